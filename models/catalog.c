@@ -1,0 +1,347 @@
+/* catalog.c -- loading and querying the GPU and instance catalogs. */
+#include "catalog.h"
+#include "../sim/csvin.h"
+#include "../sim/grammar.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#ifndef FS_CATALOG_DIR
+#define FS_CATALOG_DIR "/usr/local/share/fleetsim/catalog"
+#endif
+#ifndef FS_SRC_CATALOG_DIR
+#define FS_SRC_CATALOG_DIR "models/catalog"
+#endif
+
+/* Column positions found from a header row. */
+typedef struct columns {
+    const char *const *names;
+    int idx[16];
+} columns;
+
+static int find_columns(fs_csv *r, columns *cols, fs_error *err)
+{
+    for (int k = 0; cols->names[k]; k++) {
+        cols->idx[k] = -1;
+        for (size_t i = 0; i < fs_csv_nfields(r); i++)
+            if (strcasecmp(fs_csv_field(r, i), cols->names[k]) == 0)
+                cols->idx[k] = (int)i;
+        if (cols->idx[k] < 0)
+            return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r), NULL,
+                               "missing column '%s'", cols->names[k]);
+    }
+    return 0;
+}
+
+static const char *col(fs_csv *r, const columns *cols, int k)
+{
+    return fs_csv_field(r, (size_t)cols->idx[k]);
+}
+
+/* A number cell; empty is NaN when allow_empty. */
+static int number_cell(fs_csv *r, const columns *cols, int k, double *out,
+                       int allow_empty, fs_error *err)
+{
+    const char *v = col(r, cols, k);
+    char why[160];
+    if (v[0] == '\0' && allow_empty) {
+        *out = NAN;
+        return 0;
+    }
+    if (fs_parse_number(v, out, why, sizeof why))
+        return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                           cols->names[k], "%s", why);
+    return 0;
+}
+
+static void copy_cell(char *dst, size_t len, fs_csv *r, const columns *cols,
+                      int k)
+{
+    snprintf(dst, len, "%s", col(r, cols, k));
+}
+
+static int grow(void **arr, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? *cap * 2 : 16;
+    void *a = realloc(*arr, c * size);
+    if (!a)
+        return -1;
+    *arr = a;
+    *cap = c;
+    return 0;
+}
+
+static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
+{
+    static const char *const names[] = {
+        "name", "memory_gb", "memory_bw_gbs", "bf16_tflops", "fp8_tflops",
+        "int8_tops", "tdp_w", "mig", "source", NULL};
+    columns cols = {names, {0}};
+    size_t cap = 0;
+    fs_csv *r = fs_csv_open(path, err);
+    if (!r)
+        return -1;
+    int rc = fs_csv_next(r, err);
+    if (rc == 0)
+        rc = fs_error_at(err, path, 1, NULL, "empty file (expected a header)");
+    if (rc < 0 || find_columns(r, &cols, err))
+        goto fail;
+    while ((rc = fs_csv_next(r, err)) == 1) {
+        if (grow((void **)&c->gpus, c->ngpus, &cap, sizeof *c->gpus))
+            goto oom;
+        fs_gpu *g = &c->gpus[c->ngpus];
+        memset(g, 0, sizeof *g);
+        copy_cell(g->name, sizeof g->name, r, &cols, 0);
+        if (g->name[0] == '\0') {
+            fs_error_at(err, path, (int)fs_csv_line(r), "name", "empty");
+            goto fail;
+        }
+        if (number_cell(r, &cols, 1, &g->memory_gb, 0, err) ||
+            number_cell(r, &cols, 2, &g->memory_bw_gbs, 0, err) ||
+            number_cell(r, &cols, 3, &g->bf16_tflops, 0, err) ||
+            number_cell(r, &cols, 4, &g->fp8_tflops, 1, err) ||
+            number_cell(r, &cols, 5, &g->int8_tops, 1, err) ||
+            number_cell(r, &cols, 6, &g->tdp_w, 1, err))
+            goto fail;
+        g->mig = strcasecmp(col(r, &cols, 7), "yes") == 0;
+        copy_cell(g->source, sizeof g->source, r, &cols, 8);
+        c->ngpus++;
+    }
+    if (rc < 0)
+        goto fail;
+    fs_csv_free(r);
+    return 0;
+oom:
+    fs_error_set(err, "out of memory reading %s", path);
+fail:
+    fs_csv_free(r);
+    return -1;
+}
+
+static int load_instances(fs_catalog *c, const char *path, fs_error *err)
+{
+    static const char *const names[] = {
+        "provider", "instance", "gpu", "gpus", "on_demand_usd_h",
+        "spot_usd_h", "reserved_1y_usd_h", "reserved_3y_usd_h", "region",
+        "as_of", "source", NULL};
+    columns cols = {names, {0}};
+    size_t cap = 0;
+    fs_csv *r = fs_csv_open(path, err);
+    if (!r)
+        return -1;
+    int rc = fs_csv_next(r, err);
+    if (rc == 0)
+        rc = fs_error_at(err, path, 1, NULL, "empty file (expected a header)");
+    if (rc < 0 || find_columns(r, &cols, err))
+        goto fail;
+    while ((rc = fs_csv_next(r, err)) == 1) {
+        if (grow((void **)&c->inst, c->ninst, &cap, sizeof *c->inst))
+            goto oom;
+        fs_instance_type *t = &c->inst[c->ninst];
+        memset(t, 0, sizeof *t);
+        int line = (int)fs_csv_line(r);
+        copy_cell(t->provider, sizeof t->provider, r, &cols, 0);
+        copy_cell(t->name, sizeof t->name, r, &cols, 1);
+        copy_cell(t->gpu, sizeof t->gpu, r, &cols, 2);
+        double gpus;
+        if (number_cell(r, &cols, 3, &gpus, 0, err) ||
+            number_cell(r, &cols, 4, &t->on_demand, 1, err) ||
+            number_cell(r, &cols, 5, &t->spot, 1, err) ||
+            number_cell(r, &cols, 6, &t->reserved_1y, 1, err) ||
+            number_cell(r, &cols, 7, &t->reserved_3y, 1, err))
+            goto fail;
+        if (gpus < 1 || gpus != floor(gpus)) {
+            fs_error_at(err, path, line, "gpus",
+                        "expected a whole number of GPUs >= 1");
+            goto fail;
+        }
+        t->gpus = (int)gpus;
+        const fs_gpu *g = fs_catalog_gpu(c, t->gpu);
+        if (!g) {
+            char hint[256];
+            fs_catalog_suggest_gpu(c, t->gpu, hint, sizeof hint);
+            fs_error_at(err, path, line, "gpu", "unknown GPU '%s' %s",
+                        t->gpu, hint);
+            goto fail;
+        }
+        snprintf(t->gpu, sizeof t->gpu, "%s", g->name);
+        copy_cell(t->region, sizeof t->region, r, &cols, 8);
+        copy_cell(t->as_of, sizeof t->as_of, r, &cols, 9);
+        copy_cell(t->source, sizeof t->source, r, &cols, 10);
+        c->ninst++;
+    }
+    if (rc < 0)
+        goto fail;
+    fs_csv_free(r);
+    return 0;
+oom:
+    fs_error_set(err, "out of memory reading %s", path);
+fail:
+    fs_csv_free(r);
+    return -1;
+}
+
+fs_catalog *fs_catalog_load(const char *gpus_csv, const char *instances_csv,
+                            fs_error *err)
+{
+    fs_catalog *c = calloc(1, sizeof *c);
+    if (!c) {
+        fs_error_set(err, "out of memory");
+        return NULL;
+    }
+    if (load_gpus(c, gpus_csv, err) ||
+        load_instances(c, instances_csv, err)) {
+        fs_catalog_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void fs_catalog_free(fs_catalog *c)
+{
+    if (!c)
+        return;
+    free(c->gpus);
+    free(c->inst);
+    free(c);
+}
+
+const fs_gpu *fs_catalog_gpu(const fs_catalog *c, const char *name)
+{
+    for (size_t i = 0; i < c->ngpus; i++)
+        if (strcasecmp(c->gpus[i].name, name) == 0)
+            return &c->gpus[i];
+    return NULL;
+}
+
+const fs_instance_type *fs_catalog_instance(const fs_catalog *c,
+                                            const char *name)
+{
+    const char *colon = strchr(name, ':');
+    const fs_instance_type *found = NULL;
+    for (size_t i = 0; i < c->ninst; i++) {
+        const fs_instance_type *t = &c->inst[i];
+        if (colon) {
+            size_t pl = (size_t)(colon - name);
+            if (strlen(t->provider) == pl &&
+                strncasecmp(t->provider, name, pl) == 0 &&
+                strcasecmp(t->name, colon + 1) == 0)
+                return t;
+        } else if (strcasecmp(t->name, name) == 0) {
+            if (found)
+                return NULL;   /* ambiguous without a provider */
+            found = t;
+        }
+    }
+    return found;
+}
+
+/* Builds the suggestion text from a NULL-terminated list of names. */
+static void suggest(const char *name, const char **names, size_t n,
+                    const char *what, char *buf, size_t len)
+{
+    names[n] = NULL;
+    const char *near = fs_nearest_name(name, names);
+    if (near) {
+        snprintf(buf, len, "(did you mean '%s'? see `fleetsim catalog %s`)",
+                 near, what);
+        return;
+    }
+    size_t off = (size_t)snprintf(buf, len, "(known:");
+    for (size_t i = 0; i < n && off < len; i++)
+        off += (size_t)snprintf(buf + off, len - off, " %s", names[i]);
+    if (off < len)
+        snprintf(buf + off, len - off, ")");
+}
+
+void fs_catalog_suggest_gpu(const fs_catalog *c, const char *name, char *buf,
+                            size_t len)
+{
+    const char **names = malloc((c->ngpus + 1) * sizeof *names);
+    if (!names) {
+        snprintf(buf, len, "(see `fleetsim catalog gpus`)");
+        return;
+    }
+    for (size_t i = 0; i < c->ngpus; i++)
+        names[i] = c->gpus[i].name;
+    suggest(name, names, c->ngpus, "gpus", buf, len);
+    free(names);
+}
+
+void fs_catalog_suggest_instance(const fs_catalog *c, const char *name,
+                                 char *buf, size_t len)
+{
+    const char **names = malloc((c->ninst + 1) * sizeof *names);
+    char (*full)[96] = malloc((c->ninst + 1) * sizeof *full);
+    if (!names || !full) {
+        free(names);
+        free(full);
+        snprintf(buf, len, "(see `fleetsim catalog instances`)");
+        return;
+    }
+    for (size_t i = 0; i < c->ninst; i++) {
+        snprintf(full[i], sizeof full[i], "%s:%s", c->inst[i].provider,
+                 c->inst[i].name);
+        names[i] = full[i];
+    }
+    suggest(name, names, c->ninst, "instances", buf, len);
+    free(names);
+    free(full);
+}
+
+double fs_instance_price(const fs_instance_type *t, int column)
+{
+    switch (column) {
+    case 0: return t->on_demand;
+    case 1: return t->spot;
+    case 2: return t->reserved_1y;
+    case 3: return t->reserved_3y;
+    }
+    return NAN;
+}
+
+const fs_instance_type *fs_catalog_cheapest(const fs_catalog *c,
+                                            const char *gpu, int gpus,
+                                            int column)
+{
+    const fs_instance_type *best = NULL;
+    int best_exact = 0;
+    double best_per_gpu = INFINITY;
+    for (size_t i = 0; i < c->ninst; i++) {
+        const fs_instance_type *t = &c->inst[i];
+        double p = fs_instance_price(t, column);
+        if (strcasecmp(t->gpu, gpu) != 0 || isnan(p))
+            continue;
+        int exact = gpus > 0 && t->gpus == gpus;
+        double per_gpu = p / t->gpus;
+        if ((exact && !best_exact) ||
+            (exact == best_exact && per_gpu < best_per_gpu)) {
+            best = t;
+            best_exact = exact;
+            best_per_gpu = per_gpu;
+        }
+    }
+    return best;
+}
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *fs_catalog_default_dir(void)
+{
+    const char *env = getenv("FLEETSIM_CATALOG");
+    if (env && env[0])
+        return env;
+    if (is_dir(FS_CATALOG_DIR))
+        return FS_CATALOG_DIR;
+    return FS_SRC_CATALOG_DIR;
+}

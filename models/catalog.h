@@ -1,0 +1,71 @@
+/* catalog.h -- GPUs and cloud instance types, with their prices.
+ *
+ * Read from models/catalog/gpus.csv and instances.csv (or the user's own
+ * files: negotiated prices) through the streaming CSV reader.  Every figure
+ * keeps its source column so a printed price can be traced to a page. */
+#ifndef FS_CATALOG_H
+#define FS_CATALOG_H
+
+#include <stddef.h>
+#include "../sim/error.h"
+
+typedef struct fs_gpu {
+    char name[32];
+    double memory_gb, memory_bw_gbs;
+    double bf16_tflops, fp8_tflops, int8_tops;   /* dense */
+    double tdp_w;
+    int mig;
+    char source[256];
+} fs_gpu;
+
+typedef struct fs_instance_type {
+    char provider[16];      /* aws | gcp | azure */
+    char name[64];          /* p4d.24xlarge */
+    char gpu[32];
+    int gpus;
+    /* $ per instance-hour; NaN where the option does not exist */
+    double on_demand, spot, reserved_1y, reserved_3y;
+    char region[32];
+    char as_of[16];
+    char source[256];
+} fs_instance_type;
+
+typedef struct fs_catalog {
+    fs_gpu *gpus;
+    size_t ngpus;
+    fs_instance_type *inst;
+    size_t ninst;
+} fs_catalog;
+
+/* Loads both files; "path:line: column: ..." on a malformed row, an
+ * instance whose GPU is not in gpus.csv, or a missing column. */
+fs_catalog *fs_catalog_load(const char *gpus_csv, const char *instances_csv,
+                            fs_error *err);
+void fs_catalog_free(fs_catalog *c);
+
+/* Case-insensitive lookups; NULL when absent. */
+const fs_gpu *fs_catalog_gpu(const fs_catalog *c, const char *name);
+/* "aws:p4d.24xlarge", or a bare type name when only one provider has it. */
+const fs_instance_type *fs_catalog_instance(const fs_catalog *c,
+                                            const char *name);
+
+/* Writes "did you mean 'X'?" (or the list of known names) into buf. */
+void fs_catalog_suggest_gpu(const fs_catalog *c, const char *name, char *buf,
+                            size_t len);
+void fs_catalog_suggest_instance(const fs_catalog *c, const char *name,
+                                 char *buf, size_t len);
+
+/* The cheapest catalog instance with this GPU (per GPU-hour) for a purchase
+ * column: 0 on-demand, 1 spot, 2 reserved 1y, 3 reserved 3y.  Prefers an
+ * exact GPU count match when gpus > 0.  NULL when none is priced. */
+const fs_instance_type *fs_catalog_cheapest(const fs_catalog *c,
+                                            const char *gpu, int gpus,
+                                            int column);
+double fs_instance_price(const fs_instance_type *t, int column);
+
+/* The directory holding the default gpus.csv and instances.csv:
+ * $FLEETSIM_CATALOG, else the installed data directory, else the source
+ * tree's models/catalog. */
+const char *fs_catalog_default_dir(void);
+
+#endif

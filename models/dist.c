@@ -1,0 +1,136 @@
+/* dist.c -- parsing and drawing the distributions of dist.h with GSL. */
+#include "dist.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <gsl/gsl_randist.h>
+
+#define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
+
+/* A required duration argument, positional index pos or keyed. */
+static int duration_arg(const fs_call *c, const char *key, int pos,
+                        double *out, char *why, size_t whylen)
+{
+    const char *v = fs_call_get(c, key);
+    if (!v && pos >= 0)
+        v = fs_call_positional(c, pos);
+    if (!v)
+        return WHY("%s() needs %s=", c->name, key);
+    char w[160];
+    if (fs_parse_duration(v, out, w, sizeof w))
+        return WHY("%s(): %s: %s", c->name, key, w);
+    return 0;
+}
+
+static int number_arg(const fs_call *c, const char *key, double *out,
+                      int allow_negative, char *why, size_t whylen)
+{
+    const char *v = fs_call_get(c, key);
+    if (!v)
+        return WHY("%s() needs %s=", c->name, key);
+    char w[160];
+    if (allow_negative && v[0] == '-') {
+        if (fs_parse_number(v + 1, out, w, sizeof w))
+            return WHY("%s(): %s: %s", c->name, key, w);
+        *out = -*out;
+        return 0;
+    }
+    if (fs_parse_number(v, out, w, sizeof w))
+        return WHY("%s(): %s: %s", c->name, key, w);
+    return 0;
+}
+
+int fs_dist_parse(const fs_call *c, fs_dist *d, char *why, size_t whylen)
+{
+    static const char *const k_const[] = {"value", NULL};
+    static const char *const k_exp[] = {"mean", NULL};
+    static const char *const k_logn[] = {"mean", "mu", "sigma", NULL};
+    static const char *const k_weib[] = {"shape", "scale", NULL};
+    static const char *const k_lin[] = {"base", "per_item", NULL};
+    static const char *const names[] = {"const", "exponential", "lognormal",
+                                        "weibull", "linear", NULL};
+    memset(d, 0, sizeof *d);
+    const char *n = c->name;
+    if (strcmp(n, "const") == 0) {
+        d->kind = FS_DIST_CONST;
+        if (fs_call_check_keys(c, k_const, why, whylen))
+            return -1;
+        return duration_arg(c, "value", 0, &d->a, why, whylen);
+    }
+    if (strcmp(n, "exponential") == 0) {
+        d->kind = FS_DIST_EXPONENTIAL;
+        if (fs_call_check_keys(c, k_exp, why, whylen) ||
+            duration_arg(c, "mean", 0, &d->a, why, whylen))
+            return -1;
+        if (d->a <= 0)
+            return WHY("exponential(): mean must be positive");
+        return 0;
+    }
+    if (strcmp(n, "lognormal") == 0) {
+        d->kind = FS_DIST_LOGNORMAL;
+        if (fs_call_check_keys(c, k_logn, why, whylen) ||
+            number_arg(c, "sigma", &d->b, 0, why, whylen))
+            return -1;
+        if (fs_call_get(c, "mu")) {
+            if (number_arg(c, "mu", &d->a, 1, why, whylen))
+                return -1;
+        } else {
+            double mean;
+            if (duration_arg(c, "mean", -1, &mean, why, whylen))
+                return WHY("lognormal() needs mean= (seconds) or mu= "
+                           "(log-seconds), and sigma=");
+            if (mean <= 0)
+                return WHY("lognormal(): mean must be positive");
+            d->a = log(mean) - d->b * d->b / 2;   /* E[X] = exp(mu+s^2/2) */
+        }
+        return 0;
+    }
+    if (strcmp(n, "weibull") == 0) {
+        d->kind = FS_DIST_WEIBULL;
+        if (fs_call_check_keys(c, k_weib, why, whylen) ||
+            number_arg(c, "shape", &d->a, 0, why, whylen) ||
+            duration_arg(c, "scale", -1, &d->b, why, whylen))
+            return -1;
+        if (d->a <= 0 || d->b <= 0)
+            return WHY("weibull(): shape and scale must be positive");
+        return 0;
+    }
+    if (strcmp(n, "linear") == 0) {
+        d->kind = FS_DIST_LINEAR;
+        if (fs_call_check_keys(c, k_lin, why, whylen) ||
+            duration_arg(c, "base", -1, &d->a, why, whylen) ||
+            duration_arg(c, "per_item", -1, &d->b, why, whylen))
+            return -1;
+        return 0;
+    }
+    const char *near = fs_nearest_name(n, names);
+    if (near)
+        return WHY("unknown distribution '%s' (did you mean '%s'?)", n, near);
+    return WHY("unknown distribution '%s' (const, exponential, lognormal, "
+               "weibull, linear)", n);
+}
+
+double fs_dist_draw(const fs_dist *d, gsl_rng *r)
+{
+    switch (d->kind) {
+    case FS_DIST_CONST: return d->a;
+    case FS_DIST_EXPONENTIAL: return gsl_ran_exponential(r, d->a);
+    case FS_DIST_LOGNORMAL: return gsl_ran_lognormal(r, d->a, d->b);
+    case FS_DIST_WEIBULL: return gsl_ran_weibull(r, d->b, d->a);
+    case FS_DIST_LINEAR: return d->b;
+    }
+    return 0;
+}
+
+double fs_dist_mean(const fs_dist *d)
+{
+    switch (d->kind) {
+    case FS_DIST_CONST: return d->a;
+    case FS_DIST_EXPONENTIAL: return d->a;
+    case FS_DIST_LOGNORMAL: return exp(d->a + d->b * d->b / 2);
+    case FS_DIST_WEIBULL: return d->b * tgamma(1 + 1 / d->a);
+    case FS_DIST_LINEAR: return d->b;
+    }
+    return 0;
+}

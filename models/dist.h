@@ -1,0 +1,38 @@
+/* dist.h -- service-time (and later interruption-time) distributions.
+ *
+ * Parsed from the call grammar: const(50ms), exponential(mean=1s),
+ * lognormal(mean=2s, sigma=0.5) or lognormal(mu=0.3, sigma=0.5),
+ * weibull(shape=0.8, scale=20h), linear(base=5ms, per_item=10ms).
+ * Draws use GSL's variate generators on a caller-owned stream. */
+#ifndef FS_DIST_H
+#define FS_DIST_H
+
+#include <stddef.h>
+#include <gsl/gsl_rng.h>
+#include "../sim/grammar.h"
+#include "../sim/error.h"
+
+typedef enum fs_dist_kind {
+    FS_DIST_CONST,
+    FS_DIST_EXPONENTIAL,
+    FS_DIST_LOGNORMAL,
+    FS_DIST_WEIBULL,
+    FS_DIST_LINEAR,      /* batch time = base + per_item * batch size */
+} fs_dist_kind;
+
+typedef struct fs_dist {
+    fs_dist_kind kind;
+    double a, b;   /* const: value; exp: mean; lognormal: mu, sigma;
+                      weibull: shape, scale; linear: base, per_item */
+} fs_dist;
+
+/* Parses one of the forms above; durations take units (50ms, 1s, 20h). */
+int fs_dist_parse(const fs_call *c, fs_dist *d, char *why, size_t whylen);
+
+/* One draw, in seconds (for linear: per_item, the demand of one item). */
+double fs_dist_draw(const fs_dist *d, gsl_rng *r);
+
+/* The mean of a draw (for linear: per_item). */
+double fs_dist_mean(const fs_dist *d);
+
+#endif

@@ -1,0 +1,161 @@
+/* cmd_run.c -- `fleetsim run SCENARIO ...`: simulate and store.
+ *
+ * Order matters for "nothing half-written": the scenario is validated and
+ * the database checked for writability before any event runs; every
+ * replication is simulated before the first is stored; each run is stored
+ * in one transaction. */
+#include "commands.h"
+#include "progress.h"
+#include "scenario.h"
+#include "sim.h"
+#include "store.h"
+#include "summary.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct run_options {
+    const char *scenario;
+    const char *db;
+    const char *name;
+    char **sets;          /* --set values, plus seed/replications */
+    int nsets;
+    int quiet;
+    char seed_set[64], reps_set[64];
+} run_options;
+
+static void iso_now(char *buf, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int parse_args(int argc, char **argv, run_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->db = "fleetsim.db";
+    o->sets = calloc((size_t)argc + 2, sizeof *o->sets);
+    if (!o->sets)
+        return fs_fail("out of memory");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            o->quiet = 1;
+        } else if (strcmp(a, "--db") == 0 || strcmp(a, "--seed") == 0 ||
+                   strcmp(a, "--replications") == 0 ||
+                   strcmp(a, "--set") == 0 || strcmp(a, "--name") == 0) {
+            if (!v)
+                return fs_usage_error("run", "%s needs a value", a);
+            i++;
+            if (strcmp(a, "--db") == 0)
+                o->db = v;
+            else if (strcmp(a, "--name") == 0)
+                o->name = v;
+            else if (strcmp(a, "--set") == 0)
+                o->sets[o->nsets++] = (char *)v;
+            else {
+                char *end;
+                long n = strtol(v, &end, 10);
+                int seed = strcmp(a, "--seed") == 0;
+                if (*end || end == v || n < (seed ? 0 : 1))
+                    return fs_usage_error("run", "%s needs a whole number%s, "
+                                          "got '%s'", a,
+                                          seed ? "" : " of at least 1", v);
+                char *buf = seed ? o->seed_set : o->reps_set;
+                snprintf(buf, 64, "scenario.%s=%ld",
+                         seed ? "seed" : "replications", n);
+            }
+        } else if (a[0] == '-' && a[1]) {
+            return fs_usage_error("run", "unknown option '%s'", a);
+        } else if (o->scenario) {
+            return fs_usage_error("run", "one scenario at a time ('%s' and "
+                                  "'%s')", o->scenario, a);
+        } else {
+            o->scenario = a;
+        }
+    }
+    if (!o->scenario)
+        return fs_usage_error("run", "which scenario? e.g. fleetsim run "
+                              "scenarios/quickstart.ini");
+    /* Command-line seed and replications override the file, like --set. */
+    if (o->seed_set[0])
+        o->sets[o->nsets++] = o->seed_set;
+    if (o->reps_set[0])
+        o->sets[o->nsets++] = o->reps_set;
+    return FS_EXIT_OK;
+}
+
+static int run_all(run_options *o)
+{
+    fs_error err = {{0}};
+    fs_scenario *sc = fs_scenario_load(o->scenario, o->sets, o->nsets, &err);
+    if (!sc)
+        return fs_fail(err.msg);
+    fs_store *store = fs_store_open(o->db, 0, &err);
+    if (!store || fs_store_check_writable(store, &err)) {
+        fs_store_close(store);
+        fs_scenario_free(sc);
+        return fs_fail(err.msg);
+    }
+    size_t n = (size_t)sc->replications;
+    fs_results *res = calloc(n, sizeof *res);
+    double *wall = calloc(n, sizeof *wall);
+    int rc = res && wall ? FS_EXIT_OK : fs_fail("out of memory");
+    for (size_t r = 0; r < n && rc == FS_EXIT_OK; r++) {
+        fs_results_init(&res[r]);
+        fs_progress prog;
+        fs_progress_init(&prog, sc->horizon_s, sc->name, o->quiet);
+        double t0 = fs_wall_seconds();
+        iso_now(res[r].started_at, sizeof res[r].started_at);
+        if (fs_sim_run(sc, (unsigned)r, fs_progress_update, &prog, &res[r],
+                       &err))
+            rc = fs_fail(err.msg);
+        fs_progress_done(&prog);
+        iso_now(res[r].finished_at, sizeof res[r].finished_at);
+        wall[r] = fs_wall_seconds() - t0;
+        if (o->name)
+            snprintf(res[r].name, sizeof res[r].name, "%s", o->name);
+        snprintf(res[r].scenario, sizeof res[r].scenario, "%s", o->scenario);
+        res[r].scenario_text = sc->cfg->text;
+    }
+    for (size_t r = 0; r < n && rc == FS_EXIT_OK; r++) {
+        long id;
+        if (fs_store_write_run(store, &res[r], &id, &err)) {
+            rc = fs_fail(err.msg);
+            break;
+        }
+        for (int k = 0; r == 0 && k < res[r].nwarnings; k++)
+            fprintf(stderr, "fleetsim: warning: %s\n", res[r].warnings[k]);
+        if (!o->quiet) {
+            if (r)
+                putchar('\n');
+            fs_summary_print(stdout, &res[r], id, o->db, wall[r]);
+        } else {
+            printf("%ld\n", id);
+        }
+    }
+    for (size_t r = 0; res && r < n; r++) {
+        res[r].scenario_text = NULL;   /* owned by the scenario */
+        fs_results_free(&res[r]);
+    }
+    free(res);
+    free(wall);
+    fs_store_close(store);
+    fs_scenario_free(sc);
+    return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    run_options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc == FS_EXIT_OK)
+        rc = run_all(&o);
+    free(o.sets);
+    return rc;
+}

@@ -1,0 +1,45 @@
+/* commands.h -- the subcommands, one file each (cmd_*.c), as git's builtin/.
+ *
+ * Each takes the arguments after `fleetsim` (argv[0] is the subcommand's
+ * name) and returns the process exit status: 0 success, 1 the work could
+ * not be done (message on stderr naming file, line and key), 2 usage. */
+#ifndef FS_COMMANDS_H
+#define FS_COMMANDS_H
+
+#define FS_EXIT_OK 0
+#define FS_EXIT_FAIL 1
+#define FS_EXIT_USAGE 2
+
+int cmd_run(int argc, char **argv);
+int cmd_runs(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_catalog(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+
+/* Prints "fleetsim CMD: message" and a pointer to `fleetsim help CMD` on
+ * stderr; returns FS_EXIT_USAGE. */
+int fs_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Prints "fleetsim: message" on stderr; returns FS_EXIT_FAIL. */
+int fs_fail(const char *msg);
+
+/* The results database when no --db is given. */
+#define FS_DEFAULT_DB "fleetsim.db"
+
+/* Reads an option that takes a value, "NAME VALUE" or "NAME=VALUE", at
+ * argv[*i].  Returns 1 with *value set (and *i moved past what it used),
+ * 0 when argv[*i] is not that option, and -1 after printing a usage error
+ * when the value is missing or empty. */
+int fs_option_value(const char *cmd, int argc, char **argv, int *i,
+                    const char *name, const char **value);
+
+/* Usage error for an unknown option arg, suggesting the nearest of the
+ * NULL-terminated known options; returns FS_EXIT_USAGE. */
+int fs_unknown_option(const char *cmd, const char *arg,
+                      const char *const *known);
+
+/* True for -h and --help. */
+int fs_is_help(const char *arg);
+
+#endif

@@ -1,0 +1,33 @@
+/* histogram.h -- streaming latency histogram with bounded relative error.
+ *
+ * A gsl_histogram over geometrically spaced bins (ratio FS_HIST_RATIO) from
+ * 1 microsecond to about 3 years; a percentile is the geometric middle of
+ * the bin that holds it, so it is within sqrt(ratio) - 1 < 1% of the exact
+ * sample percentile.  Memory is fixed (about 1,700 bins) however many
+ * samples arrive.  Mean and count are kept exactly on the side. */
+#ifndef FS_HISTOGRAM_H
+#define FS_HISTOGRAM_H
+
+#include <gsl/gsl_histogram.h>
+
+#define FS_HIST_MIN 1e-6
+#define FS_HIST_MAX 1e8
+#define FS_HIST_RATIO 1.0199
+
+typedef struct fs_hist {
+    gsl_histogram *h;
+    double log_min, inv_log_ratio;
+    double count, sum;
+} fs_hist;
+
+int fs_hist_init(fs_hist *h);
+void fs_hist_free(fs_hist *h);
+void fs_hist_add(fs_hist *h, double x);
+/* Adds every sample of src to dst (same binning). */
+void fs_hist_merge(fs_hist *dst, const fs_hist *src);
+/* The q-quantile (0 < q <= 1): the smallest sample x with at least q of
+ * the samples <= x, to within 1%.  NaN when empty. */
+double fs_hist_quantile(const fs_hist *h, double q);
+double fs_hist_mean(const fs_hist *h);
+
+#endif

@@ -1,0 +1,77 @@
+#!/bin/sh
+# cli_basic.sh -- the commands a user meets first: help, version, run,
+# runs, compare, catalog; --set and --seed; determinism.
+. "$(dirname "$0")/cli_lib.sh"
+DB="$TMP/runs.db"
+
+expect_exit 0 "version" -- "$FLEETSIM" --version && expect_in "$TMP/out" "fleetsim " "version"
+expect_exit 0 "help" -- "$FLEETSIM" help && expect_in "$TMP/out" "compare RUN" "help lists commands"
+for topic in run runs compare catalog scenario; do
+    expect_exit 0 "help $topic" -- "$FLEETSIM" help "$topic"
+done
+expect_exit 0 "run --help" -- "$FLEETSIM" run --help && expect_in "$TMP/out" "--replications" "run help"
+expect_exit 2 "no command" -- "$FLEETSIM"
+expect_exit 2 "unknown command" -- "$FLEETSIM" frobnicate
+expect_exit 2 "run without scenario" -- "$FLEETSIM" run
+expect_exit 2 "run with unknown option" -- "$FLEETSIM" run x.ini --frob
+expect_exit 2 "bad --seed" -- "$FLEETSIM" run x.ini --seed abc
+
+expect_exit 0 "catalog gpus" -- "$FLEETSIM" catalog gpus && expect_in "$TMP/out" "H100-80GB" "catalog gpus"
+expect_exit 0 "catalog instances" -- "$FLEETSIM" catalog instances && expect_in "$TMP/out" "aws:p4d.24xlarge" "catalog instances"
+expect_exit 2 "catalog unknown" -- "$FLEETSIM" catalog tpus
+
+# The quickstart stores a costed run.
+expect_exit 0 "quickstart" -- "$FLEETSIM" run "$SRCDIR/scenarios/quickstart.ini" --db "$DB"
+expect_in "$TMP/out" "total" "quickstart summary"
+expect_in "$TMP/out" "attainment" "quickstart summary"
+expect_eq "$(sql "$DB" "SELECT count(*) FROM run")" 1 "one run stored"
+expect_eq "$(sql "$DB" "SELECT total_cost_usd > 0 AND requests > 0 FROM run_summary")" 1 "costed run"
+expect_eq "$(sql "$DB" "SELECT count(*) > 0 FROM utilization")" 1 "utilization series"
+expect_eq "$(sql "$DB" "PRAGMA journal_mode")" wal "WAL mode"
+expect_eq "$(sql "$DB" "PRAGMA user_version")" 1 "schema version"
+
+# A small M/M/2 scenario for determinism and --set.
+cat >"$TMP/mm2.ini" <<'INI'
+[scenario]
+name = mm2
+horizon = 2h
+seed = 4
+[pool.p]
+gpu = L4
+count = 2
+price = 0.80
+[workload.w]
+pools = p
+arrivals = poisson(rate=1.5/s)
+service = exponential(mean=1s)
+slo_p99 = 5s
+INI
+expect_exit 0 "mm2 run 1" -- "$FLEETSIM" run "$TMP/mm2.ini" --db "$DB" --quiet
+expect_exit 0 "mm2 run 2" -- "$FLEETSIM" run "$TMP/mm2.ini" --db "$DB" --quiet
+cols="name, scenario, seed, replication, horizon_s, total_cost_usd, cost_per_month_usd, gpu_hours_provisioned, gpu_hours_busy, utilization, requests, requests_dropped, latency_mean_s, latency_p50_s, latency_p99_s, wait_mean_s, slo_attainment"
+a=$(sql "$DB" "SELECT $cols FROM run_summary WHERE run_id = 2")
+b=$(sql "$DB" "SELECT $cols FROM run_summary WHERE run_id = 3")
+expect_eq "$a" "$b" "same seed, same run_summary"
+expect_eq "$(sql "$DB" "SELECT (SELECT group_concat(p99_s || '/' || count) FROM latency WHERE run_id = 2) = (SELECT group_concat(p99_s || '/' || count) FROM latency WHERE run_id = 3)")" 1 "same latency rows"
+expect_exit 0 "mm2 other seed" -- "$FLEETSIM" run "$TMP/mm2.ini" --db "$DB" --quiet --seed 5
+c=$(sql "$DB" "SELECT $cols FROM run_summary WHERE run_id = 4")
+checks=$((checks + 1)); [ "$a" != "$c" ] || fail "another seed gives another run"
+expect_exit 0 "mm2 --set" -- "$FLEETSIM" run "$TMP/mm2.ini" --db "$DB" --quiet --set pool.p.count=3 --name mm3
+expect_eq "$(sql "$DB" "SELECT round(gpu_hours_provisioned, 6) FROM run_summary WHERE name = 'mm3'")" 6.0 "--set count=3 gives 3 GPUs for 2h"
+expect_eq "$(sql "$DB" "SELECT total_cost_usd FROM run_summary WHERE name = 'mm3'")" 4.8 "3 x 2h x 0.80"
+expect_eq "$(sql "$DB" "SELECT count(*) FROM run WHERE scenario_text LIKE '%--set pool.p.count=3%'")" 1 "--set recorded in scenario_text"
+expect_exit 0 "replications" -- "$FLEETSIM" run "$TMP/mm2.ini" --db "$DB" --quiet --replications 3 --name reps
+expect_eq "$(sql "$DB" "SELECT group_concat(replication) FROM run WHERE name = 'reps'")" "0,1,2" "three replications"
+expect_eq "$(sql "$DB" "SELECT count(DISTINCT latency_p99_s) FROM run_summary WHERE name = 'reps'")" 3 "replications differ"
+
+expect_exit 0 "runs" -- "$FLEETSIM" runs --db "$DB" && expect_in "$TMP/out" "mm3" "runs lists names"
+for fmt in table csv json markdown; do
+    expect_exit 0 "compare $fmt" -- "$FLEETSIM" compare --db "$DB" --format "$fmt" 2 mm3
+done
+expect_exit 0 "compare json baseline" -- "$FLEETSIM" compare --db "$DB" --format json --baseline 2 mm3
+expect_in "$TMP/out" '"delta_vs_baseline"' "json deltas"
+expect_in "$TMP/out" '"total_cost_usd"' "json keys"
+expect_exit 1 "compare unknown run" -- "$FLEETSIM" compare --db "$DB" nosuchrun
+expect_in "$TMP/err" "nosuchrun" "unknown run named"
+expect_exit 2 "compare nothing" -- "$FLEETSIM" compare --db "$DB"
+report

@@ -1,0 +1,75 @@
+/* test_histogram.c -- streaming percentiles against an exact sort of one
+ * million samples, for three shapes of distribution. */
+#include "check.h"
+#include "sim/histogram.h"
+#include "sim/rng.h"
+
+#include <gsl/gsl_randist.h>
+#include <stdlib.h>
+
+#define N 1000000
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void check_shape(const char *name, double *x, gsl_rng *r, int shape)
+{
+    fs_hist h;
+    CHECK(fs_hist_init(&h) == 0);
+    double sum = 0;
+    for (int i = 0; i < N; i++) {
+        switch (shape) {
+        case 0: x[i] = gsl_ran_exponential(r, 0.25); break;
+        case 1: x[i] = gsl_ran_lognormal(r, 0, 2); break;
+        default: x[i] = 0.01 + gsl_ran_pareto(r, 1.5, 0.001); break;
+        }
+        fs_hist_add(&h, x[i]);
+        sum += x[i];
+    }
+    qsort(x, N, sizeof *x, cmp_double);
+    static const double qs[] = {0.01, 0.5, 0.9, 0.95, 0.99, 0.999, 0.9999};
+    for (size_t k = 0; k < sizeof qs / sizeof qs[0]; k++) {
+        double exact = x[(size_t)ceil(qs[k] * N) - 1];
+        double est = fs_hist_quantile(&h, qs[k]);
+        double rel = fabs(est - exact) / exact;
+        if (rel > 0.01)
+            printf("  %s q=%g exact %.6g estimate %.6g (%.3f%%)\n", name,
+                   qs[k], exact, est, rel * 100);
+        CHECK(rel <= 0.01);
+    }
+    CHECK_NEAR(fs_hist_mean(&h), sum / N, 1e-9 * sum / N);
+    CHECK(h.count == N);
+    fs_hist_free(&h);
+}
+
+int main(void)
+{
+    double *x = malloc(N * sizeof *x);
+    gsl_rng *r = fs_rng_new(42, 0, "histogram");
+    check_shape("exponential", x, r, 0);
+    check_shape("lognormal", x, r, 1);
+    check_shape("pareto", x, r, 2);
+
+    fs_hist a, b;
+    fs_hist_init(&a);
+    fs_hist_init(&b);
+    fs_hist_add(&a, 1.0);
+    fs_hist_add(&b, 3.0);
+    fs_hist_merge(&a, &b);
+    CHECK(a.count == 2);
+    CHECK_NEAR(fs_hist_quantile(&a, 1.0), 3.0, 0.03);
+    CHECK_NEAR(fs_hist_quantile(&a, 0.5), 1.0, 0.01);
+    fs_hist_free(&a);
+    fs_hist_free(&b);
+
+    fs_hist e;
+    fs_hist_init(&e);
+    CHECK(isnan(fs_hist_quantile(&e, 0.5)));
+    fs_hist_free(&e);
+    gsl_rng_free(r);
+    free(x);
+    return check_report("histogram");
+}

@@ -1,0 +1,815 @@
+/* arrivals.c -- opening arrival streams, and replaying traces.
+ *
+ * fs_arrivals_open picks the implementation from the call's name: the
+ * generators live in generators.c, the trace formats in trace_*.c.  What
+ * every trace shares is here:
+ *   - one streaming validation pass at open (field count, the format's own
+ *     checks, timestamps that never go back), so that a bad trace fails, or
+ *     has its bad rows counted, before anything is simulated;
+ *   - replay, with times relative to the first valid row;
+ *   - repeat: at the end of the file, start again one lap later, a lap
+ *     being the trace's span plus its mean gap;
+ *   - rate_scale: keep each row with probability s (s < 1), or emit floor(s)
+ *     or floor(s)+1 copies of it, the first at the row's time and the others
+ *     at uniform times before the next row (one row of lookahead), so the
+ *     stream stays in order;
+ *   - the field parsers the formats use: exact date-times (integer
+ *     nanoseconds, no floating point) and plain decimals, without strtod or
+ *     sscanf on the common path. */
+#include "arrivals_impl.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define RATE_SCALE_MAX 1000.0
+
+int fs_arrivals_error(const fs_arrivals_spec *spec, fs_error *err,
+                      const char *fmt, ...)
+{
+    char msg[sizeof err->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (spec->file)
+        return fs_error_at(err, spec->file, spec->line, spec->key, "%s", msg);
+    if (spec->key)
+        return fs_error_set(err, "%s: %s", spec->key, msg);
+    return fs_error_set(err, "%s", msg);
+}
+
+/* The candidate a typo most likely meant: the nearest by edit distance, or
+ * one that name is the start of ("azure" for "azure-llm"). */
+static const char *suggest(const char *name, const char *const *candidates)
+{
+    const char *near = fs_nearest_name(name, candidates);
+    size_t n = strlen(name);
+    for (const char *const *c = candidates; !near && *c && n >= 3; c++)
+        if (strncasecmp(*c, name, n) == 0)
+            near = *c;
+    return near;
+}
+
+/* " (did you mean 'X'?)" or "". */
+static void did_you_mean(const char *name, const char *const *candidates,
+                         char *buf, size_t len)
+{
+    const char *near = suggest(name, candidates);
+    if (near)
+        snprintf(buf, len, " (did you mean '%s'?)", near);
+    else
+        buf[0] = '\0';
+}
+
+/* ---- Trace streams ---------------------------------------------------- */
+
+typedef struct trace {
+    fs_arrivals base;
+    const fs_trace_format *fmt;
+    fs_trace_cols cols;
+    fs_csv *csv;
+    char *path;
+    char **names;            /* header names, into one block names[0] */
+    size_t ncols;
+    fs_bad_rows bad_rows;
+
+    int have_prev;           /* monotonicity, within one pass */
+    int64_t prev_ns;
+    long prev_line;
+    int64_t t0_ns;           /* first valid row */
+    fs_trace_stats st;
+    double mean_gap;         /* span / (valid - 1) */
+    double period;           /* repeat: span + mean gap */
+
+    double horizon;
+    double scale;
+    int repeat;
+    gsl_rng *rng;
+    long lap;
+    long lap_rows;           /* valid rows read in this lap */
+
+    fs_arrival cur;          /* the row being emitted */
+    fs_arrival ahead;        /* the row after it, when read */
+    int have_ahead;
+    double *copy_t;          /* times of cur's copies, in order */
+    size_t ncopy, icopy, copy_cap;
+    double last_t;
+    int ended;
+} trace;
+
+/* Copies a field for a message: at most 40 bytes, control bytes as '?'. */
+static void show_value(const char *v, char *buf, size_t len)
+{
+    size_t n = 0, max = len > 44 ? 40 : len - 4;
+    for (; v[n] && n < max; n++)
+        buf[n] = (unsigned char)v[n] < 0x20 ? '?' : v[n];
+    if (v[n])
+        memcpy(buf + n, "...", 3), n += 3;
+    buf[n] = '\0';
+}
+
+/* "COLUMN: what (value 'xyz')" or "what" for the row as a whole. */
+static void describe(const trace *ts, const fs_row_problem *pb, char *buf,
+                     size_t len)
+{
+    if (pb->col < 0) {
+        snprintf(buf, len, "%s", pb->what);
+        return;
+    }
+    assert((size_t)pb->col < ts->ncols);
+    char v[48];
+    show_value(fs_csv_field(ts->csv, (size_t)pb->col), v, sizeof v);
+    snprintf(buf, len, "%s: %s (value '%s')", ts->names[pb->col], pb->what, v);
+}
+
+/* Reads the current record as a row of the trace. */
+static int classify(trace *ts, fs_trace_row *row, fs_row_problem *pb)
+{
+    size_t nf = fs_csv_nfields(ts->csv);
+    pb->col = -1;
+    pb->what[0] = '\0';
+    if (nf != ts->ncols) {
+        snprintf(pb->what, sizeof pb->what, "%zu fields where the header "
+                 "has %zu", nf, ts->ncols);
+        return FS_ROW_BAD;
+    }
+    int rc = ts->fmt->parse(&ts->cols, ts->csv, row, pb);
+    if (rc != FS_ROW_OK)
+        return rc;
+    if (ts->have_prev && row->t_ns < ts->prev_ns) {
+        pb->col = ts->cols.time;
+        snprintf(pb->what, sizeof pb->what, "earlier than the previous row "
+                 "(line %ld)", ts->prev_line);
+        return FS_ROW_BAD;
+    }
+    return FS_ROW_OK;
+}
+
+/* The next valid row: 1, 0 at end of file, -1 on error.  The validating
+ * pass counts rows; replay skips exactly the rows it skipped. */
+static int scan_row(trace *ts, fs_trace_row *row, int validating,
+                    fs_error *err)
+{
+    for (;;) {
+        int rc = fs_csv_next(ts->csv, err);
+        if (rc <= 0)
+            return rc;
+        fs_row_problem pb;
+        int c = classify(ts, row, &pb);
+        long line = fs_csv_line(ts->csv);
+        if (validating)
+            ts->st.rows++;
+        if (c == FS_ROW_OK) {
+            ts->have_prev = 1;
+            ts->prev_ns = row->t_ns;
+            ts->prev_line = line;
+            return 1;
+        }
+        if (c == FS_ROW_BAD && ts->bad_rows == FS_BAD_ROWS_FAIL) {
+            char d[sizeof err->msg - 64];
+            describe(ts, &pb, d, sizeof d);
+            return fs_error_set(err, "%s:%ld: %s%s", ts->path, line, d,
+                                validating ? "" : " (the file changed "
+                                "after it was opened)");
+        }
+        if (validating && ts->st.skipped++ == 0) {
+            ts->st.first_skipped_line = line;
+            describe(ts, &pb, ts->st.skip_reason, sizeof ts->st.skip_reason);
+        }
+    }
+}
+
+/* Back to the first data row. */
+static int rewind_trace(trace *ts, fs_error *err)
+{
+    if (fs_csv_rewind(ts->csv, err))
+        return -1;
+    int rc = fs_csv_next(ts->csv, err);   /* the header */
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return fs_error_set(err, "%s: the file changed after it was opened "
+                            "(its header is gone)", ts->path);
+    ts->have_prev = 0;
+    ts->lap_rows = 0;
+    return 0;
+}
+
+/* Keeps the header's names for messages. */
+static int save_names(trace *ts)
+{
+    size_t n = fs_csv_nfields(ts->csv), total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += strlen(fs_csv_field(ts->csv, i)) + 1;
+    ts->names = malloc(n * sizeof *ts->names);
+    char *block = malloc(total ? total : 1);
+    if (!ts->names || !block) {
+        free(block);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(fs_csv_field(ts->csv, i)) + 1;
+        memcpy(block, fs_csv_field(ts->csv, i), l);
+        ts->names[i] = block;
+        block += l;
+    }
+    ts->ncols = n;
+    return 0;
+}
+
+/* The validating pass: counts, span, mean gap. */
+static int validate(trace *ts, const fs_arrivals_spec *spec, fs_error *err)
+{
+    fs_trace_row row;
+    int64_t last = 0;
+    long valid = 0;
+    int rc;
+    while ((rc = scan_row(ts, &row, 1, err)) == 1) {
+        if (valid++ == 0)
+            ts->t0_ns = row.t_ns;
+        last = row.t_ns;
+    }
+    if (rc < 0)
+        return -1;
+    ts->st.valid = valid;
+    if (valid == 0 && ts->st.rows == 0)
+        return fs_arrivals_error(spec, err, "trace '%s' has a header but no "
+                                 "rows", ts->path);
+    if (valid == 0)
+        return fs_arrivals_error(spec, err, "trace '%s' has no valid rows: "
+                                 "all %ld skipped, the first on line %ld: %s",
+                                 ts->path, ts->st.rows,
+                                 ts->st.first_skipped_line,
+                                 ts->st.skip_reason);
+    ts->st.span_s = (double)(last - ts->t0_ns) / 1e9;
+    ts->mean_gap = valid > 1 ? ts->st.span_s / (double)(valid - 1) : 0;
+    ts->period = ts->st.span_s + ts->mean_gap;
+    if (ts->repeat && !(ts->period > 0))
+        return fs_arrivals_error(spec, err, "cannot repeat trace '%s': its "
+                                 "%ld valid row%s span no time", ts->path,
+                                 valid, valid == 1 ? "" : "s");
+    return 0;
+}
+
+/* The next row of the trace, laps included: 1, 0 at the end, -1. */
+static int lap_next(trace *ts, fs_arrival *out, fs_error *err)
+{
+    for (;;) {
+        fs_trace_row row;
+        int rc = scan_row(ts, &row, 0, err);
+        if (rc < 0)
+            return -1;
+        if (rc == 1) {
+            ts->lap_rows++;
+            out->t = (double)ts->lap * ts->period +
+                     (double)(row.t_ns - ts->t0_ns) / 1e9;
+            out->service_s = row.service_s;
+            out->tokens_in = row.tokens_in;
+            out->tokens_out = row.tokens_out;
+            return 1;
+        }
+        if (!ts->repeat)
+            return 0;
+        if (ts->lap_rows == 0)
+            return fs_error_set(err, "%s: the file changed after it was "
+                                "opened (no valid rows left)", ts->path);
+        if (rewind_trace(ts, err))
+            return -1;
+        ts->lap++;
+    }
+}
+
+/* Sorts the few copy times (insertion sort). */
+static void sort_times(double *t, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        double x = t[i];
+        size_t j = i;
+        for (; j > 0 && t[j - 1] > x; j--)
+            t[j] = t[j - 1];
+        t[j] = x;
+    }
+}
+
+/* Takes the next row and decides its copies (rate_scale). */
+static int scale_step(trace *ts, fs_error *err)
+{
+    if (ts->have_ahead) {
+        ts->cur = ts->ahead;
+        ts->have_ahead = 0;
+    } else {
+        int rc = lap_next(ts, &ts->cur, err);
+        if (rc <= 0) {
+            ts->ended = 1;
+            return rc;
+        }
+    }
+    ts->icopy = ts->ncopy = 0;
+    if (!(ts->cur.t < ts->horizon)) {
+        ts->ended = 1;
+        return 0;
+    }
+    double s = ts->scale;
+    if (s <= 1) {
+        if (s == 1 || gsl_rng_uniform(ts->rng) < s)
+            ts->copy_t[ts->ncopy++] = ts->cur.t;
+        return 0;
+    }
+    double whole = floor(s);
+    size_t k = (size_t)whole;
+    if (s > whole && gsl_rng_uniform(ts->rng) < s - whole)
+        k++;
+    assert(k <= ts->copy_cap);
+    ts->copy_t[0] = ts->cur.t;
+    if (k > 1) {
+        int rc = lap_next(ts, &ts->ahead, err);
+        if (rc < 0)
+            return -1;
+        ts->have_ahead = rc;
+        double gap = (rc ? ts->ahead.t : ts->cur.t + ts->mean_gap) - ts->cur.t;
+        for (size_t j = 1; j < k; j++)
+            ts->copy_t[j] = ts->cur.t + gsl_rng_uniform(ts->rng) * gap;
+        sort_times(ts->copy_t + 1, k - 1);
+    }
+    ts->ncopy = k;
+    return 0;
+}
+
+static int trace_next(fs_arrivals *a, fs_arrival *out, fs_error *err)
+{
+    trace *ts = (trace *)a;
+    while (!ts->ended) {
+        if (ts->icopy < ts->ncopy) {
+            double t = ts->copy_t[ts->icopy++];
+            if (t < ts->last_t)
+                t = ts->last_t;   /* lap offsets: guard the last ulp */
+            if (!(t < ts->horizon))
+                break;
+            *out = ts->cur;
+            out->t = ts->last_t = t;
+            return 1;
+        }
+        if (scale_step(ts, err) < 0)
+            return -1;
+    }
+    ts->ended = 1;
+    return 0;
+}
+
+static void trace_free(fs_arrivals *a)
+{
+    trace *ts = (trace *)a;
+    fs_csv_free(ts->csv);
+    if (ts->names)
+        free(ts->names[0]);
+    free(ts->names);
+    free(ts->copy_t);
+    free(ts->path);
+    free(ts);
+}
+
+static double trace_mean_rate(const fs_arrivals *a)
+{
+    const trace *ts = (const trace *)a;
+    if (!(ts->st.span_s > 0))
+        return 0;
+    return (double)ts->st.valid / ts->st.span_s * ts->scale;
+}
+
+static void trace_stats(const fs_arrivals *a, fs_trace_stats *out)
+{
+    *out = ((const trace *)a)->st;
+}
+
+static const fs_arrivals_ops trace_ops = {
+    trace_next, trace_free, trace_mean_rate, trace_stats,
+};
+
+static const fs_trace_format *const formats[] = {
+    &fs_trace_azure_llm, &fs_trace_alibaba_lora, &fs_trace_generic,
+};
+static const char *const format_names[] = {
+    "azure-llm", "alibaba-lora", "generic", NULL,
+};
+
+/* The trace format named by the call's format= argument. */
+static const fs_trace_format *find_format(const fs_arrivals_spec *spec,
+                                          fs_error *err)
+{
+    const char *name = fs_call_get(spec->call, "format");
+    if (!name) {
+        fs_arrivals_error(spec, err, "trace: missing format=: one of "
+                          "azure-llm, alibaba-lora or generic, e.g. "
+                          "trace(%s, format=azure-llm)",
+                          fs_call_positional(spec->call, 0));
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (strcasecmp(name, formats[i]->name) == 0)
+            return formats[i];
+    char dym[80];
+    did_you_mean(name, format_names, dym, sizeof dym);
+    fs_arrivals_error(spec, err, "trace: unknown format '%s': expected "
+                      "azure-llm, alibaba-lora or generic%s", name, dym);
+    return NULL;
+}
+
+/* The path of the trace file: relative paths against base_dir. */
+static char *resolve_path(const char *base_dir, const char *path)
+{
+    if (path[0] == '/' || !base_dir || !base_dir[0] ||
+        strcmp(base_dir, ".") == 0)
+        return strdup(path);
+    size_t lb = strlen(base_dir), lp = strlen(path);
+    char *p = malloc(lb + lp + 2);
+    if (p) {
+        memcpy(p, base_dir, lb);
+        size_t n = lb;
+        if (base_dir[lb - 1] != '/')
+            p[n++] = '/';
+        memcpy(p + n, path, lp + 1);
+    }
+    return p;
+}
+
+/* Checks the call and the spec's trace keys, before any file is read. */
+static const fs_trace_format *check_trace_call(const fs_arrivals_spec *spec,
+                                               fs_error *err)
+{
+    const fs_call *c = spec->call;
+    if (!fs_call_positional(c, 0)) {
+        fs_arrivals_error(spec, err, "trace: missing the file, e.g. "
+                          "trace(traces/sample/AzureLLMInferenceTrace_code.csv, "
+                          "format=azure-llm)");
+        return NULL;
+    }
+    if (fs_call_positional(c, 1)) {
+        fs_arrivals_error(spec, err, "trace: unexpected second unnamed "
+                          "argument '%s' (only the file comes unnamed)",
+                          fs_call_positional(c, 1));
+        return NULL;
+    }
+    const fs_trace_format *fmt = find_format(spec, err);
+    if (!fmt)
+        return NULL;
+    char why[256];
+    if (fs_call_check_keys(c, fmt->keys, why, sizeof why)) {
+        fs_arrivals_error(spec, err, "%s (format=%s)", why, fmt->name);
+        return NULL;
+    }
+    if (!(spec->rate_scale > 0 && spec->rate_scale <= RATE_SCALE_MAX)) {
+        fs_arrivals_error(spec, err, "rate_scale must be above 0 and at most "
+                          "%g, got %g", RATE_SCALE_MAX, spec->rate_scale);
+        return NULL;
+    }
+    return fmt;
+}
+
+static fs_arrivals *trace_open(const fs_arrivals_spec *spec, fs_error *err)
+{
+    const fs_trace_format *fmt = check_trace_call(spec, err);
+    if (!fmt)
+        return NULL;
+    assert(spec->bad_rows == FS_BAD_ROWS_FAIL ||
+           spec->bad_rows == FS_BAD_ROWS_SKIP);
+    assert(spec->rate_scale == 1 || spec->rng);
+    trace *ts = calloc(1, sizeof *ts);
+    if (!ts) {
+        fs_arrivals_error(spec, err, "out of memory");
+        return NULL;
+    }
+    ts->base.ops = &trace_ops;
+    ts->fmt = fmt;
+    ts->bad_rows = spec->bad_rows;
+    ts->horizon = spec->horizon_s;
+    ts->scale = spec->rate_scale;
+    ts->repeat = spec->repeat;
+    ts->rng = spec->rng;
+    ts->cols = (fs_trace_cols){-1, -1, -1, -1, -1, 0};
+    ts->copy_cap = (size_t)floor(ts->scale) + 1;
+    ts->copy_t = malloc(ts->copy_cap * sizeof *ts->copy_t);
+    ts->path = resolve_path(spec->base_dir, fs_call_positional(spec->call, 0));
+    if (!ts->copy_t || !ts->path) {
+        fs_arrivals_error(spec, err, "out of memory");
+        goto fail;
+    }
+    if (fmt->setup && fmt->setup(spec, &ts->cols, err))
+        goto fail;
+    ts->csv = fs_csv_open(ts->path, err);
+    if (!ts->csv) {
+        fs_arrivals_error(spec, err, "cannot open trace '%s': %s", ts->path,
+                          strerror(errno));
+        goto fail;
+    }
+    int rc = fs_csv_next(ts->csv, err);
+    if (rc < 0)
+        goto fail;
+    if (rc == 0) {
+        fs_arrivals_error(spec, err, "trace '%s' is empty (a %s trace starts "
+                          "with a header line)", ts->path, fmt->name);
+        goto fail;
+    }
+    if (save_names(ts)) {
+        fs_arrivals_error(spec, err, "out of memory");
+        goto fail;
+    }
+    if (fmt->bind(spec, ts->csv, &ts->cols, err))
+        goto fail;
+    ts->st.has_service = ts->cols.service >= 0;
+    ts->st.has_tokens = ts->cols.tokens_in >= 0 || ts->cols.tokens_out >= 0;
+    if (validate(ts, spec, err) || rewind_trace(ts, err))
+        goto fail;
+    return &ts->base;
+fail:
+    trace_free(&ts->base);
+    return NULL;
+}
+
+/* ---- Dispatch ---------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    fs_arrivals *(*open)(const fs_arrivals_spec *, fs_error *);
+} processes[] = {
+    {"poisson", fs_poisson_open},
+    {"diurnal", fs_diurnal_open},
+    {"mmpp", fs_mmpp_open},
+    {"trace", trace_open},
+};
+static const char *const process_names[] = {
+    "poisson", "diurnal", "mmpp", "trace", NULL,
+};
+
+fs_arrivals *fs_arrivals_open(const fs_arrivals_spec *spec, fs_error *err)
+{
+    assert(spec && spec->call);
+    assert(spec->horizon_s >= 0);   /* also rejects NaN */
+    const char *name = spec->call->name;
+    for (size_t i = 0; i < sizeof processes / sizeof processes[0]; i++)
+        if (strcmp(name, processes[i].name) == 0)
+            return processes[i].open(spec, err);
+    char dym[80];
+    did_you_mean(name, process_names, dym, sizeof dym);
+    fs_arrivals_error(spec, err, "unknown arrival process '%s': expected "
+                      "poisson, diurnal, mmpp or trace%s", name, dym);
+    return NULL;
+}
+
+void fs_arrivals_free(fs_arrivals *a)
+{
+    if (a)
+        a->ops->free(a);
+}
+
+int fs_arrivals_next(fs_arrivals *a, fs_arrival *out, fs_error *err)
+{
+    return a->ops->next(a, out, err);
+}
+
+double fs_arrivals_mean_rate(const fs_arrivals *a)
+{
+    return a->ops->mean_rate(a);
+}
+
+void fs_arrivals_stats(const fs_arrivals *a, fs_trace_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (a->ops->stats)
+        a->ops->stats(a, out);
+}
+
+/* ---- Header lookup ------------------------------------------------------ */
+
+int fs_trace_column(const fs_csv *header, const char *name)
+{
+    size_t n = fs_csv_nfields(header);
+    for (size_t i = 0; i < n && i < INT_MAX; i++)
+        if (strcasecmp(fs_csv_field(header, i), name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int fs_trace_require_column(const fs_csv *header, const char *name, int *col,
+                            fs_error *err)
+{
+    *col = fs_trace_column(header, name);
+    if (*col >= 0)
+        return 0;
+    char list[512];
+    const char *cand[33];
+    size_t n = fs_csv_nfields(header), len = 0, nc = 0;
+    list[0] = '\0';
+    for (size_t i = 0; i < n && len < sizeof list; i++) {
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                                i ? ", " : "", fs_csv_field(header, i));
+        if (nc < 32)
+            cand[nc++] = fs_csv_field(header, i);
+    }
+    cand[nc] = NULL;
+    char dym[80];
+    did_you_mean(name, cand, dym, sizeof dym);
+    return fs_error_set(err, "%s:%ld: missing column '%s' (columns: %s)%s",
+                        fs_csv_path(header), fs_csv_line(header), name, list,
+                        dym);
+}
+
+/* ---- Field parsers ------------------------------------------------------ */
+
+/* Reads 1..max digits; the number of digits read, 0 if none. */
+static int read_digits(const char **s, int max, int *out)
+{
+    int v = 0, n = 0;
+    while (n < max && **s >= '0' && **s <= '9') {
+        v = v * 10 + (**s - '0');
+        (*s)++;
+        n++;
+    }
+    *out = v;
+    return n;
+}
+
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar
+ * (H. Hinnant's days_from_civil). */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+static int days_in_month(int y, int m)
+{
+    static const int dim[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return m == 2 ? 28 + leap : dim[m - 1];
+}
+
+int fs_field_datetime_ns(const char *s, int64_t *ns, const char **what)
+{
+    static const char *const shape =
+        "not a date-time YYYY-MM-DD HH:MM:SS[.fraction]";
+    int y, mo, d, h, mi, sec;
+    if (!*s)
+        return *what = "empty", -1;
+    if (read_digits(&s, 4, &y) != 4 || *s++ != '-' ||
+        !read_digits(&s, 2, &mo) || *s++ != '-' ||
+        !read_digits(&s, 2, &d) || (*s != ' ' && *s != 'T'))
+        return *what = shape, -1;
+    s++;
+    if (!read_digits(&s, 2, &h) || *s++ != ':' ||
+        !read_digits(&s, 2, &mi) || *s++ != ':' ||
+        !read_digits(&s, 2, &sec))
+        return *what = shape, -1;
+    int64_t frac = 0;
+    if (*s == '.') {
+        s++;
+        int nd = 0;
+        for (; *s >= '0' && *s <= '9'; s++, nd++)
+            if (nd < 9)
+                frac = frac * 10 + (*s - '0');
+        if (nd == 0)
+            return *what = shape, -1;
+        for (; nd < 9; nd++)
+            frac *= 10;
+    }
+    if (*s == 'Z')
+        s++;
+    if (*s)
+        return *what = shape, -1;
+    if (y < 1678 || y > 2261)
+        return *what = "year outside 1678..2261", -1;
+    if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo))
+        return *what = "no such date", -1;
+    if (h > 23 || mi > 59 || sec > 59)
+        return *what = "no such time of day", -1;
+    int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 +
+                   sec;
+    *ns = secs * 1000000000 + frac;
+    return 0;
+}
+
+int fs_field_decimal_ns(const char *s, int64_t unit_ns, int64_t *ns,
+                        const char **what)
+{
+    assert(unit_ns > 0 && unit_ns <= 1000000000);
+    const char *p = s;
+    int neg = 0;
+    if (*p == '-' || *p == '+')
+        neg = *p++ == '-';
+    uint64_t ip = 0;
+    int nd = 0, overflow = 0;
+    for (; *p >= '0' && *p <= '9'; p++, nd++) {
+        if (ip > (UINT64_MAX - 9) / 10)
+            overflow = 1;
+        else
+            ip = ip * 10 + (uint64_t)(*p - '0');
+    }
+    uint64_t frac = 0, scale = 1;
+    if (*p == '.') {
+        p++;
+        for (; *p >= '0' && *p <= '9'; p++, nd++)
+            if (scale < 1000000000) {
+                frac = frac * 10 + (uint64_t)(*p - '0');
+                scale *= 10;
+            }
+    }
+    if (!*s)
+        return *what = "empty", -1;
+    if (nd == 0 || (*p && *p != 'e' && *p != 'E'))
+        return *what = "not a number", -1;
+    if (*p) {   /* an exponent: rare, let strtod round it */
+        char *end;
+        errno = 0;
+        double v = strtod(s, &end);
+        if (*end || errno == ERANGE || !isfinite(v))
+            return *what = "not a number", -1;
+        v *= (double)unit_ns;
+        if (!(fabs(v) < 9.2e18))
+            return *what = "out of range", -1;
+        *ns = llround(v);
+        return 0;
+    }
+    uint64_t fns = (frac * (uint64_t)unit_ns + scale / 2) / scale;
+    if (overflow || ip > (uint64_t)(INT64_MAX - fns) / (uint64_t)unit_ns)
+        return *what = "out of range", -1;
+    int64_t v = (int64_t)(ip * (uint64_t)unit_ns + fns);
+    *ns = neg ? -v : v;
+    return 0;
+}
+
+int fs_field_seconds(const char *s, double *out, const char **what)
+{
+    static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
+                                 1e15, 1e16, 1e17, 1e18};
+    const char *p = s;
+    uint64_t m = 0;
+    int nd = 0, nf = 0;
+    for (; *p >= '0' && *p <= '9' && nd < 18; p++, nd++)
+        m = m * 10 + (uint64_t)(*p - '0');
+    if (*p == '.') {
+        for (p++; *p >= '0' && *p <= '9' && nd < 18; p++, nd++, nf++)
+            m = m * 10 + (uint64_t)(*p - '0');
+    }
+    if (nd > 0 && *p == '\0') {
+        /* m and 10^nf are both exact doubles: one correctly rounded
+         * division gives what strtod would (Clinger's fast path). */
+        if (m < (UINT64_C(1) << 53)) {
+            *out = (double)m / p10[nf];
+            return 0;
+        }
+    }
+    if (!*s)
+        return *what = "empty", -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end)
+        return *what = "not a number", -1;
+    if (isnan(v))
+        return *what = "not a number (NaN)", -1;
+    if (!isfinite(v) || errno == ERANGE)
+        return *what = "out of range", -1;
+    if (v < 0)
+        return *what = "negative", -1;
+    *out = v;
+    return 0;
+}
+
+int fs_field_count(const char *s, int *out, const char **what)
+{
+    const char *p = s;
+    long v = 0;
+    if (!*p)
+        return *what = "empty", -1;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        v = v * 10 + (*p - '0');
+        if (v > INT_MAX)
+            return *what = "out of range", -1;
+    }
+    if (p > s && *p == '.') {   /* "63.0", as pandas writes counts */
+        for (p++; *p == '0'; p++)
+            ;
+        if (*p >= '1' && *p <= '9')
+            return *what = "not a whole number", -1;
+    }
+    if (p > s && !*p) {
+        *out = (int)v;
+        return 0;
+    }
+    if (*s == '-' && s[1] >= '0' && s[1] <= '9')
+        return *what = "negative", -1;
+    if (strcasecmp(s, "nan") == 0)
+        return *what = "not a number (NaN)", -1;
+    return *what = "not a whole number", -1;
+}

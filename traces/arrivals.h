@@ -1,0 +1,72 @@
+/* arrivals.h -- arrival streams: generators and trace readers behind one
+ * pull iterator.
+ *
+ * A workload asks its stream for the next arrival when the previous one
+ * fires, so nothing ever holds a whole trace in memory.  Streams are opened
+ * from the `arrivals =` call of a scenario (poisson(...), diurnal(...),
+ * mmpp(...), trace(path, format=...)); times are seconds from the scenario
+ * start and never decrease. */
+#ifndef FS_ARRIVALS_H
+#define FS_ARRIVALS_H
+
+#include <gsl/gsl_rng.h>
+#include "../sim/error.h"
+#include "../sim/grammar.h"
+
+typedef struct fs_arrival {
+    double t;          /* arrival time, seconds from scenario start */
+    double service_s;  /* service time recorded by the trace, -1 if none */
+    int tokens_in;     /* prompt tokens, -1 if unknown */
+    int tokens_out;    /* generated tokens, -1 if unknown */
+} fs_arrival;
+
+typedef enum fs_bad_rows { FS_BAD_ROWS_FAIL = 0, FS_BAD_ROWS_SKIP = 1 } fs_bad_rows;
+
+typedef struct fs_arrivals_spec {
+    const fs_call *call;     /* parsed `arrivals =` value */
+    const char *file;        /* scenario file and line of the key, for messages */
+    int line;
+    const char *key;         /* e.g. "workload.chat.arrivals" */
+    const char *base_dir;    /* relative trace paths resolve against this */
+    double horizon_s;        /* no arrival at or after the horizon */
+    double start_hour;       /* hour of day (0..24) at t = 0, for diurnal */
+    double rate_scale;       /* traces: thinning (<1) or replication (>1);
+                                generators: multiplies the rates; must be
+                                > 0, and 1 leaves the stream as it is */
+    int repeat;              /* traces: loop the trace until the horizon */
+    fs_bad_rows bad_rows;    /* traces: stop on a malformed row, or skip it */
+    gsl_rng *rng;            /* owned by the caller, used for every draw */
+} fs_arrivals_spec;
+
+typedef struct fs_trace_stats {
+    long rows;          /* data rows read in the validating pass */
+    long valid;         /* rows that became arrivals (before rate_scale) */
+    long skipped;       /* rows skipped (bad_rows=skip, or not a served request) */
+    long first_skipped_line;  /* physical line of the first skipped row, 0 if none */
+    char skip_reason[128];    /* why the first one was skipped */
+    double span_s;      /* time from first to last valid row */
+    int has_service;    /* rows carry a service time */
+    int has_tokens;     /* rows carry token counts */
+} fs_trace_stats;
+
+/* Opens a stream.  Trace files are validated completely here, in one
+ * streaming pass (malformed or decreasing timestamps, negative or NaN
+ * values -> "file:line: column: ..."), so a bad trace fails before any
+ * event is simulated.  NULL with a message on error. */
+typedef struct fs_arrivals fs_arrivals;
+fs_arrivals *fs_arrivals_open(const fs_arrivals_spec *spec, fs_error *err);
+void fs_arrivals_free(fs_arrivals *a);
+
+/* 1 with *out filled, 0 when the stream has ended (horizon reached or trace
+ * exhausted without repeat), -1 on error (I/O) with a message. */
+int fs_arrivals_next(fs_arrivals *a, fs_arrival *out, fs_error *err);
+
+/* Mean arrival rate per second over the horizon, when known in closed form
+ * (generators) or from the validating pass (traces); used for summaries and
+ * feasibility messages. */
+double fs_arrivals_mean_rate(const fs_arrivals *a);
+
+/* Trace statistics; all zero for generators. */
+void fs_arrivals_stats(const fs_arrivals *a, fs_trace_stats *out);
+
+#endif

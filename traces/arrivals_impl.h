@@ -1,0 +1,94 @@
+/* arrivals_impl.h -- what the stream implementations in traces/ share.
+ *
+ * arrivals.h is the interface the simulator uses; this is the inside of it:
+ * the vtable every stream fills in (generators.c, and the trace replay in
+ * arrivals.c), the trace-format interface the three readers implement
+ * (trace_azure.c, trace_lora.c, trace_generic.c), and the field parsers
+ * they share.  Nothing outside traces/ includes it. */
+#ifndef FS_ARRIVALS_IMPL_H
+#define FS_ARRIVALS_IMPL_H
+
+#include <stdint.h>
+#include "arrivals.h"
+#include "../sim/csvin.h"
+
+/* What every stream implements (stats may be NULL: all zero). */
+typedef struct fs_arrivals_ops {
+    int (*next)(fs_arrivals *a, fs_arrival *out, fs_error *err);
+    void (*free)(fs_arrivals *a);
+    double (*mean_rate)(const fs_arrivals *a);
+    void (*stats)(const fs_arrivals *a, fs_trace_stats *out);
+} fs_arrivals_ops;
+
+/* Implementations embed this as their first member. */
+struct fs_arrivals {
+    const fs_arrivals_ops *ops;
+};
+
+/* Sets "FILE:LINE: KEY: ..." for the spec's `arrivals =` key; returns -1. */
+int fs_arrivals_error(const fs_arrivals_spec *spec, fs_error *err,
+                      const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Generators (generators.c); spec->call->name selects them. */
+fs_arrivals *fs_poisson_open(const fs_arrivals_spec *spec, fs_error *err);
+fs_arrivals *fs_diurnal_open(const fs_arrivals_spec *spec, fs_error *err);
+fs_arrivals *fs_mmpp_open(const fs_arrivals_spec *spec, fs_error *err);
+
+/* Where a trace format finds its values: field indexes, -1 if absent. */
+typedef struct fs_trace_cols {
+    int time, service, tokens_in, tokens_out, status;
+    int64_t time_unit_ns;    /* numeric times: ns per unit; 0: date-times */
+} fs_trace_cols;
+
+/* One data row as a format reads it. */
+typedef struct fs_trace_row {
+    int64_t t_ns;            /* absolute time, ns from any fixed origin */
+    double service_s;        /* -1 if the format has none */
+    int tokens_in, tokens_out;   /* -1 if unknown */
+} fs_trace_row;
+
+/* What is wrong with a row: the column (-1: the row as a whole) and why. */
+typedef struct fs_row_problem {
+    int col;
+    char what[96];
+} fs_row_problem;
+
+enum { FS_ROW_BAD = -1, FS_ROW_OK = 0, FS_ROW_SKIP = 1 /* not a request */ };
+
+/* A trace format (trace_azure.c, trace_lora.c, trace_generic.c). */
+typedef struct fs_trace_format {
+    const char *name;
+    const char *const *keys;   /* keyed arguments of trace(), with "format" */
+    /* Reads the format's arguments, before the file is opened. */
+    int (*setup)(const fs_arrivals_spec *spec, fs_trace_cols *cols,
+                 fs_error *err);
+    /* Finds the columns in the header record. */
+    int (*bind)(const fs_arrivals_spec *spec, const fs_csv *header,
+                fs_trace_cols *cols, fs_error *err);
+    /* FS_ROW_OK with *out filled, FS_ROW_SKIP or FS_ROW_BAD with *why. */
+    int (*parse)(const fs_trace_cols *cols, const fs_csv *row,
+                 fs_trace_row *out, fs_row_problem *why);
+} fs_trace_format;
+
+extern const fs_trace_format fs_trace_azure_llm;
+extern const fs_trace_format fs_trace_alibaba_lora;
+extern const fs_trace_format fs_trace_generic;
+
+/* Header lookup (case-insensitive): the field index of name, or -1. */
+int fs_trace_column(const fs_csv *header, const char *name);
+/* Same, failing with "PATH:LINE: missing column 'X' (columns: ...)". */
+int fs_trace_require_column(const fs_csv *header, const char *name,
+                            int *col, fs_error *err);
+
+/* Field parsers for the hot path: 0, or -1 with a static reason in *what.
+ * A date-time is "YYYY-MM-DD HH:MM:SS[.fraction]" ('T' also separates
+ * date and time, a final 'Z' is allowed), read exactly to the nanosecond
+ * as UTC; a decimal time is a plain number of units of unit_ns each. */
+int fs_field_datetime_ns(const char *s, int64_t *ns, const char **what);
+int fs_field_decimal_ns(const char *s, int64_t unit_ns, int64_t *ns,
+                        const char **what);
+int fs_field_seconds(const char *s, double *out, const char **what);
+int fs_field_count(const char *s, int *out, const char **what);
+
+#endif

@@ -1,0 +1,300 @@
+/* generators.c -- synthetic arrival processes.
+ *
+ *   poisson(rate=3.2/s)
+ *       homogeneous Poisson: exponential gaps of mean 1/rate.
+ *   diurnal(peak=10/s, trough=2/s, peak_hour=14)
+ *       nonhomogeneous Poisson whose rate follows the hour of day h:
+ *       trough + (peak - trough) (1 + cos(2 pi (h - peak_hour) / 24)) / 2,
+ *       drawn by thinning (Lewis and Shedler): candidates at rate peak, each
+ *       kept with probability rate(t) / peak.  peak_hour defaults to 14.
+ *   mmpp(high=20/s, low=2/s, high_for=5m, low_for=30m)
+ *       two-state Markov-modulated Poisson: Poisson at the rate of the
+ *       current state, which lasts an exponential time of the given mean;
+ *       it starts in the low state.
+ * rate_scale multiplies every rate (3 = three times the traffic, same
+ * shape).  Every draw comes from the spec's generator, so a seed fixes the
+ * stream.  No arrival is returned at or after the horizon. */
+#include "arrivals_impl.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <gsl/gsl_randist.h>
+
+typedef int (*parse_fn)(const char *, double *, char *, size_t);
+
+/* Keyed arguments only, and only the known ones. */
+static int check_call(const fs_arrivals_spec *spec, const char *const *keys,
+                      const char *example, fs_error *err)
+{
+    const char *pos = fs_call_positional(spec->call, 0);
+    if (pos)
+        return fs_arrivals_error(spec, err, "%s: unnamed argument '%s': "
+                                 "name it, e.g. %s", spec->call->name, pos,
+                                 example);
+    char why[256];
+    if (fs_call_check_keys(spec->call, keys, why, sizeof why))
+        return fs_arrivals_error(spec, err, "%s", why);
+    return 0;
+}
+
+/* Reads key= with parse; required when def is NAN. */
+static int param(const fs_arrivals_spec *spec, const char *key,
+                 parse_fn parse, double def, const char *example,
+                 double *out, fs_error *err)
+{
+    const char *v = fs_call_get(spec->call, key);
+    if (!v) {
+        if (isnan(def))
+            return fs_arrivals_error(spec, err, "%s: missing %s=, e.g. %s",
+                                     spec->call->name, key, example);
+        *out = def;
+        return 0;
+    }
+    char why[192];
+    if (parse(v, out, why, sizeof why))
+        return fs_arrivals_error(spec, err, "%s: %s: %s", spec->call->name,
+                                 key, why);
+    return 0;
+}
+
+/* rate_scale: a positive multiplier of the generator's rates. */
+static int check_scale(const fs_arrivals_spec *spec, fs_error *err)
+{
+    if (spec->rate_scale > 0 && isfinite(spec->rate_scale))
+        return 0;
+    return fs_arrivals_error(spec, err, "%s: rate_scale must be above 0, "
+                             "got %g", spec->call->name, spec->rate_scale);
+}
+
+static void fill(fs_arrival *out, double t)
+{
+    out->t = t;
+    out->service_s = -1;
+    out->tokens_in = out->tokens_out = -1;
+}
+
+static void generator_free(fs_arrivals *a)
+{
+    free(a);
+}
+
+/* ---- poisson ------------------------------------------------------------ */
+
+typedef struct poisson {
+    fs_arrivals base;
+    gsl_rng *rng;
+    double rate, t, horizon;
+} poisson;
+
+static int poisson_next(fs_arrivals *a, fs_arrival *out, fs_error *err)
+{
+    (void)err;
+    poisson *g = (poisson *)a;
+    if (!(g->rate > 0) || !(g->t < g->horizon))
+        return 0;
+    g->t += gsl_ran_exponential(g->rng, 1 / g->rate);
+    if (!(g->t < g->horizon))
+        return 0;
+    fill(out, g->t);
+    return 1;
+}
+
+static double poisson_mean_rate(const fs_arrivals *a)
+{
+    return ((const poisson *)a)->rate;
+}
+
+static const fs_arrivals_ops poisson_ops = {
+    poisson_next, generator_free, poisson_mean_rate, NULL,
+};
+
+fs_arrivals *fs_poisson_open(const fs_arrivals_spec *spec, fs_error *err)
+{
+    static const char *const keys[] = {"rate", NULL};
+    static const char *const example = "poisson(rate=3.2/s)";
+    double rate;
+    if (check_call(spec, keys, example, err) ||
+        param(spec, "rate", fs_parse_rate, NAN, example, &rate, err) ||
+        check_scale(spec, err))
+        return NULL;
+    rate *= spec->rate_scale;
+    assert(spec->rng);
+    poisson *g = calloc(1, sizeof *g);
+    if (!g) {
+        fs_arrivals_error(spec, err, "out of memory");
+        return NULL;
+    }
+    *g = (poisson){{&poisson_ops}, spec->rng, rate, 0, spec->horizon_s};
+    return &g->base;
+}
+
+/* ---- diurnal ------------------------------------------------------------ */
+
+typedef struct diurnal {
+    fs_arrivals base;
+    gsl_rng *rng;
+    double peak, trough, peak_hour, start_hour, t, horizon;
+} diurnal;
+
+/* The rate at t seconds from the start. */
+static double diurnal_rate(const diurnal *g, double t)
+{
+    const double two_pi = 6.283185307179586;
+    double h = fmod(g->start_hour + t / 3600, 24);
+    return g->trough + (g->peak - g->trough) *
+                           (1 + cos(two_pi * (h - g->peak_hour) / 24)) / 2;
+}
+
+static int diurnal_next(fs_arrivals *a, fs_arrival *out, fs_error *err)
+{
+    (void)err;
+    diurnal *g = (diurnal *)a;
+    if (!(g->peak > 0))
+        return 0;
+    while (g->t < g->horizon) {
+        g->t += gsl_ran_exponential(g->rng, 1 / g->peak);
+        if (!(g->t < g->horizon))
+            break;
+        if (gsl_rng_uniform(g->rng) * g->peak < diurnal_rate(g, g->t)) {
+            fill(out, g->t);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static double diurnal_mean_rate(const fs_arrivals *a)
+{
+    const diurnal *g = (const diurnal *)a;
+    return (g->peak + g->trough) / 2;
+}
+
+static const fs_arrivals_ops diurnal_ops = {
+    diurnal_next, generator_free, diurnal_mean_rate, NULL,
+};
+
+fs_arrivals *fs_diurnal_open(const fs_arrivals_spec *spec, fs_error *err)
+{
+    static const char *const keys[] = {"peak", "trough", "peak_hour", NULL};
+    static const char *const example =
+        "diurnal(peak=10/s, trough=2/s, peak_hour=14)";
+    double peak, trough, peak_hour;
+    if (check_call(spec, keys, example, err) ||
+        param(spec, "peak", fs_parse_rate, NAN, example, &peak, err) ||
+        param(spec, "trough", fs_parse_rate, NAN, example, &trough, err) ||
+        param(spec, "peak_hour", fs_parse_number, 14, example, &peak_hour,
+              err) ||
+        check_scale(spec, err))
+        return NULL;
+    if (trough > peak) {
+        fs_arrivals_error(spec, err, "diurnal: trough (%g/s) is above peak "
+                          "(%g/s)", trough, peak);
+        return NULL;
+    }
+    if (peak_hour >= 24) {
+        fs_arrivals_error(spec, err, "diurnal: peak_hour: expected an hour "
+                          "of day from 0 to 24, got '%s'",
+                          fs_call_get(spec->call, "peak_hour"));
+        return NULL;
+    }
+    peak *= spec->rate_scale;
+    trough *= spec->rate_scale;
+    assert(spec->rng);
+    diurnal *g = calloc(1, sizeof *g);
+    if (!g) {
+        fs_arrivals_error(spec, err, "out of memory");
+        return NULL;
+    }
+    *g = (diurnal){{&diurnal_ops}, spec->rng, peak, trough, peak_hour,
+                   fmod(spec->start_hour, 24), 0, spec->horizon_s};
+    return &g->base;
+}
+
+/* ---- mmpp --------------------------------------------------------------- */
+
+typedef struct mmpp {
+    fs_arrivals base;
+    gsl_rng *rng;
+    double rate[2];      /* [0] low, [1] high */
+    double mean_for[2];  /* mean sojourn in each state, seconds */
+    int state;
+    double state_end;    /* when the current state ends */
+    double t, horizon;
+} mmpp;
+
+static int mmpp_next(fs_arrivals *a, fs_arrival *out, fs_error *err)
+{
+    (void)err;
+    mmpp *g = (mmpp *)a;
+    if (!(g->rate[0] > 0) && !(g->rate[1] > 0))
+        return 0;
+    while (g->t < g->horizon) {
+        double r = g->rate[g->state];
+        /* Memoryless: a candidate past the switch is simply dropped. */
+        double cand = r > 0 ? g->t + gsl_ran_exponential(g->rng, 1 / r)
+                            : INFINITY;
+        if (cand < g->state_end) {
+            g->t = cand;
+            if (!(g->t < g->horizon))
+                break;
+            fill(out, g->t);
+            return 1;
+        }
+        g->t = g->state_end;
+        g->state = !g->state;
+        g->state_end = g->t + gsl_ran_exponential(g->rng,
+                                                  g->mean_for[g->state]);
+    }
+    return 0;
+}
+
+static double mmpp_mean_rate(const fs_arrivals *a)
+{
+    const mmpp *g = (const mmpp *)a;
+    return (g->rate[1] * g->mean_for[1] + g->rate[0] * g->mean_for[0]) /
+           (g->mean_for[1] + g->mean_for[0]);
+}
+
+static const fs_arrivals_ops mmpp_ops = {
+    mmpp_next, generator_free, mmpp_mean_rate, NULL,
+};
+
+fs_arrivals *fs_mmpp_open(const fs_arrivals_spec *spec, fs_error *err)
+{
+    static const char *const keys[] = {"high", "low", "high_for", "low_for",
+                                       NULL};
+    static const char *const example =
+        "mmpp(high=20/s, low=2/s, high_for=5m, low_for=30m)";
+    double high, low, high_for, low_for;
+    if (check_call(spec, keys, example, err) ||
+        param(spec, "high", fs_parse_rate, NAN, example, &high, err) ||
+        param(spec, "low", fs_parse_rate, NAN, example, &low, err) ||
+        param(spec, "high_for", fs_parse_duration, NAN, example, &high_for,
+              err) ||
+        param(spec, "low_for", fs_parse_duration, NAN, example, &low_for,
+              err) ||
+        check_scale(spec, err))
+        return NULL;
+    if (!(high_for > 0) || !(low_for > 0)) {
+        fs_arrivals_error(spec, err, "mmpp: %s: must be longer than 0",
+                          high_for > 0 ? "low_for" : "high_for");
+        return NULL;
+    }
+    assert(spec->rng);
+    mmpp *g = calloc(1, sizeof *g);
+    if (!g) {
+        fs_arrivals_error(spec, err, "out of memory");
+        return NULL;
+    }
+    g->base.ops = &mmpp_ops;
+    g->rng = spec->rng;
+    g->rate[0] = low * spec->rate_scale;
+    g->rate[1] = high * spec->rate_scale;
+    g->mean_for[0] = low_for;
+    g->mean_for[1] = high_for;
+    g->state = 0;
+    g->state_end = gsl_ran_exponential(g->rng, low_for);
+    g->horizon = spec->horizon_s;
+    return &g->base;
+}

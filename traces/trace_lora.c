@@ -1,0 +1,60 @@
+/* trace_lora.c -- the Alibaba LoRA / Stable Diffusion serving trace
+ * (alibaba-lora).
+ *
+ * The header names the columns (gmt_create, predict_type, predict_status,
+ * exec_time_seconds, groupId, ...), so they are found by name.  gmt_create
+ * ("2024-11-15 16:57:50") is the arrival, exec_time_seconds the measured
+ * service time.  A row whose predict_status is not SUCCEED (FAILED,
+ * PENDING, PROCESSING) was never served: it is always skipped and counted,
+ * whatever bad_rows says, and its other fields are not checked.  Columns
+ * we do not use may be empty. */
+#include "arrivals_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const keys[] = {"format", NULL};
+
+static int lora_bind(const fs_arrivals_spec *spec, const fs_csv *header,
+                fs_trace_cols *cols, fs_error *err)
+{
+    (void)spec;
+    cols->time_unit_ns = 0;
+    if (fs_trace_require_column(header, "gmt_create", &cols->time, err) ||
+        fs_trace_require_column(header, "predict_status", &cols->status,
+                                err) ||
+        fs_trace_require_column(header, "exec_time_seconds", &cols->service,
+                                err))
+        return -1;
+    return 0;
+}
+
+static int lora_parse(const fs_trace_cols *cols, const fs_csv *row,
+                 fs_trace_row *out, fs_row_problem *why)
+{
+    const char *what;
+    if (strcmp(fs_csv_field(row, (size_t)cols->status), "SUCCEED") != 0) {
+        why->col = cols->status;
+        snprintf(why->what, sizeof why->what, "not a served request");
+        return FS_ROW_SKIP;
+    }
+    if (fs_field_datetime_ns(fs_csv_field(row, (size_t)cols->time),
+                             &out->t_ns, &what)) {
+        why->col = cols->time;
+        goto bad;
+    }
+    if (fs_field_seconds(fs_csv_field(row, (size_t)cols->service),
+                         &out->service_s, &what)) {
+        why->col = cols->service;
+        goto bad;
+    }
+    out->tokens_in = out->tokens_out = -1;
+    return FS_ROW_OK;
+bad:
+    snprintf(why->what, sizeof why->what, "%s", what);
+    return FS_ROW_BAD;
+}
+
+const fs_trace_format fs_trace_alibaba_lora = {
+    "alibaba-lora", keys, NULL, lora_bind, lora_parse,
+};
