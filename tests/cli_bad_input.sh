@@ -20,11 +20,11 @@ service = exponential(mean=1s)
 INI
 }
 
-# bad NAME FRAGMENT1 FRAGMENT2 < scenario: runs it, expects exit 1, one
+# bad NAME FRAGMENT1 FRAGMENT2: runs $TMP/NAME.ini, expects exit 1, one
 # line on stderr containing both fragments, and no new run in the db.
+# (Not at the end of a pipeline: a subshell would lose the counts.)
 bad() {
     name=$1
-    cat >"$TMP/$name.ini"
     before=$(sql "$DB" "SELECT count(*) FROM run" 2>/dev/null || echo none)
     expect_exit 1 "$name" -- "$FLEETSIM" run "$TMP/$name.ini" --db "$DB" --quiet
     expect_one_line "$name"
@@ -45,13 +45,13 @@ checks=$((checks + 1)); [ ! -e "$DB" ] || fail "unknown GPU created the database
 good >"$TMP/good.ini"
 expect_exit 0 "a good run first" -- "$FLEETSIM" run "$TMP/good.ini" --db "$DB" --quiet
 
-good | sed 's/^count = 1/count = -2/' | bad negative "negative.ini:6: pool.p.count" "negative"
-good | sed 's/^price = 0.80/price = nan/' | bad nan "nan.ini:7: pool.p.price" "expected an amount"
-good | sed 's/mean=1s/mean=NaN/' | bad nan_service "nan_service.ini:11: workload.w.service"
-good | sed 's/^gpu = L4/instance = aws:g5.xlrge/' | bad instance "pool.p.instance" "did you mean 'aws:g5.xlarge'"
-good | sed 's/poisson(rate=0.5\/s)/poison(rate=0.5\/s)/' | bad arrival_name "arrival_name.ini:10: workload.w.arrivals" "poisson"
-good | sed 's/^horizon = 1h/horizon = 1 fortnight/' | bad horizon "horizon.ini:3: scenario.horizon" "expected a duration"
-printf '[scenario]\nhorizon = 1h\n[pool.p]\ngpu = L4\nprice = 1\n' | bad no_workload "no [workload.NAME] section"
+good | sed 's/^count = 1/count = -2/' >"$TMP/negative.ini"; bad negative "negative.ini:6: pool.p.count" "negative"
+good | sed 's/^price = 0.80/price = nan/' >"$TMP/nan.ini"; bad nan "nan.ini:7: pool.p.price" "expected an amount"
+good | sed 's/mean=1s/mean=NaN/' >"$TMP/nan_service.ini"; bad nan_service "nan_service.ini:11: workload.w.service"
+good | sed 's/^gpu = L4/instance = aws:g5.xlrge/' >"$TMP/instance.ini"; bad instance "pool.p.instance" "did you mean 'aws:g5.xlarge'"
+good | sed 's/poisson(rate=0.5\/s)/poison(rate=0.5\/s)/' >"$TMP/arrival_name.ini"; bad arrival_name "arrival_name.ini:10: workload.w.arrivals" "poisson"
+good | sed 's/^horizon = 1h/horizon = 1 fortnight/' >"$TMP/horizon.ini"; bad horizon "horizon.ini:3: scenario.horizon" "expected a duration"
+printf '[scenario]\nhorizon = 1h\n[pool.p]\ngpu = L4\nprice = 1\n' >"$TMP/no_workload.ini"; bad no_workload "no [workload.NAME] section"
 
 # Traces: missing file, malformed row, timestamps going backwards.
 printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:17:03.9799600,4808,10\n2023-11-16 18:17:04.0319600,31x80,8\n' >"$TMP/malformed.csv"
@@ -59,9 +59,9 @@ printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:17:03.9799600,480
 trace_scn() {
     good | sed "s|^arrivals = .*|arrivals = trace($1, format=azure-llm)|"
 }
-trace_scn "$TMP/nowhere.csv" | bad trace_missing "trace_missing.ini:10: workload.w.arrivals" "nowhere.csv"
-trace_scn "$TMP/malformed.csv" | bad trace_malformed "malformed.csv:3:" "ContextTokens"
-trace_scn "$TMP/backwards.csv" | bad trace_backwards "backwards.csv:3:" "TIMESTAMP"
+trace_scn "$TMP/nowhere.csv" >"$TMP/trace_missing.ini"; bad trace_missing "trace_missing.ini:10: workload.w.arrivals" "nowhere.csv"
+trace_scn "$TMP/malformed.csv" >"$TMP/trace_malformed.ini"; bad trace_malformed "malformed.csv:3:" "ContextTokens"
+trace_scn "$TMP/backwards.csv" >"$TMP/trace_backwards.ini"; bad trace_backwards "backwards.csv:3:" "TIMESTAMP"
 trace_scn "$TMP/malformed.csv" | sed 's/^service = .*/service = const(1s)\nbad_rows = skip/' >"$TMP/skip.ini"
 expect_exit 0 "bad_rows = skip" -- "$FLEETSIM" run "$TMP/skip.ini" --db "$DB" --quiet
 expect_in "$TMP/err" "malformed.csv:3" "skipped row reported with file:line"

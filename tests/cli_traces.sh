@@ -25,7 +25,7 @@ INI
     expect_exit 0 "replay $1" -- "$FLEETSIM" run "$TMP/$1.ini" --db "$DB" --quiet
 }
 
-count_rows() { echo $(($(wc -l <"$1") - 1)); }
+count_rows() { awk 'END { print NR - 1 }' "$1"; }
 code=$(count_rows "$S/AzureLLMInferenceTrace_code.csv")
 conv=$(count_rows "$S/AzureLLMInferenceTrace_conv.csv")
 lora_ok=$(grep -c ',SUCCEED,' "$S/lora_request_trace.csv")
