@@ -6,8 +6,10 @@
  *   queue(target=N): ceil(requests waiting or in service / N).
  * clamped to [min, max].  Instances still provisioning count as capacity,
  * so a pool never launches twice for the same shortfall.  Scale-out acts at
- * once; scale-in waits `cooldown` after any scaling action and gives back
- * provisioning, then idle, then busy (draining) instances. */
+ * once.  Scale-in is stabilized as Kubernetes' HPA does it: the pool
+ * shrinks only to the largest count it wanted during the last `cooldown`,
+ * and no sooner than `cooldown` after its last scaling action; it gives
+ * back provisioning, then idle, then busy (draining) instances. */
 #include "fleet.h"
 
 #include <math.h>
@@ -52,13 +54,19 @@ static void on_autoscale(fs_engine *e, void *obj, long arg)
     fs_pool_account(p, now);
     long want = desired_instances(p);
     long have = p->launched - p->draining;
+    p->wanted[p->wanted_pos] = want;
+    p->wanted_pos = (p->wanted_pos + 1) % p->nwanted;
+    long floor = 0;   /* the most wanted within the window */
+    for (int i = 0; i < p->nwanted; i++)
+        if (p->wanted[i] > floor)
+            floor = p->wanted[i];
     if (want > have) {
         for (long i = have; i < want; i++)
             if (fs_pool_launch(p))
                 break;
         p->last_scale_in = now;   /* a scale-out also restarts the cooldown */
-    } else if (want < have && now - p->last_scale_in >= p->conf->cooldown) {
-        fs_pool_shrink(p, (int)(have - want));
+    } else if (floor < have && now - p->last_scale_in >= p->conf->cooldown) {
+        fs_pool_shrink(p, (int)(have - floor));
         p->last_scale_in = now;
     }
     p->scale_busy = p->area_busy;
@@ -71,5 +79,7 @@ void fs_autoscale_start(fs_pool *p)
     if (p->conf->scale == FS_SCALE_FIXED)
         return;
     p->last_scale_in = -INFINITY;
+    for (int i = 0; i < p->nwanted; i++)
+        p->wanted[i] = p->conf->count;   /* the start size */
     fs_engine_at(p->sim->engine, p->conf->scale_interval, on_autoscale, p, 0);
 }

@@ -37,6 +37,14 @@ int fs_pool_init(fs_pool *p, fs_sim *sim, const fs_pool_conf *conf)
     p->idle = calloc(nserv ? nserv : 1, sizeof *p->idle);
     p->batch_store = calloc((nserv ? nserv : 1) * (size_t)p->batch_cap,
                             sizeof *p->batch_store);
+    if (conf->scale != FS_SCALE_FIXED) {
+        /* One slot per autoscaler tick in the cooldown window. */
+        double n = ceil(conf->cooldown / conf->scale_interval);
+        p->nwanted = n < 1 ? 1 : n > 4096 ? 4096 : (int)n;
+        p->wanted = calloc((size_t)p->nwanted, sizeof *p->wanted);
+        if (!p->wanted)
+            return -1;
+    }
     if (!p->inst || !p->servers || !p->idle || !p->batch_store ||
         fs_meter_init(&p->meter, &sim->cal))
         return -1;
@@ -57,6 +65,7 @@ void fs_pool_free(fs_pool *p)
     free(p->servers);
     free(p->idle);
     free(p->batch_store);
+    free(p->wanted);
     fs_meter_free(&p->meter);
 }
 
