@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "help.h"
 
 typedef enum kind {
     K_TEXT,         /* shown as is, a JSON string */
@@ -338,11 +339,13 @@ static int build_grid(grid *g, const fs_summary *runs, size_t n,
                 continue;
             double d, pct;
             int has_pct;
-            char dbuf[128] = "", pbuf[64] = "";
+            char dbuf[160] = "", pbuf[64] = "";
             if (delta(k, runs[i].col[c], runs[baseline].col[c], &d, &pct,
                       &has_pct)) {
                 format_change(k, d, dbuf, sizeof dbuf);
-                if (has_pct)
+                if (has_pct && fabs(pct) < 0.05)
+                    snprintf(pbuf, sizeof pbuf, "0.0%%");
+                else if (has_pct)
                     snprintf(pbuf, sizeof pbuf, "%+.1f%%", pct);
             }
             fail |= grid_set(g, row, col++, dbuf);
@@ -610,13 +613,6 @@ int fs_compare_write(FILE *out, fs_compare_format fmt,
 
 /* ---- the command -------------------------------------------------------- */
 
-static const char usage[] =
-    "usage: fleetsim compare [--db FILE] [--format table|csv|json|markdown]\n"
-    "                        [--baseline RUN] RUN...\n"
-    "Shows the summaries of runs side by side.  RUN is a run id or a run\n"
-    "name (its most recent run); see `fleetsim runs`.  With --baseline, the\n"
-    "other runs also show their change against it.\n";
-
 /* Index of id in ids[0..n), or -1. */
 static long find_id(const long *ids, size_t n, long id)
 {
@@ -664,7 +660,7 @@ int cmd_compare(int argc, char **argv)
             if (t > 0)
                 continue;
             if (fs_is_help(arg)) {
-                fputs(usage, stdout);
+                fputs(fs_help_text("compare"), stdout);
                 goto done;
             }
             if (arg[0] == '-' && arg[1] != '\0') {

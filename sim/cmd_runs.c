@@ -5,12 +5,8 @@
 
 #include <stdio.h>
 
+#include "help.h"
 #include "store.h"
-
-static const char usage[] =
-    "usage: fleetsim runs [--db FILE]\n"
-    "Lists the runs stored in FILE (default " FS_DEFAULT_DB "): id, name,\n"
-    "scenario, seed, replication, when it finished, total and monthly cost.\n";
 
 int cmd_runs(int argc, char **argv)
 {
@@ -24,7 +20,7 @@ int cmd_runs(int argc, char **argv)
         if (taken)
             continue;
         if (fs_is_help(arg)) {
-            fputs(usage, stdout);
+            fputs(fs_help_text("runs"), stdout);
             return FS_EXIT_OK;
         }
         if (arg[0] == '-' && arg[1] != '\0')

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifdef PACKAGE_VERSION
 #define FS_VERSION_STRING PACKAGE_VERSION
@@ -310,10 +311,47 @@ static int migrate(fs_store *s, fs_error *err)
     return 0;
 }
 
+/* Why a new database cannot be created at s->path, when its directory is
+ * the reason: SQLite's errno is that of its last attempt, which after a
+ * refused read-write open is a read-only open's "No such file". */
+static int explain_cantopen(const fs_store *s, fs_error *err)
+{
+    struct stat st;
+    if (stat(s->path, &st) == 0 || (errno != ENOENT && errno != ENOTDIR))
+        return 0;
+    char *dir = strdup(s->path);
+    if (!dir)
+        return 0;
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    int told = 1;
+    if (stat(dir, &st) != 0)
+        fs_error_set(err, "%s: cannot create the results database: %s: %s",
+                     s->path, dir, strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        fs_error_set(err, "%s: cannot create the results database: %s is "
+                     "not a directory", s->path, dir);
+    else if (access(dir, W_OK | X_OK) != 0)
+        fs_error_set(err, "%s: cannot create the results database: "
+                     "directory %s is not writable (%s)", s->path, dir,
+                     strerror(errno));
+    else
+        told = 0;
+    free(dir);
+    return told;
+}
+
 static int open_readwrite(fs_store *s, fs_error *err)
 {
     int rc = sqlite3_open_v2(s->path, &s->db,
                              SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if ((rc & 0xff) == SQLITE_CANTOPEN && explain_cantopen(s, err))
+        return -1;
     if (rc != SQLITE_OK)
         return store_error(s, err, rc, "cannot open the results database");
     sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
