@@ -40,14 +40,29 @@ void fs_hist_add(fs_hist *h, double x)
     assert(x >= 0 && !isnan(x));
     h->count += 1;
     h->sum += x;
-    /* Out-of-range samples land in the end bins rather than vanish. */
-    const gsl_histogram *g = h->h;
-    double lo = g->range[0], hi = g->range[g->n];
-    if (x < lo)
-        x = lo;
-    else if (x >= hi)
-        x = g->range[g->n - 1];
-    gsl_histogram_increment(h->h, x);
+    /* The bin is computed from the logarithm instead of GSL's binary
+     * search over ~1,700 ranges (a fifth of an M/M/c run's time), then
+     * nudged so that range[i] <= x < range[i + 1] holds exactly as
+     * gsl_histogram_increment would decide it.  Out-of-range samples land
+     * in the end bins rather than vanish. */
+    gsl_histogram *g = h->h;
+    const double *range = g->range;
+    size_t i;
+    if (!(x > range[0]))
+        i = 0;
+    else if (x >= range[g->n])
+        i = g->n - 1;
+    else {
+        double f = (log(x) - h->log_min) * h->inv_log_ratio;
+        i = f < 0 ? 0 : f >= (double)g->n ? g->n - 1 : (size_t)f;
+        while (i > 0 && x < range[i])
+            i--;
+        while (i + 1 < g->n && x >= range[i + 1])
+            i++;
+    }
+    assert(range[i] <= x || i == 0);
+    assert(x < range[i + 1] || i == g->n - 1);
+    g->bin[i] += 1;
 }
 
 void fs_hist_merge(fs_hist *dst, const fs_hist *src)
