@@ -79,9 +79,23 @@ sql "$TMP/future.db" "PRAGMA user_version = 99"
 expect_exit 1 "future db" -- "$FLEETSIM" run "$TMP/good.ini" --db "$TMP/future.db" --quiet
 expect_in "$TMP/err" "newer" "future db refused"
 expect_eq "$(sql "$TMP/future.db" "PRAGMA user_version")" 99 "future db untouched"
-if [ "$(id -u)" != 0 ]; then
-    cp "$DB" "$TMP/ro.db"; chmod 0444 "$TMP/ro.db"
-    expect_exit 1 "read-only db" -- "$FLEETSIM" run "$TMP/good.ini" --db "$TMP/ro.db" --quiet
+# A read-only database.  Permissions do not stop root, so as root the run
+# is made as nobody (setpriv, util-linux).
+cp "$DB" "$TMP/ro.db"; chmod 0444 "$TMP/ro.db"
+as_nobody=
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    chmod 0755 "$TMP"
+    as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+fi
+if [ "$(id -u)" != 0 ] || [ -n "$as_nobody" ]; then
+    runs_before=$(sql "$TMP/ro.db" "SELECT count(*) FROM run")
+    expect_exit 1 "read-only db" -- $as_nobody "$FLEETSIM" run "$TMP/good.ini" --db "$TMP/ro.db" --quiet
+    expect_one_line "read-only db"
+    expect_in "$TMP/err" "$TMP/ro.db: cannot write the results database" "read-only db named"
+    expect_in "$TMP/err" "readonly" "read-only db says why"
+    expect_eq "$(sql "$TMP/ro.db" "SELECT count(*) FROM run")" "$runs_before" "read-only db: no new run"
+else
+    echo "read-only database check skipped: running as root without setpriv"
 fi
 # Hold a write lock from another process for a few seconds.
 before=$(sql "$DB" "SELECT count(*) FROM run")

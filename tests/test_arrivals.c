@@ -363,6 +363,7 @@ static void test_real_traces(void)
         fs_arrivals *a = open_or_die(traces[i].call, DEFAULTS);
         fs_trace_stats st;
         fs_arrivals_stats(a, &st);
+        CHECK_CONTAINS(st.path, traces[i].file);   /* valid while open */
         tally t = {0};
         tally_run(a, &t);
         fs_arrivals_free(a);

@@ -522,6 +522,7 @@ static fs_arrivals *trace_open(const fs_arrivals_spec *spec, fs_error *err)
     }
     if (fmt->bind(spec, ts->csv, &ts->cols, err))
         goto fail;
+    ts->st.path = ts->path;
     ts->st.has_service = ts->cols.service >= 0;
     ts->st.has_tokens = ts->cols.tokens_in >= 0 || ts->cols.tokens_out >= 0;
     if (validate(ts, spec, err) || rewind_trace(ts, err))

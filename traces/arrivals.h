@@ -42,6 +42,8 @@ typedef struct fs_trace_stats {
     long rows;          /* data rows read in the validating pass */
     long valid;         /* rows that became arrivals (before rate_scale) */
     long skipped;       /* rows skipped (bad_rows=skip, or not a served request) */
+    const char *path;   /* the file as opened (relative paths resolved);
+                           valid while the stream is open */
     long first_skipped_line;  /* physical line of the first skipped row, 0 if none */
     char skip_reason[128];    /* why the first one was skipped */
     double span_s;      /* time from first to last valid row */
