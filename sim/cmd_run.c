@@ -34,50 +34,75 @@ static void iso_now(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* --seed and --replications: a whole number, recorded as a --set of the
+ * [scenario] key so that it overrides the file like any other --set. */
+static int whole_number_option(const char *opt, const char *v, long min,
+                               char *set, size_t len)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*end || end == v || n < min)
+        return fs_usage_error("run", "%s needs a whole number%s, got '%s'",
+                              opt, min > 0 ? " of at least 1" : "", v);
+    snprintf(set, len, "scenario.%s=%ld", opt + 2, n);
+    return FS_EXIT_OK;
+}
+
+/* Stores the value of option opt. */
+static int take_value(run_options *o, const char *opt, const char *v)
+{
+    if (strcmp(opt, "--db") == 0)
+        o->db = v;
+    else if (strcmp(opt, "--name") == 0)
+        o->name = v;
+    else if (strcmp(opt, "--set") == 0)
+        o->sets[o->nsets++] = (char *)v;
+    else if (strcmp(opt, "--seed") == 0)
+        return whole_number_option(opt, v, 0, o->seed_set,
+                                   sizeof o->seed_set);
+    else
+        return whole_number_option(opt, v, 1, o->reps_set,
+                                   sizeof o->reps_set);
+    return FS_EXIT_OK;
+}
+
 static int parse_args(int argc, char **argv, run_options *o)
 {
+    static const char *const value_options[] = {
+        "--db", "--name", "--set", "--seed", "--replications", NULL};
+    static const char *const options[] = {
+        "--db", "--name", "--set", "--seed", "--replications", "--quiet",
+        "--help", NULL};
     memset(o, 0, sizeof *o);
-    o->db = "fleetsim.db";
+    o->db = FS_DEFAULT_DB;
     o->sets = calloc((size_t)argc + 2, sizeof *o->sets);
     if (!o->sets)
         return fs_fail("out of memory");
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-            o->quiet = 1;
-        } else if (strcmp(a, "--db") == 0 || strcmp(a, "--seed") == 0 ||
-                   strcmp(a, "--replications") == 0 ||
-                   strcmp(a, "--set") == 0 || strcmp(a, "--name") == 0) {
-            if (!v)
-                return fs_usage_error("run", "%s needs a value", a);
-            i++;
-            if (strcmp(a, "--db") == 0)
-                o->db = v;
-            else if (strcmp(a, "--name") == 0)
-                o->name = v;
-            else if (strcmp(a, "--set") == 0)
-                o->sets[o->nsets++] = (char *)v;
-            else {
-                char *end;
-                long n = strtol(v, &end, 10);
-                int seed = strcmp(a, "--seed") == 0;
-                if (*end || end == v || n < (seed ? 0 : 1))
-                    return fs_usage_error("run", "%s needs a whole number%s, "
-                                          "got '%s'", a,
-                                          seed ? "" : " of at least 1", v);
-                char *buf = seed ? o->seed_set : o->reps_set;
-                snprintf(buf, 64, "scenario.%s=%ld",
-                         seed ? "seed" : "replications", n);
+        const char *a = argv[i], *v = NULL;
+        int taken = 0;
+        for (const char *const *opt = value_options; *opt; opt++) {
+            taken = fs_option_value("run", argc, argv, &i, *opt, &v);
+            if (taken < 0)
+                return FS_EXIT_USAGE;
+            if (taken) {
+                int rc = take_value(o, *opt, v);
+                if (rc != FS_EXIT_OK)
+                    return rc;
+                break;
             }
-        } else if (a[0] == '-' && a[1]) {
-            return fs_usage_error("run", "unknown option '%s'", a);
-        } else if (o->scenario) {
+        }
+        if (taken)
+            continue;
+        if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
+            o->quiet = 1;
+        else if (a[0] == '-' && a[1])
+            return fs_unknown_option("run", a, options);
+        else if (o->scenario)
             return fs_usage_error("run", "one scenario at a time ('%s' and "
                                   "'%s')", o->scenario, a);
-        } else {
+        else
             o->scenario = a;
-        }
     }
     if (!o->scenario)
         return fs_usage_error("run", "which scenario? e.g. fleetsim run "

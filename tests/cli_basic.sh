@@ -64,6 +64,14 @@ expect_exit 0 "replications" -- "$FLEETSIM" run "$TMP/mm2.ini" --db "$DB" --quie
 expect_eq "$(sql "$DB" "SELECT group_concat(replication) FROM run WHERE name = 'reps'")" "0,1,2" "three replications"
 expect_eq "$(sql "$DB" "SELECT count(DISTINCT latency_p99_s) FROM run_summary WHERE name = 'reps'")" 3 "replications differ"
 
+# Options take "--opt VALUE" or "--opt=VALUE", as in every command.
+expect_exit 0 "--opt=VALUE spellings" -- "$FLEETSIM" run "$TMP/mm2.ini" --db="$DB" --seed=4 --name=eqform --set=pool.p.count=3 --quiet
+expect_eq "$(sql "$DB" "SELECT seed || ' ' || round(gpu_hours_provisioned, 6) FROM run_summary WHERE name = 'eqform'")" "4 6.0" "--opt=VALUE options applied"
+expect_exit 2 "--set without a value" -- "$FLEETSIM" run "$TMP/mm2.ini" --set
+expect_in "$TMP/err" "--set needs a value" "--set without a value"
+expect_exit 2 "misspelt option" -- "$FLEETSIM" run "$TMP/mm2.ini" --replication 2
+expect_in "$TMP/err" "did you mean '--replications'" "misspelt option suggests"
+
 expect_exit 0 "runs" -- "$FLEETSIM" runs --db "$DB" && expect_in "$TMP/out" "mm3" "runs lists names"
 for fmt in table csv json markdown; do
     expect_exit 0 "compare $fmt" -- "$FLEETSIM" compare --db "$DB" --format "$fmt" 2 mm3
