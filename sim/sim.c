@@ -63,14 +63,20 @@ static int build(fs_sim *sim, unsigned replication)
     sim->workloads = calloc(sc->nworkloads, sizeof *sim->workloads);
     if (!sim->pools || !sim->workloads)
         return fs_error_set(sim->err, "out of memory");
-    for (size_t i = 0; i < sc->npools; i++, sim->npools++)
+    /* Each pool and workload is counted before its init, so that
+     * teardown also frees one that a failed init left half built. */
+    for (size_t i = 0; i < sc->npools; i++) {
+        sim->npools++;
         if (fs_pool_init(&sim->pools[i], sim, &sc->pools[i]))
             return fs_error_set(sim->err, "out of memory building pool %s",
                                 sc->pools[i].name);
-    for (size_t i = 0; i < sc->nworkloads; i++, sim->nworkloads++)
+    }
+    for (size_t i = 0; i < sc->nworkloads; i++) {
+        sim->nworkloads++;
         if (fs_workload_init(&sim->workloads[i], sim, &sc->workloads[i],
                              replication, sim->err))
             return -1;
+    }
     /* A workload whose pools can never run a server would wait forever. */
     for (size_t i = 0; i < sc->nworkloads; i++) {
         const fs_workload *w = &sim->workloads[i];
