@@ -37,6 +37,23 @@ static int find_columns(fs_csv *r, columns *cols, fs_error *err)
     return 0;
 }
 
+/* Opens a catalog file and finds its columns in the header; NULL with a
+ * "path:line: ..." message when it cannot. */
+static fs_csv *open_table(const char *path, columns *cols, fs_error *err)
+{
+    fs_csv *r = fs_csv_open(path, err);
+    if (!r)
+        return NULL;
+    int rc = fs_csv_next(r, err);
+    if (rc == 0)
+        rc = fs_error_at(err, path, 1, NULL, "empty file (expected a header)");
+    if (rc < 0 || find_columns(r, cols, err)) {
+        fs_csv_free(r);
+        return NULL;
+    }
+    return r;
+}
+
 static const char *col(fs_csv *r, const columns *cols, int k)
 {
     return fs_csv_field(r, (size_t)cols->idx[k]);
@@ -84,14 +101,10 @@ static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
         "int8_tops", "tdp_w", "mig", "source", NULL};
     columns cols = {names, {0}};
     size_t cap = 0;
-    fs_csv *r = fs_csv_open(path, err);
+    fs_csv *r = open_table(path, &cols, err);
     if (!r)
         return -1;
-    int rc = fs_csv_next(r, err);
-    if (rc == 0)
-        rc = fs_error_at(err, path, 1, NULL, "empty file (expected a header)");
-    if (rc < 0 || find_columns(r, &cols, err))
-        goto fail;
+    int rc;
     while ((rc = fs_csv_next(r, err)) == 1) {
         if (grow((void **)&c->gpus, c->ngpus, &cap, sizeof *c->gpus))
             goto oom;
@@ -132,14 +145,10 @@ static int load_instances(fs_catalog *c, const char *path, fs_error *err)
         "as_of", "source", NULL};
     columns cols = {names, {0}};
     size_t cap = 0;
-    fs_csv *r = fs_csv_open(path, err);
+    fs_csv *r = open_table(path, &cols, err);
     if (!r)
         return -1;
-    int rc = fs_csv_next(r, err);
-    if (rc == 0)
-        rc = fs_error_at(err, path, 1, NULL, "empty file (expected a header)");
-    if (rc < 0 || find_columns(r, &cols, err))
-        goto fail;
+    int rc;
     while ((rc = fs_csv_next(r, err)) == 1) {
         if (grow((void **)&c->inst, c->ninst, &cap, sizeof *c->inst))
             goto oom;

@@ -1,33 +1,11 @@
 /* test_autoscale.c -- autoscaled on-demand pools: they grow under load,
  * shrink when it goes, respect provision_delay, and bill what they ran. */
 #include "check.h"
-#include "sim/scenario.h"
-#include "sim/sim.h"
+#include "simulate.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-static char dir[] = "/tmp/fleetsim-autoscale-XXXXXX";
-
-static int simulate(const char *text, fs_results *out)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/s.ini", dir);
-    FILE *f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-    fs_error err;
-    fs_scenario *sc = fs_scenario_load(path, NULL, 0, &err);
-    fs_results_init(out);
-    int rc = sc ? fs_sim_run(sc, 0, NULL, NULL, out, &err) : -1;
-    if (rc)
-        printf("  error: %s\n", err.msg);
-    fs_scenario_free(sc);
-    unlink(path);
-    return rc;
-}
 
 static double total_cost(const fs_results *r)
 {
@@ -39,8 +17,6 @@ static double total_cost(const fs_results *r)
 
 int main(void)
 {
-    if (!mkdtemp(dir))
-        return 1;
     fs_results r;
 
     /* Steady load of 2 busy GPUs, target 50%: about 4 instances. */
@@ -50,7 +26,7 @@ int main(void)
         "min = 1\nmax = 10\nprovision_delay = 2m\ncooldown = 5m\n"
         "[workload.w]\npools = p\narrivals = poisson(rate=2/s)\n"
         "service = exponential(mean=1s)\n";
-    if (simulate(steady, &r) == 0) {
+    if (check_simulate(steady, &r) == 0) {
         const fs_pool_row *p = &r.pools[0];
         double avg = p->gpu_hours_provisioned / 48;
         double util = p->gpu_hours_busy / p->gpu_hours_provisioned;
@@ -80,7 +56,7 @@ int main(void)
         "[workload.w]\npools = p\n"
         "arrivals = mmpp(high=8/s, low=0.5/s, high_for=1h, low_for=3h)\n"
         "service = exponential(mean=1s)\n";
-    if (simulate(bursty, &r) == 0) {
+    if (check_simulate(bursty, &r) == 0) {
         const fs_pool_row *p = &r.pools[0];
         double lo = INFINITY, hi = 0;
         for (size_t i = 0; i < r.nutil; i++) {
@@ -106,7 +82,7 @@ int main(void)
         "min = 0\nmax = 1\nprovision_delay = 5m\nautoscale_interval = 30s\n"
         "[workload.w]\npools = p\narrivals = poisson(rate=0.01/s)\n"
         "service = const(1s)\n";
-    if (simulate(cold, &r) == 0) {
+    if (check_simulate(cold, &r) == 0) {
         printf("  cold start: p99 latency %.1fs, %ld served\n",
                r.latency[0].p99_s, r.latency[0].count);
         CHECK(r.latency[0].count > 0);
@@ -116,6 +92,5 @@ int main(void)
         CHECK(!"cold run failed");
     }
     fs_results_free(&r);
-    rmdir(dir);
     return check_report("autoscale");
 }

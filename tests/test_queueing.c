@@ -8,37 +8,11 @@
  * estimates (batch-means estimates of the standard error at these lengths
  * are 1-2% for the waits). */
 #include "check.h"
-#include "sim/scenario.h"
-#include "sim/sim.h"
+#include "simulate.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-static char dir[] = "/tmp/fleetsim-queueing-XXXXXX";
-
-/* Runs a scenario given as text; returns 0 and fills out. */
-static int simulate(const char *text, fs_results *out)
-{
-    char path[256];
-    snprintf(path, sizeof path, "%s/s.ini", dir);
-    FILE *f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-    fs_error err;
-    fs_scenario *sc = fs_scenario_load(path, NULL, 0, &err);
-    if (!sc) {
-        printf("scenario: %s\n", err.msg);
-        return -1;
-    }
-    fs_results_init(out);
-    int rc = fs_sim_run(sc, 0, NULL, NULL, out, &err);
-    if (rc)
-        printf("run: %s\n", err.msg);
-    fs_scenario_free(sc);
-    return rc;
-}
 
 /* Erlang C: probability that an arrival waits in M/M/c, a = lambda/mu. */
 static double erlang_c(int c, double a)
@@ -69,7 +43,7 @@ static void check_mmc(int c, double rho, double customers)
              "[workload.w]\npools = p\narrivals = poisson(rate=%.6f/s)\n"
              "service = exponential(mean=1s)\n", horizon, c, lambda);
     fs_results r;
-    if (simulate(text, &r) == 0) {
+    if (check_simulate(text, &r) == 0) {
         double wq = erlang_c(c, lambda / mu) / (c * mu - lambda);
         double w = r.latency[0].wait_mean_s;
         printf("  M/M/%d rho=%.2f: wait %.5f vs Erlang C %.5f (%+.2f%%), "
@@ -99,7 +73,7 @@ static void check_mg1(const char *service, double s, double s2, double rho)
              "service = %s\nslo_p99 = 10s\n", customers / lambda, lambda,
              service);
     fs_results r;
-    if (simulate(text, &r) == 0) {
+    if (check_simulate(text, &r) == 0) {
         double wq = lambda * s2 / (2 * (1 - rho));
         double w = r.latency[0].wait_mean_s;
         printf("  M/G/1 %s rho=%.2f: wait %.5f vs P-K %.5f (%+.2f%%)\n",
@@ -138,7 +112,7 @@ static void check_batching(void)
         "service = linear(base=10ms, per_item=5ms)\nbatch_max = 32\n"
         "batch_wait = 20ms\n";
     fs_results r;
-    if (simulate(text, &r) == 0) {
+    if (check_simulate(text, &r) == 0) {
         double u = pool_utilization(&r);
         printf("  batching: utilization %.4f, mean latency %.4fs, p99 "
                "%.4fs, %ld served, %ld unfinished\n", u,
@@ -155,8 +129,6 @@ static void check_batching(void)
 
 int main(void)
 {
-    if (!mkdtemp(dir))
-        return 1;
     check_mmc(4, 0.5, 1e6);
     check_mmc(4, 0.7, 2e6);
     check_mmc(4, 0.85, 4e6);
@@ -166,9 +138,5 @@ int main(void)
     check_mg1("exponential(mean=1s)", 1, 2, 0.7);            /* M/M/1 */
     check_mg1("lognormal(mean=1s, sigma=1)", 1, exp(1), 0.6); /* M/LN/1 */
     check_batching();
-    char path[256];
-    snprintf(path, sizeof path, "%s/s.ini", dir);
-    unlink(path);
-    rmdir(dir);
     return check_report("queueing");
 }

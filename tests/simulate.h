@@ -1,0 +1,38 @@
+/* simulate.h -- runs a scenario given as text and returns its results, for
+ * the tests that check the simulator's numbers (queueing, autoscaling).
+ *
+ * The text goes to a temporary file (the scenario loader reads files, and
+ * its messages name them), which is removed again. */
+#ifndef FS_TEST_SIMULATE_H
+#define FS_TEST_SIMULATE_H
+
+#include "sim/scenario.h"
+#include "sim/sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* 0 with *out filled (free it with fs_results_free), or -1 after printing
+ * the error; *out is initialized either way. */
+static inline int check_simulate(const char *text, fs_results *out)
+{
+    char path[] = "/tmp/fleetsim-test-XXXXXX.ini";
+    fs_results_init(out);
+    int fd = mkstemps(path, 4);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        printf("  error: cannot write %s\n", path);
+        return -1;
+    }
+    fs_error err;
+    fs_scenario *sc = fs_scenario_load(path, NULL, 0, &err);
+    int rc = sc ? fs_sim_run(sc, 0, NULL, NULL, out, &err) : -1;
+    if (rc)
+        printf("  error: %s\n", err.msg);
+    fs_scenario_free(sc);
+    unlink(path);
+    return rc;
+}
+
+#endif
