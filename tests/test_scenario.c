@@ -107,6 +107,36 @@ int main(void)
     }
     fs_scenario_free(sc);
 
+    /* Reserved from the catalog: p3.2xlarge's Standard RI, no upfront,
+     * is $2.088/h for 1 year and $1.132/h for 3 years; partial upfront
+     * pays half of the 3-year cost (1.132 x 26,280 h / 2) at once. */
+    static const struct {
+        const char *term, *upfront;
+        double price, upfront_price;
+    } ri[] = {{"1y", "none", 2.088, 0}, {"3y", "none", 1.132, 0},
+              {"3y", "partial", 0.566, 1.132 * 26280 / 2},
+              {"1y", "all", 0, 2.088 * 8760}};
+    for (size_t i = 0; i < sizeof ri / sizeof ri[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "[pool.r]\ninstance = aws:p3.2xlarge\n"
+                 "pricing = reserved\nterm = %s\nupfront = %s\n"
+                 "[workload.w]\npools = r\narrivals = poisson(rate=1/s)\n"
+                 "service = const(1s)\n", ri[i].term, ri[i].upfront);
+        sc = load(text, NULL, 0, msg, sizeof msg);
+        CHECK(sc != NULL);
+        if (sc) {
+            CHECK_NEAR(sc->pools[0].price, ri[i].price, 1e-9);
+            CHECK_NEAR(sc->pools[0].upfront_price, ri[i].upfront_price, 1e-6);
+            CHECK(strstr(sc->pools[0].price_source, "aws:p3.2xlarge"));
+        }
+        fs_scenario_free(sc);
+    }
+    /* No reserved rate in the catalog: the message asks for price. */
+    expect_error("[pool.r]\ninstance = aws:g6.xlarge\npricing = reserved\n"
+                 "[workload.w]\npools = r\narrivals = poisson(rate=1/s)\n"
+                 "service = const(1s)\n", "pool.r: missing price",
+                 "no 1-year reserved price for g6.xlarge");
+
     /* Reserved with an explicit partial upfront. */
     sc = load("[pool.r]\ngpu = A100-80GB\npricing = reserved\nterm = 3y\n"
               "upfront = partial\nprice = 1.20\nupfront_price = 9000\n"
