@@ -70,8 +70,8 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
     if (st.skipped > 0 && out->nwarnings < 8)
         snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
                  "%s:%ld: %s (%s: skipped %ld of %ld rows, this is the "
-                 "first)", st.path, st.first_skipped_line, st.skip_reason, key, st.skipped,
-                 st.rows);
+                 "first)", st.path, st.first_skipped_line, st.skip_reason,
+                 key, st.skipped, st.rows);
     if (c->service_from_trace) {
         if (!st.has_service)
             return fs_error_at(err, e->file, e->line, key,
