@@ -126,8 +126,8 @@ print(len(p99) == 2 and p99 == [float(v) for v in sys.argv[1:]])
 expect_exit 0 "fast x2" -- "$FLEETSIM" run two.ini --db "$DB" --quiet --name fast2 --set pool.fast.count=2
 expect_exit 0 "quick only" -- "$FLEETSIM" run quick-only.ini --db "$DB" --quiet --name quick-only
 expect_exit 0 "json baseline" -- "$FLEETSIM" compare --db "$DB" --format json --baseline base fast2 quick-only
-python3 -m json.tool "$TMP/out" >/dev/null 2>&1 || fail "json baseline: not valid JSON"
 checks=$((checks + 1))
+python3 -m json.tool "$TMP/out" >/dev/null 2>&1 || fail "json baseline: not valid JSON"
 cp "$TMP/out" delta.json
 got=$(py '
 import json
@@ -209,6 +209,8 @@ expect_exit 0 "markdown odd" -- "$FLEETSIM" compare --db "$DB" --format markdown
 expect_in "$TMP/out" '| metric | we\tird\n"q" é #5 |' "markdown: name escaped"
 expect_exit 0 "json odd" -- "$FLEETSIM" compare --db "$DB" --format json "$odd" base
 cp "$TMP/out" odd.json
+checks=$((checks + 1))
+python3 -m json.tool odd.json >/dev/null 2>&1 || fail "json odd: python3 -m json.tool refuses it"
 expect_eq "$(py '
 import json, sys
 r = json.loads(open("odd.json", "rb").read().decode("utf-8"))
@@ -227,6 +229,8 @@ expect_exit 0 "bad utf-8" -- "$FLEETSIM" run two.ini --db "$DB" --quiet --name b
 sql "$DB" "UPDATE run SET name = CAST(X'626164FF0178' AS TEXT) WHERE run_id = 6"
 expect_exit 0 "json bad utf-8" -- "$FLEETSIM" compare --db "$DB" --format json 6
 cp "$TMP/out" bad.json
+checks=$((checks + 1))
+python3 -m json.tool bad.json >/dev/null 2>&1 || fail "json bad utf-8: python3 -m json.tool refuses it"
 expect_eq "$(py '
 import json
 print(ascii(json.loads(open("bad.json", "rb").read().decode("utf-8"))[0]["name"]))
