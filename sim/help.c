@@ -34,8 +34,10 @@ static const char run_help[] =
 "\n"
 "Simulates SCENARIO and stores each replication as one run in the results\n"
 "database (default fleetsim.db in the current directory), then prints the\n"
-"monthly cost by pool and pricing, pool utilization, and per workload the\n"
-"p50/p99 latency, mean wait and SLO attainment.\n"
+"bill by calendar month (by pool and pricing), the monthly run rate (730 h:\n"
+"the horizon's cost x 730 h / horizon), pool utilization (\"-\" with no GPU\n"
+"provisioned), and per workload the p50/p99 latency, mean wait and SLO\n"
+"attainment.\n"
 "\n"
 "  --db FILE          results database (created if missing)\n"
 "  --seed N           overrides [scenario] seed\n"
@@ -54,7 +56,8 @@ static const char runs_help[] =
 "usage: fleetsim runs [--db FILE]\n"
 "\n"
 "Lists the stored runs: id, name, scenario, seed, replication, when it\n"
-"finished, total cost and cost per month.\n";
+"finished, total cost and monthly run rate (730 h).  Control characters\n"
+"in names are shown escaped (\\n, \\t, \\xNN).\n";
 
 static const char compare_help[] =
 "usage: fleetsim compare [--db FILE] [--format table|csv|json|markdown]\n"
@@ -63,9 +66,14 @@ static const char compare_help[] =
 "Prints the run_summary of each RUN side by side (one column per run, one\n"
 "row per metric).  RUN is a run id or a run name (the most recent run of\n"
 "that name).  --baseline RUN adds, for every other run, its absolute and\n"
-"percent difference from the baseline.  --format json prints an array of\n"
-"run_summary objects (with delta_vs_baseline and delta_pct_vs_baseline\n"
-"objects when --baseline is given).\n";
+"percent difference from the baseline.  Below the run's metrics come one\n"
+"block per workload (requests, p50, p99, mean wait, SLO p99, attainment),\n"
+"one per pool (pricing, GPU, GPU-hours, utilization, cost) and the cost by\n"
+"pricing model, matched across runs by name.  --format json prints an\n"
+"array of run_summary objects, each with workloads, pools and\n"
+"cost_by_pricing arrays (and delta_vs_baseline and delta_pct_vs_baseline\n"
+"objects, on the run and on each row, when --baseline is given); csv names\n"
+"those rows SECTION.KEY.COLUMN (workloads.chat.latency_p99_s).\n";
 
 static const char catalog_help[] =
 "usage: fleetsim catalog gpus|instances [--catalog DIR]\n"

@@ -14,6 +14,7 @@
  *   rolls the whole run back.
  * - Every message names the file: users keep several databases. */
 #include "store.h"
+#include "textout.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -152,9 +153,10 @@ static const char schema_v1[] =
     " r.horizon_s AS horizon_s,"
     " round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
     "  WHERE c.run_id = r.run_id), 0), 2) AS total_cost_usd,"
-    " CASE WHEN r.months > 0 THEN"
+    /* a run rate: the horizon's cost scaled to a 730-hour month */
+    " CASE WHEN r.horizon_s > 0 THEN"
     "  round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
-    "   WHERE c.run_id = r.run_id), 0) / r.months, 2) END"
+    "   WHERE c.run_id = r.run_id), 0) * 730 * 3600 / r.horizon_s, 2) END"
     "  AS cost_per_month_usd,"
     " coalesce((SELECT sum(p.gpu_hours_provisioned) FROM pool p"
     "  WHERE p.run_id = r.run_id), 0) AS gpu_hours_provisioned,"
@@ -1051,7 +1053,7 @@ int fs_store_list_runs(fs_store *s, FILE *out, fs_error *err)
     assert(s && out);
     static const char *const header[LIST_COLUMNS] = {
         "id", "name", "scenario", "seed", "rep", "finished (UTC)",
-        "total cost $", "cost/month $",
+        "total cost $", "monthly run rate (730 h) $",
     };
     static const int right[LIST_COLUMNS] = { 1, 0, 0, 1, 1, 0, 1, 1 };
 
@@ -1077,10 +1079,14 @@ int fs_store_list_runs(fs_store *s, FILE *out, fs_error *err)
                          sizeof fin);
         format_money_cell(st, 6, total, sizeof total);
         format_money_cell(st, 7, month, sizeof month);
-        char *row[LIST_COLUMNS] = { id, (char *)(name ? name : "-"),
-                                    (char *)(scen ? scen : "-"), seed, rep,
-                                    fin, total, month };
-        failed = list_table_add(&t, row);
+        /* escaped: a newline in a name must not break the line */
+        char *ename = fs_text_escape(name ? name : "-");
+        char *escen = fs_text_escape(scen ? scen : "-");
+        char *row[LIST_COLUMNS] = { id, ename, escen, seed, rep, fin, total,
+                                    month };
+        failed = !ename || !escen || list_table_add(&t, row);
+        free(ename);
+        free(escen);
     }
     sqlite3_finalize(st);
     if (failed) {
@@ -1100,7 +1106,7 @@ int fs_store_list_runs(fs_store *s, FILE *out, fs_error *err)
     int width[LIST_COLUMNS] = { 0 };
     for (size_t r = 0; r < t.nrows; r++)
         for (int c = 0; c < LIST_COLUMNS; c++) {
-            int w = (int)strlen(t.cell[r * LIST_COLUMNS + c]);
+            int w = (int)fs_text_width(t.cell[r * LIST_COLUMNS + c]);
             if (w > width[c])
                 width[c] = w;
         }
@@ -1108,8 +1114,10 @@ int fs_store_list_runs(fs_store *s, FILE *out, fs_error *err)
         for (int c = 0; c < LIST_COLUMNS; c++) {
             const char *v = t.cell[r * LIST_COLUMNS + c];
             int last = c == LIST_COLUMNS - 1;
+            /* printf pads bytes: widen by the bytes that take no column */
+            int w = width[c] + (int)(strlen(v) - fs_text_width(v));
             fprintf(out, "%s%*s", c ? "  " : "",
-                    right[c] ? width[c] : (last ? 0 : -width[c]), v);
+                    right[c] ? w : (last ? 0 : -w), v);
         }
         fputc('\n', out);
     }

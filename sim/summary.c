@@ -1,9 +1,29 @@
-/* summary.c -- printing a run's summary for people; see summary.h. */
+/* summary.c -- printing a run's summary for people; see summary.h.
+ *
+ * Two monthly figures, never confused: the bill by calendar month (the
+ * cost_monthly rows, what an invoice shows), and the monthly run rate, the
+ * horizon's cost scaled to a 730-hour month (what a month would cost at
+ * this rate; a 1-hour run's rate is 730 times its cost).  Names are
+ * escaped (textout.h): a newline in a name cannot break a line. */
 #include "summary.h"
 #include "grammar.h"
+#include "textout.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* Hours in the month of a run rate: 8760 / 12, as cloud bills use. */
+#define RUN_RATE_HOURS 730.0
+
+/* s escaped for the terminal into buf (the names here are short). */
+static const char *esc(const char *s, char *buf, size_t size)
+{
+    char *e = fs_text_escape(s);
+    snprintf(buf, size, "%s", e ? e : "?");
+    free(e);
+    return buf;
+}
 
 void fs_format_money(double usd, char *buf, size_t len)
 {
@@ -41,42 +61,53 @@ void fs_format_seconds(double s, char *buf, size_t len)
 
 static void print_costs(FILE *out, const fs_results *r)
 {
-    char money[64];
+    char money[64], pool[4 * FS_NAME_MAX], pricing[64];
     double total = 0, gpu_hours = 0;
-    fprintf(out, "\n  %-8s  %-20s  %-10s  %12s  %14s\n", "month", "pool",
+    fprintf(out, "\n  bill by calendar month\n");
+    fprintf(out, "  %-8s  %-20s  %-10s  %12s  %14s\n", "month", "pool",
             "pricing", "GPU-hours", "cost");
     for (size_t i = 0; i < r->ncosts; i++) {
         const fs_cost_row *c = &r->costs[i];
         fs_format_money(c->cost_usd, money, sizeof money);
         fprintf(out, "  %-8s  %-20s  %-10s  %12.1f  %14s\n", c->month,
-                c->pool, c->pricing, c->gpu_hours, money);
+                esc(c->pool, pool, sizeof pool),
+                esc(c->pricing, pricing, sizeof pricing), c->gpu_hours,
+                money);
         total += c->cost_usd;
         gpu_hours += c->gpu_hours;
     }
     fs_format_money(total, money, sizeof money);
     fprintf(out, "  %-8s  %-20s  %-10s  %12.1f  %14s\n", "total", "", "",
             gpu_hours, money);
-    if (r->months > 0) {
-        fs_format_money(total / r->months, money, sizeof money);
-        fprintf(out, "  %-42s  %14s\n", "per month (calendar months covered)",
-                money);
-    }
+    if (r->horizon_s > 0)
+        fs_format_money(total * RUN_RATE_HOURS * 3600 / r->horizon_s, money,
+                        sizeof money);
+    else
+        snprintf(money, sizeof money, "-");
+    fprintf(out, "  %-42s  %14s\n", "monthly run rate (730 h)", money);
 }
 
 static void print_pools(FILE *out, const fs_results *r)
 {
-    char money[64];
+    char money[64], util[32], pool[4 * FS_NAME_MAX], gpu[128], pricing[64];
+    char instance[512];
     fprintf(out, "\n  %-20s  %-10s  %-10s  %10s  %12s  %11s  %s\n", "pool",
             "gpu", "pricing", "$/inst-h", "GPU-hours", "utilization",
             "priced from");
     for (size_t i = 0; i < r->npools; i++) {
         const fs_pool_row *p = &r->pools[i];
         fs_format_money(p->price_usd_h, money, sizeof money);
-        double u = p->gpu_hours_provisioned > 0
-                       ? p->gpu_hours_busy / p->gpu_hours_provisioned : NAN;
-        fprintf(out, "  %-20s  %-10s  %-10s  %10s  %12.1f  %10.1f%%  %s\n",
-                p->pool, p->gpu, p->pricing, money, p->gpu_hours_provisioned,
-                u * 100, p->instance);
+        /* no GPU provisioned (count = 0): no utilization, not 0/0 */
+        if (p->gpu_hours_provisioned > 0)
+            snprintf(util, sizeof util, "%.1f%%",
+                     p->gpu_hours_busy / p->gpu_hours_provisioned * 100);
+        else
+            snprintf(util, sizeof util, "-");
+        fprintf(out, "  %-20s  %-10s  %-10s  %10s  %12.1f  %11s  %s\n",
+                esc(p->pool, pool, sizeof pool), esc(p->gpu, gpu, sizeof gpu),
+                esc(p->pricing, pricing, sizeof pricing), money,
+                p->gpu_hours_provisioned, util,
+                esc(p->instance, instance, sizeof instance));
     }
 }
 
@@ -88,6 +119,7 @@ static void print_latency(FILE *out, const fs_results *r)
     for (size_t i = 0; i < r->nlatency; i++) {
         const fs_latency_row *l = &r->latency[i];
         char p50[16], p99[16], mean[16], wait[16], slo[16], att[32];
+        char name[4 * FS_NAME_MAX];
         fs_format_seconds(l->p50_s, p50, sizeof p50);
         fs_format_seconds(l->p99_s, p99, sizeof p99);
         fs_format_seconds(l->mean_s, mean, sizeof mean);
@@ -98,7 +130,8 @@ static void print_latency(FILE *out, const fs_results *r)
         else
             snprintf(att, sizeof att, "%.2f%%", l->slo_attainment * 100);
         fprintf(out, "  %-20s  %10ld  %9s  %9s  %9s  %9s  %9s  %s\n",
-                l->workload, l->count, p50, p99, mean, wait, slo, att);
+                esc(l->workload, name, sizeof name), l->count, p50, p99, mean,
+                wait, slo, att);
         if (l->dropped || l->unfinished)
             fprintf(out, "  %-20s  (%ld arrived, %ld dropped by queue_max, "
                     "%ld unfinished at the horizon)\n", "", l->arrivals,
@@ -109,10 +142,11 @@ static void print_latency(FILE *out, const fs_results *r)
 void fs_summary_print(FILE *out, const fs_results *r, long run_id,
                       const char *db, double wall_s)
 {
-    char horizon[32];
+    char horizon[32], name[4 * FS_NAME_MAX];
     fs_format_duration(r->horizon_s, horizon, sizeof horizon);
     fprintf(out, "run %ld \"%s\" (seed %lu, replication %u): %s from %s, "
-            "%ld events in %.2fs\n", run_id, r->name, r->seed,
+            "%ld events in %.2fs\n", run_id, esc(r->name, name, sizeof name),
+            r->seed,
             r->replication, horizon, r->start_date, r->events, wall_s);
     print_costs(out, r);
     print_pools(out, r);

@@ -39,7 +39,8 @@ expect_eq "$(q resv 2026-02)" 4524.00 "reserved February"
 expect_eq "$(sql "$DB" "SELECT pricing FROM cost_monthly WHERE pool = 'resv' LIMIT 1")" reserved "pricing column"
 expect_eq "$(sql "$DB" "SELECT printf('%.1f', gpu_hours) FROM cost_monthly WHERE pool = 'resv' AND month = '2026-01'")" 17856.0 "reserved GPU-hours (3 x 8 x 744)"
 expect_eq "$(sql "$DB" "SELECT printf('%.2f', total_cost_usd) FROM run_summary")" 20983.20 "total"
-expect_eq "$(sql "$DB" "SELECT printf('%.2f', cost_per_month_usd) FROM run_summary")" 10491.60 "per month over 2 months"
+# the monthly run rate: the horizon's cost scaled to 730 h (59 d = 1416 h)
+expect_eq "$(sql "$DB" "SELECT printf('%.2f', cost_per_month_usd) FROM run_summary")" 10817.61 "run rate: 20983.20 x 730 / 1416"
 
 # Partial month: 45 days end on 15 February: half of February's hours and
 # half of its upfront share.

@@ -317,7 +317,7 @@ static void test_write_and_summary(void)
     CHECK(fs_store_summary(s, id, &sm, &err) == 0);
     static const char *const want[FS_SUMMARY_COLUMNS] = {
         "1", "base", "scenarios/quickstart.ini", "7", "0", "5097600.0",
-        "1234.56", "617.28", "1500.0", "750.0", "0.5", "1000", "3", "0.5",
+        "1234.56", "636.46", "1500.0", "750.0", "0.5", "1000", "3", "0.5",
         "0.4", "1.9", "0.1", NULL, "3", "1", "4",
     };
     for (int c = 0; c < FS_SUMMARY_COLUMNS; c++) {
@@ -329,7 +329,7 @@ static void test_write_and_summary(void)
                    sm.col[c] ? sm.col[c] : "NULL", want[c] ? want[c] : "NULL");
     }
     CHECK_NEAR(atof(sm.col[6]), 1234.56, 1e-9);
-    CHECK_NEAR(atof(sm.col[7]), 617.28, 1e-9);
+    CHECK_NEAR(atof(sm.col[7]), 636.46, 1e-9);  /* x 730 h / 1416 h */
     CHECK_NEAR(atof(sm.col[10]), 0.5, 1e-12);
     fs_summary_free(&sm);
     CHECK(sm.col[0] == NULL);
@@ -413,7 +413,7 @@ static void test_write_and_summary(void)
     fs_results_free(&r);
     CHECK(fs_store_summary(s, empty, &sm, &err) == 0);
     CHECK(sm.col[6] && strcmp(sm.col[6], "0.0") == 0);     /* total cost */
-    CHECK(sm.col[7] == NULL);                  /* months = 0: no per-month */
+    CHECK(sm.col[7] == NULL);                  /* horizon 0: no run rate */
     CHECK(sm.col[10] == NULL);                 /* utilization */
     CHECK(sm.col[18] && strcmp(sm.col[18], "0") == 0);      /* jobs */
     CHECK(sm.col[20] && strcmp(sm.col[20], "0") == 0);      /* interruptions */
@@ -439,7 +439,7 @@ static void test_write_and_summary(void)
     CHECK_CONTAINS(buf, "finished (UTC)");
     CHECK_CONTAINS(buf, "2026-01-05 10:00");
     CHECK_CONTAINS(buf, "1,234.56");
-    CHECK_CONTAINS(buf, "617.28");
+    CHECK_CONTAINS(buf, "636.46");
     CHECK(!strstr(buf, "\n 1  base"));     /* run 1 was deleted */
     free(buf);
     fs_store_close(s);
