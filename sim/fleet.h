@@ -14,6 +14,7 @@
 #include "queue.h"
 #include "results.h"
 #include "scenario.h"
+#include "slots.h"
 #include "../models/billing.h"
 #include "../traces/arrivals.h"
 
@@ -59,6 +60,7 @@ struct fs_pool {
     int servers_per_instance;
     int max_instances;
     fs_instance *inst;
+    fs_slots free_slots;       /* of inst: a launch takes the lowest */
     fs_server *servers;        /* max_instances * servers_per_instance */
     fs_request *batch_store;
     int batch_cap;
