@@ -272,9 +272,11 @@ void fs_pool_finish(fs_pool *p)
                          (int)p->conf->gpus_per_instance);
         return;
     }
+    /* Instances still up are billed to the horizon, which cuts the bill:
+     * the per-launch minimum is for terminations, so none applies here. */
     for (int i = 0; i < p->max_instances; i++)
         if (p->inst[i].state != FS_INSTANCE_FREE)
             fs_bill_on_demand(&p->meter, &sim->cal, p->inst[i].launched, end,
                               p->conf->price, (int)p->conf->gpus_per_instance,
-                              p->conf->min_billed_s);
+                              0);
 }

@@ -48,4 +48,10 @@ q2() { sql "$DB" "SELECT printf('%.2f', cost_usd) FROM cost_monthly c JOIN run r
 expect_eq "$(q2 od 2026-02)" 2755.20 "on-demand 14 days of February"
 expect_eq "$(q2 resv 2026-02)" 2262.00 "reserved 14 days of February (3 x (336 x 1.5 + 250))"
 expect_eq "$(sql "$DB" "SELECT months FROM run WHERE name = 'partial'")" 1.5 "1.5 calendar months"
+
+# The horizon cuts the bill: instances still up at the end are billed to
+# the horizon, without the 60 s minimum (that is for terminations).  Two
+# instances at $36/h for a 30 s horizon: 2 x $0.30, not 2 x $0.60.
+expect_exit 0 "30 s horizon" -- "$FLEETSIM" run "$TMP/bill.ini" --db "$DB" --quiet --set scenario.horizon=30s --set pool.od.price=36 --set pool.resv.count=0 --name short
+expect_eq "$(sql "$DB" "SELECT printf('%.2f', cost_usd) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = 'short' AND pool = 'od'")" 0.60 "30 s horizon bills 30 s per instance"
 report

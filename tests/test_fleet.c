@@ -1,7 +1,8 @@
 /* test_fleet.c -- the instance table of a pool, driven directly (no
  * workloads, no events): starting N instances examines O(N) slots, not
  * O(N^2); a launch reuses the lowest free slot, as it always has, so that
- * runs stay bit-identical. */
+ * runs stay bit-identical; and the horizon bills instances still up without
+ * the per-launch minimum. */
 #include "check.h"
 #include "sim/fleet.h"
 
@@ -117,6 +118,16 @@ int main(void)
     CHECK(small->up == 8);
     CHECK(fs_pool_launch(small) == -1);          /* full at max = 8 */
     CHECK(small->up == 8 && small->launches == 11);
+
+    /* The 30 s horizon bills 30 s, not the 60 s minimum: $36/h is $0.30
+     * per instance.  (The three instances shrunk at t = 0 did pay the
+     * minimum: 3 x $0.60.) */
+    fs_pool_finish(big);
+    fs_pool_finish(small);
+    CHECK(fs_round_cents(big->meter.usd[0]) == N * 0.30);
+    CHECK(fs_round_cents(small->meter.usd[0]) == 4.20)   /* 8 x 0.30 + 3 x 0.60 */;
+    printf("  30 s horizon: %d instances bill $%.2f, 8 + 3 shrunk $%.2f\n",
+           N, big->meter.usd[0], small->meter.usd[0]);
 
     world_free(&w);
     fs_scenario_free(sc);
