@@ -114,6 +114,8 @@ static const char scenario_help[] =
 "  term = 1y|3y              reserved term (default 1y)\n"
 "  upfront = none|partial|all   reserved upfront option (default none)\n"
 "  upfront_price = MONEY     reserved: $ per instance for the whole term\n"
+"                            (partial: with price, the hourly rate that goes\n"
+"                            with it; all: no hourly rate, no price)\n"
 "  min_billed = DURATION     on-demand minimum per launch (default 60s; not\n"
 "                            for instances still up at the horizon)\n"
 "\n"
