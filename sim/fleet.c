@@ -196,7 +196,12 @@ static int instance_start(fs_pool *p, int immediately)
     }
     in->ready = fs_engine_at(p->sim->engine, now + p->conf->provision_delay,
                              on_instance_ready, p, idx);
-    return in->ready ? 0 : -1;
+    if (in->ready)
+        return 0;
+    fs_error_set(p->sim->err, "out of memory scheduling an instance of pool "
+                 "%s", p->conf->name);
+    fs_sim_fail(p->sim);
+    return -1;
 }
 
 void fs_pool_start(fs_pool *p)

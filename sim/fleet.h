@@ -76,6 +76,7 @@ struct fs_pool {
     double area_up, area_gpus, area_busy;
     double sample_up, sample_gpus, sample_busy, sample_t;  /* at last sample */
     double scale_busy, scale_gpus_up, last_scale_in;     /* autoscaler */
+    double scale_queued;       /* GPU-seconds queued for it, at the last tick */
     long *wanted;              /* recent desired counts (stabilization) */
     int nwanted, wanted_pos;
     double area_gpus_up;       /* GPU-seconds of instances up */
