@@ -47,7 +47,8 @@ void fs_meter_charge_span(fs_meter *m, const fs_calendar *cal, double t0,
                           double t1, double usd_per_hour, int gpus);
 
 /* On-demand: one launch from t0 to t1 at usd_per_hour, with at least
- * min_s seconds billed (the shortfall is charged in the month it ends). */
+ * min_s seconds billed (the shortfall is charged in the month it ends);
+ * min_s = 0 for an instance the horizon cuts off, not a termination. */
 void fs_bill_on_demand(fs_meter *m, const fs_calendar *cal, double t0,
                        double t1, double usd_per_hour, int gpus,
                        double min_s);

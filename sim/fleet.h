@@ -14,6 +14,7 @@
 #include "queue.h"
 #include "results.h"
 #include "scenario.h"
+#include "slots.h"
 #include "../models/billing.h"
 #include "../traces/arrivals.h"
 
@@ -59,6 +60,7 @@ struct fs_pool {
     int servers_per_instance;
     int max_instances;
     fs_instance *inst;
+    fs_slots free_slots;       /* of inst: a launch takes the lowest */
     fs_server *servers;        /* max_instances * servers_per_instance */
     fs_request *batch_store;
     int batch_cap;
@@ -74,6 +76,7 @@ struct fs_pool {
     double area_up, area_gpus, area_busy;
     double sample_up, sample_gpus, sample_busy, sample_t;  /* at last sample */
     double scale_busy, scale_gpus_up, last_scale_in;     /* autoscaler */
+    double scale_queued;       /* GPU-seconds queued for it, at the last tick */
     long *wanted;              /* recent desired counts (stabilization) */
     int nwanted, wanted_pos;
     double area_gpus_up;       /* GPU-seconds of instances up */

@@ -1,7 +1,9 @@
 /* queue.h -- a workload's FIFO of waiting requests: a growable ring buffer.
  *
  * Requests are small values (arrival time and service demand) copied in and
- * out, so a queue that has grown to its peak length never allocates again. */
+ * out, so a queue that has grown to its peak length never allocates again.
+ * The queue keeps the sum of its requests' demand: the autoscaler reads a
+ * growing or shrinking backlog as demand. */
 #ifndef FS_QUEUE_H
 #define FS_QUEUE_H
 
@@ -17,6 +19,7 @@ typedef struct fs_request {
 typedef struct fs_queue {
     fs_request *buf;
     size_t head, len, cap;   /* cap is a power of two */
+    double work;             /* sum of the waiting requests' demand */
 } fs_queue;
 
 static inline void fs_queue_init(fs_queue *q)
@@ -46,6 +49,7 @@ static inline int fs_queue_push(fs_queue *q, fs_request r)
         q->cap = cap;
     }
     q->buf[(q->head + q->len++) & (q->cap - 1)] = r;
+    q->work += r.demand;
     return 0;
 }
 
@@ -55,6 +59,8 @@ static inline fs_request fs_queue_pop(fs_queue *q)
     fs_request r = q->buf[q->head];
     q->head = (q->head + 1) & (q->cap - 1);
     q->len--;
+    /* Exactly 0 when empty: no rounding residue builds up over a run. */
+    q->work = q->len ? q->work - r.demand : 0;
     return r;
 }
 

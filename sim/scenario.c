@@ -260,6 +260,42 @@ static int parse_scenario_section(fs_scenario *sc, fs_error *err,
     return 0;
 }
 
+/* The reserved payment keys: the upfront payment is charged once, so with
+ * upfront = all there is no hourly rate, and with partial the hourly rate
+ * is the one that goes with that upfront (price), never the catalog's
+ * no-upfront rate (the catalog lists no partial-upfront rates).  1 when the
+ * keys price the pool, 0 to go on, -1 on a refusal. */
+static int reserved_upfront(reader *rd, fs_pool_conf *p, fs_config_entry *pe,
+                            fs_config_entry *ue)
+{
+    char why[256];
+    if (ue && p->upfront == FS_UPFRONT_NONE) {
+        snprintf(why, sizeof why, "there is no upfront payment with upfront "
+                 "= none%s: set upfront = partial or all, or remove "
+                 "upfront_price", entry_of(rd, "upfront") ? "" :
+                 " (the default)");
+        return bad(rd, ue, "%s", why);
+    }
+    if (pe && ue && p->upfront == FS_UPFRONT_ALL) {
+        if (fs_parse_money(pe->value, &p->price, why, sizeof why))
+            return bad(rd, pe, "%s", why);
+        if (p->price != 0)
+            return bad(rd, pe, "%s", "upfront = all pays the whole term up "
+                       "front and has no hourly rate: remove price, or set "
+                       "upfront = partial");
+    }
+    if (!ue || pe)
+        return 0;
+    if (p->upfront == FS_UPFRONT_PARTIAL)
+        return missing(rd, "price (upfront = partial with upfront_price "
+                       "needs the partial-upfront hourly rate, which the "
+                       "catalog does not list; set price = $ per "
+                       "instance-hour)");
+    p->price = 0;   /* all upfront */
+    snprintf(p->price_source, sizeof p->price_source, "upfront_price key");
+    return 1;
+}
+
 /* Prices a pool from its `price` key or the catalog. */
 static int price_pool(reader *rd, fs_scenario *sc, fs_pool_conf *p,
                       const fs_instance_type *it)
@@ -271,6 +307,11 @@ static int price_pool(reader *rd, fs_scenario *sc, fs_pool_conf *p,
         return bad(rd, ue, "%s", why);
     if (ue && p->pricing != FS_PRICING_RESERVED)
         return bad(rd, ue, "%s", "applies to reserved pools only");
+    if (p->pricing == FS_PRICING_RESERVED) {
+        int rc = reserved_upfront(rd, p, pe, ue);
+        if (rc)
+            return rc < 0 ? -1 : 0;
+    }
     if (pe) {
         if (fs_parse_money(pe->value, &p->price, why, sizeof why))
             return bad(rd, pe, "%s", why);

@@ -49,4 +49,58 @@ q2() { sql "$DB" "SELECT printf('%.2f', cost_usd) FROM cost_monthly c JOIN run r
 expect_eq "$(q2 od 2026-02)" 2755.20 "on-demand 14 days of February"
 expect_eq "$(q2 resv 2026-02)" 2262.00 "reserved 14 days of February (3 x (336 x 1.5 + 250))"
 expect_eq "$(sql "$DB" "SELECT months FROM run WHERE name = 'partial'")" 1.5 "1.5 calendar months"
+
+# The horizon cuts the bill: instances still up at the end are billed to
+# the horizon, without the 60 s minimum (that is for terminations).  Two
+# instances at $36/h for a 30 s horizon: 2 x $0.30, not 2 x $0.60.
+expect_exit 0 "30 s horizon" -- "$FLEETSIM" run "$TMP/bill.ini" --db "$DB" --quiet --set scenario.horizon=30s --set pool.od.price=36 --set pool.resv.count=0 --name short
+expect_eq "$(sql "$DB" "SELECT printf('%.2f', cost_usd) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = 'short' AND pool = 'od'")" 0.60 "30 s horizon bills 30 s per instance"
+# Reserved upfront is charged once.  All upfront: no hourly rate, the
+# $3,000 spread over 12 months = $250.00 in January (it billed $581.31: the
+# catalog's no-upfront $0.445304/h x 744 h on top).  Same from gpu = L4,
+# and on a type the catalog has no reserved rate for (none is needed).
+cat >"$TMP/ri.ini" <<'INI'
+[scenario]
+start = 2026-01-01
+horizon = 31d
+metrics_interval = 1d
+[pool.r]
+instance = gcp:g2-standard-4
+pricing = reserved
+upfront = all
+upfront_price = 3000
+[workload.w]
+pools = r
+arrivals = poisson(rate=0.01/s)
+service = const(1s)
+INI
+ri() { sql "$DB" "SELECT printf('%.2f', cost_usd) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = '$1' AND month = '2026-01'"; }
+expect_exit 0 "all upfront" -- "$FLEETSIM" run "$TMP/ri.ini" --db "$DB" --quiet --name ri-all
+expect_eq "$(ri ri-all)" 250.00 "all upfront: 3000 / 12, no hourly rate"
+sed 's/^instance = .*/gpu = L4/' "$TMP/ri.ini" >"$TMP/ri-gpu.ini"
+expect_exit 0 "all upfront, gpu = L4" -- "$FLEETSIM" run "$TMP/ri-gpu.ini" --db "$DB" --quiet --name ri-gpu
+expect_eq "$(ri ri-gpu)" 250.00 "all upfront priced from gpu = L4"
+expect_exit 0 "all upfront, no catalog RI rate" -- "$FLEETSIM" run "$TMP/ri.ini" --db "$DB" --quiet --name ri-g6 --set pool.r.instance=aws:g6.xlarge
+expect_eq "$(ri ri-g6)" 250.00 "all upfront needs no catalog reserved rate"
+# Partial with its hourly rate: 744 x 0.20 + 1500 / 12 = 148.80 + 125.
+expect_exit 0 "partial upfront" -- "$FLEETSIM" run "$TMP/ri.ini" --db "$DB" --quiet --name ri-partial --set pool.r.upfront=partial --set pool.r.upfront_price=1500 --set pool.r.price=0.20
+expect_eq "$(ri ri-partial)" 273.80 "partial upfront: hourly rate + upfront share"
+# Partial without its hourly rate: the catalog has no partial-upfront rate,
+# and the no-upfront one would charge the term twice.
+expect_exit 1 "partial upfront without price" -- "$FLEETSIM" run "$TMP/ri.ini" --db "$DB" --quiet --set pool.r.upfront=partial
+expect_one_line "partial upfront without price"
+expect_in "$TMP/err" "ri.ini:6: pool.r: missing price (upfront = partial with upfront_price needs the partial-upfront hourly rate" "partial without price names the key"
+# all has no hourly rate to give.
+expect_exit 1 "all upfront with a price" -- "$FLEETSIM" run "$TMP/ri.ini" --db "$DB" --quiet --set pool.r.price=0.30
+expect_one_line "all upfront with a price"
+expect_in "$TMP/err" "pool.r.price: upfront = all pays the whole term up front and has no hourly rate" "all with price"
+# upfront = none (or no upfront key) with an upfront_price: refused, naming
+# both keys.
+grep -v '^upfront = ' "$TMP/ri.ini" >"$TMP/ri-none.ini"
+expect_exit 1 "upfront_price without upfront" -- "$FLEETSIM" run "$TMP/ri-none.ini" --db "$DB" --quiet
+expect_one_line "upfront_price without upfront"
+expect_in "$TMP/err" "ri-none.ini:8: pool.r.upfront_price: there is no upfront payment with upfront = none" "upfront_price with upfront = none (default)"
+expect_exit 1 "upfront_price with upfront = none" -- "$FLEETSIM" run "$TMP/ri.ini" --db "$DB" --quiet --set pool.r.upfront=none
+expect_in "$TMP/err" "pool.r.upfront_price: there is no upfront payment with upfront = none" "upfront_price with upfront = none"
+expect_eq "$(sql "$DB" "SELECT count(*) FROM run")" 7 "refused runs store nothing"
 report
