@@ -25,7 +25,7 @@ static int sample_pools(fs_sim *sim, double now)
         fs_util_row *row = fs_results_add_util(sim->out);
         if (!row)
             return fs_error_set(sim->err, "out of memory");
-        snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+        row->pool = p->conf->name;
         row->t_s = now;
         row->instances_up = (p->area_up - p->sample_up) / dt;
         row->gpus_provisioned = (p->area_gpus - p->sample_gpus) / dt;
