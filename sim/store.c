@@ -339,6 +339,7 @@ static int open_readonly(fs_store *s, fs_error *err)
     }
     if (fs_schema_look(s, &version, err))
         return -1;
+    fs_store_exec(s, "PRAGMA foreign_keys = ON");   /* on every connection */
     if (version == 0)
         return fs_error_set(err, "%s: empty database, no fleetsim runs yet "
                             "(run `fleetsim run` first)", s->path);

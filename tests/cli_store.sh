@@ -165,6 +165,12 @@ else
 fi
 
 # --- fleetsim rm -----------------------------------------------------------
+expect_exit 0 "help rm" -- "$FLEETSIM" help rm
+expect_in "$TMP/out" "usage: fleetsim rm [--db FILE] RUN..." "help rm"
+expect_exit 0 "import --help" -- "$FLEETSIM" import --help
+expect_in "$TMP/out" "usage: fleetsim import [--db FILE] KEPT..." "import --help"
+expect_exit 0 "help run: the busy timeout" -- "$FLEETSIM" help run
+expect_in "$TMP/out" "--busy-timeout D" "help run: the busy timeout"
 RM="$TMP/rm.db"
 for n in a b c; do
     "$FLEETSIM" run "$TMP/good.ini" --db "$RM" --quiet --name "$n" >/dev/null
