@@ -155,11 +155,14 @@ int fs_store_sql_error(const fs_store *s, fs_error *err, int rc,
                             s->path, sqlite3_errstr(SQLITE_NOTADB));
     case SQLITE_IOERR:
     case SQLITE_FULL:
-        if (sys == EFBIG || file_size_limit_hit)
+        if (file_size_limit_hit || ((rc & 0xff) == SQLITE_IOERR &&
+                                    sys == EFBIG))
             return fs_error_set(err, "%s: %s: %s (the file-size limit, "
                                 "ulimit -f, is reached)", s->path, what,
                                 strerror(EFBIG));
-        if (sys)
+        /* SQLite keeps an errno for I/O errors only: a full disk is
+         * SQLITE_FULL, "database or disk is full". */
+        if ((rc & 0xff) == SQLITE_IOERR && sys)
             return fs_error_set(err, "%s: %s: %s", s->path, what,
                                 strerror(sys));
         return fs_error_set(err, "%s: %s: %s", s->path, what, msg);
@@ -253,6 +256,10 @@ static int open_readwrite(fs_store *s, int create, fs_error *err)
             return fs_store_sql_error(s, err, rc, "cannot open the results "
                                       "database");
         sqlite3_busy_timeout(s->db, s->busy_ms);
+        if (stat(s->path, &st) == 0) {
+            s->dev = st.st_dev;
+            s->ino = st.st_ino;
+        }
         rc = fs_schema_ready(s, !existed, err);
         if (rc != FS_SCHEMA_RETRY)
             return rc;

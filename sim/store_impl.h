@@ -11,6 +11,7 @@
 #define FS_STORE_IMPL_H
 
 #include <sqlite3.h>
+#include <sys/types.h>
 
 #include "store.h"
 
@@ -21,6 +22,8 @@ struct fs_store {
     char *path;
     int readonly;
     int busy_ms;        /* how long this connection waits for a lock */
+    dev_t dev;          /* the file opened read-write, to see whether */
+    ino_t ino;          /* another process removed it meanwhile */
     long fail_after;    /* tests: the Nth row insert of a write fails */
     long inserts;       /* row inserts so far in the current write */
 };

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Schema version 1.  Contract columns first in every table, then ours. */
@@ -315,6 +316,18 @@ static void remove_if_empty(fs_store *s)
     fs_store_rollback(s);
 }
 
+/* The file we opened is no longer at s->path: another fleetsim, whose
+ * first write into the new file failed, removed it.  SQLite notices too,
+ * as SQLITE_READONLY_DBMOVED or an I/O error, depending on the step. */
+static int file_moved(const fs_store *s)
+{
+    struct stat st;
+    if (sqlite3_extended_errcode(s->db) == SQLITE_READONLY_DBMOVED)
+        return 1;
+    return stat(s->path, &st) != 0 || st.st_dev != s->dev ||
+           st.st_ino != s->ino;
+}
+
 /* Creates or migrates the schema in one transaction, identifying the file
  * again under the write lock: another fleetsim may have created the schema
  * since look(). */
@@ -323,11 +336,9 @@ static int create_or_migrate(fs_store *s, int created, fs_error *err)
     static const char what[] = "cannot create the results schema";
     long long version = 0;
     int rc = fs_store_exec(s, "BEGIN IMMEDIATE");
-    if (rc != SQLITE_OK) {
-        if (sqlite3_extended_errcode(s->db) == SQLITE_READONLY_DBMOVED)
-            return FS_SCHEMA_RETRY;
-        return fs_store_sql_error(s, err, rc, what);
-    }
+    if (rc != SQLITE_OK)
+        return file_moved(s) ? FS_SCHEMA_RETRY
+                             : fs_store_sql_error(s, err, rc, what);
     if (fs_schema_identify(s, &version, err)) {
         fs_store_rollback(s);
         return -1;
@@ -344,7 +355,7 @@ static int create_or_migrate(fs_store *s, int created, fs_error *err)
     if (rc == SQLITE_OK)
         rc = fs_store_exec(s, "COMMIT");
     if (rc != SQLITE_OK) {
-        int moved = sqlite3_extended_errcode(s->db) == SQLITE_READONLY_DBMOVED;
+        int moved = file_moved(s);
         fs_store_sql_error(s, err, rc, what);
         if (created && version == 0 && !moved)
             remove_if_empty(s);

@@ -303,6 +303,7 @@ static void test_kept_elsewhere(void)
 static struct {
     int armed;              /* trace connections opened from now on */
     int at, count;          /* interfere before our at-th statement */
+    int unlink;             /* interfere by removing the file (else: open) */
     int max_pages;          /* > 0: every new connection gets this limit */
     const char *path;
     int other_opened;       /* the interfering fleetsim's open succeeded */
@@ -316,6 +317,20 @@ static int interfere(unsigned type, void *ctx, void *p, void *x)
     if (!hook.armed || ++hook.count != hook.at)
         return 0;
     hook.armed = 0;
+    if (hook.unlink) {
+        /* as a fleetsim whose first write failed: under the write lock,
+         * and only while the file is empty */
+        sqlite3 *db;
+        if (sqlite3_open_v2(hook.path, &db, SQLITE_OPEN_READWRITE, NULL)
+                == SQLITE_OK &&
+            sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL)
+                == SQLITE_OK &&
+            query_ll(db, "SELECT count(*) FROM sqlite_master") == 0)
+            hook.other_opened += unlink(hook.path) == 0;
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        sqlite3_close(db);
+        return 0;
+    }
     setenv("FLEETSIM_BUSY_TIMEOUT", "0", 1);
     fs_error e;
     fs_store *other = fs_store_open(hook.path, FS_STORE_CREATE, &e);
@@ -372,6 +387,37 @@ static void test_first_use_interleaved(void)
         fs_store_close(s);
     }
     CHECK(hook.other_opened > 0);     /* it did interfere */
+}
+
+/* Another fleetsim removes the new file we have open (its first write
+ * failed): we notice, open the path again, and the database is there. */
+static void test_first_use_removed_under_us(void)
+{
+    hook.unlink = 1;
+    hook.other_opened = 0;
+    for (int at = 1; at <= 40; at++) {
+        char name[32];
+        snprintf(name, sizeof name, "removed%d.db", at);
+        const char *path = tmp_path(name);
+        hook.path = path;
+        hook.at = at;
+        hook.count = 0;
+        hook.armed = 1;
+        fs_error err;
+        fs_store *s = fs_store_open(path, FS_STORE_CREATE, &err);
+        hook.armed = 0;
+        CHECK(s != NULL);
+        if (!s)
+            printf("  removed before our statement %d: %s\n", at, err.msg);
+        fs_store_close(s);
+        s = fs_store_open(path, FS_STORE_READONLY, &err);   /* on disk */
+        CHECK(s != NULL);
+        if (!s)
+            printf("  removed before our statement %d: %s\n", at, err.msg);
+        fs_store_close(s);
+    }
+    CHECK(hook.other_opened > 0);
+    hook.unlink = 0;
 }
 
 /* A full disk on the first write into a new file: no empty file is left. */
@@ -557,6 +603,7 @@ int main(void)
     unsetenv("FLEETSIM_BUSY_TIMEOUT");
     sqlite3_auto_extension((void (*)(void))on_new_connection);
     test_first_use_interleaved();
+    test_first_use_removed_under_us();
     test_full_on_first_write();
     test_damaged_schema();
     test_kept_when_locked();
