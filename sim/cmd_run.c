@@ -129,8 +129,10 @@ static int parse_args(int argc, char **argv, run_options *o)
 /* Shell-quotes path for a command the user may paste, when it needs it. */
 static void print_path(FILE *f, const char *path)
 {
-    if (path[strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                    "0123456789/._+-=,:@%")] == '\0') {
+    static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
+                               "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                               "0123456789/._+-=,:@%";
+    if (path[strspn(path, safe)] == '\0') {
         fputs(path, f);
         return;
     }

@@ -30,7 +30,7 @@ void fs_store_set_busy_timeout(double seconds);
 /* How fs_store_open opens a file. */
 enum {
     FS_STORE_CREATE = 0,     /* read-write; created if missing (run) */
-    FS_STORE_READONLY = 1,   /* an existing file, for reading (runs, compare) */
+    FS_STORE_READONLY = 1,   /* an existing file, read only (runs, compare) */
     FS_STORE_EXISTING = 2,   /* read-write, never created (rm, import) */
 };
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void fs_keeper_init(fs_keeper *k, const char *target)
@@ -50,6 +51,18 @@ static int kept_name(const char *target, const char *dir, char *buf,
     return w >= 0 && (size_t)w < len ? 0 : -1;
 }
 
+/* Removes a kept database this process created and could not write a run
+ * into: it is ours alone (its name has our pid), and empty. */
+static void remove_kept(const char *path)
+{
+    static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
+    char name[sizeof ((fs_keeper *)0)->path + 16];
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        snprintf(name, sizeof name, "%s%s", path, suffixes[i]);
+        unlink(name);
+    }
+}
+
 /* Writes r to the kept database, opening it on first use: beside the
  * target, else in the temporary directory. */
 static int keep(fs_keeper *k, const fs_results *r, long *id, fs_error *err)
@@ -61,13 +74,18 @@ static int keep(fs_keeper *k, const fs_results *r, long *id, fs_error *err)
     fs_error first = { "" };
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
         fs_error e;
+        struct stat st;
         if (kept_name(k->target, dirs[i], k->path, sizeof k->path)) {
             fs_error_set(&e, "%s: path too long", k->target);
-        } else if ((k->kept = fs_store_open(k->path, FS_STORE_CREATE, &e))) {
-            if (fs_store_write_run(k->kept, r, id, &e) == 0)
+        } else {
+            int existed = stat(k->path, &st) == 0;
+            k->kept = fs_store_open(k->path, FS_STORE_CREATE, &e);
+            if (k->kept && fs_store_write_run(k->kept, r, id, &e) == 0)
                 return 0;
             fs_store_close(k->kept);
             k->kept = NULL;
+            if (!existed)
+                remove_kept(k->path);
         }
         if (!first.msg[0])
             first = e;

@@ -86,6 +86,17 @@ static void make_results(fs_results *r, const char *name, size_t nutil)
     }
 }
 
+/* What the SQLite hook (on_new_connection) does to connections opened
+ * from now on. */
+static struct {
+    int armed;              /* trace connections opened from now on */
+    int at, count;          /* interfere before our at-th statement */
+    int unlink;             /* interfere by removing the file (else: open) */
+    int max_pages;          /* > 0: every new connection gets this limit */
+    const char *path;
+    int other_opened;       /* the interfering fleetsim's open succeeded */
+} hook;
+
 /* ---- a lock held by another process ------------------------------------ */
 
 typedef struct locker {
@@ -288,6 +299,35 @@ static void test_kept_elsewhere(void)
     CHECK_CONTAINS(why.msg, "; the finished run could not be kept either: ");
     CHECK_CONTAINS(why.msg, "not a fleetsim database");
     fs_keeper_close(&k);
+
+    /* every disk full: a kept file that could not take the run is not
+     * left behind, empty */
+    char alt2[300], beside2[400], elsewhere2[400];
+    snprintf(alt2, sizeof alt2, "%s/alt2", tmpdir);
+    CHECK(mkdir(alt2, 0755) == 0);
+    setenv("TMPDIR", alt2, 1);
+    fs_store *s2 = fs_store_open(tmp_path("full2.db"), FS_STORE_CREATE, &err);
+    CHECK(s2 != NULL);
+    if (s2) {
+        db = fs_store_db(s2);
+        snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld",
+                 query_ll(db, "PRAGMA page_count"));
+        CHECK(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK);
+        hook.max_pages = 20;     /* room for the schema, not for the run */
+        fs_keeper_init(&k, tmp_path("full2.db"));
+        CHECK(fs_store_or_keep(s2, &k, &r, &id, &why) == -1);
+        hook.max_pages = 0;
+        CHECK_CONTAINS(why.msg, "could not be kept either: ");
+        CHECK_CONTAINS(why.msg, "cannot write the run: database or disk is "
+                       "full");
+        fs_keeper_close(&k);
+        snprintf(beside2, sizeof beside2, "%s/full2.kept-%ld.db", tmpdir,
+                 (long)getpid());
+        snprintf(elsewhere2, sizeof elsewhere2, "%s/full2.kept-%ld.db", alt2,
+                 (long)getpid());
+        CHECK(access(beside2, F_OK) != 0 && access(elsewhere2, F_OK) != 0);
+        fs_store_close(s2);
+    }
     if (saved) {
         setenv("TMPDIR", saved, 1);
         free(saved);
@@ -298,16 +338,8 @@ static void test_kept_elsewhere(void)
     fs_store_close(s);
 }
 
-/* ---- running "another process" between two statements of ours --------- */
+/* ---- running "another process" between two statements of ours ---------- */
 
-static struct {
-    int armed;              /* trace connections opened from now on */
-    int at, count;          /* interfere before our at-th statement */
-    int unlink;             /* interfere by removing the file (else: open) */
-    int max_pages;          /* > 0: every new connection gets this limit */
-    const char *path;
-    int other_opened;       /* the interfering fleetsim's open succeeded */
-} hook;
 
 /* Another fleetsim opens (creating the schema if it can) without waiting
  * for any lock. */
@@ -454,7 +486,7 @@ static void test_full_on_first_write(void)
     CHECK(access(mine, F_OK) == 0);
 }
 
-/* ---- a damaged schema ---------------------------------------------------- */
+/* ---- a damaged schema -------------------------------------------------- */
 
 static void test_damaged_schema(void)
 {
@@ -490,7 +522,7 @@ static void test_damaged_schema(void)
                    "missing");
 }
 
-/* ---- rm ------------------------------------------------------------------ */
+/* ---- rm ---------------------------------------------------------------- */
 
 static void test_remove(void)
 {
@@ -526,7 +558,7 @@ static void test_remove(void)
     CHECK(access(tmp_path("nothere.db"), F_OK) != 0);
 }
 
-/* ---- memory: one replication at a time ----------------------------------- */
+/* ---- memory: one replication at a time --------------------------------- */
 
 static int run_quiet(char **argv)
 {
