@@ -248,6 +248,9 @@ static int open_readwrite(fs_store *s, int create, fs_error *err)
         int existed = stat(s->path, &st) == 0;
         if (!existed && !create)
             return fs_error_set(err, "%s: no such database", s->path);
+        if (!create && S_ISREG(st.st_mode) && st.st_size == 0)
+            return fs_error_set(err, "%s: empty database, no fleetsim runs "
+                                "yet", s->path);
         int rc = sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READWRITE |
                                  (create ? SQLITE_OPEN_CREATE : 0), NULL);
         if ((rc & 0xff) == SQLITE_CANTOPEN && explain_cantopen(s, err))

@@ -556,6 +556,13 @@ static void test_remove(void)
           == NULL);
     CHECK_CONTAINS(err.msg, "no such database");
     CHECK(access(tmp_path("nothere.db"), F_OK) != 0);
+    int fd = open(tmp_path("zero.db"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    close(fd);
+    CHECK(fs_store_open(tmp_path("zero.db"), FS_STORE_EXISTING, &err)
+          == NULL);
+    CHECK_CONTAINS(err.msg, "empty database, no fleetsim runs yet");
+    struct stat st;
+    CHECK(stat(tmp_path("zero.db"), &st) == 0 && st.st_size == 0);
 }
 
 /* ---- memory: one replication at a time --------------------------------- */
