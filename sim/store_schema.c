@@ -330,7 +330,7 @@ static int file_moved(const fs_store *s)
 
 /* Creates or migrates the schema in one transaction, identifying the file
  * again under the write lock: another fleetsim may have created the schema
- * since look(). */
+ * since fs_schema_look(). */
 static int create_or_migrate(fs_store *s, int created, fs_error *err)
 {
     static const char what[] = "cannot create the results schema";
