@@ -1,10 +1,13 @@
 /* cmd_run.c -- `fleetsim run SCENARIO ...`: simulate and store.
  *
  * Order matters for "nothing half-written": the scenario is validated and
- * the database checked for writability before any event runs; every
- * replication is simulated before the first is stored; each run is stored
- * in one transaction. */
+ * the database checked (writable, its tables all there) before any event
+ * runs; each replication is stored, in one transaction, as soon as it is
+ * simulated, so that memory holds one replication's samples, not all of
+ * them.  A finished run that its database cannot take is kept in a
+ * database of its own (store_keep.c), never thrown away. */
 #include "commands.h"
+#include "grammar.h"
 #include "progress.h"
 #include "scenario.h"
 #include "sim.h"
@@ -23,6 +26,7 @@ typedef struct run_options {
     char **sets;          /* --set values, plus seed/replications */
     int nsets;
     int quiet;
+    double busy_timeout;  /* seconds; < 0: FLEETSIM_BUSY_TIMEOUT or default */
     char seed_set[64], reps_set[64];
 } run_options;
 
@@ -60,6 +64,11 @@ static int take_value(run_options *o, const char *opt, const char *v)
     else if (strcmp(opt, "--seed") == 0)
         return whole_number_option(opt, v, 0, o->seed_set,
                                    sizeof o->seed_set);
+    else if (strcmp(opt, "--busy-timeout") == 0) {
+        char why[256];
+        if (fs_parse_duration(v, &o->busy_timeout, why, sizeof why))
+            return fs_usage_error("run", "--busy-timeout: %s", why);
+    }
     else
         return whole_number_option(opt, v, 1, o->reps_set,
                                    sizeof o->reps_set);
@@ -69,12 +78,14 @@ static int take_value(run_options *o, const char *opt, const char *v)
 static int parse_args(int argc, char **argv, run_options *o)
 {
     static const char *const value_options[] = {
-        "--db", "--name", "--set", "--seed", "--replications", NULL};
+        "--db", "--name", "--set", "--seed", "--replications",
+        "--busy-timeout", NULL};
     static const char *const options[] = {
         "--db", "--name", "--set", "--seed", "--replications", "--quiet",
-        "--help", NULL};
+        "--busy-timeout", "--help", NULL};
     memset(o, 0, sizeof *o);
     o->db = FS_DEFAULT_DB;
+    o->busy_timeout = -1;
     o->sets = calloc((size_t)argc + 2, sizeof *o->sets);
     if (!o->sets)
         return fs_fail("out of memory");
@@ -115,64 +126,116 @@ static int parse_args(int argc, char **argv, run_options *o)
     return FS_EXIT_OK;
 }
 
+/* Shell-quotes path for a command the user may paste, when it needs it. */
+static void print_path(FILE *f, const char *path)
+{
+    static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
+                               "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                               "0123456789/._+-=,:@%";
+    if (path[strspn(path, safe)] == '\0') {
+        fputs(path, f);
+        return;
+    }
+    fputc('\'', f);
+    for (const char *c = path; *c; c++) {
+        if (*c == '\'')
+            fputs("'\\''", f);
+        else
+            fputc(*c, f);
+    }
+    fputc('\'', f);
+}
+
+/* Stores one finished replication, or keeps it aside, and reports it.
+ * Returns 0 when stored, 1 when kept, -1 when it could be neither. */
+static int store_replication(const run_options *o, fs_store *store,
+                             fs_keeper *keep, fs_results *res, double wall)
+{
+    fs_error why;
+    long id;
+    int where = fs_store_or_keep(store, keep, res, &id, &why);
+    if (where < 0) {
+        fs_fail(why.msg);
+        return -1;
+    }
+    if (where > 0) {
+        if (why.msg[0])
+            fprintf(stderr, "fleetsim: %s\n", why.msg);
+        fprintf(stderr, "fleetsim: the finished run is kept in %s as run "
+                "%ld: `fleetsim runs --db ", keep->path, id);
+        print_path(stderr, keep->path);
+        fputs("` lists it; `fleetsim import --db ", stderr);
+        print_path(stderr, o->db);
+        fputc(' ', stderr);
+        print_path(stderr, keep->path);
+        fputs("` copies it in\n", stderr);
+    }
+    for (int k = 0; res->replication == 0 && k < res->nwarnings; k++)
+        fprintf(stderr, "fleetsim: warning: %s\n", res->warnings[k]);
+    if (!o->quiet) {
+        if (res->replication)
+            putchar('\n');
+        fs_summary_print(stdout, res, id, where ? keep->path : o->db, wall);
+    } else if (!where) {
+        printf("%ld\n", id);
+    }
+    return where;
+}
+
+/* Simulates replication r into res. */
+static int simulate(const run_options *o, const fs_scenario *sc, unsigned r,
+                    fs_results *res, double *wall, fs_error *err)
+{
+    fs_progress prog;
+    fs_progress_init(&prog, sc->horizon_s, sc->name, o->quiet);
+    double t0 = fs_wall_seconds();
+    iso_now(res->started_at, sizeof res->started_at);
+    int rc = fs_sim_run(sc, r, fs_progress_update, &prog, res, err);
+    fs_progress_done(&prog);
+    iso_now(res->finished_at, sizeof res->finished_at);
+    *wall = fs_wall_seconds() - t0;
+    if (o->name)
+        snprintf(res->name, sizeof res->name, "%s", o->name);
+    snprintf(res->scenario, sizeof res->scenario, "%s", o->scenario);
+    res->scenario_text = sc->cfg->text;
+    return rc;
+}
+
 static int run_all(run_options *o)
 {
     fs_error err = {{0}};
     fs_scenario *sc = fs_scenario_load(o->scenario, o->sets, o->nsets, &err);
     if (!sc)
         return fs_fail(err.msg);
-    fs_store *store = fs_store_open(o->db, 0, &err);
+    fs_store_set_busy_timeout(o->busy_timeout);
+    fs_store *store = fs_store_open(o->db, FS_STORE_CREATE, &err);
     if (!store || fs_store_check_writable(store, &err)) {
         fs_store_close(store);
         fs_scenario_free(sc);
         return fs_fail(err.msg);
     }
-    size_t n = (size_t)sc->replications;
-    fs_results *res = calloc(n, sizeof *res);
-    double *wall = calloc(n, sizeof *wall);
-    int rc = res && wall ? FS_EXIT_OK : fs_fail("out of memory");
-    for (size_t r = 0; r < n && rc == FS_EXIT_OK; r++) {
-        fs_results_init(&res[r]);
-        fs_progress prog;
-        fs_progress_init(&prog, sc->horizon_s, sc->name, o->quiet);
-        double t0 = fs_wall_seconds();
-        iso_now(res[r].started_at, sizeof res[r].started_at);
-        if (fs_sim_run(sc, (unsigned)r, fs_progress_update, &prog, &res[r],
-                       &err))
+    fs_keeper keep;
+    fs_keeper_init(&keep, o->db);
+    int rc = FS_EXIT_OK, kept = 0;
+    for (unsigned r = 0; r < (unsigned)sc->replications && !rc; r++) {
+        fs_results res;
+        fs_results_init(&res);
+        double wall;
+        if (simulate(o, sc, r, &res, &wall, &err)) {
             rc = fs_fail(err.msg);
-        fs_progress_done(&prog);
-        iso_now(res[r].finished_at, sizeof res[r].finished_at);
-        wall[r] = fs_wall_seconds() - t0;
-        if (o->name)
-            snprintf(res[r].name, sizeof res[r].name, "%s", o->name);
-        snprintf(res[r].scenario, sizeof res[r].scenario, "%s", o->scenario);
-        res[r].scenario_text = sc->cfg->text;
-    }
-    for (size_t r = 0; r < n && rc == FS_EXIT_OK; r++) {
-        long id;
-        if (fs_store_write_run(store, &res[r], &id, &err)) {
-            rc = fs_fail(err.msg);
-            break;
-        }
-        for (int k = 0; r == 0 && k < res[r].nwarnings; k++)
-            fprintf(stderr, "fleetsim: warning: %s\n", res[r].warnings[k]);
-        if (!o->quiet) {
-            if (r)
-                putchar('\n');
-            fs_summary_print(stdout, &res[r], id, o->db, wall[r]);
         } else {
-            printf("%ld\n", id);
+            /* a run that could be neither stored nor kept ends it */
+            int where = store_replication(o, store, &keep, &res, wall);
+            kept |= where > 0;
+            rc = where < 0 ? FS_EXIT_FAIL : FS_EXIT_OK;
         }
+        res.scenario_text = NULL;   /* owned by the scenario */
+        fs_results_free(&res);
     }
-    for (size_t r = 0; res && r < n; r++) {
-        res[r].scenario_text = NULL;   /* owned by the scenario */
-        fs_results_free(&res[r]);
-    }
-    free(res);
-    free(wall);
+    fs_keeper_close(&keep);
     fs_store_close(store);
     fs_scenario_free(sc);
-    return rc;
+    return rc ? rc : kept ? FS_EXIT_FAIL : FS_EXIT_OK;
 }
 
 int cmd_run(int argc, char **argv)

@@ -15,6 +15,7 @@ typedef enum fs_cmp_kind {
     FS_CMP_HOURS,       /* GPU-hours */
     FS_CMP_RATIO,       /* a fraction, shown as a percentage */
     FS_CMP_COUNT,       /* an integer count */
+    FS_CMP_NUMBER,      /* a plain quantity (mean batch size): two decimals */
     FS_CMP_SECONDS,     /* a latency */
     FS_CMP_DURATION,    /* a span of simulated time */
 } fs_cmp_kind;

@@ -73,6 +73,8 @@ static const fs_cmp_column workload_cols[] = {
     { "slo_s", "SLO p99", FS_CMP_SECONDS, 1, "slo_s" },
     { "slo_attainment", "SLO attainment", FS_CMP_RATIO, 1,
       "slo_attainment" },
+    { "mean_batch_size", "mean batch size", FS_CMP_NUMBER, 1,
+      "mean_batch_size" },
 };
 
 static const fs_cmp_column pool_cols[] = {
@@ -293,6 +295,9 @@ static void format_magnitude(fs_cmp_kind k, double v, char *buf, size_t size)
         break;
     case FS_CMP_COUNT:
         fs_format_thousands(v, 0, buf, size);
+        break;
+    case FS_CMP_NUMBER:
+        fs_format_thousands(v, 2, buf, size);
         break;
     case FS_CMP_SECONDS:
         format_sig(v, num, sizeof num);

@@ -98,6 +98,7 @@ struct fs_workload {
     fs_hist latency;
     double wait_sum;
     long arrived, completed, dropped, slo_met;
+    long batches;              /* batches completed (mean batch size) */
 };
 
 struct fs_sim {

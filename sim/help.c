@@ -5,8 +5,9 @@
 
 #include <string.h>
 
-const char *const fs_help_topics[] = {"run", "runs", "compare", "catalog",
-                                      "scenario", "help", NULL};
+const char *const fs_help_topics[] = {"run", "runs", "compare", "rm",
+                                      "import", "catalog", "scenario",
+                                      "help", NULL};
 
 static const char usage[] =
 "usage: fleetsim COMMAND [ARGS]\n"
@@ -18,6 +19,8 @@ static const char usage[] =
 "  run SCENARIO      simulate a scenario and store the run (fleetsim.db)\n"
 "  runs              list the stored runs\n"
 "  compare RUN...    compare runs side by side (--baseline for deltas)\n"
+"  rm RUN...         remove runs and all their rows\n"
+"  import FILE...    copy the runs of a kept database into --db\n"
 "  catalog gpus|instances   print the GPU and instance-price catalogs\n"
 "  help [TOPIC]      this text, or help on a command or on `scenario`\n"
 "  --version         print the version\n"
@@ -48,9 +51,16 @@ static const char run_help[] =
 "  --name NAME        the run's name (default [scenario] name, else the\n"
 "                     file name without .ini)\n"
 "  --quiet            no progress line and no summary: print the run ids\n"
+"  --busy-timeout D   how long to wait for another process's lock on the\n"
+"                     database (default 5m, or $FLEETSIM_BUSY_TIMEOUT)\n"
 "\n"
 "A run longer than a second shows a progress line on stderr when stderr is\n"
-"a terminal.  Nothing is written unless every replication succeeds.\n";
+"a terminal.  Each replication is stored, in one transaction, when it\n"
+"finishes.  A finished run that cannot be stored (the database stayed\n"
+"locked past the busy timeout, the disk is full) is kept in a database of\n"
+"its own beside --db, NAME.kept-PID.db (else in $TMPDIR or /tmp): the\n"
+"message names it, every command reads it with --db, and `fleetsim import`\n"
+"copies it in; the exit status is then 1.\n";
 
 static const char runs_help[] =
 "usage: fleetsim runs [--db FILE]\n"
@@ -75,6 +85,21 @@ static const char compare_help[] =
 "objects, on the run and on each row, when --baseline is given); csv names\n"
 "those rows SECTION.KEY.COLUMN (workloads.chat.latency_p99_s).\n";
 
+static const char rm_help[] =
+"usage: fleetsim rm [--db FILE] RUN...\n"
+"\n"
+"Removes each RUN (an id, or a name: the most recent run of that name) and\n"
+"all its rows, in one transaction.  If one RUN matches nothing, nothing is\n"
+"removed and the message names it.  Never creates FILE.\n";
+
+static const char import_help[] =
+"usage: fleetsim import [--db FILE] KEPT...\n"
+"\n"
+"Copies every run of each fleetsim database KEPT (such as the NAME.kept-\n"
+"PID.db that `fleetsim run` writes when --db cannot take a finished run)\n"
+"into FILE, with all its rows, in one transaction per KEPT.  The runs get\n"
+"new ids; KEPT is left as it was (delete it once imported).\n";
+
 static const char catalog_help[] =
 "usage: fleetsim catalog gpus|instances [--catalog DIR]\n"
 "\n"
@@ -85,7 +110,7 @@ static const char catalog_help[] =
 "a scenario can point at its own with [scenario] catalog = DIR.\n";
 
 static const char help_help[] =
-"usage: fleetsim help [run|runs|compare|catalog|scenario]\n";
+"usage: fleetsim help [run|runs|compare|rm|import|catalog|scenario]\n";
 
 static const char scenario_help[] =
 "Scenario files are INI (inih).  Values use one grammar: durations 250ms\n"
@@ -163,7 +188,7 @@ const char *fs_help_text(const char *topic)
         return usage;
     static const struct { const char *topic, *text; } texts[] = {
         {"run", run_help}, {"runs", runs_help}, {"compare", compare_help},
-        {"catalog", catalog_help}, {"scenario", scenario_help},
+        {"rm", rm_help}, {"import", import_help}, {"catalog", catalog_help}, {"scenario", scenario_help},
         {"help", help_help},
     };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)

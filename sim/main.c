@@ -1,6 +1,7 @@
 /* main.c -- the fleetsim command: finds the subcommand and runs it. */
 #include "commands.h"
 #include "help.h"
+#include "store.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,11 +16,15 @@ static const struct command {
 } commands[] = {
     {"run", cmd_run},         {"runs", cmd_runs},
     {"compare", cmd_compare}, {"catalog", cmd_catalog},
-    {"help", cmd_help},
+    {"help", cmd_help},       {"rm", cmd_rm},
+    {"import", cmd_import},
 };
 
 int main(int argc, char **argv)
 {
+    /* Past a file-size limit (ulimit -f) a write fails with a message
+     * rather than SIGXFSZ killing us. */
+    fs_store_catch_file_size_limit();
     if (argc < 2) {
         fputs(fs_help_text(NULL), stderr);
         return FS_EXIT_USAGE;

@@ -2,14 +2,45 @@
  *
  * Each table is an array that doubles when full, so appending n rows costs
  * O(n) copies in all and a run with 100k utilization samples makes about 13
- * allocations.  A failed allocation leaves the array as it was. */
+ * allocations.  A failed allocation leaves the array as it was.  The bytes
+ * the arrays hold are counted (atomically: cheap, and safe should runs
+ * ever be simulated in threads), so that a test can see how much a run
+ * holds at its peak. */
 #include "results.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define FIRST_CAPACITY 16
+
+static atomic_size_t bytes_now, bytes_peak;
+
+static void count_bytes(size_t add, size_t sub)
+{
+    size_t now = atomic_fetch_add(&bytes_now, add) + add;
+    atomic_fetch_sub(&bytes_now, sub);
+    size_t peak = atomic_load(&bytes_peak);
+    while (now > peak && !atomic_compare_exchange_weak(&bytes_peak, &peak,
+                                                       now))
+        ;
+}
+
+size_t fs_results_bytes(void)
+{
+    return atomic_load(&bytes_now);
+}
+
+size_t fs_results_peak_bytes(void)
+{
+    return atomic_load(&bytes_peak);
+}
+
+void fs_results_reset_peak(void)
+{
+    atomic_store(&bytes_peak, atomic_load(&bytes_now));
+}
 
 void fs_results_init(fs_results *r)
 {
@@ -23,6 +54,11 @@ void fs_results_free(fs_results *r)
     if (!r)
         return;
     free(r->scenario_text);
+    count_bytes(0, r->costs_cap * sizeof *r->costs +
+                   r->util_cap * sizeof *r->util +
+                   r->latency_cap * sizeof *r->latency +
+                   r->pools_cap * sizeof *r->pools +
+                   r->jobs_cap * sizeof *r->jobs);
     free(r->costs);
     free(r->util);
     free(r->latency);
@@ -41,8 +77,10 @@ static void *grow(void *rows, size_t n, size_t *cap, size_t size)
     if (ncap < *cap || ncap > SIZE_MAX / size)
         return NULL;
     void *p = realloc(rows, ncap * size);
-    if (p)
+    if (p) {
+        count_bytes(ncap * size, *cap * size);
         *cap = ncap;
+    }
     return p;
 }
 

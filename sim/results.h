@@ -19,8 +19,12 @@ typedef struct fs_cost_row {
     double gpu_hours;           /* GPU-hours billed in that month */
 } fs_cost_row;
 
+/* One utilization sample of one pool.  There are many (every pool, every
+ * metrics_interval), so a row is kept small: the pool's name is not
+ * copied into it. */
 typedef struct fs_util_row {
-    char pool[FS_NAME_MAX];
+    const char *pool;           /* borrowed: the pool's name in the scenario,
+                                   which outlives the results */
     double t_s;                 /* end of the sampling interval */
     double instances_up;        /* time-average over the interval */
     double gpus_provisioned;    /* time-average over the interval */
@@ -36,6 +40,7 @@ typedef struct fs_latency_row {
     long unfinished;            /* still waiting or in service at the horizon */
     double mean_s, p50_s, p90_s, p95_s, p99_s, p999_s;
     double wait_mean_s;         /* arrival to start of service */
+    double mean_batch_size;     /* requests per completed batch; NaN if none */
     double slo_s;               /* NaN when the workload has no SLO */
     double slo_attainment;      /* fraction of completed within slo_s; NaN if none */
     double ttft_p50_s, ttft_p99_s, tpot_p50_s, tpot_p99_s;  /* NaN = NULL */
@@ -99,5 +104,12 @@ fs_util_row *fs_results_add_util(fs_results *r);
 fs_latency_row *fs_results_add_latency(fs_results *r);
 fs_pool_row *fs_results_add_pool(fs_results *r);
 fs_job_row *fs_results_add_job(fs_results *r);
+
+/* Bytes held by the row arrays of all fs_results now, and the most held at
+ * once since fs_results_reset_peak: for the test that a run's memory does
+ * not grow with its replications. */
+size_t fs_results_bytes(void);
+size_t fs_results_peak_bytes(void);
+void fs_results_reset_peak(void);
 
 #endif

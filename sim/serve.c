@@ -266,6 +266,7 @@ static void on_batch_done(fs_engine *e, void *obj, long arg)
         w->slo_met += latency <= slo;
     }
     w->completed += s->nbatch;
+    w->batches++;
     s->nbatch = 0;
     s->wl = NULL;
     fs_pool_set_busy(s->pool, s, 0);

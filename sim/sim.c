@@ -25,7 +25,7 @@ static int sample_pools(fs_sim *sim, double now)
         fs_util_row *row = fs_results_add_util(sim->out);
         if (!row)
             return fs_error_set(sim->err, "out of memory");
-        snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+        row->pool = p->conf->name;
         row->t_s = now;
         row->instances_up = (p->area_up - p->sample_up) / dt;
         row->gpus_provisioned = (p->area_gpus - p->sample_gpus) / dt;
@@ -171,6 +171,8 @@ static int collect_latency(fs_sim *sim)
         row->p999_s = fs_hist_quantile(&w->latency, 0.999);
         long started = w->completed + row->unfinished - (long)w->queue.len;
         row->wait_mean_s = started > 0 ? w->wait_sum / (double)started : NAN;
+        row->mean_batch_size = w->batches > 0
+            ? (double)w->completed / (double)w->batches : NAN;
         row->slo_s = w->conf->slo_s;
         row->slo_attainment = NAN;
         if (!isnan(w->conf->slo_s) && w->completed > 0) {

@@ -1,19 +1,22 @@
 /* store.c -- the results database (SQLite); see store.h.
  *
  * How it is built, and why:
- * - The schema is a list of migrations: migrations[v] takes a database from
- *   PRAGMA user_version v to v+1, and runs in one transaction together with
- *   the version bump, so no process ever sees half a schema.  Version 0 is
- *   an empty file.  PRAGMA application_id marks the file as fleetsim's.
- * - A file is identified (is it SQLite, is it ours, which version) with
- *   reads only, before anything is written, so a refused file is left byte
- *   for byte as it was.
+ * - The schema, and recognising, creating and migrating a file, are in
+ *   store_schema.c; removing and importing runs in store_edit.c; keeping a
+ *   run its database cannot take in store_keep.c.  This file opens the
+ *   database, writes a run, and reads runs back.
  * - A run is written as BEGIN IMMEDIATE ... COMMIT: the write lock is taken
- *   up front (waiting at most BUSY_TIMEOUT_MS for another writer), every
+ *   up front (waiting at most the busy timeout for another writer), every
  *   row goes through one prepared statement per table, and any failure
  *   rolls the whole run back.
- * - Every message names the file: users keep several databases. */
-#include "store.h"
+ * - The busy timeout is long by default (FS_BUSY_TIMEOUT_DEFAULT_S): a
+ *   run that has finished simulating waits for the other runs of a sweep
+ *   to store theirs rather than being thrown away.
+ * - Every message names the file (users keep several databases) and says
+ *   what the user can do: which directory is read-only, which limit was
+ *   reached, how long we waited and which knob sets it. */
+#include "store_impl.h"
+#include "grammar.h"
 #include "textout.h"
 
 #include <assert.h>
@@ -21,7 +24,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <sqlite3.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,17 +37,8 @@
 #define FS_VERSION_STRING "dev"
 #endif
 
-#define BUSY_TIMEOUT_MS 2000
-#define FS_APPLICATION_ID 0x464C5453   /* "FLTS" */
 #define SUGGEST_NAMES 10               /* names listed for an unknown run */
-
-struct fs_store {
-    sqlite3 *db;
-    char *path;
-    int readonly;
-    long fail_after;    /* tests: the Nth row insert of a write fails */
-    long inserts;       /* row inserts so far in the current write */
-};
+#define OPEN_ATTEMPTS 4    /* opens of a new file another process removed */
 
 const char *const fs_summary_column_names[FS_SUMMARY_COLUMNS] = {
     "run_id", "name", "scenario", "seed", "replication", "horizon_s",
@@ -54,164 +48,130 @@ const char *const fs_summary_column_names[FS_SUMMARY_COLUMNS] = {
     "slo_attainment", "jobs", "jobs_missed_deadline", "interruptions",
 };
 
-/* Schema version 1.  Contract columns first in every table, then ours. */
-static const char schema_v1[] =
-    "CREATE TABLE run ("
-    " run_id INTEGER PRIMARY KEY,"
-    " name TEXT NOT NULL,"
-    " scenario TEXT,"
-    " scenario_text TEXT,"
-    " seed INTEGER,"
-    " replication INTEGER,"
-    " started_at TEXT,"
-    " finished_at TEXT,"
-    " fleetsim_version TEXT,"
-    " start_date TEXT,"
-    " horizon_s REAL,"
-    " months REAL,"
-    " requests INTEGER,"
-    " requests_dropped INTEGER,"
-    " latency_mean_s REAL,"
-    " latency_p50_s REAL,"
-    " latency_p99_s REAL,"
-    " wait_mean_s REAL,"
-    " slo_attainment REAL,"
-    " events INTEGER);\n"
-    "CREATE INDEX run_name ON run(name);\n"
-    "CREATE TABLE cost_monthly ("
-    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
-    " month TEXT,"
-    " pool TEXT,"
-    " pricing TEXT,"
-    " cost_usd REAL,"
-    " gpu_hours REAL);\n"
-    "CREATE INDEX cost_monthly_run ON cost_monthly(run_id);\n"
-    "CREATE TABLE latency ("
-    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
-    " workload TEXT,"
-    " count INTEGER,"
-    " mean_s REAL,"
-    " p50_s REAL,"
-    " p90_s REAL,"
-    " p95_s REAL,"
-    " p99_s REAL,"
-    " p999_s REAL,"
-    " slo_s REAL,"
-    " slo_attainment REAL,"
-    " ttft_p50_s REAL,"
-    " ttft_p99_s REAL,"
-    " tpot_p50_s REAL,"
-    " tpot_p99_s REAL,"
-    " arrivals INTEGER,"
-    " dropped INTEGER,"
-    " unfinished INTEGER,"
-    " wait_mean_s REAL);\n"
-    "CREATE INDEX latency_run ON latency(run_id);\n"
-    "CREATE TABLE utilization ("
-    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
-    " pool TEXT,"
-    " t_s REAL,"
-    " instances_up REAL,"
-    " gpus_provisioned REAL,"
-    " gpus_busy REAL,"
-    " queue_len REAL);\n"
-    "CREATE INDEX utilization_run ON utilization(run_id);\n"
-    "CREATE TABLE job ("
-    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
-    " workload TEXT,"
-    " job_id TEXT,"
-    " submit_s REAL,"
-    " start_s REAL,"
-    " end_s REAL,"
-    " gpus INTEGER,"
-    " gpu_hours REAL,"
-    " interruptions INTEGER,"
-    " lost_gpu_hours REAL,"
-    " deadline_s REAL,"
-    " met_deadline INTEGER);\n"
-    "CREATE INDEX job_run ON job(run_id);\n"
-    "CREATE TABLE pool ("
-    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
-    " pool TEXT,"
-    " gpu TEXT,"
-    " pricing TEXT,"
-    " instance TEXT,"
-    " price_usd_h REAL,"
-    " gpu_hours_provisioned REAL,"
-    " gpu_hours_busy REAL,"
-    " launches INTEGER,"
-    " interruptions INTEGER);\n"
-    "CREATE INDEX pool_run ON pool(run_id);\n"
-    /* Correlated subqueries rather than joins: a run without rows in some
-     * child table still gets its one summary row. */
-    "CREATE VIEW run_summary AS SELECT"
-    " r.run_id AS run_id,"
-    " r.name AS name,"
-    " r.scenario AS scenario,"
-    " r.seed AS seed,"
-    " r.replication AS replication,"
-    " r.horizon_s AS horizon_s,"
-    " round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
-    "  WHERE c.run_id = r.run_id), 0), 2) AS total_cost_usd,"
-    /* a run rate: the horizon's cost scaled to a 730-hour month */
-    " CASE WHEN r.horizon_s > 0 THEN"
-    "  round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
-    "   WHERE c.run_id = r.run_id), 0) * 730 * 3600 / r.horizon_s, 2) END"
-    "  AS cost_per_month_usd,"
-    " coalesce((SELECT sum(p.gpu_hours_provisioned) FROM pool p"
-    "  WHERE p.run_id = r.run_id), 0) AS gpu_hours_provisioned,"
-    " coalesce((SELECT sum(p.gpu_hours_busy) FROM pool p"
-    "  WHERE p.run_id = r.run_id), 0) AS gpu_hours_busy,"
-    " (SELECT CASE WHEN sum(p.gpu_hours_provisioned) > 0 THEN"
-    "   sum(p.gpu_hours_busy) / sum(p.gpu_hours_provisioned) END"
-    "  FROM pool p WHERE p.run_id = r.run_id) AS utilization,"
-    " r.requests AS requests,"
-    " r.requests_dropped AS requests_dropped,"
-    " r.latency_mean_s AS latency_mean_s,"
-    " r.latency_p50_s AS latency_p50_s,"
-    " r.latency_p99_s AS latency_p99_s,"
-    " r.wait_mean_s AS wait_mean_s,"
-    " r.slo_attainment AS slo_attainment,"
-    " (SELECT count(*) FROM job j WHERE j.run_id = r.run_id) AS jobs,"
-    " (SELECT count(*) FROM job j WHERE j.run_id = r.run_id"
-    "  AND j.met_deadline = 0) AS jobs_missed_deadline,"
-    " coalesce((SELECT sum(p.interruptions) FROM pool p"
-    "  WHERE p.run_id = r.run_id), 0) AS interruptions"
-    " FROM run r;\n";
+/* ---- the busy timeout ------------------------------------------------- */
 
-/* migrations[v]: user_version v -> v + 1. */
-static const char *const migrations[FS_SCHEMA_VERSION] = {
-    schema_v1,
-};
+static double busy_timeout_s = -1;    /* < 0: the environment, or default */
+
+void fs_store_set_busy_timeout(double seconds)
+{
+    busy_timeout_s = seconds;
+}
+
+/* The busy timeout in ms for stores opened now: what
+ * fs_store_set_busy_timeout set, else FLEETSIM_BUSY_TIMEOUT, else the
+ * default. */
+static int busy_timeout_ms(int *ms, fs_error *err)
+{
+    double sec = busy_timeout_s;
+    if (sec < 0) {
+        const char *env = getenv("FLEETSIM_BUSY_TIMEOUT");
+        sec = FS_BUSY_TIMEOUT_DEFAULT_S;
+        char why[256];
+        if (env && *env && fs_parse_duration(env, &sec, why, sizeof why))
+            return fs_error_set(err, "FLEETSIM_BUSY_TIMEOUT: %s", why);
+    }
+    *ms = sec * 1000 >= INT_MAX ? INT_MAX : (int)lround(sec * 1000);
+    return 0;
+}
 
 /* ---- errors ---------------------------------------------------------- */
 
-/* Fills err with one message naming the file for SQLite result code rc;
- * what is what we were doing ("cannot write the run").  Call it before
- * anything else touches the connection (a ROLLBACK resets errmsg). */
-static int store_error(const fs_store *s, fs_error *err, int rc,
+/* Set when a write went past the file-size limit.  SQLite reports such a
+ * write as a plain I/O error, and the errno it keeps may have been
+ * overwritten by the time it is read; the signal is not. */
+static volatile sig_atomic_t file_size_limit_hit;
+
+static void on_file_size_limit(int sig)
+{
+    (void)sig;
+    file_size_limit_hit = 1;
+}
+
+void fs_store_catch_file_size_limit(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_file_size_limit;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGXFSZ, &sa, NULL);
+}
+
+/* The directory of path (malloc'd), "." for a bare name. */
+static char *dir_of(const char *path)
+{
+    char *dir = strdup(path);
+    if (!dir)
+        return NULL;
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    return dir;
+}
+
+/* A database SQLite may not write: the file itself, or its directory,
+ * where WAL mode needs to create FILE-wal and FILE-shm. */
+static int explain_readonly(const fs_store *s, fs_error *err,
+                            const char *msg)
+{
+    static const char what[] = "cannot write the results database";
+    if (access(s->path, W_OK) != 0 && errno != ENOENT)
+        return fs_error_set(err, "%s: %s: %s (the file is not writable: %s)",
+                            s->path, what, msg, strerror(errno));
+    char *dir = dir_of(s->path);
+    int told = 0;
+    if (dir && access(dir, W_OK | X_OK) != 0) {
+        fs_error_set(err, "%s: %s: its directory %s is not writable (%s), "
+                     "and SQLite keeps %s-wal and %s-shm there", s->path,
+                     what, dir, strerror(errno), s->path, s->path);
+        told = 1;
+    }
+    free(dir);
+    return told ? -1 : fs_error_set(err, "%s: %s: %s", s->path, what, msg);
+}
+
+int fs_store_sql_error(const fs_store *s, fs_error *err, int rc,
                        const char *what)
 {
-    const char *msg = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
+    const char *msg = s->db && sqlite3_errcode(s->db) != SQLITE_OK
+                          ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
+    int sys = s->db ? sqlite3_system_errno(s->db) : 0;
     switch (rc & 0xff) {
     case SQLITE_BUSY:
-    case SQLITE_LOCKED:
+    case SQLITE_LOCKED: {
+        char waited[32];
+        fs_format_duration(s->busy_ms / 1000.0, waited, sizeof waited);
         return fs_error_set(err, "%s: database is locked by another process "
-                            "(tried for %d s)", s->path,
-                            BUSY_TIMEOUT_MS / 1000);
+                            "(waited %s; FLEETSIM_BUSY_TIMEOUT or run "
+                            "--busy-timeout sets how long)", s->path,
+                            waited);
+    }
     case SQLITE_READONLY:
-        return fs_error_set(err, "%s: cannot write the results database: %s",
-                            s->path, msg);
+        return explain_readonly(s, err, msg);
     case SQLITE_NOTADB:
         return fs_error_set(err, "%s: not a fleetsim database (%s)",
                             s->path, sqlite3_errstr(SQLITE_NOTADB));
-    case SQLITE_CANTOPEN: {
-        int e = s->db ? sqlite3_system_errno(s->db) : 0;
-        if (e)
-            return fs_error_set(err, "%s: %s: %s (%s)", s->path, what, msg,
-                                strerror(e));
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+        if (file_size_limit_hit || ((rc & 0xff) == SQLITE_IOERR &&
+                                    sys == EFBIG))
+            return fs_error_set(err, "%s: %s: %s (the file-size limit, "
+                                "ulimit -f, is reached)", s->path, what,
+                                strerror(EFBIG));
+        /* SQLite keeps an errno for I/O errors only: a full disk is
+         * SQLITE_FULL, "database or disk is full". */
+        if ((rc & 0xff) == SQLITE_IOERR && sys)
+            return fs_error_set(err, "%s: %s: %s", s->path, what,
+                                strerror(sys));
         return fs_error_set(err, "%s: %s: %s", s->path, what, msg);
-    }
+    case SQLITE_CANTOPEN:
+        if (sys)
+            return fs_error_set(err, "%s: %s: %s (%s)", s->path, what, msg,
+                                strerror(sys));
+        return fs_error_set(err, "%s: %s: %s", s->path, what, msg);
     default:
         return fs_error_set(err, "%s: %s: %s", s->path, what, msg);
     }
@@ -219,13 +179,12 @@ static int store_error(const fs_store *s, fs_error *err, int rc,
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static int exec(fs_store *s, const char *sql)
+int fs_store_exec(fs_store *s, const char *sql)
 {
     return sqlite3_exec(s->db, sql, NULL, NULL, NULL);
 }
 
-/* Runs a query whose first row's first column is an integer. */
-static int query_int(fs_store *s, const char *sql, long long *out)
+int fs_store_query_int(fs_store *s, const char *sql, long long *out)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
@@ -243,75 +202,14 @@ static int query_int(fs_store *s, const char *sql, long long *out)
     return rc;
 }
 
-static int rollback_if_open(fs_store *s)
+int fs_store_rollback(fs_store *s)
 {
     if (s->db && !sqlite3_get_autocommit(s->db))
-        return exec(s, "ROLLBACK");
+        return fs_store_exec(s, "ROLLBACK");
     return SQLITE_OK;
 }
 
 /* ---- opening ---------------------------------------------------------- */
-
-/* Identifies the open file without writing to it.  *version gets its
- * schema version, 0 for an empty file ready to be created.  Refuses
- * files that are not SQLite, not ours, or newer than us. */
-static int identify(fs_store *s, long long *version, fs_error *err)
-{
-    long long app_id = 0, objects = 0;
-    int rc = query_int(s, "PRAGMA user_version", version);
-    if (rc == SQLITE_OK)
-        rc = query_int(s, "PRAGMA application_id", &app_id);
-    if (rc == SQLITE_OK)
-        rc = query_int(s, "SELECT count(*) FROM sqlite_master", &objects);
-    if (rc != SQLITE_OK)
-        return store_error(s, err, rc, "cannot read the results database");
-
-    if (app_id != 0 && app_id != FS_APPLICATION_ID)
-        return fs_error_set(err, "%s: not a fleetsim database (it belongs "
-                            "to another application, id 0x%08llx)",
-                            s->path, (unsigned long long)app_id);
-    if (*version > FS_SCHEMA_VERSION)
-        return fs_error_set(err, "%s: database schema version %lld is newer "
-                            "than this fleetsim (version %d); use a newer "
-                            "fleetsim or another --db", s->path, *version,
-                            FS_SCHEMA_VERSION);
-    if (*version == 0 && objects > 0)
-        return fs_error_set(err, "%s: not a fleetsim database (it has tables "
-                            "but no fleetsim schema)", s->path);
-    if (*version > 0 && app_id != FS_APPLICATION_ID)
-        return fs_error_set(err, "%s: not a fleetsim database (schema "
-                            "version %lld, but not fleetsim's)", s->path,
-                            *version);
-    return 0;
-}
-
-/* Brings the schema to FS_SCHEMA_VERSION in one transaction.  The version
- * is read again under the write lock: another fleetsim may have created
- * the schema since identify(). */
-static int migrate(fs_store *s, fs_error *err)
-{
-    long long version = 0;
-    int rc = exec(s, "BEGIN IMMEDIATE");
-    if (rc == SQLITE_OK)
-        rc = query_int(s, "PRAGMA user_version", &version);
-    for (long long v = version; rc == SQLITE_OK && v < FS_SCHEMA_VERSION; v++)
-        rc = exec(s, migrations[v]);
-    if (rc == SQLITE_OK && version < FS_SCHEMA_VERSION) {
-        char sql[96];
-        snprintf(sql, sizeof sql, "PRAGMA user_version = %d; "
-                 "PRAGMA application_id = %d", FS_SCHEMA_VERSION,
-                 FS_APPLICATION_ID);
-        rc = exec(s, sql);
-    }
-    if (rc == SQLITE_OK)
-        rc = exec(s, "COMMIT");
-    if (rc != SQLITE_OK) {
-        store_error(s, err, rc, "cannot create the results schema");
-        rollback_if_open(s);
-        return -1;
-    }
-    return 0;
-}
 
 /* Why a new database cannot be created at s->path, when its directory is
  * the reason: SQLite's errno is that of its last attempt, which after a
@@ -321,16 +219,9 @@ static int explain_cantopen(const fs_store *s, fs_error *err)
     struct stat st;
     if (stat(s->path, &st) == 0 || (errno != ENOENT && errno != ENOTDIR))
         return 0;
-    char *dir = strdup(s->path);
+    char *dir = dir_of(s->path);
     if (!dir)
         return 0;
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
     int told = 1;
     if (stat(dir, &st) != 0)
         fs_error_set(err, "%s: cannot create the results database: %s: %s",
@@ -348,32 +239,39 @@ static int explain_cantopen(const fs_store *s, fs_error *err)
     return told;
 }
 
-static int open_readwrite(fs_store *s, fs_error *err)
+/* Opens read-write and makes the schema current.  A new file whose first
+ * write failed in another process is removed by it (store_schema.c): we
+ * then open the path again. */
+static int open_readwrite(fs_store *s, int create, fs_error *err)
 {
-    int rc = sqlite3_open_v2(s->path, &s->db,
-                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-    if ((rc & 0xff) == SQLITE_CANTOPEN && explain_cantopen(s, err))
-        return -1;
-    if (rc != SQLITE_OK)
-        return store_error(s, err, rc, "cannot open the results database");
-    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
-
-    long long version;
-    if (identify(s, &version, err))
-        return -1;
-    /* SQLite falls back to read-only when the OS refuses writing. */
-    if (sqlite3_db_readonly(s->db, "main") == 1)
-        return fs_error_set(err, "%s: cannot write the results database: "
-                            "%s", s->path, sqlite3_errstr(SQLITE_READONLY));
-
-    rc = exec(s, "PRAGMA foreign_keys = ON");
-    if (rc == SQLITE_OK)
-        rc = exec(s, "PRAGMA journal_mode = WAL");
-    if (rc != SQLITE_OK)
-        return store_error(s, err, rc, "cannot set up the results database");
-    if (version < FS_SCHEMA_VERSION && migrate(s, err))
-        return -1;
-    return 0;
+    for (int attempt = 1; attempt <= OPEN_ATTEMPTS; attempt++) {
+        struct stat st;
+        int existed = stat(s->path, &st) == 0;
+        if (!existed && !create)
+            return fs_error_set(err, "%s: no such database", s->path);
+        if (!create && S_ISREG(st.st_mode) && st.st_size == 0)
+            return fs_error_set(err, "%s: empty database, no fleetsim runs "
+                                "yet", s->path);
+        int rc = sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READWRITE |
+                                 (create ? SQLITE_OPEN_CREATE : 0), NULL);
+        if ((rc & 0xff) == SQLITE_CANTOPEN && explain_cantopen(s, err))
+            return -1;
+        if (rc != SQLITE_OK)
+            return fs_store_sql_error(s, err, rc, "cannot open the results "
+                                      "database");
+        sqlite3_busy_timeout(s->db, s->busy_ms);
+        if (stat(s->path, &st) == 0) {
+            s->dev = st.st_dev;
+            s->ino = st.st_ino;
+        }
+        rc = fs_schema_ready(s, !existed, err);
+        if (rc != FS_SCHEMA_RETRY)
+            return rc;
+        sqlite3_close(s->db);
+        s->db = NULL;
+    }
+    return fs_error_set(err, "%s: cannot create the results database: "
+                        "other processes keep removing it", s->path);
 }
 
 /* "file:" URI for path with SQLite's URI metacharacters escaped. */
@@ -438,19 +336,21 @@ static int open_readonly(fs_store *s, fs_error *err)
 
     int rc = sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READONLY, NULL);
     if (rc != SQLITE_OK)
-        return store_error(s, err, rc, "cannot open the results database");
-    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+        return fs_store_sql_error(s, err, rc, "cannot open the results "
+                                  "database");
+    sqlite3_busy_timeout(s->db, s->busy_ms);
 
     long long version = 0;
-    rc = query_int(s, "PRAGMA user_version", &version);
+    rc = fs_store_query_int(s, "PRAGMA user_version", &version);
     if ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN) {
-        store_error(s, err, rc, "cannot read the results database");
+        fs_store_sql_error(s, err, rc, "cannot read the results database");
         if (reopen_immutable(s) != SQLITE_OK)
             return -1;
-        sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+        sqlite3_busy_timeout(s->db, s->busy_ms);
     }
-    if (identify(s, &version, err))
+    if (fs_schema_look(s, &version, err))
         return -1;
+    fs_store_exec(s, "PRAGMA foreign_keys = ON");   /* on every connection */
     if (version == 0)
         return fs_error_set(err, "%s: empty database, no fleetsim runs yet "
                             "(run `fleetsim run` first)", s->path);
@@ -462,7 +362,8 @@ static int open_readonly(fs_store *s, fs_error *err)
     return 0;
 }
 
-fs_store *fs_store_open(const char *path, int readonly, fs_error *err)
+
+fs_store *fs_store_open(const char *path, int mode, fs_error *err)
 {
     assert(path);
     fs_store *s = calloc(1, sizeof *s);
@@ -471,8 +372,11 @@ fs_store *fs_store_open(const char *path, int readonly, fs_error *err)
         fs_error_set(err, "%s: out of memory", path);
         return NULL;
     }
-    s->readonly = readonly;
-    int rc = readonly ? open_readonly(s, err) : open_readwrite(s, err);
+    s->readonly = mode == FS_STORE_READONLY;
+    int rc = busy_timeout_ms(&s->busy_ms, err);
+    if (rc == 0)
+        rc = s->readonly ? open_readonly(s, err)
+                         : open_readwrite(s, mode == FS_STORE_CREATE, err);
     if (rc) {
         fs_store_close(s);
         return NULL;
@@ -485,7 +389,7 @@ void fs_store_close(fs_store *s)
     if (!s)
         return;
     if (s->db) {
-        rollback_if_open(s);
+        fs_store_rollback(s);
         int rc = sqlite3_close(s->db);
         assert(rc == SQLITE_OK);   /* every statement is finalized */
         (void)rc;
@@ -499,6 +403,11 @@ sqlite3 *fs_store_db(fs_store *s)
     return s->db;
 }
 
+const char *fs_store_path(const fs_store *s)
+{
+    return s->path;
+}
+
 void fs_store_fail_after(fs_store *s, long nrows)
 {
     s->fail_after = nrows;
@@ -510,10 +419,18 @@ int fs_store_check_writable(fs_store *s, fs_error *err)
     if (s->readonly)
         return fs_error_set(err, "%s: cannot write the results database: "
                             "opened read-only", s->path);
-    int rc = exec(s, "BEGIN IMMEDIATE");
+    /* Another process holding the lock now is no reason not to simulate:
+     * the run waits for it when it is stored (the busy timeout), and is
+     * kept elsewhere if it cannot be.  So this does not wait. */
+    sqlite3_busy_timeout(s->db, 0);
+    int rc = fs_store_exec(s, "BEGIN IMMEDIATE");
+    sqlite3_busy_timeout(s->db, s->busy_ms);
+    if ((rc & 0xff) == SQLITE_BUSY)
+        return 0;
     if (rc != SQLITE_OK)
-        return store_error(s, err, rc, "cannot write the results database");
-    exec(s, "ROLLBACK");
+        return fs_store_sql_error(s, err, rc, "cannot write the results "
+                                  "database");
+    fs_store_rollback(s);
     return 0;
 }
 
@@ -652,7 +569,7 @@ static int insert_util(fs_store *s, const fs_results *r, long long id)
     for (size_t i = 0; rc == SQLITE_OK && i < r->nutil; i++) {
         const fs_util_row *u = &r->util[i];
         bind_run_id(s, st, id, &rc);
-        bind_text(st, 2, FIELD(u, pool), &rc);
+        bind_text(st, 2, u->pool, FS_NAME_MAX, &rc);
         bind_real(st, 3, u->t_s, &rc);
         bind_real(st, 4, u->instances_up, &rc);
         bind_real(st, 5, u->gpus_provisioned, &rc);
@@ -671,7 +588,8 @@ static int insert_latency(fs_store *s, const fs_results *r, long long id)
         "INSERT INTO latency (run_id, workload, count, mean_s, p50_s, p90_s,"
         " p95_s, p99_s, p999_s, slo_s, slo_attainment, ttft_p50_s,"
         " ttft_p99_s, tpot_p50_s, tpot_p99_s, arrivals, dropped, unfinished,"
-        " wait_mean_s) VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?)",
+        " wait_mean_s, mean_batch_size)"
+        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?)",
         -1, &st, NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < r->nlatency; i++) {
         const fs_latency_row *l = &r->latency[i];
@@ -694,6 +612,7 @@ static int insert_latency(fs_store *s, const fs_results *r, long long id)
         bind_int(st, 17, l->dropped, &rc);
         bind_int(st, 18, l->unfinished, &rc);
         bind_real(st, 19, l->wait_mean_s, &rc);
+        bind_real(st, 20, l->mean_batch_size, &rc);
         rc = step_row(st, rc);
     }
     sqlite3_finalize(st);
@@ -764,9 +683,9 @@ int fs_store_write_run(fs_store *s, const fs_results *r, long *run_id,
                             "opened read-only", s->path);
     s->inserts = 0;
     long long id = 0;
-    int rc = exec(s, "BEGIN IMMEDIATE");
+    int rc = fs_store_exec(s, "BEGIN IMMEDIATE");
     if (rc != SQLITE_OK)
-        return store_error(s, err, rc, "cannot write the run");
+        return fs_store_sql_error(s, err, rc, "cannot write the run");
     rc = insert_run(s, r, &id);
     if (rc == SQLITE_OK)
         rc = insert_costs(s, r, id);
@@ -779,10 +698,10 @@ int fs_store_write_run(fs_store *s, const fs_results *r, long *run_id,
     if (rc == SQLITE_OK)
         rc = insert_pools(s, r, id);
     if (rc == SQLITE_OK)
-        rc = exec(s, "COMMIT");
+        rc = fs_store_exec(s, "COMMIT");
     if (rc != SQLITE_OK) {
-        store_error(s, err, rc, "cannot write the run");
-        rollback_if_open(s);
+        fs_store_sql_error(s, err, rc, "cannot write the run");
+        fs_store_rollback(s);
         return -1;
     }
     assert(id > 0 && id <= LONG_MAX);
@@ -822,7 +741,7 @@ static int unknown_name(fs_store *s, const char *name, fs_error *err)
     int rc = sqlite3_prepare_v2(s->db, "SELECT name FROM run GROUP BY name"
                                 " ORDER BY max(run_id) DESC", -1, &st, NULL);
     if (rc != SQLITE_OK)
-        return store_error(s, err, rc, "cannot read runs");
+        return fs_store_sql_error(s, err, rc, "cannot read runs");
     size_t n = 0, cap = 0;
     char **names = NULL;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -892,14 +811,14 @@ int fs_store_find_run(fs_store *s, const char *run, long *run_id,
         if (rc == SQLITE_OK && !found)
             rc = lookup(s, by_name, 0, run, &id, &found);
         if (rc != SQLITE_OK)
-            return store_error(s, err, rc, "cannot read runs");
+            return fs_store_sql_error(s, err, rc, "cannot read runs");
         if (!found)
             return fs_error_set(err, "no run with id %s in %s", run,
                                 s->path);
     } else {
         rc = lookup(s, by_name, 0, run, &id, &found);
         if (rc != SQLITE_OK)
-            return store_error(s, err, rc, "cannot read runs");
+            return fs_store_sql_error(s, err, rc, "cannot read runs");
         if (!found)
             return unknown_name(s, run, err);
     }
@@ -944,7 +863,7 @@ int fs_store_summary(fs_store *s, long run_id, fs_summary *out, fs_error *err)
         return fs_error_set(err, "no run with id %ld in %s", run_id, s->path);
     }
     if (rc != SQLITE_ROW) {
-        store_error(s, err, rc, "cannot read the run summary");
+        fs_store_sql_error(s, err, rc, "cannot read the run summary");
         sqlite3_finalize(st);
         return -1;
     }
@@ -1064,7 +983,7 @@ int fs_store_list_runs(fs_store *s, FILE *out, fs_error *err)
         " FROM run r JOIN run_summary s ON s.run_id = r.run_id"
         " ORDER BY r.run_id", -1, &st, NULL);
     if (rc != SQLITE_OK)
-        return store_error(s, err, rc, "cannot list runs");
+        return fs_store_sql_error(s, err, rc, "cannot list runs");
 
     list_table t = { 0 };
     int failed = list_table_add(&t, (char *const *)header);
@@ -1095,7 +1014,7 @@ int fs_store_list_runs(fs_store *s, FILE *out, fs_error *err)
     }
     if (rc != SQLITE_DONE) {
         list_table_free(&t);
-        return store_error(s, err, rc, "cannot list runs");
+        return fs_store_sql_error(s, err, rc, "cannot list runs");
     }
     if (t.nrows == 1) {
         fprintf(out, "no runs in %s yet\n", s->path);

@@ -1,9 +1,11 @@
 /* store.h -- the results database (SQLite).
  *
  * Creates or migrates the schema of DESIGN.md's contract, writes one run per
- * transaction (all of it or nothing), and reads runs back for `runs` and
- * `compare`.  WAL mode; PRAGMA user_version holds FS_SCHEMA_VERSION, and a
- * database from a newer fleetsim is refused, never modified. */
+ * transaction (all of it or nothing), reads runs back for `runs` and
+ * `compare`, removes and imports runs, and keeps a finished run that its
+ * database cannot take in a database of its own.  WAL mode; PRAGMA
+ * user_version holds FS_SCHEMA_VERSION, and a database from a newer
+ * fleetsim is refused, never modified. */
 #ifndef FS_STORE_H
 #define FS_STORE_H
 
@@ -11,21 +13,48 @@
 #include "error.h"
 #include "results.h"
 
-#define FS_SCHEMA_VERSION 1
+#define FS_SCHEMA_VERSION 2
 
 typedef struct fs_store fs_store;
 
-/* Opens (creating if needed) the database at path and makes sure the schema
- * is current.  A read-only file or directory, a locked database (busy for
- * more than 2 s), a file that is not SQLite, or a newer schema give a
- * message naming the file.  readonly=1 opens an existing file for reading
- * only (for runs/compare) and fails if it does not exist. */
-fs_store *fs_store_open(const char *path, int readonly, fs_error *err);
+/* How long a store waits for another process's lock before it gives up,
+ * unless FLEETSIM_BUSY_TIMEOUT (a duration: 90s, 10m) or
+ * fs_store_set_busy_timeout says otherwise.  Long, because a run that has
+ * finished simulating waits here for the other runs of a sweep. */
+#define FS_BUSY_TIMEOUT_DEFAULT_S 300
+
+/* Sets the busy timeout of stores opened afterwards (run --busy-timeout);
+ * a negative value goes back to FLEETSIM_BUSY_TIMEOUT or the default. */
+void fs_store_set_busy_timeout(double seconds);
+
+/* How fs_store_open opens a file. */
+enum {
+    FS_STORE_CREATE = 0,     /* read-write; created if missing (run) */
+    FS_STORE_READONLY = 1,   /* an existing file, read only (runs, compare) */
+    FS_STORE_EXISTING = 2,   /* read-write, never created (rm, import) */
+};
+
+/* Opens the database at path and, unless read-only, makes sure the schema
+ * is current; every mode checks that the tables a run needs are there.  A
+ * read-only file or directory (which one is said), a database locked for
+ * longer than the busy timeout, a file that is not SQLite, a damaged or a
+ * newer schema give a message naming the file.  If this process created
+ * the file and could not write the schema into it (a full disk, a
+ * file-size limit), the file is removed again. */
+fs_store *fs_store_open(const char *path, int mode, fs_error *err);
 void fs_store_close(fs_store *s);
 
-/* Checks, before a long simulation, that a run could be written now:
- * the database is writable and not locked.  */
+/* Checks, before a long simulation, that a run could be written: the
+ * database is writable.  Another process holding the write lock right now
+ * is not an error (the run waits for it when it is stored). */
 int fs_store_check_writable(fs_store *s, fs_error *err);
+
+/* Makes a write past the file-size limit (ulimit -f) fail with EFBIG, and
+ * the store say so, instead of SIGXFSZ killing the process.  For main(). */
+void fs_store_catch_file_size_limit(void);
+
+/* The path the store was opened with. */
+const char *fs_store_path(const fs_store *s);
 
 /* Writes a whole run in one transaction; *run_id gets its id.  On any
  * failure the transaction is rolled back: no row of the run remains. */
@@ -53,6 +82,38 @@ int fs_store_list_runs(fs_store *s, FILE *out, fs_error *err);
 
 /* The underlying handle, for tests and for commands that query directly. */
 struct sqlite3 *fs_store_db(fs_store *s);
+
+/* Removes the runs named by runs[0..n) (ids or names, as
+ * fs_store_find_run resolves them) and all their rows, in one
+ * transaction: a RUN that matches nothing removes nothing and err names
+ * it.  Prints "removed run ID (NAME)" for each to out. */
+int fs_store_remove_runs(fs_store *s, char *const *runs, int n, FILE *out,
+                         fs_error *err);
+
+/* Copies every run of the fleetsim database at path `from` (a kept file)
+ * into s, with all their rows, in one transaction; the runs get new ids.
+ * Prints what it did to out. */
+int fs_store_import(fs_store *s, const char *from, FILE *out, fs_error *err);
+
+/* Where the finished runs of one command go when their database cannot
+ * take them (store_keep.c). */
+typedef struct fs_keeper {
+    const char *target;     /* the database the runs are meant for */
+    fs_store *kept;         /* the kept database, once one run is kept */
+    char path[4096];        /* its path */
+} fs_keeper;
+
+void fs_keeper_init(fs_keeper *k, const char *target);
+void fs_keeper_close(fs_keeper *k);
+
+/* Writes r to store; if that fails (or an earlier run was kept already),
+ * writes it to the kept database instead: k->target's name with
+ * ".kept-PID.db", beside it, else in $TMPDIR or /tmp.  Returns 0 when
+ * stored in store, 1 when kept (*id is its id in k->path; why says why it
+ * could not be stored, empty after the first), -1 when it could be written
+ * nowhere (why says why). */
+int fs_store_or_keep(fs_store *store, fs_keeper *k, const fs_results *r,
+                     long *id, fs_error *why);
 
 /* For tests only: makes the nrows-th row insert of each later
  * fs_store_write_run fail (1 = the run row itself; 0 = never), by binding

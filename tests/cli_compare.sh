@@ -243,4 +243,15 @@ expect_eq "$(py '
 import csv
 print(ascii([r for r in csv.reader(open("bad.csv", encoding="utf-8", newline="")) if r[0] == "name"][0][1]))
 ')" "'bad\\ufffd\\x01x'" "csv: valid UTF-8"
+# ---- mean batch size per workload -----------------------------------------
+# 10 requests at t = 0 on one server, batch_max = 4, no batch wait: the
+# first is started alone, then the queue is taken 4, 4 and 1 at a time:
+# 10 requests in 4 batches, a mean batch size of 2.5.
+sed -e 's/^service = const(10s)/service = const(10s)\nbatch_max = 4/' two.ini >batch.ini
+expect_exit 0 "batch run" -- "$FLEETSIM" run batch.ini --db "$DB" --name batched --quiet
+expect_eq "$(sql "$DB" "SELECT mean_batch_size FROM latency l JOIN run r USING (run_id) WHERE r.name = 'batched' AND workload = 'heavy'")" "2.5" "latency.mean_batch_size"
+expect_exit 0 "compare json batch" -- "$FLEETSIM" compare --db "$DB" --format json batched
+expect_eq "$(py 'import json,sys; print([w for w in json.load(open(sys.argv[1]))[0]["workloads"] if w["workload"] == "heavy"][0]["mean_batch_size"])' "$TMP/out")" "2.5" "compare json: mean batch size"
+expect_exit 0 "compare table batch" -- "$FLEETSIM" compare --db "$DB" batched
+expect_in "$TMP/out" "mean batch size" "compare table: mean batch size row"
 report
