@@ -1,10 +1,11 @@
 /* scenario.c -- typed validation of a scenario; see scenario.h.
  *
- * The config is walked section by section.  Each section kind has the list
- * of keys it accepts; a key outside it is refused with the nearest known
- * name, and keys that belong to features of later versions (spot, MIG, LLM
- * models, training) are refused with a message that says so, rather than
- * being silently ignored. */
+ * The config is walked section by section: [scenario], pools
+ * (scenario_pool.c), workloads, windows; then the checks that span
+ * sections (scenario_check.c).  Each section kind has the list of keys it
+ * accepts, read with the typed readers of scenario_read.c.  Nothing that
+ * does not fit is cut: names, paths and values beyond their documented
+ * bounds (scenario_limits.h) are refused with file:line:key. */
 #include "scenario_impl.h"
 
 #include <libgen.h>

@@ -478,6 +478,15 @@ int main(void)
         snprintf(want, sizeof want, "--set %s: section name is 55 "
                  "characters; at most 49", set);
         expect_exact_set(base, sets1, 1, want);
+        char longset[400];
+        memset(name, 'v', 70);
+        name[70] = '\0';
+        snprintf(longset, sizeof longset, "scenario.description=%s%s%s",
+                 name, name, name);
+        char *sets4[] = {longset};
+        expect_exact_set(base, sets4, 1, "--set scenario.description: too "
+                         "long (231 characters; at most 198, as a line of a "
+                         "file)");
         char *sets2[] = {"scenario.name=caf\xc3"};
         expect_exact_set(base, sets2, 1, "--set: scenario.name: is not valid "
                          "UTF-8");
