@@ -456,9 +456,9 @@ int fs_config_set(fs_config *c, const char *assignment, fs_error *err)
                             FS_CONFIG_SECTION_MAX);
     if (strlen(assignment) > FS_CONFIG_LINE_MAX)
         return fs_error_set(err, "--set %.*s: too long (%zu characters; at "
-                            "most %d, as a line of a file)", (int)(eq - assignment),
-                            assignment, strlen(assignment),
-                            FS_CONFIG_LINE_MAX);
+                            "most %d, as a line of a file)",
+                            (int)(eq - assignment), assignment,
+                            strlen(assignment), FS_CONFIG_LINE_MAX);
     char section[FS_CONFIG_SECTION_MAX + 1], key[FS_CONFIG_LINE_MAX + 1];
     snprintf(section, sizeof section, "%.*s", (int)slen, assignment);
     snprintf(key, sizeof key, "%.*s", (int)klen, dot + 1);

@@ -244,8 +244,8 @@ static int catalog_instance(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p,
                             int column, const fs_instance_type **it)
 {
     char list[512];
-    if (!p->provider[0] &&
-        fs_catalog_providers(sc->catalog, p->gpu.name, list, sizeof list) > 1) {
+    if (!p->provider[0] && fs_catalog_providers(sc->catalog, p->gpu.name,
+                                                list, sizeof list) > 1) {
         char why[900];
         fs_catalog_list_instances(sc->catalog, p->gpu.name, list,
                                   sizeof list);

@@ -364,8 +364,9 @@ int main(void)
                  "queue(target=4)\nmax = 100001\n" WORKLOAD_P,
                  "s.ini:5: pool.p.max: must be at most 100000, got 100001");
     expect_exact("[pool.p]\ngpu = L4\nprice = 1\ngpus_per_instance = "
-                 "2147483647\n" WORKLOAD_P, "s.ini:4: pool.p.gpus_per_instance: "
-                 "must be at most 64, got 2147483647");
+                 "2147483647\n" WORKLOAD_P,
+                 "s.ini:4: pool.p.gpus_per_instance: must be at most 64, got "
+                 "2147483647");
     expect_exact("[pool.p]\ngpu = L4\nprice = 1\n" WORKLOAD_P
                  "batch_max = 2000000000\n", "s.ini:8: workload.w.batch_max: "
                  "must be at most 65536, got 2000000000");
