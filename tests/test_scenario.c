@@ -488,6 +488,8 @@ int main(void)
         expect_exact_set(base, sets4, 1, "--set scenario.description: too "
                          "long (231 characters; at most 198, as a line of a "
                          "file)");
+        expect_exact("[pool.caf\xc3]\ngpu = L4\n", "s.ini:2: pool.caf\xc3: "
+                     "the name is not valid UTF-8");
         char *sets2[] = {"scenario.name=caf\xc3"};
         expect_exact_set(base, sets2, 1, "--set: scenario.name: is not valid "
                          "UTF-8");
