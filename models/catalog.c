@@ -319,13 +319,22 @@ const fs_instance_type *fs_catalog_cheapest(const fs_catalog *c,
                                             const char *gpu, int gpus,
                                             int column)
 {
+    return fs_catalog_cheapest_at(c, NULL, gpu, gpus, column);
+}
+
+const fs_instance_type *fs_catalog_cheapest_at(const fs_catalog *c,
+                                               const char *provider,
+                                               const char *gpu, int gpus,
+                                               int column)
+{
     const fs_instance_type *best = NULL;
     int best_exact = 0;
     double best_per_gpu = INFINITY;
     for (size_t i = 0; i < c->ninst; i++) {
         const fs_instance_type *t = &c->inst[i];
         double p = fs_instance_price(t, column);
-        if (strcasecmp(t->gpu, gpu) != 0 || isnan(p))
+        if (strcasecmp(t->gpu, gpu) != 0 || isnan(p) ||
+            (provider && strcasecmp(t->provider, provider) != 0))
             continue;
         int exact = gpus > 0 && t->gpus == gpus;
         double per_gpu = p / t->gpus;
@@ -337,6 +346,60 @@ const fs_instance_type *fs_catalog_cheapest(const fs_catalog *c,
         }
     }
     return best;
+}
+
+/* Appends ", item" (or "item" first) to buf while it fits. */
+static void list_add(char *buf, size_t len, size_t *off, const char *a,
+                     const char *b)
+{
+    if (*off < len)
+        *off += (size_t)snprintf(buf + *off, len - *off, "%s%s%s%s",
+                                 *off ? ", " : "", a, b ? ":" : "",
+                                 b ? b : "");
+}
+
+int fs_catalog_providers(const fs_catalog *c, const char *gpu, char *buf,
+                         size_t len)
+{
+    int n = 0;
+    size_t off = 0;
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; i < c->ninst; i++) {
+        const fs_instance_type *t = &c->inst[i];
+        if (strcasecmp(t->gpu, gpu) != 0)
+            continue;
+        int seen = 0;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = strcasecmp(c->inst[k].gpu, gpu) == 0 &&
+                   strcasecmp(c->inst[k].provider, t->provider) == 0;
+        if (seen)
+            continue;
+        n++;
+        list_add(buf, len, &off, t->provider, NULL);
+    }
+    return n;
+}
+
+int fs_catalog_sells(const fs_catalog *c, const char *provider,
+                     const char *gpu)
+{
+    for (size_t i = 0; i < c->ninst; i++)
+        if (strcasecmp(c->inst[i].gpu, gpu) == 0 &&
+            strcasecmp(c->inst[i].provider, provider) == 0)
+            return 1;
+    return 0;
+}
+
+void fs_catalog_list_instances(const fs_catalog *c, const char *gpu,
+                               char *buf, size_t len)
+{
+    size_t off = 0;
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; i < c->ninst; i++)
+        if (strcasecmp(c->inst[i].gpu, gpu) == 0)
+            list_add(buf, len, &off, c->inst[i].provider, c->inst[i].name);
 }
 
 static int is_dir(const char *p)

@@ -61,7 +61,24 @@ void fs_catalog_suggest_instance(const fs_catalog *c, const char *name,
 const fs_instance_type *fs_catalog_cheapest(const fs_catalog *c,
                                             const char *gpu, int gpus,
                                             int column);
+/* The same among one provider's instances (provider NULL: any). */
+const fs_instance_type *fs_catalog_cheapest_at(const fs_catalog *c,
+                                               const char *provider,
+                                               const char *gpu, int gpus,
+                                               int column);
 double fs_instance_price(const fs_instance_type *t, int column);
+
+/* Providers: a GPU sold by several is priced from one only when the
+ * scenario says which (pool key provider, or instance).
+ * fs_catalog_providers counts the providers selling gpu and lists them
+ * ("aws, gcp") in catalog order; fs_catalog_list_instances lists its
+ * instance types ("aws:p4d.24xlarge, gcp:a2-highgpu-1g"). */
+int fs_catalog_providers(const fs_catalog *c, const char *gpu, char *buf,
+                         size_t len);
+int fs_catalog_sells(const fs_catalog *c, const char *provider,
+                     const char *gpu);
+void fs_catalog_list_instances(const fs_catalog *c, const char *gpu,
+                               char *buf, size_t len);
 
 /* The directory holding the default gpus.csv and instances.csv:
  * $FLEETSIM_CATALOG, else the installed data directory, else the source

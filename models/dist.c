@@ -72,9 +72,19 @@ int fs_dist_parse(const fs_call *c, fs_dist *d, char *why, size_t whylen)
         if (fs_call_check_keys(c, k_logn, why, whylen) ||
             number_arg(c, "sigma", &d->b, 0, why, whylen))
             return -1;
+        if (d->b > FS_LOGNORMAL_SIGMA_MAX)
+            return WHY("lognormal(): sigma must be at most %g, got '%s'",
+                       FS_LOGNORMAL_SIGMA_MAX, fs_call_get(c, "sigma"));
         if (fs_call_get(c, "mu")) {
             if (number_arg(c, "mu", &d->a, 1, why, whylen))
                 return -1;
+            double lo = log(FS_LOGNORMAL_MEDIAN_MIN);
+            double hi = log(FS_DURATION_MAX);
+            if (d->a < lo || d->a > hi)
+                return WHY("lognormal(): mu must be between %.1f and %.1f (a "
+                           "median e^mu between 1us and 3650d), got '%s'",
+                           ceil(lo * 10) / 10, floor(hi * 10) / 10,
+                           fs_call_get(c, "mu"));
         } else {
             double mean;
             if (duration_arg(c, "mean", -1, &mean, why, whylen))
@@ -92,8 +102,12 @@ int fs_dist_parse(const fs_call *c, fs_dist *d, char *why, size_t whylen)
             number_arg(c, "shape", &d->a, 0, why, whylen) ||
             duration_arg(c, "scale", -1, &d->b, why, whylen))
             return -1;
-        if (d->a <= 0 || d->b <= 0)
-            return WHY("weibull(): shape and scale must be positive");
+        if (d->a < FS_WEIBULL_SHAPE_MIN || d->a > FS_WEIBULL_SHAPE_MAX)
+            return WHY("weibull(): shape must be between %g and %g, got '%s'",
+                       FS_WEIBULL_SHAPE_MIN, FS_WEIBULL_SHAPE_MAX,
+                       fs_call_get(c, "shape"));
+        if (d->b <= 0)
+            return WHY("weibull(): scale must be positive");
         return 0;
     }
     if (strcmp(n, "linear") == 0) {

@@ -3,7 +3,14 @@
  * Parsed from the call grammar: const(50ms), exponential(mean=1s),
  * lognormal(mean=2s, sigma=0.5) or lognormal(mu=0.3, sigma=0.5),
  * weibull(shape=0.8, scale=20h), linear(base=5ms, per_item=10ms).
- * Draws use GSL's variate generators on a caller-owned stream. */
+ * Draws use GSL's variate generators on a caller-owned stream.
+ *
+ * Parameters are bounded so that every draw is a usable duration: every
+ * duration argument is at most FS_DURATION_MAX (grammar.h); lognormal's
+ * sigma at most FS_LOGNORMAL_SIGMA_MAX (beyond it nearly every draw is 0s
+ * and a few astronomically large) and its median e^mu between 1us and
+ * FS_DURATION_MAX; weibull's shape within [FS_WEIBULL_SHAPE_MIN,
+ * FS_WEIBULL_SHAPE_MAX] (a shape near 0 draws 0s or infinities). */
 #ifndef FS_DIST_H
 #define FS_DIST_H
 
@@ -11,6 +18,11 @@
 #include <gsl/gsl_rng.h>
 #include "../sim/grammar.h"
 #include "../sim/error.h"
+
+#define FS_LOGNORMAL_SIGMA_MAX 4.0
+#define FS_LOGNORMAL_MEDIAN_MIN 1e-6    /* seconds */
+#define FS_WEIBULL_SHAPE_MIN 0.1
+#define FS_WEIBULL_SHAPE_MAX 100.0
 
 typedef enum fs_dist_kind {
     FS_DIST_CONST,

@@ -27,7 +27,7 @@ typedef struct run_options {
     int nsets;
     int quiet;
     double busy_timeout;  /* seconds; < 0: FLEETSIM_BUSY_TIMEOUT or default */
-    char seed_set[64], reps_set[64];
+    char seed_set[64], reps_set[64], name_set[FS_NAME_MAX + 16];
 } run_options;
 
 static void iso_now(char *buf, size_t len)
@@ -57,8 +57,12 @@ static int take_value(run_options *o, const char *opt, const char *v)
 {
     if (strcmp(opt, "--db") == 0)
         o->db = v;
-    else if (strcmp(opt, "--name") == 0)
+    else if (strcmp(opt, "--name") == 0) {
+        char why[128];   /* refused, never cut: see fs_check_name */
+        if (fs_check_name(v, FS_NAME_MAX, why, sizeof why))
+            return fs_usage_error("run", "--name %s", why);
         o->name = v;
+    }
     else if (strcmp(opt, "--set") == 0)
         o->sets[o->nsets++] = (char *)v;
     else if (strcmp(opt, "--seed") == 0)
@@ -123,6 +127,12 @@ static int parse_args(int argc, char **argv, run_options *o)
         o->sets[o->nsets++] = o->seed_set;
     if (o->reps_set[0])
         o->sets[o->nsets++] = o->reps_set;
+    /* --name too: the file name then need not make a valid name. */
+    if (o->name) {
+        snprintf(o->name_set, sizeof o->name_set, "scenario.name=%s",
+                 o->name);
+        o->sets[o->nsets++] = o->name_set;
+    }
     return FS_EXIT_OK;
 }
 
@@ -214,6 +224,8 @@ static int run_all(run_options *o)
         fs_scenario_free(sc);
         return fs_fail(err.msg);
     }
+    for (size_t k = 0; !o->quiet && k < sc->nwarnings; k++)
+        fprintf(stderr, "fleetsim: warning: %s\n", sc->warnings[k]);
     fs_keeper keep;
     fs_keeper_init(&keep, o->db);
     int rc = FS_EXIT_OK, kept = 0;

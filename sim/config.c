@@ -1,23 +1,31 @@
 /* config.c -- reading scenario files with inih; see config.h.
  *
- * inih does not tell its handler which line it is on, so we feed it through
- * ini_parse_stream with a reader that counts lines: inih calls the handler
- * for a line right after reading it, so the count is that line's number. */
+ * A file is read whole first, with limits (a regular file of at most
+ * FS_CONFIG_FILE_MAX bytes), and its lines checked for what inih would get
+ * wrong silently: a NUL byte (the rest of the line dropped), a line longer
+ * than inih's buffer, a section name longer than inih holds (cut).  inih
+ * then parses the text through a reader that counts lines: it calls the
+ * handler for a line right after reading it, so the count is that line's
+ * number. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_INCLUDE_DEPTH 8
 
 typedef struct reader_state {
-    FILE *f;
+    const char *p, *end;   /* the text not yet handed to inih */
     int line;
-    int too_long;       /* line number of an over-long line, 0 if none */
+    int too_long;          /* line number of an over-long line, 0 if none */
 } reader_state;
 
 typedef struct parse_state {
@@ -31,20 +39,24 @@ typedef struct parse_state {
     int failed;
 } parse_state;
 
+/* Hands inih one line of the text.  The line check has already refused
+ * lines too long for the header's INI_MAX_LINE; this stops on one too long
+ * for the library's buffer, should it have been built smaller. */
 static char *reader(char *buf, int size, void *stream)
 {
     reader_state *rd = stream;
-    if (!fgets(buf, size, rd->f))
+    if (rd->p >= rd->end || rd->too_long)
         return NULL;
-    rd->line++;
-    size_t n = strlen(buf);
-    if (n == (size_t)size - 1 && buf[n - 1] != '\n' && !feof(rd->f)) {
-        if (!rd->too_long)
-            rd->too_long = rd->line;
-        int ch;   /* drop the rest of the line */
-        while ((ch = fgetc(rd->f)) != EOF && ch != '\n')
-            ;
+    const char *nl = memchr(rd->p, '\n', (size_t)(rd->end - rd->p));
+    size_t n = nl ? (size_t)(nl - rd->p) + 1 : (size_t)(rd->end - rd->p);
+    if (n > (size_t)size - 1) {
+        rd->too_long = rd->line + 1;
+        return NULL;
     }
+    memcpy(buf, rd->p, n);
+    buf[n] = '\0';
+    rd->p += n;
+    rd->line++;
     return buf;
 }
 
@@ -145,18 +157,138 @@ static int handler(void *user, const char *section, const char *name,
     return 1;
 }
 
-static int read_whole(fs_config *c, FILE *f, const char *path)
+/* What kind of file st is, for "'x' is a directory" messages; NULL for a
+ * regular file. */
+static const char *not_regular(const struct stat *st)
 {
-    char header[PATH_MAX + 16];
-    int n = snprintf(header, sizeof header, "; ---- %s\n", path);
-    if (append_text(c, header, (size_t)n))
-        return -1;
-    char buf[4096];
-    size_t got;
-    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-        if (append_text(c, buf, got))
-            return -1;
-    rewind(f);
+    if (S_ISREG(st->st_mode))
+        return NULL;
+    if (S_ISDIR(st->st_mode))
+        return "is a directory, not a scenario file";
+    return "is not a regular file (a device, pipe or socket)";
+}
+
+/* Reads a whole regular file of at most FS_CONFIG_FILE_MAX bytes into a
+ * malloc'd, NUL-terminated buffer.  On a refusal, *why says what is wrong
+ * and errno is 0; on a system error, errno says which.  O_NONBLOCK: opening
+ * a FIFO must not wait for a writer before it is refused. */
+static char *read_limited(const char *path, size_t *len, const char **why,
+                          char *whybuf, size_t whylen)
+{
+    *why = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    char *buf = NULL;
+    if (fstat(fd, &st) != 0)
+        goto fail;
+    if ((*why = not_regular(&st)))
+        goto refuse;
+    if (st.st_size > FS_CONFIG_FILE_MAX) {
+        snprintf(whybuf, whylen, "is %lld bytes; a scenario file holds at "
+                 "most %d (1 MiB)", (long long)st.st_size,
+                 FS_CONFIG_FILE_MAX);
+        *why = whybuf;
+        goto refuse;
+    }
+    /* One byte more than the limit: a file that grew is still caught. */
+    buf = malloc(FS_CONFIG_FILE_MAX + 2);
+    if (!buf)
+        goto fail;
+    size_t n = 0;
+    while (n <= FS_CONFIG_FILE_MAX) {
+        ssize_t got = read(fd, buf + n, FS_CONFIG_FILE_MAX + 1 - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            goto fail;
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    if (n > FS_CONFIG_FILE_MAX) {
+        snprintf(whybuf, whylen, "is more than %d bytes; a scenario file "
+                 "holds at most that (1 MiB)", FS_CONFIG_FILE_MAX);
+        *why = whybuf;
+        goto refuse;
+    }
+    close(fd);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+refuse:
+    errno = 0;
+fail:;
+    int saved = errno;
+    free(buf);
+    close(fd);
+    errno = saved;
+    return NULL;
+}
+
+/* The section and key a line sets, for messages: "pool.p.price", or the
+ * section alone, or NULL before any section. */
+static const char *line_key(const char *line, size_t n, const char *section,
+                            char *buf, size_t len)
+{
+    while (n && (*line == ' ' || *line == '\t')) {
+        line++;
+        n--;
+    }
+    size_t k = 0;
+    while (k < n && line[k] != '=' && line[k] != ':' && line[k] != ';' &&
+           line[k] != '#' && line[k] != '[' && line[k] != '\0')
+        k++;
+    int is_key = k < n && (line[k] == '=' || line[k] == ':');
+    while (k && (line[k - 1] == ' ' || line[k - 1] == '\t'))
+        k--;
+    if (!section[0])
+        return NULL;
+    if (is_key && k)
+        snprintf(buf, len, "%s.%.*s", section, (int)k, line);
+    else
+        snprintf(buf, len, "%s", section);
+    return buf;
+}
+
+/* Refuses, with file:line, what inih would silently get wrong: NUL bytes,
+ * over-long lines, section names inih would cut. */
+static int check_lines(const char *text, size_t len, const char *file,
+                       fs_error *err)
+{
+    char section[FS_CONFIG_SECTION_MAX + 1] = "";
+    char key[FS_CONFIG_SECTION_MAX + 128];
+    const char *p = text, *end = text + len;
+    if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p += 3;   /* inih skips a UTF-8 byte order mark */
+    for (int line = 1; p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        const char *k = line_key(p, n, section, key, sizeof key);
+        if (memchr(p, '\0', n))
+            return fs_error_at(err, file, line, k, "the line holds a NUL "
+                               "byte (not a text file?)");
+        if (n > FS_CONFIG_LINE_MAX)
+            return fs_error_at(err, file, line, k, "line too long (%zu "
+                               "characters; at most %d)", n,
+                               FS_CONFIG_LINE_MAX);
+        const char *s = p;
+        while (s < p + n && (*s == ' ' || *s == '\t'))
+            s++;
+        const char *close = s < p + n && *s == '[' ?
+                            memchr(s, ']', (size_t)(p + n - s)) : NULL;
+        if (close) {
+            size_t sl = (size_t)(close - s - 1);
+            if (sl > FS_CONFIG_SECTION_MAX)
+                return fs_error_at(err, file, line, NULL, "%.*s: section "
+                                   "name is %zu characters; at most %d",
+                                   (int)sl, s + 1, sl,
+                                   FS_CONFIG_SECTION_MAX);
+            snprintf(section, sizeof section, "%.*s", (int)sl, s + 1);
+        }
+        p += n + (nl != NULL);
+    }
     return 0;
 }
 
@@ -168,30 +300,47 @@ static int load_file(fs_config *c, const char *path, const char *as_written,
         return fs_error_at(err, from_file, from_line, "scenario.include",
                            "includes nested more than %d deep (a cycle?)",
                            MAX_INCLUDE_DEPTH);
-    FILE *f = fopen(path, "r");
-    if (!f) {
+    size_t len = 0;
+    const char *why;
+    char whybuf[160];
+    char *text = read_limited(path, &len, &why, whybuf, sizeof whybuf);
+    if (!text) {
+        if (from_file && why)
+            return fs_error_at(err, from_file, from_line, "scenario.include",
+                               "'%s' %s", as_written, why);
         if (from_file)
             return fs_error_at(err, from_file, from_line, "scenario.include",
                                "cannot open '%s' (as %s): %m", as_written,
                                path);
+        if (why)
+            return fs_error_set(err, "%s: %s", path, why);
         return fs_error_set(err, "%s: cannot open scenario: %m", path);
     }
     const char *file = intern_file(c, path);
-    reader_state rd = {f, 0, 0};
-    parse_state ps = {.c = c, .file = file, .rd = &rd, .first = c->n,
-                      .err = err};
-    if (!file || read_whole(c, f, path)) {
-        fclose(f);
+    if (!file) {
+        free(text);
         return fs_error_set(err, "out of memory reading %s", path);
     }
+    if (check_lines(text, len, file, err)) {
+        free(text);
+        return -1;
+    }
+    if (append_text(c, "; ---- ", 7) ||
+        append_text(c, path, strlen(path)) || append_text(c, "\n", 1) ||
+        append_text(c, text, len)) {
+        free(text);
+        return fs_error_set(err, "out of memory reading %s", path);
+    }
+    reader_state rd = {text, text + len, 0, 0};
+    parse_state ps = {.c = c, .file = file, .rd = &rd, .first = c->n,
+                      .err = err};
     int rc = ini_parse_stream(reader, &rd, handler, &ps);
-    fclose(f);
+    free(text);
     if (ps.failed)
         return -1;
     if (rd.too_long)
         return fs_error_at(err, file, rd.too_long, NULL,
-                           "line too long (at most %d characters)",
-                           INI_MAX_LINE - 2);
+                           "line too long for this build of inih");
     if (rc > 0)
         return fs_error_at(err, file, rc, NULL,
                            "cannot parse this line (expected [section] or "
@@ -299,15 +448,25 @@ int fs_config_set(fs_config *c, const char *assignment, fs_error *err)
     if (!eq || !dot || dot == assignment || dot + 1 == eq)
         return fs_error_set(err, "--set %s: expected SECTION.KEY=VALUE, "
                             "e.g. --set pool.a100.count=6", assignment);
-    char section[256], key[128];
-    snprintf(section, sizeof section, "%.*s", (int)(dot - assignment),
-             assignment);
-    snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
+    /* What a file could not hold is refused here too, never cut. */
+    size_t slen = (size_t)(dot - assignment), klen = (size_t)(eq - dot - 1);
+    if (slen > FS_CONFIG_SECTION_MAX)
+        return fs_error_set(err, "--set %s: section name is %zu characters; "
+                            "at most %d", assignment, slen,
+                            FS_CONFIG_SECTION_MAX);
+    if (strlen(assignment) > FS_CONFIG_LINE_MAX)
+        return fs_error_set(err, "--set %.*s: too long (%zu characters; at "
+                            "most %d, as a line of a file)",
+                            (int)(eq - assignment), assignment,
+                            strlen(assignment), FS_CONFIG_LINE_MAX);
+    char section[FS_CONFIG_SECTION_MAX + 1], key[FS_CONFIG_LINE_MAX + 1];
+    snprintf(section, sizeof section, "%.*s", (int)slen, assignment);
+    snprintf(key, sizeof key, "%.*s", (int)klen, dot + 1);
     const char *file = intern_file(c, "--set");
-    char line[1024];
-    int n = snprintf(line, sizeof line, "; --set %s\n", assignment);
     if (!file || add_entry(c, section, key, eq + 1, file, 0) ||
-        append_text(c, line, (size_t)n))
+        append_text(c, "; --set ", 8) ||
+        append_text(c, assignment, strlen(assignment)) ||
+        append_text(c, "\n", 1))
         return fs_error_set(err, "out of memory");
     return 0;
 }

@@ -9,7 +9,16 @@
 #define FS_CONFIG_H
 
 #include <stddef.h>
+#include <ini.h>
 #include "error.h"
+
+/* Limits of what is read (README, "Scenario reference"): a file is a
+ * regular file of at most 1 MiB; a line holds what inih's buffer does; a
+ * section name what inih keeps (its MAX_SECTION is 50 with the NUL) rather
+ * than cut.  --set assignments obey the same limits. */
+#define FS_CONFIG_FILE_MAX (1 << 20)
+#define FS_CONFIG_LINE_MAX (INI_MAX_LINE - 2)
+#define FS_CONFIG_SECTION_MAX 49
 
 typedef struct fs_config_entry {
     char *section;   /* "scenario", "pool.a100", ... */
@@ -29,7 +38,8 @@ typedef struct fs_config {
     size_t text_len;
 } fs_config;
 
-/* Reads path (and its includes).  NULL with "file:line: ..." on error. */
+/* Reads path (and its includes).  NULL with "file:line: ..." on error,
+ * including a file or line beyond the limits above or a NUL byte. */
 fs_config *fs_config_load(const char *path, fs_error *err);
 void fs_config_free(fs_config *c);
 

@@ -85,6 +85,9 @@ int fs_parse_duration(const char *s, double *seconds, char *why,
                 goto bad;
             if (v < 0)
                 return WHY("a duration must not be negative, got '%s'", s);
+            if (v > FS_DURATION_MAX)
+                return WHY("a duration must be at most 3650d (10 years), "
+                           "got '%s'", s);
             *seconds = v;
             return 0;
         }
@@ -271,11 +274,50 @@ int fs_parse_call(const char *s, fs_call *out, char *why, size_t whylen)
         if (a->value[0] == '\0' && !(a->key[0] == '\0' && !comma &&
                                      out->nargs == 0))
             return WHY("empty argument in '%s'", s);
+        if (a->key[0] && fs_call_get(out, a->key))
+            return WHY("argument '%s' given twice in '%s'", a->key, s);
         if (a->value[0] != '\0')
             out->nargs++;
         if (!comma)
             break;
         p = comma + 1;
+    }
+    return 0;
+}
+
+/* Length of the UTF-8 sequence at p (RFC 3629: no overlongs, no
+ * surrogates, at most U+10FFFF), 0 when it is not one. */
+static size_t utf8_len(const unsigned char *p)
+{
+    if (p[0] < 0x80)
+        return 1;
+    size_t n = p[0] >= 0xC2 && p[0] <= 0xDF ? 2
+             : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
+             : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4
+                                            : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] > 0x9F) ||
+        (p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] > 0x8F))
+        return 0;
+    return n;
+}
+
+int fs_check_name(const char *s, size_t size, char *why, size_t whylen)
+{
+    size_t len = strlen(s);
+    if (len == 0)
+        return WHY("must not be empty");
+    if (len >= size)
+        return WHY("is %zu bytes long; at most %zu", len, size - 1);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = utf8_len(p);
+        if (n == 0)
+            return WHY("is not valid UTF-8");
+        if (n == 1 && (*p < 0x20 || *p == 0x7F))
+            return WHY("must not contain control characters");
+        p += n;
     }
     return 0;
 }

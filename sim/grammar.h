@@ -4,13 +4,16 @@
  * (3.2/s 100/m 5000/h 1M/d), money ($4.10 or 4.10), percentages (70% or
  * 0.7) and calls: NAME or NAME(arg, key=value, ...) used by arrival
  * processes and distributions.  Parsers reject negative, NaN and infinite
- * values: a why-string says what was expected. */
+ * values, and durations beyond FS_DURATION_MAX (nothing a planner simulates
+ * lasts longer; beyond it times lose their sub-second precision): a
+ * why-string says what was expected. */
 #ifndef FS_GRAMMAR_H
 #define FS_GRAMMAR_H
 
 #include <stddef.h>
 
 #define FS_CALL_MAX_ARGS 12
+#define FS_DURATION_MAX (3650 * 86400.0)   /* 3650d, 10 years */
 
 typedef struct fs_call_arg {
     char key[32];     /* "" for a positional argument */
@@ -31,7 +34,14 @@ int fs_parse_money(const char *s, double *usd, char *why, size_t whylen);
 int fs_parse_fraction(const char *s, double *out, char *why, size_t whylen);
 int fs_parse_count(const char *s, long *out, char *why, size_t whylen);
 int fs_parse_bool(const char *s, int *out, char *why, size_t whylen);
+/* A call; an argument named twice is refused, naming it. */
 int fs_parse_call(const char *s, fs_call *out, char *why, size_t whylen);
+
+/* A name (of a scenario, run, pool, ...) that must fit a buffer of size
+ * bytes with its terminator: non-empty, valid UTF-8, no control
+ * characters.  Names are refused, never cut (a cut can split a UTF-8
+ * character and make JSON output invalid). */
+int fs_check_name(const char *s, size_t size, char *why, size_t whylen);
 
 /* Argument lookup: the value of key, or NULL.  fs_call_positional gives the
  * i-th argument without a key. */

@@ -48,8 +48,8 @@ static const char run_help[] =
 "                     its own random streams, each stored as a run)\n"
 "  --set S.K=V        overrides any scenario key, e.g. --set pool.gpu.count=6\n"
 "                     (repeatable; applied after the file and its include)\n"
-"  --name NAME        the run's name (default [scenario] name, else the\n"
-"                     file name without .ini)\n"
+"  --name NAME        the run's name, at most 63 bytes (default [scenario]\n"
+"                     name, else the file name without .ini)\n"
 "  --quiet            no progress line and no summary: print the run ids\n"
 "  --busy-timeout D   how long to wait for another process's lock on the\n"
 "                     database (default 5m, or $FLEETSIM_BUSY_TIMEOUT)\n"
@@ -60,7 +60,8 @@ static const char run_help[] =
 "locked past the busy timeout, the disk is full) is kept in a database of\n"
 "its own beside --db, NAME.kept-PID.db (else in $TMPDIR or /tmp): the\n"
 "message names it, every command reads it with --db, and `fleetsim import`\n"
-"copies it in; the exit status is then 1.\n";
+"copies it in; the exit status is then 1.  A pool no workload uses is\n"
+"billed for nothing: a warning (not with --quiet).\n";
 
 static const char runs_help[] =
 "usage: fleetsim runs [--db FILE]\n"
@@ -119,7 +120,7 @@ static const char scenario_help[] =
 "0.7 or 70%; calls NAME(key=value, ...).  ';' or '#' starts a comment.\n"
 "\n"
 "[scenario]\n"
-"  name = TEXT               run name (default: the file name)\n"
+"  name = TEXT               run name, 1-63 bytes (default: the file name)\n"
 "  start = YYYY-MM-DD[ HH:MM] calendar start, UTC (default 2026-01-01)\n"
 "  horizon = DURATION        simulated time (default 30d)\n"
 "  seed = N                  random seed (default 1)\n"
@@ -132,6 +133,8 @@ static const char scenario_help[] =
 "[pool.NAME]\n"
 "  gpu = NAME                a catalog GPU (fleetsim catalog gpus)\n"
 "  instance = PROVIDER:TYPE  a catalog instance (GPU, count and prices)\n"
+"  provider = aws|azure|gcp  whose catalog prices a gpu several sell\n"
+"                            (required then, unless instance or price)\n"
 "  gpus_per_instance = N     (default: the instance's, else 1)\n"
 "  gpus_per_server = N       GPUs one replica uses (default 1)\n"
 "  pricing = on-demand|reserved   (default on-demand)\n"
@@ -180,7 +183,15 @@ static const char scenario_help[] =
 "                            unbounded)\n"
 "\n"
 "[window.NAME]  every = DURATION  open = HH:MM  duration = DURATION\n"
-"  (validated; used by batch workloads in a later version)\n";
+"  (validated; used by batch workloads in a later version)\n"
+"\n"
+"Limits (refused with file:line:key beyond them): a file is a regular file\n"
+"of at most 1 MiB, lines at most 198 characters, section names at most 49;\n"
+"durations at most 3650d; count, min, max at most 100000; gpus_per_instance\n"
+"at most 64; batch_max at most 65536; replications at most 10000; price at\n"
+"most $10000 per instance-hour; rate_scale at most 1000; lognormal sigma at\n"
+"most 4; weibull shape 0.1 to 100; per pool, servers x batch_max at most\n"
+"4194304; pools x replications x (samples + months) at most 5000000.\n";
 
 const char *fs_help_text(const char *topic)
 {

@@ -38,6 +38,7 @@ typedef struct fs_pool_conf {
     char section[FS_NAME_MAX + 8];
     fs_gpu gpu;                   /* resolved from the catalog */
     char instance[96];            /* "aws:p4d.24xlarge" or "" */
+    char provider[16];            /* provider key: "aws", ... or "" */
     long gpus_per_instance;
     long gpus_per_server;         /* GPUs one replica needs */
     fs_pricing pricing;
@@ -95,6 +96,8 @@ typedef struct fs_scenario {
     size_t nworkloads;
     fs_window_conf *windows;
     size_t nwindows;
+    char (*warnings)[1024];       /* for the user: "file:line: key: ..." */
+    size_t nwarnings;
     fs_config *cfg;               /* owned: entries referenced above */
     fs_catalog *catalog;          /* owned */
 } fs_scenario;

@@ -100,6 +100,42 @@ int main(void)
     fs_format_duration(90, buf, sizeof buf);
     CHECK(strcmp(buf, "90s") == 0);
 
+    /* Durations are bounded: at most 3650d (10 years). */
+    CHECK(dur("3650d") == 3650 * 86400.0);
+    CHECK(fs_parse_duration("3651d", &v, why, sizeof why) == -1 &&
+          strcmp(why, "a duration must be at most 3650d (10 years), got "
+                 "'3651d'") == 0);
+    CHECK(isnan(dur("1e300s")));
+    CHECK(isnan(dur("3000w")));
+
+    /* A call argument given twice is refused, naming it. */
+    CHECK(fs_parse_call("poisson(rate=0.5/s, rate=2/s)", &c, why,
+                        sizeof why) == -1);
+    CHECK(strcmp(why, "argument 'rate' given twice in "
+                 "'poisson(rate=0.5/s, rate=2/s)'") == 0);
+    CHECK(fs_parse_call("f(a=1, b=2, a = 3)", &c, why, sizeof why) == -1 &&
+          strstr(why, "argument 'a' given twice"));
+
+    /* Names: never cut; empty, too long, invalid UTF-8 and control
+     * characters refused with the reason. */
+    char name[80];
+    CHECK(fs_check_name("quickstart", 64, why, sizeof why) == 0);
+    memset(name, 'a', 63);
+    name[63] = '\0';
+    CHECK(fs_check_name(name, 64, why, sizeof why) == 0);
+    name[62] = '\0';
+    strcat(name, "\xc3\xa9");   /* 62 + 2 bytes: e-acute does not fit */
+    CHECK(fs_check_name(name, 64, why, sizeof why) == -1 &&
+          strcmp(why, "is 64 bytes long; at most 63") == 0);
+    CHECK(fs_check_name("", 64, why, sizeof why) == -1 &&
+          strcmp(why, "must not be empty") == 0);
+    CHECK(fs_check_name("caf\xc3", 64, why, sizeof why) == -1 &&
+          strcmp(why, "is not valid UTF-8") == 0);
+    CHECK(fs_check_name("caf\xc3\xa9 \xe2\x82\xac", 64, why,
+                        sizeof why) == 0);
+    CHECK(fs_check_name("a\tb", 64, why, sizeof why) == -1 &&
+          strcmp(why, "must not contain control characters") == 0);
+
     fs_error err;
     fs_error_at(&err, "a.ini", 7, "pool.x.count", "bad %d", 3);
     CHECK(strcmp(err.msg, "a.ini:7: pool.x.count: bad 3") == 0);

@@ -47,6 +47,34 @@ static void expect_error(const char *text, const char *frag1,
     fs_scenario_free(sc);
 }
 
+/* Expects a load failure with exactly the message dir/want (sets are
+ * applied as --set). */
+static void expect_exact_set(const char *text, char *const *sets, int nsets,
+                             const char *want)
+{
+    char msg[1024], full[1024];
+    fs_scenario *sc = load(text, sets, nsets, msg, sizeof msg);
+    if (want[0] == '-')
+        snprintf(full, sizeof full, "%s", want);   /* "--set: ..." */
+    else
+        snprintf(full, sizeof full, "%s/%s", dir, want);
+    CHECK(sc == NULL);
+    int ok = sc == NULL && strcmp(msg, full) == 0;
+    if (!ok)
+        printf("  message was: %s\n  wanted:      %s\n", msg, full);
+    CHECK(ok);
+    fs_scenario_free(sc);
+}
+
+static void expect_exact(const char *text, const char *want)
+{
+    expect_exact_set(text, NULL, 0, want);
+}
+
+/* A workload section using pool p, appended to pool lines. */
+#define WORKLOAD_P "[workload.w]\npools = p\narrivals = poisson(rate=1/s)\n" \
+                   "service = const(1s)\n"
+
 static const char base[] =
     "[scenario]\nname = base\nhorizon = 1d\nseed = 3\n"
     "[pool.gpu]\ngpu = A100-80GB\ncount = 2\nprice = 4.10\n"
@@ -203,6 +231,289 @@ int main(void)
                  "s.ini:2: scenario.include", "cannot open 'nowhere.ini'");
     expect_error("[scenario]\nname = x\n", "no [workload.NAME] section",
                  NULL);
+
+    /* 1. The horizon is bounded (3650d), and the sample count is checked
+     * without dereferencing an absent metrics_interval. */
+    expect_exact("[scenario]\nhorizon = 3000w\n",
+                 "s.ini:2: scenario.horizon: a duration must be at most "
+                 "3650d (10 years), got '3000w'");
+    {
+        char *set[] = {"scenario.horizon=3000w"};
+        expect_exact_set(base, set, 1, "--set: scenario.horizon: a duration "
+                         "must be at most 3650d (10 years), got '3000w'");
+    }
+    expect_exact("[scenario]\nhorizon = 3650d\nmetrics_interval = 1m\n"
+                 "[pool.p]\ngpu = L4\nprice = 1\n" WORKLOAD_P,
+                 "s.ini:3: scenario.metrics_interval: 1 pool x 1 replication "
+                 "x 5256121 rows (utilization every 1m over 3650d, plus 120 "
+                 "months of costs) = 5256121 result rows, more than the "
+                 "5000000 a run may hold: raise metrics_interval, or lower "
+                 "replications or horizon");
+    expect_exact("[scenario]\nhorizon = 3650d\nreplications = 10\n"
+                 "[pool.p]\ngpu = L4\nprice = 1\n" WORKLOAD_P,
+                 "s.ini:3: scenario.replications: 1 pool x 10 replications "
+                 "x 1051321 rows (utilization every 5m over 3650d, plus 120 "
+                 "months of costs) = 10513210 result rows, more than the "
+                 "5000000 a run may hold: raise metrics_interval, or lower "
+                 "replications or horizon");
+    sc = load("[scenario]\nhorizon = 3650d\n[pool.p]\ngpu = L4\n"
+              "price = 1\n" WORKLOAD_P, NULL, 0, msg, sizeof msg);
+    CHECK(sc != NULL && sc->horizon_s == 3650 * 86400.0);
+    fs_scenario_free(sc);
+
+    /* 3. Only regular files of at most 1 MiB, lines of at most 198
+     * characters, no NUL bytes. */
+    {
+        char text[1200], want[1200];
+        snprintf(text, sizeof text, "[scenario]\ninclude = %s\n", dir);
+        snprintf(want, sizeof want, "s.ini:2: scenario.include: '%s' is a "
+                 "directory, not a scenario file", dir);
+        expect_exact(text, want);
+        expect_exact("[scenario]\ninclude = /dev/zero\n",
+                     "s.ini:2: scenario.include: '/dev/zero' is not a "
+                     "regular file (a device, pipe or socket)");
+        char big[512];
+        snprintf(big, sizeof big, "%s/big.ini", dir);
+        FILE *f = fopen(big, "w");
+        CHECK(f && ftruncate(fileno(f), 2 << 20) == 0);
+        fclose(f);
+        expect_exact("[scenario]\ninclude = big.ini\n",
+                     "s.ini:2: scenario.include: 'big.ini' is 2097152 bytes; "
+                     "a scenario file holds at most 1048576 (1 MiB)");
+        fs_error e2 = {{0}};
+        CHECK(fs_scenario_load(big, NULL, 0, &e2) == NULL);
+        snprintf(want, sizeof want, "%s: is 2097152 bytes; a scenario file "
+                 "holds at most 1048576 (1 MiB)", big);
+        CHECK(strcmp(e2.msg, want) == 0);
+        unlink(big);
+        CHECK(fs_scenario_load(dir, NULL, 0, &e2) == NULL);
+        snprintf(want, sizeof want, "%s: is a directory, not a scenario "
+                 "file", dir);
+        CHECK(strcmp(e2.msg, want) == 0);
+        char line[300];
+        memset(line, 'x', 220);
+        line[220] = '\0';
+        snprintf(text, sizeof text, "[pool.p]\ngpu = L4\ndescription = "
+                 "%s\n", line);
+        expect_exact(text, "s.ini:3: pool.p.description: line too long "
+                     "(234 characters; at most 198)");
+    }
+    {
+        /* A NUL byte inside a line: the rest would be dropped silently. */
+        static const char nul[] = "[pool.p]\ngpu = L4\nprice = 1\0 9\n";
+        char path2[512];
+        snprintf(path2, sizeof path2, "%s/s.ini", dir);
+        FILE *f = fopen(path2, "w");
+        fwrite(nul, 1, sizeof nul - 1, f);
+        fclose(f);
+        fs_error e2 = {{0}};
+        CHECK(fs_scenario_load(path2, NULL, 0, &e2) == NULL);
+        char want[600];
+        snprintf(want, sizeof want, "%s: pool.p.price: the line holds a NUL "
+                 "byte (not a text file?)", path2);
+        char *colon = strstr(want, ": pool.p.price");
+        char full[700];
+        snprintf(full, sizeof full, "%.*s:3%s", (int)(colon - want), want,
+                 colon);
+        if (strcmp(e2.msg, full) != 0)
+            printf("  message was: %s\n  wanted:      %s\n", e2.msg, full);
+        CHECK(strcmp(e2.msg, full) == 0);
+    }
+
+    /* 10. Nonsense values refused with file:line:key. */
+    expect_exact("[pool.p]\ngpu = L4\nprice = 1e308\n" WORKLOAD_P,
+                 "s.ini:3: pool.p.price: at most $10000 per instance-hour, "
+                 "got '1e308'");
+    expect_exact("[pool.p]\ngpu = L4\npricing = reserved\nterm = 3y\n"
+                 "upfront = all\nprice = 0\nupfront_price = 1e12\n"
+                 WORKLOAD_P,
+                 "s.ini:7: pool.p.upfront_price: at most $262800000 per "
+                 "instance for a 3y term ($10000 an hour for each of its "
+                 "26280 hours), got '1e12'");
+    expect_exact("[pool.p]\ngpu = L4\nprice = 1\n[workload.w]\npools = p\n"
+                 "arrivals = poisson(rate=1/s)\n"
+                 "service = lognormal(mean=1s, sigma=1e6)\n",
+                 "s.ini:7: workload.w.service: lognormal(): sigma must be at "
+                 "most 4, got '1e6'");
+    expect_exact("[pool.p]\ngpu = L4\nprice = 1\n[workload.w]\npools = p\n"
+                 "arrivals = poisson(rate=1/s)\n"
+                 "service = lognormal(mu=50, sigma=1)\n",
+                 "s.ini:7: workload.w.service: lognormal(): mu must be "
+                 "between -13.8 and 19.5 (a median e^mu between 1us and "
+                 "3650d), got '50'");
+    expect_exact("[pool.p]\ngpu = L4\nprice = 1\n[workload.w]\npools = p\n"
+                 "arrivals = poisson(rate=1/s)\n"
+                 "service = weibull(shape=1e-300, scale=1s)\n",
+                 "s.ini:7: workload.w.service: weibull(): shape must be "
+                 "between 0.1 and 100, got '1e-300'");
+    expect_exact("[pool.p]\ngpu = L4\nprice = 1\n[workload.w]\npools = p\n"
+                 "arrivals = poisson(rate=1/s)\nservice = const(1e300s)\n",
+                 "s.ini:7: workload.w.service: const(): value: a duration "
+                 "must be at most 3650d (10 years), got '1e300s'");
+    expect_exact("[pool.p]\ngpu = L4\nprice = 1\n[workload.w]\npools = p\n"
+                 "arrivals = poisson(rate=0.5/s, rate=2/s)\n"
+                 "service = const(1s)\n",
+                 "s.ini:6: workload.w.arrivals: argument 'rate' given twice "
+                 "in 'poisson(rate=0.5/s, rate=2/s)'");
+    expect_exact("[scenario]\nname =\n", "s.ini:2: scenario.name: must not "
+                 "be empty");
+    expect_exact("[pool.p]\ngpu = L4\nprice = 1\ncount = 1000000000\n"
+                 WORKLOAD_P, "s.ini:4: pool.p.count: must be at most 100000, "
+                 "got 1000000000");
+    expect_exact("[pool.p]\ngpu = L4\nprice = 1\nautoscale = "
+                 "queue(target=4)\nmax = 100001\n" WORKLOAD_P,
+                 "s.ini:5: pool.p.max: must be at most 100000, got 100001");
+    expect_exact("[pool.p]\ngpu = L4\nprice = 1\ngpus_per_instance = "
+                 "2147483647\n" WORKLOAD_P,
+                 "s.ini:4: pool.p.gpus_per_instance: must be at most 64, got "
+                 "2147483647");
+    expect_exact("[pool.p]\ngpu = L4\nprice = 1\n" WORKLOAD_P
+                 "batch_max = 2000000000\n", "s.ini:8: workload.w.batch_max: "
+                 "must be at most 65536, got 2000000000");
+    expect_exact("[scenario]\nreplications = 1000000000\n",
+                 "s.ini:2: scenario.replications: must be at most 10000, got "
+                 "1000000000");
+    expect_exact("[pool.p]\ngpu = L4\nprice = 1\ncount = 100000\n"
+                 "gpus_per_instance = 8\n" WORKLOAD_P "batch_max = 64\n",
+                 "s.ini:10: workload.w.batch_max: pool p holds 800000 servers "
+                 "x batch_max 64 = 51200000 request slots, more than the "
+                 "4194304 a pool may hold: use fewer servers or a smaller "
+                 "batch_max");
+    expect_exact("[pool.p]\ngpu = L4\nprice = 1\ncount = 100000\n"
+                 "gpus_per_instance = 64\n" WORKLOAD_P,
+                 "s.ini:4: pool.p.count: pool p holds 6400000 servers x "
+                 "batch_max 1 = 6400000 request slots, more than the "
+                 "4194304 a pool may hold: use fewer servers or a smaller "
+                 "batch_max");
+    expect_exact("[pool.p]\ngpu = L4\nprice = 1\n[workload.w]\npools = p\n"
+                 "arrivals = poisson(rate=1/s)\nservice = const(1s)\n"
+                 "rate_scale = 1e300\n", "s.ini:8: workload.w.rate_scale: "
+                 "must be at most 1000, got '1e300'");
+    /* A pool no workload uses: billed for nothing, so a warning (the run
+     * goes on). */
+    sc = load("[pool.p]\ngpu = L4\nprice = 1\n[pool.spare]\ngpu = L4\n"
+              "price = 1\n" WORKLOAD_P, NULL, 0, msg, sizeof msg);
+    CHECK(sc != NULL);
+    if (sc) {
+        char want[600];
+        snprintf(want, sizeof want, "%s/s.ini:5: pool.spare: used by no "
+                 "workload: its instances are billed but serve nothing", dir);
+        CHECK(sc->nwarnings == 1);
+        CHECK(sc->nwarnings == 1 && strcmp(sc->warnings[0], want) == 0);
+    }
+    fs_scenario_free(sc);
+
+    /* 11. autoscale target 0%: an exact message, never stray bytes. */
+    expect_exact("[pool.p]\ngpu = L4\nprice = 1\nautoscale = "
+                 "utilization(target=0%)\nmax = 3\n" WORKLOAD_P,
+                 "s.ini:4: pool.p.autoscale: utilization(): target must be "
+                 "above 0%, got '0%'");
+    expect_exact("[pool.p]\ngpu = L4\nprice = 1\nautoscale = "
+                 "utilization(target=150%)\nmax = 3\n" WORKLOAD_P,
+                 "s.ini:4: pool.p.autoscale: utilization(): target: expected "
+                 "a fraction between 0 and 1 (or 0% to 100%), got '150%'");
+
+    /* 12. A GPU several providers sell: refused unless provider or
+     * instance says which. */
+    expect_exact("[pool.r]\ngpu = A100-40GB\npricing = reserved\n"
+                 "[workload.w]\npools = r\narrivals = poisson(rate=1/s)\n"
+                 "service = const(1s)\n",
+                 "s.ini:2: pool.r.gpu: A100-40GB is sold by several "
+                 "providers (aws:p4d.24xlarge, gcp:a2-highgpu-1g, "
+                 "gcp:a2-highgpu-8g, azure:Standard_ND96asr_v4): say which "
+                 "with provider = aws|azure|gcp or instance = "
+                 "PROVIDER:TYPE, or set price");
+    sc = load("[pool.r]\ngpu = A100-40GB\npricing = reserved\n"
+              "provider = gcp\n[workload.w]\npools = r\narrivals = "
+              "poisson(rate=1/s)\nservice = const(1s)\n", NULL, 0, msg,
+              sizeof msg);
+    CHECK(sc != NULL);
+    if (sc) {
+        CHECK_NEAR(sc->pools[0].price, 2.31421, 1e-9);
+        CHECK(strcmp(sc->pools[0].price_source,
+                     "catalog gcp:a2-highgpu-1g") == 0);
+    }
+    fs_scenario_free(sc);
+    expect_exact("[pool.r]\ngpu = A100-40GB\npricing = reserved\n"
+                 "provider = aws\n" "[workload.w]\npools = r\narrivals = "
+                 "poisson(rate=1/s)\nservice = const(1s)\n",
+                 "s.ini:2: pool.r: missing price (the catalog has no 1-year "
+                 "reserved price for A100-40GB at aws; set price = $ per "
+                 "instance-hour)");
+    expect_exact("[pool.r]\ngpu = A100-40GB\nprovider = oracle\n"
+                 WORKLOAD_P, "s.ini:3: pool.r.provider: the catalog sells "
+                 "A100-40GB at aws, gcp, azure, not 'oracle'");
+    expect_exact("[pool.r]\ninstance = aws:p4d.24xlarge\nprovider = gcp\n"
+                 WORKLOAD_P, "s.ini:3: pool.r.provider: aws:p4d.24xlarge is "
+                 "sold by aws, not 'gcp'");
+    sc = load("[pool.p]\ngpu = A100-40GB\nprice = 3\n" WORKLOAD_P, NULL, 0,
+              msg, sizeof msg);
+    CHECK(sc != NULL);   /* a price of one's own needs no provider */
+    fs_scenario_free(sc);
+
+    /* 13. Names are refused when they do not fit, never cut. */
+    {
+        char text[600], name[80];
+        memset(name, 'n', 62);
+        name[62] = '\0';
+        snprintf(text, sizeof text, "[scenario]\nname = %s\xc3\xa9\n",
+                 name);
+        expect_exact(text, "s.ini:2: scenario.name: is 64 bytes long; at "
+                     "most 63");
+        snprintf(text, sizeof text, "[scenario]\nname = %s\n" "[pool.p]\n"
+                 "gpu = L4\nprice = 1\n" WORKLOAD_P, name);
+        sc = load(text, NULL, 0, msg, sizeof msg);
+        CHECK(sc != NULL && strcmp(sc->name, name) == 0);
+        fs_scenario_free(sc);
+        memset(name, 'q', 50);
+        name[50] = '\0';
+        snprintf(text, sizeof text, "[pool.p]\ngpu = L4\nprice = 1\n"
+                 "[workload.%s]\npools = p\n", name);
+        char want[1200];
+        snprintf(want, sizeof want, "s.ini:4: workload.%s: section name is "
+                 "59 characters; at most 49", name);
+        expect_exact(text, want);
+        char set[200];
+        snprintf(set, sizeof set, "pool.%s.count=2", name);
+        char *sets1[] = {set};
+        snprintf(want, sizeof want, "--set %s: section name is 55 "
+                 "characters; at most 49", set);
+        expect_exact_set(base, sets1, 1, want);
+        char longset[400];
+        memset(name, 'v', 70);
+        name[70] = '\0';
+        snprintf(longset, sizeof longset, "scenario.description=%s%s%s",
+                 name, name, name);
+        char *sets4[] = {longset};
+        expect_exact_set(base, sets4, 1, "--set scenario.description: too "
+                         "long (231 characters; at most 198, as a line of a "
+                         "file)");
+        expect_exact("[pool.caf\xc3]\ngpu = L4\n", "s.ini:2: pool.caf\xc3: "
+                     "the name is not valid UTF-8");
+        char *sets2[] = {"scenario.name=caf\xc3"};
+        expect_exact_set(base, sets2, 1, "--set: scenario.name: is not valid "
+                         "UTF-8");
+        /* A default name from a file name too long to be one. */
+        char longfile[600];
+        memset(name, 'f', 70);
+        name[70] = '\0';
+        snprintf(longfile, sizeof longfile, "%s/%s.ini", dir, name);
+        FILE *f = fopen(longfile, "w");
+        fputs("[pool.p]\ngpu = L4\nprice = 1\n" WORKLOAD_P, f);
+        fclose(f);
+        fs_error e2 = {{0}};
+        CHECK(fs_scenario_load(longfile, NULL, 0, &e2) == NULL);
+        snprintf(want, sizeof want, "%s: the file name gives a run name of "
+                 "70 bytes, at most 63: set name = in [scenario]", longfile);
+        if (strcmp(e2.msg, want) != 0)
+            printf("  message was: %s\n  wanted:      %s\n", e2.msg, want);
+        CHECK(strcmp(e2.msg, want) == 0);
+        char *sets3[] = {"scenario.name=short"};
+        sc = fs_scenario_load(longfile, sets3, 1, &e2);
+        CHECK(sc != NULL && strcmp(sc->name, "short") == 0);
+        fs_scenario_free(sc);
+        unlink(longfile);
+    }
 
     char path[512];
     snprintf(path, sizeof path, "%s/nonexistent.ini", dir);

@@ -67,6 +67,17 @@ static int check_scale(const fs_arrivals_spec *spec, fs_error *err)
                              "got %g", spec->call->name, spec->rate_scale);
 }
 
+/* A process whose rates are all 0 sends no request: refused rather than
+ * run as an empty simulation.  what names the rate(s). */
+static int check_some_rate(const fs_arrivals_spec *spec, double rate,
+                           const char *what, fs_error *err)
+{
+    if (rate > 0)
+        return 0;
+    return fs_arrivals_error(spec, err, "%s: %s must be above 0 (no request "
+                             "would arrive)", spec->call->name, what);
+}
+
 static void fill(fs_arrival *out, double t)
 {
     out->t = t;
@@ -116,7 +127,7 @@ fs_arrivals *fs_poisson_open(const fs_arrivals_spec *spec, fs_error *err)
     double rate;
     if (check_call(spec, keys, example, err) ||
         param(spec, "rate", fs_parse_rate, NAN, example, &rate, err) ||
-        check_scale(spec, err))
+        check_some_rate(spec, rate, "rate", err) || check_scale(spec, err))
         return NULL;
     rate *= spec->rate_scale;
     assert(spec->rng);
@@ -185,6 +196,7 @@ fs_arrivals *fs_diurnal_open(const fs_arrivals_spec *spec, fs_error *err)
         param(spec, "trough", fs_parse_rate, NAN, example, &trough, err) ||
         param(spec, "peak_hour", fs_parse_number, 14, example, &peak_hour,
               err) ||
+        check_some_rate(spec, peak + trough, "peak", err) ||
         check_scale(spec, err))
         return NULL;
     if (trough > peak) {
@@ -274,6 +286,7 @@ fs_arrivals *fs_mmpp_open(const fs_arrivals_spec *spec, fs_error *err)
               err) ||
         param(spec, "low_for", fs_parse_duration, NAN, example, &low_for,
               err) ||
+        check_some_rate(spec, high + low, "high or low", err) ||
         check_scale(spec, err))
         return NULL;
     if (!(high_for > 0) || !(low_for > 0)) {
