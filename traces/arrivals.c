@@ -95,6 +95,10 @@ typedef struct trace {
     long lap;
     long lap_rows;           /* valid rows read in this lap */
 
+    long status_matched[FS_STATUSES_MAX];   /* rows per replayed status */
+    fs_skip_count seen[16];  /* the statuses the trace has, first 16 */
+    int nseen;
+
     fs_arrival cur;          /* the row being emitted */
     fs_arrival ahead;        /* the row after it, when read */
     int have_ahead;
@@ -152,6 +156,30 @@ static int classify(trace *ts, fs_trace_row *row, fs_row_problem *pb)
     return FS_ROW_OK;
 }
 
+/* The validating pass's account of a row: the statuses a trace with a
+ * status column has and replays, and the rows skipped by kind. */
+static void count_row(trace *ts, int c, const fs_row_problem *pb, long line)
+{
+    fs_trace_stats *st = &ts->st;
+    int sc = ts->cols.status;
+    const char *status = "";
+    if (sc >= 0 && fs_csv_nfields(ts->csv) == ts->ncols) {
+        status = fs_csv_field(ts->csv, (size_t)sc);
+        int i = fs_trace_status_index(&ts->cols, status);
+        if (i >= 0)
+            ts->status_matched[i]++;
+        fs_skip_tally(ts->seen, &ts->nseen, 16, status, 1);
+    }
+    if (c == FS_ROW_SKIP)
+        fs_skip_tally(st->skipped_by, &st->nskipped_by, FS_SKIP_KINDS, status,
+                      1);
+    if (c == FS_ROW_BAD && ts->bad_rows == FS_BAD_ROWS_SKIP &&
+        st->malformed++ == 0) {
+        st->first_malformed_line = line;
+        describe(ts, pb, st->malformed_reason, sizeof st->malformed_reason);
+    }
+}
+
 /* The next valid row: 1, 0 at end of file, -1 on error.  The validating
  * pass counts rows; replay skips exactly the rows it skipped. */
 static int scan_row(trace *ts, fs_trace_row *row, int validating,
@@ -164,8 +192,10 @@ static int scan_row(trace *ts, fs_trace_row *row, int validating,
         fs_row_problem pb;
         int c = classify(ts, row, &pb);
         long line = fs_csv_line(ts->csv);
-        if (validating)
+        if (validating) {
             ts->st.rows++;
+            count_row(ts, c, &pb, line);
+        }
         if (c == FS_ROW_OK) {
             ts->have_prev = 1;
             ts->prev_ns = row->t_ns;
@@ -239,6 +269,9 @@ static int validate(trace *ts, const fs_arrivals_spec *spec, fs_error *err)
     if (rc < 0)
         return -1;
     ts->st.valid = valid;
+    if (fs_trace_check_statuses(spec, &ts->cols, ts->status_matched, ts->seen,
+                                ts->nseen, ts->path, err))
+        return -1;
     if (valid == 0 && ts->st.rows == 0)
         return fs_arrivals_error(spec, err, "trace '%s' has a header but no "
                                  "rows", ts->path);
@@ -388,8 +421,27 @@ static void trace_stats(const fs_arrivals *a, fs_trace_stats *out)
     *out = ((const trace *)a)->st;
 }
 
+/* Rows before the horizon: whole laps with repeat, else the share of the
+ * span the horizon covers; each kept with rate_scale.  Every row read
+ * (skipped ones too) costs a step. */
+static double trace_expected(const fs_arrivals *a, double *extra)
+{
+    const trace *ts = (const trace *)a;
+    double laps;
+    if (ts->repeat)
+        laps = ts->horizon / ts->period;
+    else if (ts->st.span_s > ts->horizon)
+        laps = ts->horizon / ts->st.span_s;
+    else
+        laps = ts->horizon > 0 ? 1 : 0;
+    double n = laps * (double)ts->st.valid * ts->scale;
+    double read = laps * (double)ts->st.rows;
+    *extra = read > n ? read - n : 0;
+    return n;
+}
+
 static const fs_arrivals_ops trace_ops = {
-    trace_next, trace_free, trace_mean_rate, trace_stats,
+    trace_next, trace_free, trace_mean_rate, trace_stats, trace_expected,
 };
 
 static const fs_trace_format *const formats[] = {
@@ -472,6 +524,24 @@ static const fs_trace_format *check_trace_call(const fs_arrivals_spec *spec,
     return fmt;
 }
 
+/* A trace replayed lap after lap over a horizon far longer than its span
+ * (2 rows 1 ms apart, for a year) is refused like a generator's runaway
+ * rate: past FS_STEPS_MAX rows it would not finish. */
+static int check_trace_steps(const trace *ts, const fs_arrivals_spec *spec,
+                             fs_error *err)
+{
+    double extra, n = trace_expected(&ts->base, &extra);
+    if (!(n + extra > FS_STEPS_MAX))
+        return 0;
+    char h[32], span[32];
+    fs_format_duration(ts->horizon, h, sizeof h);
+    fs_format_duration(ts->period, span, sizeof span);
+    return fs_arrivals_error(spec, err, "repeating trace '%s' (a lap of %s) "
+                             "over %s reads %.3g rows, more than fleetsim can "
+                             "simulate (at most 2^40, about 1.1e12)",
+                             ts->path, span, h, n + extra);
+}
+
 static fs_arrivals *trace_open(const fs_arrivals_spec *spec, fs_error *err)
 {
     const fs_trace_format *fmt = check_trace_call(spec, err);
@@ -492,7 +562,8 @@ static fs_arrivals *trace_open(const fs_arrivals_spec *spec, fs_error *err)
     ts->scale = spec->rate_scale;
     ts->repeat = spec->repeat;
     ts->rng = spec->rng;
-    ts->cols = (fs_trace_cols){-1, -1, -1, -1, -1, 0};
+    ts->cols = (fs_trace_cols){.time = -1, .service = -1, .tokens_in = -1,
+                               .tokens_out = -1, .status = -1};
     ts->copy_cap = (size_t)floor(ts->scale) + 1;
     ts->copy_t = malloc(ts->copy_cap * sizeof *ts->copy_t);
     ts->path = resolve_path(spec->base_dir, fs_call_positional(spec->call, 0));
@@ -500,12 +571,22 @@ static fs_arrivals *trace_open(const fs_arrivals_spec *spec, fs_error *err)
         fs_arrivals_error(spec, err, "out of memory");
         goto fail;
     }
-    if (fmt->setup && fmt->setup(spec, &ts->cols, err))
+    if ((fmt->setup && fmt->setup(spec, &ts->cols, err)) ||
+        fs_trace_statuses_setup(spec, fmt, &ts->cols, ts->st.statuses,
+                                sizeof ts->st.statuses, err))
         goto fail;
+    ts->st.statuses_default = fmt->statuses && !spec->statuses.value;
     ts->csv = fs_csv_open(ts->path, err);
     if (!ts->csv) {
+        /* err holds "PATH: why"; the message names the scenario key. */
+        size_t lp = strlen(ts->path);
+        const char *why = strncmp(err->msg, ts->path, lp) == 0 &&
+                          strncmp(err->msg + lp, ": ", 2) == 0
+                              ? err->msg + lp + 2 : strerror(errno);
+        char reason[sizeof err->msg];
+        snprintf(reason, sizeof reason, "%s", why);
         fs_arrivals_error(spec, err, "cannot open trace '%s': %s", ts->path,
-                          strerror(errno));
+                          reason);
         goto fail;
     }
     int rc = fs_csv_next(ts->csv, err);
@@ -525,7 +606,8 @@ static fs_arrivals *trace_open(const fs_arrivals_spec *spec, fs_error *err)
     ts->st.path = ts->path;
     ts->st.has_service = ts->cols.service >= 0;
     ts->st.has_tokens = ts->cols.tokens_in >= 0 || ts->cols.tokens_out >= 0;
-    if (validate(ts, spec, err) || rewind_trace(ts, err))
+    if (validate(ts, spec, err) || check_trace_steps(ts, spec, err) ||
+        rewind_trace(ts, err))
         goto fail;
     return &ts->base;
 fail:
@@ -553,6 +635,12 @@ fs_arrivals *fs_arrivals_open(const fs_arrivals_spec *spec, fs_error *err)
     assert(spec && spec->call);
     assert(spec->horizon_s >= 0);   /* also rejects NaN */
     const char *name = spec->call->name;
+    if (spec->statuses.value && strcmp(name, "trace") != 0) {
+        const fs_spec_key *k = &spec->statuses;
+        return fs_error_at(err, k->file, k->line, k->key, "only traces have "
+                           "statuses (these arrivals are %s(...)): remove "
+                           "statuses", name), NULL;
+    }
     for (size_t i = 0; i < sizeof processes / sizeof processes[0]; i++)
         if (strcmp(name, processes[i].name) == 0)
             return processes[i].open(spec, err);
@@ -579,6 +667,14 @@ double fs_arrivals_mean_rate(const fs_arrivals *a)
     return a->ops->mean_rate(a);
 }
 
+double fs_arrivals_expected(const fs_arrivals *a, double *extra)
+{
+    double x = 0, n = a->ops->expected(a, &x);
+    if (extra)
+        *extra = x;
+    return n;
+}
+
 void fs_arrivals_stats(const fs_arrivals *a, fs_trace_stats *out)
 {
     memset(out, 0, sizeof *out);
@@ -601,8 +697,17 @@ int fs_trace_require_column(const fs_csv *header, const char *name, int *col,
                             fs_error *err)
 {
     *col = fs_trace_column(header, name);
-    if (*col >= 0)
+    if (*col >= 0) {
+        /* A second column of that name: which one is meant is a guess. */
+        size_t n = fs_csv_nfields(header);
+        for (size_t i = (size_t)*col + 1; i < n; i++)
+            if (strcasecmp(fs_csv_field(header, i), name) == 0)
+                return fs_error_set(err, "%s:%ld: column '%s' appears twice "
+                                    "in the header (fields %d and %zu)",
+                                    fs_csv_path(header), fs_csv_line(header),
+                                    name, *col + 1, i + 1);
         return 0;
+    }
     char list[512];
     const char *cand[33];
     size_t n = fs_csv_nfields(header), len = 0, nc = 0;
