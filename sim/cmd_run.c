@@ -11,6 +11,9 @@
 #include "store.h"
 #include "summary.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +27,8 @@ typedef struct run_options {
     int nsets;
     int quiet;
     char seed_set[64], reps_set[64];
+    const char *progress;   /* --progress: auto | always | never */
+    double max_events;      /* --max-events: refuse larger runs; 0: none */
 } run_options;
 
 static void iso_now(char *buf, size_t len)
@@ -48,10 +53,31 @@ static int whole_number_option(const char *opt, const char *v, long min,
     return FS_EXIT_OK;
 }
 
+/* --max-events N: a number of events, 0 for no limit ("5e9" allowed). */
+static int max_events_option(const char *v, double *out)
+{
+    char *end;
+    errno = 0;
+    double n = strtod(v, &end);
+    if (*end || end == v || errno == ERANGE || !(n >= 0) || !isfinite(n))
+        return fs_usage_error("run", "--max-events needs a number of events "
+                              "(0 for no limit), got '%s'", v);
+    *out = n;
+    return FS_EXIT_OK;
+}
+
 /* Stores the value of option opt. */
 static int take_value(run_options *o, const char *opt, const char *v)
 {
-    if (strcmp(opt, "--db") == 0)
+    fs_progress_mode mode;
+    if (strcmp(opt, "--progress") == 0) {
+        if (fs_progress_mode_parse(v, &mode))
+            return fs_usage_error("run", "--progress: expected auto, always "
+                                  "or never, got '%s'", v);
+        o->progress = v;
+    } else if (strcmp(opt, "--max-events") == 0)
+        return max_events_option(v, &o->max_events);
+    else if (strcmp(opt, "--db") == 0)
         o->db = v;
     else if (strcmp(opt, "--name") == 0)
         o->name = v;
@@ -69,12 +95,14 @@ static int take_value(run_options *o, const char *opt, const char *v)
 static int parse_args(int argc, char **argv, run_options *o)
 {
     static const char *const value_options[] = {
-        "--db", "--name", "--set", "--seed", "--replications", NULL};
+        "--db", "--name", "--set", "--seed", "--replications", "--progress",
+        "--max-events", NULL};
     static const char *const options[] = {
         "--db", "--name", "--set", "--seed", "--replications", "--quiet",
-        "--help", NULL};
+        "--progress", "--max-events", "--help", NULL};
     memset(o, 0, sizeof *o);
     o->db = FS_DEFAULT_DB;
+    o->max_events = FS_MAX_EVENTS_DEFAULT;
     o->sets = calloc((size_t)argc + 2, sizeof *o->sets);
     if (!o->sets)
         return fs_fail("out of memory");
@@ -115,8 +143,47 @@ static int parse_args(int argc, char **argv, run_options *o)
     return FS_EXIT_OK;
 }
 
+/* The progress line's mode and first delay: FLEETSIM_PROGRESS and
+ * FLEETSIM_PROGRESS_INTERVAL, then --progress; --quiet wins. */
+static int progress_settings(const run_options *o, fs_progress_mode *mode,
+                             double *interval_s)
+{
+    fs_error err;
+    *mode = FS_PROGRESS_AUTO;
+    *interval_s = 1;
+    if (fs_progress_env(mode, interval_s, &err))
+        return fs_usage_error("run", "%s", err.msg);
+    if (o->progress)
+        fs_progress_mode_parse(o->progress, mode);
+    if (o->quiet)
+        *mode = FS_PROGRESS_NEVER;
+    return FS_EXIT_OK;
+}
+
+/* What the run's start hook needs: the progress line and the limit. */
+typedef struct run_ctx {
+    fs_progress prog;
+    double max_events;
+} run_ctx;
+
+/* The world is built: refuse a run too large to finish, else show the
+ * estimate on the progress line. */
+static int on_start(void *ctx, const fs_estimate *est, fs_error *err)
+{
+    run_ctx *rc = ctx;
+    if (fs_estimate_check(est, rc->max_events, err))
+        return -1;
+    fs_progress_start(&rc->prog, est->events);
+    return 0;
+}
+
 static int run_all(run_options *o)
 {
+    fs_progress_mode pmode;
+    double pinterval;
+    int prc = progress_settings(o, &pmode, &pinterval);
+    if (prc != FS_EXIT_OK)
+        return prc;
     fs_error err = {{0}};
     fs_scenario *sc = fs_scenario_load(o->scenario, o->sets, o->nsets, &err);
     if (!sc)
@@ -133,14 +200,16 @@ static int run_all(run_options *o)
     int rc = res && wall ? FS_EXIT_OK : fs_fail("out of memory");
     for (size_t r = 0; r < n && rc == FS_EXIT_OK; r++) {
         fs_results_init(&res[r]);
-        fs_progress prog;
-        fs_progress_init(&prog, sc->horizon_s, sc->name, o->quiet);
+        run_ctx ctx = {.max_events = o->max_events};
+        fs_progress_init(&ctx.prog, sc->horizon_s, sc->name, pmode, pinterval);
+        fs_sim_hooks hooks = {fs_progress_update, on_start, &ctx};
         double t0 = fs_wall_seconds();
         iso_now(res[r].started_at, sizeof res[r].started_at);
-        if (fs_sim_run(sc, (unsigned)r, fs_progress_update, &prog, &res[r],
-                       &err))
+        int failed = fs_sim_run_hooked(sc, (unsigned)r, &hooks, &res[r], &err);
+        fs_progress_done(&ctx.prog, !failed, sc->horizon_s,
+                         (uint64_t)res[r].events);
+        if (failed)
             rc = fs_fail(err.msg);
-        fs_progress_done(&prog);
         iso_now(res[r].finished_at, sizeof res[r].finished_at);
         wall[r] = fs_wall_seconds() - t0;
         if (o->name)
@@ -154,7 +223,7 @@ static int run_all(run_options *o)
             rc = fs_fail(err.msg);
             break;
         }
-        for (int k = 0; r == 0 && k < res[r].nwarnings; k++)
+        for (int k = 0; r == 0 && !o->quiet && k < res[r].nwarnings; k++)
             fprintf(stderr, "fleetsim: warning: %s\n", res[r].warnings[k]);
         if (!o->quiet) {
             if (r)
