@@ -297,7 +297,7 @@ static int fill(fs_csv *r)
 static int next_line(fs_csv *r, fs_error *err)
 {
     for (;;) {
-        char *p = r->in + r->in_pos;
+        char *p = r->in ? r->in + r->in_pos : NULL;   /* none read yet */
         size_t n = r->in_end - r->in_pos;
         char *nl = n ? memchr(p, '\n', n) : NULL;
         size_t t = nl ? (size_t)(nl - p) : n;   /* first line end, or n */
