@@ -3,7 +3,9 @@
  * Order matters for "nothing half-written": the scenario is validated and
  * the database checked for writability before any event runs; every
  * replication is simulated before the first is stored; each run is stored
- * in one transaction. */
+ * in one transaction.  A run estimated above --max-events is refused once
+ * its world is built, before its first event (estimate.h); the progress
+ * line (progress.h) follows --progress, FLEETSIM_PROGRESS and --quiet. */
 #include "commands.h"
 #include "progress.h"
 #include "scenario.h"

@@ -31,6 +31,7 @@ static const char usage[] =
 static const char run_help[] =
 "usage: fleetsim run SCENARIO [--db FILE] [--seed N] [--replications N]\n"
 "                    [--set SECTION.KEY=VALUE]... [--name NAME] [--quiet]\n"
+"                    [--progress auto|always|never] [--max-events N]\n"
 "\n"
 "Simulates SCENARIO and stores each replication as one run in the results\n"
 "database (default fleetsim.db in the current directory), then prints the\n"
@@ -45,10 +46,22 @@ static const char run_help[] =
 "                     (repeatable; applied after the file and its include)\n"
 "  --name NAME        the run's name (default [scenario] name, else the\n"
 "                     file name without .ini)\n"
-"  --quiet            no progress line and no summary: print the run ids\n"
+"  --quiet            no progress line, no warnings and no summary: print\n"
+"                     the run ids\n"
+"  --progress MODE    the progress line on stderr: auto (default: when\n"
+"                     stderr is a terminal), always (also into logs, a line\n"
+"                     per draw), never; or $FLEETSIM_PROGRESS\n"
+"  --max-events N     refuse a run estimated at more than N events\n"
+"                     (default 2e9, about ten minutes; 0: no limit)\n"
 "\n"
 "A run longer than a second shows a progress line on stderr when stderr is\n"
-"a terminal.  Nothing is written unless every replication succeeds.\n";
+"a terminal: simulated time done, events done of the estimate, events/s\n"
+"and ETA.  FLEETSIM_PROGRESS_INTERVAL=D draws the first line after D\n"
+"(default 1s; 0: at once, before the first event).  Before the first event\n"
+"the run's events are estimated (two per request, one per metrics sample\n"
+"and autoscaling decision); a run above --max-events is refused, naming the\n"
+"key that makes it large.  Nothing is written unless every replication\n"
+"succeeds.\n";
 
 static const char runs_help[] =
 "usage: fleetsim runs [--db FILE]\n"
@@ -138,6 +151,9 @@ static const char scenario_help[] =
 "  repeat = yes|no           traces: loop the trace to the horizon\n"
 "  bad_rows = fail|skip      traces: stop at a malformed row (default) or\n"
 "                            skip and count it\n"
+"  statuses = S1, S2         traces with a status column (alibaba-lora):\n"
+"                            the statuses replayed (default SUCCEED); the\n"
+"                            other rows are counted in the run summary\n"
 "  queue_max = N             drop arrivals beyond N waiting (default 0 =\n"
 "                            unbounded)\n"
 "\n"
