@@ -233,7 +233,8 @@ static int parse_scenario_section(fs_scenario *sc, fs_error *err,
         return bad(&rd, entry_of(&rd, "metrics_interval"), "%s",
                    "must be longer than 0s");
     if (sc->horizon_s / sc->metrics_interval > 5e6)
-        return bad(&rd, entry_of(&rd, "metrics_interval"), "%s",
+        return bad(&rd, entry_of(&rd, "metrics_interval") ? entry_of(&rd,
+                   "metrics_interval") : entry_of(&rd, "horizon"), "%s",
                    "too fine for this horizon (more than 5 million samples "
                    "per pool)");
     const char *dir = fs_catalog_default_dir();
