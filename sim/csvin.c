@@ -50,7 +50,7 @@ struct fs_csv {
     FILE *fp;
     struct csv_parser p;
 
-    char *in;            /* bytes read from the file, in[in_pos..in_end) unused */
+    char *in;            /* bytes read; in[in_pos..in_end) not yet cut */
     size_t in_cap, in_pos, in_end;
     int in_eof;          /* the file has no more bytes */
     char *line;          /* the current physical line, inside in */
