@@ -52,7 +52,9 @@ void fs_progress_init(fs_progress *p, double horizon_s, const char *label,
                  (mode == FS_PROGRESS_AUTO && p->tty);
     p->horizon_s = horizon_s;
     p->first_after = interval_s;
-    p->every = p->tty && interval_s > TTY_EVERY ? TTY_EVERY : interval_s;
+    /* In place on a terminal, four times a second; elsewhere a line per
+     * interval, or per second when the interval is 0 (the first line). */
+    p->every = p->tty ? TTY_EVERY : interval_s > 0 ? interval_s : 1;
     p->wall_start = p->last_draw = fs_wall_seconds();
     snprintf(p->label, sizeof p->label, "%s", label);
 }

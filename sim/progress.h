@@ -7,8 +7,9 @@
  * FLEETSIM_PROGRESS=always) draws it on any stderr, one line per draw and
  * a last line with the final figures, for logs; `never` turns it off.
  * FLEETSIM_PROGRESS_INTERVAL sets the delay before the first line (and
- * between lines off a terminal); 0 draws the first line at once, before
- * the first event, which is what tests use: nothing depends on speed. */
+ * between lines off a terminal; 0 there means a line a second); 0 draws
+ * the first line at once, before the first event, which is what tests
+ * use: nothing depends on speed. */
 #ifndef FS_PROGRESS_H
 #define FS_PROGRESS_H
 
