@@ -5,7 +5,10 @@
  * runs; each replication is stored, in one transaction, as soon as it is
  * simulated, so that memory holds one replication's samples, not all of
  * them.  A finished run that its database cannot take is kept in a
- * database of its own (store_keep.c), never thrown away. */
+ * database of its own (store_keep.c), never thrown away.  A run estimated
+ * above --max-events is refused once its world is built, before its first
+ * event (estimate.h); the progress line (progress.h) follows --progress,
+ * FLEETSIM_PROGRESS and --quiet. */
 #include "commands.h"
 #include "grammar.h"
 #include "progress.h"
@@ -14,6 +17,9 @@
 #include "store.h"
 #include "summary.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +34,8 @@ typedef struct run_options {
     int quiet;
     double busy_timeout;  /* seconds; < 0: FLEETSIM_BUSY_TIMEOUT or default */
     char seed_set[64], reps_set[64], name_set[FS_NAME_MAX + 16];
+    const char *progress;   /* --progress: auto | always | never */
+    double max_events;      /* --max-events: refuse larger runs; 0: none */
 } run_options;
 
 static void iso_now(char *buf, size_t len)
@@ -52,10 +60,31 @@ static int whole_number_option(const char *opt, const char *v, long min,
     return FS_EXIT_OK;
 }
 
+/* --max-events N: a number of events, 0 for no limit ("5e9" allowed). */
+static int max_events_option(const char *v, double *out)
+{
+    char *end;
+    errno = 0;
+    double n = strtod(v, &end);
+    if (*end || end == v || errno == ERANGE || !(n >= 0) || !isfinite(n))
+        return fs_usage_error("run", "--max-events needs a number of events "
+                              "(0 for no limit), got '%s'", v);
+    *out = n;
+    return FS_EXIT_OK;
+}
+
 /* Stores the value of option opt. */
 static int take_value(run_options *o, const char *opt, const char *v)
 {
-    if (strcmp(opt, "--db") == 0)
+    fs_progress_mode mode;
+    if (strcmp(opt, "--progress") == 0) {
+        if (fs_progress_mode_parse(v, &mode))
+            return fs_usage_error("run", "--progress: expected auto, always "
+                                  "or never, got '%s'", v);
+        o->progress = v;
+    } else if (strcmp(opt, "--max-events") == 0)
+        return max_events_option(v, &o->max_events);
+    else if (strcmp(opt, "--db") == 0)
         o->db = v;
     else if (strcmp(opt, "--name") == 0) {
         char why[128];   /* refused, never cut: see fs_check_name */
@@ -83,13 +112,14 @@ static int parse_args(int argc, char **argv, run_options *o)
 {
     static const char *const value_options[] = {
         "--db", "--name", "--set", "--seed", "--replications",
-        "--busy-timeout", NULL};
+        "--busy-timeout", "--progress", "--max-events", NULL};
     static const char *const options[] = {
         "--db", "--name", "--set", "--seed", "--replications", "--quiet",
-        "--busy-timeout", "--help", NULL};
+        "--busy-timeout", "--progress", "--max-events", "--help", NULL};
     memset(o, 0, sizeof *o);
     o->db = FS_DEFAULT_DB;
     o->busy_timeout = -1;
+    o->max_events = FS_MAX_EVENTS_DEFAULT;
     o->sets = calloc((size_t)argc + 2, sizeof *o->sets);
     if (!o->sets)
         return fs_fail("out of memory");
@@ -180,7 +210,8 @@ static int store_replication(const run_options *o, fs_store *store,
         print_path(stderr, keep->path);
         fputs("` copies it in\n", stderr);
     }
-    for (int k = 0; res->replication == 0 && k < res->nwarnings; k++)
+    for (int k = 0; res->replication == 0 && !o->quiet && k < res->nwarnings;
+         k++)
         fprintf(stderr, "fleetsim: warning: %s\n", res->warnings[k]);
     if (!o->quiet) {
         if (res->replication)
@@ -192,16 +223,52 @@ static int store_replication(const run_options *o, fs_store *store,
     return where;
 }
 
+/* The progress line's mode and first delay: FLEETSIM_PROGRESS and
+ * FLEETSIM_PROGRESS_INTERVAL, then --progress; --quiet wins. */
+static int progress_settings(const run_options *o, fs_progress_mode *mode,
+                             double *interval_s)
+{
+    fs_error err;
+    *mode = FS_PROGRESS_AUTO;
+    *interval_s = 1;
+    if (fs_progress_env(mode, interval_s, &err))
+        return fs_usage_error("run", "%s", err.msg);
+    if (o->progress)
+        fs_progress_mode_parse(o->progress, mode);
+    if (o->quiet)
+        *mode = FS_PROGRESS_NEVER;
+    return FS_EXIT_OK;
+}
+
+/* What the run's start hook needs: the progress line and the limit. */
+typedef struct run_ctx {
+    fs_progress prog;
+    double max_events;
+} run_ctx;
+
+/* The world is built: refuse a run too large to finish, else show the
+ * estimate on the progress line. */
+static int on_start(void *ctx, const fs_estimate *est, fs_error *err)
+{
+    run_ctx *rc = ctx;
+    if (fs_estimate_check(est, rc->max_events, err))
+        return -1;
+    fs_progress_start(&rc->prog, est->events);
+    return 0;
+}
+
 /* Simulates replication r into res. */
 static int simulate(const run_options *o, const fs_scenario *sc, unsigned r,
+                    fs_progress_mode pmode, double pinterval,
                     fs_results *res, double *wall, fs_error *err)
 {
-    fs_progress prog;
-    fs_progress_init(&prog, sc->horizon_s, sc->name, o->quiet);
+    run_ctx ctx = {.max_events = o->max_events};
+    fs_progress_init(&ctx.prog, sc->horizon_s, sc->name, pmode, pinterval);
+    fs_sim_hooks hooks = {fs_progress_update, on_start, &ctx};
     double t0 = fs_wall_seconds();
     iso_now(res->started_at, sizeof res->started_at);
-    int rc = fs_sim_run(sc, r, fs_progress_update, &prog, res, err);
-    fs_progress_done(&prog);
+    int rc = fs_sim_run_hooked(sc, r, &hooks, res, err);
+    fs_progress_done(&ctx.prog, !rc, sc->horizon_s, (uint64_t)res->events);
     iso_now(res->finished_at, sizeof res->finished_at);
     *wall = fs_wall_seconds() - t0;
     if (o->name)
@@ -214,6 +281,11 @@ static int simulate(const run_options *o, const fs_scenario *sc, unsigned r,
 static int run_all(run_options *o)
 {
     fs_error err = {{0}};
+    fs_progress_mode pmode;
+    double pinterval;
+    int prc = progress_settings(o, &pmode, &pinterval);
+    if (prc != FS_EXIT_OK)
+        return prc;
     fs_scenario *sc = fs_scenario_load(o->scenario, o->sets, o->nsets, &err);
     if (!sc)
         return fs_fail(err.msg);
@@ -233,7 +305,7 @@ static int run_all(run_options *o)
         fs_results res;
         fs_results_init(&res);
         double wall;
-        if (simulate(o, sc, r, &res, &wall, &err)) {
+        if (simulate(o, sc, r, pmode, pinterval, &res, &wall, &err)) {
             rc = fs_fail(err.msg);
         } else {
             /* a run that could be neither stored nor kept ends it */

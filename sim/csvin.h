@@ -11,6 +11,12 @@
 #include <stddef.h>
 #include "error.h"
 
+/* The longest physical line, and the longest record (a quoted field may
+ * span lines), in bytes without the line end: beyond it the file is
+ * refused ("path:line: line longer than ..."), so a file with no line ends
+ * (a binary file, /dev/zero) is never read into memory whole. */
+#define FS_CSV_LINE_MAX 1048576
+
 typedef struct fs_csv fs_csv;
 
 /* Opens path for reading.  NULL with a message when it cannot be opened;

@@ -86,8 +86,11 @@ typedef struct fs_results {
     double latency_mean_s, latency_p50_s, latency_p99_s, wait_mean_s;
     double slo_attainment;      /* NaN when no workload has an SLO */
     long events;                /* engine events processed */
-    char warnings[8][512];      /* for the user, e.g. trace rows skipped */
+    char warnings[8][512];      /* for the user, e.g. malformed rows skipped */
     int nwarnings;
+    char notes[8][512];         /* summary lines, e.g. trace rows skipped by
+                                   status (notes.h) */
+    int nnotes;
 
     fs_cost_row *costs;       size_t ncosts, costs_cap;
     fs_util_row *util;        size_t nutil, util_cap;

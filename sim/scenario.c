@@ -22,7 +22,9 @@ static const char *const scenario_keys[] = {
 static const char *const workload_keys[] = {
     "kind", "pools", "arrivals", "service", "batch_max", "batch_wait",
     "slo_p99", "rate_scale", "repeat", "bad_rows", "queue_max",
-    "reference_gpu", "description", NULL};
+    "reference_gpu", "description",
+    "statuses",   /* traces: checked where the trace is opened (arrivals.c) */
+    NULL};
 static const char *const window_keys[] = {"every", "open", "duration",
                                           "description", NULL};
 

@@ -13,6 +13,7 @@
  * runs for base + per_item x size under linear(), else for the longest
  * demand in it (requests of a batch run in lockstep). */
 #include "fleet.h"
+#include "notes.h"
 #include "rng.h"
 
 #include <assert.h>
@@ -53,25 +54,25 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
     w->npools = c->npools;
 
     const fs_config_entry *e = c->arrivals_entry;
-    char key[FS_NAME_MAX + 24];
+    const fs_config_entry *se = fs_config_find(sim->sc->cfg, c->section,
+                                               "statuses");
+    char key[FS_NAME_MAX + 24], skey[FS_NAME_MAX + 24];
     snprintf(key, sizeof key, "%s.arrivals", c->section);
+    snprintf(skey, sizeof skey, "%s.statuses", c->section);
     fs_arrivals_spec spec = {
         .call = &c->arrivals, .file = e->file, .line = e->line, .key = key,
         .base_dir = sim->sc->dir, .horizon_s = sim->sc->horizon_s,
         .start_hour = sim->sc->start_hour, .rate_scale = c->rate_scale,
         .repeat = c->repeat, .bad_rows = c->bad_rows, .rng = w->arrival_rng,
+        .statuses = {se ? se->value : NULL, se ? se->file : NULL, skey,
+                     se ? se->line : 0},
     };
     w->arrivals = fs_arrivals_open(&spec, err);
     if (!w->arrivals)
         return -1;
+    fs_workload_note_skipped(w->arrivals, c->name, key, sim->out);
     fs_trace_stats st;
     fs_arrivals_stats(w->arrivals, &st);
-    fs_results *out = sim->out;
-    if (st.skipped > 0 && out->nwarnings < 8)
-        snprintf(out->warnings[out->nwarnings++], sizeof out->warnings[0],
-                 "%s:%ld: %s (%s: skipped %ld of %ld rows, this is the "
-                 "first)", st.path, st.first_skipped_line, st.skip_reason,
-                 key, st.skipped, st.rows);
     if (c->service_from_trace) {
         if (!st.has_service)
             return fs_error_at(err, e->file, e->line, key,

@@ -205,12 +205,25 @@ int fs_sim_run(const fs_scenario *sc, unsigned replication,
                fs_progress_fn progress, void *progress_ctx, fs_results *out,
                fs_error *err)
 {
+    fs_sim_hooks hooks = {progress, NULL, progress_ctx};
+    return fs_sim_run_hooked(sc, replication, &hooks, out, err);
+}
+
+int fs_sim_run_hooked(const fs_scenario *sc, unsigned replication,
+                      const fs_sim_hooks *hooks, fs_results *out,
+                      fs_error *err)
+{
     fs_sim sim = {.sc = sc, .out = out, .err = err};
     sim.engine = fs_engine_new();
     if (!sim.engine)
         return fs_error_set(err, "out of memory");
-    fs_engine_set_progress(sim.engine, progress, progress_ctx);
+    fs_engine_set_progress(sim.engine, hooks->progress, hooks->ctx);
     int rc = build(&sim, replication);
+    if (rc == 0 && hooks->start) {   /* the run's size, before it runs */
+        fs_estimate est;
+        fs_estimate_run(&sim, &est);
+        rc = hooks->start(hooks->ctx, &est, err);
+    }
     if (rc == 0) {
         for (size_t i = 0; i < sim.npools; i++) {
             fs_pool_start(&sim.pools[i]);

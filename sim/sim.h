@@ -9,11 +9,29 @@
 
 #include "engine.h"
 #include "error.h"
+#include "estimate.h"
 #include "results.h"
 #include "scenario.h"
 
 int fs_sim_run(const fs_scenario *sc, unsigned replication,
                fs_progress_fn progress, void *progress_ctx, fs_results *out,
                fs_error *err);
+
+/* Called once the world is built, before the first event, with the run's
+ * estimated size (estimate.h): 0 to run it, -1 with a message in err to
+ * refuse it. */
+typedef int (*fs_sim_start_fn)(void *ctx, const fs_estimate *est,
+                               fs_error *err);
+
+typedef struct fs_sim_hooks {
+    fs_progress_fn progress;   /* may be NULL */
+    fs_sim_start_fn start;     /* may be NULL */
+    void *ctx;                 /* passed to both */
+} fs_sim_hooks;
+
+/* fs_sim_run, with a look at the built world before it runs. */
+int fs_sim_run_hooked(const fs_scenario *sc, unsigned replication,
+                      const fs_sim_hooks *hooks, fs_results *out,
+                      fs_error *err);
 
 #endif

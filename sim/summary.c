@@ -8,6 +8,7 @@
 #include "summary.h"
 #include "grammar.h"
 #include "textout.h"
+#include "notes.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -151,6 +152,7 @@ void fs_summary_print(FILE *out, const fs_results *r, long run_id,
     print_costs(out, r);
     print_pools(out, r);
     print_latency(out, r);
+    fs_notes_print(out, r);
     fprintf(out, "\n  stored in %s as run %ld: `fleetsim compare --db %s %ld`"
             " or `sqlite3 %s 'SELECT * FROM run_summary'`\n", db, run_id, db,
             run_id, db);

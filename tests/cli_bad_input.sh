@@ -63,7 +63,7 @@ trace_scn "$TMP/nowhere.csv" >"$TMP/trace_missing.ini"; bad trace_missing "trace
 trace_scn "$TMP/malformed.csv" >"$TMP/trace_malformed.ini"; bad trace_malformed "malformed.csv:3:" "ContextTokens"
 trace_scn "$TMP/backwards.csv" >"$TMP/trace_backwards.ini"; bad trace_backwards "backwards.csv:3:" "TIMESTAMP"
 trace_scn "$TMP/malformed.csv" | sed 's/^service = .*/service = const(1s)\nbad_rows = skip/' >"$TMP/skip.ini"
-expect_exit 0 "bad_rows = skip" -- "$FLEETSIM" run "$TMP/skip.ini" --db "$DB" --quiet
+expect_exit 0 "bad_rows = skip" -- "$FLEETSIM" run "$TMP/skip.ini" --db "$DB"
 expect_in "$TMP/err" "malformed.csv:3" "skipped row reported with file:line"
 
 # Databases: not writable, locked, not a database, from the future.

@@ -16,6 +16,8 @@
 #include "sim/rng.h"
 
 #include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <gsl/gsl_statistics_double.h>
 
 #define SIGMAS 5.0
@@ -28,9 +30,10 @@ typedef struct stream_opts {
     int repeat;
     fs_bad_rows bad_rows;
     unsigned long seed;
+    const char *statuses;     /* the statuses key, NULL when not set */
 } stream_opts;
 
-static const stream_opts DEFAULTS = {1e9, 0, 1, 0, FS_BAD_ROWS_FAIL, 1};
+static const stream_opts DEFAULTS = {1e9, 0, 1, 0, FS_BAD_ROWS_FAIL, 1, NULL};
 
 /* The parsed call must outlive the stream: one per test is enough. */
 static fs_call call;
@@ -53,6 +56,7 @@ static fs_arrivals *open_stream(const char *text, stream_opts o,
         .horizon_s = o.horizon_s, .start_hour = o.start_hour,
         .rate_scale = o.rate_scale, .repeat = o.repeat,
         .bad_rows = o.bad_rows, .rng = rng,
+        .statuses = {o.statuses, "test.ini", "workload.w.statuses", 9},
     };
     return fs_arrivals_open(&spec, err);
 }
@@ -321,6 +325,45 @@ static void test_generator_errors(void)
     expect_open_error("poisson(rate=1/s)", o, "rate_scale", NULL);
 }
 
+/* Parameters that would make a generator loop without end, or for longer
+ * than anything can simulate, are refused at open: an MMPP whose states
+ * last less than the clock can resolve, rates of more than 2^40 arrivals
+ * over the horizon.  Zero rates end the stream at once. */
+static void test_generator_guards(void)
+{
+    stream_opts o = DEFAULTS;
+    o.horizon_s = 3600;
+    expect_open_error("mmpp(high=1/s, low=0/s, high_for=1e-300s, "
+                      "low_for=1e-300s)", o, "test.ini:7: workload.w.arrivals: "
+                      "mmpp: high_for", "too short");
+    expect_open_error("mmpp(high=1/s, low=1/s, high_for=1e-9s, "
+                      "low_for=1e-9s)", o, "mmpp: high_for", "3.6e+12");
+    /* One short state in a long cycle is no trouble. */
+    fs_arrivals *m = open_or_die("mmpp(high=1/s, low=0/s, high_for=1h, "
+                                 "low_for=1e-300s)", o);
+    tally tm = {0};
+    tally_run(m, &tm);
+    CHECK(tm.n > 3000 && tm.n < 4200);
+    fs_arrivals_free(m);
+    expect_open_error("poisson(rate=1e16/s)", o, "test.ini:7: "
+                      "workload.w.arrivals: poisson: rate", "3.6e+19");
+    expect_open_error("diurnal(peak=1e16/s, trough=0/s)", o, "diurnal: peak",
+                      NULL);
+    expect_open_error("mmpp(high=1e16/s, low=0/s, high_for=1m, low_for=1m)",
+                      o, "mmpp: high", NULL);
+    /* Just under the bound opens (and is not run here). */
+    fs_arrivals *a = open_or_die("poisson(rate=3e8/s)", o);
+    CHECK_NEAR(fs_arrivals_expected(a, NULL), 3e8 * 3600, 1);
+    fs_arrivals_free(a);
+    /* All rates 0: no request would ever arrive, refused naming the rate. */
+    expect_open_error("poisson(rate=0/s)", o, "poisson: rate must be above 0",
+                      NULL);
+    expect_open_error("diurnal(peak=0/s, trough=0/s)", o,
+                      "diurnal: peak must be above 0", NULL);
+    expect_open_error("mmpp(high=0/s, low=0/s, high_for=1s, low_for=1s)", o,
+                      "mmpp: high or low must be above 0", NULL);
+}
+
 /* ---- Traces ------------------------------------------------------------- */
 
 /* Data rows of a CSV file (lines after the header). */
@@ -493,6 +536,195 @@ static void test_bad_traces(void)
     fs_arrivals_free(a);
 }
 
+/* A temporary directory for files written by the tests. */
+static char tmpdir[256];
+
+static const char *tmp_file(const char *name, const char *bytes, size_t len,
+                            char *buf, size_t buflen)
+{
+    snprintf(buf, buflen, "%s/%s", tmpdir, name);
+    FILE *f = fopen(buf, "wb");
+    if (!f || fwrite(bytes, 1, len, f) != len || fclose(f) != 0) {
+        printf("cannot write %s\n", buf);
+        exit(99);
+    }
+    return buf;
+}
+
+#define TMP_FILE(name, lit) tmp_file(name, lit, sizeof lit - 1, path, sizeof path)
+
+/* Files that are not traces: refused with the scenario's file, line and
+ * key and the file's own name (and its line, for what is inside it). */
+static void test_trace_files(void)
+{
+    stream_opts o = DEFAULTS;
+    char call_text[600], path[512], want[600];
+    expect_open_error("trace(/dev/zero, format=generic)", o,
+                      "test.ini:7: workload.w.arrivals: cannot open trace "
+                      "'/dev/zero': not a regular file (a character device)",
+                      NULL);
+    snprintf(call_text, sizeof call_text, "trace(%s, format=generic)", tmpdir);
+    snprintf(want, sizeof want, "test.ini:7: workload.w.arrivals: cannot "
+             "open trace '%s': a directory, not a file", tmpdir);
+    expect_open_error(call_text, o, want, NULL);
+
+    /* A column named twice (case does not matter, as in lookups). */
+    TMP_FILE("dup.csv", "time,x,TIME\n1,2,3\n");
+    snprintf(call_text, sizeof call_text, "trace(%s, format=generic)", path);
+    snprintf(want, sizeof want, "%s:1: column 'time' appears twice in the "
+             "header (fields 1 and 3)", path);
+    expect_open_error(call_text, o, want, NULL);
+    TMP_FILE("dup_lora.csv", "gmt_create,predict_status,exec_time_seconds,"
+             "predict_status\n2024-11-15 16:57:50,SUCCEED,1,x\n");
+    snprintf(call_text, sizeof call_text, "trace(%s, format=alibaba-lora)",
+             path);
+    snprintf(want, sizeof want, "%s:1: column 'predict_status' appears twice",
+             path);
+    expect_open_error(call_text, o, want, NULL);
+    /* A column the format does not read may repeat (an unnamed index...). */
+    TMP_FILE("dup_unused.csv", "time,x,x\n1,2,3\n2,3,4\n");
+    snprintf(call_text, sizeof call_text, "trace(%s, format=generic)", path);
+    fs_arrivals *a = open_or_die(call_text, o);
+    fs_arrivals_free(a);
+
+    /* A NUL byte in a row: its field would be cut short. */
+    TMP_FILE("nul.csv", "time,x\n1,2\n2,a\0b\n");
+    snprintf(call_text, sizeof call_text, "trace(%s, format=generic)", path);
+    snprintf(want, sizeof want, "%s:3: field 2: a NUL byte", path);
+    expect_open_error(call_text, o, want, NULL);
+    TMP_FILE("nul_time.csv", "time,x\n1,2\n2\0junk,3\n");
+    snprintf(call_text, sizeof call_text, "trace(%s, format=generic)", path);
+    snprintf(want, sizeof want, "%s:3: field 1: a NUL byte", path);
+    expect_open_error(call_text, o, want, NULL);
+}
+
+/* statuses: which rows of a trace with a status column are replayed, and
+ * the skipped ones counted by status. */
+static void test_statuses(void)
+{
+    const char *lora = "trace(traces/sample/lora_request_trace.csv, "
+                       "format=alibaba-lora)";
+    stream_opts o = DEFAULTS;
+    fs_arrivals *a = open_or_die(lora, o);
+    fs_trace_stats st;
+    fs_arrivals_stats(a, &st);
+    fs_arrivals_free(a);
+    CHECK(st.valid == 26392 && st.skipped == 431 && st.malformed == 0);
+    CHECK(st.nskipped_by == 3);
+    CHECK(strcmp(st.skipped_by[0].what, "FAILED") == 0 &&
+          st.skipped_by[0].n == 398);
+    CHECK(strcmp(st.skipped_by[1].what, "PENDING") == 0 &&
+          st.skipped_by[1].n == 30);
+    CHECK(strcmp(st.skipped_by[2].what, "PROCESSING") == 0 &&
+          st.skipped_by[2].n == 3);
+    CHECK(strcmp(st.statuses, "SUCCEED") == 0 && st.statuses_default);
+    char note[512];
+    fs_trace_skipped_note(&st, note, sizeof note);
+    CHECK(strcmp(note, "trace rows skipped: 398 FAILED, 30 PENDING, "
+                 "3 PROCESSING (statuses = SUCCEED, the default)") == 0);
+
+    o.statuses = "SUCCEED";
+    a = open_or_die(lora, o);
+    fs_arrivals_stats(a, &st);
+    fs_arrivals_free(a);
+    CHECK(st.valid == 26392 && !st.statuses_default);
+    fs_trace_skipped_note(&st, note, sizeof note);
+    CHECK(strcmp(note, "trace rows skipped: 398 FAILED, 30 PENDING, "
+                 "3 PROCESSING (statuses = SUCCEED)") == 0);
+
+    /* More statuses replay more rows; case does not matter. */
+    o.statuses = "succeed, Processing";
+    a = open_or_die(lora, o);
+    fs_arrivals_stats(a, &st);
+    fs_arrivals_free(a);
+    CHECK(st.valid == 26395 && st.skipped == 428);
+    CHECK(strcmp(st.statuses, "succeed, Processing") == 0);
+
+    /* A status no row has is a typo until shown otherwise. */
+    o.statuses = "SUCCESS";
+    expect_open_error(lora, o, "test.ini:9: workload.w.statuses: no row of",
+                      "has status 'SUCCESS' (its statuses: SUCCEED, FAILED, "
+                      "PENDING, PROCESSING)");
+    o.statuses = " , ";
+    expect_open_error(lora, o, "test.ini:9: workload.w.statuses: ",
+                      "empty");
+    /* Formats without a status column. */
+    o.statuses = "SUCCEED";
+    expect_open_error("trace(tests/data/generic_ms.csv, format=generic, "
+                      "time=arrival_ms)", o, "test.ini:9: workload.w.statuses: ",
+                      "alibaba-lora");
+    expect_open_error("poisson(rate=1/s)", o, "test.ini:9: "
+                      "workload.w.statuses: ", "traces");
+
+    /* Skipped malformed rows (bad_rows = skip) are counted apart. */
+    o = DEFAULTS;
+    o.bad_rows = FS_BAD_ROWS_SKIP;
+    a = open_or_die("trace(tests/data/negative_service.csv, "
+                    "format=alibaba-lora)", o);
+    fs_arrivals_stats(a, &st);
+    fs_arrivals_free(a);
+    CHECK(st.malformed == 2 && st.first_malformed_line == 3);
+    CHECK_CONTAINS(st.malformed_reason, "exec_time_seconds: negative");
+    fs_trace_skipped_note(&st, note, sizeof note);
+    CHECK(strcmp(note, "trace rows skipped: 1 FAILED, 2 malformed (statuses "
+                 "= SUCCEED, the default; bad_rows = skip)") == 0);
+    a = open_or_die("trace(traces/sample/AzureLLMInferenceTrace_code.csv, "
+                    "format=azure-llm)", DEFAULTS);
+    fs_arrivals_stats(a, &st);
+    fs_arrivals_free(a);
+    fs_trace_skipped_note(&st, note, sizeof note);
+    CHECK(note[0] == '\0');
+}
+
+/* The expected number of arrivals before the horizon (what the event
+ * estimate of a run is made of), and the extra steps a stream takes
+ * besides them (thinned candidates, MMPP state changes, rows read). */
+static void test_expected(void)
+{
+    stream_opts o = DEFAULTS;
+    o.horizon_s = 1000;
+    double extra;
+    fs_arrivals *a = open_or_die("poisson(rate=2/s)", o);
+    CHECK(fs_arrivals_expected(a, &extra) == 2000);
+    CHECK(extra == 0);
+    fs_arrivals_free(a);
+    o.rate_scale = 3;
+    a = open_or_die("diurnal(peak=4/s, trough=2/s)", o);
+    CHECK(fs_arrivals_expected(a, &extra) == 9000);
+    CHECK(extra == 3000);   /* candidates at the peak rate, thinned */
+    fs_arrivals_free(a);
+    o.rate_scale = 1;
+    a = open_or_die("mmpp(high=3/s, low=1/s, high_for=100s, low_for=300s)", o);
+    CHECK(fs_arrivals_expected(a, &extra) == 1500);
+    CHECK(extra == 5);      /* 1000 s of 200 s mean sojourns */
+    fs_arrivals_free(a);
+
+    /* Traces: the rows before the horizon, or laps of them with repeat. */
+    const char *code = "trace(traces/sample/AzureLLMInferenceTrace_code.csv, "
+                       "format=azure-llm)";
+    long rows = data_lines("traces/sample/AzureLLMInferenceTrace_code.csv");
+    a = open_or_die(code, DEFAULTS);
+    CHECK(fs_arrivals_expected(a, &extra) == rows);
+    CHECK(extra == 0);
+    fs_trace_stats st;
+    fs_arrivals_stats(a, &st);
+    fs_arrivals_free(a);
+    double period = st.span_s + st.span_s / (double)(rows - 1);
+    o.horizon_s = 10 * period;
+    o.repeat = 1;
+    o.rate_scale = 0.5;
+    a = open_or_die(code, o);
+    CHECK_NEAR(fs_arrivals_expected(a, &extra), 5.0 * rows, 1e-6 * rows);
+    CHECK_NEAR(extra, 5.0 * rows, 1e-6 * rows);   /* rows read, dropped */
+    fs_arrivals_free(a);
+    o.repeat = 0;
+    o.rate_scale = 1;
+    o.horizon_s = st.span_s / 2;
+    a = open_or_die(code, o);
+    CHECK_NEAR(fs_arrivals_expected(a, NULL), rows / 2.0, 1);
+    fs_arrivals_free(a);
+}
+
 static void test_trace_scaling(void)
 {
     const char *code = "trace(traces/sample/AzureLLMInferenceTrace_code.csv, "
@@ -562,6 +794,13 @@ static void test_trace_scaling(void)
 
 int main(void)
 {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/test_arrivals.XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 99;
+    }
     test_poisson();
     test_diurnal();
     test_mmpp();
@@ -571,6 +810,18 @@ int main(void)
     test_generic();
     test_bad_traces();
     test_trace_scaling();
+    test_generator_guards();
+    test_expected();
+    test_trace_files();
+    test_statuses();
+    static const char *const files[] = {"dup.csv", "dup_lora.csv",
+        "dup_unused.csv", "nul.csv", "nul_time.csv", NULL};
+    char path[600];
+    for (const char *const *f = files; *f; f++) {
+        snprintf(path, sizeof path, "%s/%s", tmpdir, *f);
+        unlink(path);
+    }
+    rmdir(tmpdir);
     if (rng)
         gsl_rng_free(rng);
     return check_report("arrivals");

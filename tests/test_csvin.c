@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Writes bytes to a new file in dir; returns its path in buf. */
@@ -219,6 +220,133 @@ static void test_malformed(const char *dir)
     CHECK_CONTAINS(err.msg, "No such file or directory");
 }
 
+/* A file of n bytes: prefix, then fill bytes up to n - strlen(suffix),
+ * then suffix. */
+static const char *write_filled(const char *dir, const char *name,
+                                const char *prefix, char fill, size_t n,
+                                const char *suffix, char *buf, size_t buflen)
+{
+    size_t lp = strlen(prefix), ls = strlen(suffix);
+    char *b = malloc(n);
+    if (!b || n < lp + ls)
+        exit(99);
+    memcpy(b, prefix, lp);
+    memset(b + lp, fill, n - lp - ls);
+    memcpy(b + n - ls, suffix, ls);
+    write_file(dir, name, b, n, buf, buflen);
+    free(b);
+    return buf;
+}
+
+/* Lines and records are bounded (FS_CSV_LINE_MAX): a file without line
+ * ends, such as /dev/zero or a binary file, is refused after that many
+ * bytes, naming the line, instead of being read into memory whole. */
+static void test_limits(const char *dir)
+{
+    char path[512], want[600];
+    fs_error err;
+    CHECK(FS_CSV_LINE_MAX == 1048576);
+
+    /* A line of exactly FS_CSV_LINE_MAX bytes before its '\n' is read. */
+    write_filled(dir, "max_line.csv", "k,v\nlong,", 'x',
+                 4 + FS_CSV_LINE_MAX + 1 + 8, "\nshort,1\n", path,
+                 sizeof path);
+    fs_csv *r = open_or_die(path);
+    CHECK(fs_csv_next(r, &err) == 1);
+    CHECK(fs_csv_next(r, &err) == 1 && fs_csv_line(r) == 2);
+    CHECK(strlen(fs_csv_field(r, 1)) == FS_CSV_LINE_MAX - 5);
+    CHECK(fs_csv_next(r, &err) == 1 && fs_csv_line(r) == 3);
+    CHECK(fs_csv_next(r, &err) == 0);
+    fs_csv_free(r);
+
+    /* One byte more is refused, with the line. */
+    write_filled(dir, "long_line.csv", "k,v\nlong,", 'x',
+                 4 + FS_CSV_LINE_MAX + 2 + 8, "\nshort,1\n", path,
+                 sizeof path);
+    r = open_or_die(path);
+    CHECK(fs_csv_next(r, &err) == 1);
+    CHECK(fs_csv_next(r, &err) == -1);
+    snprintf(want, sizeof want, "%s:2: line longer than 1048576 bytes",
+             path);
+    CHECK_CONTAINS(err.msg, want);
+    CHECK(fs_csv_next(r, &err) == -1);   /* sticky */
+    fs_csv_free(r);
+
+    /* Zero bytes and no line end at all (what /dev/zero gives). */
+    write_filled(dir, "zeros.csv", "", '\0', 3 * FS_CSV_LINE_MAX, "", path,
+                 sizeof path);
+    r = open_or_die(path);
+    CHECK(fs_csv_next(r, &err) == -1);
+    snprintf(want, sizeof want, "%s:1: line longer than", path);
+    CHECK_CONTAINS(err.msg, want);
+    fs_csv_free(r);
+
+    /* A quoted field spanning many short lines: the record is bounded too,
+     * and named by the line it starts on. */
+    size_t nlines = FS_CSV_LINE_MAX / 8 + 2;
+    char *b = malloc(nlines * 8 + 32);
+    if (!b)
+        exit(99);
+    size_t len = (size_t)sprintf(b, "a,b\n1,2\n3,\"");
+    for (size_t i = 0; i < nlines; i++, len += 8)
+        memcpy(b + len, "abcdefg\n", 8);
+    memcpy(b + len, "\"\n", 2);
+    write_file(dir, "long_record.csv", b, len + 2, path, sizeof path);
+    free(b);
+    r = open_or_die(path);
+    CHECK(fs_csv_next(r, &err) == 1);
+    CHECK(fs_csv_next(r, &err) == 1);
+    CHECK(fs_csv_next(r, &err) == -1);
+    snprintf(want, sizeof want, "%s:3: record longer than 1048576 bytes",
+             path);
+    CHECK_CONTAINS(err.msg, want);
+    fs_csv_free(r);
+}
+
+/* A NUL byte would cut its field short (fields are C strings): refused
+ * with the line and the field. */
+static void test_nul_byte(const char *dir)
+{
+    char path[512], want[600];
+    fs_error err;
+    WRITE("nul.csv", "time,x\n1,2\n2,a\0b\n3,4\n");
+    fs_csv *r = open_or_die(path);
+    CHECK(fs_csv_next(r, &err) == 1);
+    CHECK(fs_csv_next(r, &err) == 1);
+    CHECK(fs_csv_next(r, &err) == -1);
+    snprintf(want, sizeof want, "%s:3: field 2: a NUL byte", path);
+    CHECK_CONTAINS(err.msg, want);
+    fs_csv_free(r);
+
+    WRITE("nul_quoted.csv", "time,x\n\"1\0junk\",2\n");
+    r = open_or_die(path);
+    CHECK(fs_csv_next(r, &err) == 1);
+    CHECK(fs_csv_next(r, &err) == -1);
+    snprintf(want, sizeof want, "%s:2: field 1: a NUL byte", path);
+    CHECK_CONTAINS(err.msg, want);
+    fs_csv_free(r);
+}
+
+/* Only regular files are read: a directory, a device or a FIFO is refused
+ * at open, without blocking (a FIFO with no writer would block fopen). */
+static void test_not_regular(const char *dir)
+{
+    char path[512];
+    fs_error err;
+    CHECK(fs_csv_open(dir, &err) == NULL);
+    CHECK_CONTAINS(err.msg, dir);
+    CHECK_CONTAINS(err.msg, "a directory, not a file");
+    CHECK(fs_csv_open("/dev/zero", &err) == NULL);
+    CHECK_CONTAINS(err.msg, "/dev/zero: not a regular file (a character "
+                   "device)");
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    if (mkfifo(path, 0600) == 0) {
+        CHECK(fs_csv_open(path, &err) == NULL);
+        CHECK_CONTAINS(err.msg, "not a regular file (a FIFO)");
+        unlink(path);
+    }
+}
+
 static void test_rewind_and_long_fields(const char *dir)
 {
     char path[512];
@@ -303,13 +431,18 @@ int main(void)
     test_line_ends(dirbuf);
     test_malformed(dirbuf);
     test_rewind_and_long_fields(dirbuf);
+    test_limits(dirbuf);
+    test_nul_byte(dirbuf);
+    test_not_regular(dirbuf);
     test_real_trace();
 
     /* Clean up the temporary files. */
     static const char *const files[] = {
         "basic.csv", "quoted.csv", "crlf.csv", "cr.csv", "blank.csv",
         "bom.csv", "empty.csv", "unterminated.csv", "stray.csv",
-        "after_quote.csv", "late.csv", "eof_quote.csv", "long.csv", NULL,
+        "after_quote.csv", "late.csv", "eof_quote.csv", "long.csv",
+        "max_line.csv", "long_line.csv", "zeros.csv", "long_record.csv",
+        "nul.csv", "nul_quoted.csv", NULL,
     };
     char path[600];
     for (const char *const *f = files; *f; f++) {

@@ -13,9 +13,9 @@
  *     or floor(s)+1 copies of it, the first at the row's time and the others
  *     at uniform times before the next row (one row of lookahead), so the
  *     stream stays in order;
- *   - the field parsers the formats use: exact date-times (integer
- *     nanoseconds, no floating point) and plain decimals, without strtod or
- *     sscanf on the common path. */
+ *   - the bounds that keep a stream finite (FS_STEPS_MAX) and the count
+ *     of what it will emit (fs_arrivals_expected), for the run's estimate.
+ * The field parsers are in trace_fields.c, the statuses in trace_rows.c. */
 #include "arrivals_impl.h"
 
 #include <assert.h>
@@ -95,6 +95,10 @@ typedef struct trace {
     long lap;
     long lap_rows;           /* valid rows read in this lap */
 
+    long status_matched[FS_STATUSES_MAX];   /* rows per replayed status */
+    fs_skip_count seen[16];  /* the statuses the trace has, first 16 */
+    int nseen;
+
     fs_arrival cur;          /* the row being emitted */
     fs_arrival ahead;        /* the row after it, when read */
     int have_ahead;
@@ -152,6 +156,30 @@ static int classify(trace *ts, fs_trace_row *row, fs_row_problem *pb)
     return FS_ROW_OK;
 }
 
+/* The validating pass's account of a row: the statuses a trace with a
+ * status column has and replays, and the rows skipped by kind. */
+static void count_row(trace *ts, int c, const fs_row_problem *pb, long line)
+{
+    fs_trace_stats *st = &ts->st;
+    int sc = ts->cols.status;
+    const char *status = "";
+    if (sc >= 0 && fs_csv_nfields(ts->csv) == ts->ncols) {
+        status = fs_csv_field(ts->csv, (size_t)sc);
+        int i = fs_trace_status_index(&ts->cols, status);
+        if (i >= 0)
+            ts->status_matched[i]++;
+        fs_skip_tally(ts->seen, &ts->nseen, 16, status, 1);
+    }
+    if (c == FS_ROW_SKIP)
+        fs_skip_tally(st->skipped_by, &st->nskipped_by, FS_SKIP_KINDS, status,
+                      1);
+    if (c == FS_ROW_BAD && ts->bad_rows == FS_BAD_ROWS_SKIP &&
+        st->malformed++ == 0) {
+        st->first_malformed_line = line;
+        describe(ts, pb, st->malformed_reason, sizeof st->malformed_reason);
+    }
+}
+
 /* The next valid row: 1, 0 at end of file, -1 on error.  The validating
  * pass counts rows; replay skips exactly the rows it skipped. */
 static int scan_row(trace *ts, fs_trace_row *row, int validating,
@@ -164,8 +192,10 @@ static int scan_row(trace *ts, fs_trace_row *row, int validating,
         fs_row_problem pb;
         int c = classify(ts, row, &pb);
         long line = fs_csv_line(ts->csv);
-        if (validating)
+        if (validating) {
             ts->st.rows++;
+            count_row(ts, c, &pb, line);
+        }
         if (c == FS_ROW_OK) {
             ts->have_prev = 1;
             ts->prev_ns = row->t_ns;
@@ -239,6 +269,9 @@ static int validate(trace *ts, const fs_arrivals_spec *spec, fs_error *err)
     if (rc < 0)
         return -1;
     ts->st.valid = valid;
+    if (fs_trace_check_statuses(spec, &ts->cols, ts->status_matched, ts->seen,
+                                ts->nseen, ts->path, err))
+        return -1;
     if (valid == 0 && ts->st.rows == 0)
         return fs_arrivals_error(spec, err, "trace '%s' has a header but no "
                                  "rows", ts->path);
@@ -388,8 +421,27 @@ static void trace_stats(const fs_arrivals *a, fs_trace_stats *out)
     *out = ((const trace *)a)->st;
 }
 
+/* Rows before the horizon: whole laps with repeat, else the share of the
+ * span the horizon covers; each kept with rate_scale.  Every row read
+ * (skipped ones too) costs a step. */
+static double trace_expected(const fs_arrivals *a, double *extra)
+{
+    const trace *ts = (const trace *)a;
+    double laps;
+    if (ts->repeat)
+        laps = ts->horizon / ts->period;
+    else if (ts->st.span_s > ts->horizon)
+        laps = ts->horizon / ts->st.span_s;
+    else
+        laps = ts->horizon > 0 ? 1 : 0;
+    double n = laps * (double)ts->st.valid * ts->scale;
+    double read = laps * (double)ts->st.rows;
+    *extra = read > n ? read - n : 0;
+    return n;
+}
+
 static const fs_arrivals_ops trace_ops = {
-    trace_next, trace_free, trace_mean_rate, trace_stats,
+    trace_next, trace_free, trace_mean_rate, trace_stats, trace_expected,
 };
 
 static const fs_trace_format *const formats[] = {
@@ -472,6 +524,24 @@ static const fs_trace_format *check_trace_call(const fs_arrivals_spec *spec,
     return fmt;
 }
 
+/* A trace replayed lap after lap over a horizon far longer than its span
+ * (2 rows 1 ms apart, for a year) is refused like a generator's runaway
+ * rate: past FS_STEPS_MAX rows it would not finish. */
+static int check_trace_steps(const trace *ts, const fs_arrivals_spec *spec,
+                             fs_error *err)
+{
+    double extra, n = trace_expected(&ts->base, &extra);
+    if (!(n + extra > FS_STEPS_MAX))
+        return 0;
+    char h[32], span[32];
+    fs_format_duration(ts->horizon, h, sizeof h);
+    fs_format_duration(ts->period, span, sizeof span);
+    return fs_arrivals_error(spec, err, "repeating trace '%s' (a lap of %s) "
+                             "over %s reads %.3g rows, more than fleetsim can "
+                             "simulate (at most 2^40, about 1.1e12)",
+                             ts->path, span, h, n + extra);
+}
+
 static fs_arrivals *trace_open(const fs_arrivals_spec *spec, fs_error *err)
 {
     const fs_trace_format *fmt = check_trace_call(spec, err);
@@ -492,7 +562,8 @@ static fs_arrivals *trace_open(const fs_arrivals_spec *spec, fs_error *err)
     ts->scale = spec->rate_scale;
     ts->repeat = spec->repeat;
     ts->rng = spec->rng;
-    ts->cols = (fs_trace_cols){-1, -1, -1, -1, -1, 0};
+    ts->cols = (fs_trace_cols){.time = -1, .service = -1, .tokens_in = -1,
+                               .tokens_out = -1, .status = -1};
     ts->copy_cap = (size_t)floor(ts->scale) + 1;
     ts->copy_t = malloc(ts->copy_cap * sizeof *ts->copy_t);
     ts->path = resolve_path(spec->base_dir, fs_call_positional(spec->call, 0));
@@ -500,12 +571,22 @@ static fs_arrivals *trace_open(const fs_arrivals_spec *spec, fs_error *err)
         fs_arrivals_error(spec, err, "out of memory");
         goto fail;
     }
-    if (fmt->setup && fmt->setup(spec, &ts->cols, err))
+    if ((fmt->setup && fmt->setup(spec, &ts->cols, err)) ||
+        fs_trace_statuses_setup(spec, fmt, &ts->cols, ts->st.statuses,
+                                sizeof ts->st.statuses, err))
         goto fail;
+    ts->st.statuses_default = fmt->statuses && !spec->statuses.value;
     ts->csv = fs_csv_open(ts->path, err);
     if (!ts->csv) {
+        /* err holds "PATH: why"; the message names the scenario key. */
+        size_t lp = strlen(ts->path);
+        const char *why = strncmp(err->msg, ts->path, lp) == 0 &&
+                          strncmp(err->msg + lp, ": ", 2) == 0
+                              ? err->msg + lp + 2 : strerror(errno);
+        char reason[sizeof err->msg];
+        snprintf(reason, sizeof reason, "%s", why);
         fs_arrivals_error(spec, err, "cannot open trace '%s': %s", ts->path,
-                          strerror(errno));
+                          reason);
         goto fail;
     }
     int rc = fs_csv_next(ts->csv, err);
@@ -525,7 +606,8 @@ static fs_arrivals *trace_open(const fs_arrivals_spec *spec, fs_error *err)
     ts->st.path = ts->path;
     ts->st.has_service = ts->cols.service >= 0;
     ts->st.has_tokens = ts->cols.tokens_in >= 0 || ts->cols.tokens_out >= 0;
-    if (validate(ts, spec, err) || rewind_trace(ts, err))
+    if (validate(ts, spec, err) || check_trace_steps(ts, spec, err) ||
+        rewind_trace(ts, err))
         goto fail;
     return &ts->base;
 fail:
@@ -553,6 +635,12 @@ fs_arrivals *fs_arrivals_open(const fs_arrivals_spec *spec, fs_error *err)
     assert(spec && spec->call);
     assert(spec->horizon_s >= 0);   /* also rejects NaN */
     const char *name = spec->call->name;
+    if (spec->statuses.value && strcmp(name, "trace") != 0) {
+        const fs_spec_key *k = &spec->statuses;
+        return fs_error_at(err, k->file, k->line, k->key, "only traces have "
+                           "statuses (these arrivals are %s(...)): remove "
+                           "statuses", name), NULL;
+    }
     for (size_t i = 0; i < sizeof processes / sizeof processes[0]; i++)
         if (strcmp(name, processes[i].name) == 0)
             return processes[i].open(spec, err);
@@ -579,6 +667,14 @@ double fs_arrivals_mean_rate(const fs_arrivals *a)
     return a->ops->mean_rate(a);
 }
 
+double fs_arrivals_expected(const fs_arrivals *a, double *extra)
+{
+    double x = 0, n = a->ops->expected(a, &x);
+    if (extra)
+        *extra = x;
+    return n;
+}
+
 void fs_arrivals_stats(const fs_arrivals *a, fs_trace_stats *out)
 {
     memset(out, 0, sizeof *out);
@@ -601,8 +697,17 @@ int fs_trace_require_column(const fs_csv *header, const char *name, int *col,
                             fs_error *err)
 {
     *col = fs_trace_column(header, name);
-    if (*col >= 0)
+    if (*col >= 0) {
+        /* A second column of that name: which one is meant is a guess. */
+        size_t n = fs_csv_nfields(header);
+        for (size_t i = (size_t)*col + 1; i < n; i++)
+            if (strcasecmp(fs_csv_field(header, i), name) == 0)
+                return fs_error_set(err, "%s:%ld: column '%s' appears twice "
+                                    "in the header (fields %d and %zu)",
+                                    fs_csv_path(header), fs_csv_line(header),
+                                    name, *col + 1, i + 1);
         return 0;
+    }
     char list[512];
     const char *cand[33];
     size_t n = fs_csv_nfields(header), len = 0, nc = 0;
@@ -619,198 +724,4 @@ int fs_trace_require_column(const fs_csv *header, const char *name, int *col,
     return fs_error_set(err, "%s:%ld: missing column '%s' (columns: %s)%s",
                         fs_csv_path(header), fs_csv_line(header), name, list,
                         dym);
-}
-
-/* ---- Field parsers ------------------------------------------------------ */
-
-/* Reads 1..max digits; the number of digits read, 0 if none. */
-static int read_digits(const char **s, int max, int *out)
-{
-    int v = 0, n = 0;
-    while (n < max && **s >= '0' && **s <= '9') {
-        v = v * 10 + (**s - '0');
-        (*s)++;
-        n++;
-    }
-    *out = v;
-    return n;
-}
-
-/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar
- * (H. Hinnant's days_from_civil). */
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-static int days_in_month(int y, int m)
-{
-    static const int dim[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    return m == 2 ? 28 + leap : dim[m - 1];
-}
-
-int fs_field_datetime_ns(const char *s, int64_t *ns, const char **what)
-{
-    static const char *const shape =
-        "not a date-time YYYY-MM-DD HH:MM:SS[.fraction]";
-    int y, mo, d, h, mi, sec;
-    if (!*s)
-        return *what = "empty", -1;
-    if (read_digits(&s, 4, &y) != 4 || *s++ != '-' ||
-        !read_digits(&s, 2, &mo) || *s++ != '-' ||
-        !read_digits(&s, 2, &d) || (*s != ' ' && *s != 'T'))
-        return *what = shape, -1;
-    s++;
-    if (!read_digits(&s, 2, &h) || *s++ != ':' ||
-        !read_digits(&s, 2, &mi) || *s++ != ':' ||
-        !read_digits(&s, 2, &sec))
-        return *what = shape, -1;
-    int64_t frac = 0;
-    if (*s == '.') {
-        s++;
-        int nd = 0;
-        for (; *s >= '0' && *s <= '9'; s++, nd++)
-            if (nd < 9)
-                frac = frac * 10 + (*s - '0');
-        if (nd == 0)
-            return *what = shape, -1;
-        for (; nd < 9; nd++)
-            frac *= 10;
-    }
-    if (*s == 'Z')
-        s++;
-    if (*s)
-        return *what = shape, -1;
-    if (y < 1678 || y > 2261)
-        return *what = "year outside 1678..2261", -1;
-    if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo))
-        return *what = "no such date", -1;
-    if (h > 23 || mi > 59 || sec > 59)
-        return *what = "no such time of day", -1;
-    int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 +
-                   sec;
-    *ns = secs * 1000000000 + frac;
-    return 0;
-}
-
-int fs_field_decimal_ns(const char *s, int64_t unit_ns, int64_t *ns,
-                        const char **what)
-{
-    assert(unit_ns > 0 && unit_ns <= 1000000000);
-    const char *p = s;
-    int neg = 0;
-    if (*p == '-' || *p == '+')
-        neg = *p++ == '-';
-    uint64_t ip = 0;
-    int nd = 0, overflow = 0;
-    for (; *p >= '0' && *p <= '9'; p++, nd++) {
-        if (ip > (UINT64_MAX - 9) / 10)
-            overflow = 1;
-        else
-            ip = ip * 10 + (uint64_t)(*p - '0');
-    }
-    uint64_t frac = 0, scale = 1;
-    if (*p == '.') {
-        p++;
-        for (; *p >= '0' && *p <= '9'; p++, nd++)
-            if (scale < 1000000000) {
-                frac = frac * 10 + (uint64_t)(*p - '0');
-                scale *= 10;
-            }
-    }
-    if (!*s)
-        return *what = "empty", -1;
-    if (nd == 0 || (*p && *p != 'e' && *p != 'E'))
-        return *what = "not a number", -1;
-    if (*p) {   /* an exponent: rare, let strtod round it */
-        char *end;
-        errno = 0;
-        double v = strtod(s, &end);
-        if (*end || errno == ERANGE || !isfinite(v))
-            return *what = "not a number", -1;
-        v *= (double)unit_ns;
-        if (!(fabs(v) < 9.2e18))
-            return *what = "out of range", -1;
-        *ns = llround(v);
-        return 0;
-    }
-    uint64_t fns = (frac * (uint64_t)unit_ns + scale / 2) / scale;
-    if (overflow || ip > (uint64_t)(INT64_MAX - fns) / (uint64_t)unit_ns)
-        return *what = "out of range", -1;
-    int64_t v = (int64_t)(ip * (uint64_t)unit_ns + fns);
-    *ns = neg ? -v : v;
-    return 0;
-}
-
-int fs_field_seconds(const char *s, double *out, const char **what)
-{
-    static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
-                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
-                                 1e15, 1e16, 1e17, 1e18};
-    const char *p = s;
-    uint64_t m = 0;
-    int nd = 0, nf = 0;
-    for (; *p >= '0' && *p <= '9' && nd < 18; p++, nd++)
-        m = m * 10 + (uint64_t)(*p - '0');
-    if (*p == '.') {
-        for (p++; *p >= '0' && *p <= '9' && nd < 18; p++, nd++, nf++)
-            m = m * 10 + (uint64_t)(*p - '0');
-    }
-    if (nd > 0 && *p == '\0') {
-        /* m and 10^nf are both exact doubles: one correctly rounded
-         * division gives what strtod would (Clinger's fast path). */
-        if (m < (UINT64_C(1) << 53)) {
-            *out = (double)m / p10[nf];
-            return 0;
-        }
-    }
-    if (!*s)
-        return *what = "empty", -1;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end)
-        return *what = "not a number", -1;
-    if (isnan(v))
-        return *what = "not a number (NaN)", -1;
-    if (!isfinite(v) || errno == ERANGE)
-        return *what = "out of range", -1;
-    if (v < 0)
-        return *what = "negative", -1;
-    *out = v;
-    return 0;
-}
-
-int fs_field_count(const char *s, int *out, const char **what)
-{
-    const char *p = s;
-    long v = 0;
-    if (!*p)
-        return *what = "empty", -1;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        v = v * 10 + (*p - '0');
-        if (v > INT_MAX)
-            return *what = "out of range", -1;
-    }
-    if (p > s && *p == '.') {   /* "63.0", as pandas writes counts */
-        for (p++; *p == '0'; p++)
-            ;
-        if (*p >= '1' && *p <= '9')
-            return *what = "not a whole number", -1;
-    }
-    if (p > s && !*p) {
-        *out = (int)v;
-        return 0;
-    }
-    if (*s == '-' && s[1] >= '0' && s[1] <= '9')
-        return *what = "negative", -1;
-    if (strcasecmp(s, "nan") == 0)
-        return *what = "not a number (NaN)", -1;
-    return *what = "not a whole number", -1;
 }

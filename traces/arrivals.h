@@ -22,6 +22,14 @@ typedef struct fs_arrival {
 
 typedef enum fs_bad_rows { FS_BAD_ROWS_FAIL = 0, FS_BAD_ROWS_SKIP = 1 } fs_bad_rows;
 
+/* A scenario key's value and where it was set, for messages. */
+typedef struct fs_spec_key {
+    const char *value;       /* NULL: the key was not set */
+    const char *file;
+    const char *key;         /* e.g. "workload.chat.statuses" */
+    int line;
+} fs_spec_key;
+
 typedef struct fs_arrivals_spec {
     const fs_call *call;     /* parsed `arrivals =` value */
     const char *file;        /* scenario file and line of the key, for messages */
@@ -36,16 +44,35 @@ typedef struct fs_arrivals_spec {
     int repeat;              /* traces: loop the trace until the horizon */
     fs_bad_rows bad_rows;    /* traces: stop on a malformed row, or skip it */
     gsl_rng *rng;            /* owned by the caller, used for every draw */
+    fs_spec_key statuses;    /* traces with a status column: the statuses
+                                replayed ("SUCCEED, PROCESSING"); unset: the
+                                format's default (alibaba-lora: SUCCEED) */
 } fs_arrivals_spec;
+
+/* Skipped rows of one kind: a status not replayed, or "malformed". */
+typedef struct fs_skip_count {
+    char what[32];
+    long n;
+} fs_skip_count;
+#define FS_SKIP_KINDS 8
 
 typedef struct fs_trace_stats {
     long rows;          /* data rows read in the validating pass */
     long valid;         /* rows that became arrivals (before rate_scale) */
-    long skipped;       /* rows skipped (bad_rows=skip, or not a served request) */
+    long skipped;       /* rows skipped (bad_rows=skip, or a status not
+                           replayed) */
     const char *path;   /* the file as opened (relative paths resolved);
                            valid while the stream is open */
     long first_skipped_line;  /* physical line of the first skipped row, 0 if none */
     char skip_reason[128];    /* why the first one was skipped */
+    long malformed;           /* of them, malformed rows (bad_rows = skip) */
+    long first_malformed_line;
+    char malformed_reason[128];
+    fs_skip_count skipped_by[FS_SKIP_KINDS];  /* by status in file order,
+                           then "malformed"; the last kind takes the rest */
+    int nskipped_by;
+    char statuses[128]; /* the statuses replayed, "" without a status column */
+    int statuses_default;     /* the format's default (no statuses key) */
     double span_s;      /* time from first to last valid row */
     int has_service;    /* rows carry a service time */
     int has_tokens;     /* rows carry token counts */
@@ -68,7 +95,19 @@ int fs_arrivals_next(fs_arrivals *a, fs_arrival *out, fs_error *err);
  * feasibility messages. */
 double fs_arrivals_mean_rate(const fs_arrivals *a);
 
+/* The expected number of arrivals before the horizon (rate_scale and
+ * repeat included): the generator's mean rate times the horizon, or the
+ * trace's rows that fall before it, lap after lap.  With extra, also the
+ * other steps the stream takes meanwhile (candidates thinned away, MMPP
+ * state changes, trace rows read but not emitted), which cost time too.
+ * An estimate, for refusing runs too large to finish. */
+double fs_arrivals_expected(const fs_arrivals *a, double *extra);
+
 /* Trace statistics; all zero for generators. */
 void fs_arrivals_stats(const fs_arrivals *a, fs_trace_stats *out);
+
+/* "trace rows skipped: 398 FAILED, 30 PENDING (statuses = SUCCEED)", for
+ * the run summary; "" when no row was skipped. */
+void fs_trace_skipped_note(const fs_trace_stats *st, char *buf, size_t len);
 
 #endif

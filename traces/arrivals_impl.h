@@ -12,12 +12,17 @@
 #include "arrivals.h"
 #include "../sim/csvin.h"
 
+/* The most steps (arrivals, candidates, state changes, trace rows) one
+ * stream may take over the horizon: 2^40, past anything that finishes. */
+#define FS_STEPS_MAX 1099511627776.0
+
 /* What every stream implements (stats may be NULL: all zero). */
 typedef struct fs_arrivals_ops {
     int (*next)(fs_arrivals *a, fs_arrival *out, fs_error *err);
     void (*free)(fs_arrivals *a);
     double (*mean_rate)(const fs_arrivals *a);
     void (*stats)(const fs_arrivals *a, fs_trace_stats *out);
+    double (*expected)(const fs_arrivals *a, double *extra);
 } fs_arrivals_ops;
 
 /* Implementations embed this as their first member. */
@@ -35,10 +40,15 @@ fs_arrivals *fs_poisson_open(const fs_arrivals_spec *spec, fs_error *err);
 fs_arrivals *fs_diurnal_open(const fs_arrivals_spec *spec, fs_error *err);
 fs_arrivals *fs_mmpp_open(const fs_arrivals_spec *spec, fs_error *err);
 
+/* The most statuses a `statuses =` key may name. */
+#define FS_STATUSES_MAX 8
+
 /* Where a trace format finds its values: field indexes, -1 if absent. */
 typedef struct fs_trace_cols {
     int time, service, tokens_in, tokens_out, status;
     int64_t time_unit_ns;    /* numeric times: ns per unit; 0: date-times */
+    char statuses[FS_STATUSES_MAX][32];   /* the statuses replayed */
+    int nstatuses;
 } fs_trace_cols;
 
 /* One data row as a format reads it. */
@@ -69,15 +79,39 @@ typedef struct fs_trace_format {
     /* FS_ROW_OK with *out filled, FS_ROW_SKIP or FS_ROW_BAD with *why. */
     int (*parse)(const fs_trace_cols *cols, const fs_csv *row,
                  fs_trace_row *out, fs_row_problem *why);
+    /* Formats with a status column: the statuses replayed by default
+     * ("SUCCEED"); NULL when the format has none. */
+    const char *statuses;
 } fs_trace_format;
 
 extern const fs_trace_format fs_trace_azure_llm;
 extern const fs_trace_format fs_trace_alibaba_lora;
 extern const fs_trace_format fs_trace_generic;
 
+/* Rows by status (trace_rows.c). */
+/* Reads spec->statuses (or the format's default) into cols; the list as
+ * shown to the user into shown. */
+int fs_trace_statuses_setup(const fs_arrivals_spec *spec,
+                            const fs_trace_format *fmt, fs_trace_cols *cols,
+                            char *shown, size_t len, fs_error *err);
+/* The index of status in cols->statuses (case-insensitive), or -1. */
+int fs_trace_status_index(const fs_trace_cols *cols, const char *status);
+/* Adds n to what's count in a table of at most max kinds (the last one
+ * takes every kind that does not fit, as "other"). */
+void fs_skip_tally(fs_skip_count *tab, int *ntab, int max, const char *what,
+                   long n);
+/* After the validating pass: every status named in the statuses key
+ * matched a row (matched[i] rows for cols->statuses[i]), else a message
+ * listing the statuses the trace has (seen). */
+int fs_trace_check_statuses(const fs_arrivals_spec *spec,
+                            const fs_trace_cols *cols, const long *matched,
+                            const fs_skip_count *seen, int nseen,
+                            const char *path, fs_error *err);
+
 /* Header lookup (case-insensitive): the field index of name, or -1. */
 int fs_trace_column(const fs_csv *header, const char *name);
-/* Same, failing with "PATH:LINE: missing column 'X' (columns: ...)". */
+/* Same, failing with "PATH:LINE: missing column 'X' (columns: ...)", or
+ * when the header names the column twice. */
 int fs_trace_require_column(const fs_csv *header, const char *name,
                             int *col, fs_error *err);
 

@@ -13,7 +13,12 @@
  *       it starts in the low state.
  * rate_scale multiplies every rate (3 = three times the traffic, same
  * shape).  Every draw comes from the spec's generator, so a seed fixes the
- * stream.  No arrival is returned at or after the horizon. */
+ * stream.  No arrival is returned at or after the horizon.
+ *
+ * Degenerate parameters are refused at open rather than looped on: more
+ * than FS_STEPS_MAX arrivals (or candidates, or MMPP state changes) over
+ * the horizon cannot be simulated, and past that the gaps also fall below
+ * what the clock (a double) resolves, so time would stop advancing. */
 #include "arrivals_impl.h"
 
 #include <assert.h>
@@ -78,6 +83,21 @@ static int check_some_rate(const fs_arrivals_spec *spec, double rate,
                              "would arrive)", spec->call->name, what);
 }
 
+/* rate (per second) over the horizon is at most FS_STEPS_MAX steps. */
+static int check_steps(const fs_arrivals_spec *spec, const char *what,
+                       double per_s, fs_error *err)
+{
+    double n = per_s * spec->horizon_s;
+    if (!(n > FS_STEPS_MAX))
+        return 0;
+    char h[32];
+    fs_format_duration(spec->horizon_s, h, sizeof h);
+    return fs_arrivals_error(spec, err, "%s: %s: %g/s over %s is %.3g "
+                             "arrivals, more than fleetsim can simulate (at "
+                             "most 2^40, about 1.1e12, per workload)",
+                             spec->call->name, what, per_s, h, n);
+}
+
 static void fill(fs_arrival *out, double t)
 {
     out->t = t;
@@ -116,8 +136,15 @@ static double poisson_mean_rate(const fs_arrivals *a)
     return ((const poisson *)a)->rate;
 }
 
+static double poisson_expected(const fs_arrivals *a, double *extra)
+{
+    const poisson *g = (const poisson *)a;
+    *extra = 0;
+    return g->rate * g->horizon;
+}
+
 static const fs_arrivals_ops poisson_ops = {
-    poisson_next, generator_free, poisson_mean_rate, NULL,
+    poisson_next, generator_free, poisson_mean_rate, NULL, poisson_expected,
 };
 
 fs_arrivals *fs_poisson_open(const fs_arrivals_spec *spec, fs_error *err)
@@ -127,7 +154,8 @@ fs_arrivals *fs_poisson_open(const fs_arrivals_spec *spec, fs_error *err)
     double rate;
     if (check_call(spec, keys, example, err) ||
         param(spec, "rate", fs_parse_rate, NAN, example, &rate, err) ||
-        check_some_rate(spec, rate, "rate", err) || check_scale(spec, err))
+        check_some_rate(spec, rate, "rate", err) || check_scale(spec, err) ||
+        check_steps(spec, "rate", rate * spec->rate_scale, err))
         return NULL;
     rate *= spec->rate_scale;
     assert(spec->rng);
@@ -181,8 +209,17 @@ static double diurnal_mean_rate(const fs_arrivals *a)
     return (g->peak + g->trough) / 2;
 }
 
+/* Candidates come at the peak rate; the mean rate of the day is kept. */
+static double diurnal_expected(const fs_arrivals *a, double *extra)
+{
+    const diurnal *g = (const diurnal *)a;
+    double n = diurnal_mean_rate(a) * g->horizon;
+    *extra = g->peak * g->horizon - n;
+    return n;
+}
+
 static const fs_arrivals_ops diurnal_ops = {
-    diurnal_next, generator_free, diurnal_mean_rate, NULL,
+    diurnal_next, generator_free, diurnal_mean_rate, NULL, diurnal_expected,
 };
 
 fs_arrivals *fs_diurnal_open(const fs_arrivals_spec *spec, fs_error *err)
@@ -204,6 +241,8 @@ fs_arrivals *fs_diurnal_open(const fs_arrivals_spec *spec, fs_error *err)
                           "(%g/s)", trough, peak);
         return NULL;
     }
+    if (check_steps(spec, "peak", peak * spec->rate_scale, err))
+        return NULL;
     if (peak_hour >= 24) {
         fs_arrivals_error(spec, err, "diurnal: peak_hour: expected an hour "
                           "of day from 0 to 24, got '%s'",
@@ -268,8 +307,16 @@ static double mmpp_mean_rate(const fs_arrivals *a)
            (g->mean_for[1] + g->mean_for[0]);
 }
 
+/* Arrivals at the long-run rate; a state change every half cycle. */
+static double mmpp_expected(const fs_arrivals *a, double *extra)
+{
+    const mmpp *g = (const mmpp *)a;
+    *extra = 2 * g->horizon / (g->mean_for[0] + g->mean_for[1]);
+    return mmpp_mean_rate(a) * g->horizon;
+}
+
 static const fs_arrivals_ops mmpp_ops = {
-    mmpp_next, generator_free, mmpp_mean_rate, NULL,
+    mmpp_next, generator_free, mmpp_mean_rate, NULL, mmpp_expected,
 };
 
 fs_arrivals *fs_mmpp_open(const fs_arrivals_spec *spec, fs_error *err)
@@ -292,6 +339,19 @@ fs_arrivals *fs_mmpp_open(const fs_arrivals_spec *spec, fs_error *err)
     if (!(high_for > 0) || !(low_for > 0)) {
         fs_arrivals_error(spec, err, "mmpp: %s: must be longer than 0",
                           high_for > 0 ? "low_for" : "high_for");
+        return NULL;
+    }
+    if (check_steps(spec, "high", high * spec->rate_scale, err) ||
+        check_steps(spec, "low", low * spec->rate_scale, err))
+        return NULL;
+    double changes = 2 * spec->horizon_s / (high_for + low_for);
+    if (changes > FS_STEPS_MAX) {
+        char h[32];
+        fs_format_duration(spec->horizon_s, h, sizeof h);
+        fs_arrivals_error(spec, err, "mmpp: high_for and low_for: a cycle of "
+                          "%gs on average is too short for a horizon of %s: "
+                          "%.3g state changes (at most 2^40, about 1.1e12)",
+                          high_for + low_for, h, changes);
         return NULL;
     }
     assert(spec->rng);

@@ -4,9 +4,10 @@
  * The header names the columns (gmt_create, predict_type, predict_status,
  * exec_time_seconds, groupId, ...), so they are found by name.  gmt_create
  * ("2024-11-15 16:57:50") is the arrival, exec_time_seconds the measured
- * service time.  A row whose predict_status is not SUCCEED (FAILED,
- * PENDING, PROCESSING) was never served: it is always skipped and counted,
- * whatever bad_rows says, and its other fields are not checked.  Columns
+ * service time.  Rows whose predict_status is not among the workload's
+ * `statuses` (SUCCEED by default: FAILED, PENDING and PROCESSING requests
+ * were never served) are skipped and counted by status, whatever bad_rows
+ * says, and their other fields are not checked (trace_rows.c).  Columns
  * we do not use may be empty. */
 #include "arrivals_impl.h"
 
@@ -33,9 +34,12 @@ static int lora_parse(const fs_trace_cols *cols, const fs_csv *row,
                  fs_trace_row *out, fs_row_problem *why)
 {
     const char *what;
-    if (strcmp(fs_csv_field(row, (size_t)cols->status), "SUCCEED") != 0) {
+    if (fs_trace_status_index(cols, fs_csv_field(row, (size_t)cols->status))
+        < 0) {
         why->col = cols->status;
-        snprintf(why->what, sizeof why->what, "not a served request");
+        snprintf(why->what, sizeof why->what, "a status not replayed "
+                 "(statuses = %s%s)", cols->statuses[0],
+                 cols->nstatuses > 1 ? ", ..." : "");
         return FS_ROW_SKIP;
     }
     if (fs_field_datetime_ns(fs_csv_field(row, (size_t)cols->time),
@@ -56,5 +60,5 @@ bad:
 }
 
 const fs_trace_format fs_trace_alibaba_lora = {
-    "alibaba-lora", keys, NULL, lora_bind, lora_parse,
+    "alibaba-lora", keys, NULL, lora_bind, lora_parse, "SUCCEED",
 };

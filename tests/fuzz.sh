@@ -1,0 +1,91 @@
+#!/bin/sh
+# fuzz.sh -- build the libFuzzer harnesses and fuzz the scenario parser and
+# the trace readers.
+#
+#   tests/fuzz.sh [SECONDS] [scenario|trace|all]   fuzz each for SECONDS (600)
+#   tests/fuzz.sh --replay                         run the seeds and the saved
+#                                                  reproducers once, no fuzzing
+#
+# Needs clang with libFuzzer (Debian: clang and libclang-rt-14-dev or the
+# matching version).  Everything is built apart, in build-fuzz/ (override
+# with FUZZ_BUILD=DIR), with -fsanitize=fuzzer,address,undefined: the
+# autotools build is not touched.  Seeds come from scenarios/, tests/data/
+# and the head of each sample trace; the corpus grows in build-fuzz/.  A
+# crash, sanitizer report, leak, timeout (10 s) or memory blow-up (2 GB) is
+# written to build-fuzz/artifacts/ and the script exits non-zero: save the
+# input under tests/data/fuzz-crashes/ with a test that pins the fix.
+set -eu
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${FUZZ_BUILD:-$SRC/build-fuzz}
+CC=${FUZZ_CC:-clang}
+seconds=600
+which=all
+replay=0
+for a in "$@"; do
+    case $a in
+    --replay) replay=1 ;;
+    scenario|trace|all) which=$a ;;
+    *[!0-9]*|'') echo "usage: tests/fuzz.sh [SECONDS] [scenario|trace|all] | --replay" >&2; exit 2 ;;
+    *) seconds=$a ;;
+    esac
+done
+command -v "$CC" >/dev/null 2>&1 || { echo "fuzz.sh: $CC not found (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
+
+mkdir -p "$OUT/obj" "$OUT/artifacts"
+CFLAGS="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+ -D_GNU_SOURCE -I$SRC -DFS_SRCDIR=\"$SRC\" -DFS_SRC_CATALOG_DIR=\"$SRC/models/catalog\"
+ $(pkg-config --cflags gsl sqlite3)"
+LIBS="$(pkg-config --libs gsl sqlite3) -lcsv -linih -lm"
+
+# The library: every source but main, rebuilt when newer than its object.
+objs=""
+for c in "$SRC"/sim/*.c "$SRC"/models/*.c "$SRC"/traces/*.c; do
+    [ "$(basename "$c")" = main.c ] && continue
+    o="$OUT/obj/$(echo "${c#"$SRC"/}" | tr / _ | sed 's/\.c$/.o/')"
+    if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ -n "$(find "$SRC/sim" "$SRC/models" "$SRC/traces" -name '*.h' -newer "$o" 2>/dev/null | head -1)" ]; then
+        # shellcheck disable=SC2086
+        $CC $CFLAGS -c "$c" -o "$o"
+    fi
+    objs="$objs $o"
+done
+build() {
+    # shellcheck disable=SC2086
+    $CC $CFLAGS -fsanitize=fuzzer "$SRC/tests/fuzz_$1.c" $objs $LIBS -o "$OUT/fuzz_$1"
+}
+
+# Seeds: small real inputs of each kind.
+seed() {
+    mkdir -p "$OUT/seeds_$1"
+    case $1 in
+    scenario)
+        cp "$SRC"/scenarios/*.ini "$OUT/seeds_scenario/"
+        [ -d "$SRC/tests/data/fuzz-seeds" ] && cp "$SRC"/tests/data/fuzz-seeds/*.ini "$OUT/seeds_scenario/" 2>/dev/null || : ;;
+    trace)
+        cp "$SRC"/tests/data/*.csv "$OUT/seeds_trace/"
+        for t in "$SRC"/traces/sample/*.csv; do
+            head -n 40 "$t" >"$OUT/seeds_trace/head_$(basename "$t")"
+        done ;;
+    esac
+    [ -d "$SRC/tests/data/fuzz-crashes" ] && find "$SRC/tests/data/fuzz-crashes" -name "$1-*" -type f -exec cp {} "$OUT/seeds_$1/" \; || :
+}
+
+status=0
+for h in scenario trace; do
+    [ "$which" = all ] || [ "$which" = "$h" ] || continue
+    build "$h"
+    seed "$h"
+    mkdir -p "$OUT/corpus_$h"
+    cd "$OUT"
+    if [ "$replay" = 1 ]; then
+        echo "fuzz.sh: replaying the $h seeds and reproducers"
+        "./fuzz_$h" -runs=0 -timeout=10 -rss_limit_mb=2048 "seeds_$h" || status=1
+    else
+        echo "fuzz.sh: fuzzing the $h parser for ${seconds}s"
+        "./fuzz_$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+            -max_len=65536 -print_final_stats=1 \
+            -artifact_prefix="$OUT/artifacts/$h-" "corpus_$h" "seeds_$h" || status=1
+    fi
+    cd "$SRC"
+done
+[ "$status" = 0 ] && echo "fuzz.sh: no crash, hang or leak" || echo "fuzz.sh: found a problem: see $OUT/artifacts/" >&2
+exit $status

@@ -1,0 +1,64 @@
+/* fuzz_common.h -- what the libFuzzer harnesses share: a private temporary
+ * directory, and writing each input to a file in it (the readers under
+ * test read files, as fleetsim does).  Built and run by tests/fuzz.sh, not
+ * by `make check`. */
+#ifndef FS_FUZZ_COMMON_H
+#define FS_FUZZ_COMMON_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char fuzz_dir[256];
+
+/* Creates the directory once; removed at exit. */
+static void fuzz_cleanup(void)
+{
+    static const char *const names[] = {"input", "input.ini", "input.csv",
+                                        NULL};
+    char path[400];
+    for (const char *const *n = names; *n; n++) {
+        snprintf(path, sizeof path, "%s/%s", fuzz_dir, *n);
+        unlink(path);
+    }
+    rmdir(fuzz_dir);
+}
+
+static void fuzz_init_dir(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(fuzz_dir, sizeof fuzz_dir, "%s/fleetsim-fuzz.XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(fuzz_dir)) {
+        perror("mkdtemp");
+        abort();
+    }
+    atexit(fuzz_cleanup);
+}
+
+/* Writes data to fuzz_dir/name; the path in buf. */
+static const char *fuzz_write(const char *name, const uint8_t *data,
+                              size_t size, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s", fuzz_dir, name);
+    FILE *f = fopen(buf, "wb");
+    if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f) != 0) {
+        perror(buf);
+        abort();
+    }
+    return buf;
+}
+
+/* FNV-1a: picks a variant from the input itself, so that seeds can be
+ * plain files and every byte still matters. */
+static uint32_t fuzz_hash(const uint8_t *data, size_t size)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * 16777619u;
+    return h;
+}
+
+#endif
