@@ -202,7 +202,7 @@ static const char scenario_help[] =
 "\n"
 "Limits (refused with file:line:key beyond them): a file is a regular file\n"
 "of at most 1 MiB, lines at most 198 characters, section names at most 49;\n"
-"durations at most 3650d; count, min, max at most 100000; gpus_per_instance\n"
+"durations at most 3650d; count, min, max at most 1000000; gpus_per_instance\n"
 "at most 64; batch_max at most 65536; replications at most 10000; price at\n"
 "most $10000 per instance-hour; rate_scale at most 1000; lognormal sigma at\n"
 "most 4; weibull shape 0.1 to 100; per pool, servers x batch_max at most\n"

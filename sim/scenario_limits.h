@@ -9,7 +9,7 @@
 #ifndef FS_SCENARIO_LIMITS_H
 #define FS_SCENARIO_LIMITS_H
 
-#define FS_MAX_INSTANCES 100000        /* count, min, max of a pool */
+#define FS_MAX_INSTANCES 1000000       /* count, min, max of a pool */
 #define FS_MAX_GPUS_PER_INSTANCE 64
 #define FS_MAX_BATCH 65536             /* batch_max */
 #define FS_MAX_REPLICATIONS 10000

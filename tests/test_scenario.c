@@ -358,11 +358,11 @@ int main(void)
     expect_exact("[scenario]\nname =\n", "s.ini:2: scenario.name: must not "
                  "be empty");
     expect_exact("[pool.p]\ngpu = L4\nprice = 1\ncount = 1000000000\n"
-                 WORKLOAD_P, "s.ini:4: pool.p.count: must be at most 100000, "
+                 WORKLOAD_P, "s.ini:4: pool.p.count: must be at most 1000000, "
                  "got 1000000000");
     expect_exact("[pool.p]\ngpu = L4\nprice = 1\nautoscale = "
-                 "queue(target=4)\nmax = 100001\n" WORKLOAD_P,
-                 "s.ini:5: pool.p.max: must be at most 100000, got 100001");
+                 "queue(target=4)\nmax = 1000001\n" WORKLOAD_P,
+                 "s.ini:5: pool.p.max: must be at most 1000000, got 1000001");
     expect_exact("[pool.p]\ngpu = L4\nprice = 1\ngpus_per_instance = "
                  "2147483647\n" WORKLOAD_P,
                  "s.ini:4: pool.p.gpus_per_instance: must be at most 64, got "
