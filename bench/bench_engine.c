@@ -4,11 +4,11 @@
  * nothing (tests/ does that).  bench/run builds and runs it.
  *
  * usage: bench_engine [SRCDIR]   (where traces/sample lives; default .) */
-#include "sim/csvin.h"
-#include "sim/engine.h"
-#include "sim/histogram.h"
-#include "sim/progress.h"
-#include "sim/rng.h"
+#include "sim/base/csvin.h"
+#include "sim/engine/engine.h"
+#include "sim/base/histogram.h"
+#include "sim/cli/progress.h"
+#include "sim/base/rng.h"
 #include "traces/arrivals.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* billing.c -- calendar months and billing meters; see billing.h. */
-#include "billing.h"
+#include "models/billing.h"
 
 #include <assert.h>
 #include <math.h>

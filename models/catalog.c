@@ -1,7 +1,7 @@
 /* catalog.c -- loading and querying the GPU and instance catalogs. */
-#include "catalog.h"
-#include "../sim/csvin.h"
-#include "../sim/grammar.h"
+#include "models/catalog.h"
+#include "sim/base/csvin.h"
+#include "sim/base/grammar.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #define FS_CATALOG_H
 
 #include <stddef.h>
-#include "../sim/error.h"
+#include "sim/base/error.h"
 
 typedef struct fs_gpu {
     char name[32];

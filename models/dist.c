@@ -1,5 +1,5 @@
 /* dist.c -- parsing and drawing the distributions of dist.h with GSL. */
-#include "dist.h"
+#include "models/dist.h"
 
 #include <math.h>
 #include <stdio.h>

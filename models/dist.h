@@ -16,8 +16,8 @@
 
 #include <stddef.h>
 #include <gsl/gsl_rng.h>
-#include "../sim/grammar.h"
-#include "../sim/error.h"
+#include "sim/base/grammar.h"
+#include "sim/base/error.h"
 
 #define FS_LOGNORMAL_SIGMA_MAX 4.0
 #define FS_LOGNORMAL_MEDIAN_MIN 1e-6    /* seconds */

@@ -157,7 +157,7 @@ bad_msg rate0 "rate0.ini:10: workload.w.arrivals: poisson: rate must be above 0 
 good | sed 's/^name = good/name =/' >"$TMP/noname.ini"
 bad_msg noname "noname.ini:2: scenario.name: must not be empty"
 good | sed 's/^count = 1/count = 1000000000/' >"$TMP/count.ini"
-bad_msg count "count.ini:6: pool.p.count: must be at most 100000, got 1000000000"
+bad_msg count "count.ini:6: pool.p.count: must be at most 1000000, got 1000000000"
 good | sed 's/^count = 1/gpus_per_instance = 2147483647/' >"$TMP/gpi.ini"
 bad_msg gpi "gpi.ini:6: pool.p.gpus_per_instance: must be at most 64, got 2147483647"
 good | sed 's/^service = .*/&\nbatch_max = 2000000000/' >"$TMP/batch.ini"

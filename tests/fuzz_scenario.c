@@ -9,7 +9,7 @@
  * covers the traces).  Any crash, sanitizer report, leak or hang is a bug:
  * a bad scenario must end in a message.  Run with tests/fuzz.sh. */
 #include "tests/fuzz_common.h"
-#include "sim/scenario.h"
+#include "sim/scenario/scenario.h"
 
 #ifndef FS_SRC_CATALOG_DIR
 #define FS_SRC_CATALOG_DIR "models/catalog"

@@ -9,8 +9,8 @@
  * be plain CSV files.  Any crash, sanitizer report, leak or hang is a bug:
  * bad input must end in a message.  Run with tests/fuzz.sh. */
 #include "tests/fuzz_common.h"
-#include "sim/csvin.h"
-#include "sim/rng.h"
+#include "sim/base/csvin.h"
+#include "sim/base/rng.h"
 #include "traces/arrivals.h"
 
 #include <gsl/gsl_errno.h>

@@ -6,8 +6,8 @@
 #ifndef FS_TEST_SIMULATE_H
 #define FS_TEST_SIMULATE_H
 
-#include "sim/scenario.h"
-#include "sim/sim.h"
+#include "sim/scenario/scenario.h"
+#include "sim/fleet/world.h"
 
 #include <stdio.h>
 #include <stdlib.h>

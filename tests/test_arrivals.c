@@ -13,7 +13,7 @@
  * repeat lap after lap. */
 #include "tests/check.h"
 #include "traces/arrivals.h"
-#include "sim/rng.h"
+#include "sim/base/rng.h"
 
 #include <math.h>
 #include <sys/stat.h>

@@ -1,7 +1,7 @@
 /* test_autoscale.c -- autoscaled on-demand pools: they grow under load,
  * shrink when it goes, respect provision_delay, and bill what they ran. */
-#include "check.h"
-#include "simulate.h"
+#include "tests/check.h"
+#include "tests/simulate.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* test_billing.c -- calendar months and billing sums, exact to the cent. */
-#include "check.h"
+#include "tests/check.h"
 #include "models/billing.h"
 
 #include <string.h>

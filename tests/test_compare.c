@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/compare.h"
-#include "sim/textout.h"
+#include "sim/cli/compare.h"
+#include "sim/base/textout.h"
 #include "tests/check.h"
 
 /* ---- textout ------------------------------------------------------------ */

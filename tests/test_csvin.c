@@ -3,7 +3,7 @@
  * reported at the right line, rewind, and a real trace read end to end.
  * Files with exact bytes (CRLF...) are written to a temporary directory at
  * run time, so no checkout or copy can change their line ends. */
-#include "sim/csvin.h"
+#include "sim/base/csvin.h"
 #include "tests/check.h"
 
 #include <stdio.h>

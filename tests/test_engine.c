@@ -1,7 +1,7 @@
 /* test_engine.c -- event order, ties, cancellation, pool reuse. */
-#include "check.h"
-#include "sim/engine.h"
-#include "sim/rng.h"
+#include "tests/check.h"
+#include "sim/engine/engine.h"
+#include "sim/base/rng.h"
 
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>

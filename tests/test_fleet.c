@@ -3,8 +3,8 @@
  * O(N^2); a launch reuses the lowest free slot, as it always has, so that
  * runs stay bit-identical; and the horizon bills instances still up without
  * the per-launch minimum. */
-#include "check.h"
-#include "sim/fleet.h"
+#include "tests/check.h"
+#include "sim/fleet/fleet.h"
 
 #include <stdio.h>
 #include <stdlib.h>

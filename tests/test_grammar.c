@@ -1,7 +1,7 @@
 /* test_grammar.c -- the value grammar: units, rejections, calls. */
-#include "check.h"
-#include "sim/error.h"
-#include "sim/grammar.h"
+#include "tests/check.h"
+#include "sim/base/error.h"
+#include "sim/base/grammar.h"
 
 #include <math.h>
 #include <string.h>

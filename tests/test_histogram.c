@@ -1,8 +1,8 @@
 /* test_histogram.c -- streaming percentiles against an exact sort of one
  * million samples, for three shapes of distribution. */
-#include "check.h"
-#include "sim/histogram.h"
-#include "sim/rng.h"
+#include "tests/check.h"
+#include "sim/base/histogram.h"
+#include "sim/base/rng.h"
 
 #include <gsl/gsl_randist.h>
 #include <stdlib.h>

@@ -7,8 +7,8 @@
  * are reproducible; the tolerances are several standard errors of the
  * estimates (batch-means estimates of the standard error at these lengths
  * are 1-2% for the waits). */
-#include "check.h"
-#include "simulate.h"
+#include "tests/check.h"
+#include "tests/simulate.h"
 
 #include <math.h>
 #include <stdlib.h>

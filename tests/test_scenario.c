@@ -1,7 +1,7 @@
 /* test_scenario.c -- typed scenario loading: defaults, include and --set
  * precedence, catalog pricing, and the messages of bad values. */
-#include "check.h"
-#include "sim/scenario.h"
+#include "tests/check.h"
+#include "sim/scenario/scenario.h"
 
 #include <math.h>
 #include <stdlib.h>

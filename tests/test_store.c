@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/commands.h"
-#include "sim/compare.h"
-#include "sim/results.h"
-#include "sim/store.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/compare.h"
+#include "sim/fleet/results.h"
+#include "sim/store/store.h"
 #include "tests/check.h"
 
 static char tmpdir[64];

@@ -21,9 +21,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/commands.h"
-#include "sim/results.h"
-#include "sim/store.h"
+#include "sim/cli/commands.h"
+#include "sim/fleet/results.h"
+#include "sim/store/store.h"
 #include "tests/check.h"
 
 static char tmpdir[64];

@@ -16,7 +16,7 @@
  *   - the bounds that keep a stream finite (FS_STEPS_MAX) and the count
  *     of what it will emit (fs_arrivals_expected), for the run's estimate.
  * The field parsers are in trace_fields.c, the statuses in trace_rows.c. */
-#include "arrivals_impl.h"
+#include "traces/arrivals_impl.h"
 
 #include <assert.h>
 #include <errno.h>

@@ -10,8 +10,8 @@
 #define FS_ARRIVALS_H
 
 #include <gsl/gsl_rng.h>
-#include "../sim/error.h"
-#include "../sim/grammar.h"
+#include "sim/base/error.h"
+#include "sim/base/grammar.h"
 
 typedef struct fs_arrival {
     double t;          /* arrival time, seconds from scenario start */

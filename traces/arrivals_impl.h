@@ -9,8 +9,8 @@
 #define FS_ARRIVALS_IMPL_H
 
 #include <stdint.h>
-#include "arrivals.h"
-#include "../sim/csvin.h"
+#include "traces/arrivals.h"
+#include "sim/base/csvin.h"
 
 /* The most steps (arrivals, candidates, state changes, trace rows) one
  * stream may take over the horizon: 2^40, past anything that finishes. */

@@ -19,7 +19,7 @@
  * than FS_STEPS_MAX arrivals (or candidates, or MMPP state changes) over
  * the horizon cannot be simulated, and past that the gaps also fall below
  * what the clock (a double) resolves, so time would stop advancing. */
-#include "arrivals_impl.h"
+#include "traces/arrivals_impl.h"
 
 #include <assert.h>
 #include <math.h>

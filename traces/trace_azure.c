@@ -5,7 +5,7 @@
  * (Azure Public Dataset, Patel et al., ISCA 2024).  Timestamps are read
  * exactly (integer nanoseconds), the token counts become the request's
  * prompt and output lengths; the trace records no service time. */
-#include "arrivals_impl.h"
+#include "traces/arrivals_impl.h"
 
 #include <stdio.h>
 

@@ -3,7 +3,7 @@
  * point), plain decimals of a time unit, seconds and counts, without strtod
  * or sscanf on the common path, since they run once per field of every
  * row of every trace. */
-#include "arrivals_impl.h"
+#include "traces/arrivals_impl.h"
 
 #include <assert.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
  * holds: a number of seconds, milliseconds or microseconds (read exactly
  * to the nanosecond, so that large epoch times keep their gaps), or
  * date-times "YYYY-MM-DD HH:MM:SS[.fraction]". */
-#include "arrivals_impl.h"
+#include "traces/arrivals_impl.h"
 
 #include <stdio.h>
 #include <strings.h>

@@ -9,7 +9,7 @@
  * were never served) are skipped and counted by status, whatever bad_rows
  * says, and their other fields are not checked (trace_rows.c).  Columns
  * we do not use may be empty. */
-#include "arrivals_impl.h"
+#include "traces/arrivals_impl.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -10,7 +10,7 @@
  * ("trace rows skipped: 398 FAILED, 30 PENDING (statuses = SUCCEED)"),
  * not as a warning.  A status named in the key that no row has is refused:
  * it is almost always a misspelling, and would replay nothing. */
-#include "arrivals_impl.h"
+#include "traces/arrivals_impl.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,0 +1,197 @@
+/* textout.c -- escaping stored text for people, JSON and CSV; see
+ * textout.h. */
+#include "sim/base/textout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define REPLACEMENT "\xef\xbf\xbd"      /* U+FFFD in UTF-8 */
+
+static int continuation(unsigned char c)
+{
+    return (c & 0xC0) == 0x80;
+}
+
+size_t fs_utf8_char(const char *s, unsigned long *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    unsigned char c = u[0];
+    /* The second byte's range rules out overlong forms (after E0, F0),
+     * surrogates (after ED) and code points above U+10FFFF (after F4). */
+    unsigned char lo = 0x80, hi = 0xBF;
+    size_t n;
+    unsigned long v;
+    if (c == 0)
+        return 0;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+        v = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        v = c & 0x0F;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        v = c & 0x07;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (u[1] < lo || u[1] > hi)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if (!continuation(u[i]))
+            return 0;
+        v = v << 6 | (u[i] & 0x3F);
+    }
+    *cp = v;
+    return n;
+}
+
+/* ---- for people --------------------------------------------------------- */
+
+/* The escape for the character of len bytes at s, or NULL to copy it. */
+static const char *escape_for(const char *s, size_t len, unsigned long cp,
+                              char buf[8])
+{
+    if (len == 0) {
+        snprintf(buf, 8, "\\x%02x", (unsigned char)*s);
+        return buf;
+    }
+    switch (cp) {
+    case '\\': return "\\\\";
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    case '\t': return "\\t";
+    default:
+        break;
+    }
+    if (cp < 0x20 || cp == 0x7F)
+        snprintf(buf, 8, "\\x%02lx", cp);
+    else if (cp >= 0x80 && cp <= 0x9F)
+        snprintf(buf, 8, "\\u%04lx", cp);
+    else
+        return NULL;
+    return buf;
+}
+
+char *fs_text_escape(const char *s)
+{
+    if (!s)
+        s = "";
+    /* at most 4 output bytes per input byte: "\xNN" for one byte,
+     * "\u0085" for the two of a C1 control */
+    char *out = malloc(4 * strlen(s) + 1);
+    if (!out)
+        return NULL;
+    char *o = out;
+    while (*s) {
+        unsigned long cp = 0;
+        size_t len = fs_utf8_char(s, &cp);
+        char buf[8];
+        const char *esc = escape_for(s, len, cp, buf);
+        if (esc) {
+            size_t n = strlen(esc);
+            memcpy(o, esc, n);
+            o += n;
+        } else {
+            memcpy(o, s, len);
+            o += len;
+        }
+        s += len ? len : 1;
+    }
+    *o = '\0';
+    return out;
+}
+
+size_t fs_text_width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        w += !continuation((unsigned char)*s);
+    return w;
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+void fs_json_write_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    while (s && *s) {
+        unsigned long cp = 0;
+        size_t len = fs_utf8_char(s, &cp);
+        if (len == 0) {
+            fputs("\\ufffd", out);
+            s++;
+            continue;
+        }
+        switch (cp) {
+        case '"':  fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
+        case '\b': fputs("\\b", out); break;
+        case '\f': fputs("\\f", out); break;
+        /* valid JSON raw, but not inside a JavaScript string */
+        case 0x2028: fputs("\\u2028", out); break;
+        case 0x2029: fputs("\\u2029", out); break;
+        default:
+            if (cp < 0x20)
+                fprintf(out, "\\u%04lx", cp);
+            else
+                fwrite(s, 1, len, out);
+        }
+        s += len;
+    }
+    fputc('"', out);
+}
+
+/* ---- CSV ---------------------------------------------------------------- */
+
+static int needs_quotes(const char *s)
+{
+    size_t n = strlen(s);
+    if (n > 0 && (s[0] == ' ' || s[n - 1] == ' '))
+        return 1;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == ',' || c == '"' || c < 0x20 || c == 0x7F)
+            return 1;
+    }
+    return 0;
+}
+
+void fs_csv_write_field(FILE *out, const char *s)
+{
+    if (!s)
+        return;
+    int quote = needs_quotes(s);
+    if (quote)
+        fputc('"', out);
+    while (*s) {
+        unsigned long cp = 0;
+        size_t len = fs_utf8_char(s, &cp);
+        if (len == 0) {
+            fputs(REPLACEMENT, out);
+            s++;
+            continue;
+        }
+        if (cp == '"')
+            fputc('"', out);
+        fwrite(s, 1, len, out);
+        s += len;
+    }
+    if (quote)
+        fputc('"', out);
+}

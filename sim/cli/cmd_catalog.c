@@ -1,0 +1,89 @@
+/* cmd_catalog.c -- `fleetsim catalog gpus|instances`: print the catalogs. */
+#include "sim/cli/commands.h"
+#include "models/catalog.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void print_price(double p)
+{
+    if (isnan(p))
+        printf("  %9s", "-");
+    else
+        printf("  %9.4f", p);
+}
+
+static void print_gpus(const fs_catalog *c)
+{
+    printf("%-10s %7s %9s %9s %9s %9s %6s %4s  %s\n", "gpu", "mem_GB",
+           "bw_GB/s", "bf16_TF", "fp8_TF", "int8_TOPS", "TDP_W", "MIG",
+           "source");
+    for (size_t i = 0; i < c->ngpus; i++) {
+        const fs_gpu *g = &c->gpus[i];
+        printf("%-10s %7.0f %9.0f %9.1f %9.1f %9.1f %6.0f %4s  %s\n", g->name,
+               g->memory_gb, g->memory_bw_gbs, g->bf16_tflops,
+               isnan(g->fp8_tflops) ? 0 : g->fp8_tflops,
+               isnan(g->int8_tops) ? 0 : g->int8_tops,
+               isnan(g->tdp_w) ? 0 : g->tdp_w, g->mig ? "yes" : "no",
+               g->source);
+    }
+}
+
+static void print_instances(const fs_catalog *c)
+{
+    printf("%-34s %-10s %4s  %9s  %9s  %9s  %9s  %-12s %-10s\n",
+           "instance", "gpu", "gpus", "on-demand", "spot", "1y-resv",
+           "3y-resv", "region", "as of");
+    for (size_t i = 0; i < c->ninst; i++) {
+        const fs_instance_type *t = &c->inst[i];
+        char name[96];
+        snprintf(name, sizeof name, "%s:%s", t->provider, t->name);
+        printf("%-34s %-10s %4d", name, t->gpu, t->gpus);
+        print_price(t->on_demand);
+        print_price(t->spot);
+        print_price(t->reserved_1y);
+        print_price(t->reserved_3y);
+        printf("  %-12s %-10s\n", t->region, t->as_of);
+    }
+    printf("\n$ per instance-hour; '-' = not offered or not found.  Sources: "
+           "the source column of instances.csv (and SOURCES.md).\n");
+}
+
+int cmd_catalog(int argc, char **argv)
+{
+    const char *what = NULL, *dir = fs_catalog_default_dir();
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--catalog") == 0 && i + 1 < argc)
+            dir = argv[++i];
+        else if (argv[i][0] == '-')
+            return fs_usage_error("catalog", "unknown option '%s'", argv[i]);
+        else if (what)
+            return fs_usage_error("catalog", "one catalog at a time");
+        else
+            what = argv[i];
+    }
+    if (!what)
+        return fs_usage_error("catalog", "which catalog? gpus or instances");
+    if (strcmp(what, "llms") == 0 || strcmp(what, "mig") == 0) {
+        fprintf(stderr, "fleetsim: catalog %s is not in this version of "
+                "fleetsim (gpus and instances are)\n", what);
+        return FS_EXIT_FAIL;
+    }
+    if (strcmp(what, "gpus") != 0 && strcmp(what, "instances") != 0)
+        return fs_usage_error("catalog", "unknown catalog '%s' (gpus or "
+                              "instances)", what);
+    char gpus[2048], inst[2048];
+    snprintf(gpus, sizeof gpus, "%s/gpus.csv", dir);
+    snprintf(inst, sizeof inst, "%s/instances.csv", dir);
+    fs_error err;
+    fs_catalog *c = fs_catalog_load(gpus, inst, &err);
+    if (!c)
+        return fs_fail(err.msg);
+    if (strcmp(what, "gpus") == 0)
+        print_gpus(c);
+    else
+        print_instances(c);
+    fs_catalog_free(c);
+    return FS_EXIT_OK;
+}

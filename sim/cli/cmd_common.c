@@ -1,0 +1,74 @@
+/* cmd_common.c -- what every subcommand does the same way: usage errors,
+ * failure messages, and options that take a value.
+ *
+ * The subcommands parse their own arguments (each knows its options);
+ * these helpers keep the messages and the "--db FILE" / "--db=FILE"
+ * spellings identical across them. */
+#include "sim/cli/commands.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/base/error.h"
+
+int fs_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "fleetsim %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nRun `fleetsim help %s` for usage.\n", cmd);
+    return FS_EXIT_USAGE;
+}
+
+int fs_fail(const char *msg)
+{
+    fprintf(stderr, "fleetsim: %s\n", msg);
+    return FS_EXIT_FAIL;
+}
+
+int fs_option_value(const char *cmd, int argc, char **argv, int *i,
+                    const char *name, const char **value)
+{
+    const char *arg = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return 0;
+    const char *v;
+    if (arg[n] == '=') {
+        v = arg + n + 1;
+    } else if (arg[n] == '\0') {
+        if (*i + 1 >= argc) {
+            fs_usage_error(cmd, "%s needs a value", name);
+            return -1;
+        }
+        v = argv[++*i];
+    } else {
+        return 0;           /* --dbx is another (unknown) option */
+    }
+    if (*v == '\0') {
+        fs_usage_error(cmd, "%s needs a value, not an empty string", name);
+        return -1;
+    }
+    *value = v;
+    return 1;
+}
+
+int fs_unknown_option(const char *cmd, const char *arg,
+                      const char *const *known)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
+    const char *near = fs_nearest_name(name, known);
+    if (near)
+        return fs_usage_error(cmd, "unknown option '%s'; did you mean '%s'?",
+                              arg, near);
+    return fs_usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int fs_is_help(const char *arg)
+{
+    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}

@@ -1,0 +1,99 @@
+/* compare_impl.h -- what the compare formats share (compare_values.c):
+ * the metrics of each section, the comparison with the baseline, and how
+ * values look in a table.  Internal to compare_*.c. */
+#ifndef FS_COMPARE_IMPL_H
+#define FS_COMPARE_IMPL_H
+
+#include <stddef.h>
+
+#include "sim/cli/compare.h"
+
+typedef enum fs_cmp_kind {
+    FS_CMP_TEXT,        /* shown as is (escaped), a JSON string */
+    FS_CMP_ID,          /* an integer label: shown as is, never compared */
+    FS_CMP_MONEY,       /* dollars */
+    FS_CMP_HOURS,       /* GPU-hours */
+    FS_CMP_RATIO,       /* a fraction, shown as a percentage */
+    FS_CMP_COUNT,       /* an integer count */
+    FS_CMP_NUMBER,      /* a plain quantity (mean batch size): two decimals */
+    FS_CMP_SECONDS,     /* a latency */
+    FS_CMP_DURATION,    /* a span of simulated time */
+} fs_cmp_kind;
+
+typedef struct fs_cmp_column {
+    const char *name;   /* JSON key, CSV metric */
+    const char *label;  /* table row label; NULL: shown in a heading */
+    fs_cmp_kind kind;
+    int delta;          /* compared with the baseline */
+    const char *sql;    /* how compare_rows.c reads it (sections only) */
+} fs_cmp_column;
+
+typedef struct fs_cmp_section {
+    const char *name;   /* JSON key of the array, CSV metric prefix */
+    const char *title;  /* table heading: "TITLE KEY", or TITLE when flat */
+    int flat;           /* one table row per key, showing column 1 */
+    const char *from;   /* SQL after the column list; ?1 is the run id */
+    const fs_cmp_column *cols;  /* cols[0] is the key */
+    size_t ncols;
+} fs_cmp_section;
+
+extern const fs_cmp_section fs_cmp_sections[FS_COMPARE_SECTIONS];
+
+/* Column c of run_summary (store.h's list): its name with the label,
+ * kind and comparison of that name. */
+fs_cmp_column fs_cmp_summary_column(int c);
+
+/* The run the others are compared with, when baseline >= 0. */
+static inline int fs_cmp_is_delta_run(size_t i, int baseline)
+{
+    return baseline >= 0 && i != (size_t)baseline;
+}
+
+/* Row r of a section's rows, as an array of ncols cells. */
+static inline char *const *fs_cmp_row(const fs_compare_rows *rows, size_t r)
+{
+    return rows->cell + r * rows->ncols;
+}
+
+/* The row of rows whose key is key, or NULL. */
+char *const *fs_cmp_find_row(const fs_compare_rows *rows, const char *key);
+
+/* The keys of a section over all runs, each once, in order of first
+ * appearance: a malloc'd array of borrowed strings (*n of them), or NULL
+ * with *n = 0 (none, or out of memory: *failed set). */
+const char **fs_cmp_keys(const fs_compare_run *runs, size_t n,
+                         fs_compare_section sec, size_t *nkeys, int *failed);
+
+/* The change of value against base: 1 with *abs, *has_pct and *pct set,
+ * or 0 when the two do not compare (not both numbers, or not compared). */
+int fs_cmp_delta(const fs_cmp_column *c, const char *value, const char *base,
+                 double *abs, double *pct, int *has_pct);
+
+/* A raw number for csv and json. */
+void fs_cmp_format_raw(double d, char *buf, size_t size);
+
+/* True when s follows JSON's number grammar (SQLite's numbers do). */
+int fs_cmp_json_number(const char *s);
+
+/* A value as the table shows it: "-" for NULL, units for numbers, text
+ * escaped.  malloc'd; NULL when out of memory. */
+char *fs_cmp_format_value(const fs_cmp_column *c, const char *text);
+
+/* A change as the table shows it ("+$20.00", "-0.012 s", "+5.00 pp"), and
+ * the relative change ("+25.0%", "0.0%", "" without one). */
+void fs_cmp_format_change(const fs_cmp_column *c, double d, char *buf,
+                          size_t size);
+void fs_cmp_format_pct(int has_pct, double pct, char *buf, size_t size);
+
+/* "quickstart #3", raw (names repeat across replications, ids do not);
+ * malloc'd, NULL when out of memory. */
+char *fs_cmp_run_label(const fs_summary *r);
+
+int fs_cmp_write_table(FILE *out, int markdown, const fs_compare_run *runs,
+                       size_t n, int baseline);
+int fs_cmp_write_csv(FILE *out, const fs_compare_run *runs, size_t n,
+                     int baseline);
+int fs_cmp_write_json(FILE *out, const fs_compare_run *runs, size_t n,
+                      int baseline);
+
+#endif

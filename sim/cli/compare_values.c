@@ -1,0 +1,373 @@
+/* compare_values.c -- the metrics `fleetsim compare` shows and how their
+ * values look; see compare_impl.h.
+ *
+ * The run_summary columns are store.h's list (fs_summary_column_names);
+ * here is only how each is labelled and compared, looked up by name, so
+ * that a column added to the view shows up (under its own name) without a
+ * second list to keep in step.  The sections' columns are declared here
+ * once, with the SQL that reads them: the reader, the four formats and the
+ * tests all follow these tables.
+ *
+ * Two audiences: the table and markdown are for people (units, thousands
+ * separators, escaped text); csv and json are for programs (the raw
+ * numbers as SQLite stored them, deltas as plain numbers, money deltas
+ * rounded to the cent).  A metric compares with the baseline only when
+ * both values are numbers; the relative change also needs a nonzero
+ * baseline.  Ids, seeds and replications are labels, never compared. */
+#include "sim/cli/compare_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/base/textout.h"
+
+/* ---- the metrics -------------------------------------------------------- */
+
+static const fs_cmp_column summary_meta[] = {
+    { "run_id", NULL, FS_CMP_ID, 0, NULL },
+    { "name", NULL, FS_CMP_TEXT, 0, NULL },
+    { "scenario", "scenario", FS_CMP_TEXT, 0, NULL },
+    { "seed", "seed", FS_CMP_ID, 0, NULL },
+    { "replication", "replication", FS_CMP_ID, 0, NULL },
+    { "horizon_s", "horizon", FS_CMP_DURATION, 1, NULL },
+    { "total_cost_usd", "total cost", FS_CMP_MONEY, 1, NULL },
+    { "cost_per_month_usd", "monthly run rate (730 h)", FS_CMP_MONEY, 1,
+      NULL },
+    { "gpu_hours_provisioned", "GPU-hours provisioned", FS_CMP_HOURS, 1,
+      NULL },
+    { "gpu_hours_busy", "GPU-hours busy", FS_CMP_HOURS, 1, NULL },
+    { "utilization", "utilization", FS_CMP_RATIO, 1, NULL },
+    { "requests", "requests", FS_CMP_COUNT, 1, NULL },
+    { "requests_dropped", "requests dropped", FS_CMP_COUNT, 1, NULL },
+    { "latency_mean_s", "latency mean", FS_CMP_SECONDS, 1, NULL },
+    { "latency_p50_s", "latency p50", FS_CMP_SECONDS, 1, NULL },
+    { "latency_p99_s", "latency p99", FS_CMP_SECONDS, 1, NULL },
+    { "wait_mean_s", "wait mean", FS_CMP_SECONDS, 1, NULL },
+    { "slo_attainment", "SLO attainment", FS_CMP_RATIO, 1, NULL },
+    { "jobs", "jobs", FS_CMP_COUNT, 1, NULL },
+    { "jobs_missed_deadline", "jobs missed deadline", FS_CMP_COUNT, 1, NULL },
+    { "interruptions", "interruptions", FS_CMP_COUNT, 1, NULL },
+};
+
+fs_cmp_column fs_cmp_summary_column(int c)
+{
+    const char *name = fs_summary_column_names[c];
+    for (size_t i = 0; i < sizeof summary_meta / sizeof summary_meta[0]; i++)
+        if (strcmp(summary_meta[i].name, name) == 0) {
+            fs_cmp_column k = summary_meta[i];
+            k.name = name;
+            return k;
+        }
+    /* not described here: shown under its own name, as text */
+    return (fs_cmp_column){ name, name, FS_CMP_TEXT, 0, NULL };
+}
+
+static const fs_cmp_column workload_cols[] = {
+    { "workload", NULL, FS_CMP_TEXT, 0, "workload" },
+    { "requests", "requests", FS_CMP_COUNT, 1, "count" },
+    { "latency_p50_s", "latency p50", FS_CMP_SECONDS, 1, "p50_s" },
+    { "latency_p99_s", "latency p99", FS_CMP_SECONDS, 1, "p99_s" },
+    { "wait_mean_s", "wait mean", FS_CMP_SECONDS, 1, "wait_mean_s" },
+    { "slo_s", "SLO p99", FS_CMP_SECONDS, 1, "slo_s" },
+    { "slo_attainment", "SLO attainment", FS_CMP_RATIO, 1,
+      "slo_attainment" },
+    { "mean_batch_size", "mean batch size", FS_CMP_NUMBER, 1,
+      "mean_batch_size" },
+};
+
+static const fs_cmp_column pool_cols[] = {
+    { "pool", NULL, FS_CMP_TEXT, 0, "p.pool" },
+    { "pricing", "pricing", FS_CMP_TEXT, 0, "p.pricing" },
+    { "gpu", "GPU", FS_CMP_TEXT, 0, "p.gpu" },
+    { "gpu_hours_provisioned", "GPU-hours provisioned", FS_CMP_HOURS, 1,
+      "p.gpu_hours_provisioned" },
+    { "gpu_hours_busy", "GPU-hours busy", FS_CMP_HOURS, 1,
+      "p.gpu_hours_busy" },
+    /* no GPU provisioned (count = 0): no utilization, not 0/0 */
+    { "utilization", "utilization", FS_CMP_RATIO, 1,
+      "CASE WHEN p.gpu_hours_provisioned > 0"
+      " THEN p.gpu_hours_busy / p.gpu_hours_provisioned END" },
+    { "cost_usd", "cost", FS_CMP_MONEY, 1,
+      "round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
+      " WHERE c.run_id = p.run_id AND c.pool = p.pool), 0), 2)" },
+};
+
+static const fs_cmp_column pricing_cols[] = {
+    { "pricing", NULL, FS_CMP_TEXT, 0, "pricing" },
+    { "cost_usd", "cost", FS_CMP_MONEY, 1, "round(sum(cost_usd), 2)" },
+};
+
+#define COUNT(a) (sizeof (a) / sizeof (a)[0])
+
+const fs_cmp_section fs_cmp_sections[FS_COMPARE_SECTIONS] = {
+    [FS_COMPARE_WORKLOADS] = {
+        "workloads", "workload", 0,
+        "FROM latency WHERE run_id = ?1 ORDER BY rowid",
+        workload_cols, COUNT(workload_cols) },
+    [FS_COMPARE_POOLS] = {
+        "pools", "pool", 0,
+        "FROM pool p WHERE p.run_id = ?1 ORDER BY p.rowid",
+        pool_cols, COUNT(pool_cols) },
+    [FS_COMPARE_PRICING] = {
+        "cost_by_pricing", "cost by pricing model", 1,
+        "FROM cost_monthly WHERE run_id = ?1 GROUP BY pricing"
+        " ORDER BY min(rowid)",
+        pricing_cols, COUNT(pricing_cols) },
+};
+
+size_t fs_compare_section_columns(fs_compare_section sec)
+{
+    return fs_cmp_sections[sec].ncols;
+}
+
+/* ---- rows and keys ------------------------------------------------------ */
+
+char *const *fs_cmp_find_row(const fs_compare_rows *rows, const char *key)
+{
+    if (!key)
+        return NULL;
+    for (size_t r = 0; r < rows->nrows; r++) {
+        char *const *row = fs_cmp_row(rows, r);
+        if (row[0] && strcmp(row[0], key) == 0)
+            return row;
+    }
+    return NULL;
+}
+
+static int has_key(const char **keys, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(keys[i], key) == 0)
+            return 1;
+    return 0;
+}
+
+const char **fs_cmp_keys(const fs_compare_run *runs, size_t n,
+                         fs_compare_section sec, size_t *nkeys, int *failed)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += runs[i].rows[sec].nrows;
+    *nkeys = 0;
+    if (total == 0)
+        return NULL;
+    const char **keys = malloc(total * sizeof *keys);
+    if (!keys) {
+        *failed = 1;
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const fs_compare_rows *rows = &runs[i].rows[sec];
+        for (size_t r = 0; r < rows->nrows; r++) {
+            const char *key = fs_cmp_row(rows, r)[0];
+            if (key && !has_key(keys, *nkeys, key))
+                keys[(*nkeys)++] = key;
+        }
+    }
+    return keys;
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+/* A finite number spelled by the whole of s. */
+static int number(const char *s, double *v)
+{
+    if (!s || !*s)
+        return 0;
+    char *end;
+    double d = strtod(s, &end);
+    if (*end != '\0' || !isfinite(d))
+        return 0;
+    *v = d;
+    return 1;
+}
+
+int fs_cmp_delta(const fs_cmp_column *c, const char *value, const char *base,
+                 double *abs, double *pct, int *has_pct)
+{
+    double v, b;
+    if (!c->delta || !number(value, &v) || !number(base, &b))
+        return 0;
+    double d = v - b;
+    if (c->kind == FS_CMP_MONEY)
+        d = round(d * 100) / 100;
+    *abs = d == 0 ? 0 : d;          /* no "-0" */
+    *has_pct = b != 0;
+    *pct = b != 0 ? (v - b) / fabs(b) * 100 : 0;
+    if (*pct == 0)
+        *pct = 0;
+    return 1;
+}
+
+int fs_cmp_json_number(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (*s == '0')
+        s++;
+    else if (*s >= '1' && *s <= '9')
+        s += strspn(s, "0123456789");
+    else
+        return 0;
+    if (*s == '.') {
+        size_t n = strspn(++s, "0123456789");
+        if (n == 0)
+            return 0;
+        s += n;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        size_t n = strspn(s, "0123456789");
+        if (n == 0)
+            return 0;
+        s += n;
+    }
+    return *s == '\0';
+}
+
+/* %.15g drops binary noise such as 234.45999999999998. */
+void fs_cmp_format_raw(double d, char *buf, size_t size)
+{
+    snprintf(buf, size, "%.15g", d == 0 ? 0 : d);
+}
+
+/* ---- for people --------------------------------------------------------- */
+
+static void trim_zeros(char *s)
+{
+    if (!strchr(s, '.'))
+        return;
+    size_t n = strlen(s);
+    while (n > 0 && s[n - 1] == '0')
+        s[--n] = '\0';
+    if (n > 0 && s[n - 1] == '.')
+        s[--n] = '\0';
+    if (strcmp(s, "-0") == 0)
+        strcpy(s, "0");
+}
+
+/* At least 4 significant digits, no exponent: 0.01234, 1.5, 12,345. */
+static void format_sig(double v, char *buf, size_t size)
+{
+    double a = fabs(v);
+    if (a >= 1000 || a == 0) {
+        fs_format_thousands(v, 0, buf, size);
+        return;
+    }
+    int decimals = 3 - (int)floor(log10(a));
+    if (decimals > 9)
+        decimals = 9;
+    snprintf(buf, size, "%.*f", decimals, v);
+    trim_zeros(buf);
+}
+
+static void format_duration(double s, char *buf, size_t size)
+{
+    static const struct { double s; const char *unit; } units[] = {
+        { 86400, "d" }, { 3600, "h" }, { 60, "min" }, { 1, "s" },
+    };
+    size_t u = 0;
+    while (u + 1 < sizeof units / sizeof units[0] && fabs(s) < units[u].s)
+        u++;
+    char num[64];
+    format_sig(s / units[u].s, num, sizeof num);
+    snprintf(buf, size, "%s %s", num, units[u].unit);
+}
+
+/* v >= 0 in the units of kind k. */
+static void format_magnitude(fs_cmp_kind k, double v, char *buf, size_t size)
+{
+    char num[96];
+    switch (k) {
+    case FS_CMP_MONEY:
+        snprintf(buf, size, "$%s",
+                 fs_format_thousands(v, 2, num, sizeof num));
+        break;
+    case FS_CMP_HOURS:
+        fs_format_thousands(v, 1, buf, size);
+        break;
+    case FS_CMP_RATIO:
+        snprintf(buf, size, "%.2f%%", v * 100);
+        break;
+    case FS_CMP_COUNT:
+        fs_format_thousands(v, 0, buf, size);
+        break;
+    case FS_CMP_NUMBER:
+        fs_format_thousands(v, 2, buf, size);
+        break;
+    case FS_CMP_SECONDS:
+        format_sig(v, num, sizeof num);
+        snprintf(buf, size, "%s s", num);
+        break;
+    case FS_CMP_DURATION:
+        format_duration(v, buf, size);
+        break;
+    case FS_CMP_TEXT:
+    case FS_CMP_ID:
+        snprintf(buf, size, "%.15g", v);
+        break;
+    }
+}
+
+char *fs_cmp_format_value(const fs_cmp_column *c, const char *text)
+{
+    double v;
+    char buf[256];
+    if (!text)
+        return strdup("-");
+    if (c->kind == FS_CMP_TEXT || c->kind == FS_CMP_ID || !number(text, &v))
+        return fs_text_escape(text);
+    if (v < 0) {
+        char mag[200];
+        format_magnitude(c->kind, -v, mag, sizeof mag);
+        snprintf(buf, sizeof buf, "-%s", mag);
+    } else {
+        format_magnitude(c->kind, v, buf, sizeof buf);
+    }
+    return strdup(buf);
+}
+
+void fs_cmp_format_change(const fs_cmp_column *c, double d, char *buf,
+                          size_t size)
+{
+    char mag[128];
+    const char *sign = d > 0 ? "+" : d < 0 ? "-" : "";
+    if (c->kind == FS_CMP_RATIO)
+        snprintf(mag, sizeof mag, "%.2f pp", fabs(d) * 100);
+    else
+        format_magnitude(c->kind, fabs(d), mag, sizeof mag);
+    snprintf(buf, size, "%s%s", sign, mag);
+}
+
+void fs_cmp_format_pct(int has_pct, double pct, char *buf, size_t size)
+{
+    if (!has_pct)
+        snprintf(buf, size, "%s", "");
+    else if (fabs(pct) < 0.05)
+        snprintf(buf, size, "0.0%%");
+    else
+        snprintf(buf, size, "%+.1f%%", pct);
+}
+
+/* The value of run_summary column name in r, or NULL. */
+static const char *summary_value(const fs_summary *r, const char *name)
+{
+    for (int c = 0; c < FS_SUMMARY_COLUMNS; c++)
+        if (strcmp(fs_summary_column_names[c], name) == 0)
+            return r->col[c];
+    return NULL;
+}
+
+char *fs_cmp_run_label(const fs_summary *r)
+{
+    const char *name = summary_value(r, "name");
+    const char *id = summary_value(r, "run_id");
+    char *label = NULL;
+    if (asprintf(&label, "%s #%s", name ? name : "", id ? id : "?") < 0)
+        return NULL;
+    return label;
+}

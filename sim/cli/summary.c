@@ -1,0 +1,159 @@
+/* summary.c -- printing a run's summary for people; see summary.h.
+ *
+ * Two monthly figures, never confused: the bill by calendar month (the
+ * cost_monthly rows, what an invoice shows), and the monthly run rate, the
+ * horizon's cost scaled to a 730-hour month (what a month would cost at
+ * this rate; a 1-hour run's rate is 730 times its cost).  Names are
+ * escaped (textout.h): a newline in a name cannot break a line. */
+#include "sim/cli/summary.h"
+#include "sim/base/grammar.h"
+#include "sim/base/textout.h"
+#include "sim/fleet/notes.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Hours in the month of a run rate: 8760 / 12, as cloud bills use. */
+#define RUN_RATE_HOURS 730.0
+
+/* s escaped for the terminal into buf (the names here are short). */
+static const char *esc(const char *s, char *buf, size_t size)
+{
+    char *e = fs_text_escape(s);
+    snprintf(buf, size, "%s", e ? e : "?");
+    free(e);
+    return buf;
+}
+
+void fs_format_money(double usd, char *buf, size_t len)
+{
+    char digits[64];
+    snprintf(digits, sizeof digits, "%.2f", fabs(usd));
+    char *dot = strchr(digits, '.');
+    size_t intlen = (size_t)(dot - digits);
+    char out[96];
+    size_t o = 0;
+    if (usd < 0)
+        out[o++] = '-';
+    out[o++] = '$';
+    for (size_t i = 0; i < intlen; i++) {
+        if (i > 0 && (intlen - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    snprintf(out + o, sizeof out - o, "%s", dot);
+    snprintf(buf, len, "%s", out);
+}
+
+void fs_format_seconds(double s, char *buf, size_t len)
+{
+    if (isnan(s))
+        snprintf(buf, len, "-");
+    else if (s < 1)
+        snprintf(buf, len, "%.3gms", s * 1e3);
+    else if (s < 120)
+        snprintf(buf, len, "%.3gs", s);
+    else if (s < 7200)
+        snprintf(buf, len, "%.3gm", s / 60);
+    else
+        snprintf(buf, len, "%.3gh", s / 3600);
+}
+
+static void print_costs(FILE *out, const fs_results *r)
+{
+    char money[64], pool[4 * FS_NAME_MAX], pricing[64];
+    double total = 0, gpu_hours = 0;
+    fprintf(out, "\n  bill by calendar month\n");
+    fprintf(out, "  %-8s  %-20s  %-10s  %12s  %14s\n", "month", "pool",
+            "pricing", "GPU-hours", "cost");
+    for (size_t i = 0; i < r->ncosts; i++) {
+        const fs_cost_row *c = &r->costs[i];
+        fs_format_money(c->cost_usd, money, sizeof money);
+        fprintf(out, "  %-8s  %-20s  %-10s  %12.1f  %14s\n", c->month,
+                esc(c->pool, pool, sizeof pool),
+                esc(c->pricing, pricing, sizeof pricing), c->gpu_hours,
+                money);
+        total += c->cost_usd;
+        gpu_hours += c->gpu_hours;
+    }
+    fs_format_money(total, money, sizeof money);
+    fprintf(out, "  %-8s  %-20s  %-10s  %12.1f  %14s\n", "total", "", "",
+            gpu_hours, money);
+    if (r->horizon_s > 0)
+        fs_format_money(total * RUN_RATE_HOURS * 3600 / r->horizon_s, money,
+                        sizeof money);
+    else
+        snprintf(money, sizeof money, "-");
+    fprintf(out, "  %-42s  %14s\n", "monthly run rate (730 h)", money);
+}
+
+static void print_pools(FILE *out, const fs_results *r)
+{
+    char money[64], util[32], pool[4 * FS_NAME_MAX], gpu[128], pricing[64];
+    char instance[512];
+    fprintf(out, "\n  %-20s  %-10s  %-10s  %10s  %12s  %11s  %s\n", "pool",
+            "gpu", "pricing", "$/inst-h", "GPU-hours", "utilization",
+            "priced from");
+    for (size_t i = 0; i < r->npools; i++) {
+        const fs_pool_row *p = &r->pools[i];
+        fs_format_money(p->price_usd_h, money, sizeof money);
+        /* no GPU provisioned (count = 0): no utilization, not 0/0 */
+        if (p->gpu_hours_provisioned > 0)
+            snprintf(util, sizeof util, "%.1f%%",
+                     p->gpu_hours_busy / p->gpu_hours_provisioned * 100);
+        else
+            snprintf(util, sizeof util, "-");
+        fprintf(out, "  %-20s  %-10s  %-10s  %10s  %12.1f  %11s  %s\n",
+                esc(p->pool, pool, sizeof pool), esc(p->gpu, gpu, sizeof gpu),
+                esc(p->pricing, pricing, sizeof pricing), money,
+                p->gpu_hours_provisioned, util,
+                esc(p->instance, instance, sizeof instance));
+    }
+}
+
+static void print_latency(FILE *out, const fs_results *r)
+{
+    fprintf(out, "\n  %-20s  %10s  %9s  %9s  %9s  %9s  %9s  %s\n", "workload",
+            "requests", "p50", "p99", "mean", "mean wait", "SLO p99",
+            "attainment");
+    for (size_t i = 0; i < r->nlatency; i++) {
+        const fs_latency_row *l = &r->latency[i];
+        char p50[16], p99[16], mean[16], wait[16], slo[16], att[32];
+        char name[4 * FS_NAME_MAX];
+        fs_format_seconds(l->p50_s, p50, sizeof p50);
+        fs_format_seconds(l->p99_s, p99, sizeof p99);
+        fs_format_seconds(l->mean_s, mean, sizeof mean);
+        fs_format_seconds(l->wait_mean_s, wait, sizeof wait);
+        fs_format_seconds(l->slo_s, slo, sizeof slo);
+        if (isnan(l->slo_attainment))
+            snprintf(att, sizeof att, "-");
+        else
+            snprintf(att, sizeof att, "%.2f%%", l->slo_attainment * 100);
+        fprintf(out, "  %-20s  %10ld  %9s  %9s  %9s  %9s  %9s  %s\n",
+                esc(l->workload, name, sizeof name), l->count, p50, p99, mean,
+                wait, slo, att);
+        if (l->dropped || l->unfinished)
+            fprintf(out, "  %-20s  (%ld arrived, %ld dropped by queue_max, "
+                    "%ld unfinished at the horizon)\n", "", l->arrivals,
+                    l->dropped, l->unfinished);
+    }
+}
+
+void fs_summary_print(FILE *out, const fs_results *r, long run_id,
+                      const char *db, double wall_s)
+{
+    char horizon[32], name[4 * FS_NAME_MAX];
+    fs_format_duration(r->horizon_s, horizon, sizeof horizon);
+    fprintf(out, "run %ld \"%s\" (seed %lu, replication %u): %s from %s, "
+            "%ld events in %.2fs\n", run_id, esc(r->name, name, sizeof name),
+            r->seed,
+            r->replication, horizon, r->start_date, r->events, wall_s);
+    print_costs(out, r);
+    print_pools(out, r);
+    print_latency(out, r);
+    fs_notes_print(out, r);
+    fprintf(out, "\n  stored in %s as run %ld: `fleetsim compare --db %s %ld`"
+            " or `sqlite3 %s 'SELECT * FROM run_summary'`\n", db, run_id, db,
+            run_id, db);
+}

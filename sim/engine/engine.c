@@ -1,0 +1,116 @@
+/* engine.c -- the event loop and its record pool; see engine.h. */
+#include "sim/engine/engine.h"
+
+#include <assert.h>
+#include <stdlib.h>
+
+#define NO_FREE UINT32_MAX
+
+fs_engine *fs_engine_new(void)
+{
+    fs_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    fs_heap_init(&e->heap);
+    e->free_head = NO_FREE;
+    e->progress_mask = (1u << 16) - 1;
+    return e;
+}
+
+void fs_engine_free(fs_engine *e)
+{
+    if (!e)
+        return;
+    fs_heap_free(&e->heap);
+    free(e->ev);
+    free(e);
+}
+
+/* Takes a record from the free list, growing the pool when it is empty. */
+static uint32_t event_alloc(fs_engine *e)
+{
+    if (e->free_head != NO_FREE) {
+        uint32_t id = e->free_head;
+        e->free_head = e->ev[id].next_free;
+        return id;
+    }
+    if (e->nev == e->cap) {
+        uint32_t cap = e->cap ? e->cap * 2 : 256;
+        fs_event *ev = realloc(e->ev, (size_t)cap * sizeof *ev);
+        if (!ev)
+            return NO_FREE;
+        e->ev = ev;
+        e->cap = cap;
+    }
+    e->ev[e->nev].gen = 0;
+    return e->nev++;
+}
+
+static void event_release(fs_engine *e, uint32_t id)
+{
+    e->ev[id].live = 0;
+    e->ev[id].gen++;
+    e->ev[id].next_free = e->free_head;
+    e->free_head = id;
+}
+
+fs_event_handle fs_engine_at(fs_engine *e, double t, fs_handler fn, void *obj,
+                             long arg)
+{
+    assert(t >= e->now);
+    assert(fn != NULL);
+    uint32_t id = event_alloc(e);
+    if (id == NO_FREE)
+        return 0;
+    fs_event *ev = &e->ev[id];
+    ev->fn = fn;
+    ev->obj = obj;
+    ev->arg = arg;
+    ev->live = 1;
+    if (fs_heap_push(&e->heap, t, id)) {
+        event_release(e, id);
+        return 0;
+    }
+    return ((uint64_t)ev->gen << 32 | id) + 1;
+}
+
+void fs_engine_cancel(fs_engine *e, fs_event_handle h)
+{
+    if (h == 0)
+        return;
+    h -= 1;
+    uint32_t id = (uint32_t)h, gen = (uint32_t)(h >> 32);
+    if (id < e->nev && e->ev[id].gen == gen)
+        e->ev[id].live = 0;   /* freed when it surfaces */
+}
+
+void fs_engine_stop(fs_engine *e) { e->stopped = 1; }
+
+void fs_engine_set_progress(fs_engine *e, fs_progress_fn fn, void *ctx)
+{
+    e->progress = fn;
+    e->progress_ctx = ctx;
+}
+
+void fs_engine_run(fs_engine *e, double until)
+{
+    fs_heap_entry top;
+    e->stopped = 0;
+    while (!e->stopped) {
+        const fs_heap_entry *peek = fs_heap_top(&e->heap);
+        if (!peek || peek->t >= until)
+            break;
+        fs_heap_pop(&e->heap, &top);
+        assert(top.t >= e->now);
+        e->now = top.t;
+        fs_event ev = e->ev[top.id];
+        event_release(e, top.id);
+        if (!ev.live)
+            continue;
+        ev.fn(e, ev.obj, ev.arg);
+        if ((++e->events & e->progress_mask) == 0 && e->progress)
+            e->progress(e->progress_ctx, e->now, e->events);
+    }
+    if (!e->stopped && e->now < until)
+        e->now = until;
+}

@@ -1,0 +1,65 @@
+/* engine.h -- the discrete-event loop.
+ *
+ * Events are records in a pool (a growable array with a free list, so the
+ * hot loop never calls malloc once the pool has grown to the peak number of
+ * pending events) referenced from the heap by index.  An event is a handler,
+ * an object and an integer argument.  Cancelling marks the record; the loop
+ * discards it when it surfaces (lazy deletion keeps the heap simple). */
+#ifndef FS_ENGINE_H
+#define FS_ENGINE_H
+
+#include <stdint.h>
+#include "sim/base/heap.h"
+
+typedef struct fs_engine fs_engine;
+typedef void (*fs_handler)(fs_engine *e, void *obj, long arg);
+
+/* A handle to a scheduled event: index and generation, so a stale handle
+ * never cancels a recycled record.  0 is never a valid handle. */
+typedef uint64_t fs_event_handle;
+
+typedef struct fs_event {
+    fs_handler fn;
+    void *obj;
+    long arg;
+    uint32_t gen;
+    uint32_t next_free;   /* free-list link, valid while free */
+    int live;             /* scheduled and not cancelled */
+} fs_event;
+
+/* Called every `progress_every` events (a power of two) so the command
+ * line can draw a progress line; may be NULL. */
+typedef void (*fs_progress_fn)(void *ctx, double now, uint64_t events);
+
+struct fs_engine {
+    fs_heap heap;
+    fs_event *ev;
+    uint32_t nev, cap, free_head;
+    double now;
+    uint64_t events;          /* handlers run */
+    int stopped;
+    fs_progress_fn progress;
+    void *progress_ctx;
+    uint64_t progress_mask;
+};
+
+fs_engine *fs_engine_new(void);
+void fs_engine_free(fs_engine *e);
+
+/* Schedules fn(e, obj, arg) at time t (t >= now).  Returns 0 when out of
+ * memory. */
+fs_event_handle fs_engine_at(fs_engine *e, double t, fs_handler fn, void *obj,
+                             long arg);
+/* Cancels a pending event; a handle of 0, or one already run, is ignored. */
+void fs_engine_cancel(fs_engine *e, fs_event_handle h);
+
+/* Runs events in (time, sequence) order while their time is < until (or
+ * until fs_engine_stop); leaves now == until if the heap outlasts it. */
+void fs_engine_run(fs_engine *e, double until);
+void fs_engine_stop(fs_engine *e);
+
+static inline double fs_engine_now(const fs_engine *e) { return e->now; }
+
+void fs_engine_set_progress(fs_engine *e, fs_progress_fn fn, void *ctx);
+
+#endif

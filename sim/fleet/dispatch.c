@@ -1,0 +1,290 @@
+/* serve.c -- inference serving: arrivals, the work-conserving FIFO queue,
+ * dynamic batching and completions.
+ *
+ * An arriving request goes to the server collecting a batch for its
+ * workload, else to an idle server of the first pool in the workload's
+ * preference list that has one, else to the back of the workload's queue.
+ * A server that falls idle takes the oldest waiting request among the
+ * workloads its pool serves.  With batch_max = 1 this is exactly M/G/c.
+ *
+ * Batching: a server takes up to batch_max waiting requests.  If fewer are
+ * waiting it holds them, collecting arrivals, until the batch is full or the
+ * oldest request has waited batch_wait (Triton's max_queue_delay).  A batch
+ * runs for base + per_item x size under linear(), else for the longest
+ * demand in it (requests of a batch run in lockstep). */
+#include "sim/fleet/fleet.h"
+#include "sim/fleet/notes.h"
+#include "sim/base/rng.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void on_arrival(fs_engine *e, void *obj, long arg);
+static void on_batch_done(fs_engine *e, void *obj, long arg);
+static void on_batch_deadline(fs_engine *e, void *obj, long arg);
+
+int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
+                     unsigned replication, fs_error *err)
+{
+    memset(w, 0, sizeof *w);
+    w->conf = c;
+    w->sim = sim;
+    fs_queue_init(&w->queue);
+    char source[FS_NAME_MAX + 16];
+    snprintf(source, sizeof source, "arrivals:%s", c->name);
+    w->arrival_rng = fs_rng_new(sim->sc->seed, replication, source);
+    snprintf(source, sizeof source, "service:%s", c->name);
+    w->service_rng = fs_rng_new(sim->sc->seed, replication, source);
+    if (!w->arrival_rng || !w->service_rng || fs_hist_init(&w->latency))
+        return fs_error_set(err, "out of memory");
+    for (int k = 0; k < c->npools; k++) {
+        fs_pool *p = &sim->pools[c->pools[k]];
+        w->pools[k] = p;
+        /* Demand is stated for the reference GPU; a faster GPU takes
+         * proportionally less time (dense bf16 throughput). */
+        w->speed[k] = c->reference_gpu.bf16_tflops / p->conf->gpu.bf16_tflops;
+        if (p->nwls == (int)(sizeof p->wls / sizeof p->wls[0]))
+            return fs_error_at(err, c->arrivals_entry->file, 0, c->section,
+                               "pool %s serves too many workloads (16 at "
+                               "most)", p->conf->name);
+        p->wls[p->nwls++] = w;
+    }
+    w->npools = c->npools;
+
+    const fs_config_entry *e = c->arrivals_entry;
+    const fs_config_entry *se = fs_config_find(sim->sc->cfg, c->section,
+                                               "statuses");
+    char key[FS_NAME_MAX + 24], skey[FS_NAME_MAX + 24];
+    snprintf(key, sizeof key, "%s.arrivals", c->section);
+    snprintf(skey, sizeof skey, "%s.statuses", c->section);
+    fs_arrivals_spec spec = {
+        .call = &c->arrivals, .file = e->file, .line = e->line, .key = key,
+        .base_dir = sim->sc->dir, .horizon_s = sim->sc->horizon_s,
+        .start_hour = sim->sc->start_hour, .rate_scale = c->rate_scale,
+        .repeat = c->repeat, .bad_rows = c->bad_rows, .rng = w->arrival_rng,
+        .statuses = {se ? se->value : NULL, se ? se->file : NULL, skey,
+                     se ? se->line : 0},
+    };
+    w->arrivals = fs_arrivals_open(&spec, err);
+    if (!w->arrivals)
+        return -1;
+    fs_workload_note_skipped(w->arrivals, c->name, key, sim->out);
+    fs_trace_stats st;
+    fs_arrivals_stats(w->arrivals, &st);
+    if (c->service_from_trace) {
+        if (!st.has_service)
+            return fs_error_at(err, e->file, e->line, key,
+                               "service = trace needs a trace that records "
+                               "service times (alibaba-lora, or generic with "
+                               "service=COLUMN); this one does not");
+    }
+    return 0;
+}
+
+void fs_workload_free(fs_workload *w)
+{
+    fs_arrivals_free(w->arrivals);
+    if (w->arrival_rng)
+        gsl_rng_free(w->arrival_rng);
+    if (w->service_rng)
+        gsl_rng_free(w->service_rng);
+    fs_queue_free(&w->queue);
+    fs_hist_free(&w->latency);
+}
+
+/* Pulls the next arrival from the stream and schedules it. */
+static void schedule_next(fs_workload *w)
+{
+    fs_sim *sim = w->sim;
+    int rc = fs_arrivals_next(w->arrivals, &w->next, sim->err);
+    if (rc < 0) {
+        fs_sim_fail(sim);
+        return;
+    }
+    if (rc == 0)
+        return;
+    assert(w->next.t >= fs_engine_now(sim->engine));
+    if (!fs_engine_at(sim->engine, w->next.t, on_arrival, w, 0)) {
+        fs_error_set(sim->err, "out of memory scheduling arrivals");
+        fs_sim_fail(sim);
+    }
+}
+
+int fs_workload_start(fs_workload *w)
+{
+    schedule_next(w);
+    return w->sim->failed ? -1 : 0;
+}
+
+static double pool_speed(const fs_workload *w, const fs_pool *p)
+{
+    for (int k = 0; k < w->npools; k++)
+        if (w->pools[k] == p)
+            return w->speed[k];
+    assert(!"pool does not serve workload");
+    return 1;
+}
+
+static void start_batch(fs_server *s)
+{
+    fs_workload *w = s->wl;
+    fs_engine *e = w->sim->engine;
+    double now = fs_engine_now(e);
+    assert(s->nbatch > 0);
+    if (s->state == FS_SERVER_COLLECTING) {
+        fs_engine_cancel(e, s->timer);
+        s->timer = 0;
+        if (w->collecting == s)
+            w->collecting = NULL;
+    }
+    double t;
+    if (w->conf->service.kind == FS_DIST_LINEAR && !w->conf->service_from_trace)
+        t = w->conf->service.a + w->conf->service.b * s->nbatch;
+    else {
+        t = 0;
+        for (int i = 0; i < s->nbatch; i++)
+            if (s->batch[i].demand > t)
+                t = s->batch[i].demand;
+    }
+    for (int i = 0; i < s->nbatch; i++)
+        w->wait_sum += now - s->batch[i].arrival;
+    fs_pool_set_busy(s->pool, s, 1);
+    s->state = FS_SERVER_BUSY;
+    t *= pool_speed(w, s->pool);
+    if (!fs_engine_at(e, now + t, on_batch_done, s, 0)) {
+        fs_error_set(w->sim->err, "out of memory scheduling completions");
+        fs_sim_fail(w->sim);
+    }
+}
+
+/* The server holds its partial batch until it fills or the oldest request
+ * has waited batch_wait. */
+static void collect_or_start(fs_server *s)
+{
+    fs_workload *w = s->wl;
+    const fs_workload_conf *c = w->conf;
+    double deadline = s->batch[0].arrival + c->batch_wait;
+    double now = fs_engine_now(w->sim->engine);
+    if (s->nbatch >= c->batch_max || c->batch_wait <= 0 || deadline <= now ||
+        w->collecting) {
+        start_batch(s);
+        return;
+    }
+    s->state = FS_SERVER_COLLECTING;
+    w->collecting = s;
+    s->timer = fs_engine_at(w->sim->engine, deadline, on_batch_deadline, s, 0);
+}
+
+/* Server s (idle, not on the idle stack) takes work or goes idle. */
+void fs_server_seek_work(fs_server *s)
+{
+    fs_pool *p = s->pool;
+    assert(s->state == FS_SERVER_IDLE && s->idle_pos < 0);
+    fs_workload *best = NULL;
+    for (int k = 0; k < p->nwls; k++) {
+        const fs_request *head = fs_queue_peek(&p->wls[k]->queue);
+        if (head && (!best ||
+                     head->arrival < fs_queue_peek(&best->queue)->arrival))
+            best = p->wls[k];
+    }
+    if (!best) {
+        fs_pool_idle_push(p, s);
+        return;
+    }
+    fs_pool_server_taken(p, s);
+    s->wl = best;
+    s->nbatch = 0;
+    while (s->nbatch < best->conf->batch_max && best->queue.len)
+        s->batch[s->nbatch++] = fs_queue_pop(&best->queue);
+    collect_or_start(s);
+}
+
+static fs_server *find_idle_server(fs_workload *w)
+{
+    for (int k = 0; k < w->npools; k++) {
+        fs_server *s = fs_pool_idle_pop(w->pools[k]);
+        if (s)
+            return s;
+    }
+    return NULL;
+}
+
+static void on_arrival(fs_engine *e, void *obj, long arg)
+{
+    (void)e;
+    (void)arg;
+    fs_workload *w = obj;
+    const fs_workload_conf *c = w->conf;
+    fs_request r = {w->next.t, 0};
+    r.demand = c->service_from_trace ? w->next.service_s
+                                     : fs_dist_draw(&c->service,
+                                                    w->service_rng);
+    w->arrived++;
+    fs_server *s = w->collecting;
+    if (s) {
+        assert(w->queue.len == 0 && s->nbatch < c->batch_max);
+        s->batch[s->nbatch++] = r;
+        if (s->nbatch == c->batch_max)
+            start_batch(s);
+    } else if ((s = find_idle_server(w))) {
+        fs_pool_server_taken(s->pool, s);
+        s->wl = w;
+        s->nbatch = 1;
+        s->batch[0] = r;
+        collect_or_start(s);
+    } else if (c->queue_max && w->queue.len >= (size_t)c->queue_max) {
+        w->dropped++;
+    } else if (fs_queue_push(&w->queue, r)) {
+        fs_error_set(w->sim->err, "out of memory queueing requests");
+        fs_sim_fail(w->sim);
+        return;
+    }
+    schedule_next(w);
+}
+
+static void on_batch_deadline(fs_engine *e, void *obj, long arg)
+{
+    (void)e;
+    (void)arg;
+    fs_server *s = obj;
+    assert(s->state == FS_SERVER_COLLECTING);
+    s->timer = 0;
+    start_batch(s);
+}
+
+static void on_batch_done(fs_engine *e, void *obj, long arg)
+{
+    (void)arg;
+    fs_server *s = obj;
+    fs_workload *w = s->wl;
+    double now = fs_engine_now(e);
+    double slo = w->conf->slo_s;
+    for (int i = 0; i < s->nbatch; i++) {
+        double latency = now - s->batch[i].arrival;
+        fs_hist_add(&w->latency, latency);
+        w->slo_met += latency <= slo;
+    }
+    w->completed += s->nbatch;
+    w->batches++;
+    s->nbatch = 0;
+    s->wl = NULL;
+    fs_pool_set_busy(s->pool, s, 0);
+    fs_pool_server_released(s->pool, s);
+    if (s->state == FS_SERVER_IDLE)
+        fs_server_seek_work(s);
+}
+
+long fs_workload_unfinished(const fs_workload *w)
+{
+    long n = (long)w->queue.len;
+    for (int k = 0; k < w->npools; k++) {
+        const fs_pool *p = w->pools[k];
+        size_t nserv = (size_t)p->max_instances * (size_t)p->servers_per_instance;
+        for (size_t i = 0; i < nserv; i++)
+            if (p->servers[i].wl == w)
+                n += p->servers[i].nbatch;
+    }
+    return n;
+}

@@ -1,0 +1,80 @@
+/* estimate.c -- the number of events of a run, before it runs; see
+ * estimate.h. */
+#include "sim/fleet/estimate.h"
+#include "sim/fleet/fleet.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void fs_format_count(double n, char *buf, size_t len)
+{
+    if (n < 1e9)
+        snprintf(buf, len, "%.0f", n);
+    else
+        snprintf(buf, len, "%.3g", n);
+}
+
+/* Adds one part; the largest part names the key to change. */
+static void add_part(fs_estimate *est, double n, const fs_scenario *sc,
+                     const char *section, const char *key, const char *what)
+{
+    est->events += n;
+    if (!(n > est->part) && est->key[0])
+        return;
+    const fs_config_entry *e = fs_config_find(sc->cfg, section, key);
+    est->part = n;
+    est->file = e ? e->file : sc->path;   /* a default: the scenario */
+    est->line = e ? e->line : 0;
+    snprintf(est->key, sizeof est->key, "%s.%s", section, key);
+    snprintf(est->what, sizeof est->what, "%s", what);
+}
+
+void fs_estimate_run(const fs_sim *sim, fs_estimate *est)
+{
+    const fs_scenario *sc = sim->sc;
+    char what[160], n1[32], n2[32];
+    memset(est, 0, sizeof *est);
+    for (size_t i = 0; i < sim->nworkloads; i++) {
+        const fs_workload *w = &sim->workloads[i];
+        double extra, n = fs_arrivals_expected(w->arrivals, &extra);
+        fs_format_count(n, n1, sizeof n1);
+        fs_format_count(extra, n2, sizeof n2);
+        if (extra > 0)
+            snprintf(what, sizeof what, "%s requests, %s other arrival "
+                     "steps", n1, n2);
+        else
+            snprintf(what, sizeof what, "%s requests", n1);
+        add_part(est, 2 * n + extra, sc, w->conf->section, "arrivals",
+                 what);
+    }
+    double samples = floor(sc->horizon_s / sc->metrics_interval);
+    fs_format_count(samples, n1, sizeof n1);
+    snprintf(what, sizeof what, "%s metrics samples", n1);
+    add_part(est, samples, sc, "scenario", "metrics_interval", what);
+    for (size_t i = 0; i < sim->npools; i++) {
+        const fs_pool_conf *p = sim->pools[i].conf;
+        if (p->scale == FS_SCALE_FIXED)
+            continue;
+        double ticks = floor(sc->horizon_s / p->scale_interval);
+        fs_format_count(ticks, n1, sizeof n1);
+        snprintf(what, sizeof what, "%s autoscaling decisions", n1);
+        add_part(est, ticks, sc, p->section, "autoscale_interval",
+                 what);
+    }
+}
+
+int fs_estimate_check(const fs_estimate *est, double max_events,
+                      fs_error *err)
+{
+    if (max_events <= 0 || !(est->events > max_events))
+        return 0;
+    char n[32], max[32];
+    fs_format_count(est->events, n, sizeof n);
+    fs_format_count(max_events, max, sizeof max);
+    return fs_error_at(err, est->file, est->line, est->key, "this run would "
+                       "take about %s events (this key: %s), more than the "
+                       "limit of %s: shorten the horizon or lower the rate, "
+                       "or raise the limit with --max-events N (0: no limit)",
+                       n, est->what, max);
+}

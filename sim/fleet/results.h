@@ -1,0 +1,118 @@
+/* results.h -- what one simulated run produces, in memory, before it is
+ * stored.
+ *
+ * The simulation fills an fs_results; the store writes it to SQLite in one
+ * transaction (store.c).  Keeping the two apart means a run that fails
+ * half-way has touched nothing on disk. */
+#ifndef FS_RESULTS_H
+#define FS_RESULTS_H
+
+#include <stddef.h>
+#include "sim/base/names.h"
+
+
+typedef struct fs_cost_row {
+    char month[12];             /* "YYYY-MM" */
+    char pool[FS_NAME_MAX];
+    char pricing[16];           /* on-demand | reserved | spot */
+    double cost_usd;            /* rounded to the cent */
+    double gpu_hours;           /* GPU-hours billed in that month */
+} fs_cost_row;
+
+/* One utilization sample of one pool.  There are many (every pool, every
+ * metrics_interval), so a row is kept small: the pool's name is not
+ * copied into it. */
+typedef struct fs_util_row {
+    const char *pool;           /* borrowed: the pool's name in the scenario,
+                                   which outlives the results */
+    double t_s;                 /* end of the sampling interval */
+    double instances_up;        /* time-average over the interval */
+    double gpus_provisioned;    /* time-average over the interval */
+    double gpus_busy;           /* time-average over the interval */
+    double queue_len;           /* requests waiting at t_s */
+} fs_util_row;
+
+typedef struct fs_latency_row {
+    char workload[FS_NAME_MAX];
+    long count;                 /* completed requests */
+    long arrivals;              /* requests that arrived */
+    long dropped;               /* rejected: queue full (queue_max) */
+    long unfinished;            /* still waiting or in service at the horizon */
+    double mean_s, p50_s, p90_s, p95_s, p99_s, p999_s;
+    double wait_mean_s;         /* arrival to start of service */
+    double mean_batch_size;     /* requests per completed batch; NaN if none */
+    double slo_s;               /* NaN when the workload has no SLO */
+    double slo_attainment;      /* fraction of completed within slo_s; NaN if none */
+    double ttft_p50_s, ttft_p99_s, tpot_p50_s, tpot_p99_s;  /* NaN = NULL */
+} fs_latency_row;
+
+typedef struct fs_pool_row {
+    char pool[FS_NAME_MAX];
+    char gpu[32];
+    char pricing[16];
+    char instance[128];         /* what priced it: "catalog aws:g5.xlarge" or "price key" */
+    double price_usd_h;         /* hourly rate per instance */
+    double gpu_hours_provisioned;
+    double gpu_hours_busy;
+    long launches;
+    long interruptions;
+} fs_pool_row;
+
+typedef struct fs_job_row {
+    char workload[FS_NAME_MAX];
+    char job_id[64];
+    double submit_s, start_s, end_s;   /* NaN = NULL (never started/ended) */
+    int gpus;
+    double gpu_hours, lost_gpu_hours;
+    long interruptions;
+    double deadline_s;                 /* NaN = NULL */
+    int met_deadline;                  /* -1 = NULL */
+} fs_job_row;
+
+typedef struct fs_results {
+    /* run identity */
+    char name[FS_NAME_MAX];
+    char scenario[1024];        /* scenario file path as given */
+    char *scenario_text;        /* full text (includes expanded, --set listed);
+                                   owned: malloc'd, freed by fs_results_free */
+    unsigned long seed;
+    unsigned replication;
+    char started_at[32], finished_at[32];   /* ISO 8601 UTC */
+    char start_date[16];        /* scenario start, YYYY-MM-DD */
+    double horizon_s;
+    double months;              /* calendar months the horizon covers, fractional */
+    /* run-level aggregates over all workloads */
+    long requests, requests_dropped;
+    double latency_mean_s, latency_p50_s, latency_p99_s, wait_mean_s;
+    double slo_attainment;      /* NaN when no workload has an SLO */
+    long events;                /* engine events processed */
+    char warnings[8][512];      /* for the user, e.g. malformed rows skipped */
+    int nwarnings;
+    char notes[8][512];         /* summary lines, e.g. trace rows skipped by
+                                   status (notes.h) */
+    int nnotes;
+
+    fs_cost_row *costs;       size_t ncosts, costs_cap;
+    fs_util_row *util;        size_t nutil, util_cap;
+    fs_latency_row *latency;  size_t nlatency, latency_cap;
+    fs_pool_row *pools;       size_t npools, pools_cap;
+    fs_job_row *jobs;         size_t njobs, jobs_cap;
+} fs_results;
+
+void fs_results_init(fs_results *r);
+void fs_results_free(fs_results *r);
+/* Append a zeroed row and return it; NULL when out of memory. */
+fs_cost_row *fs_results_add_cost(fs_results *r);
+fs_util_row *fs_results_add_util(fs_results *r);
+fs_latency_row *fs_results_add_latency(fs_results *r);
+fs_pool_row *fs_results_add_pool(fs_results *r);
+fs_job_row *fs_results_add_job(fs_results *r);
+
+/* Bytes held by the row arrays of all fs_results now, and the most held at
+ * once since fs_results_reset_peak: for the test that a run's memory does
+ * not grow with its replications. */
+size_t fs_results_bytes(void);
+size_t fs_results_peak_bytes(void);
+void fs_results_reset_peak(void);
+
+#endif

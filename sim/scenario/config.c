@@ -1,0 +1,472 @@
+/* config.c -- reading scenario files with inih; see config.h.
+ *
+ * A file is read whole first, with limits (a regular file of at most
+ * FS_CONFIG_FILE_MAX bytes), and its lines checked for what inih would get
+ * wrong silently: a NUL byte (the rest of the line dropped), a line longer
+ * than inih's buffer, a section name longer than inih holds (cut).  inih
+ * then parses the text through a reader that counts lines: it calls the
+ * handler for a line right after reading it, so the count is that line's
+ * number. */
+#include "sim/scenario/config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ini.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_INCLUDE_DEPTH 8
+
+typedef struct reader_state {
+    const char *p, *end;   /* the text not yet handed to inih */
+    int line;
+    int too_long;          /* line number of an over-long line, 0 if none */
+} reader_state;
+
+typedef struct parse_state {
+    fs_config *c;
+    const char *file;
+    reader_state *rd;
+    size_t first;        /* index of this file's first entry */
+    char include[PATH_MAX];
+    int include_line;
+    fs_error *err;
+    int failed;
+} parse_state;
+
+/* Hands inih one line of the text.  The line check has already refused
+ * lines too long for the header's INI_MAX_LINE; this stops on one too long
+ * for the library's buffer, should it have been built smaller. */
+static char *reader(char *buf, int size, void *stream)
+{
+    reader_state *rd = stream;
+    if (rd->p >= rd->end || rd->too_long)
+        return NULL;
+    const char *nl = memchr(rd->p, '\n', (size_t)(rd->end - rd->p));
+    size_t n = nl ? (size_t)(nl - rd->p) + 1 : (size_t)(rd->end - rd->p);
+    if (n > (size_t)size - 1) {
+        rd->too_long = rd->line + 1;
+        return NULL;
+    }
+    memcpy(buf, rd->p, n);
+    buf[n] = '\0';
+    rd->p += n;
+    rd->line++;
+    return buf;
+}
+
+static const char *intern_file(fs_config *c, const char *name)
+{
+    for (size_t i = 0; i < c->nfiles; i++)
+        if (strcmp(c->files[i], name) == 0)
+            return c->files[i];
+    char **f = realloc(c->files, (c->nfiles + 1) * sizeof *f);
+    if (!f)
+        return NULL;
+    c->files = f;
+    c->files[c->nfiles] = strdup(name);
+    return c->files[c->nfiles] ? c->files[c->nfiles++] : NULL;
+}
+
+static int append_text(fs_config *c, const char *s, size_t n)
+{
+    char *t = realloc(c->text, c->text_len + n + 1);
+    if (!t)
+        return -1;
+    memcpy(t + c->text_len, s, n);
+    c->text_len += n;
+    t[c->text_len] = '\0';
+    c->text = t;
+    return 0;
+}
+
+static int add_entry(fs_config *c, const char *section, const char *key,
+                     const char *value, const char *file, int line)
+{
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 32;
+        fs_config_entry *e = realloc(c->e, cap * sizeof *e);
+        if (!e)
+            return -1;
+        c->e = e;
+        c->cap = cap;
+    }
+    fs_config_entry *e = &c->e[c->n];
+    e->section = strdup(section);
+    e->key = strdup(key);
+    e->value = strdup(value);
+    e->file = file;
+    e->line = line;
+    e->used = 0;
+    if (!e->section || !e->key || !e->value) {
+        free(e->section);
+        free(e->key);
+        free(e->value);
+        return -1;
+    }
+    c->n++;
+    return 0;
+}
+
+static int handler(void *user, const char *section, const char *name,
+                   const char *value)
+{
+    parse_state *ps = user;
+    int line = ps->rd->line;
+    if (ps->failed)
+        return 0;
+    if (section[0] == '\0') {
+        fs_error_at(ps->err, ps->file, line, name,
+                    "key outside any section (start the file with "
+                    "[scenario])");
+        ps->failed = 1;
+        return 0;
+    }
+    if (strcmp(section, "scenario") == 0 && strcmp(name, "include") == 0) {
+        if (ps->include[0]) {
+            fs_error_at(ps->err, ps->file, line, "scenario.include",
+                        "only one include per file (first at line %d)",
+                        ps->include_line);
+            ps->failed = 1;
+            return 0;
+        }
+        snprintf(ps->include, sizeof ps->include, "%s", value);
+        ps->include_line = line;
+        return 1;
+    }
+    for (size_t i = ps->first; i < ps->c->n; i++) {
+        fs_config_entry *e = &ps->c->e[i];
+        if (strcmp(e->section, section) == 0 && strcmp(e->key, name) == 0) {
+            fs_error_at(ps->err, ps->file, line, NULL,
+                        "%s.%s: set twice (first at line %d)", section, name,
+                        e->line);
+            ps->failed = 1;
+            return 0;
+        }
+    }
+    if (add_entry(ps->c, section, name, value, ps->file, line)) {
+        fs_error_set(ps->err, "out of memory reading %s", ps->file);
+        ps->failed = 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* What kind of file st is, for "'x' is a directory" messages; NULL for a
+ * regular file. */
+static const char *not_regular(const struct stat *st)
+{
+    if (S_ISREG(st->st_mode))
+        return NULL;
+    if (S_ISDIR(st->st_mode))
+        return "is a directory, not a scenario file";
+    return "is not a regular file (a device, pipe or socket)";
+}
+
+/* Reads a whole regular file of at most FS_CONFIG_FILE_MAX bytes into a
+ * malloc'd, NUL-terminated buffer.  On a refusal, *why says what is wrong
+ * and errno is 0; on a system error, errno says which.  O_NONBLOCK: opening
+ * a FIFO must not wait for a writer before it is refused. */
+static char *read_limited(const char *path, size_t *len, const char **why,
+                          char *whybuf, size_t whylen)
+{
+    *why = NULL;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    char *buf = NULL;
+    if (fstat(fd, &st) != 0)
+        goto fail;
+    if ((*why = not_regular(&st)))
+        goto refuse;
+    if (st.st_size > FS_CONFIG_FILE_MAX) {
+        snprintf(whybuf, whylen, "is %lld bytes; a scenario file holds at "
+                 "most %d (1 MiB)", (long long)st.st_size,
+                 FS_CONFIG_FILE_MAX);
+        *why = whybuf;
+        goto refuse;
+    }
+    /* One byte more than the limit: a file that grew is still caught. */
+    buf = malloc(FS_CONFIG_FILE_MAX + 2);
+    if (!buf)
+        goto fail;
+    size_t n = 0;
+    while (n <= FS_CONFIG_FILE_MAX) {
+        ssize_t got = read(fd, buf + n, FS_CONFIG_FILE_MAX + 1 - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            goto fail;
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    if (n > FS_CONFIG_FILE_MAX) {
+        snprintf(whybuf, whylen, "is more than %d bytes; a scenario file "
+                 "holds at most that (1 MiB)", FS_CONFIG_FILE_MAX);
+        *why = whybuf;
+        goto refuse;
+    }
+    close(fd);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+refuse:
+    errno = 0;
+fail:;
+    int saved = errno;
+    free(buf);
+    close(fd);
+    errno = saved;
+    return NULL;
+}
+
+/* The section and key a line sets, for messages: "pool.p.price", or the
+ * section alone, or NULL before any section. */
+static const char *line_key(const char *line, size_t n, const char *section,
+                            char *buf, size_t len)
+{
+    while (n && (*line == ' ' || *line == '\t')) {
+        line++;
+        n--;
+    }
+    size_t k = 0;
+    while (k < n && line[k] != '=' && line[k] != ':' && line[k] != ';' &&
+           line[k] != '#' && line[k] != '[' && line[k] != '\0')
+        k++;
+    int is_key = k < n && (line[k] == '=' || line[k] == ':');
+    while (k && (line[k - 1] == ' ' || line[k - 1] == '\t'))
+        k--;
+    if (!section[0])
+        return NULL;
+    if (is_key && k)
+        snprintf(buf, len, "%s.%.*s", section, (int)k, line);
+    else
+        snprintf(buf, len, "%s", section);
+    return buf;
+}
+
+/* Refuses, with file:line, what inih would silently get wrong: NUL bytes,
+ * over-long lines, section names inih would cut. */
+static int check_lines(const char *text, size_t len, const char *file,
+                       fs_error *err)
+{
+    char section[FS_CONFIG_SECTION_MAX + 1] = "";
+    char key[FS_CONFIG_SECTION_MAX + 128];
+    const char *p = text, *end = text + len;
+    if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p += 3;   /* inih skips a UTF-8 byte order mark */
+    for (int line = 1; p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        const char *k = line_key(p, n, section, key, sizeof key);
+        if (memchr(p, '\0', n))
+            return fs_error_at(err, file, line, k, "the line holds a NUL "
+                               "byte (not a text file?)");
+        if (n > FS_CONFIG_LINE_MAX)
+            return fs_error_at(err, file, line, k, "line too long (%zu "
+                               "characters; at most %d)", n,
+                               FS_CONFIG_LINE_MAX);
+        const char *s = p;
+        while (s < p + n && (*s == ' ' || *s == '\t'))
+            s++;
+        const char *close = s < p + n && *s == '[' ?
+                            memchr(s, ']', (size_t)(p + n - s)) : NULL;
+        if (close) {
+            size_t sl = (size_t)(close - s - 1);
+            if (sl > FS_CONFIG_SECTION_MAX)
+                return fs_error_at(err, file, line, NULL, "%.*s: section "
+                                   "name is %zu characters; at most %d",
+                                   (int)sl, s + 1, sl,
+                                   FS_CONFIG_SECTION_MAX);
+            snprintf(section, sizeof section, "%.*s", (int)sl, s + 1);
+        }
+        p += n + (nl != NULL);
+    }
+    return 0;
+}
+
+static int load_file(fs_config *c, const char *path, const char *as_written,
+                     int depth, const char *from_file, int from_line,
+                     fs_error *err)
+{
+    if (depth > MAX_INCLUDE_DEPTH)
+        return fs_error_at(err, from_file, from_line, "scenario.include",
+                           "includes nested more than %d deep (a cycle?)",
+                           MAX_INCLUDE_DEPTH);
+    size_t len = 0;
+    const char *why;
+    char whybuf[160];
+    char *text = read_limited(path, &len, &why, whybuf, sizeof whybuf);
+    if (!text) {
+        if (from_file && why)
+            return fs_error_at(err, from_file, from_line, "scenario.include",
+                               "'%s' %s", as_written, why);
+        if (from_file)
+            return fs_error_at(err, from_file, from_line, "scenario.include",
+                               "cannot open '%s' (as %s): %m", as_written,
+                               path);
+        if (why)
+            return fs_error_set(err, "%s: %s", path, why);
+        return fs_error_set(err, "%s: cannot open scenario: %m", path);
+    }
+    const char *file = intern_file(c, path);
+    if (!file) {
+        free(text);
+        return fs_error_set(err, "out of memory reading %s", path);
+    }
+    if (check_lines(text, len, file, err)) {
+        free(text);
+        return -1;
+    }
+    if (append_text(c, "; ---- ", 7) ||
+        append_text(c, path, strlen(path)) || append_text(c, "\n", 1) ||
+        append_text(c, text, len)) {
+        free(text);
+        return fs_error_set(err, "out of memory reading %s", path);
+    }
+    reader_state rd = {text, text + len, 0, 0};
+    parse_state ps = {.c = c, .file = file, .rd = &rd, .first = c->n,
+                      .err = err};
+    int rc = ini_parse_stream(reader, &rd, handler, &ps);
+    free(text);
+    if (ps.failed)
+        return -1;
+    if (rd.too_long)
+        return fs_error_at(err, file, rd.too_long, NULL,
+                           "line too long for this build of inih");
+    if (rc > 0)
+        return fs_error_at(err, file, rc, NULL,
+                           "cannot parse this line (expected [section] or "
+                           "key = value)");
+    if (rc < 0)
+        return fs_error_set(err, "%s: cannot read scenario", path);
+    if (!ps.include[0])
+        return 0;
+
+    /* The base goes first so that this file's keys override it: read it
+     * into a separate config, then put its entries before ours. */
+    char inc[2 * PATH_MAX + 2];
+    if (ps.include[0] == '/') {
+        snprintf(inc, sizeof inc, "%s", ps.include);
+    } else {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s", path);
+        snprintf(inc, sizeof inc, "%s/%s", dirname(dir), ps.include);
+    }
+    fs_config base = {0};
+    base.files = c->files;
+    base.nfiles = c->nfiles;
+    int brc = load_file(&base, inc, ps.include, depth + 1, file,
+                        ps.include_line, err);
+    c->files = base.files;
+    c->nfiles = base.nfiles;
+    base.files = NULL;
+    base.nfiles = 0;
+    if (brc == 0 && base.n) {
+        size_t total = base.n + c->n;
+        fs_config_entry *e = realloc(base.e, total * sizeof *e);
+        if (!e) {
+            brc = fs_error_set(err, "out of memory reading %s", inc);
+        } else {
+            memcpy(e + base.n, c->e, c->n * sizeof *e);
+            free(c->e);
+            c->e = e;
+            c->n = c->cap = total;
+            base.e = NULL;
+            base.n = 0;
+        }
+    }
+    if (brc == 0 && append_text(c, base.text ? base.text : "",
+                                base.text_len))
+        brc = fs_error_set(err, "out of memory reading %s", inc);
+    for (size_t i = 0; i < base.n; i++) {
+        free(base.e[i].section);
+        free(base.e[i].key);
+        free(base.e[i].value);
+    }
+    free(base.e);
+    free(base.text);
+    return brc;
+}
+
+fs_config *fs_config_load(const char *path, fs_error *err)
+{
+    fs_config *c = calloc(1, sizeof *c);
+    if (!c) {
+        fs_error_set(err, "out of memory");
+        return NULL;
+    }
+    if (load_file(c, path, path, 0, NULL, 0, err)) {
+        fs_config_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void fs_config_free(fs_config *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->e[i].section);
+        free(c->e[i].key);
+        free(c->e[i].value);
+    }
+    free(c->e);
+    for (size_t i = 0; i < c->nfiles; i++)
+        free(c->files[i]);
+    free(c->files);
+    free(c->text);
+    free(c);
+}
+
+fs_config_entry *fs_config_find(const fs_config *c, const char *section,
+                                const char *key)
+{
+    /* Last one wins: includes come first, --set last. */
+    for (size_t i = c->n; i-- > 0;)
+        if (strcmp(c->e[i].section, section) == 0 &&
+            strcmp(c->e[i].key, key) == 0)
+            return &c->e[i];
+    return NULL;
+}
+
+int fs_config_set(fs_config *c, const char *assignment, fs_error *err)
+{
+    const char *eq = strchr(assignment, '=');
+    const char *dot = NULL;
+    for (const char *p = assignment; eq && p < eq; p++)
+        if (*p == '.')
+            dot = p;
+    if (!eq || !dot || dot == assignment || dot + 1 == eq)
+        return fs_error_set(err, "--set %s: expected SECTION.KEY=VALUE, "
+                            "e.g. --set pool.a100.count=6", assignment);
+    /* What a file could not hold is refused here too, never cut. */
+    size_t slen = (size_t)(dot - assignment), klen = (size_t)(eq - dot - 1);
+    if (slen > FS_CONFIG_SECTION_MAX)
+        return fs_error_set(err, "--set %s: section name is %zu characters; "
+                            "at most %d", assignment, slen,
+                            FS_CONFIG_SECTION_MAX);
+    if (strlen(assignment) > FS_CONFIG_LINE_MAX)
+        return fs_error_set(err, "--set %.*s: too long (%zu characters; at "
+                            "most %d, as a line of a file)",
+                            (int)(eq - assignment), assignment,
+                            strlen(assignment), FS_CONFIG_LINE_MAX);
+    char section[FS_CONFIG_SECTION_MAX + 1], key[FS_CONFIG_LINE_MAX + 1];
+    snprintf(section, sizeof section, "%.*s", (int)slen, assignment);
+    snprintf(key, sizeof key, "%.*s", (int)klen, dot + 1);
+    const char *file = intern_file(c, "--set");
+    if (!file || add_entry(c, section, key, eq + 1, file, 0) ||
+        append_text(c, "; --set ", 8) ||
+        append_text(c, assignment, strlen(assignment)) ||
+        append_text(c, "\n", 1))
+        return fs_error_set(err, "out of memory");
+    return 0;
+}

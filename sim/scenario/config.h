@@ -1,0 +1,54 @@
+/* config.h -- a scenario file as a list of (section, key, value, file, line).
+ *
+ * inih reads the INI syntax; this layer adds what inih leaves to us: the
+ * line of every key (for messages), `include = base.ini` in [scenario]
+ * (the base is read first, the including file overrides it), duplicate-key
+ * detection, and --set SECTION.KEY=VALUE overrides.  Typed interpretation
+ * is scenario.c's job. */
+#ifndef FS_CONFIG_H
+#define FS_CONFIG_H
+
+#include <stddef.h>
+#include <ini.h>
+#include "sim/base/error.h"
+
+/* Limits of what is read (README, "Scenario reference"): a file is a
+ * regular file of at most 1 MiB; a line holds what inih's buffer does; a
+ * section name what inih keeps (its MAX_SECTION is 50 with the NUL) rather
+ * than cut.  --set assignments obey the same limits. */
+#define FS_CONFIG_FILE_MAX (1 << 20)
+#define FS_CONFIG_LINE_MAX (INI_MAX_LINE - 2)
+#define FS_CONFIG_SECTION_MAX 49
+
+typedef struct fs_config_entry {
+    char *section;   /* "scenario", "pool.a100", ... */
+    char *key;
+    char *value;
+    const char *file;   /* owned by the config (interned) */
+    int line;           /* 0 for --set */
+    int used;           /* set when a typed reader consumed it */
+} fs_config_entry;
+
+typedef struct fs_config {
+    fs_config_entry *e;
+    size_t n, cap;
+    char **files;       /* interned file names, and "--set" */
+    size_t nfiles;
+    char *text;         /* every file read, concatenated, plus --set lines */
+    size_t text_len;
+} fs_config;
+
+/* Reads path (and its includes).  NULL with "file:line: ..." on error,
+ * including a file or line beyond the limits above or a NUL byte. */
+fs_config *fs_config_load(const char *path, fs_error *err);
+void fs_config_free(fs_config *c);
+
+/* Applies "SECTION.KEY=VALUE" (the section may itself contain dots: the
+ * key is what follows the last one). */
+int fs_config_set(fs_config *c, const char *assignment, fs_error *err);
+
+/* The entry for section/key, or NULL. */
+fs_config_entry *fs_config_find(const fs_config *c, const char *section,
+                                const char *key);
+
+#endif

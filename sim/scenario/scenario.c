@@ -1,0 +1,476 @@
+/* scenario.c -- typed validation of a scenario; see scenario.h.
+ *
+ * The config is walked section by section: [scenario], pools
+ * (scenario_pool.c), workloads, windows; then the checks that span
+ * sections (scenario_check.c).  Each section kind has the list of keys it
+ * accepts, read with the typed readers of scenario_read.c.  Nothing that
+ * does not fit is cut: names, paths and values beyond their documented
+ * bounds (scenario_limits.h) are refused with file:line:key. */
+#include "sim/scenario/scenario_impl.h"
+
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const scenario_keys[] = {
+    "name", "start", "horizon", "seed", "replications", "metrics_interval",
+    "catalog", "catalog_gpus", "catalog_instances", "description", NULL};
+static const char *const workload_keys[] = {
+    "kind", "pools", "arrivals", "service", "batch_max", "batch_wait",
+    "slo_p99", "rate_scale", "repeat", "bad_rows", "queue_max",
+    "reference_gpu", "description",
+    "statuses",   /* traces: checked where the trace is opened (arrivals.c) */
+    NULL};
+static const char *const window_keys[] = {"every", "open", "duration",
+                                          "description", NULL};
+
+static int parse_start(fs_reader *rd, fs_scenario *sc)
+{
+    fs_config_entry *e = fs_rd_entry(rd, "start");
+    const char *v = e ? e->value : "2026-01-01";
+    int y, m, d, hh = 0, mm = 0, n = 0;
+    struct tm tm = {0};
+    if ((sscanf(v, "%4d-%2d-%2d%n", &y, &m, &d, &n) == 3 && v[n] == '\0') ||
+        (sscanf(v, "%4d-%2d-%2d %2d:%2d%n", &y, &m, &d, &hh, &mm, &n) == 5 &&
+         v[n] == '\0')) {
+        tm.tm_year = y - 1900;
+        tm.tm_mon = m - 1;
+        tm.tm_mday = d;
+        tm.tm_hour = hh;
+        tm.tm_min = mm;
+        time_t t = timegm(&tm);
+        struct tm back;
+        gmtime_r(&t, &back);
+        if (back.tm_year == y - 1900 && back.tm_mon == m - 1 &&
+            back.tm_mday == d && hh < 24 && mm < 60 && y >= 1970) {
+            sc->start = t;
+            snprintf(sc->start_date, sizeof sc->start_date, "%04d-%02d-%02d",
+                     y % 10000, m % 100, d % 100);
+            sc->start_hour = hh + mm / 60.0;
+            return 0;
+        }
+    }
+    return fs_rd_bad(rd, e, "%s", "expected a date YYYY-MM-DD (UTC), "
+                     "optionally followed by HH:MM");
+}
+
+/* name: the key, else the file name without directory and extension.  A
+ * name that does not fit is refused, never cut. */
+static int parse_name(fs_reader *rd, fs_scenario *sc)
+{
+    char why[128];
+    fs_config_entry *e = fs_rd_entry(rd, "name");
+    if (e) {
+        if (fs_check_name(e->value, sizeof sc->name, why, sizeof why))
+            return fs_rd_bad(rd, e, "%s", why);
+        snprintf(sc->name, sizeof sc->name, "%s", e->value);
+        return 0;
+    }
+    char tmp[sizeof sc->path];
+    snprintf(tmp, sizeof tmp, "%s", sc->path);
+    char *base = basename(tmp), *dot = strrchr(base, '.');
+    if (dot && dot != base)
+        *dot = '\0';
+    if (strlen(base) >= sizeof sc->name)
+        return fs_error_set(rd->err, "%s: the file name gives a run name of "
+                            "%zu bytes, at most %zu: set name = in "
+                            "[scenario]", sc->path, strlen(base),
+                            sizeof sc->name - 1);
+    if (fs_check_name(base, sizeof sc->name, why, sizeof why))
+        return fs_error_set(rd->err, "%s: the file name gives a run name "
+                            "that %s: set name = in [scenario]", sc->path,
+                            why);
+    snprintf(sc->name, sizeof sc->name, "%s", base);
+    return 0;
+}
+
+static int parse_scenario_section(fs_scenario *sc, fs_error *err,
+                                  char *gpus_csv, char *inst_csv, size_t len)
+{
+    fs_reader rd = {sc->cfg, "scenario", err};
+    long seed;
+    if (fs_rd_check_keys(&rd, scenario_keys) || parse_name(&rd, sc) ||
+        parse_start(&rd, sc) ||
+        fs_rd_double(&rd, "horizon", fs_parse_duration, 30 * 86400.0,
+                     &sc->horizon_s) ||
+        fs_rd_count(&rd, "seed", 1, 0, LONG_MAX, &seed) ||
+        fs_rd_count(&rd, "replications", 1, 1, FS_MAX_REPLICATIONS,
+                    &sc->replications) ||
+        fs_rd_double(&rd, "metrics_interval", fs_parse_duration, 300,
+                     &sc->metrics_interval))
+        return -1;
+    sc->seed = (unsigned long)seed;
+    if (sc->horizon_s <= 0)
+        return fs_rd_bad(&rd, fs_rd_entry(&rd, "horizon"), "%s",
+                         "must be longer than 0s");
+    if (sc->metrics_interval <= 0)
+        return fs_rd_bad(&rd, fs_rd_entry(&rd, "metrics_interval"), "%s",
+                         "must be longer than 0s");
+    fs_config_entry *e;
+    const char *dir = fs_catalog_default_dir();
+    char dirbuf[2200];
+    e = fs_rd_entry(&rd, "catalog");
+    if (e) {
+        if (e->value[0] == '/' || e->line == 0)
+            snprintf(dirbuf, sizeof dirbuf, "%s", e->value);
+        else
+            snprintf(dirbuf, sizeof dirbuf, "%s/%s", sc->dir, e->value);
+        dir = dirbuf;
+    }
+    snprintf(gpus_csv, len, "%s/gpus.csv", dir);
+    snprintf(inst_csv, len, "%s/instances.csv", dir);
+    const char *keys[2] = {"catalog_gpus", "catalog_instances"};
+    char *outs[2] = {gpus_csv, inst_csv};
+    for (int i = 0; i < 2; i++) {
+        e = fs_rd_entry(&rd, keys[i]);
+        if (!e)
+            continue;
+        if (e->value[0] == '/' || e->line == 0)
+            snprintf(outs[i], len, "%s", e->value);
+        else
+            snprintf(outs[i], len, "%s/%s", sc->dir, e->value);
+    }
+    return 0;
+}
+
+/* The index of a pool by name, -1 when absent. */
+static int pool_index(const fs_scenario *sc, const char *name)
+{
+    for (size_t i = 0; i < sc->npools; i++)
+        if (strcmp(sc->pools[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static int parse_pools_list(fs_reader *rd, fs_scenario *sc,
+                            fs_workload_conf *w)
+{
+    fs_config_entry *e = fs_rd_entry(rd, "pools");
+    if (!e)
+        return fs_rd_missing(rd, "pools (the pools that serve it, in "
+                             "preference order)");
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", e->value);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ", \t", &save); tok;
+         tok = strtok_r(NULL, ", \t", &save)) {
+        int idx = pool_index(sc, tok);
+        char why[512];
+        if (idx < 0) {
+            const char **names = malloc((sc->npools + 1) * sizeof *names);
+            const char *near = NULL;
+            if (names) {
+                for (size_t i = 0; i < sc->npools; i++)
+                    names[i] = sc->pools[i].name;
+                names[sc->npools] = NULL;
+                near = fs_nearest_name(tok, names);
+            }
+            free(names);
+            if (near)
+                snprintf(why, sizeof why, "no pool named '%s' (did you mean "
+                         "'%s'?)", tok, near);
+            else
+                snprintf(why, sizeof why, "no pool named '%s' (define "
+                         "[pool.%s])", tok, tok);
+            return fs_rd_bad(rd, e, "%s", why);
+        }
+        for (int i = 0; i < w->npools; i++)
+            if (w->pools[i] == idx)
+                return fs_rd_bad(rd, e, "%s", "lists a pool twice");
+        if (w->npools == FS_MAX_POOLS_PER_WORKLOAD)
+            return fs_rd_bad(rd, e, "%s", "too many pools (at most 8)");
+        w->pools[w->npools++] = idx;
+    }
+    if (w->npools == 0)
+        return fs_rd_bad(rd, e, "%s", "names no pool");
+    return 0;
+}
+
+static int parse_workload(fs_scenario *sc, const char *section,
+                          fs_workload_conf *w, fs_error *err)
+{
+    static const char *const kinds[] = {"inference", "batch", "training",
+                                        NULL};
+    static const char *const bad_rows[] = {"fail", "skip", NULL};
+    fs_reader rd = {sc->cfg, section, err};
+    memset(w, 0, sizeof *w);
+    snprintf(w->section, sizeof w->section, "%s", section);
+    snprintf(w->name, sizeof w->name, "%s", section + 9);
+    if (fs_rd_check_keys(&rd, workload_keys))
+        return -1;
+    int kind, br;
+    if (fs_rd_choice(&rd, "kind", kinds, 0, &kind))
+        return -1;
+    if (kind != 0)
+        return fs_rd_bad(&rd, fs_rd_entry(&rd, "kind"), "%s",
+                         "batch and training workloads are not implemented "
+                         "in this version of fleetsim (inference is)");
+    if (parse_pools_list(&rd, sc, w) ||
+        fs_rd_count(&rd, "batch_max", 1, 1, FS_MAX_BATCH, &w->batch_max) ||
+        fs_rd_double(&rd, "batch_wait", fs_parse_duration, 0,
+                     &w->batch_wait) ||
+        fs_rd_double(&rd, "rate_scale", fs_parse_number, 1,
+                     &w->rate_scale) ||
+        fs_rd_bool(&rd, "repeat", 0, &w->repeat) ||
+        fs_rd_choice(&rd, "bad_rows", bad_rows, 0, &br) ||
+        fs_rd_count(&rd, "queue_max", 0, 0, LONG_MAX, &w->queue_max))
+        return -1;
+    w->bad_rows = (fs_bad_rows)br;
+    fs_config_entry *e = fs_rd_entry(&rd, "rate_scale");
+    char why[1600];
+    if (w->rate_scale <= 0)
+        return fs_rd_bad(&rd, e, "%s", "must be above 0");
+    if (w->rate_scale > FS_MAX_RATE_SCALE) {
+        snprintf(why, sizeof why, "must be at most %g, got '%s'",
+                 FS_MAX_RATE_SCALE, e->value);
+        return fs_rd_bad(&rd, e, "%s", why);
+    }
+    e = fs_rd_entry(&rd, "slo_p99");
+    w->slo_s = NAN;
+    if (e && fs_parse_duration(e->value, &w->slo_s, why, sizeof why))
+        return fs_rd_bad(&rd, e, "%s", why);
+
+    e = fs_rd_entry(&rd, "arrivals");
+    if (!e)
+        return fs_rd_missing(&rd, "arrivals (poisson(rate=..), "
+                             "diurnal(..), mmpp(..) or trace(path, "
+                             "format=..))");
+    if (fs_parse_call(e->value, &w->arrivals, why, sizeof why))
+        return fs_rd_bad(&rd, e, "%s", why);
+    w->arrivals_entry = e;
+
+    e = fs_rd_entry(&rd, "service");
+    if (!e)
+        return fs_rd_missing(&rd, "service (const(..), "
+                             "exponential(mean=..), lognormal(..), "
+                             "linear(base=.., per_item=..) or trace)");
+    fs_call sc_call;
+    if (fs_parse_call(e->value, &sc_call, why, sizeof why))
+        return fs_rd_bad(&rd, e, "%s", why);
+    if (strcmp(sc_call.name, "trace") == 0 && sc_call.nargs == 0) {
+        w->service_from_trace = 1;
+    } else if (strcmp(sc_call.name, "llm") == 0) {
+        return fs_rd_bad(&rd, e, "%s", "service = llm is not implemented "
+                         "in this version of fleetsim");
+    } else if (fs_dist_parse(&sc_call, &w->service, why, sizeof why)) {
+        return fs_rd_bad(&rd, e, "%s", why);
+    }
+
+    /* Service times are stated for the reference GPU (default: the GPU of
+     * the first pool) and scaled on others by dense bf16 throughput. */
+    e = fs_rd_entry(&rd, "reference_gpu");
+    if (e) {
+        const fs_gpu *g = fs_catalog_gpu(sc->catalog, e->value);
+        if (!g) {
+            char hint[1024];
+            fs_catalog_suggest_gpu(sc->catalog, e->value, hint, sizeof hint);
+            snprintf(why, sizeof why, "unknown GPU '%s' %s", e->value, hint);
+            return fs_rd_bad(&rd, e, "%s", why);
+        }
+        w->reference_gpu = *g;
+    } else {
+        w->reference_gpu = sc->pools[w->pools[0]].gpu;
+    }
+    return 0;
+}
+
+static int parse_window(fs_scenario *sc, const char *section,
+                        fs_window_conf *win, fs_error *err)
+{
+    fs_reader rd = {sc->cfg, section, err};
+    memset(win, 0, sizeof *win);
+    snprintf(win->name, sizeof win->name, "%s", section + 7);
+    if (fs_rd_check_keys(&rd, window_keys) ||
+        fs_rd_double(&rd, "every", fs_parse_duration, 86400, &win->every))
+        return -1;
+    fs_config_entry *e = fs_rd_entry(&rd, "open");
+    if (e) {
+        int hh, mm, n = 0;
+        if (sscanf(e->value, "%2d:%2d%n", &hh, &mm, &n) != 2 ||
+            e->value[n] || hh > 23 || mm > 59 || hh < 0 || mm < 0)
+            return fs_rd_bad(&rd, e, "%s", "expected a time of day HH:MM");
+        win->open = hh * 3600.0 + mm * 60.0;
+    }
+    e = fs_rd_entry(&rd, "duration");
+    if (!e)
+        return fs_rd_missing(&rd, "duration");
+    char why[256];
+    if (fs_parse_duration(e->value, &win->duration, why, sizeof why))
+        return fs_rd_bad(&rd, e, "%s", why);
+    if (win->every <= 0 || win->duration <= 0 || win->duration > win->every)
+        return fs_rd_bad(&rd, e, "%s", "must be above 0 and at most `every`");
+    return 0;
+}
+
+/* Sections in order of first appearance, by kind. */
+static int collect_sections(fs_scenario *sc, const char *prefix,
+                            const char ***out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    size_t plen = strlen(prefix);
+    for (size_t i = 0; i < sc->cfg->n; i++) {
+        const char *s = sc->cfg->e[i].section;
+        if (strncmp(s, prefix, plen) != 0)
+            continue;
+        int seen = 0;
+        for (size_t k = 0; k < *n && !seen; k++)
+            seen = strcmp((*out)[k], s) == 0;
+        if (seen)
+            continue;
+        const char **a = realloc(*out, (*n + 1) * sizeof *a);
+        if (!a)
+            return -1;
+        *out = a;
+        (*out)[(*n)++] = s;
+    }
+    return 0;
+}
+
+static int check_section_names(fs_scenario *sc, fs_error *err)
+{
+    static const char *const kinds[] = {"scenario", "pool.NAME",
+                                        "workload.NAME", "window.NAME", NULL};
+    static const char *const bare[] = {"scenario", "pool", "workload",
+                                       "window", NULL};
+    for (size_t i = 0; i < sc->cfg->n; i++) {
+        const fs_config_entry *e = &sc->cfg->e[i];
+        const char *s = e->section;
+        if (strcmp(s, "scenario") == 0)
+            continue;
+        const char *dot = strchr(s, '.');
+        size_t plen = dot ? (size_t)(dot - s) : strlen(s);
+        int known = 0;
+        for (int k = 1; bare[k]; k++)
+            known |= strlen(bare[k]) == plen && strncmp(bare[k], s, plen) == 0;
+        char why[128];
+        if (known && dot && dot[1] &&
+            fs_check_name(dot + 1, FS_NAME_MAX, why, sizeof why) == 0)
+            continue;
+        if (known && dot && dot[1])
+            return fs_error_at(err, e->file, e->line, s, "the name %s",
+                               why);
+        char word[64];
+        snprintf(word, sizeof word, "%.*s", (int)(plen < 63 ? plen : 63), s);
+        const char *near = fs_nearest_name(word, bare);
+        if (known)
+            return fs_error_at(err, e->file, e->line, s,
+                               "section needs a name of 1 to %d characters, "
+                               "e.g. [%s.a100]", FS_NAME_MAX - 1, word);
+        return fs_error_at(err, e->file, e->line, s,
+                           "unknown section kind '%s' (%s%s%s; sections are "
+                           "%s, %s, %s, %s)", word,
+                           near ? "did you mean '" : "no close match",
+                           near ? near : "", near ? "'?" : "", kinds[0],
+                           kinds[1], kinds[2], kinds[3]);
+    }
+    return 0;
+}
+
+fs_scenario *fs_scenario_load(const char *path, char *const *sets, int nsets,
+                              fs_error *err)
+{
+    fs_scenario *sc = calloc(1, sizeof *sc);
+    const char **names = NULL;
+    size_t n = 0;
+    if (!sc) {
+        fs_error_set(err, "out of memory");
+        return NULL;
+    }
+    if (strlen(path) >= sizeof sc->path) {
+        fs_error_set(err, "%.64s...: path too long (%zu bytes; at most %zu)",
+                     path, strlen(path), sizeof sc->path - 1);
+        goto fail;
+    }
+    snprintf(sc->path, sizeof sc->path, "%s", path);
+    char tmp[sizeof sc->path];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    snprintf(sc->dir, sizeof sc->dir, "%s", dirname(tmp));
+    sc->cfg = fs_config_load(path, err);
+    if (!sc->cfg)
+        goto fail;
+    for (int i = 0; i < nsets; i++)
+        if (fs_config_set(sc->cfg, sets[i], err))
+            goto fail;
+    char gpus_csv[4096], inst_csv[4096];
+    if (check_section_names(sc, err) ||
+        parse_scenario_section(sc, err, gpus_csv, inst_csv, sizeof gpus_csv))
+        goto fail;
+    sc->catalog = fs_catalog_load(gpus_csv, inst_csv, err);
+    if (!sc->catalog)
+        goto fail;
+
+    if (collect_sections(sc, "pool.", &names, &n))
+        goto oom;
+    sc->pools = calloc(n ? n : 1, sizeof *sc->pools);
+    if (!sc->pools)
+        goto oom;
+    for (size_t i = 0; i < n; i++, sc->npools++)
+        if (fs_scenario_parse_pool(sc, names[i], &sc->pools[i], err))
+            goto fail;
+    free(names);
+
+    if (collect_sections(sc, "workload.", &names, &n))
+        goto oom;
+    if (n == 0) {
+        fs_error_set(err, "%s: no [workload.NAME] section: nothing to "
+                     "simulate", path);
+        goto fail;
+    }
+    sc->workloads = calloc(n, sizeof *sc->workloads);
+    if (!sc->workloads)
+        goto oom;
+    for (size_t i = 0; i < n; i++, sc->nworkloads++)
+        if (parse_workload(sc, names[i], &sc->workloads[i], err))
+            goto fail;
+    free(names);
+
+    if (collect_sections(sc, "window.", &names, &n))
+        goto oom;
+    sc->windows = calloc(n ? n : 1, sizeof *sc->windows);
+    if (!sc->windows)
+        goto oom;
+    for (size_t i = 0; i < n; i++, sc->nwindows++)
+        if (parse_window(sc, names[i], &sc->windows[i], err))
+            goto fail;
+    free(names);
+    names = NULL;
+    if (fs_scenario_check_limits(sc, err))
+        goto fail;
+    if (fs_scenario_warn_unused_pools(sc))
+        goto oom;
+    return sc;
+oom:
+    fs_error_set(err, "out of memory");
+fail:
+    free(names);
+    fs_scenario_free(sc);
+    return NULL;
+}
+
+void fs_scenario_free(fs_scenario *sc)
+{
+    if (!sc)
+        return;
+    free(sc->pools);
+    free(sc->workloads);
+    free(sc->windows);
+    free(sc->warnings);
+    fs_catalog_free(sc->catalog);
+    fs_config_free(sc->cfg);
+    free(sc);
+}
+
+const char *fs_pricing_name(fs_pricing p)
+{
+    switch (p) {
+    case FS_PRICING_ON_DEMAND: return "on-demand";
+    case FS_PRICING_RESERVED: return "reserved";
+    case FS_PRICING_SPOT: return "spot";
+    }
+    return "?";
+}

@@ -1,0 +1,113 @@
+/* scenario.h -- a scenario, typed and validated.
+ *
+ * Built from a config (config.h): every key is checked for its type, unit
+ * and range, unknown keys are refused with the nearest known name, pools are
+ * resolved against the catalog (GPU, GPUs per instance, prices), and a
+ * workload's pools and arrival process are checked before any event runs.
+ * Every message names the file, line and key. */
+#ifndef FS_SCENARIO_H
+#define FS_SCENARIO_H
+
+#include <time.h>
+#include "sim/scenario/config.h"
+#include "sim/base/error.h"
+#include "sim/base/grammar.h"
+#include "sim/base/names.h"
+#include "models/catalog.h"
+#include "models/dist.h"
+#include "traces/arrivals.h"
+
+typedef enum fs_pricing {
+    FS_PRICING_ON_DEMAND,
+    FS_PRICING_RESERVED,
+    FS_PRICING_SPOT,
+} fs_pricing;
+
+typedef enum fs_upfront { FS_UPFRONT_NONE, FS_UPFRONT_PARTIAL, FS_UPFRONT_ALL } fs_upfront;
+
+typedef enum fs_scale_kind {
+    FS_SCALE_FIXED,        /* count = N */
+    FS_SCALE_UTILIZATION,  /* autoscale = utilization(target=70%) */
+    FS_SCALE_QUEUE,        /* autoscale = queue(target=4) */
+} fs_scale_kind;
+
+#define FS_MAX_POOLS_PER_WORKLOAD 8
+
+typedef struct fs_pool_conf {
+    char name[FS_NAME_MAX];
+    char section[FS_NAME_MAX + 8];
+    fs_gpu gpu;                   /* resolved from the catalog */
+    char instance[96];            /* "aws:p4d.24xlarge" or "" */
+    char provider[16];            /* provider key: "aws", ... or "" */
+    long gpus_per_instance;
+    long gpus_per_server;         /* GPUs one replica needs */
+    fs_pricing pricing;
+    fs_scale_kind scale;
+    long count;                   /* fixed size, or the start size */
+    long min, max;
+    double scale_target;          /* utilization fraction, or queue per instance */
+    double scale_interval, cooldown, provision_delay;
+    double price;                 /* $ per instance-hour */
+    char price_source[128];       /* "price key" or "catalog aws:g5.xlarge" */
+    int term_months;              /* reserved: 12 or 36 */
+    fs_upfront upfront;
+    double upfront_price;         /* $ per instance for the whole term */
+    double min_billed_s;          /* on-demand minimum per launch */
+} fs_pool_conf;
+
+typedef struct fs_workload_conf {
+    char name[FS_NAME_MAX];
+    char section[FS_NAME_MAX + 12];
+    int pools[FS_MAX_POOLS_PER_WORKLOAD];   /* indices, preference order */
+    int npools;
+    fs_call arrivals;
+    const fs_config_entry *arrivals_entry;
+    fs_dist service;
+    int service_from_trace;
+    long batch_max;
+    double batch_wait;
+    double slo_s;                 /* NaN: none */
+    double rate_scale;
+    int repeat;
+    fs_bad_rows bad_rows;
+    long queue_max;               /* 0: unbounded */
+    fs_gpu reference_gpu;         /* service times are stated for this GPU */
+} fs_workload_conf;
+
+typedef struct fs_window_conf {
+    char name[FS_NAME_MAX];
+    double every, open, duration;  /* seconds; open = offset in the period */
+} fs_window_conf;
+
+typedef struct fs_scenario {
+    char name[FS_NAME_MAX];
+    char path[1024];
+    char dir[1024];               /* relative paths resolve against this */
+    time_t start;
+    char start_date[16];
+    double start_hour;            /* hour of day at t = 0 */
+    double horizon_s;
+    unsigned long seed;
+    long replications;
+    double metrics_interval;
+    fs_pool_conf *pools;
+    size_t npools;
+    fs_workload_conf *workloads;
+    size_t nworkloads;
+    fs_window_conf *windows;
+    size_t nwindows;
+    char (*warnings)[1024];       /* for the user: "file:line: key: ..." */
+    size_t nwarnings;
+    fs_config *cfg;               /* owned: entries referenced above */
+    fs_catalog *catalog;          /* owned */
+} fs_scenario;
+
+/* Loads path, applies the --set assignments in order, and validates.
+ * NULL with a file:line: key: message on any error. */
+fs_scenario *fs_scenario_load(const char *path, char *const *sets, int nsets,
+                              fs_error *err);
+void fs_scenario_free(fs_scenario *sc);
+
+const char *fs_pricing_name(fs_pricing p);
+
+#endif

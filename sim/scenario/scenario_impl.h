@@ -1,0 +1,53 @@
+/* scenario_impl.h -- what the files of the scenario loader share.
+ *
+ * scenario.c walks the sections; scenario_read.c reads typed keys of one
+ * section with file:line:key messages; scenario_pool.c parses a pool
+ * (catalog, provider, pricing, size); scenario_check.c checks what spans
+ * sections once all are parsed.  Not for other modules: they use
+ * scenario.h. */
+#ifndef FS_SCENARIO_IMPL_H
+#define FS_SCENARIO_IMPL_H
+
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/scenario_limits.h"
+
+/* Where a section's keys are read from, for messages. */
+typedef struct fs_reader {
+    fs_config *cfg;
+    const char *section;
+    fs_error *err;
+} fs_reader;
+
+typedef int (*fs_parse_fn)(const char *, double *, char *, size_t);
+
+/* The entry of key in the section (marked used), or NULL. */
+fs_config_entry *fs_rd_entry(fs_reader *rd, const char *key);
+/* "file:line: section.key: why"; with e NULL, at the section's first line
+ * and naming the section. */
+int fs_rd_bad(fs_reader *rd, const fs_config_entry *e, const char *fmt,
+              const char *why);
+/* "file:line: section: missing what", at the section's first line. */
+int fs_rd_missing(fs_reader *rd, const char *what);
+const fs_config_entry *fs_rd_first(fs_reader *rd);
+
+/* Typed keys: def when absent; -1 with the message set when bad. */
+int fs_rd_double(fs_reader *rd, const char *key, fs_parse_fn parse,
+                 double def, double *out);
+int fs_rd_count(fs_reader *rd, const char *key, long def, long min, long max,
+                long *out);
+int fs_rd_bool(fs_reader *rd, const char *key, int def, int *out);
+int fs_rd_choice(fs_reader *rd, const char *key, const char *const *words,
+                 int def, int *out);
+/* Refuses a key of the section that is not in allowed. */
+int fs_rd_check_keys(fs_reader *rd, const char *const *allowed);
+
+/* scenario_pool.c: [pool.NAME] into p. */
+int fs_scenario_parse_pool(fs_scenario *sc, const char *section,
+                           fs_pool_conf *p, fs_error *err);
+
+/* scenario_check.c: the bounds that span sections (request slots per pool,
+ * result rows per run); and a warning for each pool no workload uses. */
+int fs_scenario_check_limits(fs_scenario *sc, fs_error *err);
+int fs_scenario_warn_unused_pools(fs_scenario *sc);
+
+#endif

@@ -1,0 +1,158 @@
+/* scenario_read.c -- reading the typed keys of one scenario section.
+ *
+ * Every reader marks the entry it consumed and, on a bad value, writes one
+ * "file:line: section.key: what is wrong" message; a key outside the
+ * section's list is refused with the nearest known name, and keys of the
+ * contract that later versions implement are refused as such rather than
+ * silently ignored. */
+#include "sim/scenario/scenario_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* Keys of the contract that later versions implement. */
+static const char *const later_keys[] = {
+    "interruption", "notice", "replace_delay", "fallback", "mig", "schedule",
+    "model", "precision", "tokens_in", "tokens_out", "jobs",
+    "checkpoint_interval", "checkpoint_cost", "restore_cost", "window",
+    NULL};
+
+fs_config_entry *fs_rd_entry(fs_reader *rd, const char *key)
+{
+    fs_config_entry *e = fs_config_find(rd->cfg, rd->section, key);
+    if (e)
+        e->used = 1;
+    return e;
+}
+
+int fs_rd_bad(fs_reader *rd, const fs_config_entry *e, const char *fmt,
+              const char *why)
+{
+    if (!e) {
+        const fs_config_entry *f = fs_rd_first(rd);
+        return fs_error_at(rd->err, f ? f->file : NULL, f ? f->line : 0,
+                           rd->section, fmt, why);
+    }
+    char key[256];
+    snprintf(key, sizeof key, "%s.%s", rd->section, e->key);
+    return fs_error_at(rd->err, e->file, e->line, key, fmt, why);
+}
+
+/* The first key of the section, for "missing key" messages. */
+const fs_config_entry *fs_rd_first(fs_reader *rd)
+{
+    for (size_t i = 0; i < rd->cfg->n; i++)
+        if (strcmp(rd->cfg->e[i].section, rd->section) == 0)
+            return &rd->cfg->e[i];
+    return NULL;
+}
+
+int fs_rd_missing(fs_reader *rd, const char *what)
+{
+    const fs_config_entry *e = fs_rd_first(rd);
+    return fs_error_at(rd->err, e ? e->file : NULL, e ? e->line : 0,
+                       rd->section, "missing %s", what);
+}
+
+int fs_rd_double(fs_reader *rd, const char *key, fs_parse_fn parse,
+                 double def, double *out)
+{
+    fs_config_entry *e = fs_rd_entry(rd, key);
+    char why[256];
+    if (!e) {
+        *out = def;
+        return 0;
+    }
+    if (parse(e->value, out, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    return 0;
+}
+
+int fs_rd_count(fs_reader *rd, const char *key, long def, long min, long max,
+                long *out)
+{
+    fs_config_entry *e = fs_rd_entry(rd, key);
+    char why[256];
+    if (!e) {
+        *out = def;
+        return 0;
+    }
+    if (fs_parse_count(e->value, out, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    if (*out < min) {
+        snprintf(why, sizeof why, "must be at least %ld, got %ld", min, *out);
+        return fs_rd_bad(rd, e, "%s", why);
+    }
+    if (*out > max) {
+        snprintf(why, sizeof why, "must be at most %ld, got %ld", max, *out);
+        return fs_rd_bad(rd, e, "%s", why);
+    }
+    return 0;
+}
+
+int fs_rd_bool(fs_reader *rd, const char *key, int def, int *out)
+{
+    fs_config_entry *e = fs_rd_entry(rd, key);
+    char why[256];
+    if (!e) {
+        *out = def;
+        return 0;
+    }
+    if (fs_parse_bool(e->value, out, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    return 0;
+}
+
+/* One of a fixed set of words; *out is its index. */
+int fs_rd_choice(fs_reader *rd, const char *key, const char *const *words,
+                 int def, int *out)
+{
+    fs_config_entry *e = fs_rd_entry(rd, key);
+    if (!e) {
+        *out = def;
+        return 0;
+    }
+    for (int i = 0; words[i]; i++)
+        if (strcasecmp(e->value, words[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    char why[256];
+    size_t n = (size_t)snprintf(why, sizeof why, "'%s' is not one of",
+                                e->value);
+    for (int i = 0; words[i] && n < sizeof why; i++)
+        n += (size_t)snprintf(why + n, sizeof why - n, "%s %s",
+                              i ? "," : "", words[i]);
+    return fs_rd_bad(rd, e, "%s", why);
+}
+
+int fs_rd_check_keys(fs_reader *rd, const char *const *allowed)
+{
+    for (size_t i = 0; i < rd->cfg->n; i++) {
+        fs_config_entry *e = &rd->cfg->e[i];
+        if (strcmp(e->section, rd->section) != 0)
+            continue;
+        int ok = 0;
+        for (const char *const *a = allowed; *a && !ok; a++)
+            ok = strcmp(*a, e->key) == 0;
+        if (ok)
+            continue;
+        for (const char *const *l = later_keys; *l; l++)
+            if (strcmp(*l, e->key) == 0)
+                return fs_rd_bad(rd, e, "%s", "is part of the contract but "
+                                 "not implemented in this version of "
+                                 "fleetsim (spot, MIG, LLM models, training "
+                                 "and windows come later)");
+        const char *near = fs_nearest_name(e->key, allowed);
+        char why[256];
+        if (near)
+            snprintf(why, sizeof why, "unknown key (did you mean '%s'?)",
+                     near);
+        else
+            snprintf(why, sizeof why, "unknown key (see `fleetsim help "
+                     "scenario`)");
+        return fs_rd_bad(rd, e, "%s", why);
+    }
+    return 0;
+}

@@ -1,0 +1,74 @@
+/* store_impl.h -- what the store's files share and nobody else sees.
+ *
+ * The results database is one concern split over several files, each
+ * small: store.c (opening, writing a run, reading runs back),
+ * store_schema.c (the schema: identifying a file, creating and migrating
+ * it, checking that every table a run needs is there), store_edit.c
+ * (removing and importing runs) and store_keep.c (where a finished run
+ * goes when its database cannot take it).  They share the handle and a
+ * few SQLite helpers, declared here. */
+#ifndef FS_STORE_IMPL_H
+#define FS_STORE_IMPL_H
+
+#include <sqlite3.h>
+#include <sys/types.h>
+
+#include "sim/store/store.h"
+
+#define FS_APPLICATION_ID 0x464C5453   /* "FLTS", PRAGMA application_id */
+
+struct fs_store {
+    sqlite3 *db;
+    char *path;
+    int readonly;
+    int busy_ms;        /* how long this connection waits for a lock */
+    dev_t dev;          /* the file opened read-write, to see whether */
+    ino_t ino;          /* another process removed it meanwhile */
+    long fail_after;    /* tests: the Nth row insert of a write fails */
+    long inserts;       /* row inserts so far in the current write */
+};
+
+/* The tables that hold a run's rows, each with a run_id column that
+ * references run (ON DELETE CASCADE).  NULL-terminated. */
+extern const char *const fs_store_child_tables[];
+
+/* Fills err with one message naming the file for SQLite result code rc;
+ * what is what we were doing ("cannot write the run").  Call it before
+ * anything else touches the connection (a ROLLBACK resets errmsg).
+ * Returns -1. */
+int fs_store_sql_error(const fs_store *s, fs_error *err, int rc,
+                       const char *what);
+
+int fs_store_exec(fs_store *s, const char *sql);
+
+/* Runs a query whose first row's first column is an integer (0 when it
+ * returns no row). */
+int fs_store_query_int(fs_store *s, const char *sql, long long *out);
+
+/* Rolls back the open transaction, if any. */
+int fs_store_rollback(fs_store *s);
+
+/* store_schema.c.  fs_schema_identify reads, never writes: *version gets
+ * the file's schema version (0: empty, to be created); files that are not
+ * SQLite, not fleetsim's, or from a newer fleetsim are refused. */
+int fs_schema_identify(fs_store *s, long long *version, fs_error *err);
+
+/* Identifies the file in one read transaction (a consistent snapshot),
+ * and checks the tables of a current schema (fs_schema_check). */
+int fs_schema_look(fs_store *s, long long *version, fs_error *err);
+
+/* Every table and view a run is written to and read from, with its
+ * columns, is there: a damaged database is refused before simulating. */
+int fs_schema_check(fs_store *s, fs_error *err);
+
+/* For a read-write open: identifies the file, then creates or migrates
+ * the schema in one BEGIN IMMEDIATE transaction that checks again under
+ * the lock, sets WAL mode and foreign keys.  created says this process
+ * created the file: if the first write fails, the file is removed (while
+ * the lock is still held) so no empty database is left behind.  Returns
+ * 0, -1 with err set, or FS_SCHEMA_RETRY when the file was removed under
+ * us by another process whose first write failed: open it again. */
+#define FS_SCHEMA_RETRY 1
+int fs_schema_ready(fs_store *s, int created, fs_error *err);
+
+#endif

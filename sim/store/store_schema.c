@@ -1,0 +1,452 @@
+/* store_schema.c -- the results database's schema: what it is, how a file
+ * is recognised as a fleetsim database, how it is created or migrated, and
+ * the check that every table a run needs is there.
+ *
+ * Why it is built this way:
+ * - The schema is a list of migrations: migrations[v] takes a database from
+ *   PRAGMA user_version v to v+1.  Version 0 is an empty file.  PRAGMA
+ *   application_id marks the file as fleetsim's.
+ * - A file is identified with reads only, inside one read transaction (a
+ *   consistent snapshot: another process creating the schema meanwhile is
+ *   seen entirely or not at all), so a refused file is left byte for byte
+ *   as it was.
+ * - Creating or migrating happens in one BEGIN IMMEDIATE transaction that
+ *   identifies the file again under the write lock: of several fleetsims
+ *   opening a new database at once, exactly one creates the schema and the
+ *   others find it complete.
+ * - A database whose tables were dropped or altered is refused when it is
+ *   opened, before a long simulation, not when the run is written.
+ * - If this process created the file and its first write fails (a full
+ *   disk, a file-size limit), the file is removed under the write lock, so
+ *   no empty database is left behind. */
+#include "sim/store/store_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Schema version 1.  Contract columns first in every table, then ours. */
+static const char schema_v1[] =
+    "CREATE TABLE run ("
+    " run_id INTEGER PRIMARY KEY,"
+    " name TEXT NOT NULL,"
+    " scenario TEXT,"
+    " scenario_text TEXT,"
+    " seed INTEGER,"
+    " replication INTEGER,"
+    " started_at TEXT,"
+    " finished_at TEXT,"
+    " fleetsim_version TEXT,"
+    " start_date TEXT,"
+    " horizon_s REAL,"
+    " months REAL,"
+    " requests INTEGER,"
+    " requests_dropped INTEGER,"
+    " latency_mean_s REAL,"
+    " latency_p50_s REAL,"
+    " latency_p99_s REAL,"
+    " wait_mean_s REAL,"
+    " slo_attainment REAL,"
+    " events INTEGER);\n"
+    "CREATE INDEX run_name ON run(name);\n"
+    "CREATE TABLE cost_monthly ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " month TEXT,"
+    " pool TEXT,"
+    " pricing TEXT,"
+    " cost_usd REAL,"
+    " gpu_hours REAL);\n"
+    "CREATE INDEX cost_monthly_run ON cost_monthly(run_id);\n"
+    "CREATE TABLE latency ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " workload TEXT,"
+    " count INTEGER,"
+    " mean_s REAL,"
+    " p50_s REAL,"
+    " p90_s REAL,"
+    " p95_s REAL,"
+    " p99_s REAL,"
+    " p999_s REAL,"
+    " slo_s REAL,"
+    " slo_attainment REAL,"
+    " ttft_p50_s REAL,"
+    " ttft_p99_s REAL,"
+    " tpot_p50_s REAL,"
+    " tpot_p99_s REAL,"
+    " arrivals INTEGER,"
+    " dropped INTEGER,"
+    " unfinished INTEGER,"
+    " wait_mean_s REAL);\n"
+    "CREATE INDEX latency_run ON latency(run_id);\n"
+    "CREATE TABLE utilization ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " pool TEXT,"
+    " t_s REAL,"
+    " instances_up REAL,"
+    " gpus_provisioned REAL,"
+    " gpus_busy REAL,"
+    " queue_len REAL);\n"
+    "CREATE INDEX utilization_run ON utilization(run_id);\n"
+    "CREATE TABLE job ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " workload TEXT,"
+    " job_id TEXT,"
+    " submit_s REAL,"
+    " start_s REAL,"
+    " end_s REAL,"
+    " gpus INTEGER,"
+    " gpu_hours REAL,"
+    " interruptions INTEGER,"
+    " lost_gpu_hours REAL,"
+    " deadline_s REAL,"
+    " met_deadline INTEGER);\n"
+    "CREATE INDEX job_run ON job(run_id);\n"
+    "CREATE TABLE pool ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " pool TEXT,"
+    " gpu TEXT,"
+    " pricing TEXT,"
+    " instance TEXT,"
+    " price_usd_h REAL,"
+    " gpu_hours_provisioned REAL,"
+    " gpu_hours_busy REAL,"
+    " launches INTEGER,"
+    " interruptions INTEGER);\n"
+    "CREATE INDEX pool_run ON pool(run_id);\n"
+    /* Correlated subqueries rather than joins: a run without rows in some
+     * child table still gets its one summary row. */
+    "CREATE VIEW run_summary AS SELECT"
+    " r.run_id AS run_id,"
+    " r.name AS name,"
+    " r.scenario AS scenario,"
+    " r.seed AS seed,"
+    " r.replication AS replication,"
+    " r.horizon_s AS horizon_s,"
+    " round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
+    "  WHERE c.run_id = r.run_id), 0), 2) AS total_cost_usd,"
+    " CASE WHEN r.months > 0 THEN"
+    "  round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
+    "   WHERE c.run_id = r.run_id), 0) / r.months, 2) END"
+    "  AS cost_per_month_usd,"
+    " coalesce((SELECT sum(p.gpu_hours_provisioned) FROM pool p"
+    "  WHERE p.run_id = r.run_id), 0) AS gpu_hours_provisioned,"
+    " coalesce((SELECT sum(p.gpu_hours_busy) FROM pool p"
+    "  WHERE p.run_id = r.run_id), 0) AS gpu_hours_busy,"
+    " (SELECT CASE WHEN sum(p.gpu_hours_provisioned) > 0 THEN"
+    "   sum(p.gpu_hours_busy) / sum(p.gpu_hours_provisioned) END"
+    "  FROM pool p WHERE p.run_id = r.run_id) AS utilization,"
+    " r.requests AS requests,"
+    " r.requests_dropped AS requests_dropped,"
+    " r.latency_mean_s AS latency_mean_s,"
+    " r.latency_p50_s AS latency_p50_s,"
+    " r.latency_p99_s AS latency_p99_s,"
+    " r.wait_mean_s AS wait_mean_s,"
+    " r.slo_attainment AS slo_attainment,"
+    " (SELECT count(*) FROM job j WHERE j.run_id = r.run_id) AS jobs,"
+    " (SELECT count(*) FROM job j WHERE j.run_id = r.run_id"
+    "  AND j.met_deadline = 0) AS jobs_missed_deadline,"
+    " coalesce((SELECT sum(p.interruptions) FROM pool p"
+    "  WHERE p.run_id = r.run_id), 0) AS interruptions"
+    " FROM run r;\n";
+
+/* Version 2: cost_per_month_usd becomes the monthly run rate (the horizon's
+ * cost scaled to a 730-hour month; version 1 divided by the calendar months
+ * covered, which read as a bill), and latency gains mean_batch_size. */
+static const char schema_v2[] =
+    /* Correlated subqueries rather than joins: a run without rows in some
+     * child table still gets its one summary row. */
+    "DROP VIEW run_summary;\n"
+    "CREATE VIEW run_summary AS SELECT"
+    " r.run_id AS run_id,"
+    " r.name AS name,"
+    " r.scenario AS scenario,"
+    " r.seed AS seed,"
+    " r.replication AS replication,"
+    " r.horizon_s AS horizon_s,"
+    " round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
+    "  WHERE c.run_id = r.run_id), 0), 2) AS total_cost_usd,"
+    /* a run rate: the horizon's cost scaled to a 730-hour month */
+    " CASE WHEN r.horizon_s > 0 THEN"
+    "  round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
+    "   WHERE c.run_id = r.run_id), 0) * 730 * 3600 / r.horizon_s, 2) END"
+    "  AS cost_per_month_usd,"
+    " coalesce((SELECT sum(p.gpu_hours_provisioned) FROM pool p"
+    "  WHERE p.run_id = r.run_id), 0) AS gpu_hours_provisioned,"
+    " coalesce((SELECT sum(p.gpu_hours_busy) FROM pool p"
+    "  WHERE p.run_id = r.run_id), 0) AS gpu_hours_busy,"
+    " (SELECT CASE WHEN sum(p.gpu_hours_provisioned) > 0 THEN"
+    "   sum(p.gpu_hours_busy) / sum(p.gpu_hours_provisioned) END"
+    "  FROM pool p WHERE p.run_id = r.run_id) AS utilization,"
+    " r.requests AS requests,"
+    " r.requests_dropped AS requests_dropped,"
+    " r.latency_mean_s AS latency_mean_s,"
+    " r.latency_p50_s AS latency_p50_s,"
+    " r.latency_p99_s AS latency_p99_s,"
+    " r.wait_mean_s AS wait_mean_s,"
+    " r.slo_attainment AS slo_attainment,"
+    " (SELECT count(*) FROM job j WHERE j.run_id = r.run_id) AS jobs,"
+    " (SELECT count(*) FROM job j WHERE j.run_id = r.run_id"
+    "  AND j.met_deadline = 0) AS jobs_missed_deadline,"
+    " coalesce((SELECT sum(p.interruptions) FROM pool p"
+    "  WHERE p.run_id = r.run_id), 0) AS interruptions"
+    " FROM run r;\n"
+    "ALTER TABLE latency ADD COLUMN mean_batch_size REAL;\n";
+
+/* migrations[v]: user_version v -> v + 1. */
+static const char *const migrations[FS_SCHEMA_VERSION] = {
+    schema_v1,
+    schema_v2,
+};
+
+const char *const fs_store_child_tables[] = {
+    "cost_monthly", "latency", "utilization", "job", "pool", NULL,
+};
+
+/* What a run is written to and read from: each object with the columns
+ * fleetsim uses, in the order of the schema. */
+static const struct required {
+    const char *type, *name, *columns;
+} required[] = {
+    { "table", "run", "run_id, name, scenario, scenario_text, seed,"
+      " replication, started_at, finished_at, fleetsim_version, start_date,"
+      " horizon_s, months, requests, requests_dropped, latency_mean_s,"
+      " latency_p50_s, latency_p99_s, wait_mean_s, slo_attainment, events" },
+    { "table", "cost_monthly", "run_id, month, pool, pricing, cost_usd,"
+      " gpu_hours" },
+    { "table", "latency", "run_id, workload, count, mean_s, p50_s, p90_s,"
+      " p95_s, p99_s, p999_s, slo_s, slo_attainment, ttft_p50_s, ttft_p99_s,"
+      " tpot_p50_s, tpot_p99_s, arrivals, dropped, unfinished, wait_mean_s,"
+      " mean_batch_size" },
+    { "table", "utilization", "run_id, pool, t_s, instances_up,"
+      " gpus_provisioned, gpus_busy, queue_len" },
+    { "table", "job", "run_id, workload, job_id, submit_s, start_s, end_s,"
+      " gpus, gpu_hours, interruptions, lost_gpu_hours, deadline_s,"
+      " met_deadline" },
+    { "table", "pool", "run_id, pool, gpu, pricing, instance, price_usd_h,"
+      " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions" },
+    { "view", "run_summary", "run_id, name, scenario, seed, replication,"
+      " horizon_s, total_cost_usd, cost_per_month_usd, gpu_hours_provisioned,"
+      " gpu_hours_busy, utilization, requests, requests_dropped,"
+      " latency_mean_s, latency_p50_s, latency_p99_s, wait_mean_s,"
+      " slo_attainment, jobs, jobs_missed_deadline, interruptions" },
+};
+
+int fs_schema_identify(fs_store *s, long long *version, fs_error *err)
+{
+    long long app_id = 0, objects = 0;
+    int rc = fs_store_query_int(s, "PRAGMA user_version", version);
+    if (rc == SQLITE_OK)
+        rc = fs_store_query_int(s, "PRAGMA application_id", &app_id);
+    if (rc == SQLITE_OK)
+        rc = fs_store_query_int(s, "SELECT count(*) FROM sqlite_master",
+                                &objects);
+    if (rc != SQLITE_OK)
+        return fs_store_sql_error(s, err, rc,
+                                  "cannot read the results database");
+
+    if (app_id != 0 && app_id != FS_APPLICATION_ID)
+        return fs_error_set(err, "%s: not a fleetsim database (it belongs "
+                            "to another application, id 0x%08llx)",
+                            s->path, (unsigned long long)app_id);
+    if (*version > FS_SCHEMA_VERSION)
+        return fs_error_set(err, "%s: database schema version %lld is newer "
+                            "than this fleetsim (version %d); use a newer "
+                            "fleetsim or another --db", s->path, *version,
+                            FS_SCHEMA_VERSION);
+    if (*version == 0 && objects > 0)
+        return fs_error_set(err, "%s: not a fleetsim database (it has tables "
+                            "but no fleetsim schema)", s->path);
+    if (*version > 0 && app_id != FS_APPLICATION_ID)
+        return fs_error_set(err, "%s: not a fleetsim database (schema "
+                            "version %lld, but not fleetsim's)", s->path,
+                            *version);
+    return 0;
+}
+
+/* 1 when sqlite_master holds an object of that type and name. */
+static int has_object(fs_store *s, const char *type, const char *name,
+                      int *rc)
+{
+    sqlite3_stmt *st;
+    *rc = sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master"
+                             " WHERE type = ?1 AND name = ?2", -1, &st, NULL);
+    if (*rc != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(st, 1, type, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    int found = 0;
+    *rc = sqlite3_step(st);
+    if (*rc == SQLITE_ROW) {
+        found = sqlite3_column_int(st, 0) > 0;
+        *rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return found;
+}
+
+int fs_schema_check(fs_store *s, fs_error *err)
+{
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
+        const struct required *q = &required[i];
+        int rc;
+        if (!has_object(s, q->type, q->name, &rc)) {
+            if (rc != SQLITE_OK)
+                return fs_store_sql_error(s, err, rc, "cannot read the "
+                                          "results database");
+            return fs_error_set(err, "%s: not a usable fleetsim database: "
+                                "%s %s is missing (restore the file from a "
+                                "copy, or use another --db)", s->path,
+                                q->type, q->name);
+        }
+        /* Preparing a query of every column finds a dropped column, or a
+         * view over a table that is gone, without reading a row. */
+        char sql[1024];
+        snprintf(sql, sizeof sql, "SELECT %s FROM %s LIMIT 0", q->columns,
+                 q->name);
+        sqlite3_stmt *st;
+        rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+        if (rc != SQLITE_OK) {
+            fs_error_set(err, "%s: not a usable fleetsim database: %s %s is "
+                         "damaged (%s); restore the file from a copy, or use "
+                         "another --db", s->path, q->type, q->name,
+                         sqlite3_errmsg(s->db));
+            return -1;
+        }
+        sqlite3_finalize(st);
+    }
+    return 0;
+}
+
+int fs_schema_look(fs_store *s, long long *version, fs_error *err)
+{
+    int rc = fs_store_exec(s, "BEGIN");
+    if (rc != SQLITE_OK)
+        return fs_store_sql_error(s, err, rc, "cannot read the results "
+                                  "database");
+    int failed = fs_schema_identify(s, version, err);
+    if (!failed && *version == FS_SCHEMA_VERSION)
+        failed = fs_schema_check(s, err);
+    fs_store_rollback(s);     /* it read only */
+    return failed ? -1 : 0;
+}
+
+/* Removes the database file this process created, when nothing is in it,
+ * under the write lock so that no other process is writing it.  A process
+ * that opened the file meanwhile finds it moved when it writes (SQLite's
+ * SQLITE_READONLY_DBMOVED) and opens the path again. */
+static void remove_if_empty(fs_store *s)
+{
+    if (sqlite3_get_autocommit(s->db)) {
+        sqlite3_busy_timeout(s->db, 0);
+        int rc = fs_store_exec(s, "BEGIN IMMEDIATE");
+        sqlite3_busy_timeout(s->db, s->busy_ms);
+        if (rc != SQLITE_OK)
+            return;
+    }
+    long long version = -1, objects = -1;
+    if (fs_store_query_int(s, "PRAGMA user_version", &version) == SQLITE_OK
+        && fs_store_query_int(s, "SELECT count(*) FROM sqlite_master",
+                              &objects) == SQLITE_OK
+        && version == 0 && objects == 0) {
+        char *journal = malloc(strlen(s->path) + sizeof "-journal");
+        unlink(s->path);
+        if (journal) {
+            sprintf(journal, "%s-journal", s->path);
+            unlink(journal);
+            free(journal);
+        }
+    }
+    fs_store_rollback(s);
+}
+
+/* The file we opened is no longer at s->path: another fleetsim, whose
+ * first write into the new file failed, removed it.  SQLite notices too,
+ * as SQLITE_READONLY_DBMOVED or an I/O error, depending on the step. */
+static int file_moved(const fs_store *s)
+{
+    struct stat st;
+    if (sqlite3_extended_errcode(s->db) == SQLITE_READONLY_DBMOVED)
+        return 1;
+    return stat(s->path, &st) != 0 || st.st_dev != s->dev ||
+           st.st_ino != s->ino;
+}
+
+/* Creates or migrates the schema in one transaction, identifying the file
+ * again under the write lock: another fleetsim may have created the schema
+ * since fs_schema_look(). */
+static int create_or_migrate(fs_store *s, int created, fs_error *err)
+{
+    static const char what[] = "cannot create the results schema";
+    long long version = 0;
+    int rc = fs_store_exec(s, "BEGIN IMMEDIATE");
+    if (rc != SQLITE_OK)
+        return file_moved(s) ? FS_SCHEMA_RETRY
+                             : fs_store_sql_error(s, err, rc, what);
+    if (fs_schema_identify(s, &version, err)) {
+        fs_store_rollback(s);
+        return -1;
+    }
+    for (long long v = version; rc == SQLITE_OK && v < FS_SCHEMA_VERSION; v++)
+        rc = fs_store_exec(s, migrations[v]);
+    if (rc == SQLITE_OK && version < FS_SCHEMA_VERSION) {
+        char sql[96];
+        snprintf(sql, sizeof sql, "PRAGMA user_version = %d; "
+                 "PRAGMA application_id = %d", FS_SCHEMA_VERSION,
+                 FS_APPLICATION_ID);
+        rc = fs_store_exec(s, sql);
+    }
+    if (rc == SQLITE_OK)
+        rc = fs_store_exec(s, "COMMIT");
+    if (rc != SQLITE_OK) {
+        int moved = file_moved(s);
+        fs_store_sql_error(s, err, rc, what);
+        if (created && version == 0 && !moved)
+            remove_if_empty(s);
+        fs_store_rollback(s);
+        return moved ? FS_SCHEMA_RETRY : -1;
+    }
+    return fs_schema_check(s, err);
+}
+
+/* PRAGMA journal_mode = WAL reads the header and then rewrites it: an
+ * upgrade from a read lock to a write lock, for which SQLite does not call
+ * the busy handler (two upgrading readers would wait for each other).
+ * With nothing else held here, waiting is safe, so we wait as the busy
+ * handler would, up to the busy timeout.  (Several fleetsims opening a new
+ * database at once meet this.) */
+static int set_wal(fs_store *s)
+{
+    int rc, waited = 0;
+    while ((rc = fs_store_exec(s, "PRAGMA journal_mode = WAL")) == SQLITE_BUSY
+           && waited < s->busy_ms) {
+        int ms = waited < 100 ? 2 : 25;
+        sqlite3_sleep(ms);
+        waited += ms;
+    }
+    return rc;
+}
+
+int fs_schema_ready(fs_store *s, int created, fs_error *err)
+{
+    long long version = 0;
+    if (fs_schema_look(s, &version, err))
+        return -1;
+    /* SQLite falls back to read-only when the OS refuses writing. */
+    if (sqlite3_db_readonly(s->db, "main") == 1)
+        return fs_store_sql_error(s, err, SQLITE_READONLY,
+                                  "cannot write the results database");
+    if (version < FS_SCHEMA_VERSION) {
+        int rc = create_or_migrate(s, created, err);
+        if (rc)
+            return rc;
+    }
+    int rc = fs_store_exec(s, "PRAGMA foreign_keys = ON");
+    if (rc == SQLITE_OK)
+        rc = set_wal(s);
+    if (rc != SQLITE_OK)
+        return fs_store_sql_error(s, err, rc, "cannot set up the results "
+                                  "database");
+    return 0;
+}
