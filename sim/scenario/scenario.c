@@ -23,7 +23,7 @@ static const char *const workload_keys[] = {
     "kind", "pools", "arrivals", "service", "batch_max", "batch_wait",
     "slo_p99", "rate_scale", "repeat", "bad_rows", "queue_max",
     "reference_gpu", "description",
-    "statuses",   /* traces: checked where the trace is opened (arrivals.c) */
+    "statuses",   /* traces: checked where the trace opens (trace_rows.c) */
     NULL};
 static const char *const window_keys[] = {"every", "open", "duration",
                                           "description", NULL};
