@@ -8,9 +8,11 @@
 
 #define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
 
-/* A required duration argument, positional index pos or keyed. */
-static int duration_arg(const fs_call *c, const char *key, int pos,
-                        double *out, char *why, size_t whylen)
+static const char *const dist_names[] = {"const", "exponential",
+                                         "lognormal", "weibull", NULL};
+
+int fs_dist_duration_arg(const fs_call *c, const char *key, int pos,
+                         double *out, char *why, size_t whylen)
 {
     const char *v = fs_call_get(c, key);
     if (!v && pos >= 0)
@@ -47,21 +49,18 @@ int fs_dist_parse(const fs_call *c, fs_dist *d, char *why, size_t whylen)
     static const char *const k_exp[] = {"mean", NULL};
     static const char *const k_logn[] = {"mean", "mu", "sigma", NULL};
     static const char *const k_weib[] = {"shape", "scale", NULL};
-    static const char *const k_lin[] = {"base", "per_item", NULL};
-    static const char *const names[] = {"const", "exponential", "lognormal",
-                                        "weibull", "linear", NULL};
     memset(d, 0, sizeof *d);
     const char *n = c->name;
     if (strcmp(n, "const") == 0) {
         d->kind = FS_DIST_CONST;
         if (fs_call_check_keys(c, k_const, why, whylen))
             return -1;
-        return duration_arg(c, "value", 0, &d->a, why, whylen);
+        return fs_dist_duration_arg(c, "value", 0, &d->a, why, whylen);
     }
     if (strcmp(n, "exponential") == 0) {
         d->kind = FS_DIST_EXPONENTIAL;
         if (fs_call_check_keys(c, k_exp, why, whylen) ||
-            duration_arg(c, "mean", 0, &d->a, why, whylen))
+            fs_dist_duration_arg(c, "mean", 0, &d->a, why, whylen))
             return -1;
         if (d->a <= 0)
             return WHY("exponential(): mean must be positive");
@@ -87,7 +86,7 @@ int fs_dist_parse(const fs_call *c, fs_dist *d, char *why, size_t whylen)
                            fs_call_get(c, "mu"));
         } else {
             double mean;
-            if (duration_arg(c, "mean", -1, &mean, why, whylen))
+            if (fs_dist_duration_arg(c, "mean", -1, &mean, why, whylen))
                 return WHY("lognormal() needs mean= (seconds) or mu= "
                            "(log-seconds), and sigma=");
             if (mean <= 0)
@@ -100,7 +99,7 @@ int fs_dist_parse(const fs_call *c, fs_dist *d, char *why, size_t whylen)
         d->kind = FS_DIST_WEIBULL;
         if (fs_call_check_keys(c, k_weib, why, whylen) ||
             number_arg(c, "shape", &d->a, 0, why, whylen) ||
-            duration_arg(c, "scale", -1, &d->b, why, whylen))
+            fs_dist_duration_arg(c, "scale", -1, &d->b, why, whylen))
             return -1;
         if (d->a < FS_WEIBULL_SHAPE_MIN || d->a > FS_WEIBULL_SHAPE_MAX)
             return WHY("weibull(): shape must be between %g and %g, got '%s'",
@@ -110,19 +109,11 @@ int fs_dist_parse(const fs_call *c, fs_dist *d, char *why, size_t whylen)
             return WHY("weibull(): scale must be positive");
         return 0;
     }
-    if (strcmp(n, "linear") == 0) {
-        d->kind = FS_DIST_LINEAR;
-        if (fs_call_check_keys(c, k_lin, why, whylen) ||
-            duration_arg(c, "base", -1, &d->a, why, whylen) ||
-            duration_arg(c, "per_item", -1, &d->b, why, whylen))
-            return -1;
-        return 0;
-    }
-    const char *near = fs_nearest_name(n, names);
+    const char *near = fs_nearest_name(n, dist_names);
     if (near)
         return WHY("unknown distribution '%s' (did you mean '%s'?)", n, near);
     return WHY("unknown distribution '%s' (const, exponential, lognormal, "
-               "weibull, linear)", n);
+               "weibull)", n);
 }
 
 double fs_dist_draw(const fs_dist *d, gsl_rng *r)
@@ -132,7 +123,6 @@ double fs_dist_draw(const fs_dist *d, gsl_rng *r)
     case FS_DIST_EXPONENTIAL: return gsl_ran_exponential(r, d->a);
     case FS_DIST_LOGNORMAL: return gsl_ran_lognormal(r, d->a, d->b);
     case FS_DIST_WEIBULL: return gsl_ran_weibull(r, d->b, d->a);
-    case FS_DIST_LINEAR: return d->b;
     }
     return 0;
 }
@@ -144,7 +134,6 @@ double fs_dist_mean(const fs_dist *d)
     case FS_DIST_EXPONENTIAL: return d->a;
     case FS_DIST_LOGNORMAL: return exp(d->a + d->b * d->b / 2);
     case FS_DIST_WEIBULL: return d->b * tgamma(1 + 1 / d->a);
-    case FS_DIST_LINEAR: return d->b;
     }
     return 0;
 }

@@ -1,9 +1,10 @@
-/* dist.h -- service-time (and later interruption-time) distributions.
+/* dist.h -- distributions of durations: service demands (the generic
+ * service models of service_dist.c) and, later, times to interruption.
  *
  * Parsed from the call grammar: const(50ms), exponential(mean=1s),
  * lognormal(mean=2s, sigma=0.5) or lognormal(mu=0.3, sigma=0.5),
- * weibull(shape=0.8, scale=20h), linear(base=5ms, per_item=10ms).
- * Draws use GSL's variate generators on a caller-owned stream.
+ * weibull(shape=0.8, scale=20h).  Draws use GSL's variate generators on a
+ * caller-owned stream.
  *
  * Parameters are bounded so that every draw is a usable duration: every
  * duration argument is at most FS_DURATION_MAX (grammar.h); lognormal's
@@ -29,22 +30,27 @@ typedef enum fs_dist_kind {
     FS_DIST_EXPONENTIAL,
     FS_DIST_LOGNORMAL,
     FS_DIST_WEIBULL,
-    FS_DIST_LINEAR,      /* batch time = base + per_item * batch size */
 } fs_dist_kind;
 
 typedef struct fs_dist {
     fs_dist_kind kind;
     double a, b;   /* const: value; exp: mean; lognormal: mu, sigma;
-                      weibull: shape, scale; linear: base, per_item */
+                      weibull: shape, scale */
 } fs_dist;
 
 /* Parses one of the forms above; durations take units (50ms, 1s, 20h). */
 int fs_dist_parse(const fs_call *c, fs_dist *d, char *why, size_t whylen);
 
-/* One draw, in seconds (for linear: per_item, the demand of one item). */
+/* One draw, in seconds. */
 double fs_dist_draw(const fs_dist *d, gsl_rng *r);
 
-/* The mean of a draw (for linear: per_item). */
+/* The mean of a draw. */
 double fs_dist_mean(const fs_dist *d);
+
+/* A required duration argument of a call, keyed, or unnamed at position
+ * pos (-1: keyed only): "NAME() needs KEY=" or "NAME(): KEY: why".  The
+ * models that read durations from a call share it for one wording. */
+int fs_dist_duration_arg(const fs_call *c, const char *key, int pos,
+                         double *out, char *why, size_t whylen);
 
 #endif

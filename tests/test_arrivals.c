@@ -792,6 +792,51 @@ static void test_trace_scaling(void)
     expect_open_error(code, o, "rate_scale", NULL);
 }
 
+/* The processes and trace formats are tables (arrivals.c); the messages
+ * that list them are made from the tables, word for word as before. */
+static void test_registries(void)
+{
+    stream_opts o = DEFAULTS;
+    expect_open_error("trace(x.csv)", o, "test.ini:7: workload.w.arrivals: "
+                      "trace: missing format=: one of azure-llm, "
+                      "alibaba-lora or generic, e.g. trace(x.csv, "
+                      "format=azure-llm)", NULL);
+    expect_open_error("trace(x.csv, format=yaml)", o, "test.ini:7: "
+                      "workload.w.arrivals: trace: unknown format 'yaml': "
+                      "expected azure-llm, alibaba-lora or generic", NULL);
+    expect_open_error("trace(x.csv, format=generc)", o, "trace: unknown "
+                      "format 'generc': expected azure-llm, alibaba-lora or "
+                      "generic (did you mean 'generic'?)", NULL);
+    expect_open_error("poison(rate=1/s)", o, "test.ini:7: "
+                      "workload.w.arrivals: unknown arrival process 'poison': "
+                      "expected poisson, diurnal, mmpp or trace (did you mean "
+                      "'poisson'?)", NULL);
+    expect_open_error("uniform(rate=1/s)", o, "unknown arrival process "
+                      "'uniform': expected poisson, diurnal, mmpp or trace",
+                      NULL);
+    /* Every format and process is found by its name (formats in any
+     * case): the first row of generic_ms.csv, and a Poisson stream. */
+    fs_arrivals *a = open_or_die("trace(tests/data/generic_ms.csv, "
+                                 "format=GENERIC, time=arrival_ms, "
+                                 "time_unit=ms, tokens_in=prompt)", o);
+    fs_arrival x;
+    fs_error err;
+    CHECK(fs_arrivals_next(a, &x, &err) == 1);
+    CHECK(x.t == 0 && x.tokens_in == 100 && x.tokens_out == -1);
+    fs_arrivals_free(a);
+    static const char *const procs[] = {"poisson(rate=2/s)",
+        "diurnal(peak=10/s, trough=2/s, peak_hour=14)",
+        "mmpp(high=20/s, low=2/s, high_for=5m, low_for=30m)"};
+    for (size_t i = 0; i < sizeof procs / sizeof procs[0]; i++) {
+        fs_error e2;
+        a = open_stream(procs[i], o, &e2);
+        CHECK(a != NULL);
+        if (!a)
+            printf("     %s: %s\n", procs[i], e2.msg);
+        fs_arrivals_free(a);
+    }
+}
+
 int main(void)
 {
     const char *tmp = getenv("TMPDIR");
@@ -814,6 +859,7 @@ int main(void)
     test_expected();
     test_trace_files();
     test_statuses();
+    test_registries();
     static const char *const files[] = {"dup.csv", "dup_lora.csv",
         "dup_unused.csv", "nul.csv", "nul_time.csv", NULL};
     char path[600];

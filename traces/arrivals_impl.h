@@ -1,10 +1,10 @@
 /* arrivals_impl.h -- what the stream implementations in traces/ share.
  *
  * arrivals.h is the interface the simulator uses; this is the inside of it:
- * the vtable every stream fills in (generators.c, and the trace replay in
- * arrivals.c), the trace-format interface the three readers implement
- * (trace_azure.c, trace_lora.c, trace_generic.c), and the field parsers
- * they share.  Nothing outside traces/ includes it. */
+ * the vtable every stream fills in (generators.c, trace_replay.c), the
+ * trace-format interface the readers implement (trace_azure.c,
+ * trace_lora.c, trace_generic.c; registered in arrivals.c), and the field
+ * parsers they share.  Nothing outside traces/ includes it. */
 #ifndef FS_ARRIVALS_IMPL_H
 #define FS_ARRIVALS_IMPL_H
 
@@ -66,7 +66,8 @@ typedef struct fs_row_problem {
 
 enum { FS_ROW_BAD = -1, FS_ROW_OK = 0, FS_ROW_SKIP = 1 /* not a request */ };
 
-/* A trace format (trace_azure.c, trace_lora.c, trace_generic.c). */
+/* A trace format: traces/trace_NAME.c defines one, and one line in the
+ * table of arrivals.c registers it. */
 typedef struct fs_trace_format {
     const char *name;
     const char *const *keys;   /* keyed arguments of trace(), with "format" */
@@ -84,9 +85,13 @@ typedef struct fs_trace_format {
     const char *statuses;
 } fs_trace_format;
 
-extern const fs_trace_format fs_trace_azure_llm;
-extern const fs_trace_format fs_trace_alibaba_lora;
-extern const fs_trace_format fs_trace_generic;
+/* The format named by the call's format= argument, from the registry in
+ * arrivals.c; NULL with a message (and the nearest name) if none. */
+const fs_trace_format *fs_trace_format_find(const fs_arrivals_spec *spec,
+                                            fs_error *err);
+
+/* A trace replayed as a stream (trace_replay.c): trace(path, format=...). */
+fs_arrivals *fs_trace_open(const fs_arrivals_spec *spec, fs_error *err);
 
 /* Rows by status (trace_rows.c). */
 /* Reads spec->statuses (or the format's default) into cols; the list as

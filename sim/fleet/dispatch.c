@@ -139,20 +139,12 @@ static void start_batch(fs_server *s)
         if (w->collecting == s)
             w->collecting = NULL;
     }
-    double t;
-    if (w->conf->service.kind == FS_DIST_LINEAR && !w->conf->service_from_trace)
-        t = w->conf->service.a + w->conf->service.b * s->nbatch;
-    else {
-        t = 0;
-        for (int i = 0; i < s->nbatch; i++)
-            if (s->batch[i].demand > t)
-                t = s->batch[i].demand;
-    }
+    double t = fs_service_batch_time(&w->conf->service, s->batch, s->nbatch,
+                                     pool_speed(w, s->pool));
     for (int i = 0; i < s->nbatch; i++)
         w->wait_sum += now - s->batch[i].arrival;
     fs_pool_set_busy(s->pool, s, 1);
     s->state = FS_SERVER_BUSY;
-    t *= pool_speed(w, s->pool);
     if (!fs_engine_at(e, now + t, on_batch_done, s, 0)) {
         fs_error_set(w->sim->err, "out of memory scheduling completions");
         fs_sim_fail(w->sim);
@@ -217,10 +209,9 @@ static void on_arrival(fs_engine *e, void *obj, long arg)
     (void)arg;
     fs_workload *w = obj;
     const fs_workload_conf *c = w->conf;
-    fs_request r = {w->next.t, 0};
-    r.demand = c->service_from_trace ? w->next.service_s
-                                     : fs_dist_draw(&c->service,
-                                                    w->service_rng);
+    fs_request r = fs_service_request(&c->service, w->service_rng,
+                                      w->next.t, w->next.service_s,
+                                      w->next.tokens_in, w->next.tokens_out);
     w->arrived++;
     fs_server *s = w->collecting;
     if (s) {

@@ -1,7 +1,8 @@
 /* queue.h -- a workload's FIFO of waiting requests: a growable ring buffer.
  *
- * Requests are small values (arrival time and service demand) copied in and
- * out, so a queue that has grown to its peak length never allocates again.
+ * Requests (models/service.h: arrival time, service demand, token counts)
+ * are small values copied in and out, so a queue that has grown to its
+ * peak length never allocates again.
  * The queue keeps the sum of its requests' demand: the autoscaler reads a
  * growing or shrinking backlog as demand. */
 #ifndef FS_QUEUE_H
@@ -10,11 +11,7 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct fs_request {
-    double arrival;   /* seconds */
-    double demand;    /* service seconds on the workload's reference GPU */
-} fs_request;
+#include "models/service.h"
 
 typedef struct fs_queue {
     fs_request *buf;

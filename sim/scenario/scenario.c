@@ -23,7 +23,7 @@ static const char *const workload_keys[] = {
     "kind", "pools", "arrivals", "service", "batch_max", "batch_wait",
     "slo_p99", "rate_scale", "repeat", "bad_rows", "queue_max",
     "reference_gpu", "description",
-    "statuses",   /* traces: checked where the trace is opened (arrivals.c) */
+    "statuses",   /* traces: checked where the trace opens (trace_rows.c) */
     NULL};
 static const char *const window_keys[] = {"every", "open", "duration",
                                           "description", NULL};
@@ -251,14 +251,9 @@ static int parse_workload(fs_scenario *sc, const char *section,
     fs_call sc_call;
     if (fs_parse_call(e->value, &sc_call, why, sizeof why))
         return fs_rd_bad(&rd, e, "%s", why);
-    if (strcmp(sc_call.name, "trace") == 0 && sc_call.nargs == 0) {
-        w->service_from_trace = 1;
-    } else if (strcmp(sc_call.name, "llm") == 0) {
-        return fs_rd_bad(&rd, e, "%s", "service = llm is not implemented "
-                         "in this version of fleetsim");
-    } else if (fs_dist_parse(&sc_call, &w->service, why, sizeof why)) {
+    if (fs_service_parse(&sc_call, &w->service, why, sizeof why))
         return fs_rd_bad(&rd, e, "%s", why);
-    }
+    w->service_from_trace = w->service.model->reads_trace_service;
 
     /* Service times are stated for the reference GPU (default: the GPU of
      * the first pool) and scaled on others by dense bf16 throughput. */

@@ -14,7 +14,7 @@
 #include "sim/base/grammar.h"
 #include "sim/base/names.h"
 #include "models/catalog.h"
-#include "models/dist.h"
+#include "models/service.h"
 #include "traces/arrivals.h"
 
 typedef enum fs_pricing {
@@ -62,8 +62,10 @@ typedef struct fs_workload_conf {
     int npools;
     fs_call arrivals;
     const fs_config_entry *arrivals_entry;
-    fs_dist service;
-    int service_from_trace;
+    fs_service service;           /* service = NAME(...): the model and its
+                                     parameters (models/service.h) */
+    int service_from_trace;       /* the model reads the trace's service
+                                     times: checked when the trace opens */
     long batch_max;
     double batch_wait;
     double slo_s;                 /* NaN: none */

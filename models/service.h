@@ -1,0 +1,104 @@
+/* service.h -- service models: how long a batch of requests runs.
+ *
+ * A request is what one arrival brings: its time, the service demand drawn
+ * for it when it arrived, and the token counts its trace recorded.  A
+ * service model does two things with requests, behind the small table of
+ * functions below:
+ *   - arrive: fills in a new request's demand (a draw from the workload's
+ *     service stream, or the service time the trace recorded), so that two
+ *     scenarios that differ only in the fleet see the same requests with
+ *     the same demands (common random numbers);
+ *   - batch_time: the seconds a batch of them runs on a server.
+ * Each model is one module, models/service_NAME.c, and one line in the
+ * registry (service.c); the scenario's `service = NAME(...)` selects it by
+ * name, and the fleet calls it without asking which one it is.
+ *
+ * Demands are stated for the workload's reference GPU.  batch_time gets the
+ * server's speed: its seconds per reference-GPU second (dense bf16
+ * throughput of the reference GPU over its own), and the models here scale
+ * their time by it; a model that computes time from the GPU itself (an LLM
+ * roofline) would read the server's shape instead. */
+#ifndef FS_SERVICE_H
+#define FS_SERVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gsl/gsl_rng.h>
+#include "sim/base/grammar.h"
+#include "models/dist.h"
+
+/* One request.  Small and copied by value: queues and batches hold them
+ * in arrays sized once, so moving a request never allocates. */
+typedef struct fs_request {
+    double arrival;       /* seconds from the scenario start */
+    double demand;        /* service seconds on the reference GPU */
+    int32_t tokens_in;    /* prompt tokens from the trace, -1 if unknown */
+    int32_t tokens_out;   /* generated tokens from the trace, -1 if unknown */
+} fs_request;
+
+typedef struct fs_service_model fs_service_model;
+
+/* A workload's service model as configured: which model, and the
+ * parameters its parse read from the `service =` call. */
+typedef struct fs_service {
+    const fs_service_model *model;
+    fs_dist dist;                /* distributions: what demand is drawn from */
+    double base, per_item;       /* linear: seconds */
+} fs_service;
+
+struct fs_service_model {
+    const char *name;            /* the call's name: "exponential" */
+    const char *usage;           /* "exponential(mean=D)": for messages */
+    int reads_trace_service;     /* needs a trace that records service times */
+    /* Reads the call's arguments into s (s->model is set); 0, or -1 with
+     * the reason in why. */
+    int (*parse)(const fs_call *c, fs_service *s, char *why, size_t whylen);
+    /* Sets r->demand; r holds the arrival time and the trace's token
+     * counts, recorded_s the trace's service time (-1: none).  Draws come
+     * from rng, the workload's service stream, in arrival order.  NULL for
+     * a name the contract reserves but this version does not implement. */
+    void (*arrive)(const fs_service *s, gsl_rng *rng, double recorded_s,
+                   fs_request *r);
+    /* Seconds the n >= 1 requests of batch run together on a server whose
+     * seconds per reference-GPU second are speed. */
+    double (*batch_time)(const fs_service *s, const fs_request *batch, int n,
+                         double speed);
+};
+
+/* The registry, in the order messages list them; NULL-ended. */
+extern const fs_service_model *const fs_service_models[];
+
+/* The model named name, or NULL. */
+const fs_service_model *fs_service_find(const char *name);
+
+/* Selects the model by the call's name and reads its arguments.  An
+ * unknown name gets the nearest known one: "unknown distribution 'expo'
+ * (did you mean 'exponential'?)".  0, or -1 with the reason in why. */
+int fs_service_parse(const fs_call *c, fs_service *s, char *why,
+                     size_t whylen);
+
+/* The batch time shared by the models whose requests run in lockstep: the
+ * longest demand in the batch, scaled by speed. */
+double fs_service_longest(const fs_service *s, const fs_request *batch,
+                          int n, double speed);
+
+/* A new request, arriving at time arrival with what the trace recorded
+ * for it (-1 where it recorded nothing): its demand set by the model. */
+static inline fs_request fs_service_request(const fs_service *s,
+                                            gsl_rng *rng, double arrival,
+                                            double recorded_s, int tokens_in,
+                                            int tokens_out)
+{
+    fs_request r = {arrival, 0, tokens_in, tokens_out};
+    s->model->arrive(s, rng, recorded_s, &r);
+    return r;
+}
+
+static inline double fs_service_batch_time(const fs_service *s,
+                                           const fs_request *batch, int n,
+                                           double speed)
+{
+    return s->model->batch_time(s, batch, n, speed);
+}
+
+#endif
