@@ -2,7 +2,7 @@
  *
  * arrivals.h is the interface the simulator uses; this is the inside of it:
  * the vtable every stream fills in (generators.c, and the trace replay in
- * arrivals.c), the trace-format interface the three readers implement
+ * trace_replay.c), the trace-format interface the three readers implement
  * (trace_azure.c, trace_lora.c, trace_generic.c), and the field parsers
  * they share.  Nothing outside traces/ includes it. */
 #ifndef FS_ARRIVALS_IMPL_H
@@ -35,10 +35,18 @@ int fs_arrivals_error(const fs_arrivals_spec *spec, fs_error *err,
                       const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Sets buf to " (did you mean 'X'?)" for the candidate (NULL-terminated
+ * list) a typo of name most likely meant, else to "" (arrivals.c). */
+void fs_arrivals_did_you_mean(const char *name,
+                              const char *const *candidates, char *buf,
+                              size_t len);
+
 /* Generators (generators.c); spec->call->name selects them. */
 fs_arrivals *fs_poisson_open(const fs_arrivals_spec *spec, fs_error *err);
 fs_arrivals *fs_diurnal_open(const fs_arrivals_spec *spec, fs_error *err);
 fs_arrivals *fs_mmpp_open(const fs_arrivals_spec *spec, fs_error *err);
+/* A trace file (trace_replay.c), in the format its format= names. */
+fs_arrivals *fs_trace_open(const fs_arrivals_spec *spec, fs_error *err);
 
 /* The most statuses a `statuses =` key may name. */
 #define FS_STATUSES_MAX 8
@@ -88,6 +96,11 @@ extern const fs_trace_format fs_trace_azure_llm;
 extern const fs_trace_format fs_trace_alibaba_lora;
 extern const fs_trace_format fs_trace_generic;
 
+/* The format named by spec's format= argument, or NULL with a message
+ * (arrivals.c). */
+const fs_trace_format *fs_trace_format_find(const fs_arrivals_spec *spec,
+                                            fs_error *err);
+
 /* Rows by status (trace_rows.c). */
 /* Reads spec->statuses (or the format's default) into cols; the list as
  * shown to the user into shown. */
@@ -108,7 +121,8 @@ int fs_trace_check_statuses(const fs_arrivals_spec *spec,
                             const fs_skip_count *seen, int nseen,
                             const char *path, fs_error *err);
 
-/* Header lookup (case-insensitive): the field index of name, or -1. */
+/* Header lookup (trace_columns.c), case-insensitive: the field index of
+ * name, or -1. */
 int fs_trace_column(const fs_csv *header, const char *name);
 /* Same, failing with "PATH:LINE: missing column 'X' (columns: ...)", or
  * when the header names the column twice. */
