@@ -7,6 +7,7 @@
  * the nearest name as a likely typo, else the most recent names. */
 #include "sim/store/store_impl.h"
 #include "sim/base/textout.h"
+#include "sim/base/vec.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -54,14 +55,10 @@ static int unknown_name(fs_store *s, const char *name, fs_error *err)
     char **names = NULL;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *t = (const char *)sqlite3_column_text(st, 0);
-        if (n + 1 >= cap) {
-            size_t ncap = cap ? cap * 2 : 16;
-            char **p = realloc(names, ncap * sizeof *p);
-            if (!p)
-                break;
-            names = p;
-            cap = ncap;
-        }
+        char **p = fs_vec_grow(names, &cap, n + 2, sizeof *p);
+        if (!p)
+            break;
+        names = p;
         if (!(names[n] = strdup(t ? t : "")))
             break;
         names[++n] = NULL;
@@ -234,14 +231,12 @@ static void list_table_free(list_table *t)
 
 static int list_table_add(list_table *t, char *const row[LIST_COLUMNS])
 {
-    if (t->nrows == t->cap) {
-        size_t ncap = t->cap ? t->cap * 2 : 16;
-        char **p = realloc(t->cell, ncap * LIST_COLUMNS * sizeof *p);
-        if (!p)
-            return -1;
-        t->cell = p;
-        t->cap = ncap;
-    }
+    /* one array item is a row of LIST_COLUMNS cells */
+    char **p = fs_vec_grow(t->cell, &t->cap, t->nrows + 1,
+                           LIST_COLUMNS * sizeof *p);
+    if (!p)
+        return -1;
+    t->cell = p;
     char **dst = t->cell + t->nrows * LIST_COLUMNS;
     for (int c = 0; c < LIST_COLUMNS; c++) {
         if (!(dst[c] = strdup(row[c]))) {
