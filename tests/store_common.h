@@ -319,6 +319,7 @@ static inline int store_run_one(const store_test *t, const char *program)
         return -1;
     }
     t->run();
+    fs_store_set_busy_timeout(-1);    /* the next test starts afresh */
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", store_tmpdir);
     if (system(cmd) != 0)
