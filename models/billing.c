@@ -1,5 +1,6 @@
 /* billing.c -- calendar months and billing meters; see billing.h. */
 #include "models/billing.h"
+#include "sim/base/vec.h"
 
 #include <assert.h>
 #include <math.h>
@@ -16,20 +17,19 @@ int fs_calendar_init(fs_calendar *cal, time_t start, double horizon_s)
     struct tm tm;
     gmtime_r(&start, &tm);
     int year = tm.tm_year, mon = tm.tm_mon;
-    size_t cap = 0;
+    size_t bcap = 0, lcap = 0;
     for (;;) {
-        if (cal->nmonths + 2 > cap) {
-            cap = cap ? cap * 2 : 16;
-            double *b = realloc(cal->bound, cap * sizeof *b);
-            char (*l)[12] = realloc(cal->label, cap * sizeof *l);
-            if (b)
-                cal->bound = b;
-            if (l)
-                cal->label = l;
-            if (!b || !l) {
-                fs_calendar_free(cal);
-                return -1;
-            }
+        double *b = fs_vec_grow(cal->bound, &bcap, cal->nmonths + 2,
+                                sizeof *b);
+        if (b)
+            cal->bound = b;
+        char (*l)[12] = fs_vec_grow(cal->label, &lcap, cal->nmonths + 2,
+                                    sizeof *l);
+        if (l)
+            cal->label = l;
+        if (!b || !l) {
+            fs_calendar_free(cal);
+            return -1;
         }
         struct tm first = {.tm_year = year, .tm_mon = mon, .tm_mday = 1};
         double t = difftime(timegm(&first), start);

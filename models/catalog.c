@@ -2,6 +2,7 @@
 #include "models/catalog.h"
 #include "sim/base/csvin.h"
 #include "sim/base/grammar.h"
+#include "sim/base/vec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -81,19 +82,6 @@ static void copy_cell(char *dst, size_t len, fs_csv *r, const columns *cols,
     snprintf(dst, len, "%s", col(r, cols, k));
 }
 
-static int grow(void **arr, size_t n, size_t *cap, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    size_t c = *cap ? *cap * 2 : 16;
-    void *a = realloc(*arr, c * size);
-    if (!a)
-        return -1;
-    *arr = a;
-    *cap = c;
-    return 0;
-}
-
 static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
 {
     static const char *const names[] = {
@@ -106,8 +94,11 @@ static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
         return -1;
     int rc;
     while ((rc = fs_csv_next(r, err)) == 1) {
-        if (grow((void **)&c->gpus, c->ngpus, &cap, sizeof *c->gpus))
+        fs_gpu *gpus = fs_vec_grow(c->gpus, &cap, c->ngpus + 1,
+                                   sizeof *gpus);
+        if (!gpus)
             goto oom;
+        c->gpus = gpus;
         fs_gpu *g = &c->gpus[c->ngpus];
         memset(g, 0, sizeof *g);
         copy_cell(g->name, sizeof g->name, r, &cols, 0);
@@ -150,8 +141,11 @@ static int load_instances(fs_catalog *c, const char *path, fs_error *err)
         return -1;
     int rc;
     while ((rc = fs_csv_next(r, err)) == 1) {
-        if (grow((void **)&c->inst, c->ninst, &cap, sizeof *c->inst))
+        fs_instance_type *inst = fs_vec_grow(c->inst, &cap, c->ninst + 1,
+                                             sizeof *inst);
+        if (!inst)
             goto oom;
+        c->inst = inst;
         fs_instance_type *t = &c->inst[c->ninst];
         memset(t, 0, sizeof *t);
         int line = (int)fs_csv_line(r);

@@ -7,63 +7,21 @@
  *
  * Interleavings are made deterministic rather than hoped for: a trace hook
  * runs "the other process" between two given statements of ours, and a
- * forked locker tells us through a pipe when it holds the lock.  Files
- * live in a fresh mkdtemp directory under /tmp, removed at the end. */
+ * forked locker tells us through a pipe when it holds the lock.
+ *
+ * Every test stands alone in a directory of its own (store_common.h):
+ * `tests/test_store_faults NAME` runs one, `--list` names them. */
 #include <errno.h>
-#include <fcntl.h>
-#include <math.h>
 #include <signal.h>
-#include <sqlite3.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "sim/cli/commands.h"
-#include "sim/fleet/results.h"
-#include "sim/store/store.h"
-#include "tests/check.h"
-
-static char tmpdir[64];
-
-static const char *tmp_path(const char *name)
-{
-    static char buf[8][256];
-    static int next;
-    char *p = buf[next++ % 8];
-    snprintf(p, 256, "%s/%s", tmpdir, name);
-    return p;
-}
-
-static long long query_ll(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st;
-    long long v = -12345;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-        printf("  query failed: %s: %s\n", sql, sqlite3_errmsg(db));
-        return v;
-    }
-    if (sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return v;
-}
-
-/* Runs of the database at path, read by a connection of our own. */
-static long long runs_in(const char *path)
-{
-    sqlite3 *db;
-    long long n = -1;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
-        n = query_ll(db, "SELECT count(*) FROM run");
-    sqlite3_close(db);
-    return n;
-}
+#include "tests/store_common.h"
 
 /* A small run with nutil utilization samples. */
-static void make_results(fs_results *r, const char *name, size_t nutil)
+static void make_small_results(fs_results *r, const char *name,
+                               size_t nutil)
 {
     fs_results_init(r);
     snprintf(r->name, sizeof r->name, "%s", name);
@@ -171,7 +129,7 @@ static void test_kept_when_locked(void)
     CHECK(fs_store_check_writable(s, &err) == 0);   /* locked: simulate on */
 
     fs_results r;
-    make_results(&r, "held", 10);
+    make_small_results(&r, "held", 10);
     fs_keeper k;
     fs_keeper_init(&k, path);
     long id = 0;
@@ -183,7 +141,7 @@ static void test_kept_when_locked(void)
     CHECK(strcmp(why.msg, want) == 0);
     if (strcmp(why.msg, want) != 0)
         printf("  got: %s\n", why.msg);
-    snprintf(want, sizeof want, "%s/locked.kept-%ld.db", tmpdir,
+    snprintf(want, sizeof want, "%s/locked.kept-%ld.db", store_tmpdir,
              (long)getpid());
     CHECK(strcmp(k.path, want) == 0);
     CHECK(id == 1);
@@ -226,7 +184,7 @@ static void test_stored_when_released_in_time(void)
     locker l;
     CHECK(lock_in_child(path, 1.0, &l) == 0);
     fs_results r;
-    make_results(&r, "waited", 10);
+    make_small_results(&r, "waited", 10);
     fs_keeper k;
     fs_keeper_init(&k, path);
     long id = 0;
@@ -256,7 +214,7 @@ static void test_kept_elsewhere(void)
              query_ll(db, "PRAGMA page_count"));
     CHECK(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK);
     fs_results r;
-    make_results(&r, "big", 2000);
+    make_small_results(&r, "big", 2000);
     long id;
     CHECK(fs_store_write_run(s, &r, &id, &err) == -1);
     char want[600];
@@ -267,9 +225,9 @@ static void test_kept_elsewhere(void)
         printf("  got: %s\n", err.msg);
 
     char beside[300], alt[300], elsewhere[400];
-    snprintf(beside, sizeof beside, "%s/full.kept-%ld.db", tmpdir,
+    snprintf(beside, sizeof beside, "%s/full.kept-%ld.db", store_tmpdir,
              (long)getpid());
-    snprintf(alt, sizeof alt, "%s/alt", tmpdir);
+    snprintf(alt, sizeof alt, "%s/alt", store_tmpdir);
     snprintf(elsewhere, sizeof elsewhere, "%s/full.kept-%ld.db", alt,
              (long)getpid());
     CHECK(mkdir(beside, 0755) == 0 && mkdir(alt, 0755) == 0);
@@ -303,7 +261,7 @@ static void test_kept_elsewhere(void)
     /* every disk full: a kept file that could not take the run is not
      * left behind, empty */
     char alt2[300], beside2[400], elsewhere2[400];
-    snprintf(alt2, sizeof alt2, "%s/alt2", tmpdir);
+    snprintf(alt2, sizeof alt2, "%s/alt2", store_tmpdir);
     CHECK(mkdir(alt2, 0755) == 0);
     setenv("TMPDIR", alt2, 1);
     fs_store *s2 = fs_store_open(tmp_path("full2.db"), FS_STORE_CREATE, &err);
@@ -321,8 +279,8 @@ static void test_kept_elsewhere(void)
         CHECK_CONTAINS(why.msg, "cannot write the run: database or disk is "
                        "full");
         fs_keeper_close(&k);
-        snprintf(beside2, sizeof beside2, "%s/full2.kept-%ld.db", tmpdir,
-                 (long)getpid());
+        snprintf(beside2, sizeof beside2, "%s/full2.kept-%ld.db",
+                 store_tmpdir, (long)getpid());
         snprintf(elsewhere2, sizeof elsewhere2, "%s/full2.kept-%ld.db", alt2,
                  (long)getpid());
         CHECK(access(beside2, F_OK) != 0 && access(elsewhere2, F_OK) != 0);
@@ -393,6 +351,7 @@ static int on_new_connection(sqlite3 *db, char **msg,
 static void test_first_use_interleaved(void)
 {
     int failures = 0;
+    hook.other_opened = 0;
     for (int at = 1; at <= 40; at++) {
         char name[32];
         snprintf(name, sizeof name, "first%d.db", at);
@@ -535,7 +494,7 @@ static void test_remove(void)
     long id;
     for (int i = 0; i < 3; i++) {
         fs_results r;
-        make_results(&r, i == 1 ? "b" : "a", 5);
+        make_small_results(&r, i == 1 ? "b" : "a", 5);
         CHECK(fs_store_write_run(s, &r, &id, &err) == 0);
         fs_results_free(&r);
     }
@@ -624,33 +583,25 @@ static void test_memory_per_replication(void)
     sqlite3_close(d);
 }
 
-static void remove_tmpdir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        printf("note: could not remove %s\n", tmpdir);
-}
+static const store_test tests[] = {
+    { "first_use_interleaved", test_first_use_interleaved },
+    { "first_use_removed_under_us", test_first_use_removed_under_us },
+    { "full_on_first_write", test_full_on_first_write },
+    { "damaged_schema", test_damaged_schema },
+    { "kept_when_locked", test_kept_when_locked },
+    { "stored_when_released_in_time", test_stored_when_released_in_time },
+    { "kept_elsewhere", test_kept_elsewhere },
+    { "remove", test_remove },
+    { "memory_per_replication", test_memory_per_replication },
+};
 
-int main(void)
+int main(int argc, char **argv)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/fleetsim-test-faults-XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
-        return 1;
-    }
     unsetenv("FLEETSIM_BUSY_TIMEOUT");
     sqlite3_auto_extension((void (*)(void))on_new_connection);
-    test_first_use_interleaved();
-    test_first_use_removed_under_us();
-    test_full_on_first_write();
-    test_damaged_schema();
-    test_kept_when_locked();
-    test_stored_when_released_in_time();
-    test_kept_elsewhere();
-    test_remove();
-    test_memory_per_replication();
+    int status = store_tests_main(argc, argv, tests,
+                                  sizeof tests / sizeof *tests,
+                                  "store_faults");
     sqlite3_reset_auto_extension();
-    remove_tmpdir();
-    return check_report("store_faults");
+    return status;
 }

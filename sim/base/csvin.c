@@ -19,6 +19,7 @@
  * after a closing quote and a quote left open at end of file errors that
  * name the line, instead of silently merging rows. */
 #include "sim/base/csvin.h"
+#include "sim/base/vec.h"
 
 #include <assert.h>
 #include <csv.h>
@@ -73,18 +74,19 @@ struct fs_csv {
     size_t cur_nfields;  /* fields of the record last returned */
 };
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
+/* Room for one more field of len bytes (and its NUL): 0, or -1 when out
+ * of memory. */
+static int make_room(fs_csv *r, size_t len)
 {
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap : 64;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*p, n * elem);
-    if (!q)
+    size_t *off = fs_vec_grow(r->off, &r->off_cap, r->nfields + 1,
+                              sizeof *off);
+    if (!off)
         return -1;
-    *p = q;
-    *cap = n;
+    r->off = off;
+    char *buf = fs_vec_grow(r->buf, &r->buf_cap, r->buf_len + len + 1, 1);
+    if (!buf)
+        return -1;
+    r->buf = buf;
     return 0;
 }
 
@@ -93,8 +95,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 static void on_field(void *s, size_t len, void *data)
 {
     fs_csv *r = data;
-    if (grow((void **)&r->off, &r->off_cap, r->nfields + 1, sizeof *r->off) ||
-        grow((void **)&r->buf, &r->buf_cap, r->buf_len + len + 1, 1)) {
+    if (make_room(r, len)) {
         r->failed = 1;
         return;
     }

@@ -6,6 +6,7 @@
  * drift apart.  Values are kept as SQLite's text, as fs_store_summary
  * keeps them: csv and json print the numbers exactly as stored. */
 #include "sim/cli/compare_impl.h"
+#include "sim/base/vec.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -51,14 +52,12 @@ static char *section_sql(const fs_cmp_section *sec)
 /* Appends the current row of st to rows; SQLITE_NOMEM when out of memory. */
 static int add_row(fs_compare_rows *rows, size_t *cap, sqlite3_stmt *st)
 {
-    if (rows->nrows == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 8;
-        char **p = realloc(rows->cell, ncap * rows->ncols * sizeof *p);
-        if (!p)
-            return SQLITE_NOMEM;
-        rows->cell = p;
-        *cap = ncap;
-    }
+    /* rows of ncols cells: one array item is one row */
+    char **p = fs_vec_grow(rows->cell, cap, rows->nrows + 1,
+                           rows->ncols * sizeof *p);
+    if (!p)
+        return SQLITE_NOMEM;
+    rows->cell = p;
     char **row = rows->cell + rows->nrows * rows->ncols;
     memset(row, 0, rows->ncols * sizeof *row);
     rows->nrows++;      /* counted now, so that rows_free frees its cells */

@@ -7,13 +7,12 @@
  * ever be simulated in threads), so that a test can see how much a run
  * holds at its peak. */
 #include "sim/fleet/results.h"
+#include "sim/base/vec.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define FIRST_CAPACITY 16
 
 static atomic_size_t bytes_now, bytes_peak;
 
@@ -71,16 +70,10 @@ void fs_results_free(fs_results *r)
  * *cap when needed), or NULL with rows untouched when out of memory. */
 static void *grow(void *rows, size_t n, size_t *cap, size_t size)
 {
-    if (n < *cap)
-        return rows;
-    size_t ncap = *cap ? *cap * 2 : FIRST_CAPACITY;
-    if (ncap < *cap || ncap > SIZE_MAX / size)
-        return NULL;
-    void *p = realloc(rows, ncap * size);
-    if (p) {
-        count_bytes(ncap * size, *cap * size);
-        *cap = ncap;
-    }
+    size_t old = *cap;
+    void *p = fs_vec_grow(rows, cap, n + 1, size);
+    if (p && *cap != old)
+        count_bytes(*cap * size, old * size);
     return p;
 }
 

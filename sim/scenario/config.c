@@ -8,6 +8,7 @@
  * handler for a line right after reading it, so the count is that line's
  * number. */
 #include "sim/scenario/config.h"
+#include "sim/base/vec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -88,14 +89,11 @@ static int append_text(fs_config *c, const char *s, size_t n)
 static int add_entry(fs_config *c, const char *section, const char *key,
                      const char *value, const char *file, int line)
 {
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 32;
-        fs_config_entry *e = realloc(c->e, cap * sizeof *e);
-        if (!e)
-            return -1;
-        c->e = e;
-        c->cap = cap;
-    }
+    fs_config_entry *grown = fs_vec_grow(c->e, &c->cap, c->n + 1,
+                                         sizeof *grown);
+    if (!grown)
+        return -1;
+    c->e = grown;
     fs_config_entry *e = &c->e[c->n];
     e->section = strdup(section);
     e->key = strdup(key);

@@ -7,6 +7,7 @@
  * does not fit is cut: names, paths and values beyond their documented
  * bounds (scenario_limits.h) are refused with file:line:key. */
 #include "sim/scenario/scenario_impl.h"
+#include "sim/base/vec.h"
 
 #include <libgen.h>
 #include <limits.h>
@@ -307,7 +308,7 @@ static int collect_sections(fs_scenario *sc, const char *prefix,
 {
     *out = NULL;
     *n = 0;
-    size_t plen = strlen(prefix);
+    size_t plen = strlen(prefix), cap = 0;
     for (size_t i = 0; i < sc->cfg->n; i++) {
         const char *s = sc->cfg->e[i].section;
         if (strncmp(s, prefix, plen) != 0)
@@ -317,7 +318,7 @@ static int collect_sections(fs_scenario *sc, const char *prefix,
             seen = strcmp((*out)[k], s) == 0;
         if (seen)
             continue;
-        const char **a = realloc(*out, (*n + 1) * sizeof *a);
+        const char **a = fs_vec_grow(*out, &cap, *n + 1, sizeof *a);
         if (!a)
             return -1;
         *out = a;

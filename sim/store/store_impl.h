@@ -1,7 +1,9 @@
 /* store_impl.h -- what the store's files share and nobody else sees.
  *
  * The results database is one concern split over several files, each
- * small: store.c (opening, writing a run, reading runs back),
+ * small: store.c (opening and closing, the busy timeout, messages for
+ * SQLite's errors, the shared helpers), store_write.c (writing one run in
+ * one transaction), store_read.c (finding runs, summaries, the listing),
  * store_schema.c (the schema: identifying a file, creating and migrating
  * it, checking that every table a run needs is there), store_edit.c
  * (removing and importing runs) and store_keep.c (where a finished run

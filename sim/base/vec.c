@@ -1,0 +1,32 @@
+/* vec.c -- growing an array by doubling; see vec.h. */
+#include "sim/base/vec.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+void *fs_vec_grow(void *items, size_t *cap, size_t need, size_t elem)
+{
+    assert(cap && elem > 0 && (items || *cap == 0));
+    if (need == 0)
+        need = 1;          /* so that success always returns an array */
+    if (need <= *cap)
+        return items;
+    size_t n = *cap ? *cap : FS_VEC_FIRST;
+    while (n < need) {
+        if (n > SIZE_MAX / 2)
+            goto overflow;
+        n *= 2;
+    }
+    if (n > SIZE_MAX / elem)
+        goto overflow;
+    void *p = realloc(items, n * elem);
+    if (!p)
+        return NULL;       /* realloc set errno; items is untouched */
+    *cap = n;
+    return p;
+overflow:
+    errno = ENOMEM;
+    return NULL;
+}

@@ -1,0 +1,35 @@
+/* vec.h -- arrays that grow by doubling: the one place that is written.
+ *
+ * Rows appended one at a time (result rows, catalog rows, scenario
+ * entries, CSV fields, listings) live in an array that doubles its
+ * capacity when full, so n appends cost O(n) copies in all and about
+ * log2(n) allocations, and nothing is allocated per append once the array
+ * is large enough.  The caller keeps the array, its count and its
+ * capacity; fs_vec_grow only makes room:
+ *
+ *     row *rows = fs_vec_grow(t->rows, &t->cap, t->n + 1, sizeof *rows);
+ *     if (!rows)
+ *         return -1;              (t->rows and t->cap are as they were)
+ *     t->rows = rows;
+ *     rows[t->n++] = ...;
+ *
+ * Like realloc it returns the array, which may have moved, rather than
+ * taking a void **: passing a row ** as void ** is not portable C. */
+#ifndef FS_VEC_H
+#define FS_VEC_H
+
+#include <stddef.h>
+
+/* The capacity of an array's first allocation, in items. */
+#define FS_VEC_FIRST 16
+
+/* Makes room for at least need items (at least one) of elem bytes in the
+ * array items of capacity *cap: returns items itself when it has room,
+ * else the array reallocated to FS_VEC_FIRST items doubled as often as
+ * needed, with *cap updated; the items it holds keep their values.
+ * NULL (errno ENOMEM) when out of memory or when the size would overflow:
+ * then items is still valid and *cap unchanged.  An empty array is NULL
+ * with *cap 0. */
+void *fs_vec_grow(void *items, size_t *cap, size_t need, size_t elem);
+
+#endif

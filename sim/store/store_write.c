@@ -1,0 +1,295 @@
+/* store_write.c -- writing one run into the results database; see
+ * store.h.
+ *
+ * A run is written as BEGIN IMMEDIATE ... COMMIT: the write lock is taken
+ * up front (waiting at most the busy timeout for another writer), every
+ * row goes through one prepared statement per table, and any failure
+ * rolls the whole run back, so a database never holds half a run.  A test
+ * hook (fs_store_fail_after) makes the Nth row fail through SQLite's own
+ * error path, to check that rollback. */
+#include "sim/store/store_impl.h"
+
+#include <assert.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef PACKAGE_VERSION
+#define FS_VERSION_STRING PACKAGE_VERSION
+#else
+#define FS_VERSION_STRING "dev"
+#endif
+
+/* The bind helpers keep the first error in *rc and do nothing after it,
+ * so a row is a list of binds and one step_row(). */
+static void bind_int(sqlite3_stmt *st, int i, long long v, int *rc)
+{
+    if (*rc == SQLITE_OK)
+        *rc = sqlite3_bind_int64(st, i, v);
+}
+
+/* NaN is NULL: "no value" (no SLO, never started, ...). */
+static void bind_real(sqlite3_stmt *st, int i, double v, int *rc)
+{
+    if (*rc == SQLITE_OK)
+        *rc = isnan(v) ? sqlite3_bind_null(st, i)
+                       : sqlite3_bind_double(st, i, v);
+}
+
+/* Text of at most max bytes (a fixed-size field); "" and NULL are NULL. */
+static void bind_text(sqlite3_stmt *st, int i, const char *v, size_t max,
+                      int *rc)
+{
+    if (*rc != SQLITE_OK)
+        return;
+    size_t n = v ? strnlen(v, max) : 0;
+    if (n == 0)
+        *rc = sqlite3_bind_null(st, i);
+    else if (n > INT_MAX)
+        *rc = SQLITE_TOOBIG;
+    else
+        *rc = sqlite3_bind_text(st, i, v, (int)n, SQLITE_STATIC);
+}
+
+/* Parameter 1 of every child row: the run id.  The test hook makes the
+ * Nth insert bind NULL instead, which the NOT NULL constraint rejects,
+ * so the failure takes SQLite's own error path. */
+static void bind_run_id(fs_store *s, sqlite3_stmt *st, long long run_id,
+                        int *rc)
+{
+    s->inserts++;
+    if (*rc != SQLITE_OK)
+        return;
+    if (s->fail_after > 0 && s->inserts == s->fail_after)
+        *rc = sqlite3_bind_null(st, 1);
+    else
+        *rc = sqlite3_bind_int64(st, 1, run_id);
+}
+
+/* Steps a bound insert and resets it for the next row. */
+static int step_row(sqlite3_stmt *st, int rc)
+{
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_DONE)
+            rc = SQLITE_OK;
+    }
+    sqlite3_reset(st);
+    return rc;
+}
+
+#define FIELD(row, f) (row)->f, sizeof (row)->f
+
+static int insert_run(fs_store *s, const fs_results *r, long long *run_id)
+{
+    static const char sql[] =
+        "INSERT INTO run (name, scenario, scenario_text, seed, replication,"
+        " started_at, finished_at, fleetsim_version, start_date, horizon_s,"
+        " months, requests, requests_dropped, latency_mean_s, latency_p50_s,"
+        " latency_p99_s, wait_mean_s, slo_attainment, events)"
+        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?)";
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    s->inserts++;
+    if (s->fail_after > 0 && s->inserts == s->fail_after)
+        rc = sqlite3_bind_null(st, 1);      /* name is NOT NULL */
+    else
+        bind_text(st, 1, r->name, sizeof r->name, &rc);
+    bind_text(st, 2, FIELD(r, scenario), &rc);
+    bind_text(st, 3, r->scenario_text, SIZE_MAX, &rc);
+    /* seeds above 2^63 are stored as their two's-complement value */
+    bind_int(st, 4, (long long)r->seed, &rc);
+    bind_int(st, 5, r->replication, &rc);
+    bind_text(st, 6, FIELD(r, started_at), &rc);
+    bind_text(st, 7, FIELD(r, finished_at), &rc);
+    bind_text(st, 8, FS_VERSION_STRING, SIZE_MAX, &rc);
+    bind_text(st, 9, FIELD(r, start_date), &rc);
+    bind_real(st, 10, r->horizon_s, &rc);
+    bind_real(st, 11, r->months, &rc);
+    bind_int(st, 12, r->requests, &rc);
+    bind_int(st, 13, r->requests_dropped, &rc);
+    bind_real(st, 14, r->latency_mean_s, &rc);
+    bind_real(st, 15, r->latency_p50_s, &rc);
+    bind_real(st, 16, r->latency_p99_s, &rc);
+    bind_real(st, 17, r->wait_mean_s, &rc);
+    bind_real(st, 18, r->slo_attainment, &rc);
+    bind_int(st, 19, r->events, &rc);
+    rc = step_row(st, rc);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_OK)
+        *run_id = sqlite3_last_insert_rowid(s->db);
+    return rc;
+}
+
+static int insert_costs(fs_store *s, const fs_results *r, long long id)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+        "INSERT INTO cost_monthly (run_id, month, pool, pricing, cost_usd,"
+        " gpu_hours) VALUES (?,?,?,?,?,?)", -1, &st, NULL);
+    for (size_t i = 0; rc == SQLITE_OK && i < r->ncosts; i++) {
+        const fs_cost_row *c = &r->costs[i];
+        bind_run_id(s, st, id, &rc);
+        bind_text(st, 2, FIELD(c, month), &rc);
+        bind_text(st, 3, FIELD(c, pool), &rc);
+        bind_text(st, 4, FIELD(c, pricing), &rc);
+        bind_real(st, 5, c->cost_usd, &rc);
+        bind_real(st, 6, c->gpu_hours, &rc);
+        rc = step_row(st, rc);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int insert_util(fs_store *s, const fs_results *r, long long id)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+        "INSERT INTO utilization (run_id, pool, t_s, instances_up,"
+        " gpus_provisioned, gpus_busy, queue_len) VALUES (?,?,?,?,?,?,?)",
+        -1, &st, NULL);
+    for (size_t i = 0; rc == SQLITE_OK && i < r->nutil; i++) {
+        const fs_util_row *u = &r->util[i];
+        bind_run_id(s, st, id, &rc);
+        bind_text(st, 2, u->pool, FS_NAME_MAX, &rc);
+        bind_real(st, 3, u->t_s, &rc);
+        bind_real(st, 4, u->instances_up, &rc);
+        bind_real(st, 5, u->gpus_provisioned, &rc);
+        bind_real(st, 6, u->gpus_busy, &rc);
+        bind_real(st, 7, u->queue_len, &rc);
+        rc = step_row(st, rc);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int insert_latency(fs_store *s, const fs_results *r, long long id)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+        "INSERT INTO latency (run_id, workload, count, mean_s, p50_s, p90_s,"
+        " p95_s, p99_s, p999_s, slo_s, slo_attainment, ttft_p50_s,"
+        " ttft_p99_s, tpot_p50_s, tpot_p99_s, arrivals, dropped, unfinished,"
+        " wait_mean_s, mean_batch_size)"
+        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?)",
+        -1, &st, NULL);
+    for (size_t i = 0; rc == SQLITE_OK && i < r->nlatency; i++) {
+        const fs_latency_row *l = &r->latency[i];
+        bind_run_id(s, st, id, &rc);
+        bind_text(st, 2, FIELD(l, workload), &rc);
+        bind_int(st, 3, l->count, &rc);
+        bind_real(st, 4, l->mean_s, &rc);
+        bind_real(st, 5, l->p50_s, &rc);
+        bind_real(st, 6, l->p90_s, &rc);
+        bind_real(st, 7, l->p95_s, &rc);
+        bind_real(st, 8, l->p99_s, &rc);
+        bind_real(st, 9, l->p999_s, &rc);
+        bind_real(st, 10, l->slo_s, &rc);
+        bind_real(st, 11, l->slo_attainment, &rc);
+        bind_real(st, 12, l->ttft_p50_s, &rc);
+        bind_real(st, 13, l->ttft_p99_s, &rc);
+        bind_real(st, 14, l->tpot_p50_s, &rc);
+        bind_real(st, 15, l->tpot_p99_s, &rc);
+        bind_int(st, 16, l->arrivals, &rc);
+        bind_int(st, 17, l->dropped, &rc);
+        bind_int(st, 18, l->unfinished, &rc);
+        bind_real(st, 19, l->wait_mean_s, &rc);
+        bind_real(st, 20, l->mean_batch_size, &rc);
+        rc = step_row(st, rc);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int insert_pools(fs_store *s, const fs_results *r, long long id)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+        "INSERT INTO pool (run_id, pool, gpu, pricing, instance, price_usd_h,"
+        " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions)"
+        " VALUES (?,?,?,?,?, ?,?,?,?,?)", -1, &st, NULL);
+    for (size_t i = 0; rc == SQLITE_OK && i < r->npools; i++) {
+        const fs_pool_row *p = &r->pools[i];
+        bind_run_id(s, st, id, &rc);
+        bind_text(st, 2, FIELD(p, pool), &rc);
+        bind_text(st, 3, FIELD(p, gpu), &rc);
+        bind_text(st, 4, FIELD(p, pricing), &rc);
+        bind_text(st, 5, FIELD(p, instance), &rc);
+        bind_real(st, 6, p->price_usd_h, &rc);
+        bind_real(st, 7, p->gpu_hours_provisioned, &rc);
+        bind_real(st, 8, p->gpu_hours_busy, &rc);
+        bind_int(st, 9, p->launches, &rc);
+        bind_int(st, 10, p->interruptions, &rc);
+        rc = step_row(st, rc);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int insert_jobs(fs_store *s, const fs_results *r, long long id)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+        "INSERT INTO job (run_id, workload, job_id, submit_s, start_s, end_s,"
+        " gpus, gpu_hours, interruptions, lost_gpu_hours, deadline_s,"
+        " met_deadline) VALUES (?,?,?,?,?,?, ?,?,?,?,?,?)", -1, &st, NULL);
+    for (size_t i = 0; rc == SQLITE_OK && i < r->njobs; i++) {
+        const fs_job_row *j = &r->jobs[i];
+        bind_run_id(s, st, id, &rc);
+        bind_text(st, 2, FIELD(j, workload), &rc);
+        bind_text(st, 3, FIELD(j, job_id), &rc);
+        bind_real(st, 4, j->submit_s, &rc);
+        bind_real(st, 5, j->start_s, &rc);
+        bind_real(st, 6, j->end_s, &rc);
+        bind_int(st, 7, j->gpus, &rc);
+        bind_real(st, 8, j->gpu_hours, &rc);
+        bind_int(st, 9, j->interruptions, &rc);
+        bind_real(st, 10, j->lost_gpu_hours, &rc);
+        bind_real(st, 11, j->deadline_s, &rc);
+        if (rc == SQLITE_OK)
+            rc = j->met_deadline < 0 ? sqlite3_bind_null(st, 12)
+                                     : sqlite3_bind_int(st, 12,
+                                                        j->met_deadline != 0);
+        rc = step_row(st, rc);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int fs_store_write_run(fs_store *s, const fs_results *r, long *run_id,
+                       fs_error *err)
+{
+    assert(s && r && run_id);
+    if (s->readonly)
+        return fs_error_set(err, "%s: cannot write the results database: "
+                            "opened read-only", s->path);
+    s->inserts = 0;
+    long long id = 0;
+    int rc = fs_store_exec(s, "BEGIN IMMEDIATE");
+    if (rc != SQLITE_OK)
+        return fs_store_sql_error(s, err, rc, "cannot write the run");
+    rc = insert_run(s, r, &id);
+    if (rc == SQLITE_OK)
+        rc = insert_costs(s, r, id);
+    if (rc == SQLITE_OK)
+        rc = insert_latency(s, r, id);
+    if (rc == SQLITE_OK)
+        rc = insert_util(s, r, id);
+    if (rc == SQLITE_OK)
+        rc = insert_jobs(s, r, id);
+    if (rc == SQLITE_OK)
+        rc = insert_pools(s, r, id);
+    if (rc == SQLITE_OK)
+        rc = fs_store_exec(s, "COMMIT");
+    if (rc != SQLITE_OK) {
+        fs_store_sql_error(s, err, rc, "cannot write the run");
+        fs_store_rollback(s);
+        return -1;
+    }
+    assert(id > 0 && id <= LONG_MAX);
+    *run_id = (long)id;
+    return 0;
+}
