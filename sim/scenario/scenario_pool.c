@@ -25,8 +25,10 @@ static const char *const pool_keys[] = {
  * by name rather than ignored: the pool would not be billed as written. */
 static int foreign_keys(fs_reader *rd, const fs_purchase_option *mine)
 {
-    for (const fs_purchase_option *const *o = fs_purchase_options; *o; o++)
-        for (const fs_key_doc *k = (*o)->keys; *o != mine && k->name; k++) {
+    for (const fs_purchase_option *const *o = fs_purchase_options; *o; o++) {
+        if (*o == mine)
+            continue;
+        for (const fs_key_doc *k = (*o)->keys; k->name; k++) {
             fs_config_entry *e = fs_config_find(rd->cfg, rd->section,
                                                 k->name);
             if (!e || fs_purchase_has_key(mine, k->name))
@@ -36,6 +38,7 @@ static int foreign_keys(fs_reader *rd, const fs_purchase_option *mine)
             snprintf(why, sizeof why, "applies to %s pools only", owners);
             return fs_rd_bad(rd, e, "%s", why);
         }
+    }
     return 0;
 }
 
