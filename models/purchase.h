@@ -29,8 +29,11 @@ enum {
 
 /* What a pool pays, resolved once from its keys by its option.  The first
  * fields are what any option's bill is made of; own holds what only one
- * option needs (a spot price trace, a savings plan's commitment), laid out
- * by that option's file and opaque to everyone else. */
+ * option needs (a savings plan's commitment and discount, a spot price
+ * trace), laid out by that option's file as a struct of its own, copied in
+ * and out with memcpy and checked to fit with a _Static_assert there, and
+ * opaque to everyone else: an option adds terms without editing this
+ * header, the scenario or the fleet. */
 typedef struct fs_purchase_terms {
     double price;               /* $ per instance-hour (0: none by the hour) */
     char price_source[128];     /* "price key", "catalog aws:g5.xlarge" */

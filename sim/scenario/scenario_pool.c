@@ -4,10 +4,9 @@
  * fixed count or an autoscaling range, both bounded (scenario_limits.h); the
  * pool's purchase option (`pricing`, models/purchase.h) reads its own keys
  * and its price from the `price` key or the catalog, through the reader
- * below.  A GPU that several
- * providers sell is priced from the catalog only when the pool says which
- * (`provider` or `instance`): picking the cheapest seller silently would
- * price a fleet the user does not run. */
+ * below.  A GPU that several providers sell is priced from the catalog only
+ * when the pool says which (`provider` or `instance`): picking the cheapest
+ * seller silently would price a fleet the user does not run. */
 #include "sim/scenario/scenario_impl.h"
 
 #include <math.h>
