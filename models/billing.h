@@ -6,7 +6,9 @@
  * termination with a minimum per launch; reserved every hour of the horizon
  * whether used or not, its upfront payment spread evenly over the term's
  * months and a partial month charged for the hours it holds.  Meters move
- * when instances change state, never by polling. */
+ * when instances change state, never by polling.  The purchase options
+ * (purchase.h) call these: the calendar and the sums live here once, what
+ * an option charges for which event lives in its own file. */
 #ifndef FS_BILLING_H
 #define FS_BILLING_H
 

@@ -1,9 +1,18 @@
 /* purchase_reserved.c -- reserved instances: every hour of the horizon for
  * every instance, used or not; an upfront payment spread evenly over the
- * term's months. */
+ * term's months.
+ *
+ * The upfront payment is charged once, so with upfront = all there is no
+ * hourly rate, and with partial the hourly rate is the one that goes with
+ * that upfront (price), never the catalog's no-upfront rate (the catalog
+ * lists no partial-upfront rates).  A reservation is a fixed number of
+ * instances: its pool does not autoscale. */
 #include "models/purchase.h"
 
-#include <stddef.h>
+#include <stdio.h>
+#include "sim/base/grammar.h"
+
+enum { UPFRONT_NONE, UPFRONT_PARTIAL, UPFRONT_ALL };
 
 static const fs_key_doc reserved_keys[] = {
     {"term", "1y|3y", "1y", "reservation term"},
@@ -15,8 +24,146 @@ static const fs_key_doc reserved_keys[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+/* upfront_price, bounded by the term's hours at the highest hourly price:
+ * 1 when given, 0 when absent, -1 refused. */
+static int read_upfront_price(const fs_purchase_reader *rd,
+                              fs_purchase_terms *t)
+{
+    char bound[160];
+    double term_hours = 24.0 * 365 * t->term_months / 12.0;
+    snprintf(bound, sizeof bound, "$%.0f per instance for a %dy term ($%.0f "
+             "an hour for each of its %.0f hours)", rd->max_price * term_hours,
+             t->term_months / 12, rd->max_price, term_hours);
+    return fs_purchase_read_money(rd, "upfront_price", rd->max_price *
+                                  term_hours, bound, &t->upfront_usd);
+}
+
+/* The rules of an explicit upfront_price (given says so): refused with
+ * upfront = none; with all, no hourly rate; with partial, the hourly rate
+ * must be given too.  1 when the keys price the pool, 0 to go on, -1 on a
+ * refusal. */
+static int upfront_rules(const fs_purchase_reader *rd, fs_purchase_terms *t,
+                         int upfront, int given)
+{
+    const char *pv = rd->value(rd->ctx, "price");
+    char why[256];
+    if (given && upfront == UPFRONT_NONE) {
+        snprintf(why, sizeof why, "there is no upfront payment with upfront "
+                 "= none%s: set upfront = partial or all, or remove "
+                 "upfront_price", rd->value(rd->ctx, "upfront") ? "" :
+                 " (the default)");
+        return rd->bad(rd->ctx, "upfront_price", why);
+    }
+    if (pv && given && upfront == UPFRONT_ALL) {
+        double price;
+        if (fs_parse_money(pv, &price, why, sizeof why))
+            return rd->bad(rd->ctx, "price", why);
+        if (price != 0)
+            return rd->bad(rd->ctx, "price", "upfront = all pays the whole "
+                           "term up front and has no hourly rate: remove "
+                           "price, or set upfront = partial");
+    }
+    if (!given || pv)
+        return 0;
+    if (upfront == UPFRONT_PARTIAL)
+        return rd->missing(rd->ctx, "price (upfront = partial with "
+                           "upfront_price needs the partial-upfront hourly "
+                           "rate, which the catalog does not list; set "
+                           "price = $ per instance-hour)");
+    t->price = 0;   /* all upfront */
+    snprintf(t->price_source, sizeof t->price_source, "upfront_price key");
+    return 1;
+}
+
+/* The catalog's reserved rate is the effective no-upfront hourly rate;
+ * partial pays half of the term's cost up front, all pays all of it (see
+ * README: an approximation; say upfront_price). */
+static void split_catalog_rate(fs_purchase_terms *t, int upfront, double rate)
+{
+    double term_cost = rate * 24 * 365 * t->term_months / 12.0;
+    if (upfront == UPFRONT_PARTIAL) {
+        t->upfront_usd = term_cost / 2;
+        rate /= 2;
+    } else if (upfront == UPFRONT_ALL) {
+        t->upfront_usd = term_cost;
+        rate = 0;
+    }
+    t->price = rate;
+}
+
+static int reserved_resolve(const fs_purchase_reader *rd,
+                            fs_purchase_terms *t)
+{
+    static const char *const terms[] = {"1y", "3y", NULL};
+    static const char *const upfronts[] = {"none", "partial", "all", NULL};
+    int term, upfront;
+    if (fs_purchase_read_choice(rd, "term", terms, 0, &term) ||
+        fs_purchase_read_choice(rd, "upfront", upfronts, 0, &upfront))
+        return -1;
+    t->term_months = term ? 36 : 12;
+    int given = read_upfront_price(rd, t);
+    if (given < 0)
+        return -1;
+    int rc = upfront_rules(rd, t, upfront, given);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    int priced = rd->price(rd->ctx, &t->price);
+    if (priced < 0)
+        return -1;
+    if (priced) {
+        snprintf(t->price_source, sizeof t->price_source, "price key");
+        if (upfront != UPFRONT_NONE && !given)
+            return rd->missing(rd->ctx, "upfront_price (with `price` set "
+                               "and upfront = partial or all, give the "
+                               "upfront payment per instance for the term)");
+        return 0;
+    }
+    /* Here no upfront_price is given (upfront_rules settled that case). */
+    double rate;
+    if (rd->catalog_price(rd->ctx, term ? FS_PRICE_RESERVED_3Y
+                                        : FS_PRICE_RESERVED_1Y,
+                          &rate, t->price_source, sizeof t->price_source))
+        return -1;
+    split_catalog_rate(t, upfront, rate);
+    return 0;
+}
+
+/* Nothing per launch or per end: the reservation is paid by the hour. */
+static void reserved_terminate(const fs_purchase_terms *t,
+                               const fs_purchase_bill *b, double t0,
+                               double t1)
+{
+    (void)t;
+    (void)b;
+    (void)t0;
+    (void)t1;
+}
+
+static void reserved_cut(const fs_purchase_terms *t,
+                         const fs_purchase_bill *b, double t0)
+{
+    (void)t;
+    (void)b;
+    (void)t0;
+}
+
+/* Every hour of the horizon for every reserved instance, and the upfront
+ * payment's share of each month the horizon holds. */
+static void reserved_finish(const fs_purchase_terms *t,
+                            const fs_purchase_bill *b, long count)
+{
+    fs_bill_reserved(b->meter, b->cal, count, t->price, t->upfront_usd,
+                     t->term_months, b->gpus);
+}
+
 const fs_purchase_option fs_purchase_reserved = {
     .name = "reserved",
     .focus_category = "Committed",
     .keys = reserved_keys,
+    .fixed_count = "reserved pools have a fixed count; autoscale an "
+                   "on-demand pool beside them",
+    .resolve = reserved_resolve,
+    .terminate = reserved_terminate,
+    .cut = reserved_cut,
+    .finish = reserved_finish,
 };

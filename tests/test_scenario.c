@@ -97,9 +97,9 @@ int main(void)
         CHECK(sc->metrics_interval == 300);
         CHECK(strcmp(sc->start_date, "2026-01-01") == 0);
         CHECK(sc->npools == 1 && sc->pools[0].count == 2);
-        CHECK(sc->pools[0].price == 4.10);
-        CHECK(sc->pools[0].pricing == FS_PRICING_ON_DEMAND);
-        CHECK(sc->pools[0].min_billed_s == 60);
+        CHECK(sc->pools[0].terms.price == 4.10);
+        CHECK(sc->pools[0].purchase == fs_purchase_find("on-demand"));
+        CHECK(sc->pools[0].terms.min_billed_s == 60);
         CHECK(sc->workloads[0].batch_max == 1);
         CHECK(isnan(sc->workloads[0].slo_s));
         CHECK(strcmp(sc->workloads[0].reference_gpu.name, "A100-80GB") == 0);
@@ -115,7 +115,7 @@ int main(void)
     CHECK(sc != NULL);
     if (sc) {
         CHECK(strcmp(sc->name, "child") == 0);
-        CHECK(sc->pools[0].price == 2.50);
+        CHECK(sc->pools[0].terms.price == 2.50);
         CHECK(sc->pools[0].count == 6);
         CHECK(sc->seed == 9);
         CHECK(strstr(sc->cfg->text, "--set pool.gpu.count=6") != NULL);
@@ -130,8 +130,8 @@ int main(void)
     if (sc) {
         CHECK(strcmp(sc->pools[0].gpu.name, "A100-40GB") == 0);
         CHECK(sc->pools[0].gpus_per_instance == 8);
-        CHECK(sc->pools[0].price > 10 && sc->pools[0].price < 40);
-        CHECK(strstr(sc->pools[0].price_source, "p4d.24xlarge") != NULL);
+        CHECK(sc->pools[0].terms.price > 10 && sc->pools[0].terms.price < 40);
+        CHECK(strstr(sc->pools[0].terms.price_source, "p4d.24xlarge") != NULL);
     }
     fs_scenario_free(sc);
 
@@ -153,9 +153,9 @@ int main(void)
         sc = load(text, NULL, 0, msg, sizeof msg);
         CHECK(sc != NULL);
         if (sc) {
-            CHECK_NEAR(sc->pools[0].price, ri[i].price, 1e-9);
-            CHECK_NEAR(sc->pools[0].upfront_price, ri[i].upfront_price, 1e-6);
-            CHECK(strstr(sc->pools[0].price_source, "aws:p3.2xlarge"));
+            CHECK_NEAR(sc->pools[0].terms.price, ri[i].price, 1e-9);
+            CHECK_NEAR(sc->pools[0].terms.upfront_usd, ri[i].upfront_price, 1e-6);
+            CHECK(strstr(sc->pools[0].terms.price_source, "aws:p3.2xlarge"));
         }
         fs_scenario_free(sc);
     }
@@ -173,9 +173,9 @@ int main(void)
               sizeof msg);
     CHECK(sc != NULL);
     if (sc) {
-        CHECK(sc->pools[0].term_months == 36);
-        CHECK(sc->pools[0].upfront == FS_UPFRONT_PARTIAL);
-        CHECK(sc->pools[0].upfront_price == 9000);
+        CHECK(sc->pools[0].terms.term_months == 36);
+        CHECK(sc->pools[0].terms.price == 1.20);
+        CHECK(sc->pools[0].terms.upfront_usd == 9000);
     }
     fs_scenario_free(sc);
 
@@ -429,8 +429,8 @@ int main(void)
               sizeof msg);
     CHECK(sc != NULL);
     if (sc) {
-        CHECK_NEAR(sc->pools[0].price, 2.31421, 1e-9);
-        CHECK(strcmp(sc->pools[0].price_source,
+        CHECK_NEAR(sc->pools[0].terms.price, 2.31421, 1e-9);
+        CHECK(strcmp(sc->pools[0].terms.price_source,
                      "catalog gcp:a2-highgpu-1g") == 0);
     }
     fs_scenario_free(sc);

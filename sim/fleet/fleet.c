@@ -4,8 +4,9 @@
  * A pool owns a fixed array of instance slots (its maximum size) and of
  * servers (slots x servers per instance); launching takes the lowest free
  * slot from fs_slots, in O(1) or O(log N) rather than a scan of the table.
- * Billing meters move when an instance terminates (on-demand) or once for
- * the whole horizon (reserved), never by polling. */
+ * Billing meters move when an instance terminates and at the horizon,
+ * never by polling; what they charge is the pool's purchase option's
+ * business (models/purchase.h), never a branch here. */
 #include "sim/fleet/fleet.h"
 
 #include <assert.h>
@@ -146,10 +147,9 @@ static void instance_terminate(fs_pool *p, int idx)
         idle_remove(p, &s[k]);
         s[k].state = FS_SERVER_OFF;
     }
-    if (p->conf->pricing == FS_PRICING_ON_DEMAND)
-        fs_bill_on_demand(&p->meter, &p->sim->cal, in->launched, now,
-                          p->conf->price, (int)p->conf->gpus_per_instance,
-                          p->conf->min_billed_s);
+    fs_purchase_bill bill = {&p->meter, &p->sim->cal,
+                             (int)p->conf->gpus_per_instance};
+    p->conf->purchase->terminate(&p->conf->terms, &bill, in->launched, now);
     in->state = FS_INSTANCE_FREE;
     fs_slots_give(&p->free_slots, idx);
 }
@@ -268,20 +268,13 @@ void fs_pool_server_released(fs_pool *p, fs_server *s)
 void fs_pool_finish(fs_pool *p)
 {
     const fs_sim *sim = p->sim;
-    double end = sim->cal.horizon_s;
-    fs_pool_account(p, end);
-    if (p->conf->pricing == FS_PRICING_RESERVED) {
-        fs_bill_reserved(&p->meter, &sim->cal, p->conf->count,
-                         p->conf->price, p->conf->upfront_price,
-                         p->conf->term_months,
-                         (int)p->conf->gpus_per_instance);
-        return;
-    }
-    /* Instances still up are billed to the horizon, which cuts the bill:
-     * the per-launch minimum is for terminations, so none applies here. */
+    const fs_purchase_option *o = p->conf->purchase;
+    fs_purchase_bill bill = {&p->meter, &sim->cal,
+                             (int)p->conf->gpus_per_instance};
+    fs_pool_account(p, sim->cal.horizon_s);
+    o->finish(&p->conf->terms, &bill, p->conf->count);
+    /* Instances still up: the horizon cuts their bill. */
     for (int i = 0; i < p->max_instances; i++)
         if (p->inst[i].state != FS_INSTANCE_FREE)
-            fs_bill_on_demand(&p->meter, &sim->cal, p->inst[i].launched, end,
-                              p->conf->price, (int)p->conf->gpus_per_instance,
-                              0);
+            o->cut(&p->conf->terms, &bill, p->inst[i].launched);
 }

@@ -120,7 +120,7 @@ static int collect_costs(fs_sim *sim)
             snprintf(row->month, sizeof row->month, "%s", sim->cal.label[m]);
             snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
             snprintf(row->pricing, sizeof row->pricing, "%s",
-                     fs_pricing_name(p->conf->pricing));
+                     p->conf->purchase->name);
             row->cost_usd = fs_round_cents(p->meter.usd[m]);
             row->gpu_hours = p->meter.gpu_hours[m];
         }
@@ -132,10 +132,10 @@ static int collect_costs(fs_sim *sim)
         snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
         snprintf(row->gpu, sizeof row->gpu, "%s", p->conf->gpu.name);
         snprintf(row->pricing, sizeof row->pricing, "%s",
-                 fs_pricing_name(p->conf->pricing));
+                 p->conf->purchase->name);
         snprintf(row->instance, sizeof row->instance, "%s",
-                 p->conf->price_source);
-        row->price_usd_h = p->conf->price;
+                 p->conf->terms.price_source);
+        row->price_usd_h = p->conf->terms.price;
         row->gpu_hours_provisioned = p->area_gpus / 3600;
         row->gpu_hours_busy = p->area_busy / 3600;
         row->launches = p->launches;

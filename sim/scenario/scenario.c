@@ -460,13 +460,3 @@ void fs_scenario_free(fs_scenario *sc)
     fs_config_free(sc->cfg);
     free(sc);
 }
-
-const char *fs_pricing_name(fs_pricing p)
-{
-    switch (p) {
-    case FS_PRICING_ON_DEMAND: return "on-demand";
-    case FS_PRICING_RESERVED: return "reserved";
-    case FS_PRICING_SPOT: return "spot";
-    }
-    return "?";
-}

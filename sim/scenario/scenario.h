@@ -14,16 +14,9 @@
 #include "sim/base/grammar.h"
 #include "sim/base/names.h"
 #include "models/catalog.h"
+#include "models/purchase.h"
 #include "models/service.h"
 #include "traces/arrivals.h"
-
-typedef enum fs_pricing {
-    FS_PRICING_ON_DEMAND,
-    FS_PRICING_RESERVED,
-    FS_PRICING_SPOT,
-} fs_pricing;
-
-typedef enum fs_upfront { FS_UPFRONT_NONE, FS_UPFRONT_PARTIAL, FS_UPFRONT_ALL } fs_upfront;
 
 typedef enum fs_scale_kind {
     FS_SCALE_FIXED,        /* count = N */
@@ -41,18 +34,14 @@ typedef struct fs_pool_conf {
     char provider[16];            /* provider key: "aws", ... or "" */
     long gpus_per_instance;
     long gpus_per_server;         /* GPUs one replica needs */
-    fs_pricing pricing;
+    const fs_purchase_option *purchase;   /* pricing = (models/purchase.h) */
     fs_scale_kind scale;
     long count;                   /* fixed size, or the start size */
     long min, max;
     double scale_target;          /* utilization fraction, or queue per instance */
     double scale_interval, cooldown, provision_delay;
-    double price;                 /* $ per instance-hour */
-    char price_source[128];       /* "price key" or "catalog aws:g5.xlarge" */
-    int term_months;              /* reserved: 12 or 36 */
-    fs_upfront upfront;
-    double upfront_price;         /* $ per instance for the whole term */
-    double min_billed_s;          /* on-demand minimum per launch */
+    fs_purchase_terms terms;      /* price and what its purchase option
+                                     resolved from the pool's keys */
 } fs_pool_conf;
 
 typedef struct fs_workload_conf {
@@ -109,7 +98,5 @@ typedef struct fs_scenario {
 fs_scenario *fs_scenario_load(const char *path, char *const *sets, int nsets,
                               fs_error *err);
 void fs_scenario_free(fs_scenario *sc);
-
-const char *fs_pricing_name(fs_pricing p);
 
 #endif

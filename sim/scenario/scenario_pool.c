@@ -2,10 +2,11 @@
  *
  * The GPU and instance type are resolved against the catalog; the size is a
  * fixed count or an autoscaling range, both bounded (scenario_limits.h); the
- * price comes from the `price` key or the catalog.  A GPU that several
- * providers sell is priced from the catalog only when the pool says which
- * (`provider` or `instance`): picking the cheapest seller silently would
- * price a fleet the user does not run. */
+ * pool's purchase option (`pricing`, models/purchase.h) reads its own keys
+ * and its price from the `price` key or the catalog, through the reader
+ * below.  A GPU that several providers sell is priced from the catalog only
+ * when the pool says which (`provider` or `instance`): picking the cheapest
+ * seller silently would price a fleet the user does not run. */
 #include "sim/scenario/scenario_impl.h"
 
 #include <math.h>
@@ -19,35 +20,38 @@ static const char *const pool_keys[] = {
     "cooldown", "provision_delay", "price", "term", "upfront",
     "upfront_price", "min_billed", "description", NULL};
 
-/* pricing, term and upfront; term and upfront belong to reserved pools. */
-static int parse_pricing(fs_reader *rd, fs_pool_conf *p)
+/* A key of another purchase option (term on an on-demand pool) is refused
+ * by name rather than ignored: the pool would not be billed as written. */
+static int foreign_keys(fs_reader *rd, const fs_purchase_option *mine)
 {
-    static const char *const pricings[] = {"on-demand", "reserved", "spot",
-                                           NULL};
-    static const char *const terms[] = {"1y", "3y", NULL};
-    static const char *const upfronts[] = {"none", "partial", "all", NULL};
-    int pricing, term, upfront;
-    if (fs_rd_choice(rd, "pricing", pricings, 0, &pricing) ||
-        fs_rd_choice(rd, "term", terms, 0, &term) ||
-        fs_rd_choice(rd, "upfront", upfronts, 0, &upfront))
-        return -1;
-    p->pricing = (fs_pricing)pricing;
-    p->term_months = term ? 36 : 12;
-    p->upfront = (fs_upfront)upfront;
-    if (p->pricing == FS_PRICING_SPOT)
-        return fs_rd_bad(rd, fs_rd_entry(rd, "pricing"), "%s",
-                         "spot pools are not implemented in this version of "
-                         "fleetsim (on-demand and reserved are)");
-    if (p->pricing != FS_PRICING_RESERVED) {
-        const char *rk[] = {"term", "upfront"};
-        for (int i = 0; i < 2; i++) {
-            fs_config_entry *e = fs_config_find(rd->cfg, rd->section, rk[i]);
-            if (e)
-                return fs_rd_bad(rd, e, "%s", "applies to reserved pools "
-                                 "only");
+    for (const fs_purchase_option *const *o = fs_purchase_options; *o; o++) {
+        if (*o == mine)
+            continue;
+        for (const fs_key_doc *k = (*o)->keys; k->name; k++) {
+            fs_config_entry *e = fs_config_find(rd->cfg, rd->section,
+                                                k->name);
+            if (!e || fs_purchase_has_key(mine, k->name))
+                continue;
+            char owners[128], why[192];
+            fs_purchase_key_owners(k->name, owners, sizeof owners);
+            snprintf(why, sizeof why, "applies to %s pools only", owners);
+            return fs_rd_bad(rd, e, "%s", why);
         }
     }
     return 0;
+}
+
+/* pricing = NAME: a purchase option of the registry (models/purchase.c). */
+static int parse_pricing(fs_reader *rd, fs_pool_conf *p)
+{
+    fs_config_entry *e = fs_rd_entry(rd, "pricing");
+    p->purchase = fs_purchase_find(e ? e->value : "on-demand");
+    if (!p->purchase) {
+        char why[512];
+        fs_purchase_why_unknown(e->value, why, sizeof why);
+        return fs_rd_bad(rd, e, "%s", why);
+    }
+    return foreign_keys(rd, p->purchase);
 }
 
 /* provider = aws|azure|gcp: must sell the pool's GPU (and be the seller of
@@ -185,9 +189,7 @@ static int parse_size(fs_reader *rd, fs_pool_conf *p)
                      &p->scale_interval) ||
         fs_rd_double(rd, "cooldown", fs_parse_duration, 300, &p->cooldown) ||
         fs_rd_double(rd, "provision_delay", fs_parse_duration, 180,
-                     &p->provision_delay) ||
-        fs_rd_double(rd, "min_billed", fs_parse_duration, 60,
-                     &p->min_billed_s))
+                     &p->provision_delay))
         return -1;
     if (!ae) {
         const char *mk[] = {"min", "max"};
@@ -201,9 +203,8 @@ static int parse_size(fs_reader *rd, fs_pool_conf *p)
         p->min = p->max = p->count;
         return 0;
     }
-    if (p->pricing == FS_PRICING_RESERVED)
-        return fs_rd_bad(rd, ae, "%s", "reserved pools have a fixed count; "
-                         "autoscale an on-demand pool beside them");
+    if (p->purchase->fixed_count)
+        return fs_rd_bad(rd, ae, "%s", p->purchase->fixed_count);
     if (ce)
         return fs_rd_bad(rd, ce, "%s", "give either count (fixed size) or "
                          "autoscale with min and max, not both");
@@ -261,82 +262,54 @@ static int catalog_instance(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p,
     return 0;
 }
 
-/* The reserved payment keys: the upfront payment is charged once, so with
- * upfront = all there is no hourly rate, and with partial the hourly rate
- * is the one that goes with that upfront (price), never the catalog's
- * no-upfront rate (the catalog lists no partial-upfront rates).  1 when the
- * keys price the pool, 0 to go on, -1 on a refusal.  The price key's value
- * is read (and bounded) by the caller. */
-static int reserved_upfront(fs_reader *rd, fs_pool_conf *p,
-                            fs_config_entry *pe, fs_config_entry *ue)
+/* The pool's keys as its purchase option reads them (purchase.h): the
+ * reader behind a neutral face, and the catalog behind a column. */
+typedef struct pool_reader {
+    fs_reader *rd;
+    fs_scenario *sc;
+    fs_pool_conf *p;
+    const fs_instance_type *it;   /* the instance key's type, or NULL */
+} pool_reader;
+
+static const char *key_value(void *ctx, const char *key)
 {
-    char why[256];
-    if (ue && p->upfront == FS_UPFRONT_NONE) {
-        snprintf(why, sizeof why, "there is no upfront payment with upfront "
-                 "= none%s: set upfront = partial or all, or remove "
-                 "upfront_price", fs_rd_entry(rd, "upfront") ? "" :
-                 " (the default)");
-        return fs_rd_bad(rd, ue, "%s", why);
-    }
-    if (pe && ue && p->upfront == FS_UPFRONT_ALL) {
-        if (fs_parse_money(pe->value, &p->price, why, sizeof why))
-            return fs_rd_bad(rd, pe, "%s", why);
-        if (p->price != 0)
-            return fs_rd_bad(rd, pe, "%s", "upfront = all pays the whole "
-                             "term up front and has no hourly rate: remove "
-                             "price, or set upfront = partial");
-    }
-    if (!ue || pe)
-        return 0;
-    if (p->upfront == FS_UPFRONT_PARTIAL)
-        return fs_rd_missing(rd, "price (upfront = partial with "
-                             "upfront_price needs the partial-upfront hourly "
-                             "rate, which the catalog does not list; set "
-                             "price = $ per instance-hour)");
-    p->price = 0;   /* all upfront */
-    snprintf(p->price_source, sizeof p->price_source, "upfront_price key");
-    return 1;
+    fs_config_entry *e = fs_rd_entry(((pool_reader *)ctx)->rd, key);
+    return e ? e->value : NULL;
 }
 
-/* Prices a pool from its `price` key or the catalog. */
-static int price_pool(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p,
-                      const fs_instance_type *it)
+static int key_bad(void *ctx, const char *key, const char *why)
 {
+    fs_reader *rd = ((pool_reader *)ctx)->rd;
+    return fs_rd_bad(rd, key ? fs_rd_entry(rd, key) : NULL, "%s", why);
+}
+
+static int key_missing(void *ctx, const char *what)
+{
+    return fs_rd_missing(((pool_reader *)ctx)->rd, what);
+}
+
+/* price = MONEY, at most FS_MAX_PRICE an hour. */
+static int key_price(void *ctx, double *usd)
+{
+    fs_reader *rd = ((pool_reader *)ctx)->rd;
     fs_config_entry *pe = fs_rd_entry(rd, "price");
-    fs_config_entry *ue = fs_rd_entry(rd, "upfront_price");
     char bound[160];
-    double term_hours = 24.0 * 365 * p->term_months / 12.0;
-    snprintf(bound, sizeof bound, "$%.0f per instance for a %dy term ($%.0f "
-             "an hour for each of its %.0f hours)", FS_MAX_PRICE * term_hours,
-             p->term_months / 12, FS_MAX_PRICE, term_hours);
-    if (ue && money_key(rd, ue, FS_MAX_PRICE * term_hours, bound,
-                        &p->upfront_price))
-        return -1;
-    if (ue && p->pricing != FS_PRICING_RESERVED)
-        return fs_rd_bad(rd, ue, "%s", "applies to reserved pools only");
-    if (p->pricing == FS_PRICING_RESERVED) {
-        int rc = reserved_upfront(rd, p, pe, ue);
-        if (rc)
-            return rc < 0 ? -1 : 0;
-    }
-    if (pe) {
-        snprintf(bound, sizeof bound, "$%.0f per instance-hour",
-                 FS_MAX_PRICE);
-        if (money_key(rd, pe, FS_MAX_PRICE, bound, &p->price))
-            return -1;
-        snprintf(p->price_source, sizeof p->price_source, "price key");
-        if (p->pricing == FS_PRICING_RESERVED && p->upfront != FS_UPFRONT_NONE
-            && !ue)
-            return fs_rd_missing(rd, "upfront_price (with `price` set and "
-                                 "upfront = partial or all, give the upfront "
-                                 "payment per instance for the term)");
+    if (!pe)
         return 0;
-    }
-    int column = p->pricing == FS_PRICING_ON_DEMAND ? 0
-               : p->pricing == FS_PRICING_SPOT      ? 1
-               : p->term_months == 36               ? 3
-                                                    : 2;
-    if (!it && catalog_instance(rd, sc, p, column, &it))
+    snprintf(bound, sizeof bound, "$%.0f per instance-hour", FS_MAX_PRICE);
+    return money_key(rd, pe, FS_MAX_PRICE, bound, usd) ? -1 : 1;
+}
+
+/* The catalog's rate in column for the pool's instance type, or for the
+ * cheapest instance with its GPU (at its provider), scaled to the pool's
+ * GPUs per instance. */
+static int key_catalog_price(void *ctx, int column, double *usd,
+                             char *source, size_t source_len)
+{
+    pool_reader *k = ctx;
+    fs_pool_conf *p = k->p;
+    const fs_instance_type *it = k->it;
+    if (!it && catalog_instance(k->rd, k->sc, p, column, &it))
         return -1;
     double rate = it ? fs_instance_price(it, column) : NAN;
     if (isnan(rate)) {
@@ -348,29 +321,26 @@ static int price_pool(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p,
                  "%s%s%s; set price = $ per instance-hour)", cols[column],
                  it ? it->name : p->gpu.name, p->provider[0] ? " at " : "",
                  p->provider);
-        return fs_rd_missing(rd, what);
+        return fs_rd_missing(k->rd, what);
     }
     /* Scale a catalog instance to the pool's GPUs per instance. */
     if (it->gpus != p->gpus_per_instance)
         rate = rate / it->gpus * (double)p->gpus_per_instance;
-    snprintf(p->price_source, sizeof p->price_source, "catalog %s:%s%s",
-             it->provider, it->name,
+    snprintf(source, source_len, "catalog %s:%s%s", it->provider, it->name,
              it->gpus != p->gpus_per_instance ? " (per GPU)" : "");
-    if (p->pricing == FS_PRICING_RESERVED && !ue) {
-        /* The catalog's reserved rate is the effective no-upfront hourly
-         * rate; partial pays half of the term's cost up front, all pays
-         * all of it (see README: an approximation; say upfront_price). */
-        double term_cost = rate * 24 * 365 * p->term_months / 12.0;
-        if (p->upfront == FS_UPFRONT_PARTIAL) {
-            p->upfront_price = term_cost / 2;
-            rate /= 2;
-        } else if (p->upfront == FS_UPFRONT_ALL) {
-            p->upfront_price = term_cost;
-            rate = 0;
-        }
-    }
-    p->price = rate;
+    *usd = rate;
     return 0;
+}
+
+/* Prices a pool: its purchase option resolves its terms from the keys. */
+static int price_pool(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p,
+                      const fs_instance_type *it)
+{
+    pool_reader k = {rd, sc, p, it};
+    const fs_purchase_reader r = {&k, key_value, key_bad, key_missing,
+                                  key_price, key_catalog_price,
+                                  FS_MAX_PRICE};
+    return p->purchase->resolve(&r, &p->terms);
 }
 
 int fs_scenario_parse_pool(fs_scenario *sc, const char *section,
