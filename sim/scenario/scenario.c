@@ -2,8 +2,9 @@
  *
  * The config is walked section by section: [scenario], pools
  * (scenario_pool.c), workloads, windows; then the checks that span
- * sections (scenario_check.c).  Each section kind has the list of keys it
- * accepts, read with the typed readers of scenario_read.c.  Nothing that
+ * sections (scenario_check.c).  The keys each section kind accepts are
+ * declared in keys.c; they are read with the typed readers of
+ * scenario_read.c.  Nothing that
  * does not fit is cut: names, paths and values beyond their documented
  * bounds (scenario_limits.h) are refused with file:line:key. */
 #include "sim/scenario/scenario_impl.h"
@@ -15,18 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static const char *const scenario_keys[] = {
-    "name", "start", "horizon", "seed", "replications", "metrics_interval",
-    "catalog", "catalog_gpus", "catalog_instances", "description", NULL};
-static const char *const workload_keys[] = {
-    "kind", "pools", "arrivals", "service", "batch_max", "batch_wait",
-    "slo_p99", "rate_scale", "repeat", "bad_rows", "queue_max",
-    "reference_gpu", "description",
-    "statuses",   /* traces: checked where the trace is opened (arrivals.c) */
-    NULL};
-static const char *const window_keys[] = {"every", "open", "duration",
-                                          "description", NULL};
 
 static int parse_start(fs_reader *rd, fs_scenario *sc)
 {
@@ -93,7 +82,7 @@ static int parse_scenario_section(fs_scenario *sc, fs_error *err,
 {
     fs_reader rd = {sc->cfg, "scenario", err};
     long seed;
-    if (fs_rd_check_keys(&rd, scenario_keys) || parse_name(&rd, sc) ||
+    if (fs_rd_check_keys(&rd, FS_SECTION_SCENARIO) || parse_name(&rd, sc) ||
         parse_start(&rd, sc) ||
         fs_rd_double(&rd, "horizon", fs_parse_duration, 30 * 86400.0,
                      &sc->horizon_s) ||
@@ -200,7 +189,7 @@ static int parse_workload(fs_scenario *sc, const char *section,
     memset(w, 0, sizeof *w);
     snprintf(w->section, sizeof w->section, "%s", section);
     snprintf(w->name, sizeof w->name, "%s", section + 9);
-    if (fs_rd_check_keys(&rd, workload_keys))
+    if (fs_rd_check_keys(&rd, FS_SECTION_WORKLOAD))
         return -1;
     int kind, br;
     if (fs_rd_choice(&rd, "kind", kinds, 0, &kind))
@@ -284,7 +273,7 @@ static int parse_window(fs_scenario *sc, const char *section,
     fs_reader rd = {sc->cfg, section, err};
     memset(win, 0, sizeof *win);
     snprintf(win->name, sizeof win->name, "%s", section + 7);
-    if (fs_rd_check_keys(&rd, window_keys) ||
+    if (fs_rd_check_keys(&rd, FS_SECTION_WINDOW) ||
         fs_rd_double(&rd, "every", fs_parse_duration, 86400, &win->every))
         return -1;
     fs_config_entry *e = fs_rd_entry(&rd, "open");
