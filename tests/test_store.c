@@ -325,7 +325,7 @@ static void test_write_and_summary(void)
                            : sm.col[c] == NULL;
         CHECK(same);
         if (!same)
-            printf("  %s = '%s', expected '%s'\n", fs_summary_column_names[c],
+            printf("  %s = '%s', expected '%s'\n", fs_summary_columns[c].name,
                    sm.col[c] ? sm.col[c] : "NULL", want[c] ? want[c] : "NULL");
     }
     CHECK_NEAR(atof(sm.col[6]), 1234.56, 1e-9);
@@ -342,7 +342,7 @@ static void test_write_and_summary(void)
     for (int c = 0; c < FS_SUMMARY_COLUMNS && c < sqlite3_column_count(st);
          c++)
         CHECK(strcmp(sqlite3_column_name(st, c),
-                     fs_summary_column_names[c]) == 0);
+                     fs_summary_columns[c].name) == 0);
     sqlite3_finalize(st);
 
     /* rows and NULLs */

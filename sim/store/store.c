@@ -40,14 +40,6 @@
 #define SUGGEST_NAMES 10               /* names listed for an unknown run */
 #define OPEN_ATTEMPTS 4    /* opens of a new file another process removed */
 
-const char *const fs_summary_column_names[FS_SUMMARY_COLUMNS] = {
-    "run_id", "name", "scenario", "seed", "replication", "horizon_s",
-    "total_cost_usd", "cost_per_month_usd", "gpu_hours_provisioned",
-    "gpu_hours_busy", "utilization", "requests", "requests_dropped",
-    "latency_mean_s", "latency_p50_s", "latency_p99_s", "wait_mean_s",
-    "slo_attainment", "jobs", "jobs_missed_deadline", "interruptions",
-};
-
 /* ---- the busy timeout ------------------------------------------------- */
 
 static double busy_timeout_s = -1;    /* < 0: the environment, or default */
@@ -841,12 +833,12 @@ void fs_summary_free(fs_summary *sm)
 int fs_store_summary(fs_store *s, long run_id, fs_summary *out, fs_error *err)
 {
     assert(s && out);
-    /* Name the columns, so their order is fs_summary_column_names'. */
+    /* Name the columns, so their order is fs_summary_columns'. */
     char sql[1024];
     size_t len = (size_t)snprintf(sql, sizeof sql, "SELECT ");
     for (int i = 0; i < FS_SUMMARY_COLUMNS; i++)
         len += (size_t)snprintf(sql + len, sizeof sql - len, "%s%s",
-                                i ? ", " : "", fs_summary_column_names[i]);
+                                i ? ", " : "", fs_summary_columns[i].name);
     snprintf(sql + len, sizeof sql - len,
              " FROM run_summary WHERE run_id = ?");
     assert(len < sizeof sql - 40);
