@@ -77,7 +77,7 @@ static const fs_key_later pool_later[] = {
     {"replace_delay", "spot pools"},
     {"fallback", "spot pools"},
     {"mig", "MIG partitions"},
-    {"schedule", "pool schedules (windows)"},
+    {"schedule", "offline windows"},
     {NULL, NULL},
 };
 
