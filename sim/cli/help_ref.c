@@ -105,13 +105,15 @@ void fs_help_scenario(FILE *out)
     fputs(scenario_head, out);
     for (const fs_key_section *sec = fs_key_sections; sec->name; sec++) {
         fprintf(out, "\n%s\n", sec->header);
-        const char *option = NULL;
-        fs_key_ref k;
-        for (size_t i = 0; fs_key_at(sec, i, &k); i++) {
-            if (k.option && (!option || strcmp(option, k.option) != 0))
-                fprintf(out, " with pricing = %s:\n", k.option);
-            option = k.option;
-            text_key(out, k.doc);
+        for (const fs_key_doc *k = sec->keys; k->name; k++)
+            text_key(out, k);
+        for (const fs_purchase_option *const *o = fs_purchase_options;
+             sec->purchase_keys && *o; o++) {
+            const fs_key_doc *k = (*o)->keys;
+            fprintf(out, " with pricing = %s:%s\n", (*o)->name,
+                    k && k->name ? "" : " no keys of its own");
+            for (; k && k->name; k++)
+                text_key(out, k);
         }
         text_later(out, sec);
     }
@@ -219,16 +221,17 @@ void fs_help_man_keys(FILE *out)
 {
     for (const fs_key_section *sec = fs_key_sections; sec->name; sec++) {
         fprintf(out, ".SS \"%s\"\n", sec->header);
-        const char *option = NULL;
-        fs_key_ref k;
-        for (size_t i = 0; fs_key_at(sec, i, &k); i++) {
-            if (k.option && (!option || strcmp(option, k.option) != 0)) {
-                fputs(".PP\nWith\n.BR \"pricing = ", out);
-                roff_text(out, k.option);
-                fputs("\" :\n", out);
-            }
-            option = k.option;
-            roff_key(out, k.doc);
+        for (const fs_key_doc *k = sec->keys; k->name; k++)
+            roff_key(out, k);
+        for (const fs_purchase_option *const *o = fs_purchase_options;
+             sec->purchase_keys && *o; o++) {
+            const fs_key_doc *k = (*o)->keys;
+            fputs(".PP\nWith\n.BR \"pricing = ", out);
+            roff_text(out, (*o)->name);
+            fputs(k && k->name ? "\" :\n" : "\"\nno keys of its own.\n",
+                  out);
+            for (; k && k->name; k++)
+                roff_key(out, k);
         }
         roff_later(out, sec);
     }

@@ -320,12 +320,13 @@ static int collect_sections(fs_scenario *sc, const char *prefix,
     return 0;
 }
 
+/* The section kinds are keys.c's; every section but [scenario] is
+ * KIND.NAME. */
 static int check_section_names(fs_scenario *sc, fs_error *err)
 {
-    static const char *const kinds[] = {"scenario", "pool.NAME",
-                                        "workload.NAME", "window.NAME", NULL};
-    static const char *const bare[] = {"scenario", "pool", "workload",
-                                       "window", NULL};
+    const char *bare[FS_SECTIONS + 1];
+    for (int k = 0; k <= FS_SECTIONS; k++)
+        bare[k] = fs_key_sections[k].name;
     for (size_t i = 0; i < sc->cfg->n; i++) {
         const fs_config_entry *e = &sc->cfg->e[i];
         const char *s = e->section;
@@ -334,8 +335,9 @@ static int check_section_names(fs_scenario *sc, fs_error *err)
         const char *dot = strchr(s, '.');
         size_t plen = dot ? (size_t)(dot - s) : strlen(s);
         int known = 0;
-        for (int k = 1; bare[k]; k++)
-            known |= strlen(bare[k]) == plen && strncmp(bare[k], s, plen) == 0;
+        for (int k = 0; bare[k]; k++)
+            known |= k != FS_SECTION_SCENARIO && strlen(bare[k]) == plen &&
+                     strncmp(bare[k], s, plen) == 0;
         char why[128];
         if (known && dot && dot[1] &&
             fs_check_name(dot + 1, FS_NAME_MAX, why, sizeof why) == 0)
@@ -345,17 +347,24 @@ static int check_section_names(fs_scenario *sc, fs_error *err)
                                why);
         char word[64];
         snprintf(word, sizeof word, "%.*s", (int)(plen < 63 ? plen : 63), s);
+        if (strcmp(word, "scenario") == 0)
+            return fs_error_at(err, e->file, e->line, s, "%s",
+                               "[scenario] takes no name");
         const char *near = fs_nearest_name(word, bare);
         if (known)
             return fs_error_at(err, e->file, e->line, s,
                                "section needs a name of 1 to %d characters, "
                                "e.g. [%s.a100]", FS_NAME_MAX - 1, word);
+        char kinds[128];
+        size_t n = 0;
+        for (int k = 0; bare[k] && n < sizeof kinds; k++)
+            n += (size_t)snprintf(kinds + n, sizeof kinds - n, "%s%s",
+                                  k ? ", " : "", fs_key_sections[k].header);
         return fs_error_at(err, e->file, e->line, s,
                            "unknown section kind '%s' (%s%s%s; sections are "
-                           "%s, %s, %s, %s)", word,
+                           "%s)", word,
                            near ? "did you mean '" : "no close match",
-                           near ? near : "", near ? "'?" : "", kinds[0],
-                           kinds[1], kinds[2], kinds[3]);
+                           near ? near : "", near ? "'?" : "", kinds);
     }
     return 0;
 }
