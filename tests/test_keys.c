@@ -167,7 +167,8 @@ static void test_parser(void)
     CHECK_CONTAINS(msg, "workload.w.mig: unknown key");
     /* misspelt keys: own and purchase-option keys are suggested */
     with_key(1, "upfrnt", "all", msg, sizeof msg);
-    CHECK_CONTAINS(msg, "pool.p.upfrnt: unknown key (did you mean 'upfront'?)");
+    CHECK_CONTAINS(msg, "pool.p.upfrnt: unknown key (did you mean "
+                        "'upfront'?)");
     with_key(1, "min_biled", "1m", msg, sizeof msg);
     CHECK_CONTAINS(msg, "did you mean 'min_billed'?");
     with_key(2, "batch_mx", "4", msg, sizeof msg);
@@ -189,7 +190,8 @@ static void test_view(void)
     const char *tables =
         /* the store's column types: REAL sums divide as reals */
         "CREATE TABLE run (run_id INTEGER PRIMARY KEY, name, scenario, seed,"
-        " replication, horizon_s REAL, months REAL, requests, requests_dropped,"
+        " replication, horizon_s REAL, months REAL, requests,"
+        " requests_dropped,"
         " latency_mean_s, latency_p50_s, latency_p99_s, wait_mean_s,"
         " slo_attainment);"
         "CREATE TABLE cost_monthly (run_id, month, pool, pricing,"

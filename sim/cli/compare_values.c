@@ -246,7 +246,8 @@ static void format_duration(double s, char *buf, size_t size)
 }
 
 /* v >= 0 in the units of kind k. */
-static void format_magnitude(fs_column_kind k, double v, char *buf, size_t size)
+static void format_magnitude(fs_column_kind k, double v, char *buf,
+                             size_t size)
 {
     char num[96];
     switch (k) {
