@@ -117,7 +117,7 @@ static void test_json_and_csv(void)
 static void set_col(fs_summary *sm, const char *name, const char *value)
 {
     for (int c = 0; c < FS_SUMMARY_COLUMNS; c++)
-        if (strcmp(fs_summary_column_names[c], name) == 0) {
+        if (strcmp(fs_summary_columns[c].name, name) == 0) {
             free(sm->col[c]);
             sm->col[c] = value ? strdup(value) : NULL;
         }

@@ -65,7 +65,7 @@ static void test_schema(void)
     for (int c = 0; c < FS_SUMMARY_COLUMNS && c < sqlite3_column_count(st);
          c++)
         CHECK(strcmp(sqlite3_column_name(st, c),
-                     fs_summary_column_names[c]) == 0);
+                     fs_summary_columns[c].name) == 0);
     sqlite3_finalize(st);
     fs_store_close(s);
 }

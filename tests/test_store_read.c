@@ -115,7 +115,7 @@ static void test_summary(void)
                            : sm.col[c] == NULL;
         CHECK(same);
         if (!same)
-            printf("  %s = '%s', expected '%s'\n", fs_summary_column_names[c],
+            printf("  %s = '%s', expected '%s'\n", fs_summary_columns[c].name,
                    sm.col[c] ? sm.col[c] : "NULL", want[c] ? want[c] : "NULL");
     }
     CHECK_NEAR(atof(sm.col[6]), 1234.56, 1e-9);

@@ -14,7 +14,6 @@ int cmd_run(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
-int cmd_help(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 

@@ -7,23 +7,12 @@
 #include <stddef.h>
 
 #include "sim/cli/compare.h"
-
-typedef enum fs_cmp_kind {
-    FS_CMP_TEXT,        /* shown as is (escaped), a JSON string */
-    FS_CMP_ID,          /* an integer label: shown as is, never compared */
-    FS_CMP_MONEY,       /* dollars */
-    FS_CMP_HOURS,       /* GPU-hours */
-    FS_CMP_RATIO,       /* a fraction, shown as a percentage */
-    FS_CMP_COUNT,       /* an integer count */
-    FS_CMP_NUMBER,      /* a plain quantity (mean batch size): two decimals */
-    FS_CMP_SECONDS,     /* a latency */
-    FS_CMP_DURATION,    /* a span of simulated time */
-} fs_cmp_kind;
+#include "sim/store/columns.h"
 
 typedef struct fs_cmp_column {
     const char *name;   /* JSON key, CSV metric */
     const char *label;  /* table row label; NULL: shown in a heading */
-    fs_cmp_kind kind;
+    fs_column_kind kind;   /* how it reads (sim/store/columns.h) */
     int delta;          /* compared with the baseline */
     const char *sql;    /* how compare_rows.c reads it (sections only) */
 } fs_cmp_column;
@@ -39,8 +28,8 @@ typedef struct fs_cmp_section {
 
 extern const fs_cmp_section fs_cmp_sections[FS_COMPARE_SECTIONS];
 
-/* Column c of run_summary (store.h's list): its name with the label,
- * kind and comparison of that name. */
+/* Column c of run_summary (fs_summary_columns): its name, label and
+ * kind, compared with the baseline unless text or an id. */
 fs_cmp_column fs_cmp_summary_column(int c);
 
 /* The run the others are compared with, when baseline >= 0. */

@@ -17,7 +17,7 @@ static void write_value(FILE *out, const fs_cmp_column *c, const char *text)
 {
     if (!text)
         fputs("null", out);
-    else if (c->kind == FS_CMP_TEXT)
+    else if (c->kind == FS_COL_TEXT)
         fs_json_write_string(out, text);
     else if (fs_cmp_json_number(text))
         fputs(text, out);

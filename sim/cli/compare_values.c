@@ -1,12 +1,11 @@
 /* compare_values.c -- the metrics `fleetsim compare` shows and how their
  * values look; see compare_impl.h.
  *
- * The run_summary columns are store.h's list (fs_summary_column_names);
- * here is only how each is labelled and compared, looked up by name, so
- * that a column added to the view shows up (under its own name) without a
- * second list to keep in step.  The sections' columns are declared here
- * once, with the SQL that reads them: the reader, the four formats and the
- * tests all follow these tables.
+ * The run_summary columns, with their labels and kinds, are the store's
+ * table (sim/store/columns.c): a column added to the view shows up here,
+ * labelled and formatted, with no second list to keep in step.  The
+ * sections' columns are declared here once, with the SQL that reads them:
+ * the reader, the four formats and the tests all follow these tables.
  *
  * Two audiences: the table and markdown are for people (units, thousands
  * separators, escaped text); csv and json are for programs (the raw
@@ -25,78 +24,46 @@
 
 /* ---- the metrics -------------------------------------------------------- */
 
-static const fs_cmp_column summary_meta[] = {
-    { "run_id", NULL, FS_CMP_ID, 0, NULL },
-    { "name", NULL, FS_CMP_TEXT, 0, NULL },
-    { "scenario", "scenario", FS_CMP_TEXT, 0, NULL },
-    { "seed", "seed", FS_CMP_ID, 0, NULL },
-    { "replication", "replication", FS_CMP_ID, 0, NULL },
-    { "horizon_s", "horizon", FS_CMP_DURATION, 1, NULL },
-    { "total_cost_usd", "total cost", FS_CMP_MONEY, 1, NULL },
-    { "cost_per_month_usd", "monthly run rate (730 h)", FS_CMP_MONEY, 1,
-      NULL },
-    { "gpu_hours_provisioned", "GPU-hours provisioned", FS_CMP_HOURS, 1,
-      NULL },
-    { "gpu_hours_busy", "GPU-hours busy", FS_CMP_HOURS, 1, NULL },
-    { "utilization", "utilization", FS_CMP_RATIO, 1, NULL },
-    { "requests", "requests", FS_CMP_COUNT, 1, NULL },
-    { "requests_dropped", "requests dropped", FS_CMP_COUNT, 1, NULL },
-    { "latency_mean_s", "latency mean", FS_CMP_SECONDS, 1, NULL },
-    { "latency_p50_s", "latency p50", FS_CMP_SECONDS, 1, NULL },
-    { "latency_p99_s", "latency p99", FS_CMP_SECONDS, 1, NULL },
-    { "wait_mean_s", "wait mean", FS_CMP_SECONDS, 1, NULL },
-    { "slo_attainment", "SLO attainment", FS_CMP_RATIO, 1, NULL },
-    { "jobs", "jobs", FS_CMP_COUNT, 1, NULL },
-    { "jobs_missed_deadline", "jobs missed deadline", FS_CMP_COUNT, 1, NULL },
-    { "interruptions", "interruptions", FS_CMP_COUNT, 1, NULL },
-};
-
 fs_cmp_column fs_cmp_summary_column(int c)
 {
-    const char *name = fs_summary_column_names[c];
-    for (size_t i = 0; i < sizeof summary_meta / sizeof summary_meta[0]; i++)
-        if (strcmp(summary_meta[i].name, name) == 0) {
-            fs_cmp_column k = summary_meta[i];
-            k.name = name;
-            return k;
-        }
-    /* not described here: shown under its own name, as text */
-    return (fs_cmp_column){ name, name, FS_CMP_TEXT, 0, NULL };
+    const fs_column *col = &fs_summary_columns[c];
+    return (fs_cmp_column){ col->name, col->label, col->kind,
+                            fs_column_kind_compares(col->kind), NULL };
 }
 
 static const fs_cmp_column workload_cols[] = {
-    { "workload", NULL, FS_CMP_TEXT, 0, "workload" },
-    { "requests", "requests", FS_CMP_COUNT, 1, "count" },
-    { "latency_p50_s", "latency p50", FS_CMP_SECONDS, 1, "p50_s" },
-    { "latency_p99_s", "latency p99", FS_CMP_SECONDS, 1, "p99_s" },
-    { "wait_mean_s", "wait mean", FS_CMP_SECONDS, 1, "wait_mean_s" },
-    { "slo_s", "SLO p99", FS_CMP_SECONDS, 1, "slo_s" },
-    { "slo_attainment", "SLO attainment", FS_CMP_RATIO, 1,
+    { "workload", NULL, FS_COL_TEXT, 0, "workload" },
+    { "requests", "requests", FS_COL_COUNT, 1, "count" },
+    { "latency_p50_s", "latency p50", FS_COL_SECONDS, 1, "p50_s" },
+    { "latency_p99_s", "latency p99", FS_COL_SECONDS, 1, "p99_s" },
+    { "wait_mean_s", "wait mean", FS_COL_SECONDS, 1, "wait_mean_s" },
+    { "slo_s", "SLO p99", FS_COL_SECONDS, 1, "slo_s" },
+    { "slo_attainment", "SLO attainment", FS_COL_RATIO, 1,
       "slo_attainment" },
-    { "mean_batch_size", "mean batch size", FS_CMP_NUMBER, 1,
+    { "mean_batch_size", "mean batch size", FS_COL_NUMBER, 1,
       "mean_batch_size" },
 };
 
 static const fs_cmp_column pool_cols[] = {
-    { "pool", NULL, FS_CMP_TEXT, 0, "p.pool" },
-    { "pricing", "pricing", FS_CMP_TEXT, 0, "p.pricing" },
-    { "gpu", "GPU", FS_CMP_TEXT, 0, "p.gpu" },
-    { "gpu_hours_provisioned", "GPU-hours provisioned", FS_CMP_HOURS, 1,
+    { "pool", NULL, FS_COL_TEXT, 0, "p.pool" },
+    { "pricing", "pricing", FS_COL_TEXT, 0, "p.pricing" },
+    { "gpu", "GPU", FS_COL_TEXT, 0, "p.gpu" },
+    { "gpu_hours_provisioned", "GPU-hours provisioned", FS_COL_HOURS, 1,
       "p.gpu_hours_provisioned" },
-    { "gpu_hours_busy", "GPU-hours busy", FS_CMP_HOURS, 1,
+    { "gpu_hours_busy", "GPU-hours busy", FS_COL_HOURS, 1,
       "p.gpu_hours_busy" },
     /* no GPU provisioned (count = 0): no utilization, not 0/0 */
-    { "utilization", "utilization", FS_CMP_RATIO, 1,
+    { "utilization", "utilization", FS_COL_RATIO, 1,
       "CASE WHEN p.gpu_hours_provisioned > 0"
       " THEN p.gpu_hours_busy / p.gpu_hours_provisioned END" },
-    { "cost_usd", "cost", FS_CMP_MONEY, 1,
+    { "cost_usd", "cost", FS_COL_MONEY, 1,
       "round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
       " WHERE c.run_id = p.run_id AND c.pool = p.pool), 0), 2)" },
 };
 
 static const fs_cmp_column pricing_cols[] = {
-    { "pricing", NULL, FS_CMP_TEXT, 0, "pricing" },
-    { "cost_usd", "cost", FS_CMP_MONEY, 1, "round(sum(cost_usd), 2)" },
+    { "pricing", NULL, FS_COL_TEXT, 0, "pricing" },
+    { "cost_usd", "cost", FS_COL_MONEY, 1, "round(sum(cost_usd), 2)" },
 };
 
 #define COUNT(a) (sizeof (a) / sizeof (a)[0])
@@ -191,7 +158,7 @@ int fs_cmp_delta(const fs_cmp_column *c, const char *value, const char *base,
     if (!c->delta || !number(value, &v) || !number(base, &b))
         return 0;
     double d = v - b;
-    if (c->kind == FS_CMP_MONEY)
+    if (c->kind == FS_COL_MONEY)
         d = round(d * 100) / 100;
     *abs = d == 0 ? 0 : d;          /* no "-0" */
     *has_pct = b != 0;
@@ -279,35 +246,36 @@ static void format_duration(double s, char *buf, size_t size)
 }
 
 /* v >= 0 in the units of kind k. */
-static void format_magnitude(fs_cmp_kind k, double v, char *buf, size_t size)
+static void format_magnitude(fs_column_kind k, double v, char *buf,
+                             size_t size)
 {
     char num[96];
     switch (k) {
-    case FS_CMP_MONEY:
+    case FS_COL_MONEY:
         snprintf(buf, size, "$%s",
                  fs_format_thousands(v, 2, num, sizeof num));
         break;
-    case FS_CMP_HOURS:
+    case FS_COL_HOURS:
         fs_format_thousands(v, 1, buf, size);
         break;
-    case FS_CMP_RATIO:
+    case FS_COL_RATIO:
         snprintf(buf, size, "%.2f%%", v * 100);
         break;
-    case FS_CMP_COUNT:
+    case FS_COL_COUNT:
         fs_format_thousands(v, 0, buf, size);
         break;
-    case FS_CMP_NUMBER:
+    case FS_COL_NUMBER:
         fs_format_thousands(v, 2, buf, size);
         break;
-    case FS_CMP_SECONDS:
+    case FS_COL_SECONDS:
         format_sig(v, num, sizeof num);
         snprintf(buf, size, "%s s", num);
         break;
-    case FS_CMP_DURATION:
+    case FS_COL_DURATION:
         format_duration(v, buf, size);
         break;
-    case FS_CMP_TEXT:
-    case FS_CMP_ID:
+    case FS_COL_TEXT:
+    case FS_COL_ID:
         snprintf(buf, size, "%.15g", v);
         break;
     }
@@ -319,7 +287,7 @@ char *fs_cmp_format_value(const fs_cmp_column *c, const char *text)
     char buf[256];
     if (!text)
         return strdup("-");
-    if (c->kind == FS_CMP_TEXT || c->kind == FS_CMP_ID || !number(text, &v))
+    if (c->kind == FS_COL_TEXT || c->kind == FS_COL_ID || !number(text, &v))
         return fs_text_escape(text);
     if (v < 0) {
         char mag[200];
@@ -336,7 +304,7 @@ void fs_cmp_format_change(const fs_cmp_column *c, double d, char *buf,
 {
     char mag[128];
     const char *sign = d > 0 ? "+" : d < 0 ? "-" : "";
-    if (c->kind == FS_CMP_RATIO)
+    if (c->kind == FS_COL_RATIO)
         snprintf(mag, sizeof mag, "%.2f pp", fabs(d) * 100);
     else
         format_magnitude(c->kind, fabs(d), mag, sizeof mag);
@@ -357,7 +325,7 @@ void fs_cmp_format_pct(int has_pct, double pct, char *buf, size_t size)
 static const char *summary_value(const fs_summary *r, const char *name)
 {
     for (int c = 0; c < FS_SUMMARY_COLUMNS; c++)
-        if (strcmp(fs_summary_column_names[c], name) == 0)
+        if (strcmp(fs_summary_columns[c].name, name) == 0)
             return r->col[c];
     return NULL;
 }

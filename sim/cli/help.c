@@ -1,35 +1,40 @@
-/* help.c -- help texts, one per command and one for the scenario keys.
- * Kept beside each other so that README.md and `fleetsim help` can be
- * checked against the same list. */
+/* help.c -- the overview of the commands (from main.c's table) and the
+ * help text of each command.  The reference listings (scenario keys,
+ * run_summary columns) are generated from their tables in help_ref.c. */
 #include "sim/cli/help.h"
 
 #include <string.h>
 
-const char *const fs_help_topics[] = {"run", "runs", "compare", "rm",
-                                      "import", "catalog", "scenario",
-                                      "help", NULL};
-
-static const char usage[] =
-"usage: fleetsim COMMAND [ARGS]\n"
+/* Printed after the command list of the overview. */
+static const char usage_tail[] =
 "\n"
-"fleetsim simulates GPU fleets (on-demand and reserved pools serving\n"
-"inference workloads) and stores cost, utilization and latency in SQLite.\n"
-"\n"
-"commands:\n"
-"  run SCENARIO      simulate a scenario and store the run (fleetsim.db)\n"
-"  runs              list the stored runs\n"
-"  compare RUN...    compare runs side by side (--baseline for deltas)\n"
-"  rm RUN...         remove runs and all their rows\n"
-"  import FILE...    copy the runs of a kept database into --db\n"
-"  catalog gpus|instances   print the GPU and instance-price catalogs\n"
-"  help [TOPIC]      this text, or help on a command or on `scenario`\n"
-"  --version         print the version\n"
+"`fleetsim help COMMAND` (or `fleetsim COMMAND --help`) shows a command's\n"
+"options; `fleetsim help scenario` every scenario key; `fleetsim help keys`\n"
+"and `fleetsim help columns` list the scenario keys and the run_summary\n"
+"columns one a line, tab-separated, for scripts.\n"
 "\n"
 "exit status: 0 success, 1 the simulation could not be done (the message\n"
 "names file, line and key), 2 usage error.\n"
 "\n"
 "Not in this version: sweep, roi, plot, trace, catalog llms|mig (spot,\n"
 "MIG, LLM models, training and windows come in later versions).\n";
+
+void fs_help_usage(FILE *out, const fs_command *cmds, size_t n)
+{
+    fputs("usage: fleetsim COMMAND [ARGS]\n"
+          "\n"
+          "fleetsim simulates GPU fleets (on-demand and reserved pools "
+          "serving\ninference workloads) and stores cost, utilization and "
+          "latency in SQLite.\n\ncommands:\n", out);
+    for (size_t i = 0; i < n; i++) {
+        char head[64];
+        snprintf(head, sizeof head, "%s%s%s", cmds[i].name,
+                 cmds[i].args[0] ? " " : "", cmds[i].args);
+        fprintf(out, "  %-24s %s\n", head, cmds[i].summary);
+    }
+    fprintf(out, "  %-24s %s\n", "--version", "print the version");
+    fputs(usage_tail, out);
+}
 
 static const char run_help[] =
 "usage: fleetsim run SCENARIO [--db FILE] [--seed N] [--replications N]\n"
@@ -122,101 +127,14 @@ static const char catalog_help[] =
 "source).  DIR (or $FLEETSIM_CATALOG) holds gpus.csv and instances.csv;\n"
 "a scenario can point at its own with [scenario] catalog = DIR.\n";
 
-static const char help_help[] =
-"usage: fleetsim help [run|runs|compare|rm|import|catalog|scenario]\n";
-
-static const char scenario_help[] =
-"Scenario files are INI (inih).  Values use one grammar: durations 250ms\n"
-"90s 15m 4h 30d 2w (a bare number is seconds); rates 3.2/s 100/m 5000/h\n"
-"1M/d; money 4.10 or $4.10 ($ per instance-hour unless said); fractions\n"
-"0.7 or 70%; calls NAME(key=value, ...).  ';' or '#' starts a comment.\n"
-"\n"
-"[scenario]\n"
-"  name = TEXT               run name, 1-63 bytes (default: the file name)\n"
-"  start = YYYY-MM-DD[ HH:MM] calendar start, UTC (default 2026-01-01)\n"
-"  horizon = DURATION        simulated time (default 30d)\n"
-"  seed = N                  random seed (default 1)\n"
-"  replications = N          independent replications (default 1)\n"
-"  metrics_interval = DURATION  utilization sampling (default 5m)\n"
-"  include = FILE            read FILE first; this file overrides it\n"
-"  catalog = DIR             gpus.csv and instances.csv to use\n"
-"  catalog_gpus = FILE, catalog_instances = FILE   one file each\n"
-"\n"
-"[pool.NAME]\n"
-"  gpu = NAME                a catalog GPU (fleetsim catalog gpus)\n"
-"  instance = PROVIDER:TYPE  a catalog instance (GPU, count and prices)\n"
-"  provider = aws|azure|gcp  whose catalog prices a gpu several sell\n"
-"                            (required then, unless instance or price)\n"
-"  gpus_per_instance = N     (default: the instance's, else 1)\n"
-"  gpus_per_server = N       GPUs one replica uses (default 1)\n"
-"  pricing = on-demand|reserved   (default on-demand)\n"
-"  count = N                 fixed number of instances (default 1)\n"
-"  autoscale = utilization(target=70%) | queue(target=N)  with min = N,\n"
-"                            max = N (on-demand only; not with count);\n"
-"                            utilization counts busy time plus the growth\n"
-"                            of the queued work\n"
-"  autoscale_interval = DURATION  (default 1m)\n"
-"  cooldown = DURATION       scale-in window: shrink only to the most\n"
-"                            instances wanted within it (default 5m)\n"
-"  provision_delay = DURATION  launch to ready (default 3m; pools present\n"
-"                            at the start are ready at once)\n"
-"  price = MONEY             $ per instance-hour (default: catalog)\n"
-"  term = 1y|3y              reserved term (default 1y)\n"
-"  upfront = none|partial|all   reserved upfront option (default none)\n"
-"  upfront_price = MONEY     reserved: $ per instance for the whole term\n"
-"                            (partial: with price, the hourly rate that goes\n"
-"                            with it; all: no hourly rate, no price)\n"
-"  min_billed = DURATION     on-demand minimum per launch (default 60s; not\n"
-"                            for instances still up at the horizon)\n"
-"\n"
-"[workload.NAME]\n"
-"  kind = inference          (default; batch and training come later)\n"
-"  pools = P1, P2            pools that serve it, in preference order\n"
-"  arrivals = poisson(rate=R) | diurnal(peak=R, trough=R, peak_hour=H)\n"
-"           | mmpp(high=R, low=R, high_for=D, low_for=D)\n"
-"           | trace(PATH, format=azure-llm|alibaba-lora|generic, ...)\n"
-"             generic: time=COL service=COL tokens_in=COL tokens_out=COL\n"
-"             time_unit=s|ms|us|datetime\n"
-"  service = const(D) | exponential(mean=D) | lognormal(mean=D, sigma=S)\n"
-"          | lognormal(mu=M, sigma=S) | weibull(shape=K, scale=D)\n"
-"          | linear(base=D, per_item=D) | trace\n"
-"  reference_gpu = NAME      GPU the service times are stated for (default\n"
-"                            the first pool's); others scale by bf16 TFLOPS\n"
-"  batch_max = N             requests per batch (default 1)\n"
-"  batch_wait = DURATION     longest a request waits for its batch to fill\n"
-"                            (default 0s)\n"
-"  slo_p99 = DURATION        latency objective; attainment = share of\n"
-"                            requests within it\n"
-"  rate_scale = X            traces: thin (<1) or replicate (>1) requests\n"
-"  repeat = yes|no           traces: loop the trace to the horizon\n"
-"  bad_rows = fail|skip      traces: stop at a malformed row (default) or\n"
-"                            skip and count it\n"
-"  statuses = S1, S2         traces with a status column (alibaba-lora):\n"
-"                            the statuses replayed (default SUCCEED); the\n"
-"                            other rows are counted in the run summary\n"
-"  queue_max = N             drop arrivals beyond N waiting (default 0 =\n"
-"                            unbounded)\n"
-"\n"
-"[window.NAME]  every = DURATION  open = HH:MM  duration = DURATION\n"
-"  (validated; used by batch workloads in a later version)\n"
-"\n"
-"Limits (refused with file:line:key beyond them): a file is a regular file\n"
-"of at most 1 MiB, lines at most 198 characters, section names at most 49;\n"
-"durations at most 3650d; count, min, max at most 1000000; gpus_per_instance\n"
-"at most 64; batch_max at most 65536; replications at most 10000; price at\n"
-"most $10000 per instance-hour; rate_scale at most 1000; lognormal sigma at\n"
-"most 4; weibull shape 0.1 to 100; per pool, servers x batch_max at most\n"
-"4194304; pools x replications x (samples + months) at most 5000000.\n";
-
 const char *fs_help_text(const char *topic)
 {
-    if (!topic)
-        return usage;
     static const struct { const char *topic, *text; } texts[] = {
         {"run", run_help}, {"runs", runs_help}, {"compare", compare_help},
-        {"rm", rm_help}, {"import", import_help}, {"catalog", catalog_help}, {"scenario", scenario_help},
-        {"help", help_help},
+        {"rm", rm_help}, {"import", import_help}, {"catalog", catalog_help},
     };
+    if (!topic)
+        return NULL;
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         if (strcmp(topic, texts[i].topic) == 0)
             return texts[i].text;

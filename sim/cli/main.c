@@ -1,4 +1,9 @@
-/* main.c -- the fleetsim command: finds the subcommand and runs it. */
+/* main.c -- the fleetsim command: finds the subcommand and runs it.
+ *
+ * The commands are declared once, in the table below: `fleetsim help`
+ * lists them from it, and tests/cli_docs.sh checks that each is in the man
+ * page and README.md.  Adding one: sim/cli/cmd_NAME.c, its declaration in
+ * commands.h, a line here, and its text in help.c. */
 #include "sim/cli/commands.h"
 #include "sim/cli/help.h"
 #include "sim/store/store.h"
@@ -10,15 +15,29 @@
 #define PACKAGE_VERSION "dev"
 #endif
 
-static const struct command {
-    const char *name;
-    int (*fn)(int, char **);
-} commands[] = {
-    {"run", cmd_run},         {"runs", cmd_runs},
-    {"compare", cmd_compare}, {"catalog", cmd_catalog},
-    {"help", cmd_help},       {"rm", cmd_rm},
-    {"import", cmd_import},
+static int help(int argc, char **argv);
+
+/* In the order `fleetsim help` lists them. */
+static const fs_command commands[] = {
+    {"run", cmd_run, "SCENARIO",
+     "simulate a scenario and store the run (fleetsim.db)"},
+    {"runs", cmd_runs, "", "list the stored runs"},
+    {"compare", cmd_compare, "RUN...",
+     "compare runs side by side (--baseline for deltas)"},
+    {"rm", cmd_rm, "RUN...", "remove runs and all their rows"},
+    {"import", cmd_import, "KEPT...",
+     "copy the runs of a kept database into --db"},
+    {"catalog", cmd_catalog, "gpus|instances",
+     "print the GPU or instance-price catalog"},
+    {"help", help, "[TOPIC]",
+     "help on a command, scenario, keys or columns"},
 };
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static int help(int argc, char **argv)
+{
+    return fs_help_main(argc, argv, commands, NCOMMANDS);
+}
 
 int main(int argc, char **argv)
 {
@@ -26,24 +45,24 @@ int main(int argc, char **argv)
      * rather than SIGXFSZ killing us. */
     fs_store_catch_file_size_limit();
     if (argc < 2) {
-        fputs(fs_help_text(NULL), stderr);
+        fs_help_usage(stderr, commands, NCOMMANDS);
         return FS_EXIT_USAGE;
     }
     const char *name = argv[1];
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
-        return cmd_help(argc - 1, argv + 1);
+        return help(argc - 1, argv + 1);
     if (strcmp(name, "--version") == 0) {
         printf("fleetsim %s\n", PACKAGE_VERSION);
         return FS_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    for (size_t i = 0; i < NCOMMANDS; i++)
         if (strcmp(name, commands[i].name) == 0) {
             /* `fleetsim CMD --help` is `fleetsim help CMD`. */
             for (int k = 2; k < argc; k++)
                 if (strcmp(argv[k], "--help") == 0 ||
                     strcmp(argv[k], "-h") == 0) {
                     char *h[] = {"help", (char *)name, NULL};
-                    return cmd_help(2, h);
+                    return help(2, h);
                 }
             return commands[i].fn(argc - 1, argv + 1);
         }

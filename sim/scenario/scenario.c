@@ -2,8 +2,9 @@
  *
  * The config is walked section by section: [scenario], pools
  * (scenario_pool.c), workloads, windows; then the checks that span
- * sections (scenario_check.c).  Each section kind has the list of keys it
- * accepts, read with the typed readers of scenario_read.c.  Nothing that
+ * sections (scenario_check.c).  The keys each section kind accepts are
+ * declared in keys.c; they are read with the typed readers of
+ * scenario_read.c.  Nothing that
  * does not fit is cut: names, paths and values beyond their documented
  * bounds (scenario_limits.h) are refused with file:line:key. */
 #include "sim/scenario/scenario_impl.h"
@@ -16,18 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static const char *const scenario_keys[] = {
-    "name", "start", "horizon", "seed", "replications", "metrics_interval",
-    "catalog", "catalog_gpus", "catalog_instances", "description", NULL};
-static const char *const workload_keys[] = {
-    "kind", "pools", "arrivals", "service", "batch_max", "batch_wait",
-    "slo_p99", "rate_scale", "repeat", "bad_rows", "queue_max",
-    "reference_gpu", "description",
-    "statuses",   /* traces: checked where the trace opens (trace_rows.c) */
-    NULL};
-static const char *const window_keys[] = {"every", "open", "duration",
-                                          "description", NULL};
 
 static int parse_start(fs_reader *rd, fs_scenario *sc)
 {
@@ -94,7 +83,7 @@ static int parse_scenario_section(fs_scenario *sc, fs_error *err,
 {
     fs_reader rd = {sc->cfg, "scenario", err};
     long seed;
-    if (fs_rd_check_keys(&rd, scenario_keys) || parse_name(&rd, sc) ||
+    if (fs_rd_check_keys(&rd, FS_SECTION_SCENARIO) || parse_name(&rd, sc) ||
         parse_start(&rd, sc) ||
         fs_rd_double(&rd, "horizon", fs_parse_duration, 30 * 86400.0,
                      &sc->horizon_s) ||
@@ -201,7 +190,7 @@ static int parse_workload(fs_scenario *sc, const char *section,
     memset(w, 0, sizeof *w);
     snprintf(w->section, sizeof w->section, "%s", section);
     snprintf(w->name, sizeof w->name, "%s", section + 9);
-    if (fs_rd_check_keys(&rd, workload_keys))
+    if (fs_rd_check_keys(&rd, FS_SECTION_WORKLOAD))
         return -1;
     int kind, br;
     if (fs_rd_choice(&rd, "kind", kinds, 0, &kind))
@@ -280,7 +269,7 @@ static int parse_window(fs_scenario *sc, const char *section,
     fs_reader rd = {sc->cfg, section, err};
     memset(win, 0, sizeof *win);
     snprintf(win->name, sizeof win->name, "%s", section + 7);
-    if (fs_rd_check_keys(&rd, window_keys) ||
+    if (fs_rd_check_keys(&rd, FS_SECTION_WINDOW) ||
         fs_rd_double(&rd, "every", fs_parse_duration, 86400, &win->every))
         return -1;
     fs_config_entry *e = fs_rd_entry(&rd, "open");
@@ -327,12 +316,13 @@ static int collect_sections(fs_scenario *sc, const char *prefix,
     return 0;
 }
 
+/* The section kinds are keys.c's; every section but [scenario] is
+ * KIND.NAME. */
 static int check_section_names(fs_scenario *sc, fs_error *err)
 {
-    static const char *const kinds[] = {"scenario", "pool.NAME",
-                                        "workload.NAME", "window.NAME", NULL};
-    static const char *const bare[] = {"scenario", "pool", "workload",
-                                       "window", NULL};
+    const char *bare[FS_SECTIONS + 1];
+    for (int k = 0; k <= FS_SECTIONS; k++)
+        bare[k] = fs_key_sections[k].name;
     for (size_t i = 0; i < sc->cfg->n; i++) {
         const fs_config_entry *e = &sc->cfg->e[i];
         const char *s = e->section;
@@ -341,8 +331,9 @@ static int check_section_names(fs_scenario *sc, fs_error *err)
         const char *dot = strchr(s, '.');
         size_t plen = dot ? (size_t)(dot - s) : strlen(s);
         int known = 0;
-        for (int k = 1; bare[k]; k++)
-            known |= strlen(bare[k]) == plen && strncmp(bare[k], s, plen) == 0;
+        for (int k = 0; bare[k]; k++)
+            known |= k != FS_SECTION_SCENARIO && strlen(bare[k]) == plen &&
+                     strncmp(bare[k], s, plen) == 0;
         char why[128];
         if (known && dot && dot[1] &&
             fs_check_name(dot + 1, FS_NAME_MAX, why, sizeof why) == 0)
@@ -352,17 +343,24 @@ static int check_section_names(fs_scenario *sc, fs_error *err)
                                why);
         char word[64];
         snprintf(word, sizeof word, "%.*s", (int)(plen < 63 ? plen : 63), s);
+        if (strcmp(word, "scenario") == 0)
+            return fs_error_at(err, e->file, e->line, s, "%s",
+                               "[scenario] takes no name");
         const char *near = fs_nearest_name(word, bare);
         if (known)
             return fs_error_at(err, e->file, e->line, s,
                                "section needs a name of 1 to %d characters, "
                                "e.g. [%s.a100]", FS_NAME_MAX - 1, word);
+        char kinds[128];
+        size_t n = 0;
+        for (int k = 0; bare[k] && n < sizeof kinds; k++)
+            n += (size_t)snprintf(kinds + n, sizeof kinds - n, "%s%s",
+                                  k ? ", " : "", fs_key_sections[k].header);
         return fs_error_at(err, e->file, e->line, s,
                            "unknown section kind '%s' (%s%s%s; sections are "
-                           "%s, %s, %s, %s)", word,
+                           "%s)", word,
                            near ? "did you mean '" : "no close match",
-                           near ? near : "", near ? "'?" : "", kinds[0],
-                           kinds[1], kinds[2], kinds[3]);
+                           near ? near : "", near ? "'?" : "", kinds);
     }
     return 0;
 }

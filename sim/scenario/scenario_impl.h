@@ -8,6 +8,7 @@
 #ifndef FS_SCENARIO_IMPL_H
 #define FS_SCENARIO_IMPL_H
 
+#include "sim/scenario/keys.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/scenario_limits.h"
 
@@ -38,8 +39,10 @@ int fs_rd_count(fs_reader *rd, const char *key, long def, long min, long max,
 int fs_rd_bool(fs_reader *rd, const char *key, int def, int *out);
 int fs_rd_choice(fs_reader *rd, const char *key, const char *const *words,
                  int def, int *out);
-/* Refuses a key of the section that is not in allowed. */
-int fs_rd_check_keys(fs_reader *rd, const char *const *allowed);
+/* Refuses a key of the section that its kind's table (keys.c) does not
+ * accept: "not implemented in this version" for a key of a later version,
+ * else "unknown key" with the nearest accepted name. */
+int fs_rd_check_keys(fs_reader *rd, fs_section_kind kind);
 
 /* scenario_pool.c: [pool.NAME] into p. */
 int fs_scenario_parse_pool(fs_scenario *sc, const char *section,

@@ -14,12 +14,6 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const pool_keys[] = {
-    "gpu", "instance", "provider", "gpus_per_instance", "gpus_per_server",
-    "pricing", "count", "min", "max", "autoscale", "autoscale_interval",
-    "cooldown", "provision_delay", "price", "term", "upfront",
-    "upfront_price", "min_billed", "description", NULL};
-
 /* A key of another purchase option (term on an on-demand pool) is refused
  * by name rather than ignored: the pool would not be billed as written. */
 static int foreign_keys(fs_reader *rd, const fs_purchase_option *mine)
@@ -351,7 +345,7 @@ int fs_scenario_parse_pool(fs_scenario *sc, const char *section,
     memset(p, 0, sizeof *p);
     snprintf(p->section, sizeof p->section, "%s", section);
     snprintf(p->name, sizeof p->name, "%s", section + 5);
-    if (fs_rd_check_keys(&rd, pool_keys) || parse_pricing(&rd, p) ||
+    if (fs_rd_check_keys(&rd, FS_SECTION_POOL) || parse_pricing(&rd, p) ||
         parse_hardware(&rd, sc, p, &it) || parse_size(&rd, p))
         return -1;
     return price_pool(&rd, sc, p, it);

@@ -2,21 +2,16 @@
  *
  * Every reader marks the entry it consumed and, on a bad value, writes one
  * "file:line: section.key: what is wrong" message; a key outside the
- * section's list is refused with the nearest known name, and keys of the
- * contract that later versions implement are refused as such rather than
- * silently ignored. */
+ * section's table (keys.c) is refused with the nearest known name, and keys
+ * of the contract that later versions implement are refused as such rather
+ * than silently ignored. */
 #include "sim/scenario/scenario_impl.h"
+
+#include <assert.h>
 
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-
-/* Keys of the contract that later versions implement. */
-static const char *const later_keys[] = {
-    "interruption", "notice", "replace_delay", "fallback", "mig", "schedule",
-    "model", "precision", "tokens_in", "tokens_out", "jobs",
-    "checkpoint_interval", "checkpoint_cost", "restore_cost", "window",
-    NULL};
 
 fs_config_entry *fs_rd_entry(fs_reader *rd, const char *key)
 {
@@ -127,31 +122,44 @@ int fs_rd_choice(fs_reader *rd, const char *key, const char *const *words,
     return fs_rd_bad(rd, e, "%s", why);
 }
 
-int fs_rd_check_keys(fs_reader *rd, const char *const *allowed)
+/* A key that is neither accepted nor of a later version: the nearest
+ * accepted name, if one is close. */
+static int unknown_key(fs_reader *rd, const fs_config_entry *e,
+                       const fs_key_section *sec)
 {
+    const char *names[FS_KEYS_MAX + 1];
+    size_t n = 0;
+    fs_key_ref k;
+    for (size_t i = 0; n < FS_KEYS_MAX && fs_key_at(sec, i, &k); i++)
+        names[n++] = k.doc->name;
+    assert(!fs_key_at(sec, n, &k));     /* raise FS_KEYS_MAX */
+    names[n] = NULL;
+    const char *near = fs_nearest_name(e->key, names);
+    char why[256];
+    if (near)
+        snprintf(why, sizeof why, "unknown key (did you mean '%s'?)", near);
+    else
+        snprintf(why, sizeof why, "unknown key (see `fleetsim help "
+                 "scenario`)");
+    return fs_rd_bad(rd, e, "%s", why);
+}
+
+int fs_rd_check_keys(fs_reader *rd, fs_section_kind kind)
+{
+    const fs_key_section *sec = &fs_key_sections[kind];
     for (size_t i = 0; i < rd->cfg->n; i++) {
         fs_config_entry *e = &rd->cfg->e[i];
-        if (strcmp(e->section, rd->section) != 0)
+        fs_key_ref k;
+        if (strcmp(e->section, rd->section) != 0 ||
+            fs_key_find(sec, e->key, &k))
             continue;
-        int ok = 0;
-        for (const char *const *a = allowed; *a && !ok; a++)
-            ok = strcmp(*a, e->key) == 0;
-        if (ok)
-            continue;
-        for (const char *const *l = later_keys; *l; l++)
-            if (strcmp(*l, e->key) == 0)
-                return fs_rd_bad(rd, e, "%s", "is part of the contract but "
-                                 "not implemented in this version of "
-                                 "fleetsim (spot, MIG, LLM models, training "
-                                 "and windows come later)");
-        const char *near = fs_nearest_name(e->key, allowed);
+        const fs_key_later *l = fs_key_find_later(sec, e->key);
+        if (!l)
+            return unknown_key(rd, e, sec);
         char why[256];
-        if (near)
-            snprintf(why, sizeof why, "unknown key (did you mean '%s'?)",
-                     near);
-        else
-            snprintf(why, sizeof why, "unknown key (see `fleetsim help "
-                     "scenario`)");
+        snprintf(why, sizeof why, "is part of the contract but not "
+                 "implemented in this version of fleetsim (%s come in a "
+                 "later version)", l->capability);
         return fs_rd_bad(rd, e, "%s", why);
     }
     return 0;

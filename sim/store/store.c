@@ -31,14 +31,6 @@
 
 #define OPEN_ATTEMPTS 4    /* opens of a new file another process removed */
 
-const char *const fs_summary_column_names[FS_SUMMARY_COLUMNS] = {
-    "run_id", "name", "scenario", "seed", "replication", "horizon_s",
-    "total_cost_usd", "cost_per_month_usd", "gpu_hours_provisioned",
-    "gpu_hours_busy", "utilization", "requests", "requests_dropped",
-    "latency_mean_s", "latency_p50_s", "latency_p99_s", "wait_mean_s",
-    "slo_attainment", "jobs", "jobs_missed_deadline", "interruptions",
-};
-
 /* ---- the busy timeout ------------------------------------------------- */
 
 static double busy_timeout_s = -1;    /* < 0: the environment, or default */

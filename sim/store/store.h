@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include "sim/base/error.h"
 #include "sim/fleet/results.h"
+#include "sim/store/columns.h"
 
 #define FS_SCHEMA_VERSION 2
 
@@ -67,11 +68,9 @@ int fs_store_find_run(fs_store *s, const char *run, long *run_id,
                       fs_error *err);
 
 /* One run_summary row, as text columns (NULL values as NULL pointers). */
-#define FS_SUMMARY_COLUMNS 21
 typedef struct fs_summary {
-    char *col[FS_SUMMARY_COLUMNS];   /* in run_summary's column order */
+    char *col[FS_SUMMARY_COLUMNS];   /* as fs_summary_columns (columns.h) */
 } fs_summary;
-extern const char *const fs_summary_column_names[FS_SUMMARY_COLUMNS];
 
 int fs_store_summary(fs_store *s, long run_id, fs_summary *out, fs_error *err);
 void fs_summary_free(fs_summary *sm);

@@ -146,12 +146,12 @@ void fs_summary_free(fs_summary *sm)
 int fs_store_summary(fs_store *s, long run_id, fs_summary *out, fs_error *err)
 {
     assert(s && out);
-    /* Name the columns, so their order is fs_summary_column_names'. */
+    /* Name the columns, so their order is the declared order (columns.c). */
     char sql[1024];
     size_t len = (size_t)snprintf(sql, sizeof sql, "SELECT ");
     for (int i = 0; i < FS_SUMMARY_COLUMNS; i++)
         len += (size_t)snprintf(sql + len, sizeof sql - len, "%s%s",
-                                i ? ", " : "", fs_summary_column_names[i]);
+                                i ? ", " : "", fs_summary_columns[i].name);
     snprintf(sql + len, sizeof sql - len,
              " FROM run_summary WHERE run_id = ?");
     assert(len < sizeof sql - 40);

@@ -21,13 +21,15 @@
  *   no empty database is left behind. */
 #include "sim/store/store_impl.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Schema version 1.  Contract columns first in every table, then ours. */
+/* Schema version 1.  Contract columns first in every table, then ours.
+ * Its run_summary is history: version 2 replaces it. */
 static const char schema_v1[] =
     "CREATE TABLE run ("
     " run_id INTEGER PRIMARY KEY,"
@@ -153,45 +155,11 @@ static const char schema_v1[] =
 
 /* Version 2: cost_per_month_usd becomes the monthly run rate (the horizon's
  * cost scaled to a 730-hour month; version 1 divided by the calendar months
- * covered, which read as a bill), and latency gains mean_batch_size. */
+ * covered, which read as a bill), and latency gains mean_batch_size.  The
+ * new view itself is created from columns.c after the last migration (see
+ * create_view). */
 static const char schema_v2[] =
-    /* Correlated subqueries rather than joins: a run without rows in some
-     * child table still gets its one summary row. */
     "DROP VIEW run_summary;\n"
-    "CREATE VIEW run_summary AS SELECT"
-    " r.run_id AS run_id,"
-    " r.name AS name,"
-    " r.scenario AS scenario,"
-    " r.seed AS seed,"
-    " r.replication AS replication,"
-    " r.horizon_s AS horizon_s,"
-    " round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
-    "  WHERE c.run_id = r.run_id), 0), 2) AS total_cost_usd,"
-    /* a run rate: the horizon's cost scaled to a 730-hour month */
-    " CASE WHEN r.horizon_s > 0 THEN"
-    "  round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
-    "   WHERE c.run_id = r.run_id), 0) * 730 * 3600 / r.horizon_s, 2) END"
-    "  AS cost_per_month_usd,"
-    " coalesce((SELECT sum(p.gpu_hours_provisioned) FROM pool p"
-    "  WHERE p.run_id = r.run_id), 0) AS gpu_hours_provisioned,"
-    " coalesce((SELECT sum(p.gpu_hours_busy) FROM pool p"
-    "  WHERE p.run_id = r.run_id), 0) AS gpu_hours_busy,"
-    " (SELECT CASE WHEN sum(p.gpu_hours_provisioned) > 0 THEN"
-    "   sum(p.gpu_hours_busy) / sum(p.gpu_hours_provisioned) END"
-    "  FROM pool p WHERE p.run_id = r.run_id) AS utilization,"
-    " r.requests AS requests,"
-    " r.requests_dropped AS requests_dropped,"
-    " r.latency_mean_s AS latency_mean_s,"
-    " r.latency_p50_s AS latency_p50_s,"
-    " r.latency_p99_s AS latency_p99_s,"
-    " r.wait_mean_s AS wait_mean_s,"
-    " r.slo_attainment AS slo_attainment,"
-    " (SELECT count(*) FROM job j WHERE j.run_id = r.run_id) AS jobs,"
-    " (SELECT count(*) FROM job j WHERE j.run_id = r.run_id"
-    "  AND j.met_deadline = 0) AS jobs_missed_deadline,"
-    " coalesce((SELECT sum(p.interruptions) FROM pool p"
-    "  WHERE p.run_id = r.run_id), 0) AS interruptions"
-    " FROM run r;\n"
     "ALTER TABLE latency ADD COLUMN mean_batch_size REAL;\n";
 
 /* migrations[v]: user_version v -> v + 1. */
@@ -205,7 +173,7 @@ const char *const fs_store_child_tables[] = {
 };
 
 /* What a run is written to and read from: each object with the columns
- * fleetsim uses, in the order of the schema. */
+ * fleetsim uses, in the order of the schema (the view's: columns.c). */
 static const struct required {
     const char *type, *name, *columns;
 } required[] = {
@@ -226,11 +194,7 @@ static const struct required {
       " met_deadline" },
     { "table", "pool", "run_id, pool, gpu, pricing, instance, price_usd_h,"
       " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions" },
-    { "view", "run_summary", "run_id, name, scenario, seed, replication,"
-      " horizon_s, total_cost_usd, cost_per_month_usd, gpu_hours_provisioned,"
-      " gpu_hours_busy, utilization, requests, requests_dropped,"
-      " latency_mean_s, latency_p50_s, latency_p99_s, wait_mean_s,"
-      " slo_attainment, jobs, jobs_missed_deadline, interruptions" },
+    { "view", "run_summary", NULL },     /* fs_summary_columns */
 };
 
 int fs_schema_identify(fs_store *s, long long *version, fs_error *err)
@@ -302,8 +266,16 @@ int fs_schema_check(fs_store *s, fs_error *err)
         }
         /* Preparing a query of every column finds a dropped column, or a
          * view over a table that is gone, without reading a row. */
-        char sql[1024];
-        snprintf(sql, sizeof sql, "SELECT %s FROM %s LIMIT 0", q->columns,
+        char sql[1024], view_columns[600];
+        const char *columns = q->columns;
+        if (!columns) {
+            size_t n = fs_summary_column_list(view_columns,
+                                              sizeof view_columns);
+            assert(n < sizeof view_columns);
+            (void)n;
+            columns = view_columns;
+        }
+        snprintf(sql, sizeof sql, "SELECT %s FROM %s LIMIT 0", columns,
                  q->name);
         sqlite3_stmt *st;
         rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
@@ -373,6 +345,22 @@ static int file_moved(const fs_store *s)
            st.st_ino != s->ino;
 }
 
+/* The run_summary view of this version, from columns.c.  It is derived,
+ * not migrated step by step: every migration ends by creating it anew, so
+ * a change to columns.c needs only a new schema version (whose migration
+ * may be empty) for existing databases to get it. */
+static int create_view(fs_store *s)
+{
+    char *view = fs_summary_view_sql();
+    if (!view)
+        return SQLITE_NOMEM;
+    int rc = fs_store_exec(s, "DROP VIEW IF EXISTS run_summary");
+    if (rc == SQLITE_OK)
+        rc = fs_store_exec(s, view);
+    free(view);
+    return rc;
+}
+
 /* Creates or migrates the schema in one transaction, identifying the file
  * again under the write lock: another fleetsim may have created the schema
  * since fs_schema_look(). */
@@ -390,6 +378,8 @@ static int create_or_migrate(fs_store *s, int created, fs_error *err)
     }
     for (long long v = version; rc == SQLITE_OK && v < FS_SCHEMA_VERSION; v++)
         rc = fs_store_exec(s, migrations[v]);
+    if (rc == SQLITE_OK && version < FS_SCHEMA_VERSION)
+        rc = create_view(s);
     if (rc == SQLITE_OK && version < FS_SCHEMA_VERSION) {
         char sql[96];
         snprintf(sql, sizeof sql, "PRAGMA user_version = %d; "

@@ -1,0 +1,203 @@
+/* keys.c -- the scenario keys of each section; see keys.h.
+ *
+ * Adding a key: one line in its section's table below (name, what a value
+ * looks like, the default as written, one line of help), then read it in
+ * the section's parser (scenario.c, scenario_pool.c).  `make man` puts it
+ * in doc/fleetsim.1; tests/cli_docs.sh fails until README.md has it.
+ * A purchase option's keys go in its own table (models/purchase_*.c). */
+#include "sim/scenario/keys.h"
+
+#include <string.h>
+
+#include "models/purchase.h"
+
+static const fs_key_doc scenario_keys[] = {
+    {"name", "text", "the file name without .ini",
+     "run name, 1 to 63 bytes of UTF-8 (--name overrides it)"},
+    {"start", "YYYY-MM-DD[ HH:MM]", "2026-01-01",
+     "calendar start, UTC: months for costs, hour of day for diurnal()"},
+    {"horizon", "duration", "30d", "simulated time"},
+    {"seed", "integer", "1", "random seed (--seed overrides it)"},
+    {"replications", "integer, 1 to 10000", "1",
+     "independent replications, each stored as a run with replication "
+     "0..N-1"},
+    {"metrics_interval", "duration", "5m", "utilization sampling period"},
+    {"include", "path", NULL,
+     "a scenario file read first; this file's keys override its keys"},
+    {"catalog", "directory", "the installed catalog",
+     "holds gpus.csv and instances.csv (your negotiated prices)"},
+    {"catalog_gpus", "path", NULL, "the GPU catalog file, instead of "
+     "catalog's gpus.csv"},
+    {"catalog_instances", "path", NULL, "the instance catalog file, instead "
+     "of catalog's instances.csv"},
+    {"description", "text", NULL, "ignored; for people"},
+    {NULL, NULL, NULL, NULL},
+};
+
+/* The pricing keys (term, upfront, min_billed, ...) come from the purchase
+ * options: see fs_key_at. */
+static const fs_key_doc pool_keys[] = {
+    {"gpu", "catalog GPU", NULL,
+     "the GPU, e.g. A100-80GB (fleetsim catalog gpus); or give instance"},
+    {"instance", "PROVIDER:TYPE", NULL,
+     "a catalog instance type, e.g. aws:p4d.24xlarge: its GPU, GPUs per "
+     "instance and prices"},
+    {"provider", "aws|azure|gcp", NULL,
+     "whose catalog prices a gpu that several providers sell (required "
+     "then, unless instance or price is given)"},
+    {"gpus_per_instance", "integer, 1 to 64", "the instance's, else 1",
+     "GPUs in one instance"},
+    {"gpus_per_server", "integer", "1",
+     "GPUs one replica uses; divides gpus_per_instance"},
+    {"pricing", "purchase option", "on-demand",
+     "how the instances are paid for: one of the purchase options below, "
+     "each with its keys"},
+    {"count", "integer, 0 to 1000000", "1", "fixed number of instances"},
+    {"autoscale", "utilization(target=F)|queue(target=N)", NULL,
+     "target tracking instead of count, with min and max (on-demand only); "
+     "utilization counts busy time plus the growth of the queued work"},
+    {"min", "integer, 0 to 1000000", "0", "autoscaling: fewest instances"},
+    {"max", "integer, 1 to 1000000", NULL,
+     "autoscaling: most instances (required with autoscale)"},
+    {"autoscale_interval", "duration", "1m",
+     "how often the autoscaler decides"},
+    {"cooldown", "duration", "5m",
+     "scale-in window: shrink only to the most instances wanted within it"},
+    {"provision_delay", "duration", "3m",
+     "launch to ready (instances present at the start are ready at once)"},
+    {"price", "money per instance-hour", "the catalog's",
+     "overrides the catalog price; at most $10000"},
+    {"description", "text", NULL, "ignored; for people"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static const fs_key_later pool_later[] = {
+    {"interruption", "spot pools"},
+    {"notice", "spot pools"},
+    {"replace_delay", "spot pools"},
+    {"fallback", "spot pools"},
+    {"mig", "MIG partitions"},
+    {"schedule", "offline windows"},
+    {NULL, NULL},
+};
+
+static const fs_key_doc workload_keys[] = {
+    {"kind", "inference", "inference",
+     "what the workload is (batch and training come in a later version)"},
+    {"pools", "POOL, ...", NULL,
+     "the pools that serve it, in preference order (required)"},
+    {"arrivals", "arrival process", NULL,
+     "poisson(rate=R) | diurnal(peak=R, trough=R, peak_hour=H) | "
+     "mmpp(high=R, low=R, high_for=D, low_for=D) | trace(PATH, "
+     "format=azure-llm|alibaba-lora|generic, ...), generic with time=COL "
+     "service=COL tokens_in=COL tokens_out=COL time_unit=s|ms|us|datetime "
+     "(required)"},
+    {"service", "distribution", NULL,
+     "const(D) | exponential(mean=D) | lognormal(mean=D, sigma=S) | "
+     "lognormal(mu=M, sigma=S) | weibull(shape=K, scale=D) | linear(base=D, "
+     "per_item=D) | trace: seconds on reference_gpu (required)"},
+    {"reference_gpu", "catalog GPU", "the first pool's GPU",
+     "the GPU service times are stated for; other GPUs scale them by dense "
+     "bf16 throughput"},
+    {"batch_max", "integer, 1 to 65536", "1", "requests per batch"},
+    {"batch_wait", "duration", "0s",
+     "longest a request waits for its batch to fill"},
+    {"slo_p99", "duration", NULL,
+     "latency objective; attainment = share of served requests within it"},
+    {"rate_scale", "number above 0, at most 1000", "1",
+     "traces: thin (below 1) or replicate (above 1) the requests"},
+    {"repeat", "yes|no", "no", "traces: loop the trace until the horizon"},
+    {"bad_rows", "fail|skip", "fail",
+     "traces: stop at a malformed row, or skip it and count it"},
+    /* read where the trace is opened (traces/arrivals.c) */
+    {"statuses", "STATUS, ...", "SUCCEED",
+     "traces with a status column (alibaba-lora): the statuses replayed; "
+     "the other rows are counted in the run summary"},
+    {"queue_max", "integer", "0 (unbounded)",
+     "arrivals beyond this many waiting are dropped (requests_dropped)"},
+    {"description", "text", NULL, "ignored; for people"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static const fs_key_later workload_later[] = {
+    {"model", "LLM service models"},
+    {"precision", "LLM service models"},
+    {"tokens_in", "LLM service models"},
+    {"tokens_out", "LLM service models"},
+    {"jobs", "training workloads"},
+    {"checkpoint_interval", "training workloads"},
+    {"checkpoint_cost", "training workloads"},
+    {"restore_cost", "training workloads"},
+    {"window", "batch workloads in windows"},
+    {NULL, NULL},
+};
+
+static const fs_key_doc window_keys[] = {
+    {"every", "duration", "1d", "the window's period"},
+    {"open", "HH:MM", "00:00", "when it opens, time of day (UTC)"},
+    {"duration", "duration, at most every", NULL,
+     "how long it stays open (required); used by batch workloads in a "
+     "later version"},
+    {"description", "text", NULL, "ignored; for people"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static const fs_key_later no_later[] = {{NULL, NULL}};
+
+const fs_key_section fs_key_sections[FS_SECTIONS + 1] = {
+    [FS_SECTION_SCENARIO] = {"scenario", "[scenario]", scenario_keys, 0,
+                             no_later},
+    [FS_SECTION_POOL] = {"pool", "[pool.NAME]", pool_keys, 1, pool_later},
+    [FS_SECTION_WORKLOAD] = {"workload", "[workload.NAME]", workload_keys, 0,
+                             workload_later},
+    [FS_SECTION_WINDOW] = {"window", "[window.NAME]", window_keys, 0,
+                           no_later},
+    [FS_SECTIONS] = {NULL, NULL, NULL, 0, NULL},
+};
+
+const fs_key_section *fs_key_section_find(const char *name)
+{
+    for (const fs_key_section *s = fs_key_sections; s->name; s++)
+        if (strcmp(s->name, name) == 0)
+            return s;
+    return NULL;
+}
+
+int fs_key_at(const fs_key_section *sec, size_t i, fs_key_ref *out)
+{
+    for (const fs_key_doc *k = sec->keys; k->name; k++, i--)
+        if (i == 0) {
+            *out = (fs_key_ref){k, NULL};
+            return 1;
+        }
+    if (!sec->purchase_keys)
+        return 0;
+    for (const fs_purchase_option *const *o = fs_purchase_options; *o; o++)
+        for (const fs_key_doc *k = (*o)->keys; k && k->name; k++, i--)
+            if (i == 0) {
+                *out = (fs_key_ref){k, (*o)->name};
+                return 1;
+            }
+    return 0;
+}
+
+int fs_key_find(const fs_key_section *sec, const char *name,
+                fs_key_ref *out)
+{
+    fs_key_ref k;
+    for (size_t i = 0; fs_key_at(sec, i, &k); i++)
+        if (strcmp(k.doc->name, name) == 0) {
+            *out = k;
+            return 1;
+        }
+    return 0;
+}
+
+const fs_key_later *fs_key_find_later(const fs_key_section *sec,
+                                      const char *name)
+{
+    for (const fs_key_later *l = sec->later; l->name; l++)
+        if (strcmp(l->name, name) == 0)
+            return l;
+    return NULL;
+}

@@ -1,0 +1,141 @@
+/* columns.c -- the run_summary columns; see columns.h.
+ *
+ * Adding a column: one entry below (in the place it should have in the
+ * view), FS_SUMMARY_COLUMNS + 1, and a schema version with a migration
+ * (store_schema.c) so that existing databases get the new view; `make man`
+ * lists it in doc/fleetsim.1 and tests/cli_docs.sh wants it in README.md.
+ *
+ * The expressions read the child tables through correlated subqueries
+ * rather than joins: a run without rows in some child table still gets
+ * its one summary row. */
+#include "sim/store/columns.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Sums over a run's rows of a child table. */
+#define RUN_COST "coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c" \
+                 " WHERE c.run_id = r.run_id), 0)"
+#define POOL_SUM(col) "coalesce((SELECT sum(p." col ") FROM pool p" \
+                      " WHERE p.run_id = r.run_id), 0)"
+
+const fs_column fs_summary_columns[] = {
+    {"run_id", "r.run_id", FS_COL_ID, NULL, "the run's id"},
+    {"name", "r.name", FS_COL_TEXT, NULL,
+     "the run's name ([scenario] name or --name)"},
+    {"scenario", "r.scenario", FS_COL_TEXT, "scenario",
+     "the scenario file, as given to run"},
+    {"seed", "r.seed", FS_COL_ID, "seed", "the random seed"},
+    {"replication", "r.replication", FS_COL_ID, "replication",
+     "the replication, 0..replications-1"},
+    {"horizon_s", "r.horizon_s", FS_COL_DURATION, "horizon",
+     "simulated time, seconds"},
+    {"total_cost_usd", "round(" RUN_COST ", 2)", FS_COL_MONEY, "total cost",
+     "the horizon's cost, all pools, dollars"},
+    /* a run rate: the horizon's cost scaled to a 730-hour month */
+    {"cost_per_month_usd",
+     "CASE WHEN r.horizon_s > 0 THEN round(" RUN_COST
+     " * 730 * 3600 / r.horizon_s, 2) END",
+     FS_COL_MONEY, "monthly run rate (730 h)",
+     "the monthly run rate: the horizon's cost x 730 h / horizon (the "
+     "calendar-month bill is in cost_monthly)"},
+    {"gpu_hours_provisioned", POOL_SUM("gpu_hours_provisioned"),
+     FS_COL_HOURS, "GPU-hours provisioned",
+     "GPU-hours from launch to termination, all pools"},
+    {"gpu_hours_busy", POOL_SUM("gpu_hours_busy"), FS_COL_HOURS,
+     "GPU-hours busy", "GPU-hours serving requests, all pools"},
+    /* no GPU provisioned: no utilization, not 0/0 */
+    {"utilization",
+     "(SELECT CASE WHEN sum(p.gpu_hours_provisioned) > 0 THEN"
+     " sum(p.gpu_hours_busy) / sum(p.gpu_hours_provisioned) END"
+     " FROM pool p WHERE p.run_id = r.run_id)",
+     FS_COL_RATIO, "utilization",
+     "busy over provisioned GPU-hours; NULL with no GPU provisioned"},
+    {"requests", "r.requests", FS_COL_COUNT, "requests",
+     "requests served"},
+    {"requests_dropped", "r.requests_dropped", FS_COL_COUNT,
+     "requests dropped", "arrivals dropped by queue_max"},
+    {"latency_mean_s", "r.latency_mean_s", FS_COL_SECONDS, "latency mean",
+     "mean latency, arrival to completion, seconds"},
+    {"latency_p50_s", "r.latency_p50_s", FS_COL_SECONDS, "latency p50",
+     "median latency, seconds"},
+    {"latency_p99_s", "r.latency_p99_s", FS_COL_SECONDS, "latency p99",
+     "99th percentile latency, seconds"},
+    {"wait_mean_s", "r.wait_mean_s", FS_COL_SECONDS, "wait mean",
+     "mean wait, arrival to start of service, seconds"},
+    {"slo_attainment", "r.slo_attainment", FS_COL_RATIO, "SLO attainment",
+     "share of served requests within their workload's slo_p99, over the "
+     "workloads that have one"},
+    {"jobs", "(SELECT count(*) FROM job j WHERE j.run_id = r.run_id)",
+     FS_COL_COUNT, "jobs", "training jobs (later versions)"},
+    {"jobs_missed_deadline",
+     "(SELECT count(*) FROM job j WHERE j.run_id = r.run_id"
+     " AND j.met_deadline = 0)",
+     FS_COL_COUNT, "jobs missed deadline",
+     "training jobs that missed their deadline"},
+    {"interruptions", POOL_SUM("interruptions"), FS_COL_COUNT,
+     "interruptions", "spot interruptions, all pools (later versions)"},
+};
+
+_Static_assert(sizeof fs_summary_columns / sizeof fs_summary_columns[0] ==
+               FS_SUMMARY_COLUMNS, "FS_SUMMARY_COLUMNS is the table's size");
+
+const char *fs_column_kind_name(fs_column_kind kind)
+{
+    static const char *const names[] = {
+        [FS_COL_TEXT] = "text",         [FS_COL_ID] = "id",
+        [FS_COL_MONEY] = "money",       [FS_COL_HOURS] = "hours",
+        [FS_COL_RATIO] = "ratio",       [FS_COL_COUNT] = "count",
+        [FS_COL_NUMBER] = "number",     [FS_COL_SECONDS] = "seconds",
+        [FS_COL_DURATION] = "duration",
+    };
+    return (size_t)kind < sizeof names / sizeof names[0] ? names[kind] : "?";
+}
+
+int fs_column_kind_compares(fs_column_kind kind)
+{
+    return kind != FS_COL_TEXT && kind != FS_COL_ID;
+}
+
+/* Appends to buf as snprintf would at offset n, never past size; returns
+ * the new length needed.  With buf NULL it only counts. */
+static size_t append(char *buf, size_t size, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static size_t append(char *buf, size_t size, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = buf && n < size ? vsnprintf(buf + n, size - n, fmt, ap)
+                            : vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    return n + (k > 0 ? (size_t)k : 0);
+}
+
+/* The view's text into buf (NULL: only counted); returns its length. */
+static size_t view_sql(char *buf, size_t size)
+{
+    size_t n = append(buf, size, 0, "CREATE VIEW run_summary AS SELECT");
+    for (size_t i = 0; i < FS_SUMMARY_COLUMNS; i++)
+        n = append(buf, size, n, "%s\n  %s AS %s", i ? "," : "",
+                   fs_summary_columns[i].sql, fs_summary_columns[i].name);
+    return append(buf, size, n, "\nFROM run r");
+}
+
+char *fs_summary_view_sql(void)
+{
+    size_t n = view_sql(NULL, 0);
+    char *sql = malloc(n + 1);
+    if (sql)
+        view_sql(sql, n + 1);
+    return sql;
+}
+
+size_t fs_summary_column_list(char *buf, size_t size)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < FS_SUMMARY_COLUMNS; i++)
+        n = append(buf, size, n, "%s%s", i ? ", " : "",
+                   fs_summary_columns[i].name);
+    return n;
+}
