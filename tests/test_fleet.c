@@ -29,9 +29,20 @@ static void record(recorder *r, char ev, fs_capacity *cap, int inst)
              fs_capacity_now(cap));
 }
 
-static void rec_prov(void *c, fs_capacity *cap, int i) { record(c, 'P', cap, i); }
-static void rec_up(void *c, fs_capacity *cap, int i) { record(c, 'U', cap, i); }
-static void rec_notice(void *c, fs_capacity *cap, int i) { record(c, 'N', cap, i); }
+static void rec_prov(void *c, fs_capacity *cap, int i)
+{
+    record(c, 'P', cap, i);
+}
+
+static void rec_up(void *c, fs_capacity *cap, int i)
+{
+    record(c, 'U', cap, i);
+}
+
+static void rec_notice(void *c, fs_capacity *cap, int i)
+{
+    record(c, 'N', cap, i);
+}
 
 /* DOWN is told while the instance still shows its last state. */
 static void rec_down(void *c, fs_capacity *cap, int i)
@@ -209,7 +220,8 @@ int main(void)
     fs_pool_finish(&w.pools[0]);
     fs_pool_finish(&w.pools[1]);
     CHECK(fs_round_cents(w.pools[0].meter.usd[0]) == N * 0.30);
-    CHECK(fs_round_cents(w.pools[1].meter.usd[0]) == 4.20); /* 8 x 0.30 + 3 x 0.60 */
+    /* 8 x 0.30 + 3 x 0.60 */
+    CHECK(fs_round_cents(w.pools[1].meter.usd[0]) == 4.20);
     printf("  30 s horizon: %d instances bill $%.2f, 8 + 3 released $%.2f\n",
            N, w.pools[0].meter.usd[0], w.pools[1].meter.usd[0]);
     CHECK(w.pools[0].usage.area_gpus == N * 30.0);

@@ -25,7 +25,8 @@ typedef struct fs_workload fs_workload;
 typedef enum fs_server_state {
     FS_SERVER_OFF,         /* its instance is not up (or drains) */
     FS_SERVER_IDLE,
-    FS_SERVER_COLLECTING,  /* holding a partial batch until it fills or times out */
+    FS_SERVER_COLLECTING,  /* holding a partial batch until it fills or
+                              times out */
     FS_SERVER_BUSY,
 } fs_server_state;
 
