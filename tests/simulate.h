@@ -1,5 +1,6 @@
-/* simulate.h -- runs a scenario given as text and returns its results, for
- * the tests that check the simulator's numbers (queueing, autoscaling).
+/* simulate.h -- runs a scenario given as text and returns its results, or
+ * builds its world for a test to drive, for the tests that check the
+ * simulator's numbers (queueing, autoscaling, dispatch, the fleet).
  *
  * The text goes to a temporary file (the scenario loader reads files, and
  * its messages name them), which is removed again. */
@@ -13,25 +14,40 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* 0 with *out filled (free it with fs_results_free), or -1 after printing
- * the error; *out is initialized either way. */
-static inline int check_simulate(const char *text, fs_results *out)
+/* The scenario of text; NULL after printing the error. */
+static inline fs_scenario *check_load(const char *text)
 {
     char path[] = "/tmp/fleetsim-test-XXXXXX.ini";
-    fs_results_init(out);
     int fd = mkstemps(path, 4);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
         printf("  error: cannot write %s\n", path);
-        return -1;
+        if (f == NULL && fd >= 0)
+            close(fd);
+        unlink(path);
+        return NULL;
     }
     fs_error err;
     fs_scenario *sc = fs_scenario_load(path, NULL, 0, &err);
-    int rc = sc ? fs_sim_run(sc, 0, NULL, NULL, out, &err) : -1;
+    if (!sc)
+        printf("  error: %s\n", err.msg);
+    unlink(path);
+    return sc;
+}
+
+/* 0 with *out filled (free it with fs_results_free), or -1 after printing
+ * the error; *out is initialized either way. */
+static inline int check_simulate(const char *text, fs_results *out)
+{
+    fs_results_init(out);
+    fs_scenario *sc = check_load(text);
+    if (!sc)
+        return -1;
+    fs_error err;
+    int rc = fs_sim_run(sc, 0, NULL, NULL, out, &err);
     if (rc)
         printf("  error: %s\n", err.msg);
     fs_scenario_free(sc);
-    unlink(path);
     return rc;
 }
 

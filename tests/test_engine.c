@@ -1,4 +1,5 @@
-/* test_engine.c -- event order, ties, cancellation, pool reuse. */
+/* test_engine.c -- event order, ties, cancellation, pool reuse, the
+ * injected scheduling failure. */
 #include "tests/check.h"
 #include "sim/engine/engine.h"
 #include "sim/base/rng.h"
@@ -63,6 +64,22 @@ int main(void)
     CHECK(count == 1000001);
     CHECK(e->cap <= 256);
     CHECK(e->events == 1000001);
+    fs_engine_free(e);
+
+    /* fs_engine_fail_after(e, 2): two schedules succeed, the third fails
+     * and leaves nothing behind, later ones succeed again. */
+    e = fs_engine_new();
+    trace tf = {{0}, {0}, 0};
+    fs_engine_fail_after(e, 2);
+    CHECK(fs_engine_at(e, 1, record, &tf, 1) != 0);
+    CHECK(fs_engine_at(e, 2, record, &tf, 2) != 0);
+    CHECK(fs_engine_at(e, 3, record, &tf, 3) == 0);
+    CHECK(fs_engine_at(e, 4, record, &tf, 4) != 0);
+    fs_engine_fail_after(e, 0);
+    fs_engine_fail_after(e, -1);                  /* off again */
+    CHECK(fs_engine_at(e, 5, record, &tf, 5) != 0);
+    fs_engine_run(e, 10);
+    CHECK(tf.n == 4 && tf.arg[2] == 4 && tf.arg[3] == 5);
     fs_engine_free(e);
 
     /* Heap order under random times. */

@@ -14,6 +14,7 @@ fs_engine *fs_engine_new(void)
     fs_heap_init(&e->heap);
     e->free_head = NO_FREE;
     e->progress_mask = (1u << 16) - 1;
+    e->fail_countdown = -1;
     return e;
 }
 
@@ -59,6 +60,8 @@ fs_event_handle fs_engine_at(fs_engine *e, double t, fs_handler fn, void *obj,
 {
     assert(t >= e->now);
     assert(fn != NULL);
+    if (e->fail_countdown >= 0 && e->fail_countdown-- == 0)
+        return 0;   /* injected: fs_engine_fail_after */
     uint32_t id = event_alloc(e);
     if (id == NO_FREE)
         return 0;
@@ -72,6 +75,11 @@ fs_event_handle fs_engine_at(fs_engine *e, double t, fs_handler fn, void *obj,
         return 0;
     }
     return ((uint64_t)ev->gen << 32 | id) + 1;
+}
+
+void fs_engine_fail_after(fs_engine *e, long n)
+{
+    e->fail_countdown = n < 0 ? -1 : n;
 }
 
 void fs_engine_cancel(fs_engine *e, fs_event_handle h)

@@ -41,6 +41,7 @@ struct fs_engine {
     fs_progress_fn progress;
     void *progress_ctx;
     uint64_t progress_mask;
+    long fail_countdown;      /* fs_engine_fail_after: < 0 when off */
 };
 
 fs_engine *fs_engine_new(void);
@@ -50,6 +51,10 @@ void fs_engine_free(fs_engine *e);
  * memory. */
 fs_event_handle fs_engine_at(fs_engine *e, double t, fs_handler fn, void *obj,
                              long arg);
+/* For tests of the callers' error paths: the fs_engine_at call after the
+ * next n fails as if out of memory, once (later ones succeed); n < 0 turns
+ * it off.  Nothing else sets it: a run never fails this way by itself. */
+void fs_engine_fail_after(fs_engine *e, long n);
 /* Cancels a pending event; a handle of 0, or one already run, is ignored. */
 void fs_engine_cancel(fs_engine *e, fs_event_handle h);
 

@@ -25,27 +25,59 @@
  * Scale-out acts at once.  Scale-in is stabilized as Kubernetes' HPA does
  * it: the pool shrinks only to the largest count it wanted during the last
  * `cooldown`, and no sooner than `cooldown` after its last scaling action;
- * it gives back provisioning, then idle, then busy (draining) instances. */
-#include "sim/fleet/fleet.h"
+ * it gives back provisioning, then idle, then busy (draining) instances.
+ *
+ * It acts on the pool only through its capacity (capacity.h), and reads
+ * the usage integrals (usage.h) and its workloads' queues. */
+#include "sim/fleet/autoscale.h"
+#include "sim/fleet/dispatch.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 static void on_autoscale(fs_engine *e, void *obj, long arg);
 
-/* Schedules the pool's next decision; a run that cannot is failed, not
- * left with a pool that silently stops scaling. */
-static void schedule_tick(fs_pool *p, double t)
+int fs_autoscaler_init(fs_autoscaler *a, fs_sim *sim,
+                       const fs_pool_conf *conf, fs_capacity *cap,
+                       fs_servers *servers, fs_usage *usage)
 {
-    if (fs_engine_at(p->sim->engine, t, on_autoscale, p, 0))
-        return;
-    fs_error_set(p->sim->err, "out of memory scheduling the autoscaler of "
-                 "pool %s", p->conf->name);
-    fs_sim_fail(p->sim);
+    memset(a, 0, sizeof *a);
+    a->conf = conf;
+    a->sim = sim;
+    a->cap = cap;
+    a->servers = servers;
+    a->usage = usage;
+    if (conf->scale == FS_SCALE_FIXED)
+        return 0;
+    /* One slot per tick in the cooldown window. */
+    double n = ceil(conf->cooldown / conf->scale_interval);
+    a->nwanted = n < 1 ? 1 : n > 4096 ? 4096 : (int)n;
+    a->wanted = calloc((size_t)a->nwanted, sizeof *a->wanted);
+    return a->wanted ? 0 : -1;
 }
 
-static long waiting_or_served(const fs_pool *p)
+void fs_autoscaler_free(fs_autoscaler *a)
 {
-    long n = p->busy_servers;
+    free(a->wanted);
+    a->wanted = NULL;
+}
+
+/* Schedules the pool's next decision; a run that cannot is failed, not
+ * left with a pool that silently stops scaling. */
+static void schedule_tick(fs_autoscaler *a, double t)
+{
+    if (fs_engine_at(a->sim->engine, t, on_autoscale, a, 0))
+        return;
+    fs_error_set(a->sim->err, "out of memory scheduling the autoscaler of "
+                 "pool %s", a->conf->name);
+    fs_sim_fail(a->sim);
+}
+
+static long waiting_or_served(const fs_autoscaler *a)
+{
+    const fs_servers *p = a->servers;
+    long n = a->usage->busy_servers;
     for (int k = 0; k < p->nwls; k++)
         n += (long)p->wls[k]->queue.len;
     return n;
@@ -53,8 +85,9 @@ static long waiting_or_served(const fs_pool *p)
 
 /* GPU-seconds of work waiting for the pool: its share of each of its
  * workloads' queues, at its GPUs' speed. */
-static double queued_gpu_seconds(const fs_pool *p)
+static double queued_gpu_seconds(const fs_autoscaler *a)
 {
+    const fs_servers *p = a->servers;
     double gs = 0;
     for (int k = 0; k < p->nwls; k++) {
         const fs_workload *w = p->wls[k];
@@ -68,26 +101,27 @@ static double queued_gpu_seconds(const fs_pool *p)
         if (w->queue.len && scaled)
             gs += w->queue.work * speed / scaled;
     }
-    return gs * (double)p->conf->gpus_per_server;
+    return gs * fs_shape_busy_gpus(&p->shape);
 }
 
-static long desired_instances(fs_pool *p)
+static long desired_instances(fs_autoscaler *a)
 {
-    const fs_pool_conf *c = p->conf;
+    const fs_pool_conf *c = a->conf;
+    const fs_usage *u = a->usage;
     double want;
     if (c->scale == FS_SCALE_QUEUE) {
-        want = ceil((double)waiting_or_served(p) / c->scale_target);
+        want = ceil((double)waiting_or_served(a) / c->scale_target);
     } else {
-        double busy = p->area_busy - p->scale_busy;
-        double up = p->area_gpus_up - p->scale_gpus_up;
+        double busy = u->area_busy - a->scale_busy;
+        double up = u->area_gpus_up - a->scale_gpus_up;
         double util = up > 0 ? busy / up : 0;
         double avg_up = up / (double)c->gpus_per_instance / c->scale_interval;
-        double queued = queued_gpu_seconds(p);
-        double backlog = (queued - p->scale_queued) /
+        double queued = queued_gpu_seconds(a);
+        double backlog = (queued - a->scale_queued) /
                          (double)c->gpus_per_instance / c->scale_interval;
-        p->scale_queued = queued;
+        a->scale_queued = queued;
         want = ceil((avg_up * util + backlog) / c->scale_target - 1e-9);
-        if (want < 1 && waiting_or_served(p) > 0)
+        if (want < 1 && waiting_or_served(a) > 0)
             want = 1;   /* work is waiting and nothing is up */
     }
     if (want < (double)c->min)
@@ -100,37 +134,41 @@ static long desired_instances(fs_pool *p)
 static void on_autoscale(fs_engine *e, void *obj, long arg)
 {
     (void)arg;
-    fs_pool *p = obj;
+    fs_autoscaler *a = obj;
     double now = fs_engine_now(e);
-    fs_pool_account(p, now);
-    long want = desired_instances(p);
-    long have = p->launched - p->draining;
-    p->wanted[p->wanted_pos] = want;
-    p->wanted_pos = (p->wanted_pos + 1) % p->nwanted;
+    fs_usage_advance(a->usage, now);
+    long want = desired_instances(a);
+    long have = fs_capacity_active(a->cap);
+    a->wanted[a->wanted_pos] = want;
+    a->wanted_pos = (a->wanted_pos + 1) % a->nwanted;
     long floor = 0;   /* the most wanted within the window */
-    for (int i = 0; i < p->nwanted; i++)
-        if (p->wanted[i] > floor)
-            floor = p->wanted[i];
+    for (int i = 0; i < a->nwanted; i++)
+        if (a->wanted[i] > floor)
+            floor = a->wanted[i];
     if (want > have) {
-        for (long i = have; i < want && !p->sim->failed; i++)
-            if (fs_pool_launch(p))
-                break;
-        p->last_scale_in = now;   /* a scale-out also restarts the cooldown */
-    } else if (floor < have && now - p->last_scale_in >= p->conf->cooldown) {
-        fs_pool_shrink(p, (int)(have - floor));
-        p->last_scale_in = now;
+        if (fs_capacity_launch(a->cap, want - have) < 0) {
+            fs_error_set(a->sim->err, "out of memory scheduling an instance "
+                         "of pool %s", a->conf->name);
+            fs_sim_fail(a->sim);
+            return;
+        }
+        a->last_scale_in = now;   /* a scale-out also restarts the cooldown */
+    } else if (floor < have && now - a->last_scale_in >= a->conf->cooldown) {
+        fs_capacity_release(a->cap, have - floor);
+        a->last_scale_in = now;
     }
-    p->scale_busy = p->area_busy;
-    p->scale_gpus_up = p->area_gpus_up;
-    schedule_tick(p, now + p->conf->scale_interval);
+    a->scale_busy = a->usage->area_busy;
+    a->scale_gpus_up = a->usage->area_gpus_up;
+    schedule_tick(a, now + a->conf->scale_interval);
 }
 
-void fs_autoscale_start(fs_pool *p)
+int fs_autoscaler_start(fs_autoscaler *a)
 {
-    if (p->conf->scale == FS_SCALE_FIXED)
-        return;
-    p->last_scale_in = -INFINITY;
-    for (int i = 0; i < p->nwanted; i++)
-        p->wanted[i] = p->conf->count;   /* the start size */
-    schedule_tick(p, p->conf->scale_interval);
+    if (a->conf->scale == FS_SCALE_FIXED)
+        return 0;
+    a->last_scale_in = -INFINITY;
+    for (int i = 0; i < a->nwanted; i++)
+        a->wanted[i] = a->conf->count;   /* the start size */
+    schedule_tick(a, a->conf->scale_interval);
+    return a->sim->failed ? -1 : 0;
 }

@@ -1,5 +1,5 @@
-/* serve.c -- inference serving: arrivals, the work-conserving FIFO queue,
- * dynamic batching and completions.
+/* dispatch.c -- inference serving: arrivals, the work-conserving FIFO
+ * queue, dynamic batching and completions.
  *
  * An arriving request goes to the server collecting a batch for its
  * workload, else to an idle server of the first pool in the workload's
@@ -11,8 +11,12 @@
  * waiting it holds them, collecting arrivals, until the batch is full or the
  * oldest request has waited batch_wait (Triton's max_queue_delay).  A batch
  * runs for base + per_item x size under linear(), else for the longest
- * demand in it (requests of a batch run in lockstep). */
-#include "sim/fleet/fleet.h"
+ * demand in it (requests of a batch run in lockstep).
+ *
+ * Dispatch hears of instances as a subscriber of each pool's capacity
+ * (fs_dispatch_listener): an instance up puts its servers to work, one
+ * draining takes its idle servers off, one gone takes them all off. */
+#include "sim/fleet/dispatch.h"
 #include "sim/fleet/notes.h"
 #include "sim/base/rng.h"
 
@@ -24,9 +28,11 @@
 static void on_arrival(fs_engine *e, void *obj, long arg);
 static void on_batch_done(fs_engine *e, void *obj, long arg);
 static void on_batch_deadline(fs_engine *e, void *obj, long arg);
+static void seek_work(fs_server *s);
 
 int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
-                     unsigned replication, fs_error *err)
+                     fs_servers *const *pools, unsigned replication,
+                     fs_error *err)
 {
     memset(w, 0, sizeof *w);
     w->conf = c;
@@ -40,15 +46,16 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
     if (!w->arrival_rng || !w->service_rng || fs_hist_init(&w->latency))
         return fs_error_set(err, "out of memory");
     for (int k = 0; k < c->npools; k++) {
-        fs_pool *p = &sim->pools[c->pools[k]];
+        fs_servers *p = pools[c->pools[k]];
         w->pools[k] = p;
         /* Demand is stated for the reference GPU; a faster GPU takes
          * proportionally less time (dense bf16 throughput). */
         w->speed[k] = c->reference_gpu.bf16_tflops / p->conf->gpu.bf16_tflops;
         if (p->nwls == (int)(sizeof p->wls / sizeof p->wls[0]))
             return fs_error_at(err, c->arrivals_entry->file, 0, c->section,
-                               "pool %s serves too many workloads (16 at "
-                               "most)", p->conf->name);
+                               "pool %s serves too many workloads (%d at "
+                               "most)", p->conf->name,
+                               FS_MAX_WORKLOADS_PER_POOL);
         p->wls[p->nwls++] = w;
     }
     w->npools = c->npools;
@@ -118,7 +125,7 @@ int fs_workload_start(fs_workload *w)
     return w->sim->failed ? -1 : 0;
 }
 
-static double pool_speed(const fs_workload *w, const fs_pool *p)
+static double pool_speed(const fs_workload *w, const fs_servers *p)
 {
     for (int k = 0; k < w->npools; k++)
         if (w->pools[k] == p)
@@ -143,7 +150,7 @@ static void start_batch(fs_server *s)
                                      pool_speed(w, s->pool));
     for (int i = 0; i < s->nbatch; i++)
         w->wait_sum += now - s->batch[i].arrival;
-    fs_pool_set_busy(s->pool, s, 1);
+    fs_servers_set_busy(s->pool, s, 1);
     s->state = FS_SERVER_BUSY;
     if (!fs_engine_at(e, now + t, on_batch_done, s, 0)) {
         fs_error_set(w->sim->err, "out of memory scheduling completions");
@@ -167,12 +174,17 @@ static void collect_or_start(fs_server *s)
     s->state = FS_SERVER_COLLECTING;
     w->collecting = s;
     s->timer = fs_engine_at(w->sim->engine, deadline, on_batch_deadline, s, 0);
+    if (!s->timer) {
+        fs_error_set(w->sim->err, "out of memory scheduling a batch deadline "
+                     "of workload %s", c->name);
+        fs_sim_fail(w->sim);
+    }
 }
 
 /* Server s (idle, not on the idle stack) takes work or goes idle. */
-void fs_server_seek_work(fs_server *s)
+static void seek_work(fs_server *s)
 {
-    fs_pool *p = s->pool;
+    fs_servers *p = s->pool;
     assert(s->state == FS_SERVER_IDLE && s->idle_pos < 0);
     fs_workload *best = NULL;
     for (int k = 0; k < p->nwls; k++) {
@@ -182,10 +194,10 @@ void fs_server_seek_work(fs_server *s)
             best = p->wls[k];
     }
     if (!best) {
-        fs_pool_idle_push(p, s);
+        fs_servers_idle_push(p, s);
         return;
     }
-    fs_pool_server_taken(p, s);
+    fs_servers_taken(p, s);
     s->wl = best;
     s->nbatch = 0;
     while (s->nbatch < best->conf->batch_max && best->queue.len)
@@ -196,7 +208,7 @@ void fs_server_seek_work(fs_server *s)
 static fs_server *find_idle_server(fs_workload *w)
 {
     for (int k = 0; k < w->npools; k++) {
-        fs_server *s = fs_pool_idle_pop(w->pools[k]);
+        fs_server *s = fs_servers_idle_pop(w->pools[k]);
         if (s)
             return s;
     }
@@ -220,7 +232,7 @@ static void on_arrival(fs_engine *e, void *obj, long arg)
         if (s->nbatch == c->batch_max)
             start_batch(s);
     } else if ((s = find_idle_server(w))) {
-        fs_pool_server_taken(s->pool, s);
+        fs_servers_taken(s->pool, s);
         s->wl = w;
         s->nbatch = 1;
         s->batch[0] = r;
@@ -261,21 +273,67 @@ static void on_batch_done(fs_engine *e, void *obj, long arg)
     w->batches++;
     s->nbatch = 0;
     s->wl = NULL;
-    fs_pool_set_busy(s->pool, s, 0);
-    fs_pool_server_released(s->pool, s);
+    fs_servers_set_busy(s->pool, s, 0);
+    fs_servers_released(s->pool, s);
     if (s->state == FS_SERVER_IDLE)
-        fs_server_seek_work(s);
+        seek_work(s);
 }
 
 long fs_workload_unfinished(const fs_workload *w)
 {
     long n = (long)w->queue.len;
     for (int k = 0; k < w->npools; k++) {
-        const fs_pool *p = w->pools[k];
-        size_t nserv = (size_t)p->max_instances * (size_t)p->servers_per_instance;
-        for (size_t i = 0; i < nserv; i++)
+        const fs_servers *p = w->pools[k];
+        for (size_t i = 0; i < p->nservers; i++)
             if (p->servers[i].wl == w)
                 n += p->servers[i].nbatch;
     }
     return n;
 }
+
+/* Capacity events of a pool, ctx = its fs_servers. */
+
+static void on_instance_up(void *ctx, fs_capacity *cap, int inst)
+{
+    (void)cap;
+    fs_servers *p = ctx;
+    fs_server *s = fs_servers_of(p, inst);
+    for (int k = 0; k < p->per_instance; k++) {
+        s[k].state = FS_SERVER_IDLE;
+        seek_work(&s[k]);
+    }
+}
+
+/* Idle servers go off; busy ones finish their batch first. */
+static void on_instance_notice(void *ctx, fs_capacity *cap, int inst)
+{
+    (void)cap;
+    fs_servers *p = ctx;
+    fs_server *s = fs_servers_of(p, inst);
+    for (int k = 0; k < p->per_instance; k++)
+        if (s[k].state == FS_SERVER_IDLE) {
+            fs_servers_idle_remove(p, &s[k]);
+            s[k].state = FS_SERVER_OFF;
+        }
+}
+
+static void on_instance_down(void *ctx, fs_capacity *cap, int inst)
+{
+    (void)cap;
+    fs_servers *p = ctx;
+    fs_server *s = fs_servers_of(p, inst);
+    for (int k = 0; k < p->per_instance; k++) {
+        assert(s[k].state == FS_SERVER_OFF || s[k].state == FS_SERVER_IDLE);
+        fs_servers_idle_remove(p, &s[k]);
+        s[k].state = FS_SERVER_OFF;
+    }
+}
+
+const fs_capacity_listener fs_dispatch_listener = {
+    .name = "dispatch",
+    .on = {
+        [FS_CAPACITY_UP] = on_instance_up,
+        [FS_CAPACITY_NOTICE] = on_instance_notice,
+        [FS_CAPACITY_DOWN] = on_instance_down,
+    },
+};

@@ -1,7 +1,7 @@
 /* estimate.c -- the number of events of a run, before it runs; see
  * estimate.h. */
 #include "sim/fleet/estimate.h"
-#include "sim/fleet/fleet.h"
+#include "sim/fleet/world.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -30,13 +30,13 @@ static void add_part(fs_estimate *est, double n, const fs_scenario *sc,
     snprintf(est->what, sizeof est->what, "%s", what);
 }
 
-void fs_estimate_run(const fs_sim *sim, fs_estimate *est)
+void fs_estimate_run(const fs_world *world, fs_estimate *est)
 {
-    const fs_scenario *sc = sim->sc;
+    const fs_scenario *sc = world->sim.sc;
     char what[160], n1[32], n2[32];
     memset(est, 0, sizeof *est);
-    for (size_t i = 0; i < sim->nworkloads; i++) {
-        const fs_workload *w = &sim->workloads[i];
+    for (size_t i = 0; i < world->nworkloads; i++) {
+        const fs_workload *w = &world->workloads[i];
         double extra, n = fs_arrivals_expected(w->arrivals, &extra);
         fs_format_count(n, n1, sizeof n1);
         fs_format_count(extra, n2, sizeof n2);
@@ -52,8 +52,8 @@ void fs_estimate_run(const fs_sim *sim, fs_estimate *est)
     fs_format_count(samples, n1, sizeof n1);
     snprintf(what, sizeof what, "%s metrics samples", n1);
     add_part(est, samples, sc, "scenario", "metrics_interval", what);
-    for (size_t i = 0; i < sim->npools; i++) {
-        const fs_pool_conf *p = sim->pools[i].conf;
+    for (size_t i = 0; i < world->npools; i++) {
+        const fs_pool_conf *p = world->pools[i].conf;
         if (p->scale == FS_SCALE_FIXED)
             continue;
         double ticks = floor(sc->horizon_s / p->scale_interval);

@@ -14,7 +14,7 @@
 
 #include "sim/base/error.h"
 
-typedef struct fs_sim fs_sim;
+typedef struct fs_world fs_world;
 
 /* 2e9 events: about ten minutes at fleetsim's usual 3-8M events/s. */
 #define FS_MAX_EVENTS_DEFAULT 2e9
@@ -29,7 +29,7 @@ typedef struct fs_estimate {
 } fs_estimate;
 
 /* Estimates the run of a built world. */
-void fs_estimate_run(const fs_sim *sim, fs_estimate *est);
+void fs_estimate_run(const fs_world *world, fs_estimate *est);
 
 /* 0 when the estimate is within max_events (0: no limit), else -1 and
  * "FILE:LINE: KEY: this run would take about N events ..." in err. */

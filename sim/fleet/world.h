@@ -1,17 +1,32 @@
-/* sim.h -- one simulated run of a scenario, from world building to results.
+/* world.h -- one simulated run of a scenario, from world building to
+ * results.
  *
  * fs_sim_run builds the world (pools, workloads and their streams; anything
  * infeasible is refused before the first event), runs the engine to the
  * horizon, and fills an fs_results with costs, latency and utilization.
- * It touches no database: the caller stores the results. */
-#ifndef FS_SIM_H
-#define FS_SIM_H
+ * It touches no database: the caller stores the results.  The steps are
+ * public too (fs_world_init, fs_world_start, fs_world_run, fs_world_free),
+ * for tests that drive a world event by event or reach its engine. */
+#ifndef FS_WORLD_H
+#define FS_WORLD_H
 
-#include "sim/engine/engine.h"
 #include "sim/base/error.h"
+#include "sim/engine/engine.h"
+#include "sim/fleet/dispatch.h"
 #include "sim/fleet/estimate.h"
+#include "sim/fleet/pool.h"
 #include "sim/fleet/results.h"
+#include "sim/fleet/sim.h"
 #include "sim/scenario/scenario.h"
+
+typedef struct fs_world {
+    fs_sim sim;                /* first: shared with every module */
+    fs_pool *pools;            /* one per scenario pool, in its order */
+    size_t npools;
+    fs_workload *workloads;
+    size_t nworkloads;
+    unsigned replication;
+} fs_world;
 
 int fs_sim_run(const fs_scenario *sc, unsigned replication,
                fs_progress_fn progress, void *progress_ctx, fs_results *out,
@@ -33,5 +48,18 @@ typedef struct fs_sim_hooks {
 int fs_sim_run_hooked(const fs_scenario *sc, unsigned replication,
                       const fs_sim_hooks *hooks, fs_results *out,
                       fs_error *err);
+
+/* Builds the world of sc with a new engine; -1 with a message in err
+ * (fs_world_free is still needed).  out receives notes while it builds. */
+int fs_world_init(fs_world *w, const fs_scenario *sc, unsigned replication,
+                  fs_results *out, fs_error *err);
+/* Schedules what happens by itself: the instances at t = 0, autoscaler
+ * decisions, the first arrivals, metrics samples.  -1 when the run failed
+ * (w->sim.err says why). */
+int fs_world_start(fs_world *w);
+/* Runs the started world to the horizon and fills the results; -1 with a
+ * message when the run failed. */
+int fs_world_run(fs_world *w);
+void fs_world_free(fs_world *w);
 
 #endif

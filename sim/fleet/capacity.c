@@ -1,0 +1,178 @@
+/* capacity.c -- instances of one pool: launch, provisioning, drain and
+ * termination, told to the subscribers; see capacity.h. */
+#include "sim/fleet/capacity.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void on_ready(fs_engine *e, void *obj, long arg);
+
+int fs_capacity_init(fs_capacity *cap, fs_engine *engine, int max,
+                     double provision_delay)
+{
+    memset(cap, 0, sizeof *cap);
+    cap->engine = engine;
+    cap->provision_delay = provision_delay;
+    cap->max = max;
+    cap->inst = calloc(max > 0 ? (size_t)max : 1, sizeof *cap->inst);
+    if (!cap->inst || fs_slots_init(&cap->free_slots, max))
+        return -1;
+    return 0;
+}
+
+void fs_capacity_free(fs_capacity *cap)
+{
+    free(cap->inst);
+    cap->inst = NULL;
+    fs_slots_free(&cap->free_slots);
+}
+
+int fs_capacity_subscribe(fs_capacity *cap, const fs_capacity_listener *l,
+                          void *ctx)
+{
+    if (cap->nsubs == FS_CAPACITY_MAX_LISTENERS)
+        return -1;
+    cap->subs[cap->nsubs].l = l;
+    cap->subs[cap->nsubs].ctx = ctx;
+    cap->nsubs++;
+    return 0;
+}
+
+/* Tells every subscriber, in subscription order. */
+static void notify(fs_capacity *cap, fs_capacity_event ev, int idx)
+{
+    for (int i = 0; i < cap->nsubs; i++) {
+        fs_capacity_fn fn = cap->subs[i].l->on[ev];
+        if (fn)
+            fn(cap->subs[i].ctx, cap, idx);
+    }
+}
+
+static void instance_up(fs_capacity *cap, int idx)
+{
+    fs_instance *in = &cap->inst[idx];
+    in->state = FS_INSTANCE_UP;
+    in->ready = 0;
+    cap->up++;
+    notify(cap, FS_CAPACITY_UP, idx);
+}
+
+static void on_ready(fs_engine *e, void *obj, long arg)
+{
+    (void)e;
+    instance_up(obj, (int)arg);
+}
+
+/* Takes the lowest free slot and launches an instance in it: up at once
+ * when immediately is set, else after the provisioning delay.  0, 1 when
+ * the table is full, -1 when the delay cannot be scheduled. */
+static int instance_launch(fs_capacity *cap, int immediately)
+{
+    int idx = fs_slots_take(&cap->free_slots);
+    if (idx < 0)
+        return 1;
+    double now = fs_capacity_now(cap);
+    int delayed = !immediately && cap->provision_delay > 0;
+    fs_event_handle ready = 0;
+    if (delayed) {
+        ready = fs_engine_at(cap->engine, now + cap->provision_delay,
+                             on_ready, cap, idx);
+        if (!ready) {
+            fs_slots_give(&cap->free_slots, idx);
+            return -1;
+        }
+    }
+    fs_instance *in = &cap->inst[idx];
+    in->state = FS_INSTANCE_PROVISIONING;
+    in->launched = now;
+    in->holds = 0;
+    in->ready = ready;
+    cap->launched++;
+    cap->launches++;
+    notify(cap, FS_CAPACITY_PROVISIONING, idx);
+    if (!delayed)
+        instance_up(cap, idx);
+    return 0;
+}
+
+int fs_capacity_start(fs_capacity *cap, long n)
+{
+    int started = 0;
+    for (long i = 0; i < n && instance_launch(cap, 1) == 0; i++)
+        started++;
+    return started;
+}
+
+int fs_capacity_launch(fs_capacity *cap, long n)
+{
+    int launched = 0;
+    for (long i = 0; i < n; i++) {
+        int rc = instance_launch(cap, 0);
+        if (rc < 0)
+            return -1;
+        if (rc > 0)
+            break;
+        launched++;
+    }
+    return launched;
+}
+
+static void instance_terminate(fs_capacity *cap, int idx)
+{
+    fs_instance *in = &cap->inst[idx];
+    assert(in->state != FS_INSTANCE_FREE && in->holds == 0);
+    if (in->state == FS_INSTANCE_PROVISIONING)
+        fs_engine_cancel(cap->engine, in->ready);
+    else
+        cap->up--;
+    if (in->state == FS_INSTANCE_DRAINING)
+        cap->draining--;
+    cap->launched--;
+    notify(cap, FS_CAPACITY_DOWN, idx);   /* still in its last state */
+    in->state = FS_INSTANCE_FREE;
+    in->ready = 0;
+    fs_slots_give(&cap->free_slots, idx);
+}
+
+static void instance_drain(fs_capacity *cap, int idx)
+{
+    cap->inst[idx].state = FS_INSTANCE_DRAINING;
+    cap->draining++;
+    notify(cap, FS_CAPACITY_NOTICE, idx);
+}
+
+int fs_capacity_release(fs_capacity *cap, long n)
+{
+    long left = n;
+    for (int i = cap->max - 1; i >= 0 && left > 0; i--)
+        if (cap->inst[i].state == FS_INSTANCE_PROVISIONING) {
+            instance_terminate(cap, i);
+            left--;
+        }
+    for (int i = cap->max - 1; i >= 0 && left > 0; i--)
+        if (cap->inst[i].state == FS_INSTANCE_UP && cap->inst[i].holds == 0) {
+            instance_terminate(cap, i);
+            left--;
+        }
+    for (int i = cap->max - 1; i >= 0 && left > 0; i--)
+        if (cap->inst[i].state == FS_INSTANCE_UP) {
+            instance_drain(cap, i);
+            left--;
+        }
+    return (int)(n - left);
+}
+
+void fs_capacity_hold(fs_capacity *cap, int idx)
+{
+    assert(cap->inst[idx].state == FS_INSTANCE_UP);
+    cap->inst[idx].holds++;
+}
+
+void fs_capacity_unhold(fs_capacity *cap, int idx)
+{
+    fs_instance *in = &cap->inst[idx];
+    assert(in->holds > 0);
+    if (--in->holds == 0 && in->state == FS_INSTANCE_DRAINING)
+        instance_terminate(cap, idx);
+}

@@ -1,0 +1,157 @@
+/* collect.c -- a run's results gathered from its world; see collect.h.
+ *
+ * Utilization rows are time averages of the pools' usage integrals over
+ * each metrics interval; costs come from the pools' meters; latency from
+ * the workloads' streaming histograms. */
+#include "sim/fleet/collect.h"
+#include "sim/fleet/world.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static void on_sample(fs_engine *e, void *obj, long arg);
+
+/* A run that cannot schedule its next sample fails: a utilization table
+ * that silently stops would be wrong. */
+static int schedule_sample(fs_world *w, double t)
+{
+    if (fs_engine_at(w->sim.engine, t, on_sample, w, 0))
+        return 0;
+    fs_error_set(w->sim.err, "out of memory scheduling the metrics sample");
+    fs_sim_fail(&w->sim);
+    return -1;
+}
+
+int fs_collect_start(fs_world *w)
+{
+    return schedule_sample(w, w->sim.sc->metrics_interval);
+}
+
+int fs_collect_sample(fs_world *w, double now)
+{
+    for (size_t i = 0; i < w->npools; i++) {
+        fs_pool *p = &w->pools[i];
+        fs_util_row sample = {0};
+        if (!fs_usage_sample(&p->usage, now, &sample))
+            continue;
+        fs_util_row *row = fs_results_add_util(w->sim.out);
+        if (!row)
+            return fs_error_set(w->sim.err, "out of memory");
+        *row = sample;
+        row->pool = p->conf->name;
+        long q = 0;
+        for (int k = 0; k < p->servers.nwls; k++)
+            q += (long)p->servers.wls[k]->queue.len;
+        row->queue_len = (double)q;
+    }
+    return 0;
+}
+
+static void on_sample(fs_engine *e, void *obj, long arg)
+{
+    (void)arg;
+    fs_world *w = obj;
+    double now = fs_engine_now(e);
+    if (fs_collect_sample(w, now)) {
+        fs_sim_fail(&w->sim);
+        return;
+    }
+    schedule_sample(w, now + w->sim.sc->metrics_interval);
+}
+
+int fs_collect_costs(fs_world *w)
+{
+    fs_sim *sim = &w->sim;
+    for (size_t m = 0; m < sim->cal.nmonths; m++)
+        for (size_t i = 0; i < w->npools; i++) {
+            const fs_pool *p = &w->pools[i];
+            if (p->meter.usd[m] == 0 && p->meter.gpu_hours[m] == 0)
+                continue;
+            fs_cost_row *row = fs_results_add_cost(sim->out);
+            if (!row)
+                return fs_error_set(sim->err, "out of memory");
+            snprintf(row->month, sizeof row->month, "%s", sim->cal.label[m]);
+            snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+            snprintf(row->pricing, sizeof row->pricing, "%s",
+                     p->conf->purchase->name);
+            row->cost_usd = fs_round_cents(p->meter.usd[m]);
+            row->gpu_hours = p->meter.gpu_hours[m];
+        }
+    for (size_t i = 0; i < w->npools; i++) {
+        const fs_pool *p = &w->pools[i];
+        fs_pool_row *row = fs_results_add_pool(sim->out);
+        if (!row)
+            return fs_error_set(sim->err, "out of memory");
+        snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+        snprintf(row->gpu, sizeof row->gpu, "%s", p->conf->gpu.name);
+        snprintf(row->pricing, sizeof row->pricing, "%s",
+                 p->conf->purchase->name);
+        snprintf(row->instance, sizeof row->instance, "%s",
+                 p->conf->terms.price_source);
+        row->price_usd_h = p->conf->terms.price;
+        row->gpu_hours_provisioned = p->usage.area_gpus / 3600;
+        row->gpu_hours_busy = p->usage.area_busy / 3600;
+        row->launches = p->cap.launches;
+    }
+    return 0;
+}
+
+int fs_collect_latency(fs_world *world)
+{
+    fs_sim *sim = &world->sim;
+    fs_results *out = sim->out;
+    fs_hist all;
+    if (fs_hist_init(&all))
+        return fs_error_set(sim->err, "out of memory");
+    double wait_sum = 0;
+    long slo_met = 0, slo_n = 0;
+    for (size_t i = 0; i < world->nworkloads; i++) {
+        const fs_workload *w = &world->workloads[i];
+        fs_latency_row *row = fs_results_add_latency(out);
+        if (!row) {
+            fs_hist_free(&all);
+            return fs_error_set(sim->err, "out of memory");
+        }
+        snprintf(row->workload, sizeof row->workload, "%s", w->conf->name);
+        row->count = w->completed;
+        row->arrivals = w->arrived;
+        row->dropped = w->dropped;
+        row->unfinished = fs_workload_unfinished(w);
+        row->mean_s = fs_hist_mean(&w->latency);
+        row->p50_s = fs_hist_quantile(&w->latency, 0.50);
+        row->p90_s = fs_hist_quantile(&w->latency, 0.90);
+        row->p95_s = fs_hist_quantile(&w->latency, 0.95);
+        row->p99_s = fs_hist_quantile(&w->latency, 0.99);
+        row->p999_s = fs_hist_quantile(&w->latency, 0.999);
+        long started = w->completed + row->unfinished - (long)w->queue.len;
+        row->wait_mean_s = started > 0 ? w->wait_sum / (double)started : NAN;
+        row->mean_batch_size = w->batches > 0
+            ? (double)w->completed / (double)w->batches : NAN;
+        row->slo_s = w->conf->slo_s;
+        row->slo_attainment = NAN;
+        if (!isnan(w->conf->slo_s) && w->completed > 0) {
+            row->slo_attainment = (double)w->slo_met / (double)w->completed;
+            slo_met += w->slo_met;
+            slo_n += w->completed;
+        }
+        row->ttft_p50_s = row->ttft_p99_s = NAN;
+        row->tpot_p50_s = row->tpot_p99_s = NAN;
+        fs_hist_merge(&all, &w->latency);
+        wait_sum += w->wait_sum;
+        out->requests += w->arrived;
+        out->requests_dropped += w->dropped;
+    }
+    long started = 0;
+    for (size_t i = 0; i < out->nlatency; i++)
+        started += out->latency[i].count + out->latency[i].unfinished;
+    for (size_t i = 0; i < world->nworkloads; i++)
+        started -= (long)world->workloads[i].queue.len;
+    out->latency_mean_s = fs_hist_mean(&all);
+    out->latency_p50_s = fs_hist_quantile(&all, 0.50);
+    out->latency_p99_s = fs_hist_quantile(&all, 0.99);
+    out->wait_mean_s = started > 0 ? wait_sum / (double)started : NAN;
+    out->slo_attainment = slo_n ? (double)slo_met / (double)slo_n : NAN;
+    fs_hist_free(&all);
+    return 0;
+}
+

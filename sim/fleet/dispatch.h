@@ -1,0 +1,49 @@
+/* dispatch.h -- inference workloads: their queues, and how requests reach
+ * servers.
+ *
+ * A workload pulls arrivals from its stream, queues them FIFO and hands
+ * them to the servers of its pools, in its preference order; servers that
+ * fall idle take the oldest waiting request among their pool's workloads
+ * (dispatch.c).  Dispatch learns which servers exist by subscribing to
+ * each pool's capacity (fs_dispatch_listener), its first subscriber. */
+#ifndef FS_DISPATCH_H
+#define FS_DISPATCH_H
+
+#include <gsl/gsl_rng.h>
+#include "sim/base/histogram.h"
+#include "sim/fleet/servers.h"
+#include "traces/arrivals.h"
+
+struct fs_workload {
+    const fs_workload_conf *conf;
+    fs_sim *sim;
+    fs_arrivals *arrivals;
+    gsl_rng *arrival_rng, *service_rng;
+    fs_arrival next;
+    fs_queue queue;
+    fs_servers *pools[FS_MAX_POOLS_PER_WORKLOAD];   /* preference order */
+    double speed[FS_MAX_POOLS_PER_WORKLOAD];   /* demand multiplier per pool */
+    int npools;
+    fs_server *collecting;
+    fs_hist latency;
+    double wait_sum;
+    long arrived, completed, dropped, slo_met;
+    long batches;              /* batches completed (mean batch size) */
+};
+
+/* Subscribe it to a pool's capacity with ctx = the pool's fs_servers. */
+extern const fs_capacity_listener fs_dispatch_listener;
+
+/* Builds workload c: its streams, and its place in the servers of its
+ * pools (pools[i] is the servers of the scenario's pool i).  -1 with a
+ * file:line message in err. */
+int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
+                     fs_servers *const *pools, unsigned replication,
+                     fs_error *err);
+void fs_workload_free(fs_workload *w);
+/* Schedules the first arrival; -1 when the run failed. */
+int fs_workload_start(fs_workload *w);
+/* Requests waiting or in service. */
+long fs_workload_unfinished(const fs_workload *w);
+
+#endif

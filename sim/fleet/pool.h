@@ -1,0 +1,43 @@
+/* pool.h -- a pool: a set of instances of one type and one purchase
+ * option, and the concerns that share them.
+ *
+ *   capacity    the instances and their life cycle     (capacity.h)
+ *   servers     the servers on them, idle or working   (servers.h)
+ *   usage       time integrals of instances and GPUs   (usage.h)
+ *   autoscaler  resizes the pool                       (autoscale.h)
+ *   meter       what it costs, month by month          (models/billing.h)
+ *
+ * Each concern knows only those below it; they meet here.  The servers
+ * (dispatch), the usage integrals and the meter follow the capacity as
+ * subscribers, in that order. */
+#ifndef FS_POOL_H
+#define FS_POOL_H
+
+#include "sim/fleet/autoscale.h"
+#include "sim/fleet/capacity.h"
+#include "sim/fleet/servers.h"
+#include "sim/fleet/sim.h"
+#include "sim/fleet/usage.h"
+#include "models/billing.h"
+
+typedef struct fs_pool {
+    const fs_pool_conf *conf;
+    fs_sim *sim;
+    fs_capacity cap;
+    fs_servers servers;
+    fs_usage usage;
+    fs_autoscaler scale;
+    fs_meter meter;
+} fs_pool;
+
+/* Builds the pool and wires its concerns; -1 when out of memory
+ * (fs_pool_free is still safe). */
+int fs_pool_init(fs_pool *p, fs_sim *sim, const fs_pool_conf *conf);
+void fs_pool_free(fs_pool *p);
+/* The instances up at t = 0, and the autoscaler's first decision; -1 when
+ * the run failed. */
+int fs_pool_start(fs_pool *p);
+/* Bills everything to the horizon and runs the integrals to it. */
+void fs_pool_finish(fs_pool *p);
+
+#endif

@@ -1,0 +1,97 @@
+/* servers.c -- a pool's servers and its idle stack; see servers.h. */
+#include "sim/fleet/servers.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+int fs_servers_init(fs_servers *p, fs_sim *sim, const fs_pool_conf *conf,
+                    fs_capacity *cap, fs_usage *usage, int batch_cap)
+{
+    memset(p, 0, sizeof *p);
+    p->conf = conf;
+    p->sim = sim;
+    p->cap = cap;
+    p->usage = usage;
+    p->shape = fs_shape_of_pool(conf);
+    p->per_instance = fs_shape_per_instance(&p->shape,
+                                            conf->gpus_per_instance);
+    p->batch_cap = batch_cap;
+    p->nservers = (size_t)cap->max * (size_t)p->per_instance;
+    size_t n = p->nservers ? p->nservers : 1;
+    p->servers = calloc(n, sizeof *p->servers);
+    p->idle = calloc(n, sizeof *p->idle);
+    p->batch_store = calloc(n * (size_t)batch_cap, sizeof *p->batch_store);
+    if (!p->servers || !p->idle || !p->batch_store)
+        return -1;
+    for (size_t i = 0; i < p->nservers; i++) {
+        fs_server *s = &p->servers[i];
+        s->pool = p;
+        s->instance = (int)(i / (size_t)p->per_instance);
+        s->shape = &p->shape;
+        s->state = FS_SERVER_OFF;
+        s->idle_pos = -1;
+        s->batch = &p->batch_store[i * (size_t)batch_cap];
+    }
+    return 0;
+}
+
+void fs_servers_free(fs_servers *p)
+{
+    free(p->servers);
+    free(p->idle);
+    free(p->batch_store);
+    p->servers = NULL;
+    p->idle = NULL;
+    p->batch_store = NULL;
+}
+
+void fs_servers_idle_push(fs_servers *p, fs_server *s)
+{
+    assert(s->idle_pos < 0 && s->state == FS_SERVER_IDLE);
+    s->idle_pos = p->nidle;
+    p->idle[p->nidle++] = (int)(s - p->servers);
+}
+
+/* Swaps with the top: O(1), and the stack's order is what it always was. */
+void fs_servers_idle_remove(fs_servers *p, fs_server *s)
+{
+    if (s->idle_pos < 0)
+        return;
+    int last = p->idle[--p->nidle];
+    p->idle[s->idle_pos] = last;
+    p->servers[last].idle_pos = s->idle_pos;
+    s->idle_pos = -1;
+}
+
+fs_server *fs_servers_idle_pop(fs_servers *p)
+{
+    if (p->nidle == 0)
+        return NULL;
+    fs_server *s = &p->servers[p->idle[--p->nidle]];
+    assert(s->state == FS_SERVER_IDLE);
+    s->idle_pos = -1;
+    return s;
+}
+
+void fs_servers_set_busy(fs_servers *p, fs_server *s, int busy)
+{
+    int was = s->state == FS_SERVER_BUSY;
+    if (was == busy)
+        return;
+    fs_usage_busy(p->usage, fs_engine_now(p->sim->engine), s->shape, busy);
+}
+
+void fs_servers_taken(fs_servers *p, fs_server *s)
+{
+    assert(s->state == FS_SERVER_IDLE && s->idle_pos < 0);
+    fs_capacity_hold(p->cap, s->instance);
+}
+
+void fs_servers_released(fs_servers *p, fs_server *s)
+{
+    /* Off before the hold goes: a draining instance may terminate on it. */
+    s->state = fs_capacity_takes_work(p->cap, s->instance) ? FS_SERVER_IDLE
+                                                           : FS_SERVER_OFF;
+    fs_capacity_unhold(p->cap, s->instance);
+}

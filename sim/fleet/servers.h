@@ -1,0 +1,88 @@
+/* servers.h -- the servers of one pool: their states and the idle stack.
+ *
+ * Each instance slot of a pool owns fs_shape_per_instance servers, all
+ * made when the world is built (with room for a batch each), so serving a
+ * request allocates nothing.  A server is off while its instance is not
+ * up, idle (on the idle stack) while it waits for work, and collecting or
+ * busy while it holds a batch; a server holding a batch holds its
+ * instance (fs_capacity_hold), so a draining instance waits for it.
+ * Dispatch (dispatch.h) moves requests; this file keeps the books. */
+#ifndef FS_SERVERS_H
+#define FS_SERVERS_H
+
+#include "sim/fleet/capacity.h"
+#include "sim/fleet/queue.h"
+#include "sim/fleet/shape.h"
+#include "sim/fleet/sim.h"
+#include "sim/fleet/usage.h"
+
+typedef struct fs_servers fs_servers;
+typedef struct fs_workload fs_workload;
+
+/* Workloads one pool may serve. */
+#define FS_MAX_WORKLOADS_PER_POOL 16
+
+typedef enum fs_server_state {
+    FS_SERVER_OFF,         /* its instance is not up (or drains) */
+    FS_SERVER_IDLE,
+    FS_SERVER_COLLECTING,  /* holding a partial batch until it fills or
+                              times out */
+    FS_SERVER_BUSY,
+} fs_server_state;
+
+typedef struct fs_server {
+    fs_servers *pool;
+    int instance;          /* slot in the pool's capacity */
+    const fs_server_shape *shape;
+    fs_server_state state;
+    int idle_pos;          /* index in pool->idle, -1 when not idle */
+    fs_workload *wl;       /* workload of the batch held or running */
+    int nbatch;
+    fs_request *batch;     /* pool->batch_cap slots */
+    fs_event_handle timer; /* batch deadline while collecting */
+} fs_server;
+
+struct fs_servers {
+    const fs_pool_conf *conf;
+    fs_sim *sim;
+    fs_capacity *cap;          /* the instances they run on */
+    fs_usage *usage;           /* told when a server is busy */
+    fs_server_shape shape;     /* every server's, today */
+    int per_instance;
+    size_t nservers;           /* cap->max * per_instance */
+    fs_server *servers;
+    fs_request *batch_store;
+    int batch_cap;             /* the largest batch_max of its workloads */
+    int *idle;                 /* stack of idle server indices */
+    int nidle;
+    fs_workload *wls[FS_MAX_WORKLOADS_PER_POOL];   /* workloads it serves */
+    int nwls;
+};
+
+/* Servers for every slot of cap, shaped as conf says, with batches of up
+ * to batch_cap requests.  -1 when out of memory (fs_servers_free is still
+ * safe). */
+int fs_servers_init(fs_servers *p, fs_sim *sim, const fs_pool_conf *conf,
+                    fs_capacity *cap, fs_usage *usage, int batch_cap);
+void fs_servers_free(fs_servers *p);
+
+/* The first of instance inst's per_instance servers. */
+static inline fs_server *fs_servers_of(fs_servers *p, int inst)
+{
+    return &p->servers[(size_t)inst * (size_t)p->per_instance];
+}
+
+void fs_servers_idle_push(fs_servers *p, fs_server *s);
+fs_server *fs_servers_idle_pop(fs_servers *p);
+/* Takes s off the idle stack, wherever it is (no-op when not on it). */
+void fs_servers_idle_remove(fs_servers *p, fs_server *s);
+
+/* s (idle, off the stack) takes a batch: it holds its instance. */
+void fs_servers_taken(fs_servers *p, fs_server *s);
+/* s is done with its batch: idle again, or off when its instance drains
+ * (which may terminate the instance). */
+void fs_servers_released(fs_servers *p, fs_server *s);
+/* s starts (busy = 1) or stops running a batch: busy GPU accounting. */
+void fs_servers_set_busy(fs_servers *p, fs_server *s, int busy);
+
+#endif
