@@ -4,21 +4,6 @@
 . "$(dirname "$0")/cli_lib.sh"
 DB="$TMP/bad.db"
 
-good() {
-    cat <<'INI'
-[scenario]
-name = good
-horizon = 1h
-[pool.p]
-gpu = L4
-count = 1
-price = 0.80
-[workload.w]
-pools = p
-arrivals = poisson(rate=0.5/s)
-service = exponential(mean=1s)
-INI
-}
 
 # bad NAME FRAGMENT1 FRAGMENT2: runs $TMP/NAME.ini, expects exit 1, one
 # line on stderr containing both fragments, and no new run in the db.

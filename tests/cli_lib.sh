@@ -54,6 +54,24 @@ expect_one_line() {
 
 sql() { sqlite3 -batch -noheader "$@"; }
 
+# good: a small valid scenario (one L4 for an hour, Poisson arrivals), on
+# stdout, for tests that break one thing of it.
+good() {
+    cat <<'INI'
+[scenario]
+name = good
+horizon = 1h
+[pool.p]
+gpu = L4
+count = 1
+price = 0.80
+[workload.w]
+pools = p
+arrivals = poisson(rate=0.5/s)
+service = exponential(mean=1s)
+INI
+}
+
 report() {
     echo "$(basename "$0" .sh): $checks checks, $failed failed"
     [ "$failed" -eq 0 ] && [ "$checks" -gt 0 ]

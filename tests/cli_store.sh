@@ -8,19 +8,7 @@
 DB="$TMP/store.db"
 unset FLEETSIM_BUSY_TIMEOUT
 
-cat >"$TMP/good.ini" <<'INI'
-[scenario]
-name = good
-horizon = 1h
-[pool.p]
-gpu = L4
-count = 1
-price = 0.80
-[workload.w]
-pools = p
-arrivals = poisson(rate=0.5/s)
-service = exponential(mean=1s)
-INI
+good >"$TMP/good.ini"
 
 # hold_lock DB: a sqlite3 process takes DB's write lock and keeps it until
 # release_lock.  It touches $TMP/locked once it holds the lock, and we wait
