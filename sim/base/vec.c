@@ -6,7 +6,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-void *fs_vec_grow(void *items, size_t *cap, size_t need, size_t elem)
+/* The slow path of fs_vec_grow (vec.h): the array must grow, or is empty. */
+void *fs_vec_realloc(void *items, size_t *cap, size_t need, size_t elem)
 {
     assert(cap && elem > 0 && (items || *cap == 0));
     if (need == 0)
