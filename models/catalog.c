@@ -18,10 +18,13 @@
 #define FS_SRC_CATALOG_DIR "models/catalog"
 #endif
 
-/* Column positions found from a header row. */
+/* Column positions found from a header row.  The names from index
+ * `required` on are optional: a file without them reads as before, and
+ * their cells are empty. */
 typedef struct columns {
     const char *const *names;
-    int idx[16];
+    int required;
+    int idx[32];
 } columns;
 
 static int find_columns(fs_csv *r, columns *cols, fs_error *err)
@@ -31,7 +34,7 @@ static int find_columns(fs_csv *r, columns *cols, fs_error *err)
         for (size_t i = 0; i < fs_csv_nfields(r); i++)
             if (strcasecmp(fs_csv_field(r, i), cols->names[k]) == 0)
                 cols->idx[k] = (int)i;
-        if (cols->idx[k] < 0)
+        if (cols->idx[k] < 0 && k < cols->required)
             return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r), NULL,
                                "missing column '%s'", cols->names[k]);
     }
@@ -57,6 +60,8 @@ static fs_csv *open_table(const char *path, columns *cols, fs_error *err)
 
 static const char *col(fs_csv *r, const columns *cols, int k)
 {
+    if (cols->idx[k] < 0)
+        return "";   /* an optional column the file does not have */
     return fs_csv_field(r, (size_t)cols->idx[k]);
 }
 
@@ -87,7 +92,7 @@ static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
     static const char *const names[] = {
         "name", "memory_gb", "memory_bw_gbs", "bf16_tflops", "fp8_tflops",
         "int8_tops", "tdp_w", "mig", "source", NULL};
-    columns cols = {names, {0}};
+    columns cols = {names, 9, {0}};
     size_t cap = 0;
     fs_csv *r = open_table(path, &cols, err);
     if (!r)
@@ -128,13 +133,43 @@ fail:
     return -1;
 }
 
+/* The optional commitment columns 11..18: money >= 0, discounts in
+ * [0, 1). */
+static int read_commitments(fs_csv *r, const columns *cols,
+                            fs_instance_type *t, fs_error *err)
+{
+    double *cells[8] = {&t->ri_partial_h[0], &t->ri_partial_upfront[0],
+                        &t->ri_all_upfront[0], &t->ri_partial_h[1],
+                        &t->ri_partial_upfront[1], &t->ri_all_upfront[1],
+                        &t->sp_discount[0], &t->sp_discount[1]};
+    for (int k = 0; k < 8; k++) {
+        if (number_cell(r, cols, 11 + k, cells[k], 1, err))
+            return -1;
+        double v = *cells[k];
+        if (isnan(v))
+            continue;
+        if (v < 0 || (k >= 6 && v >= 1))
+            return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                               cols->names[11 + k], "%s",
+                               k >= 6 ? "expected a discount from 0 to "
+                               "below 1 (0.30 = 30% off on-demand)"
+                                      : "expected an amount >= 0");
+    }
+    return 0;
+}
+
 static int load_instances(fs_catalog *c, const char *path, fs_error *err)
 {
     static const char *const names[] = {
         "provider", "instance", "gpu", "gpus", "on_demand_usd_h",
         "spot_usd_h", "reserved_1y_usd_h", "reserved_3y_usd_h", "region",
-        "as_of", "source", NULL};
-    columns cols = {names, {0}};
+        "as_of", "source",
+        /* optional (11..): published upfront options, Savings Plans */
+        "ri_1y_partial_usd_h", "ri_1y_partial_upfront_usd",
+        "ri_1y_all_upfront_usd", "ri_3y_partial_usd_h",
+        "ri_3y_partial_upfront_usd", "ri_3y_all_upfront_usd",
+        "savings_plan_1y_discount", "savings_plan_3y_discount", NULL};
+    columns cols = {names, 11, {0}};
     size_t cap = 0;
     fs_csv *r = open_table(path, &cols, err);
     if (!r)
@@ -174,6 +209,8 @@ static int load_instances(fs_catalog *c, const char *path, fs_error *err)
             goto fail;
         }
         snprintf(t->gpu, sizeof t->gpu, "%s", g->name);
+        if (read_commitments(r, &cols, t, err))
+            goto fail;
         copy_cell(t->region, sizeof t->region, r, &cols, 8);
         copy_cell(t->as_of, sizeof t->as_of, r, &cols, 9);
         copy_cell(t->source, sizeof t->source, r, &cols, 10);
@@ -307,6 +344,52 @@ double fs_instance_price(const fs_instance_type *t, int column)
     case 3: return t->reserved_3y;
     }
     return NAN;
+}
+
+void fs_reserved_derive(double rate, int term_months, int upfront,
+                        double *hourly, double *upfront_usd)
+{
+    /* The same arithmetic, in the same order, as a reserved pool has
+     * always used: results stay bit-identical. */
+    double term_cost = rate * 24 * 365 * term_months / 12.0;
+    *upfront_usd = 0;
+    if (upfront == FS_UPFRONT_PARTIAL) {
+        *upfront_usd = term_cost / 2;
+        rate /= 2;
+    } else if (upfront == FS_UPFRONT_ALL) {
+        *upfront_usd = term_cost;
+        rate = 0;
+    }
+    *hourly = rate;
+}
+
+int fs_instance_reserved_option(const fs_instance_type *t, int term,
+                                int upfront, fs_reserved_option *out)
+{
+    double rate = term ? t->reserved_3y : t->reserved_1y;
+    double h = NAN, up = NAN;
+    if (upfront == FS_UPFRONT_NONE) {
+        h = rate;
+        up = 0;
+    } else if (upfront == FS_UPFRONT_PARTIAL) {
+        h = t->ri_partial_h[term];
+        up = t->ri_partial_upfront[term];
+    } else {
+        h = 0;
+        up = t->ri_all_upfront[term];
+    }
+    out->derived = 0;
+    if (!isnan(h) && !isnan(up)) {
+        out->hourly = h;
+        out->upfront = up;
+        return 0;
+    }
+    if (isnan(rate))
+        return -1;
+    fs_reserved_derive(rate, term ? 36 : 12, upfront, &out->hourly,
+                       &out->upfront);
+    out->derived = 1;
+    return 0;
 }
 
 const fs_instance_type *fs_catalog_cheapest(const fs_catalog *c,

@@ -25,6 +25,13 @@ typedef struct fs_instance_type {
     int gpus;
     /* $ per instance-hour; NaN where the option does not exist */
     double on_demand, spot, reserved_1y, reserved_3y;
+    /* Published upfront options of a reservation, [0] = 1 year, [1] = 3
+     * years (optional columns; NaN where not published): the partial
+     * upfront hourly rate and its upfront payment, the all-upfront
+     * payment (per instance, for the whole term). */
+    double ri_partial_h[2], ri_partial_upfront[2], ri_all_upfront[2];
+    /* Published Savings Plan discount off on-demand, 0..1 (NaN: unknown). */
+    double sp_discount[2];
     char region[32];
     char as_of[16];
     char source[256];
@@ -67,6 +74,25 @@ const fs_instance_type *fs_catalog_cheapest_at(const fs_catalog *c,
                                                const char *gpu, int gpus,
                                                int column);
 double fs_instance_price(const fs_instance_type *t, int column);
+
+/* A reservation's payment option: the hourly rate and the upfront payment
+ * (per instance, whole term) for term 0 = 1 year, 1 = 3 years and upfront
+ * FS_UPFRONT_*.  A published option is taken as it is; otherwise it is
+ * derived from the no-upfront rate as fs_reserved_derive does, and
+ * `derived` says so.  -1 when neither exists. */
+enum { FS_UPFRONT_NONE, FS_UPFRONT_PARTIAL, FS_UPFRONT_ALL };
+typedef struct fs_reserved_option {
+    double hourly, upfront;
+    int derived;
+} fs_reserved_option;
+int fs_instance_reserved_option(const fs_instance_type *t, int term,
+                                int upfront, fs_reserved_option *out);
+/* Derives an upfront option from the no-upfront hourly rate over a term of
+ * term_months: partial pays half the term's cost up front and half the
+ * rate, all pays the whole term's cost up front and no rate (the same
+ * total).  Used where the provider's figure is not published. */
+void fs_reserved_derive(double rate, int term_months, int upfront,
+                        double *hourly, double *upfront_usd);
 
 /* Providers: a GPU sold by several is priced from one only when the
  * scenario says which (pool key provider, or instance).

@@ -10,9 +10,12 @@
 #include "models/purchase.h"
 
 #include <stdio.h>
+#include <string.h>
+#include "models/catalog.h"
 #include "sim/base/grammar.h"
 
-enum { UPFRONT_NONE, UPFRONT_PARTIAL, UPFRONT_ALL };
+enum { UPFRONT_NONE = FS_UPFRONT_NONE, UPFRONT_PARTIAL = FS_UPFRONT_PARTIAL,
+       UPFRONT_ALL = FS_UPFRONT_ALL };
 
 static const fs_key_doc reserved_keys[] = {
     {"term", "1y|3y", "1y", "reservation term"},
@@ -77,18 +80,17 @@ static int upfront_rules(const fs_purchase_reader *rd, fs_purchase_terms *t,
 
 /* The catalog's reserved rate is the effective no-upfront hourly rate;
  * partial pays half of the term's cost up front, all pays all of it (see
- * README: an approximation; say upfront_price). */
+ * README: an approximation; say upfront_price).  Such a derived price says
+ * "(derived)" in its source, which the run summary's "priced from" shows. */
 static void split_catalog_rate(fs_purchase_terms *t, int upfront, double rate)
 {
-    double term_cost = rate * 24 * 365 * t->term_months / 12.0;
-    if (upfront == UPFRONT_PARTIAL) {
-        t->upfront_usd = term_cost / 2;
-        rate /= 2;
-    } else if (upfront == UPFRONT_ALL) {
-        t->upfront_usd = term_cost;
-        rate = 0;
+    fs_reserved_derive(rate, t->term_months, upfront, &t->price,
+                       &t->upfront_usd);
+    if (upfront != UPFRONT_NONE) {
+        size_t n = strlen(t->price_source);
+        snprintf(t->price_source + n, sizeof t->price_source - n,
+                 " (derived)");
     }
-    t->price = rate;
 }
 
 static int reserved_resolve(const fs_purchase_reader *rd,

@@ -18,12 +18,20 @@ expect_exit 2 "bad --seed" -- "$FLEETSIM" run x.ini --seed abc
 
 expect_exit 0 "catalog gpus" -- "$FLEETSIM" catalog gpus && expect_in "$TMP/out" "H100-80GB" "catalog gpus"
 expect_exit 0 "catalog instances" -- "$FLEETSIM" catalog instances && expect_in "$TMP/out" "aws:p4d.24xlarge" "catalog instances"
+# upfront options not published are computed from the no-upfront rate, and say so
+expect_in "$TMP/out" "2777 + 0.3170/h derived" "catalog instances derived option"
+expect_in "$TMP/out" "partial upfront" "catalog instances payment options"
 expect_exit 2 "catalog unknown" -- "$FLEETSIM" catalog tpus
 
 # The quickstart stores a costed run.
 expect_exit 0 "quickstart" -- "$FLEETSIM" run "$SRCDIR/scenarios/quickstart.ini" --db "$DB"
 expect_in "$TMP/out" "total" "quickstart summary"
 expect_in "$TMP/out" "attainment" "quickstart summary"
+expect_in "$TMP/out" "catalog gcp:g2-standard-4" "quickstart priced from"
+if grep -qF "(derived)" "$TMP/out"; then fail "no-upfront reserved pool marked derived"; fi
+# A partial-upfront reservation priced from a no-upfront catalog rate says so.
+expect_exit 0 "derived upfront" -- "$FLEETSIM" run "$SRCDIR/scenarios/quickstart.ini" --db "$TMP/derived.db" --set pool.base.upfront=partial
+expect_in "$TMP/out" "catalog gcp:g2-standard-4 (derived)" "derived upfront priced from"
 expect_eq "$(sql "$DB" "SELECT count(*) FROM run")" 1 "one run stored"
 expect_eq "$(sql "$DB" "SELECT total_cost_usd > 0 AND requests > 0 FROM run_summary")" 1 "costed run"
 expect_eq "$(sql "$DB" "SELECT count(*) > 0 FROM utilization")" 1 "utilization series"

@@ -30,11 +30,20 @@ static void print_gpus(const fs_catalog *c)
     }
 }
 
+/* A Savings Plan discount as a percentage, or '-' when unknown. */
+static void print_discount(double d)
+{
+    if (isnan(d))
+        printf("  %6s", "-");
+    else
+        printf("  %5.1f%%", 100 * d);
+}
+
 static void print_instances(const fs_catalog *c)
 {
-    printf("%-34s %-10s %4s  %9s  %9s  %9s  %9s  %-12s %-10s\n",
+    printf("%-34s %-10s %4s  %9s  %9s  %9s  %9s  %6s  %6s  %-12s %-10s\n",
            "instance", "gpu", "gpus", "on-demand", "spot", "1y-resv",
-           "3y-resv", "region", "as of");
+           "3y-resv", "sp-1y", "sp-3y", "region", "as of");
     for (size_t i = 0; i < c->ninst; i++) {
         const fs_instance_type *t = &c->inst[i];
         char name[96];
@@ -44,10 +53,59 @@ static void print_instances(const fs_catalog *c)
         print_price(t->spot);
         print_price(t->reserved_1y);
         print_price(t->reserved_3y);
+        print_discount(t->sp_discount[0]);
+        print_discount(t->sp_discount[1]);
         printf("  %-12s %-10s\n", t->region, t->as_of);
     }
-    printf("\n$ per instance-hour; '-' = not offered or not found.  Sources: "
-           "the source column of instances.csv (and SOURCES.md).\n");
+    printf("\n$ per instance-hour; 1y/3y-resv = reserved or committed use, "
+           "no upfront; sp = Savings Plan discount off on-demand; '-' = not "
+           "offered or not found.  Sources: the source column of "
+           "instances.csv (and SOURCES.md).\n");
+}
+
+/* One payment option: "upfront + hourly/h", and "derived" when it is not
+ * the provider's published figure. */
+static void print_option(const fs_instance_type *t, int term, int upfront)
+{
+    fs_reserved_option o;
+    char cell[64];
+    if (fs_instance_reserved_option(t, term, upfront, &o) < 0)
+        snprintf(cell, sizeof cell, "-");
+    else
+        snprintf(cell, sizeof cell, "%.0f + %.4f/h%s", o.upfront, o.hourly,
+                 o.derived ? " derived" : "");
+    printf("  %-28s", cell);
+}
+
+static void print_upfront_options(const fs_catalog *c)
+{
+    printf("\nReserved payment options: $ up front per instance for the "
+           "term + $ per instance-hour\n");
+    printf("%-34s %4s  %-28s  %-28s  %-28s\n", "instance", "term",
+           "no upfront", "partial upfront", "all upfront");
+    for (size_t i = 0; i < c->ninst; i++) {
+        const fs_instance_type *t = &c->inst[i];
+        for (int term = 0; term < 2; term++) {
+            fs_reserved_option o;
+            if (fs_instance_reserved_option(t, term, FS_UPFRONT_NONE, &o) &&
+                fs_instance_reserved_option(t, term, FS_UPFRONT_PARTIAL,
+                                            &o) &&
+                fs_instance_reserved_option(t, term, FS_UPFRONT_ALL, &o))
+                continue;
+            char name[96];
+            snprintf(name, sizeof name, "%s:%s", t->provider, t->name);
+            printf("%-34s %4s", name, term ? "3y" : "1y");
+            for (int u = FS_UPFRONT_NONE; u <= FS_UPFRONT_ALL; u++)
+                print_option(t, term, u);
+            printf("\n");
+        }
+    }
+    printf("\nderived = not published for this instance: computed from the "
+           "no-upfront rate as a reserved pool does (partial: half the "
+           "term's cost up front and half the rate; all: the whole term's "
+           "cost up front), so the total over the term is the same.  A "
+           "pool priced this way says \"(derived)\" in the run summary's "
+           "\"priced from\".\n");
 }
 
 int cmd_catalog(int argc, char **argv)
@@ -82,8 +140,10 @@ int cmd_catalog(int argc, char **argv)
         return fs_fail(err.msg);
     if (strcmp(what, "gpus") == 0)
         print_gpus(c);
-    else
+    else {
         print_instances(c);
+        print_upfront_options(c);
+    }
     fs_catalog_free(c);
     return FS_EXIT_OK;
 }

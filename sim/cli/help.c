@@ -123,9 +123,12 @@ static const char catalog_help[] =
 "\n"
 "Prints the GPU catalog (memory, bandwidth, dense bf16/fp8/int8 throughput,\n"
 "TDP, MIG, source) or the instance catalog (provider, type, GPU, GPUs,\n"
-"on-demand, spot, 1y and 3y reserved $ per instance-hour, region, date,\n"
-"source).  DIR (or $FLEETSIM_CATALOG) holds gpus.csv and instances.csv;\n"
-"a scenario can point at its own with [scenario] catalog = DIR.\n";
+"on-demand, spot, 1y and 3y reserved $ per instance-hour, Savings Plan\n"
+"discounts, region, date, source), then each reserved payment option (no,\n"
+"partial, all upfront) as upfront + hourly; \"derived\" marks an option\n"
+"computed from the no-upfront rate, not published.  DIR (or\n"
+"$FLEETSIM_CATALOG) holds gpus.csv and instances.csv; a scenario can\n"
+"point at its own with [scenario] catalog = DIR.\n";
 
 const char *fs_help_text(const char *topic)
 {
