@@ -387,9 +387,18 @@ static int write_table(FILE *out, const fs_ci_table *t, int markdown)
             for (size_t c = 0; c < gr.cols; c++) {
                 const char *s = *at(&gr, r, c);
                 if (markdown) {
+                    /* indentation dropped; what would end the cell or
+                     * start markup escaped, as compare's markdown does */
                     fputs(c ? " | " : "| ", out);
-                    /* headings in bold, leading spaces dropped */
-                    pad(out, s + strspn(s, " "), w[c]);
+                    size_t n = 0;
+                    for (s += strspn(s, " "); *s; s++) {
+                        if (strchr("|*`<", *s))
+                            fputc('\\', out);
+                        fputc(*s, out);
+                        n += ((unsigned char)*s & 0xC0) != 0x80;
+                    }
+                    for (; n < w[c]; n++)
+                        fputc(' ', out);
                 } else {
                     if (c)
                         fputs("  ", out);
