@@ -139,7 +139,9 @@ fs_arrivals *fs_arrivals_open(const fs_arrivals_spec *spec, fs_error *err)
     size_t n = 0;
     for (; processes[n].name && n < MAX_KINDS; n++) {
         if (strcmp(name, processes[n].name) == 0)
-            return processes[n].open(spec, err);
+            return spec->growth != 0
+                ? fs_growth_open(spec, processes[n].open, err)
+                : processes[n].open(spec, err);
         names[n] = processes[n].name;
     }
     names[n] = NULL;

@@ -30,6 +30,13 @@ typedef struct fs_spec_key {
     int line;
 } fs_spec_key;
 
+/* growth: at most this per month (1 = 100%/month); the month is 730 h;
+ * the traffic multiplier over the horizon (times rate_scale) at most
+ * FS_GROWTH_SCALE_MAX, the largest rate_scale a trace takes. */
+#define FS_GROWTH_MAX 1.0
+#define FS_GROWTH_MONTH_S (730 * 3600.0)
+#define FS_GROWTH_SCALE_MAX 1000.0
+
 typedef struct fs_arrivals_spec {
     const fs_call *call;     /* parsed `arrivals =` value */
     const char *file;        /* scenario file and line of the key, for messages */
@@ -44,6 +51,9 @@ typedef struct fs_arrivals_spec {
     int repeat;              /* traces: loop the trace until the horizon */
     fs_bad_rows bad_rows;    /* traces: stop on a malformed row, or skip it */
     gsl_rng *rng;            /* owned by the caller, used for every draw */
+    double growth;           /* growth = G%/month as a fraction (0.04);
+                                0: none (traces/growth.c) */
+    fs_spec_key growth_key;  /* where growth was set, for messages */
     fs_spec_key statuses;    /* traces with a status column: the statuses
                                 replayed ("SUCCEED, PROCESSING"); unset: the
                                 format's default (alibaba-lora: SUCCEED) */

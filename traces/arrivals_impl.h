@@ -40,6 +40,13 @@ fs_arrivals *fs_poisson_open(const fs_arrivals_spec *spec, fs_error *err);
 fs_arrivals *fs_diurnal_open(const fs_arrivals_spec *spec, fs_error *err);
 fs_arrivals *fs_mmpp_open(const fs_arrivals_spec *spec, fs_error *err);
 
+/* growth > 0 (growth.c): open through the stream's opener, rates scaled
+ * to the horizon's growth, and thin by the growth at each arrival. */
+fs_arrivals *fs_growth_open(const fs_arrivals_spec *spec,
+                            fs_arrivals *(*open)(const fs_arrivals_spec *,
+                                                 fs_error *),
+                            fs_error *err);
+
 /* The most statuses a `statuses =` key may name. */
 #define FS_STATUSES_MAX 8
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/compare_ci.h"
 #include "sim/cli/compare_impl.h"
 #include "sim/cli/help.h"
 
@@ -79,13 +80,13 @@ static long find_id(const long *ids, size_t n, long id)
 int cmd_compare(int argc, char **argv)
 {
     static const char *const options[] = { "--db", "--format", "--baseline",
-                                           "--help", NULL };
+                                           "--group", "--help", NULL };
     const char *db = FS_DEFAULT_DB, *format = "table", *baseline = NULL;
     const char **names = calloc((size_t)argc + 1, sizeof *names);
     long *ids = calloc((size_t)argc + 1, sizeof *ids);
     fs_compare_run *sums = calloc((size_t)argc + 1, sizeof *sums);
     size_t nnames = 0, nids = 0;
-    int status = FS_EXIT_OK, options_done = 0;
+    int status = FS_EXIT_OK, options_done = 0, group = 0;
     fs_store *s = NULL;
     fs_error err;
 
@@ -113,6 +114,10 @@ int cmd_compare(int argc, char **argv)
             }
             if (t > 0)
                 continue;
+            if (strcmp(arg, "--group") == 0) {
+                group = 1;
+                continue;
+            }
             if (fs_is_help(arg)) {
                 fputs(fs_help_text("compare"), stdout);
                 goto done;
@@ -139,6 +144,14 @@ int cmd_compare(int argc, char **argv)
     s = fs_store_open(db, 1, &err);
     if (!s) {
         status = fs_fail(err.msg);
+        goto done;
+    }
+    if (group) {
+        if (fs_compare_groups(s, stdout, fmt, names, nnames, baseline,
+                              &err) != 0)
+            status = fs_fail(err.msg);
+        else if (fflush(stdout) != 0 || ferror(stdout))
+            status = fs_fail("cannot write to standard output");
         goto done;
     }
     long base_id = -1;

@@ -89,7 +89,7 @@ static const char runs_help[] =
 
 static const char compare_help[] =
 "usage: fleetsim compare [--db FILE] [--format table|csv|json|markdown]\n"
-"                        [--baseline RUN] RUN...\n"
+"                        [--baseline RUN] [--group] RUN...\n"
 "\n"
 "Prints the run_summary of each RUN side by side (one column per run, one\n"
 "row per metric).  RUN is a run id or a run name (the most recent run of\n"
@@ -101,7 +101,16 @@ static const char compare_help[] =
 "array of run_summary objects, each with workloads, pools and\n"
 "cost_by_pricing arrays (and delta_vs_baseline and delta_pct_vs_baseline\n"
 "objects, on the run and on each row, when --baseline is given); csv names\n"
-"those rows SECTION.KEY.COLUMN (workloads.chat.latency_p99_s).\n";
+"those rows SECTION.KEY.COLUMN (workloads.chat.latency_p99_s).\n"
+"\n"
+"--group: each RUN stands for the replications of its run name (the newest\n"
+"run of each replication index); one column per group with each metric's\n"
+"mean and 95% confidence interval (Student t), \"mean +- half-width\".  With\n"
+"--baseline, the change and its interval: paired by replication index when\n"
+"both groups hold the same replications (same seed: common random numbers),\n"
+"else Welch.  csv: group,metric,n,mean,ci_low,ci_high,delta,delta_ci_low,\n"
+"delta_ci_high,delta_pct,delta_pct_ci_low,delta_pct_ci_high,delta_method;\n"
+"json: one object per group, each metric as {mean, ci_low, ci_high, n}.\n";
 
 static const char rm_help[] =
 "usage: fleetsim rm [--db FILE] RUN...\n"

@@ -104,7 +104,7 @@ int fs_collect_latency(fs_world *world)
     if (fs_hist_init(&all))
         return fs_error_set(sim->err, "out of memory");
     double wait_sum = 0;
-    long slo_met = 0, slo_n = 0;
+    long slo_met = 0, slo_n = 0, started_all = 0;
     for (size_t i = 0; i < world->nworkloads; i++) {
         const fs_workload *w = &world->workloads[i];
         fs_latency_row *row = fs_results_add_latency(out);
@@ -113,7 +113,9 @@ int fs_collect_latency(fs_world *world)
             return fs_error_set(sim->err, "out of memory");
         }
         snprintf(row->workload, sizeof row->workload, "%s", w->conf->name);
-        row->count = w->completed;
+        int warm = sim->sc->warmup_s > 0;
+        long counted = warm ? w->measured : w->completed;
+        row->count = counted;
         row->arrivals = w->arrived;
         row->dropped = w->dropped;
         row->unfinished = fs_workload_unfinished(w);
@@ -123,16 +125,19 @@ int fs_collect_latency(fs_world *world)
         row->p95_s = fs_hist_quantile(&w->latency, 0.95);
         row->p99_s = fs_hist_quantile(&w->latency, 0.99);
         row->p999_s = fs_hist_quantile(&w->latency, 0.999);
-        long started = w->completed + row->unfinished - (long)w->queue.len;
+        long started = warm ? w->measured_started
+                            : w->completed + row->unfinished -
+                                  (long)w->queue.len;
         row->wait_mean_s = started > 0 ? w->wait_sum / (double)started : NAN;
+        started_all += started;
         row->mean_batch_size = w->batches > 0
             ? (double)w->completed / (double)w->batches : NAN;
         row->slo_s = w->conf->slo_s;
         row->slo_attainment = NAN;
-        if (!isnan(w->conf->slo_s) && w->completed > 0) {
-            row->slo_attainment = (double)w->slo_met / (double)w->completed;
+        if (!isnan(w->conf->slo_s) && counted > 0) {
+            row->slo_attainment = (double)w->slo_met / (double)counted;
             slo_met += w->slo_met;
-            slo_n += w->completed;
+            slo_n += counted;
         }
         row->ttft_p50_s = row->ttft_p99_s = NAN;
         row->tpot_p50_s = row->tpot_p99_s = NAN;
@@ -141,11 +146,7 @@ int fs_collect_latency(fs_world *world)
         out->requests += w->arrived;
         out->requests_dropped += w->dropped;
     }
-    long started = 0;
-    for (size_t i = 0; i < out->nlatency; i++)
-        started += out->latency[i].count + out->latency[i].unfinished;
-    for (size_t i = 0; i < world->nworkloads; i++)
-        started -= (long)world->workloads[i].queue.len;
+    long started = started_all;
     out->latency_mean_s = fs_hist_mean(&all);
     out->latency_p50_s = fs_hist_quantile(&all, 0.50);
     out->latency_p99_s = fs_hist_quantile(&all, 0.99);

@@ -66,11 +66,17 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
     char key[FS_NAME_MAX + 24], skey[FS_NAME_MAX + 24];
     snprintf(key, sizeof key, "%s.arrivals", c->section);
     snprintf(skey, sizeof skey, "%s.statuses", c->section);
+    char gkey[FS_NAME_MAX + 24];
+    snprintf(gkey, sizeof gkey, "%s.growth", c->section);
     fs_arrivals_spec spec = {
         .call = &c->arrivals, .file = e->file, .line = e->line, .key = key,
         .base_dir = sim->sc->dir, .horizon_s = sim->sc->horizon_s,
         .start_hour = sim->sc->start_hour, .rate_scale = c->rate_scale,
         .repeat = c->repeat, .bad_rows = c->bad_rows, .rng = w->arrival_rng,
+        .growth = c->growth,
+        .growth_key = {c->growth_entry ? c->growth_entry->value : NULL,
+                       c->growth_entry ? c->growth_entry->file : NULL, gkey,
+                       c->growth_entry ? c->growth_entry->line : 0},
         .statuses = {se ? se->value : NULL, se ? se->file : NULL, skey,
                      se ? se->line : 0},
     };
@@ -148,8 +154,12 @@ static void start_batch(fs_server *s)
     }
     double t = fs_service_batch_time(&w->conf->service, s->batch, s->nbatch,
                                      pool_speed(w, s->pool));
+    double warmup = w->sim->sc->warmup_s;
     for (int i = 0; i < s->nbatch; i++)
-        w->wait_sum += now - s->batch[i].arrival;
+        if (s->batch[i].arrival >= warmup) {
+            w->wait_sum += now - s->batch[i].arrival;
+            w->measured_started++;
+        }
     fs_servers_set_busy(s->pool, s, 1);
     s->state = FS_SERVER_BUSY;
     if (!fs_engine_at(e, now + t, on_batch_done, s, 0)) {
@@ -264,10 +274,14 @@ static void on_batch_done(fs_engine *e, void *obj, long arg)
     fs_workload *w = s->wl;
     double now = fs_engine_now(e);
     double slo = w->conf->slo_s;
+    double warmup = w->sim->sc->warmup_s;
     for (int i = 0; i < s->nbatch; i++) {
+        if (s->batch[i].arrival < warmup)
+            continue;
         double latency = now - s->batch[i].arrival;
         fs_hist_add(&w->latency, latency);
         w->slo_met += latency <= slo;
+        w->measured++;
     }
     w->completed += s->nbatch;
     w->batches++;

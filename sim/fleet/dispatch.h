@@ -29,6 +29,9 @@ struct fs_workload {
     double wait_sum;
     long arrived, completed, dropped, slo_met;
     long batches;              /* batches completed (mean batch size) */
+    /* warmup > 0: requests that arrived after it, which alone count in
+     * latency, wait and SLO figures (latency and slo_met hold only them) */
+    long measured, measured_started;
 };
 
 /* Subscribe it to a pool's capacity with ctx = the pool's fs_servers. */

@@ -22,6 +22,9 @@ static const fs_key_doc scenario_keys[] = {
      "independent replications, each stored as a run with replication "
      "0..N-1"},
     {"metrics_interval", "duration", "5m", "utilization sampling period"},
+    {"warmup", "duration, shorter than horizon", "0s",
+     "requests arriving before it are left out of latency, wait and SLO "
+     "figures (not out of cost or utilization)"},
     {"include", "path", NULL,
      "a scenario file read first; this file's keys override its keys"},
     {"catalog", "directory", "the installed catalog",
@@ -107,6 +110,9 @@ static const fs_key_doc workload_keys[] = {
     {"rate_scale", "number above 0, at most 1000", "1",
      "traces: thin (below 1) or replicate (above 1) the requests"},
     {"repeat", "yes|no", "no", "traces: loop the trace until the horizon"},
+    {"growth", "G%/month, 0 to 100", "0%/month",
+     "traffic compounding from start: rates times (1+G)^(t/730h), by "
+     "thinning; traces replicated or thinned as rate_scale does"},
     {"bad_rows", "fail|skip", "fail",
      "traces: stop at a malformed row, or skip it and count it"},
     /* read where the trace is opened (traces/arrivals.c) */

@@ -9,6 +9,7 @@
  * bounds (scenario_limits.h) are refused with file:line:key. */
 #include "sim/scenario/scenario_impl.h"
 #include "sim/base/vec.h"
+#include "traces/arrivals.h"
 
 #include <libgen.h>
 #include <limits.h>
@@ -91,12 +92,20 @@ static int parse_scenario_section(fs_scenario *sc, fs_error *err,
         fs_rd_count(&rd, "replications", 1, 1, FS_MAX_REPLICATIONS,
                     &sc->replications) ||
         fs_rd_double(&rd, "metrics_interval", fs_parse_duration, 300,
-                     &sc->metrics_interval))
+                     &sc->metrics_interval) ||
+        fs_rd_double(&rd, "warmup", fs_parse_duration, 0, &sc->warmup_s))
         return -1;
     sc->seed = (unsigned long)seed;
     if (sc->horizon_s <= 0)
         return fs_rd_bad(&rd, fs_rd_entry(&rd, "horizon"), "%s",
                          "must be longer than 0s");
+    if (!(sc->warmup_s >= 0 && sc->warmup_s < sc->horizon_s)) {
+        char why[160], h[32];
+        fs_format_duration(sc->horizon_s, h, sizeof h);
+        snprintf(why, sizeof why, "must be at least 0s and shorter than the "
+                 "horizon (%s)", h);
+        return fs_rd_bad(&rd, fs_rd_entry(&rd, "warmup"), "%s", why);
+    }
     if (sc->metrics_interval <= 0)
         return fs_rd_bad(&rd, fs_rd_entry(&rd, "metrics_interval"), "%s",
                          "must be longer than 0s");
@@ -180,6 +189,37 @@ static int parse_pools_list(fs_reader *rd, fs_scenario *sc,
     return 0;
 }
 
+/* growth = 4%/month (or 0.04/month): a fraction from 0 to FS_GROWTH_MAX. */
+static int parse_growth(fs_reader *rd, fs_workload_conf *w)
+{
+    fs_config_entry *e = fs_rd_entry(rd, "growth");
+    w->growth = 0;
+    w->growth_entry = e;
+    if (!e)
+        return 0;
+    char num[64], why[256];
+    const char *v = e->value, *slash = strchr(v, '/');
+    size_t len = slash ? (size_t)(slash - v) : strlen(v);
+    int pct = len > 0 && v[len - 1] == '%';
+    if (!slash || strcmp(slash, "/month") != 0 || len - pct >= sizeof num)
+        return fs_rd_bad(rd, e, "%s", "expected a growth per month, e.g. "
+                         "4%/month or 0.04/month");
+    memcpy(num, v, len - pct);
+    num[len - pct] = '\0';
+    double g;
+    if (fs_parse_number(num, &g, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    if (pct)
+        g /= 100;
+    if (!(g >= 0 && g <= FS_GROWTH_MAX)) {
+        snprintf(why, sizeof why, "must be from 0%%/month to %g%%/month, "
+                 "got '%s'", FS_GROWTH_MAX * 100, v);
+        return fs_rd_bad(rd, e, "%s", why);
+    }
+    w->growth = g;
+    return 0;
+}
+
 static int parse_workload(fs_scenario *sc, const char *section,
                           fs_workload_conf *w, fs_error *err)
 {
@@ -219,6 +259,8 @@ static int parse_workload(fs_scenario *sc, const char *section,
                  FS_MAX_RATE_SCALE, e->value);
         return fs_rd_bad(&rd, e, "%s", why);
     }
+    if (parse_growth(&rd, w))
+        return -1;
     e = fs_rd_entry(&rd, "slo_p99");
     w->slo_s = NAN;
     if (e && fs_parse_duration(e->value, &w->slo_s, why, sizeof why))

@@ -59,6 +59,8 @@ typedef struct fs_workload_conf {
     double batch_wait;
     double slo_s;                 /* NaN: none */
     double rate_scale;
+    double growth;                /* per month, a fraction; 0: none */
+    const fs_config_entry *growth_entry;   /* NULL when not set */
     int repeat;
     fs_bad_rows bad_rows;
     long queue_max;               /* 0: unbounded */
@@ -78,6 +80,7 @@ typedef struct fs_scenario {
     char start_date[16];
     double start_hour;            /* hour of day at t = 0 */
     double horizon_s;
+    double warmup_s;              /* latency counts arrivals from here */
     unsigned long seed;
     long replications;
     double metrics_interval;
