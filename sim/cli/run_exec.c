@@ -49,6 +49,16 @@ static void print_path(FILE *f, const char *path)
     fputc('\'', f);
 }
 
+/* The failure message, after the spec's label when it has one. */
+static int fail(const fs_run_spec *o, const char *msg)
+{
+    if (o->label)
+        fprintf(stderr, "fleetsim: %s: %s\n", o->label, msg);
+    else
+        fs_fail(msg);
+    return FS_EXIT_FAIL;
+}
+
 /* Says where a run that --db could not take was kept. */
 static void report_kept(const fs_run_spec *o, const fs_keeper *keep,
                         const fs_error *why, long id)
@@ -74,7 +84,7 @@ static int store_replication(const fs_run_spec *o, fs_store *store,
     long id;
     int where = fs_store_or_keep(store, keep, res, &id, &why);
     if (where < 0) {
-        fs_fail(why.msg);
+        fail(o, why.msg);
         return -1;
     }
     if (where > 0)
@@ -137,13 +147,13 @@ int fs_run_scenario(const fs_run_spec *o)
     fs_error err = {{0}};
     fs_scenario *sc = fs_scenario_load(o->scenario, o->sets, o->nsets, &err);
     if (!sc)
-        return fs_fail(err.msg);
+        return fail(o, err.msg);
     fs_store_set_busy_timeout(o->busy_timeout);
     fs_store *store = fs_store_open(o->db, FS_STORE_CREATE, &err);
     if (!store || fs_store_check_writable(store, &err)) {
         fs_store_close(store);
         fs_scenario_free(sc);
-        return fs_fail(err.msg);
+        return fail(o, err.msg);
     }
     for (size_t k = 0; o->warnings && k < sc->nwarnings; k++)
         fprintf(stderr, "fleetsim: warning: %s\n", sc->warnings[k]);
@@ -155,7 +165,7 @@ int fs_run_scenario(const fs_run_spec *o)
         fs_results_init(&res);
         double wall;
         if (simulate(o, sc, r, &res, &wall, &err)) {
-            rc = fs_fail(err.msg);
+            rc = fail(o, err.msg);
         } else {
             /* a run that could be neither stored nor kept ends it */
             int where = store_replication(o, store, &keep, &res, wall);

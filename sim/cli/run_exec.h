@@ -27,6 +27,7 @@ typedef struct fs_run_spec {
     const char *scenario;     /* the file, as given (run.scenario) */
     const char *db;           /* the results database */
     const char *name;         /* the runs' name; NULL: the scenario's */
+    const char *label;        /* before each failure message, or NULL */
     char *const *sets;        /* SECTION.KEY=VALUE overrides */
     int nsets;
     int warnings;             /* print the scenario's and run's warnings */
