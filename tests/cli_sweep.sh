@@ -58,7 +58,7 @@ expect_in "$TMP/table" '$2,693.70' "table shows count=3's run rate"
 # Common random numbers: Poisson arrivals, three fleets, the same arrivals.
 sed -e 's/^arrivals = .*/arrivals = poisson(rate=2\/s)/' \
     -e 's/^service = .*/service = exponential(mean=300ms)/' "$TMP/pairs.ini" >"$TMP/poisson.ini"
-expect_exit 0 "Poisson sweep" -- "$FLEETSIM" sweep "$TMP/poisson.ini" --vary pool.od.count=1,2,3 -j 2 --db "$TMP/crn.db" --quiet
+expect_exit 0 "Poisson sweep" -- "$FLEETSIM" sweep "$TMP/poisson.ini" --vary pool.od.count=1,2,3 -j 8 --db "$TMP/crn.db" --quiet
 expect_eq "$(wc -l <"$TMP/out" | tr -d ' ')" 3 "--quiet prints the three run ids"
 expect_eq "$(sql "$TMP/crn.db" "SELECT count(DISTINCT requests) FROM run_summary")" 1 "same Poisson arrivals at every point"
 expect_eq "$(sql "$TMP/crn.db" "SELECT count(DISTINCT latency_p99_s) FROM run_summary")" 3 "different fleets, different p99"

@@ -317,24 +317,27 @@ static void worker_main(const sweep_options *o, const fs_sweep_point *pt,
     _exit(rc);
 }
 
-/* Starts the worker of point p in slot w.  0, or -1 with a message. */
+/* Starts the worker of point p in slot w of ws[0..nws).  0, or -1 with
+ * a message. */
 static int start_worker(const sweep_options *o, fs_sweep_point *pts, long p,
-                        worker *ws, int w)
+                        worker *ws, long nws, long w)
 {
     int fds[2];
-    if (pipe(fds))
-        return fs_fail(strerror(errno)), -1;
+    if (pipe(fds)) {
+        fprintf(stderr, "fleetsim: sweep: pipe: %s\n", strerror(errno));
+        return -1;
+    }
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
         close(fds[1]);
-        return fprintf(stderr, "fleetsim: sweep: fork: %s\n",
-                       strerror(errno)), -1;
+        fprintf(stderr, "fleetsim: sweep: fork: %s\n", strerror(errno));
+        return -1;
     }
     if (pid == 0) {
         close(fds[0]);
-        for (long k = 0; k < o->jobs; k++)
+        for (long k = 0; k < nws; k++)
             if (ws[k].fd >= 0)
                 close(ws[k].fd);
         worker_main(o, &pts[p], p, fds[1]);
@@ -422,7 +425,7 @@ static int run_points(const sweep_options *o, fs_sweep_point *pts,
         long started = next;
         for (long k = 0; k < jobs && next < n; k++)
             if (ws[k].fd < 0) {
-                if (start_worker(o, pts, next, ws, (int)k)) {
+                if (start_worker(o, pts, next, ws, jobs, k)) {
                     rc = FS_EXIT_FAIL;
                     break;
                 }
