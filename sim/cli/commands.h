@@ -11,6 +11,7 @@
 #define FS_EXIT_USAGE 2
 
 int cmd_run(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);

@@ -16,7 +16,7 @@ static const char usage_tail[] =
 "exit status: 0 success, 1 the simulation could not be done (the message\n"
 "names file, line and key), 2 usage error.\n"
 "\n"
-"Not in this version: sweep, roi, plot, trace, catalog llms|mig (spot,\n"
+"Not in this version: roi, plot, trace, catalog llms|mig (spot,\n"
 "MIG, LLM models, training and windows come in later versions).\n";
 
 void fs_help_usage(FILE *out, const fs_command *cmds, size_t n)
@@ -80,6 +80,48 @@ static const char run_help[] =
 "`fleetsim import` copies it in; the exit status is then 1.  A pool no\n"
 "workload uses is billed for nothing: a warning (not with --quiet).\n";
 
+static const char sweep_help[] =
+"usage: fleetsim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...]\n"
+"                      [-j N] [--replications N] [--db FILE] [--quiet]\n"
+"                      [--set SECTION.KEY=VALUE]... [--seed N]\n"
+"                      [--progress auto|always|never] [--max-events N]\n"
+"                      [--busy-timeout DURATION]\n"
+"\n"
+"Runs SCENARIO once per point of a grid: the cartesian product of the\n"
+"--vary lists, in the order of nested loops (the first --vary slowest):\n"
+"--vary a.x.k=1,2 --vary a.x.m=p,q gives (1,p) (1,q) (2,p) (2,q).  Values\n"
+"are split at commas outside parentheses, so poisson(rate=2/s) is one.\n"
+"Point N is stored as runs named NAME[k=1,m=p] (NAME the scenario's name;\n"
+"each key shown by its last part, or whole when two varied keys end\n"
+"alike); a name longer than 63 bytes is cut at a character boundary and\n"
+"ends ~N] instead.  Replications are stored as runs of the same name,\n"
+"replication 0..N-1, as `fleetsim run` does.\n"
+"\n"
+"Every point uses the scenario's seed, so points that differ only in the\n"
+"fleet see the same arrivals and service demands (common random numbers).\n"
+"Every point's scenario is loaded and checked before any work starts: an\n"
+"unknown key or a bad value exits 1 naming it, with nothing written.\n"
+"Then each point runs in a worker process of its own, at most N at a time\n"
+"(-j N, default the number of processors), exactly as `fleetsim run`\n"
+"would run it, all storing into one database.  A point that fails (or\n"
+"whose worker is killed) loses only its own runs; the others are stored,\n"
+"the failed points are listed on stderr and the exit status is 1.\n"
+"\n"
+"At the end it prints one line per point: its run id (replication 0),\n"
+"name, total cost, monthly run rate (730 h), p99 latency of all requests\n"
+"and SLO attainment (means over its replications), with * on the points\n"
+"of the cost-vs-p99 Pareto front (no other point has both a lower or\n"
+"equal cost and a lower or equal p99, one of them strictly lower).\n"
+"\n"
+"  --vary S.K=V1,...  a key and its values (repeatable; each key once)\n"
+"  -j N, --jobs N     points run at the same time\n"
+"  --quiet            no progress line, no warnings, no table: print the\n"
+"                     new run ids, point by point\n"
+"  --progress MODE    points done of the total on stderr: auto (when stderr\n"
+"                     is a terminal), always, never; or $FLEETSIM_PROGRESS\n"
+"  --db, --set, --seed, --replications, --max-events, --busy-timeout:\n"
+"                     as for `fleetsim run`, applied to every point\n";
+
 static const char runs_help[] =
 "usage: fleetsim runs [--db FILE]\n"
 "\n"
@@ -142,7 +184,7 @@ static const char catalog_help[] =
 const char *fs_help_text(const char *topic)
 {
     static const struct { const char *topic, *text; } texts[] = {
-        {"run", run_help}, {"runs", runs_help}, {"compare", compare_help},
+        {"run", run_help}, {"sweep", sweep_help}, {"runs", runs_help}, {"compare", compare_help},
         {"rm", rm_help}, {"import", import_help}, {"catalog", catalog_help},
     };
     if (!topic)

@@ -21,6 +21,8 @@ static int help(int argc, char **argv);
 static const fs_command commands[] = {
     {"run", cmd_run, "SCENARIO",
      "simulate a scenario and store the run (fleetsim.db)"},
+    {"sweep", cmd_sweep, "SCENARIO --vary ...",
+     "one run per point of a grid of values, in parallel"},
     {"runs", cmd_runs, "", "list the stored runs"},
     {"compare", cmd_compare, "RUN...",
      "compare runs side by side (--baseline for deltas)"},

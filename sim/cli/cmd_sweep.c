@@ -1,0 +1,553 @@
+/* cmd_sweep.c -- `fleetsim sweep SCENARIO --vary SECTION.KEY=V1,V2,...`:
+ * one run per point of a grid, N at a time, into one database.
+ *
+ * Every point's scenario (the file, the --set assignments, the point's
+ * values, its name NAME[key=value,...]) is loaded and validated before any
+ * work starts, and the database checked writable: a bad value or an
+ * unknown key stops the sweep with nothing written.  Then each point runs
+ * in a worker process of its own (fork; the same fs_run_scenario as
+ * `fleetsim run`, no shell), at most -j at a time, all storing into the
+ * one database (the store waits on another writer's lock).  A worker that
+ * fails or is killed loses only its point: its transaction is never
+ * committed.  Each worker reports the run ids it stored on a pipe; the
+ * parent reads them with poll(), and a pipe at EOF means its worker has
+ * ended.  At the end a table of the points, with the cost-vs-p99 Pareto
+ * front marked (sweep_table.c).
+ *
+ * Every point uses the scenario's seed: its random streams are seeded from
+ * (seed, replication, source name), so points that differ only in the
+ * fleet see the same arrivals and demands (common random numbers).
+ *
+ * Test hook: FLEETSIM_TEST_SWEEP_KILL=N makes the worker of point N
+ * (1-based) kill itself with SIGKILL before it simulates. */
+#include "sim/cli/commands.h"
+#include "sim/cli/run_exec.h"
+#include "sim/cli/sweep.h"
+#include "sim/base/grammar.h"
+#include "sim/fleet/estimate.h"
+#include "sim/scenario/scenario.h"
+#include "sim/store/store.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct sweep_options {
+    const char *scenario, *db, *progress;
+    char **sets;            /* --set, then seed/replications */
+    int nsets;
+    long jobs;
+    int quiet;
+    double busy_timeout, max_events;
+    char seed_set[64], reps_set[64];
+    fs_sweep_grid grid;
+} sweep_options;
+
+/* A running worker. */
+typedef struct worker {
+    pid_t pid;
+    int fd;                 /* read end of its pipe; -1 when free */
+    long point;
+    char buf[256];
+    size_t len;
+} worker;
+
+#define usage(...) fs_usage_error("sweep", __VA_ARGS__)
+
+/* A whole number of at least min into *out. */
+static int whole(const char *opt, const char *v, long min, long *out)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (*end || end == v || errno || n < min)
+        return fs_usage_error("sweep", "%s needs a whole number%s, got '%s'",
+                              opt, min > 0 ? " of at least 1" : "", v);
+    *out = n;
+    return FS_EXIT_OK;
+}
+
+static int take_value(sweep_options *o, const char *opt, const char *v)
+{
+    char why[512];
+    long n;
+    fs_progress_mode mode;
+    if (strcmp(opt, "--vary") == 0) {
+        if (fs_sweep_add_axis(&o->grid, v, why, sizeof why))
+            return usage("--vary %s", why);
+    } else if (strcmp(opt, "--set") == 0) {
+        o->sets[o->nsets++] = (char *)v;
+    } else if (strcmp(opt, "--db") == 0) {
+        o->db = v;
+    } else if (strcmp(opt, "-j") == 0 || strcmp(opt, "--jobs") == 0) {
+        return whole(opt, v, 1, &o->jobs);
+    } else if (strcmp(opt, "--seed") == 0 ||
+               strcmp(opt, "--replications") == 0) {
+        int seed = opt[2] == 's';
+        if (whole(opt, v, seed ? 0 : 1, &n))
+            return FS_EXIT_USAGE;
+        snprintf(seed ? o->seed_set : o->reps_set, sizeof o->seed_set,
+                 "scenario.%s=%ld", opt + 2, n);
+    } else if (strcmp(opt, "--progress") == 0) {
+        if (fs_progress_mode_parse(v, &mode))
+            return usage("--progress: expected auto, always or never, got "
+                         "'%s'", v);
+        o->progress = v;
+    } else if (strcmp(opt, "--busy-timeout") == 0) {
+        if (fs_parse_duration(v, &o->busy_timeout, why, sizeof why))
+            return usage("--busy-timeout: %s", why);
+    } else {   /* --max-events */
+        char *end;
+        o->max_events = strtod(v, &end);
+        if (*end || end == v || !(o->max_events >= 0) ||
+            !isfinite(o->max_events))
+            return usage("--max-events needs a number of events (0 for no "
+                         "limit), got '%s'", v);
+    }
+    return FS_EXIT_OK;
+}
+
+/* One argument at argv[*i]: an option with its value, a flag, or the
+ * scenario. */
+static int parse_arg(sweep_options *o, int argc, char **argv, int *i)
+{
+    static const char *const value_options[] = {
+        "--vary", "--set", "--db", "-j", "--jobs", "--seed",
+        "--replications", "--progress", "--busy-timeout", "--max-events",
+        NULL};
+    static const char *const options[] = {
+        "--vary", "--set", "--db", "-j", "--jobs", "--seed",
+        "--replications", "--progress", "--busy-timeout", "--max-events",
+        "--quiet", "--help", NULL};
+    const char *a = argv[*i], *v;
+    for (const char *const *opt = value_options; *opt; opt++) {
+        int taken = fs_option_value("sweep", argc, argv, i, *opt, &v);
+        if (taken < 0)
+            return FS_EXIT_USAGE;
+        if (taken)
+            return take_value(o, *opt, v);
+    }
+    if (strncmp(a, "-j", 2) == 0 && a[2] >= '0' && a[2] <= '9')
+        return take_value(o, "-j", a + 2);
+    if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
+        o->quiet = 1;
+    else if (a[0] == '-' && a[1])
+        return fs_unknown_option("sweep", a, options);
+    else if (o->scenario)
+        return usage("one scenario at a time ('%s' and '%s')", o->scenario,
+                     a);
+    else
+        o->scenario = a;
+    return FS_EXIT_OK;
+}
+
+static int parse_args(int argc, char **argv, sweep_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->db = FS_DEFAULT_DB;
+    o->busy_timeout = -1;
+    o->max_events = FS_MAX_EVENTS_DEFAULT;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    o->jobs = cpus > 0 ? cpus : 1;
+    o->sets = calloc((size_t)argc + 2, sizeof *o->sets);
+    if (!o->sets)
+        return fs_fail("out of memory");
+    for (int i = 1; i < argc; i++) {
+        int rc = parse_arg(o, argc, argv, &i);
+        if (rc != FS_EXIT_OK)
+            return rc;
+    }
+    if (!o->scenario)
+        return usage("which scenario? e.g. fleetsim sweep scenarios/"
+                     "quickstart.ini --vary pool.burst.max=2,4,6");
+    char why[256];
+    if (fs_sweep_grid_finish(&o->grid, why, sizeof why))
+        return usage("%s", why);
+    if (o->seed_set[0])
+        o->sets[o->nsets++] = o->seed_set;
+    if (o->reps_set[0])
+        o->sets[o->nsets++] = o->reps_set;
+    return FS_EXIT_OK;
+}
+
+/* ---- the points' scenarios ------------------------------------------ */
+
+/* The --set list of point p: the options' sets, the point's values, its
+ * name.  malloc'd strings from index o->nsets on; NULL when out of
+ * memory. */
+static char **point_sets(const sweep_options *o, const fs_sweep_point *pt,
+                         long p, int *n)
+{
+    int total = o->nsets + o->grid.naxes + 1;
+    char **sets = calloc((size_t)total, sizeof *sets);
+    if (!sets)
+        return NULL;
+    memcpy(sets, o->sets, (size_t)o->nsets * sizeof *sets);
+    int ok = 1;
+    for (int a = 0; a < o->grid.naxes; a++)
+        ok &= (sets[o->nsets + a] = fs_sweep_assignment(&o->grid, p, a)) !=
+              NULL;
+    ok &= asprintf(&sets[total - 1], "scenario.name=%s", pt->name) >= 0;
+    *n = total;
+    if (!ok) {
+        for (int k = o->nsets; k < total; k++)
+            free(sets[k]);
+        free(sets);
+        return NULL;
+    }
+    return sets;
+}
+
+static void free_sets(const sweep_options *o, char **sets, int n)
+{
+    for (int k = o->nsets; sets && k < n; k++)
+        free(sets[k]);
+    free(sets);
+}
+
+/* A point's scenario failed: the message, with "--set: KEY" said
+ * "--vary: KEY" when the key is one that is varied. */
+static int point_failed(const sweep_options *o, const fs_sweep_point *pt,
+                        const char *msg)
+{
+    const char *rest = msg;
+    if (strncmp(msg, "--set: ", 7) == 0)
+        for (int a = 0; a < o->grid.naxes; a++) {
+            size_t k = strlen(o->grid.axes[a].key);
+            if (strncmp(msg + 7, o->grid.axes[a].key, k) == 0 &&
+                msg[7 + k] == ':')
+                rest = NULL;
+        }
+    if (rest)
+        fprintf(stderr, "fleetsim: %s (point %s)\n", msg, pt->name);
+    else
+        fprintf(stderr, "fleetsim: --vary: %s (point %s)\n", msg + 7,
+                pt->name);
+    return FS_EXIT_FAIL;
+}
+
+/* Loads the scenario of every point: names them, counts their
+ * replications, refuses the sweep at the first one that fails. */
+static int validate(const sweep_options *o, fs_sweep_point *pts)
+{
+    fs_error err = {{0}};
+    fs_scenario *base = fs_scenario_load(o->scenario, o->sets, o->nsets,
+                                         &err);
+    if (!base)
+        return fs_fail(err.msg);
+    for (long p = 0; p < o->grid.npoints; p++)
+        fs_sweep_point_name(&o->grid, base->name, p, pts[p].name,
+                            sizeof pts[p].name);
+    fs_scenario_free(base);
+    for (long p = 0; p < o->grid.npoints; p++) {
+        int n;
+        char **sets = point_sets(o, &pts[p], p, &n);
+        if (!sets)
+            return fs_fail("out of memory");
+        fs_scenario *sc = fs_scenario_load(o->scenario, sets, n, &err);
+        free_sets(o, sets, n);
+        if (!sc)
+            return point_failed(o, &pts[p], err.msg);
+        pts[p].nreps = sc->replications;
+        fs_scenario_free(sc);
+        if (!(pts[p].ids = calloc((size_t)pts[p].nreps, sizeof (long))))
+            return fs_fail("out of memory");
+    }
+    return FS_EXIT_OK;
+}
+
+/* Creates or migrates the database and checks it writable, then closes
+ * it: the workers open their own. */
+static int check_db(const sweep_options *o)
+{
+    fs_error err = {{0}};
+    fs_store_set_busy_timeout(o->busy_timeout);
+    fs_store *s = fs_store_open(o->db, FS_STORE_CREATE, &err);
+    int rc = !s || fs_store_check_writable(s, &err);
+    fs_store_close(s);
+    return rc ? fs_fail(err.msg) : FS_EXIT_OK;
+}
+
+/* ---- the workers ---------------------------------------------------- */
+
+/* fs_run_stored_fn of a worker: "ID REPLICATION KEPT\n" on its pipe (one
+ * write, shorter than PIPE_BUF: never interleaved). */
+static void report_stored(void *ctx, long id, unsigned rep, int kept)
+{
+    char line[96];
+    int n = snprintf(line, sizeof line, "%ld %u %d\n", id, rep, kept);
+    if (write(*(int *)ctx, line, (size_t)n) != n)
+        fprintf(stderr, "fleetsim: sweep: could not report run %ld: %s\n",
+                id, strerror(errno));
+}
+
+/* In the child: runs point p as `fleetsim run` would, then exits. */
+static void worker_main(const sweep_options *o, const fs_sweep_point *pt,
+                        long p, int fd)
+{
+    const char *kill_at = getenv("FLEETSIM_TEST_SWEEP_KILL");
+    if (kill_at && atol(kill_at) == p + 1)
+        raise(SIGKILL);
+    int n;
+    char **sets = point_sets(o, pt, p, &n);
+    int rc = FS_EXIT_FAIL;
+    if (!sets) {
+        fs_fail("out of memory");
+    } else {
+        fs_run_spec spec = {
+            .scenario = o->scenario, .db = o->db, .name = pt->name,
+            .label = pt->name,
+            .sets = sets, .nsets = n, .warnings = !o->quiet && p == 0,
+            .output = FS_RUN_NOTHING, .pinterval = 1,
+            /* the parent draws the sweep's progress line */
+            .pmode = FS_PROGRESS_NEVER,
+            .max_events = o->max_events, .busy_timeout = o->busy_timeout,
+            .stored = report_stored, .stored_ctx = &fd,
+        };
+        rc = fs_run_scenario(&spec);
+    }
+    free_sets(o, sets, n);
+    fflush(NULL);
+    _exit(rc);
+}
+
+/* Starts the worker of point p in slot w of ws[0..nws).  0, or -1 with
+ * a message. */
+static int start_worker(const sweep_options *o, fs_sweep_point *pts, long p,
+                        worker *ws, long nws, long w)
+{
+    int fds[2];
+    if (pipe(fds)) {
+        fprintf(stderr, "fleetsim: sweep: pipe: %s\n", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        fprintf(stderr, "fleetsim: sweep: fork: %s\n", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        for (long k = 0; k < nws; k++)
+            if (ws[k].fd >= 0)
+                close(ws[k].fd);
+        worker_main(o, &pts[p], p, fds[1]);
+    }
+    close(fds[1]);
+    ws[w] = (worker){.pid = pid, .fd = fds[0], .point = p};
+    return 0;
+}
+
+/* Takes the complete lines in w's buffer: the runs its point stored. */
+static void take_lines(worker *w, fs_sweep_point *pt)
+{
+    char *nl;
+    while ((nl = memchr(w->buf, '\n', w->len))) {
+        *nl = '\0';
+        long id;
+        unsigned rep;
+        int kept;
+        if (sscanf(w->buf, "%ld %u %d", &id, &rep, &kept) == 3) {
+            if (kept)
+                pt->kept = 1;
+            else if (pt->nids < pt->nreps)
+                pt->ids[pt->nids++] = id;
+        }
+        size_t used = (size_t)(nl + 1 - w->buf);
+        memmove(w->buf, nl + 1, w->len - used);
+        w->len -= used;
+    }
+}
+
+/* Reads what w has written; at EOF waits for it and frees the slot.
+ * Returns 1 when the worker has ended. */
+static int drain(worker *w, fs_sweep_point *pts)
+{
+    fs_sweep_point *pt = &pts[w->point];
+    ssize_t n = read(w->fd, w->buf + w->len, sizeof w->buf - 1 - w->len);
+    if (n < 0 && errno == EINTR)
+        return 0;
+    if (n > 0) {
+        w->len += (size_t)n;
+        take_lines(w, pt);
+        return 0;
+    }
+    close(w->fd);
+    w->fd = -1;
+    while (waitpid(w->pid, &pt->wstatus, 0) < 0 && errno == EINTR)
+        ;
+    pt->done = 1;
+    pt->ok = WIFEXITED(pt->wstatus) && WEXITSTATUS(pt->wstatus) == 0 &&
+             !pt->kept && pt->nids == pt->nreps;
+    return 1;
+}
+
+/* The sweep's progress line: points done of the total. */
+static void draw_progress(fs_progress_mode mode, int tty, long done,
+                          long total, long running, long failed, int last)
+{
+    if (mode == FS_PROGRESS_NEVER || (mode == FS_PROGRESS_AUTO && !tty))
+        return;
+    fprintf(stderr, "%sfleetsim sweep: %ld of %ld points done, %ld running"
+            ", %ld failed%s", tty ? "\r" : "", done, total, running, failed,
+            tty ? "\033[K" : "\n");
+    if (tty && last)
+        fputs("\r\033[K", stderr);
+    fflush(stderr);
+}
+
+/* Runs every point, at most o->jobs at a time. */
+static int run_points(const sweep_options *o, fs_sweep_point *pts,
+                      fs_progress_mode mode)
+{
+    long n = o->grid.npoints, next = 0, done = 0, running = 0, failed = 0;
+    long jobs = o->jobs < n ? o->jobs : n;
+    worker *ws = calloc((size_t)jobs, sizeof *ws);
+    struct pollfd *pfd = calloc((size_t)jobs, sizeof *pfd);
+    if (!ws || !pfd) {
+        free(ws);
+        free(pfd);
+        return fs_fail("out of memory");
+    }
+    int tty = isatty(STDERR_FILENO), rc = FS_EXIT_OK;
+    for (long k = 0; k < jobs; k++)
+        ws[k].fd = -1;
+    while (done < n && rc == FS_EXIT_OK) {
+        long started = next;
+        for (long k = 0; k < jobs && next < n; k++)
+            if (ws[k].fd < 0) {
+                if (start_worker(o, pts, next, ws, jobs, k)) {
+                    rc = FS_EXIT_FAIL;
+                    break;
+                }
+                next++;
+                running++;
+            }
+        if (started == 0 && next > 0)
+            draw_progress(mode, tty, done, n, running, failed, 0);
+        for (long k = 0; k < jobs; k++)
+            pfd[k] = (struct pollfd){.fd = ws[k].fd, .events = POLLIN};
+        if (poll(pfd, (nfds_t)jobs, -1) < 0 && errno != EINTR)
+            break;
+        for (long k = 0; k < jobs; k++) {
+            if (ws[k].fd < 0 || !(pfd[k].revents & (POLLIN | POLLHUP |
+                                                     POLLERR)))
+                continue;
+            if (drain(&ws[k], pts)) {
+                done++;
+                running--;
+                failed += !pts[ws[k].point].ok;
+                draw_progress(mode, tty, done, n, running, failed, 0);
+            }
+        }
+    }
+    /* a failed fork: let the workers already started finish */
+    for (long k = 0; k < jobs; k++)
+        while (ws[k].fd >= 0)
+            drain(&ws[k], pts);
+    if (tty)
+        draw_progress(mode, tty, done, n, 0, failed, 1);
+    free(ws);
+    free(pfd);
+    return rc;
+}
+
+/* ---- the end -------------------------------------------------------- */
+
+/* Lists the failed points on stderr; returns how many failed. */
+static long report_failures(const fs_sweep_point *pts, long n)
+{
+    long failed = 0;
+    for (long p = 0; p < n; p++)
+        failed += !pts[p].ok;
+    if (!failed)
+        return 0;
+    fprintf(stderr, "fleetsim: sweep: %ld of %ld points failed:\n", failed,
+            n);
+    for (long p = 0; p < n; p++) {
+        char why[96];
+        if (pts[p].ok)
+            continue;
+        if (!pts[p].done)
+            snprintf(why, sizeof why, "not run");
+        else
+            fs_sweep_describe_status(pts[p].wstatus, why, sizeof why);
+        fprintf(stderr, "  point %ld, %s: %s%s\n", p + 1, pts[p].name, why,
+                pts[p].kept ? ", its run kept aside" : "");
+    }
+    return failed;
+}
+
+static int finish(const sweep_options *o, fs_sweep_point *pts)
+{
+    long n = o->grid.npoints, ok = 0;
+    for (long p = 0; p < n; p++)
+        ok += pts[p].ok;
+    int rc = FS_EXIT_OK;
+    fs_error err = {{0}};
+    if (o->quiet) {
+        for (long p = 0; p < n; p++)
+            for (long k = 0; pts[p].ok && k < pts[p].nids; k++)
+                printf("%ld\n", pts[p].ids[k]);
+    } else if (ok && fs_sweep_read_results(o->db, pts, n, &err)) {
+        rc = fs_fail(err.msg);
+    } else {
+        fs_sweep_mark_front(pts, n);
+        printf("sweep of %s: %ld points into %s", o->scenario, n, o->db);
+        if (pts[0].nreps > 1)
+            printf(" (means over each point's %ld replications)",
+                   pts[0].nreps);
+        fputs("; * = on the cost-vs-p99 Pareto front\n", stdout);
+        fs_sweep_print_table(stdout, pts, n);
+    }
+    fflush(stdout);
+    return report_failures(pts, n) ? FS_EXIT_FAIL : rc;
+}
+
+static int sweep(sweep_options *o)
+{
+    fs_progress_mode mode = FS_PROGRESS_AUTO;
+    double interval = 1;
+    fs_error err;
+    if (fs_progress_env(&mode, &interval, &err))
+        return fs_usage_error("sweep", "%s", err.msg);
+    if (o->progress)
+        fs_progress_mode_parse(o->progress, &mode);
+    if (o->quiet)
+        mode = FS_PROGRESS_NEVER;
+    long n = o->grid.npoints;
+    fs_sweep_point *pts = calloc((size_t)n, sizeof *pts);
+    if (!pts)
+        return fs_fail("out of memory");
+    int rc = validate(o, pts);
+    if (rc == FS_EXIT_OK)
+        rc = check_db(o);
+    if (rc == FS_EXIT_OK)
+        rc = run_points(o, pts, mode);
+    if (rc == FS_EXIT_OK)
+        rc = finish(o, pts);
+    for (long p = 0; p < n; p++)
+        free(pts[p].ids);
+    free(pts);
+    return rc;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    sweep_options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc == FS_EXIT_OK)
+        rc = sweep(&o);
+    free(o.sets);
+    fs_sweep_grid_free(&o.grid);
+    return rc;
+}

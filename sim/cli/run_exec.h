@@ -1,0 +1,48 @@
+/* run_exec.h -- simulate a scenario and store its replications: what
+ * `fleetsim run` does once its options are read, shared with the worker
+ * processes of `fleetsim sweep` (one call per grid point).
+ *
+ * The scenario is loaded (with its --set assignments) and the database
+ * checked writable before any event; each replication is stored, in one
+ * transaction, as soon as it is simulated, or kept in a database of its
+ * own when --db cannot take it (store_keep.c). */
+#ifndef FS_RUN_EXEC_H
+#define FS_RUN_EXEC_H
+
+#include "sim/cli/progress.h"
+
+/* What is printed on stdout after each replication. */
+typedef enum fs_run_output {
+    FS_RUN_SUMMARY,     /* the run summary (summary.h) */
+    FS_RUN_IDS,         /* the new run id, one a line (--quiet) */
+    FS_RUN_NOTHING,     /* nothing (sweep workers report through `stored`) */
+} fs_run_output;
+
+/* Called after each replication is stored (kept = 0) or kept aside
+ * (kept = 1: run_id is its id in the kept database). */
+typedef void (*fs_run_stored_fn)(void *ctx, long run_id,
+                                 unsigned replication, int kept);
+
+typedef struct fs_run_spec {
+    const char *scenario;     /* the file, as given (run.scenario) */
+    const char *db;           /* the results database */
+    const char *name;         /* the runs' name; NULL: the scenario's */
+    const char *label;        /* before each failure message, or NULL */
+    char *const *sets;        /* SECTION.KEY=VALUE overrides */
+    int nsets;
+    int warnings;             /* print the scenario's and run's warnings */
+    fs_run_output output;
+    fs_progress_mode pmode;   /* the progress line (progress.h) */
+    double pinterval;
+    double max_events;        /* refuse larger runs; 0: no limit */
+    double busy_timeout;      /* < 0: FLEETSIM_BUSY_TIMEOUT or default */
+    fs_run_stored_fn stored;  /* may be NULL */
+    void *stored_ctx;
+} fs_run_spec;
+
+/* Runs every replication of the scenario.  Returns the exit status: 0
+ * when all were stored, 1 after a message on stderr when the scenario,
+ * the database or a replication failed, or when a run had to be kept. */
+int fs_run_scenario(const fs_run_spec *spec);
+
+#endif
