@@ -38,6 +38,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The most worker processes at once (-j is clamped to it). */
+#define FS_SWEEP_MAX_JOBS 256
+
 typedef struct sweep_options {
     const char *scenario, *db, *progress;
     char **sets;            /* --set, then seed/replications */
@@ -411,6 +414,12 @@ static int run_points(const sweep_options *o, fs_sweep_point *pts,
 {
     long n = o->grid.npoints, next = 0, done = 0, running = 0, failed = 0;
     long jobs = o->jobs < n ? o->jobs : n;
+    /* A worker is a process and a pipe: more than FS_SWEEP_MAX_JOBS at once
+     * only queues them for the processors. */
+    if (jobs > FS_SWEEP_MAX_JOBS)
+        jobs = FS_SWEEP_MAX_JOBS;
+    if (jobs < 1)
+        jobs = 1;
     worker *ws = calloc((size_t)jobs, sizeof *ws);
     struct pollfd *pfd = calloc((size_t)jobs, sizeof *pfd);
     if (!ws || !pfd) {
