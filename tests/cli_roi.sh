@@ -116,4 +116,51 @@ expect_in "$TMP/err" "--term" "term message"
 expect_exit 0 "coarse run" -- "$FLEETSIM" run "$TMP/day.ini" --db "$DB" --quiet --set scenario.metrics_interval=2h --name coarse
 expect_exit 1 "coarse metrics" -- "$FLEETSIM" roi --db "$DB" coarse
 expect_in "$TMP/err" "metrics_interval <= 1h" "coarse: says to rerun"
+
+# (c) Savings plan billing: 3 aws:g5.xlarge up every hour of 2 days
+# ($3.018 of on-demand usage an hour), commitment $1.50/h at 30% off: it
+# covers 1.50 / 0.7 = $2.142857 of usage an hour; the rest, $0.875143, at
+# on demand: $2.375143 an hour, 48 x 2.375143 = $114.01, none unused.
+cat >"$TMP/sp.ini" <<'INI'
+[scenario]
+name = sp
+start = 2026-01-01
+horizon = 2d
+metrics_interval = 1h
+[pool.sp]
+instance = aws:g5.xlarge
+pricing = savings-plan
+commitment = 1.50/h
+discount = 0.30
+count = 3
+[workload.w]
+pools = sp
+arrivals = poisson(rate=1/h)
+service = exponential(mean=1s)
+INI
+expect_exit 0 "savings plan run" -- "$FLEETSIM" run "$TMP/sp.ini" --db "$DB" --quiet
+spq() { sql "$DB" "SELECT printf('%.2f', sum(cost_usd)) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = '$1' AND pricing = '$2'"; }
+expect_eq "$(spq sp savings-plan)" 114.01 "plan: 48 x (1.50 + 3.018 - 1.50 / 0.7)"
+expect_eq "$(sql "$DB" "SELECT count(*) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = 'sp' AND pricing = 'savings-plan-unused'")" 0 "plan: nothing unused"
+expect_eq "$(sql "$DB" "SELECT printf('%.1f', gpu_hours) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = 'sp' AND pricing = 'savings-plan'")" 144.0 "plan: 3 x 48 GPU-hours"
+# Committing $5/h, more than the usage's $2.1126 discounted: $101.40 paid
+# for usage (48 x 3.018 x 0.7) and $138.60 unused (48 x (5 - 2.1126));
+# together 48 x 5 = $240.00.
+expect_exit 0 "over-committed plan" -- "$FLEETSIM" run "$TMP/sp.ini" --db "$DB" --quiet --set pool.sp.commitment=5/h --name sp5
+expect_eq "$(spq sp5 savings-plan)" 101.40 "over-committed: usage at the discount"
+expect_eq "$(spq sp5 savings-plan-unused)" 138.60 "over-committed: unused commitment shown"
+expect_eq "$(sql "$DB" "SELECT printf('%.2f', total_cost_usd) FROM run_summary WHERE name = 'sp5'")" 240.00 "over-committed: total = commitment x hours"
+
+# (d) a commitment must be more than $0 an hour
+expect_exit 1 "negative commitment" -- "$FLEETSIM" run "$TMP/sp.ini" --db "$DB" --quiet --set pool.sp.commitment=-5/h
+expect_in "$TMP/err" "pool.sp.commitment" "negative commitment: names the key"
+expect_exit 1 "zero commitment" -- "$FLEETSIM" run "$TMP/sp.ini" --db "$DB" --quiet --set pool.sp.commitment=0
+expect_in "$TMP/err" "pool.sp.commitment: must be more than \$0" "zero commitment: names the key"
+sed '/^commitment/d' "$TMP/sp.ini" >"$TMP/sp-none.ini"
+expect_exit 1 "missing commitment" -- "$FLEETSIM" run "$TMP/sp-none.ini" --db "$DB" --quiet
+expect_in "$TMP/err" "missing commitment" "missing commitment"
+expect_exit 1 "discount out of range" -- "$FLEETSIM" run "$TMP/sp.ini" --db "$DB" --quiet --set pool.sp.discount=1.5
+expect_in "$TMP/err" "pool.sp.discount" "bad discount names the key"
+expect_exit 1 "commitment on an on-demand pool" -- "$FLEETSIM" run "$TMP/sp.ini" --db "$DB" --quiet --set pool.sp.pricing=on-demand
+expect_in "$TMP/err" "applies to savings-plan pools only" "commitment is a savings-plan key"
 report
