@@ -277,7 +277,9 @@ static int price_row(const roi_opts *o, const fs_catalog *c,
     if (it && strncmp(p->source, "catalog ", 8) == 0 &&
         !strstr(p->source, "(per GPU)"))
         gpi = it->gpus;   /* the pool is that instance type */
-    int own = strcmp(p->pricing, "on-demand") == 0 && p->price > 0;
+    /* on-demand and savings-plan pools store their on-demand rate */
+    int own = (strcmp(p->pricing, "on-demand") == 0 ||
+               strcmp(p->pricing, "savings-plan") == 0) && p->price > 0;
     double od = own ? p->price
               : it ? scaled(it, FS_PRICE_ON_DEMAND, gpi) : NAN;
     double rr = it ? scaled(it, col, gpi) : NAN;
