@@ -46,6 +46,11 @@ expect_exit 0 "roi all upfront" -- "$FLEETSIM" roi --db "$DB" flat --format json
 expect_eq "$(num upfront_cost_usd)" 16661.52 "all upfront: payment"
 near "$(num break_even_months)" "$(awk 'BEGIN { printf "%.12f", 16661.52 / 2203.14 }')" 1e-8 "all upfront: break-even inside the term"
 expect_in "$TMP/out" '{"month": 1, "usd": -14458.38}' "all upfront: paid in month 1"
+# A savings plan on the same fleet, at the catalog's discount: commit the
+# whole usage, 3 x 1.006 x (1 - 0.372 / 1.006) = 3 x 0.634 = $1.902 an hour.
+expect_exit 0 "roi savings plan" -- "$FLEETSIM" roi --db "$DB" flat --format json --savings-plan
+expect_eq "$(num commitment_usd_h)" 1.90 "flat plan: commit 3 x 0.634"
+expect_eq "$(num with_reservation_cost_usd)" 1388.46 "flat plan: as the reservation"
 expect_exit 0 "roi table" -- "$FLEETSIM" roi --db "$DB" flat
 expect_in "$TMP/out" "730-hour run rates" "table: run rates labelled"
 expect_in "$TMP/out" "reserve 3 x 1y, upfront none" "table: the recommendation"
@@ -105,6 +110,33 @@ expect_eq "$(num with_reservation_cost_usd)" 3863.16 "lookback: same cost"
 expect_exit 0 "savings plan" -- "$FLEETSIM" roi --db "$DB" day --format json --savings-plan --discount 25%
 expect_eq "$(num commitment_usd_h)" 1.51 "plan: commit the night's spend"
 expect_eq "$(num recommended_count)" null "plan: no count"
+
+# A pool the catalog has no reserved rate for (aws:g6.xlarge) is named on
+# stderr and skipped; the other pool is still reported.
+cat >"$TMP/two.ini" <<'INI'
+[scenario]
+name = two
+start = 2026-01-01
+horizon = 1d
+metrics_interval = 1h
+[pool.g5]
+instance = aws:g5.xlarge
+count = 2
+[pool.g6]
+instance = aws:g6.xlarge
+count = 1
+[workload.w]
+pools = g5, g6
+arrivals = poisson(rate=1/h)
+service = exponential(mean=1s)
+INI
+expect_exit 0 "two pools" -- "$FLEETSIM" run "$TMP/two.ini" --db "$DB" --quiet
+expect_exit 0 "roi skips the unpriced pool" -- "$FLEETSIM" roi --db "$DB" two --format json
+expect_in "$TMP/err" "pool g6 skipped: the catalog has no 1-year reserved price for g6.xlarge" "skip says why"
+expect_eq "$(grep -c '"pool"' "$TMP/out")" 1 "one object: g5"
+expect_eq "$(num recommended_count)" 2 "g5: reserve 2"
+expect_exit 1 "only the unpriced pool" -- "$FLEETSIM" roi --db "$DB" two --pool g6
+expect_in "$TMP/err" "no pool of run" "nothing to report"
 
 # (d) bad input
 expect_exit 1 "lookback too long" -- "$FLEETSIM" roi --db "$DB" day --lookback 3d
