@@ -13,17 +13,19 @@
 
 extern const fs_purchase_option fs_purchase_on_demand;
 extern const fs_purchase_option fs_purchase_reserved;
+extern const fs_purchase_option fs_purchase_savings_plan;
 
 const fs_purchase_option *const fs_purchase_options[] = {
     &fs_purchase_on_demand,
     &fs_purchase_reserved,
+    &fs_purchase_savings_plan,
     NULL,
 };
 
 /* Options of the contract (DESIGN.md) that this version does not have yet:
  * named as such rather than as a typo.  One leaves this list when its file
  * joins the registry. */
-static const char *const later_options[] = {"spot", "savings-plan", NULL};
+static const char *const later_options[] = {"spot", NULL};
 
 const fs_purchase_option *fs_purchase_find(const char *name)
 {

@@ -75,6 +75,11 @@ typedef struct fs_purchase_bill {
     fs_meter *meter;
     const fs_calendar *cal;
     int gpus;
+    /* The pool's state of this option (its open's result; NULL for an
+     * option without one), and where a commitment's unused part is
+     * charged (its cost rows say PRICING-unused; NULL: nowhere). */
+    void *state;
+    fs_meter *unused;
 } fs_purchase_bill;
 
 typedef struct fs_purchase_option {
@@ -98,6 +103,12 @@ typedef struct fs_purchase_option {
      * count instances (a reservation's every hour and upfront). */
     void (*finish)(const fs_purchase_terms *t, const fs_purchase_bill *b,
                    long count);
+    /* Optional (NULL: no state).  The state an option keeps for one pool
+     * through one run (a savings plan's usage hour by hour), made when the
+     * pool is built, once, so that no event allocates: NULL when out of
+     * memory.  finish is called after every cut; close frees it. */
+    void *(*open)(const fs_purchase_terms *t, const fs_calendar *cal);
+    void (*close)(void *state);
 } fs_purchase_option;
 
 /* The registry, in the order `fleetsim help` lists them; NULL-ended. */

@@ -123,8 +123,8 @@ static void test_registry(void)
     /* A miss: an option of the contract yet to come, or a typo.  (Checked
      * as prefixes, so that registering an option changes no test here.) */
     char why[256];
-    fs_purchase_why_unknown("savings-plan", why, sizeof why);
-    CHECK_CONTAINS(why, "savings-plan pools are not implemented in this "
+    fs_purchase_why_unknown("spot", why, sizeof why);
+    CHECK_CONTAINS(why, "spot pools are not implemented in this "
                    "version of fleetsim (on-demand");
     fs_purchase_why_unknown("resrved", why, sizeof why);
     CHECK_CONTAINS(why, "'resrved' is not one of on-demand, reserved");
@@ -243,7 +243,7 @@ static void test_bills(void)
     /* January + February 2026 (744 h + 672 h). */
     CHECK(fs_calendar_init(&cal, jan1_2026(), 59 * day) == 0);
     CHECK(fs_meter_init(&m, &cal) == 0);
-    fs_purchase_bill b = {&m, &cal, 8};
+    fs_purchase_bill b = {&m, &cal, 8, NULL, NULL};
 
     /* On-demand, $36/h for 8 GPUs: a 20 s launch that terminates pays the
      * 60 s minimum ($0.60); one that the horizon cuts after 20 s pays its
@@ -289,7 +289,7 @@ static void test_bills(void)
      * $1,000 and February $500; no hourly rate. */
     CHECK(fs_calendar_init(&cal, jan1_2026(), 45 * day) == 0);
     CHECK(fs_meter_init(&m, &cal) == 0);
-    b = (fs_purchase_bill){&m, &cal, 1};
+    b = (fs_purchase_bill){&m, &cal, 1, NULL, NULL};
     t = terms(0, 0, 36, 36000);
     ri->finish(&t, &b, 1);
     CHECK(fs_round_cents(m.usd[0]) == 1000.00);
@@ -316,15 +316,72 @@ static void test_resolved_bill(void)
     CHECK(resolve("reserved", kv, 2.088, &t, &k) == 0);
     CHECK(fs_calendar_init(&cal, jan1_2026(), 31 * 86400) == 0);
     CHECK(fs_meter_init(&m, &cal) == 0);
-    fs_purchase_bill b = {&m, &cal, 1};
+    fs_purchase_bill b = {&m, &cal, 1, NULL, NULL};
     fs_purchase_find("reserved")->finish(&t, &b, 1);
     CHECK(cal.nmonths == 1 && fs_round_cents(m.usd[0]) == 1524.24);
     fs_meter_free(&m);
     fs_calendar_free(&cal);
 }
 
+/* A savings plan at 25% off $1.00/h over 3 hours: one instance up for
+ * 1.5 h (ends), one for all 3 (cut): usage worth $2, $1.50 and $1 in the
+ * hours.  Committing $2/h (covers $2.667): paid 0.75 x (2 + 1.5 + 1) =
+ * $3.375, unused 3 x 2 - 3.375 = $2.625.  Committing $1/h (covers
+ * $1.333): hour 1: 1 + 2 - 1.333 = 1.667; hour 2: 1 + 0.1667; hour 3:
+ * 0.75 used, 0.25 unused: $3.583 paid, $0.25 unused. */
+static void plan_case(const char *commit, double paid, double unused)
+{
+    const char *const kv[] = {"commitment", commit, "discount", "25%",
+                              "price", "1.00", NULL};
+    const fs_purchase_option *sp = fs_purchase_find("savings-plan");
+    fs_purchase_terms t;
+    keys k;
+    fs_calendar cal;
+    fs_meter m, u;
+    CHECK(sp && resolve("savings-plan", kv, NAN, &t, &k) == 0);
+    CHECK(fs_calendar_init(&cal, jan1_2026(), 3 * 3600) == 0);
+    CHECK(fs_meter_init(&m, &cal) == 0 && fs_meter_init(&u, &cal) == 0);
+    void *state = sp->open(&t, &cal);
+    CHECK(state != NULL);
+    fs_purchase_bill b = {&m, &cal, 2, state, &u};
+    sp->terminate(&t, &b, 0, 5400);
+    sp->cut(&t, &b, 0);
+    sp->finish(&t, &b, 2);
+    CHECK_NEAR(m.usd[0], paid, 1e-9);
+    CHECK_NEAR(u.usd[0], unused, 1e-9);
+    CHECK_NEAR(m.gpu_hours[0], 2 * 4.5, 1e-9);
+    sp->close(state);
+    fs_meter_free(&m);
+    fs_meter_free(&u);
+    fs_calendar_free(&cal);
+}
+
+static void test_savings_plan(void)
+{
+    plan_case("2/h", 3.375, 2.625);
+    plan_case("1.00/h", 1 + 2 - 4 / 3.0 + 1 + 1.5 - 4 / 3.0 + 0.75, 0.25);
+    fs_purchase_terms t;
+    keys k;
+    const char *const neg[] = {"commitment", "-1/h", "discount", "0.3",
+                               NULL};
+    CHECK(resolve("savings-plan", neg, 1.0, &t, &k) == -1);
+    CHECK_CONTAINS(k.msg, "commitment: must be more than $0");
+    const char *const zero[] = {"commitment", "0", "discount", "0.3", NULL};
+    CHECK(resolve("savings-plan", zero, 1.0, &t, &k) == -1);
+    CHECK_CONTAINS(k.msg, "commitment: must be more than $0");
+    const char *const none[] = {"discount", "0.3", NULL};
+    CHECK(resolve("savings-plan", none, 1.0, &t, &k) == -1);
+    CHECK_CONTAINS(k.msg, "missing commitment");
+    /* No discount and a catalog whose reserved rate is its on-demand
+     * rate: no discount to assume. */
+    const char *const nodisc[] = {"commitment", "5/h", NULL};
+    CHECK(resolve("savings-plan", nodisc, 1.0, &t, &k) == -1);
+    CHECK_CONTAINS(k.msg, "missing discount");
+}
+
 int main(void)
 {
+    test_savings_plan();
     test_registry();
     test_resolve();
     test_bills();

@@ -16,7 +16,7 @@ static const char usage_tail[] =
 "exit status: 0 success, 1 the simulation could not be done (the message\n"
 "names file, line and key), 2 usage error.\n"
 "\n"
-"Not in this version: roi, plot, trace, catalog llms|mig (spot,\n"
+"Not in this version: plot, trace, catalog llms|mig (spot,\n"
 "MIG, LLM models, training and windows come in later versions).\n";
 
 void fs_help_usage(FILE *out, const fs_command *cmds, size_t n)
@@ -181,11 +181,60 @@ static const char catalog_help[] =
 "$FLEETSIM_CATALOG) holds gpus.csv and instances.csv; a scenario can\n"
 "point at its own with [scenario] catalog = DIR.\n";
 
+static const char roi_help[] =
+"usage: fleetsim roi [--db FILE] RUN [--pool POOL] [--term 1y|3y]\n"
+"                    [--upfront none|partial|all] [--savings-plan\n"
+"                    [--discount D]] [--discount-rate R] [--lookback D]\n"
+"                    [--format table|csv|json|markdown]\n"
+"\n"
+"Recommends, for each pool of RUN (or POOL), how many instances to reserve:\n"
+"the count k that makes least the cost of reserving k (the hourly rate and\n"
+"the upfront payment spread over the term) plus on-demand for each hour's\n"
+"demand above k.  The demand is the run's instances in use hour by hour\n"
+"(the utilization table's instances_up, time-averaged into hours), never\n"
+"a daily average; what a daily-average sizing would choose, and what it\n"
+"costs on the same hourly demand, is shown beside it.  The run needs\n"
+"metrics_interval <= 1h (else: rerun with --set\n"
+"scenario.metrics_interval=1h).  Monthly figures are 730-hour run rates.\n"
+"\n"
+"Prices: on demand, the pool's own rate when it is an on-demand or\n"
+"savings-plan pool, else the catalog's for its instance (or the cheapest\n"
+"with its GPU, per GPU);\n"
+"reserved, the catalog's 1y or 3y rate (no upfront); partial pays half the\n"
+"term's cost up front and half by the hour, all pays it all up front (as\n"
+"the scenario does).  A pool the catalog cannot price is said so on\n"
+"stderr and skipped.\n"
+"\n"
+"  --pool POOL        one pool only\n"
+"  --term T           1y (default) or 3y\n"
+"  --upfront U        none (default), partial or all\n"
+"  --savings-plan     recommend a savings plan's hourly commitment instead:\n"
+"                     the commitment c ($ an hour, buying c / (1 - D) of\n"
+"                     on-demand usage) of least cost\n"
+"  --discount D       the plan's discount (0.37 or 37%; default: the\n"
+"                     catalog's reserved discount for --term, an\n"
+"                     approximation)\n"
+"  --discount-rate R  yearly rate for the NPV of the monthly savings\n"
+"                     (default 8%)\n"
+"  --lookback D       size against the last D of the run (default: all of\n"
+"                     it; longer than the run is an error)\n"
+"  --format F         table (default), csv, json (one object per pool, with\n"
+"                     cash_flow: [{month, usd}], upfront in month 1) or\n"
+"                     markdown\n"
+"\n"
+"Reported: recommended_count, upfront_cost_usd, recurring_monthly_cost_usd,\n"
+"on_demand_cost_usd (all on demand), with_reservation_cost_usd (upfront\n"
+"amortized), estimated_monthly_savings_usd and _pct, break_even_months\n"
+"(upfront / monthly cash saved; 0 with no upfront; null if not within the\n"
+"term), estimated_reservation_utilization (reserved hours used), npv_usd\n"
+"(the term's monthly savings, month m discounted by (1 + R)^(m/12)),\n"
+"daily_average_count and daily_average_cost_usd.\n";
+
 const char *fs_help_text(const char *topic)
 {
     static const struct { const char *topic, *text; } texts[] = {
         {"run", run_help}, {"sweep", sweep_help}, {"runs", runs_help}, {"compare", compare_help},
-        {"rm", rm_help}, {"import", import_help}, {"catalog", catalog_help},
+        {"rm", rm_help}, {"import", import_help}, {"roi", roi_help}, {"catalog", catalog_help},
     };
     if (!topic)
         return NULL;

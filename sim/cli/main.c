@@ -29,6 +29,8 @@ static const fs_command commands[] = {
     {"rm", cmd_rm, "RUN...", "remove runs and all their rows"},
     {"import", cmd_import, "KEPT...",
      "copy the runs of a kept database into --db"},
+    {"roi", cmd_roi, "RUN",
+     "how many instances to reserve (or commit to), from a run's usage"},
     {"catalog", cmd_catalog, "gpus|instances",
      "print the GPU or instance-price catalog"},
     {"help", help, "[TOPIC]",

@@ -59,13 +59,29 @@ static void on_sample(fs_engine *e, void *obj, long arg)
     schedule_sample(w, now + w->sim.sc->metrics_interval);
 }
 
+/* A commitment's unused part in month m: its own row, PRICING-unused. */
+static int add_unused(fs_sim *sim, const fs_pool *p, size_t m)
+{
+    fs_cost_row *row = fs_results_add_cost(sim->out);
+    if (!row)
+        return fs_error_set(sim->err, "out of memory");
+    snprintf(row->month, sizeof row->month, "%s", sim->cal.label[m]);
+    snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+    snprintf(row->pricing, sizeof row->pricing, "%s-unused",
+             p->conf->purchase->name);
+    row->cost_usd = fs_round_cents(p->unused.usd[m]);
+    row->gpu_hours = 0;
+    return 0;
+}
+
 int fs_collect_costs(fs_world *w)
 {
     fs_sim *sim = &w->sim;
     for (size_t m = 0; m < sim->cal.nmonths; m++)
         for (size_t i = 0; i < w->npools; i++) {
             const fs_pool *p = &w->pools[i];
-            if (p->meter.usd[m] == 0 && p->meter.gpu_hours[m] == 0)
+            if (p->meter.usd[m] == 0 && p->meter.gpu_hours[m] == 0 &&
+                !(p->unused.usd && p->unused.usd[m] != 0))
                 continue;
             fs_cost_row *row = fs_results_add_cost(sim->out);
             if (!row)
@@ -76,6 +92,9 @@ int fs_collect_costs(fs_world *w)
                      p->conf->purchase->name);
             row->cost_usd = fs_round_cents(p->meter.usd[m]);
             row->gpu_hours = p->meter.gpu_hours[m];
+            if (p->unused.usd && p->unused.usd[m] != 0 &&
+                add_unused(sim, p, m))
+                return -1;
         }
     for (size_t i = 0; i < w->npools; i++) {
         const fs_pool *p = &w->pools[i];

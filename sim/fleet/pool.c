@@ -26,7 +26,8 @@ static int batch_cap(const fs_sim *sim, const fs_pool_conf *conf)
 static fs_purchase_bill pool_bill(fs_pool *p)
 {
     return (fs_purchase_bill){&p->meter, &p->sim->cal,
-                              (int)p->conf->gpus_per_instance};
+                              (int)p->conf->gpus_per_instance,
+                              p->purchase_state, &p->unused};
 }
 
 /* An instance goes: its purchase option bills its life (on-demand: launch
@@ -60,7 +61,11 @@ int fs_pool_init(fs_pool *p, fs_sim *sim, const fs_pool_conf *conf)
                         batch_cap(sim, conf)) ||
         fs_autoscaler_init(&p->scale, sim, conf, &p->cap, &p->servers,
                            &p->usage) ||
-        fs_meter_init(&p->meter, &sim->cal))
+        fs_meter_init(&p->meter, &sim->cal) ||
+        fs_meter_init(&p->unused, &sim->cal))
+        return -1;
+    if (conf->purchase->open &&
+        !(p->purchase_state = conf->purchase->open(&conf->terms, &sim->cal)))
         return -1;
     /* Dispatch first: an instance up puts its servers to work at once. */
     if (fs_capacity_subscribe(&p->cap, &fs_dispatch_listener, &p->servers) ||
@@ -76,6 +81,10 @@ void fs_pool_free(fs_pool *p)
     fs_servers_free(&p->servers);
     fs_capacity_free(&p->cap);
     fs_meter_free(&p->meter);
+    fs_meter_free(&p->unused);
+    if (p->conf && p->conf->purchase->close)
+        p->conf->purchase->close(p->purchase_state);
+    p->purchase_state = NULL;
 }
 
 int fs_pool_start(fs_pool *p)
@@ -90,9 +99,10 @@ void fs_pool_finish(fs_pool *p)
     const fs_purchase_option *o = p->conf->purchase;
     fs_purchase_bill bill = pool_bill(p);
     fs_usage_advance(&p->usage, p->sim->cal.horizon_s);
-    o->finish(&p->conf->terms, &bill, p->conf->count);
-    /* Instances still up: the horizon cuts their bill (no minimum). */
+    /* Instances still up: the horizon cuts their bill (no minimum); then
+     * what the pool owes as such (its option sees every life first). */
     for (int i = 0; i < p->cap.max; i++)
         if (p->cap.inst[i].state != FS_INSTANCE_FREE)
             o->cut(&p->conf->terms, &bill, p->cap.inst[i].launched);
+    o->finish(&p->conf->terms, &bill, p->conf->count);
 }

@@ -28,6 +28,8 @@ typedef struct fs_pool {
     fs_usage usage;
     fs_autoscaler scale;
     fs_meter meter;
+    fs_meter unused;        /* a commitment's unused part (savings plan) */
+    void *purchase_state;   /* the purchase option's, or NULL */
 } fs_pool;
 
 /* Builds the pool and wires its concerns; -1 when out of memory

@@ -14,7 +14,8 @@
 typedef struct fs_cost_row {
     char month[12];             /* "YYYY-MM" */
     char pool[FS_NAME_MAX];
-    char pricing[16];           /* on-demand | reserved | spot */
+    char pricing[32];           /* on-demand | reserved | savings-plan |
+                                   savings-plan-unused */
     double cost_usd;            /* rounded to the cent */
     double gpu_hours;           /* GPU-hours billed in that month */
 } fs_cost_row;

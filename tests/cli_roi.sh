@@ -1,0 +1,198 @@
+#!/bin/sh
+# cli_roi.sh -- `fleetsim roi`: reserved-instance recommendations from a
+# run's hour-by-hour usage, against hand-worked figures from the catalog's
+# aws:g5.xlarge prices ($1.006 on demand, $0.634 1y and $0.435 3y reserved,
+# no upfront).
+. "$(dirname "$0")/cli_lib.sh"
+DB="$TMP/roi.db"
+num() { sed -n "s/.*\"$1\": \\([^,}]*\\).*/\\1/p" "$TMP/out" | head -n 1; }
+near() {   # near GOT WANT TOL WHAT
+    checks=$((checks + 1))
+    awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= t) }' ||
+        fail "$4: got '$1', expected $2 +- $3"
+}
+
+# (a) 3 instances up every hour of a year, metrics every hour: reserve 3;
+# the saving is the catalog's discount, (1.006 - 0.634) / 1.006, exactly;
+# 3 x 0.372 x 730 = $814.68 a month; every reserved hour used.
+cat >"$TMP/flat.ini" <<'INI'
+[scenario]
+name = flat
+start = 2026-01-01
+horizon = 365d
+metrics_interval = 1h
+[pool.od]
+instance = aws:g5.xlarge
+count = 3
+[workload.w]
+pools = od
+arrivals = poisson(rate=1/h)
+service = exponential(mean=1s)
+INI
+expect_exit 0 "flat run" -- "$FLEETSIM" run "$TMP/flat.ini" --db "$DB" --quiet
+expect_exit 0 "roi json" -- "$FLEETSIM" roi --db "$DB" flat --format json
+expect_eq "$(num recommended_count)" 3 "flat: reserve 3"
+near "$(num estimated_savings_pct)" "$(awk 'BEGIN { printf "%.12f", (1.006 - 0.634) / 1.006 * 100 }')" 1e-7 "flat: savings = catalog discount"
+expect_eq "$(num estimated_monthly_savings_usd)" 814.68 "flat: monthly savings"
+expect_eq "$(num on_demand_cost_usd)" 2203.14 "flat: on demand 3 x 1.006 x 730"
+expect_eq "$(num with_reservation_cost_usd)" 1388.46 "flat: reserved 3 x 0.634 x 730"
+expect_eq "$(num estimated_reservation_utilization)" 1 "flat: utilization 100%"
+expect_eq "$(num break_even_months)" 0 "flat: no upfront, saves from month 1"
+expect_eq "$(num daily_average_count)" 3 "flat: daily average agrees"
+expect_in "$TMP/out" '{"month": 12, "usd": 814.68}' "flat: 12 months of cash flow"
+# All upfront: 3 x 0.634 x 8760 = $16,661.52 up front; cash saved $2,203.14
+# a month, so break-even at 16661.52 / 2203.14 = 7.5626 months (< 12).
+expect_exit 0 "roi all upfront" -- "$FLEETSIM" roi --db "$DB" flat --format json --upfront all
+expect_eq "$(num upfront_cost_usd)" 16661.52 "all upfront: payment"
+near "$(num break_even_months)" "$(awk 'BEGIN { printf "%.12f", 16661.52 / 2203.14 }')" 1e-8 "all upfront: break-even inside the term"
+expect_in "$TMP/out" '{"month": 1, "usd": -14458.38}' "all upfront: paid in month 1"
+# A savings plan on the same fleet, at the catalog's discount: commit the
+# whole usage, 3 x 1.006 x (1 - 0.372 / 1.006) = 3 x 0.634 = $1.902 an hour.
+expect_exit 0 "roi savings plan" -- "$FLEETSIM" roi --db "$DB" flat --format json --savings-plan
+expect_eq "$(num commitment_usd_h)" 1.90 "flat plan: commit 3 x 0.634"
+expect_eq "$(num with_reservation_cost_usd)" 1388.46 "flat plan: as the reservation"
+expect_exit 0 "roi table" -- "$FLEETSIM" roi --db "$DB" flat
+expect_in "$TMP/out" "730-hour run rates" "table: run rates labelled"
+expect_in "$TMP/out" "reserve 3 x 1y, upfront none" "table: the recommendation"
+expect_exit 0 "roi csv" -- "$FLEETSIM" roi --db "$DB" flat --format csv
+expect_in "$TMP/out" "od,A10G,reserved,3,,1y,none,0.00,1388.46,2203.14,1388.46,814.68," "csv row"
+
+# (b) Diurnal demand, written into the utilization table: 10 instances for
+# the 12 day hours, 2 for the 12 night hours, two days.  1y ($0.634, 63% of
+# on demand): instances 3-10 are busy half the day, so reserving them
+# loses: reserve 2, $127.008 a day = $3,863.16 a month.  The daily average
+# is 6: reserving 6 costs $139.584 a day = $4,245.68 on the same demand.
+# 3y ($0.435, 43%): reserve 10, $104.40 a day = $3,175.50; daily average
+# 6: $110.928 = $3,374.06.
+cat >"$TMP/day.ini" <<'INI'
+[scenario]
+name = day
+start = 2026-01-01
+horizon = 2d
+metrics_interval = 1h
+[pool.od]
+instance = aws:g5.xlarge
+count = 10
+[workload.w]
+pools = od
+arrivals = poisson(rate=1/h)
+service = exponential(mean=1s)
+INI
+expect_exit 0 "diurnal run" -- "$FLEETSIM" run "$TMP/day.ini" --db "$DB" --quiet
+sql "$DB" "DELETE FROM utilization WHERE run_id = (SELECT max(run_id) FROM run);
+WITH RECURSIVE h(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM h WHERE i < 47)
+INSERT INTO utilization (run_id, pool, t_s, instances_up, gpus_provisioned, gpus_busy, queue_len)
+SELECT (SELECT max(run_id) FROM run), 'od', 3600 * (i + 1), CASE WHEN i % 24 < 12 THEN 10 ELSE 2 END, CASE WHEN i % 24 < 12 THEN 10 ELSE 2 END, 0, 0 FROM h;"
+expect_exit 0 "diurnal roi" -- "$FLEETSIM" roi --db "$DB" day --format json
+expect_eq "$(num recommended_count)" 2 "diurnal 1y: reserve 2"
+expect_eq "$(num with_reservation_cost_usd)" 3863.16 "diurnal 1y: its cost"
+expect_eq "$(num daily_average_count)" 6 "diurnal 1y: daily average says 6"
+expect_eq "$(num daily_average_cost_usd)" 4245.68 "diurnal 1y: which costs more"
+expect_eq "$(num on_demand_cost_usd)" 4406.28 "diurnal: all on demand (144 x 1.006 / 24 x 730)"
+expect_exit 0 "diurnal roi 3y" -- "$FLEETSIM" roi --db "$DB" day --format json --term 3y
+expect_eq "$(num recommended_count)" 10 "diurnal 3y: reserve 10"
+expect_eq "$(num with_reservation_cost_usd)" 3175.50 "diurnal 3y: its cost"
+expect_eq "$(num daily_average_count)" 6 "diurnal 3y: daily average says 6"
+expect_eq "$(num daily_average_cost_usd)" 3374.06 "diurnal 3y: which costs more"
+near "$(num estimated_reservation_utilization)" 0.6 1e-9 "diurnal 3y: 144 of 240 reserved hours a day used"
+expect_exit 0 "diurnal table" -- "$FLEETSIM" roi --db "$DB" day
+expect_in "$TMP/out" "reserve 2 x 1y" "table: hour-by-hour choice"
+expect_in "$TMP/out" "reserve 6: \$4,245.68" "table: daily-average choice beside it"
+# The last day only (--lookback 1d): the same day again.
+expect_exit 0 "lookback 1d" -- "$FLEETSIM" roi --db "$DB" day --format json --lookback 1d
+expect_eq "$(num demand_hours)" 24 "lookback: 24 hours"
+expect_eq "$(num with_reservation_cost_usd)" 3863.16 "lookback: same cost"
+
+# Savings plan on the diurnal demand at 25% off: spends are $10.06 (12 h)
+# and $2.012 (12 h) an hour.  Covering the day hours ($7.545 commitment)
+# saves 12 x 2.515 and wastes 12 x 5.533: no; covering the night hours
+# ($1.509) saves 24 x 0.503: commit $1.51.
+expect_exit 0 "savings plan" -- "$FLEETSIM" roi --db "$DB" day --format json --savings-plan --discount 25%
+expect_eq "$(num commitment_usd_h)" 1.51 "plan: commit the night's spend"
+expect_eq "$(num recommended_count)" null "plan: no count"
+
+# A pool the catalog has no reserved rate for (aws:g6.xlarge) is named on
+# stderr and skipped; the other pool is still reported.
+cat >"$TMP/two.ini" <<'INI'
+[scenario]
+name = two
+start = 2026-01-01
+horizon = 1d
+metrics_interval = 1h
+[pool.g5]
+instance = aws:g5.xlarge
+count = 2
+[pool.g6]
+instance = aws:g6.xlarge
+count = 1
+[workload.w]
+pools = g5, g6
+arrivals = poisson(rate=1/h)
+service = exponential(mean=1s)
+INI
+expect_exit 0 "two pools" -- "$FLEETSIM" run "$TMP/two.ini" --db "$DB" --quiet
+expect_exit 0 "roi skips the unpriced pool" -- "$FLEETSIM" roi --db "$DB" two --format json
+expect_in "$TMP/err" "pool g6 skipped: the catalog has no 1-year reserved price for g6.xlarge" "skip says why"
+expect_eq "$(grep -c '"pool"' "$TMP/out")" 1 "one object: g5"
+expect_eq "$(num recommended_count)" 2 "g5: reserve 2"
+expect_exit 1 "only the unpriced pool" -- "$FLEETSIM" roi --db "$DB" two --pool g6
+expect_in "$TMP/err" "no pool of run" "nothing to report"
+
+# (d) bad input
+expect_exit 1 "lookback too long" -- "$FLEETSIM" roi --db "$DB" day --lookback 3d
+expect_in "$TMP/err" "--lookback 3d is longer than run" "lookback message"
+expect_exit 1 "no such pool" -- "$FLEETSIM" roi --db "$DB" day --pool nope
+expect_in "$TMP/err" "--pool nope" "pool message"
+expect_exit 2 "bad term" -- "$FLEETSIM" roi --db "$DB" day --term 2y
+expect_in "$TMP/err" "--term" "term message"
+expect_exit 0 "coarse run" -- "$FLEETSIM" run "$TMP/day.ini" --db "$DB" --quiet --set scenario.metrics_interval=2h --name coarse
+expect_exit 1 "coarse metrics" -- "$FLEETSIM" roi --db "$DB" coarse
+expect_in "$TMP/err" "metrics_interval <= 1h" "coarse: says to rerun"
+
+# (c) Savings plan billing: 3 aws:g5.xlarge up every hour of 2 days
+# ($3.018 of on-demand usage an hour), commitment $1.50/h at 30% off: it
+# covers 1.50 / 0.7 = $2.142857 of usage an hour; the rest, $0.875143, at
+# on demand: $2.375143 an hour, 48 x 2.375143 = $114.01, none unused.
+cat >"$TMP/sp.ini" <<'INI'
+[scenario]
+name = sp
+start = 2026-01-01
+horizon = 2d
+metrics_interval = 1h
+[pool.sp]
+instance = aws:g5.xlarge
+pricing = savings-plan
+commitment = 1.50/h
+discount = 0.30
+count = 3
+[workload.w]
+pools = sp
+arrivals = poisson(rate=1/h)
+service = exponential(mean=1s)
+INI
+expect_exit 0 "savings plan run" -- "$FLEETSIM" run "$TMP/sp.ini" --db "$DB" --quiet
+spq() { sql "$DB" "SELECT printf('%.2f', sum(cost_usd)) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = '$1' AND pricing = '$2'"; }
+expect_eq "$(spq sp savings-plan)" 114.01 "plan: 48 x (1.50 + 3.018 - 1.50 / 0.7)"
+expect_eq "$(sql "$DB" "SELECT count(*) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = 'sp' AND pricing = 'savings-plan-unused'")" 0 "plan: nothing unused"
+expect_eq "$(sql "$DB" "SELECT printf('%.1f', gpu_hours) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = 'sp' AND pricing = 'savings-plan'")" 144.0 "plan: 3 x 48 GPU-hours"
+# Committing $5/h, more than the usage's $2.1126 discounted: $101.40 paid
+# for usage (48 x 3.018 x 0.7) and $138.60 unused (48 x (5 - 2.1126));
+# together 48 x 5 = $240.00.
+expect_exit 0 "over-committed plan" -- "$FLEETSIM" run "$TMP/sp.ini" --db "$DB" --quiet --set pool.sp.commitment=5/h --name sp5
+expect_eq "$(spq sp5 savings-plan)" 101.40 "over-committed: usage at the discount"
+expect_eq "$(spq sp5 savings-plan-unused)" 138.60 "over-committed: unused commitment shown"
+expect_eq "$(sql "$DB" "SELECT printf('%.2f', total_cost_usd) FROM run_summary WHERE name = 'sp5'")" 240.00 "over-committed: total = commitment x hours"
+
+# (d) a commitment must be more than $0 an hour
+expect_exit 1 "negative commitment" -- "$FLEETSIM" run "$TMP/sp.ini" --db "$DB" --quiet --set pool.sp.commitment=-5/h
+expect_in "$TMP/err" "pool.sp.commitment" "negative commitment: names the key"
+expect_exit 1 "zero commitment" -- "$FLEETSIM" run "$TMP/sp.ini" --db "$DB" --quiet --set pool.sp.commitment=0
+expect_in "$TMP/err" "pool.sp.commitment: must be more than \$0" "zero commitment: names the key"
+sed '/^commitment/d' "$TMP/sp.ini" >"$TMP/sp-none.ini"
+expect_exit 1 "missing commitment" -- "$FLEETSIM" run "$TMP/sp-none.ini" --db "$DB" --quiet
+expect_in "$TMP/err" "missing commitment" "missing commitment"
+expect_exit 1 "discount out of range" -- "$FLEETSIM" run "$TMP/sp.ini" --db "$DB" --quiet --set pool.sp.discount=1.5
+expect_in "$TMP/err" "pool.sp.discount" "bad discount names the key"
+expect_exit 1 "commitment on an on-demand pool" -- "$FLEETSIM" run "$TMP/sp.ini" --db "$DB" --quiet --set pool.sp.pricing=on-demand
+expect_in "$TMP/err" "applies to savings-plan pools only" "commitment is a savings-plan key"
+report
