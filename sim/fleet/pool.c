@@ -90,6 +90,7 @@ void fs_pool_finish(fs_pool *p)
     const fs_purchase_option *o = p->conf->purchase;
     fs_purchase_bill bill = pool_bill(p);
     fs_usage_advance(&p->usage, p->sim->cal.horizon_s);
+    fs_servers_finish(&p->servers, p->sim->cal.horizon_s);
     o->finish(&p->conf->terms, &bill, p->conf->count);
     /* Instances still up: the horizon cuts their bill (no minimum). */
     for (int i = 0; i < p->cap.max; i++)
