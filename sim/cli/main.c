@@ -27,6 +27,8 @@ static const fs_command commands[] = {
     {"rm", cmd_rm, "RUN...", "remove runs and all their rows"},
     {"import", cmd_import, "KEPT...",
      "copy the runs of a kept database into --db"},
+    {"export", cmd_export, "--format focus|csv --out FILE RUN...",
+     "write the simulated bill as a FOCUS 1.2 dataset or plain CSV"},
     {"catalog", cmd_catalog, "gpus|instances",
      "print the GPU or instance-price catalog"},
     {"help", help, "[TOPIC]",
