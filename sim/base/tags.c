@@ -108,8 +108,8 @@ int fs_tags_parse(const char *text, char out[FS_TAGS_MAX], char *why,
     return 0;
 }
 
-/* Appends "key":"value" to out, escaping what JSON needs (a parsed list
- * holds no quote, backslash or control character; a stored one might). */
+/* Appends "key":"value" to out, escaping what JSON needs (split refuses
+ * quotes, backslashes and control characters: this is belt and braces). */
 static size_t put_pair(char *out, size_t at, size_t len, const tag *t)
 {
     const char *parts[2] = {t->key, t->value};
@@ -131,6 +131,7 @@ static size_t put_pair(char *out, size_t at, size_t len, const tag *t)
     return at;
 }
 
+/* A list that does not split (not one fs_tags_parse wrote) adds no tag. */
 void fs_tags_json(const char *pool_tags, const char *workload_tags,
                   char *out, size_t out_len)
 {
