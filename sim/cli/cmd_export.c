@@ -99,6 +99,13 @@ static void provider_of(const fs_export_pool *p, char *name, size_t nlen,
     }
 }
 
+/* The commitment's kind, as providers label it. */
+static const char *commitment_type(const fs_export_pool *p)
+{
+    return !strcmp(p->pricing, "savings-plan") ? "Savings Plan"
+                                                : "Reserved Instance";
+}
+
 static int write_focus(FILE *f, const fs_export_row *row)
 {
     const fs_export_run *r = row->run;
@@ -140,7 +147,7 @@ static int write_focus(FILE *f, const fs_export_row *row)
         row->purchase ? "One-Time" : committed ? "Recurring" : "Usage-Based",
         cend, cstart, committed ? "Usage" : NULL, committed ? cd_id : NULL,
         committed ? p->name : NULL, status,
-        committed ? "Reserved Instance" : NULL,
+        committed ? commitment_type(p) : NULL,
         row->purchase ? NULL : qty, row->purchase ? NULL : "GPU-Hours",
         row->purchase ? billed : effective, effective, provider,
         row->purchase ? billed : effective,

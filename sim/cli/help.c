@@ -96,9 +96,9 @@ static const char compare_help[] =
 "that name).  --baseline RUN adds, for every other run, its absolute and\n"
 "percent difference from the baseline.  Below the run's metrics come one\n"
 "block per workload (requests, p50, p99, mean wait, SLO p99, attainment),\n"
-"one per pool (pricing, GPU, GPU-hours, utilization, cost) and the cost by\n"
-"pricing model, matched across runs by name.  --format json prints an\n"
-"array of run_summary objects, each with workloads, pools and\n"
+"one per pool (pricing, GPU, GPU-hours, utilization, cost, idle cost) and\n"
+"the cost by pricing model, matched across runs by name.  --format json\n"
+"prints an array of run_summary objects, each with workloads, pools and\n"
 "cost_by_pricing arrays (and delta_vs_baseline and delta_pct_vs_baseline\n"
 "objects, on the run and on each row, when --baseline is given); csv names\n"
 "those rows SECTION.KEY.COLUMN (workloads.chat.latency_p99_s).\n";
