@@ -169,4 +169,28 @@ long=$(python3 -c "print('k:' + 'v' * 128)")
 expect_exit 1 "a 128-byte tag value refused" -- "$FLEETSIM" run "$TMP/exp.ini" --db "$TMP/bad.db" --set "pool.od.tags=$long" --quiet
 expect_in "$TMP/err" "pool.od.tags: " "long tag: names the key"
 expect_eq "$(ls "$TMP" | grep -c '^bad\.db')" "0" "refused scenarios write nothing"
+# ---- periods on the UTC clock when the start is not midnight ---------------
+# 18:30 on 31 January for 2 days: 5.5 h of January, 24 h of 1 February,
+# 18.5 h of 2 February; the hours cut at :00, the days at midnight.
+cat >"$TMP/late.ini" <<'INI'
+[scenario]
+start = 2026-01-31 18:30
+horizon = 2d
+[pool.od]
+gpu = A100-80GB
+count = 1
+price = 1.00
+[workload.w]
+pools = od
+arrivals = poisson(rate=0.01/s)
+service = const(10s)
+INI
+expect_exit 0 "late run" -- "$FLEETSIM" run "$TMP/late.ini" --db "$TMP/late.db" --quiet
+expect_exit 0 "late export by day" -- "$FLEETSIM" export --db "$TMP/late.db" --format csv --granularity day --out "$TMP/late.csv" 1
+expect_eq "$(cut -d, -f5,6,9 "$TMP/late.csv" | tail -n +2 | tr '\n' ' ')" \
+    "2026-01-31T18:30:00Z,2026-02-01T00:00:00Z,5.50 2026-02-01T00:00:00Z,2026-02-02T00:00:00Z,24.00 2026-02-02T00:00:00Z,2026-02-02T18:30:00Z,18.50 " \
+    "days cut at UTC midnight, \$1/h x hours"
+expect_exit 0 "late export by hour" -- "$FLEETSIM" export --db "$TMP/late.db" --format csv --out "$TMP/late-h.csv" 1
+expect_eq "$(sed -n 2p "$TMP/late-h.csv" | cut -d, -f5,6,9),$(sed -n 3p "$TMP/late-h.csv" | cut -d, -f5,6,9)" \
+    "2026-01-31T18:30:00Z,2026-01-31T19:00:00Z,0.50,2026-01-31T19:00:00Z,2026-01-31T20:00:00Z,1.00" "hours cut at :00"
 report

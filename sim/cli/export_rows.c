@@ -143,15 +143,18 @@ static int pool_month(const fs_export_run *r, const fs_export_pool *p,
 }
 
 /* The periods of month m: from its start (or 0) to its end (or the
- * horizon), cut at every multiple of period from the scenario start. */
+ * horizon), cut at every UTC hour or day. */
 static size_t month_periods(const fs_calendar *cal, size_t m, double period,
                             double *t0, double *t1)
 {
     double a = fmax(cal->bound[m], 0), end = fmin(cal->bound[m + 1],
                                                   cal->horizon_s);
+    /* periods on the UTC clock (whole hours, days from midnight), also
+     * when the scenario starts at another time of day */
+    double off = fmod((double)cal->start, period);
     size_t n = 0;
     while (a < end) {
-        double b = fmin((floor(a / period) + 1) * period, end);
+        double b = fmin((floor((a + off) / period) + 1) * period - off, end);
         if (t0) {
             t0[n] = a;
             t1[n] = b;

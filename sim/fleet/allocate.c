@@ -4,9 +4,10 @@
  *
  * The shares are the pool-month's billed GPU-seconds (the meter's
  * GPU-hours: on-demand launch to end, a reservation every hour) used by
- * each workload; each share is rounded to the cent and idle is the rounded
- * total minus them, so a pool-month's rows add up to its cost_monthly row
- * to the cent. */
+ * each workload; each share is rounded to the cent (never past what is
+ * left of the total) and idle is the rounded total minus them, so a
+ * pool-month's rows add up to its cost_monthly row to the cent and idle is
+ * never negative. */
 #include "sim/fleet/collect.h"
 #include "sim/fleet/world.h"
 
@@ -41,6 +42,9 @@ static int allocate_month(fs_world *w, const fs_pool *p, size_t m)
             continue;
         double share = billed_s > 0 ? busy / billed_s : 0;
         double usd = fs_round_cents(total * (share < 1 ? share : 1));
+        /* rounding up never takes more than is left: idle stays >= 0 */
+        if (usd > fs_round_cents(total - used_usd))
+            usd = fs_round_cents(total - used_usd);
         if (add_row(w, p, m, s->wls[k]->conf, usd, busy / 3600))
             return -1;
         used_usd += usd;
