@@ -193,4 +193,31 @@ expect_eq "$(cut -d, -f5,6,9 "$TMP/late.csv" | tail -n +2 | tr '\n' ' ')" \
 expect_exit 0 "late export by hour" -- "$FLEETSIM" export --db "$TMP/late.db" --format csv --out "$TMP/late-h.csv" 1
 expect_eq "$(sed -n 2p "$TMP/late-h.csv" | cut -d, -f5,6,9),$(sed -n 3p "$TMP/late-h.csv" | cut -d, -f5,6,9)" \
     "2026-01-31T18:30:00Z,2026-01-31T19:00:00Z,0.50,2026-01-31T19:00:00Z,2026-01-31T20:00:00Z,1.00" "hours cut at :00"
+# ---- cost_allocation in closed form -----------------------------------------
+# One reserved GPU at $1.00/h for 10 h = $10.00.  Workload a: 10 requests of
+# 360 s, 400 s apart (1 busy GPU-hour: $1.00); b: 5 of them after ($0.50);
+# idle: 8.5 GPU-hours, $8.50.
+{ echo time; for i in 0 1 2 3 4 5 6 7 8 9; do echo $((i * 400)); done; } >"$TMP/a.csv"
+{ echo time; for i in 0 1 2 3 4; do echo $((5000 + i * 400)); done; } >"$TMP/b.csv"
+cat >"$TMP/alloc.ini" <<'INI'
+[scenario]
+start = 2026-03-01
+horizon = 10h
+[pool.r]
+gpu = A100-80GB
+pricing = reserved
+price = 1.00
+count = 1
+[workload.a]
+pools = r
+arrivals = trace(a.csv, format=generic)
+service = const(360s)
+[workload.b]
+pools = r
+arrivals = trace(b.csv, format=generic)
+service = const(360s)
+INI
+expect_exit 0 "alloc run" -- "$FLEETSIM" run "$TMP/alloc.ini" --db "$TMP/alloc.db" --quiet
+expect_eq "$(sql "$TMP/alloc.db" "SELECT group_concat(coalesce(workload, 'idle') || ' ' || printf('%.2f %.4f', cost_usd, gpu_hours), '; ') FROM cost_allocation")" \
+    "a 1.00 1.0000; b 0.50 0.5000; idle 8.50 8.5000" "allocation: a, b and idle in closed form"
 report
