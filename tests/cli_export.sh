@@ -220,4 +220,6 @@ INI
 expect_exit 0 "alloc run" -- "$FLEETSIM" run "$TMP/alloc.ini" --db "$TMP/alloc.db" --quiet
 expect_eq "$(sql "$TMP/alloc.db" "SELECT group_concat(coalesce(workload, 'idle') || ' ' || printf('%.2f %.4f', cost_usd, gpu_hours), '; ') FROM cost_allocation")" \
     "a 1.00 1.0000; b 0.50 0.5000; idle 8.50 8.5000" "allocation: a, b and idle in closed form"
+expect_exit 0 "rm the alloc run" -- "$FLEETSIM" rm --db "$TMP/alloc.db" 1
+expect_eq "$(sql "$TMP/alloc.db" "SELECT count(*) FROM cost_allocation")" "0" "rm takes its cost_allocation rows along"
 report
