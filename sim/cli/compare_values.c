@@ -59,6 +59,11 @@ static const fs_cmp_column pool_cols[] = {
     { "cost_usd", "cost", FS_COL_MONEY, 1,
       "round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
       " WHERE c.run_id = p.run_id AND c.pool = p.pool), 0), 2)" },
+    /* provisioned, not busy: cost_allocation's rows without a workload */
+    { "idle_cost_usd", "idle cost", FS_COL_MONEY, 1,
+      "round(coalesce((SELECT sum(a.cost_usd) FROM cost_allocation a"
+      " WHERE a.run_id = p.run_id AND a.pool = p.pool"
+      " AND a.workload IS NULL), 0), 2)" },
 };
 
 static const fs_cmp_column pricing_cols[] = {

@@ -138,9 +138,9 @@ static const char compare_help[] =
 "that name).  --baseline RUN adds, for every other run, its absolute and\n"
 "percent difference from the baseline.  Below the run's metrics come one\n"
 "block per workload (requests, p50, p99, mean wait, SLO p99, attainment),\n"
-"one per pool (pricing, GPU, GPU-hours, utilization, cost) and the cost by\n"
-"pricing model, matched across runs by name.  --format json prints an\n"
-"array of run_summary objects, each with workloads, pools and\n"
+"one per pool (pricing, GPU, GPU-hours, utilization, cost, idle cost) and\n"
+"the cost by pricing model, matched across runs by name.  --format json\n"
+"prints an array of run_summary objects, each with workloads, pools and\n"
 "cost_by_pricing arrays (and delta_vs_baseline and delta_pct_vs_baseline\n"
 "objects, on the run and on each row, when --baseline is given); csv names\n"
 "those rows SECTION.KEY.COLUMN (workloads.chat.latency_p99_s).\n"
@@ -168,6 +168,26 @@ static const char import_help[] =
 "PID.db that `fleetsim run` writes when --db cannot take a finished run)\n"
 "into FILE, with all its rows, in one transaction per KEPT.  The runs get\n"
 "new ids; KEPT is left as it was (delete it once imported).\n";
+
+static const char export_help[] =
+"usage: fleetsim export [--db FILE] --format focus|csv [--granularity hour|day]\n"
+"                       --out FILE RUN...\n"
+"\n"
+"Writes the simulated bill of each RUN, one row per pool and hour (or day),\n"
+"to FILE (CSV, written whole or not at all).  --format focus writes a FOCUS\n"
+"1.2 cost and usage dataset: BilledCost (what is invoiced), EffectiveCost\n"
+"(amortized: with each hour's share of a reservation's upfront payment),\n"
+"ListCost, ContractedCost, BillingCurrency (USD), ChargeCategory (Usage, or\n"
+"Purchase for an upfront payment, billed in the first month), ChargeFrequency,\n"
+"ChargePeriodStart/End and BillingPeriodStart/End (UTC, YYYY-MM-DDTHH:MM:SSZ),\n"
+"PricingCategory (Standard, Committed, Dynamic), CommitmentDiscountId/Type/\n"
+"Status (Used when the pool was busy that hour, else Unused), ResourceId,\n"
+"ResourceType, ServiceCategory, ServiceName, ProviderName, ConsumedQuantity\n"
+"in GPU-Hours, Tags (the pool's, JSON) and x_ columns of fleetsim's own.\n"
+"--format csv writes run_id, run, pool, pricing, period_start, period_end,\n"
+"gpu_hours, gpu_hours_busy, billed_usd, effective_usd.  Each pool-month's\n"
+"rows add up to its cost_monthly row to the cent (EffectiveCost); BilledCost\n"
+"adds up to that less the upfront's monthly share, plus the whole upfront.\n";
 
 static const char catalog_help[] =
 "usage: fleetsim catalog gpus|instances [--catalog DIR]\n"
@@ -235,6 +255,7 @@ const char *fs_help_text(const char *topic)
     static const struct { const char *topic, *text; } texts[] = {
         {"run", run_help}, {"sweep", sweep_help}, {"runs", runs_help}, {"compare", compare_help},
         {"rm", rm_help}, {"import", import_help}, {"roi", roi_help}, {"catalog", catalog_help},
+        {"export", export_help},
     };
     if (!topic)
         return NULL;

@@ -31,6 +31,8 @@ static const fs_command commands[] = {
      "copy the runs of a kept database into --db"},
     {"roi", cmd_roi, "RUN",
      "how many instances to reserve (or commit to), from a run's usage"},
+    {"export", cmd_export, "--format focus|csv --out FILE RUN...",
+     "write the simulated bill as a FOCUS 1.2 dataset or plain CSV"},
     {"catalog", cmd_catalog, "gpus|instances",
      "print the GPU or instance-price catalog"},
     {"help", help, "[TOPIC]",

@@ -9,6 +9,7 @@
 #include "sim/base/grammar.h"
 #include "sim/base/textout.h"
 #include "sim/fleet/notes.h"
+#include "models/billing.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -88,13 +89,23 @@ static void print_costs(FILE *out, const fs_results *r)
     fprintf(out, "  %-42s  %14s\n", "monthly run rate (730 h)", money);
 }
 
+/* The pool's idle cost: its cost_allocation rows without a workload. */
+static double idle_usd(const fs_results *r, const char *pool)
+{
+    double usd = 0;
+    for (size_t i = 0; i < r->nallocs; i++)
+        if (!r->allocs[i].workload[0] && !strcmp(r->allocs[i].pool, pool))
+            usd += r->allocs[i].cost_usd;
+    return usd;
+}
+
 static void print_pools(FILE *out, const fs_results *r)
 {
     char money[64], util[32], pool[4 * FS_NAME_MAX], gpu[128], pricing[64];
-    char instance[512];
-    fprintf(out, "\n  %-20s  %-10s  %-10s  %10s  %12s  %11s  %s\n", "pool",
-            "gpu", "pricing", "$/inst-h", "GPU-hours", "utilization",
-            "priced from");
+    char instance[512], idle[64];
+    fprintf(out, "\n  %-20s  %-10s  %-10s  %10s  %12s  %11s  %12s  %s\n",
+            "pool", "gpu", "pricing", "$/inst-h", "GPU-hours", "utilization",
+            "idle cost", "priced from");
     for (size_t i = 0; i < r->npools; i++) {
         const fs_pool_row *p = &r->pools[i];
         fs_format_money(p->price_usd_h, money, sizeof money);
@@ -104,10 +115,12 @@ static void print_pools(FILE *out, const fs_results *r)
                      p->gpu_hours_busy / p->gpu_hours_provisioned * 100);
         else
             snprintf(util, sizeof util, "-");
-        fprintf(out, "  %-20s  %-10s  %-10s  %10s  %12.1f  %11s  %s\n",
+        fs_format_money(fs_round_cents(idle_usd(r, p->pool)), idle,
+                        sizeof idle);
+        fprintf(out, "  %-20s  %-10s  %-10s  %10s  %12.1f  %11s  %12s  %s\n",
                 esc(p->pool, pool, sizeof pool), esc(p->gpu, gpu, sizeof gpu),
                 esc(p->pricing, pricing, sizeof pricing), money,
-                p->gpu_hours_provisioned, util,
+                p->gpu_hours_provisioned, util, idle,
                 esc(p->instance, instance, sizeof instance));
     }
 }

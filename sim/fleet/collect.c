@@ -111,6 +111,12 @@ int fs_collect_costs(fs_world *w)
         row->gpu_hours_provisioned = p->usage.area_gpus / 3600;
         row->gpu_hours_busy = p->usage.area_busy / 3600;
         row->launches = p->cap.launches;
+        snprintf(row->instance_type, sizeof row->instance_type, "%s",
+                 p->conf->instance);
+        snprintf(row->tags, sizeof row->tags, "%s", p->conf->tags);
+        row->upfront_usd = p->conf->terms.upfront_usd;
+        row->term_months = p->conf->terms.term_months;
+        row->count = p->conf->count;
     }
     return 0;
 }

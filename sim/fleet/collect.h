@@ -13,6 +13,9 @@ int fs_collect_start(fs_world *w);
 int fs_collect_sample(fs_world *w, double now);
 /* cost_monthly and pool rows; -1 with a message when out of memory. */
 int fs_collect_costs(fs_world *w);
+/* cost_allocation rows (allocate.c), after the pools are finished; -1
+ * with a message when out of memory. */
+int fs_collect_allocation(fs_world *w);
 /* latency rows and the run's aggregates; -1 with a message when out of
  * memory. */
 int fs_collect_latency(fs_world *w);

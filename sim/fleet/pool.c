@@ -99,6 +99,7 @@ void fs_pool_finish(fs_pool *p)
     const fs_purchase_option *o = p->conf->purchase;
     fs_purchase_bill bill = pool_bill(p);
     fs_usage_advance(&p->usage, p->sim->cal.horizon_s);
+    fs_servers_finish(&p->servers, p->sim->cal.horizon_s);
     /* Instances still up: the horizon cuts their bill (no minimum); then
      * what the pool owes as such (its option sees every life first). */
     for (int i = 0; i < p->cap.max; i++)

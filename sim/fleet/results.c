@@ -57,7 +57,9 @@ void fs_results_free(fs_results *r)
                    r->util_cap * sizeof *r->util +
                    r->latency_cap * sizeof *r->latency +
                    r->pools_cap * sizeof *r->pools +
-                   r->jobs_cap * sizeof *r->jobs);
+                   r->jobs_cap * sizeof *r->jobs +
+                   r->allocs_cap * sizeof *r->allocs);
+    free(r->allocs);
     free(r->costs);
     free(r->util);
     free(r->latency);
@@ -96,3 +98,4 @@ DEFINE_ADD(fs_results_add_latency, fs_latency_row, latency, nlatency,
            latency_cap)
 DEFINE_ADD(fs_results_add_pool, fs_pool_row, pools, npools, pools_cap)
 DEFINE_ADD(fs_results_add_job, fs_job_row, jobs, njobs, jobs_cap)
+DEFINE_ADD(fs_results_add_alloc, fs_alloc_row, allocs, nallocs, allocs_cap)

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include "sim/base/names.h"
+#include "sim/base/tags.h"
 
 
 typedef struct fs_cost_row {
@@ -57,7 +58,24 @@ typedef struct fs_pool_row {
     double gpu_hours_busy;
     long launches;
     long interruptions;
+    char instance_type[96];     /* "aws:p4d.24xlarge", or "" */
+    char tags[FS_TAGS_MAX];     /* tags = k:v,... as given, or "" */
+    double upfront_usd;         /* per instance for the whole term */
+    int term_months;            /* commitment term; 0: none */
+    long count;                 /* instances at the start (a reservation's) */
 } fs_pool_row;
+
+/* One share of a pool's monthly cost (cost_allocation): a workload's, by
+ * the busy GPU-seconds it used, or the idle rest (workload ""). */
+typedef struct fs_alloc_row {
+    char month[12];
+    char workload[FS_NAME_MAX]; /* "" = idle, stored as NULL */
+    char pool[FS_NAME_MAX];
+    char tags[FS_TAGS_JSON_MAX];    /* JSON object: pool's + workload's */
+    double cost_usd;            /* to the cent; a pool-month's rows add up
+                                   to its cost_monthly row exactly */
+    double gpu_hours;           /* busy GPU-hours, or idle ones */
+} fs_alloc_row;
 
 typedef struct fs_job_row {
     char workload[FS_NAME_MAX];
@@ -98,6 +116,7 @@ typedef struct fs_results {
     fs_latency_row *latency;  size_t nlatency, latency_cap;
     fs_pool_row *pools;       size_t npools, pools_cap;
     fs_job_row *jobs;         size_t njobs, jobs_cap;
+    fs_alloc_row *allocs;     size_t nallocs, allocs_cap;
 } fs_results;
 
 void fs_results_init(fs_results *r);
@@ -108,6 +127,7 @@ fs_util_row *fs_results_add_util(fs_results *r);
 fs_latency_row *fs_results_add_latency(fs_results *r);
 fs_pool_row *fs_results_add_pool(fs_results *r);
 fs_job_row *fs_results_add_job(fs_results *r);
+fs_alloc_row *fs_results_add_alloc(fs_results *r);
 
 /* Bytes held by the row arrays of all fs_results now, and the most held at
  * once since fs_results_reset_peak: for the test that a run's memory does

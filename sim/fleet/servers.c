@@ -22,7 +22,10 @@ int fs_servers_init(fs_servers *p, fs_sim *sim, const fs_pool_conf *conf,
     p->servers = calloc(n, sizeof *p->servers);
     p->idle = calloc(n, sizeof *p->idle);
     p->batch_store = calloc(n * (size_t)batch_cap, sizeof *p->batch_store);
-    if (!p->servers || !p->idle || !p->batch_store)
+    p->nmonths = sim->cal.nmonths;
+    p->wl_busy = calloc((size_t)FS_MAX_WORKLOADS_PER_POOL * p->nmonths + 1,
+                        sizeof *p->wl_busy);
+    if (!p->servers || !p->idle || !p->batch_store || !p->wl_busy)
         return -1;
     for (size_t i = 0; i < p->nservers; i++) {
         fs_server *s = &p->servers[i];
@@ -41,6 +44,8 @@ void fs_servers_free(fs_servers *p)
     free(p->servers);
     free(p->idle);
     free(p->batch_store);
+    free(p->wl_busy);
+    p->wl_busy = NULL;
     p->servers = NULL;
     p->idle = NULL;
     p->batch_store = NULL;
@@ -74,12 +79,48 @@ fs_server *fs_servers_idle_pop(fs_servers *p)
     return s;
 }
 
+/* Adds s's busy GPU-seconds from busy_since to t to its batch's workload,
+ * split at month boundaries. */
+static void account_busy(fs_servers *p, const fs_server *s, double t)
+{
+    const fs_calendar *cal = &p->sim->cal;
+    double gpus = fs_shape_busy_gpus(s->shape), t0 = s->busy_since;
+    double *row = &p->wl_busy[(size_t)s->busy_k * p->nmonths];
+    if (t <= t0 || s->busy_k < 0)
+        return;
+    for (size_t m = fs_calendar_month(cal, t0, 0); m < cal->nmonths; m++) {
+        double a = t0 > cal->bound[m] ? t0 : cal->bound[m];
+        double b = t < cal->bound[m + 1] ? t : cal->bound[m + 1];
+        if (b > a)
+            row[m] += (b - a) * gpus;
+        if (cal->bound[m + 1] >= t)
+            break;
+    }
+}
+
 void fs_servers_set_busy(fs_servers *p, fs_server *s, int busy)
 {
     int was = s->state == FS_SERVER_BUSY;
     if (was == busy)
         return;
-    fs_usage_busy(p->usage, fs_engine_now(p->sim->engine), s->shape, busy);
+    double now = fs_engine_now(p->sim->engine);
+    fs_usage_busy(p->usage, now, s->shape, busy);
+    if (busy) {
+        s->busy_since = now;
+        s->busy_k = -1;
+        for (int k = 0; k < p->nwls; k++)
+            if (p->wls[k] == s->wl)
+                s->busy_k = k;
+    } else {
+        account_busy(p, s, now);
+    }
+}
+
+void fs_servers_finish(fs_servers *p, double horizon)
+{
+    for (size_t i = 0; i < p->nservers; i++)
+        if (p->servers[i].state == FS_SERVER_BUSY)
+            account_busy(p, &p->servers[i], horizon);
 }
 
 void fs_servers_taken(fs_servers *p, fs_server *s)

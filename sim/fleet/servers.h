@@ -40,6 +40,8 @@ typedef struct fs_server {
     int nbatch;
     fs_request *batch;     /* pool->batch_cap slots */
     fs_event_handle timer; /* batch deadline while collecting */
+    double busy_since;     /* when its running batch started */
+    int busy_k;            /* that batch's workload, index in pool->wls */
 } fs_server;
 
 struct fs_servers {
@@ -57,6 +59,11 @@ struct fs_servers {
     int nidle;
     fs_workload *wls[FS_MAX_WORKLOADS_PER_POOL];   /* workloads it serves */
     int nwls;
+    /* Busy GPU-seconds per workload served and calendar month, for
+     * cost_allocation: wl_busy[k * nmonths + m], made at build so that
+     * accounting a batch allocates nothing. */
+    double *wl_busy;
+    size_t nmonths;
 };
 
 /* Servers for every slot of cap, shaped as conf says, with batches of up
@@ -84,5 +91,12 @@ void fs_servers_taken(fs_servers *p, fs_server *s);
 void fs_servers_released(fs_servers *p, fs_server *s);
 /* s starts (busy = 1) or stops running a batch: busy GPU accounting. */
 void fs_servers_set_busy(fs_servers *p, fs_server *s, int busy);
+/* The batches still running at the horizon: their busy time to it. */
+void fs_servers_finish(fs_servers *p, double horizon);
+/* Busy GPU-seconds of workload p->wls[k] in month m. */
+static inline double fs_servers_wl_busy(const fs_servers *p, int k, size_t m)
+{
+    return p->wl_busy[(size_t)k * p->nmonths + m];
+}
 
 #endif

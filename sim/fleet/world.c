@@ -135,6 +135,7 @@ static int finish(fs_world *w)
     snprintf(out->name, sizeof out->name, "%s", sc->name);
     snprintf(out->start_date, sizeof out->start_date, "%s", sc->start_date);
     if (fs_collect_sample(w, sc->horizon_s) || fs_collect_costs(w) ||
+        fs_collect_allocation(w) ||
         fs_collect_latency(w))
         return -1;
     return 0;

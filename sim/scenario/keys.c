@@ -70,6 +70,8 @@ static const fs_key_doc pool_keys[] = {
      "launch to ready (instances present at the start are ready at once)"},
     {"price", "money per instance-hour", "the catalog's",
      "overrides the catalog price; at most $10000"},
+    {"tags", "KEY:VALUE,...", NULL,
+     "showback tags of the pool's cost (cost_allocation, export)"},
     {"description", "text", NULL, "ignored; for people"},
     {NULL, NULL, NULL, NULL},
 };
@@ -121,6 +123,8 @@ static const fs_key_doc workload_keys[] = {
      "the other rows are counted in the run summary"},
     {"queue_max", "integer", "0 (unbounded)",
      "arrivals beyond this many waiting are dropped (requests_dropped)"},
+    {"tags", "KEY:VALUE,...", NULL,
+     "showback tags, merged with its pools' in cost_allocation"},
     {"description", "text", NULL, "ignored; for people"},
     {NULL, NULL, NULL, NULL},
 };

@@ -13,6 +13,7 @@
 #include "sim/base/error.h"
 #include "sim/base/grammar.h"
 #include "sim/base/names.h"
+#include "sim/base/tags.h"
 #include "models/catalog.h"
 #include "models/purchase.h"
 #include "models/service.h"
@@ -42,6 +43,7 @@ typedef struct fs_pool_conf {
     double scale_interval, cooldown, provision_delay;
     fs_purchase_terms terms;      /* price and what its purchase option
                                      resolved from the pool's keys */
+    char tags[FS_TAGS_MAX];       /* tags = k:v,... normalised, or "" */
 } fs_pool_conf;
 
 typedef struct fs_workload_conf {
@@ -65,6 +67,7 @@ typedef struct fs_workload_conf {
     fs_bad_rows bad_rows;
     long queue_max;               /* 0: unbounded */
     fs_gpu reference_gpu;         /* service times are stated for this GPU */
+    char tags[FS_TAGS_MAX];       /* tags = k:v,... normalised, or "" */
 } fs_workload_conf;
 
 typedef struct fs_window_conf {

@@ -39,6 +39,8 @@ int fs_rd_count(fs_reader *rd, const char *key, long def, long min, long max,
 int fs_rd_bool(fs_reader *rd, const char *key, int def, int *out);
 int fs_rd_choice(fs_reader *rd, const char *key, const char *const *words,
                  int def, int *out);
+/* tags = k:v,... normalised into out ("" when absent). */
+int fs_rd_tags(fs_reader *rd, char out[FS_TAGS_MAX]);
 /* Refuses a key of the section that its kind's table (keys.c) does not
  * accept: "not implemented in this version" for a key of a later version,
  * else "unknown key" with the nearest accepted name. */

@@ -164,3 +164,13 @@ int fs_rd_check_keys(fs_reader *rd, fs_section_kind kind)
     }
     return 0;
 }
+
+int fs_rd_tags(fs_reader *rd, char out[FS_TAGS_MAX])
+{
+    out[0] = '\0';
+    fs_config_entry *e = fs_rd_entry(rd, "tags");
+    char why[300];
+    if (e && fs_tags_parse(e->value, out, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    return 0;
+}

@@ -162,14 +162,36 @@ static const char schema_v2[] =
     "DROP VIEW run_summary;\n"
     "ALTER TABLE latency ADD COLUMN mean_batch_size REAL;\n";
 
+/* Version 3: showback.  cost_allocation splits each pool's monthly cost
+ * among the workloads by busy GPU-seconds, idle (workload NULL) apart; the
+ * pool table gains what export needs to tell billed from amortized cost
+ * (a reservation's upfront payment, term and count) and the pool's tags. */
+static const char schema_v3[] =
+    "CREATE TABLE cost_allocation ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " month TEXT,"
+    " workload TEXT,"
+    " pool TEXT,"
+    " tags TEXT,"
+    " cost_usd REAL,"
+    " gpu_hours REAL);\n"
+    "CREATE INDEX cost_allocation_run ON cost_allocation(run_id);\n"
+    "ALTER TABLE pool ADD COLUMN instance_type TEXT;\n"
+    "ALTER TABLE pool ADD COLUMN tags TEXT;\n"
+    "ALTER TABLE pool ADD COLUMN upfront_usd REAL;\n"
+    "ALTER TABLE pool ADD COLUMN term_months INTEGER;\n"
+    "ALTER TABLE pool ADD COLUMN instances INTEGER;\n";
+
 /* migrations[v]: user_version v -> v + 1. */
 static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
     schema_v2,
+    schema_v3,
 };
 
 const char *const fs_store_child_tables[] = {
-    "cost_monthly", "latency", "utilization", "job", "pool", NULL,
+    "cost_monthly", "latency", "utilization", "job", "pool",
+    "cost_allocation", NULL,
 };
 
 /* What a run is written to and read from: each object with the columns
@@ -193,7 +215,10 @@ static const struct required {
       " gpus, gpu_hours, interruptions, lost_gpu_hours, deadline_s,"
       " met_deadline" },
     { "table", "pool", "run_id, pool, gpu, pricing, instance, price_usd_h,"
-      " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions" },
+      " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions,"
+      " instance_type, tags, upfront_usd, term_months, instances" },
+    { "table", "cost_allocation", "run_id, month, workload, pool, tags,"
+      " cost_usd, gpu_hours" },
     { "view", "run_summary", NULL },     /* fs_summary_columns */
 };
 

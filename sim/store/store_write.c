@@ -209,8 +209,9 @@ static int insert_pools(fs_store *s, const fs_results *r, long long id)
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(s->db,
         "INSERT INTO pool (run_id, pool, gpu, pricing, instance, price_usd_h,"
-        " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions)"
-        " VALUES (?,?,?,?,?, ?,?,?,?,?)", -1, &st, NULL);
+        " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions,"
+        " instance_type, tags, upfront_usd, term_months, instances)"
+        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?)", -1, &st, NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < r->npools; i++) {
         const fs_pool_row *p = &r->pools[i];
         bind_run_id(s, st, id, &rc);
@@ -223,6 +224,11 @@ static int insert_pools(fs_store *s, const fs_results *r, long long id)
         bind_real(st, 8, p->gpu_hours_busy, &rc);
         bind_int(st, 9, p->launches, &rc);
         bind_int(st, 10, p->interruptions, &rc);
+        bind_text(st, 11, FIELD(p, instance_type), &rc);
+        bind_text(st, 12, FIELD(p, tags), &rc);
+        bind_real(st, 13, p->upfront_usd, &rc);
+        bind_int(st, 14, p->term_months, &rc);
+        bind_int(st, 15, p->count, &rc);
         rc = step_row(st, rc);
     }
     sqlite3_finalize(st);
@@ -259,6 +265,31 @@ static int insert_jobs(fs_store *s, const fs_results *r, long long id)
     return rc;
 }
 
+/* cost_allocation: an idle row's workload is NULL. */
+static int insert_allocs(fs_store *s, const fs_results *r, long long id)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+        "INSERT INTO cost_allocation (run_id, month, workload, pool, tags,"
+        " cost_usd, gpu_hours) VALUES (?,?,?,?,?,?,?)", -1, &st, NULL);
+    for (size_t i = 0; rc == SQLITE_OK && i < r->nallocs; i++) {
+        const fs_alloc_row *a = &r->allocs[i];
+        bind_run_id(s, st, id, &rc);
+        bind_text(st, 2, FIELD(a, month), &rc);
+        if (rc == SQLITE_OK && !a->workload[0])
+            rc = sqlite3_bind_null(st, 3);
+        else
+            bind_text(st, 3, FIELD(a, workload), &rc);
+        bind_text(st, 4, FIELD(a, pool), &rc);
+        bind_text(st, 5, FIELD(a, tags), &rc);
+        bind_real(st, 6, a->cost_usd, &rc);
+        bind_real(st, 7, a->gpu_hours, &rc);
+        rc = step_row(st, rc);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int fs_store_write_run(fs_store *s, const fs_results *r, long *run_id,
                        fs_error *err)
 {
@@ -282,6 +313,8 @@ int fs_store_write_run(fs_store *s, const fs_results *r, long *run_id,
         rc = insert_jobs(s, r, id);
     if (rc == SQLITE_OK)
         rc = insert_pools(s, r, id);
+    if (rc == SQLITE_OK)
+        rc = insert_allocs(s, r, id);
     if (rc == SQLITE_OK)
         rc = fs_store_exec(s, "COMMIT");
     if (rc != SQLITE_OK) {

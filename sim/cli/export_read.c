@@ -1,0 +1,212 @@
+/* export_read.c -- a run's pools, monthly costs and utilization, read for
+ * `fleetsim export`; see export.h. */
+#include "sim/cli/export.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+
+#include "sim/base/vec.h"
+
+static void copy_text(sqlite3_stmt *st, int col, char *out, size_t len)
+{
+    const unsigned char *v = sqlite3_column_text(st, col);
+    snprintf(out, len, "%s", v ? (const char *)v : "");
+}
+
+/* The start = key's value in the stored scenario text (its last one: an
+ * include's comes first), for the hour of day that run.start_date drops. */
+static int start_from_text(const char *text, const char *date, time_t *out)
+{
+    char value[64] = "";
+    snprintf(value, sizeof value, "%s", date);
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        const char *p = line;
+        while (p < line + n && (*p == ' ' || *p == '\t'))
+            p++;
+        if (n > 5 && !strncmp(p, "start", 5)) {
+            const char *q = p + 5;
+            while (q < line + n && (*q == ' ' || *q == '\t'))
+                q++;
+            if (q < line + n && *q == '=') {
+                q++;
+                while (q < line + n && (*q == ' ' || *q == '\t'))
+                    q++;
+                size_t k = 0;
+                while (q < line + n && *q != ';' && *q != '#' &&
+                       k + 1 < sizeof value)
+                    value[k++] = *q++;
+                while (k && (value[k - 1] == ' ' || value[k - 1] == '\t' ||
+                             value[k - 1] == '\r'))
+                    k--;
+                value[k] = '\0';
+            }
+        }
+        line = end ? end + 1 : NULL;
+    }
+    int y, m, d, hh = 0, mm = 0;
+    if (sscanf(value, "%4d-%2d-%2d %2d:%2d", &y, &m, &d, &hh, &mm) < 3 &&
+        sscanf(date, "%4d-%2d-%2d", &y, &m, &d) != 3)
+        return -1;
+    struct tm tm = {.tm_year = y - 1900, .tm_mon = m - 1, .tm_mday = d,
+                    .tm_hour = hh, .tm_min = mm};
+    *out = timegm(&tm);
+    return 0;
+}
+
+static int read_run(sqlite3 *db, long id, fs_export_run *r, fs_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, "SELECT name, start_date, horizon_s,"
+                                " scenario_text FROM run WHERE run_id = ?1",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return fs_error_set(err, "cannot read the run: %s",
+                            sqlite3_errmsg(db));
+    sqlite3_bind_int64(st, 1, id);
+    int found = sqlite3_step(st) == SQLITE_ROW, bad = !found;
+    if (found) {
+        r->id = id;
+        copy_text(st, 0, r->name, sizeof r->name);
+        const unsigned char *date = sqlite3_column_text(st, 1);
+        const unsigned char *text = sqlite3_column_text(st, 3);
+        double horizon = sqlite3_column_double(st, 2);
+        bad = !date || start_from_text(text ? (const char *)text : "",
+                                       (const char *)date, &r->start) ||
+              horizon <= 0 || fs_calendar_init(&r->cal, r->start, horizon);
+    }
+    sqlite3_finalize(st);
+    if (bad)
+        return fs_error_set(err, "run %ld: %s", id, found ? "no start date "
+                            "or horizon (stored by an older fleetsim?)"
+                            : "no such run");
+    return 0;
+}
+
+static int read_pools(sqlite3 *db, fs_export_run *r, fs_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, "SELECT pool, gpu, pricing,"
+        " instance_type, tags, price_usd_h, upfront_usd, term_months,"
+        " instances FROM pool WHERE run_id = ?1 ORDER BY rowid", -1, &st,
+        NULL);
+    if (rc != SQLITE_OK)
+        return fs_error_set(err, "cannot read the pools: %s",
+                            sqlite3_errmsg(db));
+    sqlite3_bind_int64(st, 1, r->id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        fs_export_pool *p = fs_vec_grow(r->pools, &r->pools_cap,
+                                        r->npools + 1, sizeof *p);
+        if (!p)
+            break;
+        r->pools = p;
+        p = &r->pools[r->npools++];
+        memset(p, 0, sizeof *p);
+        copy_text(st, 0, p->name, sizeof p->name);
+        copy_text(st, 1, p->gpu, sizeof p->gpu);
+        copy_text(st, 2, p->pricing, sizeof p->pricing);
+        copy_text(st, 3, p->instance_type, sizeof p->instance_type);
+        copy_text(st, 4, p->tags, sizeof p->tags);
+        p->price_usd_h = sqlite3_column_double(st, 5);
+        p->upfront_usd = sqlite3_column_double(st, 6);
+        p->term_months = sqlite3_column_int(st, 7);
+        p->instances = (long)sqlite3_column_int64(st, 8);
+        p->cents = calloc(r->cal.nmonths + 1, sizeof *p->cents);
+        if (!p->cents)
+            break;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return fs_error_set(err, "cannot read the pools: %s",
+                            rc == SQLITE_ROW ? "out of memory"
+                                             : sqlite3_errmsg(db));
+    return 0;
+}
+
+static fs_export_pool *find_pool(fs_export_run *r, const char *name)
+{
+    for (size_t i = 0; i < r->npools; i++)
+        if (name && !strcmp(r->pools[i].name, name))
+            return &r->pools[i];
+    return NULL;
+}
+
+static int read_costs(sqlite3 *db, fs_export_run *r, fs_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, "SELECT month, pool, cost_usd FROM"
+                                " cost_monthly WHERE run_id = ?1", -1, &st,
+                                NULL);
+    if (rc != SQLITE_OK)
+        return fs_error_set(err, "cannot read the costs: %s",
+                            sqlite3_errmsg(db));
+    sqlite3_bind_int64(st, 1, r->id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *month = (const char *)sqlite3_column_text(st, 0);
+        fs_export_pool *p = find_pool(r, (const char *)
+                                      sqlite3_column_text(st, 1));
+        for (size_t m = 0; p && month && m < r->cal.nmonths; m++)
+            if (!strcmp(r->cal.label[m], month))
+                p->cents[m] += llround(sqlite3_column_double(st, 2) * 100);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return fs_error_set(err, "cannot read the costs: %s",
+                            sqlite3_errmsg(db));
+    return 0;
+}
+
+static int read_util(sqlite3 *db, fs_export_run *r, fs_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, "SELECT pool, t_s, gpus_provisioned,"
+                                " gpus_busy FROM utilization WHERE run_id ="
+                                " ?1 ORDER BY pool, t_s", -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return fs_error_set(err, "cannot read the utilization: %s",
+                            sqlite3_errmsg(db));
+    sqlite3_bind_int64(st, 1, r->id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        fs_export_pool *p = find_pool(r, (const char *)
+                                      sqlite3_column_text(st, 0));
+        if (!p)
+            continue;
+        fs_export_util *u = fs_vec_grow(p->util, &p->util_cap, p->nutil + 1,
+                                        sizeof *u);
+        if (!u)
+            break;
+        p->util = u;
+        p->util[p->nutil++] = (fs_export_util){
+            sqlite3_column_double(st, 1), sqlite3_column_double(st, 2),
+            sqlite3_column_double(st, 3)};
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return fs_error_set(err, "cannot read the utilization: %s",
+                            rc == SQLITE_ROW ? "out of memory"
+                                             : sqlite3_errmsg(db));
+    return 0;
+}
+
+int fs_export_read(sqlite3 *db, long run_id, fs_export_run *r, fs_error *err)
+{
+    memset(r, 0, sizeof *r);
+    if (read_run(db, run_id, r, err) || read_pools(db, r, err) ||
+        read_costs(db, r, err) || read_util(db, r, err))
+        return -1;
+    return 0;
+}
+
+void fs_export_free(fs_export_run *r)
+{
+    for (size_t i = 0; i < r->npools; i++) {
+        free(r->pools[i].cents);
+        free(r->pools[i].util);
+    }
+    free(r->pools);
+    fs_calendar_free(&r->cal);
+    memset(r, 0, sizeof *r);
+}

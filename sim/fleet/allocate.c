@@ -1,0 +1,69 @@
+/* allocate.c -- cost_allocation: each pool's monthly cost split among the
+ * workloads it served, by the busy GPU-seconds each used, and the idle
+ * rest (provisioned, not busy) as a row of its own; see collect.h.
+ *
+ * The shares are the pool-month's billed GPU-seconds (the meter's
+ * GPU-hours: on-demand launch to end, a reservation every hour) used by
+ * each workload; each share is rounded to the cent (never past what is
+ * left of the total) and idle is the rounded total minus them, so a
+ * pool-month's rows add up to its cost_monthly row to the cent and idle is
+ * never negative. */
+#include "sim/fleet/collect.h"
+#include "sim/fleet/world.h"
+
+#include <stdio.h>
+
+static int add_row(fs_world *w, const fs_pool *p, size_t m,
+                   const fs_workload_conf *wc, double usd, double gpu_hours)
+{
+    fs_sim *sim = &w->sim;
+    fs_alloc_row *row = fs_results_add_alloc(sim->out);
+    if (!row)
+        return fs_error_set(sim->err, "out of memory");
+    snprintf(row->month, sizeof row->month, "%s", sim->cal.label[m]);
+    snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+    snprintf(row->workload, sizeof row->workload, "%s", wc ? wc->name : "");
+    fs_tags_json(p->conf->tags, wc ? wc->tags : NULL, row->tags,
+                 sizeof row->tags);
+    row->cost_usd = usd;
+    row->gpu_hours = gpu_hours;
+    return 0;
+}
+
+static int allocate_month(fs_world *w, const fs_pool *p, size_t m)
+{
+    const fs_servers *s = &p->servers;
+    double total = fs_round_cents(p->meter.usd[m]);
+    double billed_s = p->meter.gpu_hours[m] * 3600;
+    double used_usd = 0, used_s = 0;
+    for (int k = 0; k < s->nwls; k++) {
+        double busy = fs_servers_wl_busy(s, k, m);
+        if (busy <= 0)
+            continue;
+        double share = billed_s > 0 ? busy / billed_s : 0;
+        double usd = fs_round_cents(total * (share < 1 ? share : 1));
+        /* rounding up never takes more than is left: idle stays >= 0 */
+        if (usd > fs_round_cents(total - used_usd))
+            usd = fs_round_cents(total - used_usd);
+        if (add_row(w, p, m, s->wls[k]->conf, usd, busy / 3600))
+            return -1;
+        used_usd += usd;
+        used_s += busy;
+    }
+    double idle_h = (billed_s - used_s) / 3600;
+    return add_row(w, p, m, NULL, fs_round_cents(total - used_usd),
+                   idle_h > 0 ? idle_h : 0);
+}
+
+int fs_collect_allocation(fs_world *w)
+{
+    for (size_t m = 0; m < w->sim.cal.nmonths; m++)
+        for (size_t i = 0; i < w->npools; i++) {
+            const fs_pool *p = &w->pools[i];
+            if (p->meter.usd[m] == 0 && p->meter.gpu_hours[m] == 0)
+                continue;
+            if (allocate_month(w, p, m))
+                return -1;
+        }
+    return 0;
+}
