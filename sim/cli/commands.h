@@ -16,6 +16,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /* Prints "fleetsim CMD: message" and a pointer to `fleetsim help CMD` on
  * stderr; returns FS_EXIT_USAGE. */

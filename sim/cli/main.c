@@ -27,6 +27,8 @@ static const fs_command commands[] = {
     {"rm", cmd_rm, "RUN...", "remove runs and all their rows"},
     {"import", cmd_import, "KEPT...",
      "copy the runs of a kept database into --db"},
+    {"plot", cmd_plot, "--chart NAME --out FILE RUN...",
+     "draw a chart of runs with gnuplot (png, svg, pdf)"},
     {"catalog", cmd_catalog, "gpus|instances",
      "print the GPU or instance-price catalog"},
     {"help", help, "[TOPIC]",
