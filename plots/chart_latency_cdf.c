@@ -53,12 +53,7 @@ static int write_run(fs_plot_ctx *ctx, long run, fs_plot_strs *series,
         const char *w = (const char *)sqlite3_column_text(st, 0);
         char label[1100];
         snprintf(label, sizeof label, "%s / %s", name, w ? w : "");
-        size_t before = series->n;
-        if (fs_plot_strs_index(series, label) < 0 ||
-            (series->n == before &&
-             (snprintf(label + strlen(label), sizeof label - strlen(label),
-                       " (run %ld)", run),
-              fs_plot_strs_index(series, label) < 0)) ||
+        if (fs_plot_strs_push(series, label) != 0 ||
             push_slo(slo, sqlite3_column_type(st, 6) == SQLITE_NULL ? 0 :
                      sqlite3_column_double(st, 6)) < 0) {
             rc = fs_error_set(ctx->err, "out of memory");

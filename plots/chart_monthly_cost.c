@@ -55,16 +55,24 @@ static int write_run(fs_plot_ctx *ctx, long run, const fs_plot_strs *pr,
         return -1;
     sqlite3_bind_int64(st, 1, run);
     double *v = calloc(pr->n ? pr->n : 1, sizeof *v);
+    if (!v) {
+        sqlite3_finalize(st);
+        return fs_error_set(ctx->err, "out of memory");
+    }
     char month[32] = "";
-    int have = 0, rc = 0;
+    int have = 0, rc = 0, step;
     for (;;) {
-        int step = sqlite3_step(st);
+        step = sqlite3_step(st);
         const char *m = step == SQLITE_ROW ?
             (const char *)sqlite3_column_text(st, 0) : NULL;
         if (have && (!m || strcmp(m, month) != 0)) {
             char label[600];
             snprintf(label, sizeof label, "%s %s", name, month);
             long k = fs_plot_strs_index(labels, label);
+            if (k < 0) {
+                rc = fs_error_set(ctx->err, "out of memory");
+                break;
+            }
             fprintf(ctx->data, "%ld", k + 1);
             double sum = 0;
             for (size_t i = 0; i < pr->n; i++) {
@@ -87,9 +95,7 @@ static int write_run(fs_plot_ctx *ctx, long run, const fs_plot_strs *pr,
             if (strcmp(pr->v[i], p ? p : "") == 0)
                 v[i] += sqlite3_column_double(st, 2);
     }
-    if (sqlite3_errcode(ctx->db) != SQLITE_DONE &&
-        sqlite3_errcode(ctx->db) != SQLITE_ROW &&
-        sqlite3_errcode(ctx->db) != SQLITE_OK)
+    if (rc == 0 && step != SQLITE_DONE)
         rc = fs_error_set(ctx->err, "reading run %ld: %s", run,
                           sqlite3_errmsg(ctx->db));
     free(v);

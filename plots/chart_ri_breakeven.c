@@ -117,7 +117,7 @@ static int write_run(fs_plot_ctx *ctx, const fs_catalog *cat, long run,
     char label[1200];
     snprintf(label, sizeof label, "%s / %s (%s, %.3g GPU(s) reserved)", name,
              u.pool, u.gpu, rgpus);
-    if (fs_plot_strs_index(series, label) < 0)
+    if (fs_plot_strs_push(series, label) != 0)
         return fs_error_set(ctx->err, "out of memory");
     if (series->n > 1)
         fputs("\n\n", ctx->data);

@@ -21,28 +21,12 @@ static void money(double v, char *buf, size_t size)
     snprintf(buf, size, "%s$%s", v < 0 ? "-" : "", num);
 }
 
-/* Appends s to a, even when it is there already (one entry per bar). */
-static int push(fs_plot_strs *a, const char *s)
-{
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? 2 * a->cap : 8;
-        char **v = realloc(a->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        a->v = v;
-        a->cap = cap;
-    }
-    if (!(a->v[a->n] = strdup(s)))
-        return -1;
-    a->n++;
-    return 0;
-}
-
 static int add(fs_plot_ctx *ctx, fs_plot_strs *labels, fs_plot_strs *amounts,
                const char *label, const char *amount, double lo, double hi,
                int kind)
 {
-    if (push(labels, label) != 0 || push(amounts, amount) != 0)
+    if (fs_plot_strs_push(labels, label) != 0 ||
+        fs_plot_strs_push(amounts, amount) != 0)
         return fs_error_set(ctx->err, "out of memory");
     fprintf(ctx->data, "%zu\t", labels->n);
     fs_plot_num(ctx->data, lo, "\t");

@@ -32,17 +32,9 @@ static int write_run(fs_plot_ctx *ctx, long run, fs_plot_strs *series)
             snprintf(pool, sizeof pool, "%s", p);
             char label[1100];
             snprintf(label, sizeof label, "%s / %s", name, pool);
-            /* A distinct entry even when two runs share a name. */
-            size_t before = series->n;
-            if (fs_plot_strs_index(series, label) < 0)
-                return sqlite3_finalize(st),
-                       fs_error_set(ctx->err, "out of memory");
-            if (series->n == before) {
-                snprintf(label + strlen(label), sizeof label - strlen(label),
-                         " (run %ld)", run);
-                if (fs_plot_strs_index(series, label) < 0)
-                    return sqlite3_finalize(st),
-                           fs_error_set(ctx->err, "out of memory");
+            if (fs_plot_strs_push(series, label) != 0) {
+                sqlite3_finalize(st);
+                return fs_error_set(ctx->err, "out of memory");
             }
             open = 1;
         }

@@ -57,6 +57,8 @@ typedef struct fs_plot_strs {
 } fs_plot_strs;
 /* Index of s in a, added when absent; -1 when out of memory. */
 long fs_plot_strs_index(fs_plot_strs *a, const char *s);
+/* Appends s even when present (one entry per series); -1 out of memory. */
+int fs_plot_strs_push(fs_plot_strs *a, const char *s);
 void fs_plot_strs_free(fs_plot_strs *a);
 
 /* Writes money_div and money_fmt ('$%g', '$%gk' or '$%gM') for an axis

@@ -51,11 +51,10 @@ int fs_plot_run_name(fs_plot_ctx *ctx, long run_id, char *buf, size_t size)
     if (!st)
         return -1;
     sqlite3_bind_int64(st, 1, run_id);
-    int rc = 0;
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+    int rc = 0, step = sqlite3_step(st);
+    if (step == SQLITE_ROW && sqlite3_column_text(st, 0))
         snprintf(buf, size, "%s", (const char *)sqlite3_column_text(st, 0));
-    else if (sqlite3_errcode(ctx->db) == SQLITE_ROW ||
-             sqlite3_errcode(ctx->db) == SQLITE_DONE)
+    else if (step == SQLITE_ROW || step == SQLITE_DONE)
         snprintf(buf, size, "run %ld", run_id);
     else
         rc = fs_error_set(ctx->err, "reading run %ld: %s", run_id,
@@ -91,6 +90,22 @@ long fs_plot_strs_index(fs_plot_strs *a, const char *s)
     if (!a->v[a->n])
         return -1;
     return (long)a->n++;
+}
+
+int fs_plot_strs_push(fs_plot_strs *a, const char *s)
+{
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 8;
+        char **v = realloc(a->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        a->v = v;
+        a->cap = cap;
+    }
+    if (!(a->v[a->n] = strdup(s ? s : "")))
+        return -1;
+    a->n++;
+    return 0;
 }
 
 void fs_plot_strs_free(fs_plot_strs *a)

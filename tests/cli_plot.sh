@@ -97,6 +97,24 @@ expect_in savings.svg "+\$730 ($pct)" "savings: the step, +\$730"
 be=$(awk -v r="$r" 'BEGIN { printf "%.1f", 12 * r }')
 expect_in ri-breakeven.svg "break-even $be mo" "ri-breakeven: 12 x $r months"
 
+# a run given twice (the same names twice) and a baseline that is not
+# the first run
+for c in utilization latency-cdf ri-breakeven monthly-cost; do
+    expect_exit 0 "$c: a run twice" -- "$FLEETSIM" plot --db "$DB" \
+        --chart "$c" --out twice.svg 1 1
+done
+expect_exit 0 "savings --baseline 2" -- "$FLEETSIM" plot --db "$DB" \
+    --chart savings --baseline 2 --out base2.svg 1 2
+expect_in base2.svg "-\$730 (" "savings from run 2: a -\$730 step"
+expect_exit 0 "ri-breakeven --pool res --term 3y" -- "$FLEETSIM" plot \
+    --db "$DB" --chart ri-breakeven --pool res --term 3y --out res.svg 1
+expect_in res.svg "36-month term" "ri-breakeven: the 3-year term"
+expect_exit 1 "ri-breakeven: no such pool" -- "$FLEETSIM" plot --db "$DB" \
+    --chart ri-breakeven --pool nope --out nope.svg 1
+expect_in "$TMP/err" "run 1 has no pool 'nope'" "no such pool named"
+checks=$((checks + 1))
+[ ! -e nope.svg ] || fail "a failed chart wrote its file"
+
 # usage errors and a missing gnuplot
 expect_exit 2 "unknown chart" -- "$FLEETSIM" plot --db "$DB" \
     --chart pie --out x.png 1
