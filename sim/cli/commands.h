@@ -19,6 +19,7 @@ int cmd_rm(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_roi(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /* Prints "fleetsim CMD: message" and a pointer to `fleetsim help CMD` on
  * stderr; returns FS_EXIT_USAGE. */

@@ -16,7 +16,7 @@ static const char usage_tail[] =
 "exit status: 0 success, 1 the simulation could not be done (the message\n"
 "names file, line and key), 2 usage error.\n"
 "\n"
-"Not in this version: plot, trace, catalog llms|mig (spot,\n"
+"Not in this version: report, trace, catalog llms|mig (spot,\n"
 "MIG, LLM models, training and windows come in later versions).\n";
 
 void fs_help_usage(FILE *out, const fs_command *cmds, size_t n)
@@ -188,6 +188,29 @@ static const char export_help[] =
 "gpu_hours, gpu_hours_busy, billed_usd, effective_usd.  Each pool-month's\n"
 "rows add up to its cost_monthly row to the cent (EffectiveCost); BilledCost\n"
 "adds up to that less the upfront's monthly share, plus the whole upfront.\n";
+static const char plot_help[] =
+"usage: fleetsim plot [--db FILE] --chart NAME --out FILE.png|svg|pdf\n"
+"                     [--baseline RUN] [--pool POOL] [--term 1y|3y] RUN...\n"
+"\n"
+"Draws one chart of the RUNs with gnuplot (the Debian package gnuplot-nox;\n"
+"without it: exit 1).  The format follows --out's extension: png, svg, pdf.\n"
+"The same runs give the same bytes.  Charts:\n"
+"  monthly-cost     cost per calendar month (cost_monthly), one bar per run\n"
+"                   and month, stacked by pricing model\n"
+"  utilization      GPUs provisioned and busy of each pool over time\n"
+"  latency-cdf      latency CDF of each workload drawn through the stored\n"
+"                   percentiles (p50, p90, p95, p99, p99.9), SLO marked\n"
+"  cost-vs-latency  each run as a point: run-rate cost (730-hour month)\n"
+"                   against p99 latency; Pareto front marked\n"
+"  ri-breakeven     one pool per run (--pool, else its first on-demand\n"
+"                   pool): cumulative on-demand cost (its average GPUs at\n"
+"                   its on-demand rate) against a --term reservation of\n"
+"                   that many GPUs rounded up at the catalog's reserved\n"
+"                   rate, paid monthly or upfront; break-even marked\n"
+"  savings          waterfall of run-rate cost from the baseline\n"
+"                   (--baseline, else the first RUN) through the others\n"
+"Templates: plots/NAME.gp in $FLEETSIM_PLOTS or the installed data\n"
+"directory.\n";
 
 static const char catalog_help[] =
 "usage: fleetsim catalog gpus|instances [--catalog DIR]\n"
@@ -255,7 +278,7 @@ const char *fs_help_text(const char *topic)
     static const struct { const char *topic, *text; } texts[] = {
         {"run", run_help}, {"sweep", sweep_help}, {"runs", runs_help}, {"compare", compare_help},
         {"rm", rm_help}, {"import", import_help}, {"roi", roi_help}, {"catalog", catalog_help},
-        {"export", export_help},
+        {"export", export_help}, {"plot", plot_help},
     };
     if (!topic)
         return NULL;

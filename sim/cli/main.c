@@ -33,6 +33,8 @@ static const fs_command commands[] = {
      "how many instances to reserve (or commit to), from a run's usage"},
     {"export", cmd_export, "--format focus|csv --out FILE RUN...",
      "write the simulated bill as a FOCUS 1.2 dataset or plain CSV"},
+    {"plot", cmd_plot, "--chart NAME --out FILE RUN...",
+     "draw a chart of runs with gnuplot (png, svg, pdf)"},
     {"catalog", cmd_catalog, "gpus|instances",
      "print the GPU or instance-price catalog"},
     {"help", help, "[TOPIC]",

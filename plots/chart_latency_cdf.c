@@ -1,0 +1,99 @@
+/* chart_latency_cdf.c -- data of `latency-cdf`: for each workload of each
+ * run, the latency CDF through the stored percentiles (latency table: p50,
+ * p90, p95, p99, p99.9), with the workload's SLO.
+ *
+ * The table keeps those five quantiles, not the whole distribution, so
+ * the curve is drawn through them.  The y axis is -log10(1 - p), which
+ * spreads the tail: p50 at 0.30, p90 at 1, p99 at 2, p99.9 at 3.
+ *
+ * Data: one block per series: latency (s), -log10(1 - p).  Preamble:
+ * series[] ("RUN / WORKLOAD"), slo[] (s; 0 when none), nseries, logx. */
+#include "plots/plot_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double probs[] = {0.5, 0.9, 0.95, 0.99, 0.999};
+
+typedef struct slos {
+    double *v;
+    size_t n, cap;
+} slos;
+
+static int push_slo(slos *s, double v)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 8;
+        double *nv = realloc(s->v, cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        s->v = nv;
+        s->cap = cap;
+    }
+    s->v[s->n++] = v;
+    return 0;
+}
+
+static int write_run(fs_plot_ctx *ctx, long run, fs_plot_strs *series,
+                     slos *slo, double *min_q)
+{
+    char name[512];
+    if (fs_plot_run_name(ctx, run, name, sizeof name) != 0)
+        return -1;
+    sqlite3_stmt *st = fs_plot_prepare(ctx,
+        "SELECT workload, p50_s, p90_s, p95_s, p99_s, p999_s, slo_s"
+        " FROM latency WHERE run_id = ? AND count > 0 AND p50_s IS NOT NULL"
+        " ORDER BY workload");
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 1, run);
+    int rc = 0;
+    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+        const char *w = (const char *)sqlite3_column_text(st, 0);
+        char label[1100];
+        snprintf(label, sizeof label, "%s / %s", name, w ? w : "");
+        if (fs_plot_strs_push(series, label) != 0 ||
+            push_slo(slo, sqlite3_column_type(st, 6) == SQLITE_NULL ? 0 :
+                     sqlite3_column_double(st, 6)) < 0) {
+            rc = fs_error_set(ctx->err, "out of memory");
+            break;
+        }
+        if (series->n > 1)
+            fputs("\n\n", ctx->data);
+        for (int i = 0; i < 5; i++) {
+            double q = sqlite3_column_double(st, i + 1);
+            if (q < *min_q)
+                *min_q = q;
+            fs_plot_num(ctx->data, q, "\t");
+            fs_plot_num(ctx->data, -log10(1 - probs[i]), "\n");
+        }
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int fs_chart_latency_cdf(fs_plot_ctx *ctx)
+{
+    fs_plot_strs series = {0};
+    slos slo = {0};
+    double min_q = INFINITY;
+    int rc = 0;
+    for (size_t r = 0; rc == 0 && r < ctx->rq->nruns; r++)
+        rc = write_run(ctx, ctx->rq->run_ids[r], &series, &slo, &min_q);
+    if (rc == 0 && series.n == 0)
+        rc = fs_error_set(ctx->err, "latency-cdf: the runs have no served "
+                          "requests (no latency rows)");
+    if (rc == 0) {
+        fs_plot_names(ctx, "series", (const char *const *)series.v,
+                      series.n);
+        fs_plot_var(ctx, "nseries", (double)series.n);
+        fprintf(ctx->vars, "array slo[%zu]\n", slo.n);
+        for (size_t i = 0; i < slo.n; i++)
+            fprintf(ctx->vars, "slo[%zu] = %.10g\n", i + 1, slo.v[i]);
+        fs_plot_var(ctx, "logx", min_q > 0);
+    }
+    free(slo.v);
+    fs_plot_strs_free(&series);
+    return rc;
+}

@@ -1,0 +1,133 @@
+/* chart_monthly_cost.c -- data of `monthly-cost`: one bar per run and
+ * calendar month (cost_monthly), stacked by pricing model; the bars of one
+ * run side by side, a gap between runs.
+ *
+ * Data: one row per bar: label index, then the cost of each pricing model
+ * (columns in the order of the `pricing` array).  Preamble: pricing[],
+ * label[] ("RUN YYYY-MM"), npricing, nbars, money axis. */
+#include "plots/plot_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The pricing models of all runs, sorted (on-demand, reserved, ...). */
+static int collect_pricing(fs_plot_ctx *ctx, fs_plot_strs *pr)
+{
+    sqlite3_stmt *st = fs_plot_prepare(ctx,
+        "SELECT DISTINCT pricing FROM cost_monthly WHERE run_id = ?"
+        " ORDER BY pricing");
+    if (!st)
+        return -1;
+    for (size_t r = 0; r < ctx->rq->nruns; r++) {
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, ctx->rq->run_ids[r]);
+        while (sqlite3_step(st) == SQLITE_ROW)
+            if (fs_plot_strs_index(pr, (const char *)
+                                   sqlite3_column_text(st, 0)) < 0) {
+                sqlite3_finalize(st);
+                return fs_error_set(ctx->err, "out of memory");
+            }
+    }
+    sqlite3_finalize(st);
+    /* Runs listed in another order may have found them in another order:
+     * sort, for the same colours whatever the runs. */
+    for (size_t i = 1; i < pr->n; i++)
+        for (size_t j = i; j > 0 && strcmp(pr->v[j - 1], pr->v[j]) > 0; j--) {
+            char *t = pr->v[j];
+            pr->v[j] = pr->v[j - 1];
+            pr->v[j - 1] = t;
+        }
+    return 0;
+}
+
+/* Writes one row per month of the run; adds the labels; *max gets the
+ * tallest bar. */
+static int write_run(fs_plot_ctx *ctx, long run, const fs_plot_strs *pr,
+                     fs_plot_strs *labels, double *max)
+{
+    char name[512];
+    if (fs_plot_run_name(ctx, run, name, sizeof name) != 0)
+        return -1;
+    sqlite3_stmt *st = fs_plot_prepare(ctx,
+        "SELECT month, pricing, SUM(cost_usd) FROM cost_monthly"
+        " WHERE run_id = ? GROUP BY month, pricing ORDER BY month");
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 1, run);
+    double *v = calloc(pr->n ? pr->n : 1, sizeof *v);
+    if (!v) {
+        sqlite3_finalize(st);
+        return fs_error_set(ctx->err, "out of memory");
+    }
+    char month[32] = "";
+    int have = 0, rc = 0, step;
+    for (;;) {
+        step = sqlite3_step(st);
+        const char *m = step == SQLITE_ROW ?
+            (const char *)sqlite3_column_text(st, 0) : NULL;
+        if (have && (!m || strcmp(m, month) != 0)) {
+            char label[600];
+            snprintf(label, sizeof label, "%s %s", name, month);
+            long k = fs_plot_strs_index(labels, label);
+            if (k < 0) {
+                rc = fs_error_set(ctx->err, "out of memory");
+                break;
+            }
+            fprintf(ctx->data, "%ld", k + 1);
+            double sum = 0;
+            for (size_t i = 0; i < pr->n; i++) {
+                fputc('\t', ctx->data);
+                fs_plot_num(ctx->data, v[i], "");
+                sum += v[i];
+                v[i] = 0;
+            }
+            fputc('\n', ctx->data);
+            if (sum > *max)
+                *max = sum;
+            have = 0;
+        }
+        if (!m)
+            break;
+        snprintf(month, sizeof month, "%s", m);
+        have = 1;
+        const char *p = (const char *)sqlite3_column_text(st, 1);
+        for (size_t i = 0; i < pr->n; i++)
+            if (strcmp(pr->v[i], p ? p : "") == 0)
+                v[i] += sqlite3_column_double(st, 2);
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = fs_error_set(ctx->err, "reading run %ld: %s", run,
+                          sqlite3_errmsg(ctx->db));
+    free(v);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int fs_chart_monthly_cost(fs_plot_ctx *ctx)
+{
+    fs_plot_strs pr = {0}, labels = {0};
+    double max = 0;
+    int rc = collect_pricing(ctx, &pr);
+    if (rc == 0 && pr.n == 0)
+        rc = fs_error_set(ctx->err, "monthly-cost: the runs have no "
+                          "cost_monthly rows");
+    for (size_t r = 0; rc == 0 && r < ctx->rq->nruns; r++) {
+        if (r > 0) {    /* an empty bar between runs */
+            long k = fs_plot_strs_index(&labels, "");
+            fprintf(ctx->data, "%ld", k + 1);
+            for (size_t i = 0; i < pr.n; i++)
+                fputs("\t0", ctx->data);
+            fputc('\n', ctx->data);
+        }
+        rc = write_run(ctx, ctx->rq->run_ids[r], &pr, &labels, &max);
+    }
+    if (rc == 0) {
+        fs_plot_names(ctx, "pricing", (const char *const *)pr.v, pr.n);
+        fs_plot_names(ctx, "label", (const char *const *)labels.v, labels.n);
+        fs_plot_var(ctx, "npricing", (double)pr.n);
+        fs_plot_money_axis(ctx, max);
+    }
+    fs_plot_strs_free(&pr);
+    fs_plot_strs_free(&labels);
+    return rc;
+}

@@ -1,0 +1,72 @@
+/* plot_impl.h -- what the chart data writers (chart_*.c) share with
+ * plot.c: the chart table entry, the context they write through, and
+ * helpers that read runs and write gnuplot-safe names. */
+#ifndef FS_PLOT_IMPL_H
+#define FS_PLOT_IMPL_H
+
+#include <stdio.h>
+#include <sqlite3.h>
+#include "plots/plot.h"
+
+typedef struct fs_plot_ctx {
+    sqlite3 *db;
+    const fs_plot_request *rq;
+    FILE *data;     /* data.tsv: numbers only, tab-separated */
+    FILE *vars;     /* preamble: numeric variables and name arrays */
+    fs_error *err;
+} fs_plot_ctx;
+
+/* A chart: its name, a one-line summary, and the writer of its data.
+ * The template is plots/NAME.gp. */
+typedef struct fs_chart {
+    const char *name;
+    const char *summary;
+    int (*write)(fs_plot_ctx *ctx);
+} fs_chart;
+
+int fs_chart_monthly_cost(fs_plot_ctx *ctx);
+int fs_chart_utilization(fs_plot_ctx *ctx);
+int fs_chart_latency_cdf(fs_plot_ctx *ctx);
+int fs_chart_cost_vs_latency(fs_plot_ctx *ctx);
+int fs_chart_ri_breakeven(fs_plot_ctx *ctx);
+int fs_chart_savings(fs_plot_ctx *ctx);
+
+/* Writes `NAME = value` (a number) into the preamble. */
+void fs_plot_var(fs_plot_ctx *ctx, const char *name, double value);
+
+/* Writes `array NAME[n]` with the strings, each in single quotes with '
+ * doubled and control characters turned into spaces: no name can end the
+ * string, and gnuplot substitutes nothing inside single quotes. */
+void fs_plot_names(fs_plot_ctx *ctx, const char *name,
+                   const char *const *values, size_t n);
+
+/* The run's name into buf ("run ID" when it has none). */
+int fs_plot_run_name(fs_plot_ctx *ctx, long run_id, char *buf,
+                     size_t size);
+
+/* Prepares sql or sets err; NULL on failure. */
+sqlite3_stmt *fs_plot_prepare(fs_plot_ctx *ctx, const char *sql);
+
+/* A number as data ("%.10g"; NaN as "NaN"). */
+void fs_plot_num(FILE *f, double v, const char *sep);
+
+/* A growable array of strings (names found in the data). */
+typedef struct fs_plot_strs {
+    char **v;
+    size_t n, cap;
+} fs_plot_strs;
+/* Index of s in a, added when absent; -1 when out of memory. */
+long fs_plot_strs_index(fs_plot_strs *a, const char *s);
+/* Appends s even when present (one entry per series); -1 out of memory. */
+int fs_plot_strs_push(fs_plot_strs *a, const char *s);
+void fs_plot_strs_free(fs_plot_strs *a);
+
+/* Writes money_div and money_fmt ('$%g', '$%gk' or '$%gM') for an axis
+ * whose largest amount is max_abs (chart_money.c). */
+void fs_plot_money_axis(fs_plot_ctx *ctx, double max_abs);
+
+/* A numeric column of run_summary for the run (NaN when NULL). */
+int fs_plot_summary_num(fs_plot_ctx *ctx, long run_id, const char *column,
+                        double *out);
+
+#endif

@@ -1,0 +1,138 @@
+#!/bin/sh
+# cli_plot.sh -- `fleetsim plot`: the six charts as PNG, SVG and PDF for a
+# two-run comparison (real files: signature and size), the same bytes for
+# the same runs, a run name that tries to inject gnuplot commands, the
+# figures the charts print (run-rate step of the savings waterfall, the
+# reservation's break-even month), an unknown chart (exit 2 with the list)
+# and gnuplot missing from PATH (exit 1, one line).
+. "$(dirname "$0")/cli_lib.sh"
+export FLEETSIM_PLOTS="${FLEETSIM_PLOTS:-$SRCDIR/plots}"
+DB="$TMP/plot.db"
+cd "$TMP" || exit 1
+
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "cli_plot: gnuplot not installed (Debian: gnuplot-nox); skipped"
+    exit 77
+fi
+
+# One fixed on-demand L4 at $1.00/h and one reserved L4 (catalog 1y
+# rate), one day: the bill is exact.  The second run has two on-demand
+# L4s and a name that tries to run a command through gnuplot.
+cat >p.ini <<'INI'
+[scenario]
+name = plotbase
+start = 2026-01-01
+horizon = 1d
+metrics_interval = 1h
+seed = 3
+[pool.od]
+instance = gcp:g2-standard-4
+pricing = on-demand
+count = 1
+price = 1.00
+[pool.res]
+instance = gcp:g2-standard-4
+pricing = reserved
+term = 1y
+count = 1
+[workload.web]
+pools = res, od
+arrivals = poisson(rate=1/s)
+service = exponential(mean=0.5s)
+slo_p99 = 3s
+INI
+EVIL='x"; system("touch owned") # `touch owned2` @x '"'"'y'"'"' \'
+expect_exit 0 "base run" -- "$FLEETSIM" run p.ini --db "$DB" --quiet
+expect_exit 0 "evil run" -- "$FLEETSIM" run p.ini --db "$DB" --quiet \
+    --set pool.od.count=2 --name "$EVIL"
+
+# signature and size of each chart in each format
+sig_ok() {   # FILE EXT
+    case $2 in
+    png) [ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = '211PNG' ] ;;
+    svg) head -c 400 "$1" | grep -q '<svg' ;;
+    pdf) [ "$(head -c 4 "$1")" = '%PDF' ] ;;
+    esac
+}
+for c in monthly-cost utilization latency-cdf cost-vs-latency ri-breakeven \
+         savings; do
+    for e in png svg pdf; do
+        expect_exit 0 "plot $c $e" -- "$FLEETSIM" plot --db "$DB" \
+            --chart "$c" --out "$c.$e" 1 2 || continue
+        checks=$((checks + 1))
+        sig_ok "$c.$e" "$e" || fail "$c.$e: not a $e file"
+        size=$(wc -c <"$c.$e")
+        checks=$((checks + 1))
+        [ "$size" -gt 5000 ] || fail "$c.$e: only $size bytes"
+        # the same runs: the same bytes
+        expect_exit 0 "plot $c $e again" -- "$FLEETSIM" plot --db "$DB" \
+            --chart "$c" --out "again.$e" 1 2 &&
+            { checks=$((checks + 1)); cmp -s "$c.$e" "again.$e" ||
+              fail "$c.$e: different bytes the second time"; }
+    done
+done
+checks=$((checks + 1))
+[ ! -e owned ] && [ ! -e owned2 ] || fail "a run name ran a command"
+# the name, XML-escaped, in the legend / labels of the SVGs
+esc=$(printf '%s' "$EVIL" | sed -e 's/&/\&amp;/g' -e 's/"/\&quot;/g' \
+      -e "s/'/\&apos;/g" -e 's/</\&lt;/g' -e 's/>/\&gt;/g')
+for c in monthly-cost utilization latency-cdf cost-vs-latency savings; do
+    if grep -qF -- "$esc" "$c.svg"; then checks=$((checks + 1))
+    else expect_in "$c.svg" "$EVIL" "$c: the injection name shown"; fi
+done
+# no temporary directory left behind
+checks=$((checks + 1))
+left=$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'fleetsim-plot.*' \
+       -newer p.ini | wc -l)
+[ "$left" -eq 0 ] || fail "$left fleetsim-plot.* temporary directories left"
+
+# savings: run rates 730 x (1.00 + r) and 730 x (2.00 + r): one step of
+# +$730, +730 / (730 (1 + r)) percent
+r=$(awk -F, '$1 == "gcp" && $2 == "g2-standard-4" { print $7 }' \
+    "$FLEETSIM_CATALOG/instances.csv")
+pct=$(awk -v r="$r" 'BEGIN { printf "+%.1f%%", 100 / (1 + r) }')
+expect_in savings.svg "+\$730 ($pct)" "savings: the step, +\$730"
+# ri-breakeven (pool od: $1.00/h, 1 GPU on average, 1 reserved at r):
+# upfront 12 x 730 r, on-demand 730 a month: break-even at 12 r months
+be=$(awk -v r="$r" 'BEGIN { printf "%.1f", 12 * r }')
+expect_in ri-breakeven.svg "break-even $be mo" "ri-breakeven: 12 x $r months"
+
+# a run given twice (the same names twice) and a baseline that is not
+# the first run
+for c in utilization latency-cdf ri-breakeven monthly-cost; do
+    expect_exit 0 "$c: a run twice" -- "$FLEETSIM" plot --db "$DB" \
+        --chart "$c" --out twice.svg 1 1
+done
+expect_exit 0 "savings --baseline 2" -- "$FLEETSIM" plot --db "$DB" \
+    --chart savings --baseline 2 --out base2.svg 1 2
+expect_in base2.svg "-\$730 (" "savings from run 2: a -\$730 step"
+expect_exit 0 "ri-breakeven --pool res --term 3y" -- "$FLEETSIM" plot \
+    --db "$DB" --chart ri-breakeven --pool res --term 3y --out res.svg 1
+expect_in res.svg "36-month term" "ri-breakeven: the 3-year term"
+expect_exit 1 "ri-breakeven: no such pool" -- "$FLEETSIM" plot --db "$DB" \
+    --chart ri-breakeven --pool nope --out nope.svg 1
+expect_in "$TMP/err" "run 1 has no pool 'nope'" "no such pool named"
+checks=$((checks + 1))
+[ ! -e nope.svg ] || fail "a failed chart wrote its file"
+
+# usage errors and a missing gnuplot
+expect_exit 2 "unknown chart" -- "$FLEETSIM" plot --db "$DB" \
+    --chart pie --out x.png 1
+expect_in "$TMP/err" "unknown chart 'pie'" "unknown chart named"
+expect_in "$TMP/err" "monthly-cost, utilization, latency-cdf, cost-vs-latency, ri-breakeven, savings" \
+    "unknown chart: the list"
+expect_exit 2 "bad extension" -- "$FLEETSIM" plot --db "$DB" \
+    --chart savings --out x.gif 1
+expect_exit 1 "no such run" -- "$FLEETSIM" plot --db "$DB" \
+    --chart savings --out x.png 1 99
+expect_one_line "no such run"
+mkdir nognuplot
+expect_exit 1 "gnuplot missing" -- env PATH="$TMP/nognuplot" \
+    "$FLEETSIM" plot --db "$DB" --chart savings --out nog.png 1 2
+expect_one_line "gnuplot missing"
+expect_in "$TMP/err" \
+    "fleetsim: gnuplot not found: install the Debian package gnuplot-nox" \
+    "gnuplot missing: the message"
+checks=$((checks + 1))
+[ ! -e nog.png ] || fail "gnuplot missing: an output file was written"
+report
