@@ -227,7 +227,7 @@ fs_arrivals *fs_diurnal_open(const fs_arrivals_spec *spec, fs_error *err)
     static const char *const keys[] = {"peak", "trough", "peak_hour", NULL};
     static const char *const example =
         "diurnal(peak=10/s, trough=2/s, peak_hour=14)";
-    double peak, trough, peak_hour;
+    double peak = 0, trough = 0, peak_hour = 14;
     if (check_call(spec, keys, example, err) ||
         param(spec, "peak", fs_parse_rate, NAN, example, &peak, err) ||
         param(spec, "trough", fs_parse_rate, NAN, example, &trough, err) ||
