@@ -23,9 +23,9 @@ void fs_help_usage(FILE *out, const fs_command *cmds, size_t n)
 {
     fputs("usage: fleetsim COMMAND [ARGS]\n"
           "\n"
-          "fleetsim simulates GPU fleets (on-demand and reserved pools "
-          "serving\ninference workloads) and stores cost, utilization and "
-          "latency in SQLite.\n\ncommands:\n", out);
+          "fleetsim simulates GPU fleets (on-demand, reserved and "
+          "savings-plan pools\nserving inference workloads) and stores "
+          "cost, utilization and latency in\nSQLite.\n\ncommands:\n", out);
     for (size_t i = 0; i < n; i++) {
         char head[64];
         snprintf(head, sizeof head, "%s%s%s", cmds[i].name,
