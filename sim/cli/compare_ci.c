@@ -72,18 +72,6 @@ static const char *metric_text(const fs_ci_metric *m, const fs_compare_run *r)
     return row ? row[m->col] : NULL;
 }
 
-static int number(const char *s, double *v)
-{
-    if (!s || !*s)
-        return 0;
-    char *end;
-    double d = strtod(s, &end);
-    if (*end != '\0' || !isfinite(d))
-        return 0;
-    *v = d;
-    return 1;
-}
-
 /* The group's values of metric m: x[i] and the replication rep[i] of the
  * runs that have it; returns their number. */
 static size_t group_values(const fs_ci_table *t, size_t g,
@@ -97,10 +85,10 @@ static size_t group_values(const fs_ci_table *t, size_t g,
     for (size_t i = 0; i < gr->n; i++) {
         const fs_compare_run *r = &t->runs[gr->first + i];
         double v, rv = -1;
-        if (!number(metric_text(m, r), &v))
+        if (!fs_cmp_number(metric_text(m, r), &v))
             continue;
         if (rep_col >= 0)
-            number(r->summary.col[rep_col], &rv);
+            fs_cmp_number(r->summary.col[rep_col], &rv);
         x[k] = v;
         rep[k++] = (long)rv;
     }

@@ -64,6 +64,10 @@ void fs_cmp_format_raw(double d, char *buf, size_t size);
 /* True when s follows JSON's number grammar (SQLite's numbers do). */
 int fs_cmp_json_number(const char *s);
 
+/* 1 with *v set when the whole of s spells a finite number, else 0
+ * (NULL and "" are no number: a NULL cell). */
+int fs_cmp_number(const char *s, double *v);
+
 /* A value as the table shows it: "-" for NULL, units for numbers, text
  * escaped.  malloc'd; NULL when out of memory. */
 char *fs_cmp_format_value(const fs_cmp_column *c, const char *text);

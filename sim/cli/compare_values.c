@@ -143,8 +143,7 @@ const char **fs_cmp_keys(const fs_compare_run *runs, size_t n,
 
 /* ---- numbers ------------------------------------------------------------ */
 
-/* A finite number spelled by the whole of s. */
-static int number(const char *s, double *v)
+int fs_cmp_number(const char *s, double *v)
 {
     if (!s || !*s)
         return 0;
@@ -160,7 +159,7 @@ int fs_cmp_delta(const fs_cmp_column *c, const char *value, const char *base,
                  double *abs, double *pct, int *has_pct)
 {
     double v, b;
-    if (!c->delta || !number(value, &v) || !number(base, &b))
+    if (!c->delta || !fs_cmp_number(value, &v) || !fs_cmp_number(base, &b))
         return 0;
     double d = v - b;
     if (c->kind == FS_COL_MONEY)
@@ -292,7 +291,8 @@ char *fs_cmp_format_value(const fs_cmp_column *c, const char *text)
     char buf[256];
     if (!text)
         return strdup("-");
-    if (c->kind == FS_COL_TEXT || c->kind == FS_COL_ID || !number(text, &v))
+    if (c->kind == FS_COL_TEXT || c->kind == FS_COL_ID ||
+        !fs_cmp_number(text, &v))
         return fs_text_escape(text);
     if (v < 0) {
         char mag[200];
