@@ -16,7 +16,7 @@ static const char usage_tail[] =
 "exit status: 0 success, 1 the simulation could not be done (the message\n"
 "names file, line and key), 2 usage error.\n"
 "\n"
-"Not in this version: report, trace, catalog llms|mig (spot,\n"
+"Not in this version: trace, catalog llms|mig (spot,\n"
 "MIG, LLM models, training and windows come in later versions).\n";
 
 void fs_help_usage(FILE *out, const fs_command *cmds, size_t n)
