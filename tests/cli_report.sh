@@ -6,7 +6,8 @@
 # run-rate: one more GPU at $1.00/h) and six inline <svg> charts;
 # chromium renders it (a screenshot that is not blank, a DOM with the
 # summary table and six <svg>).  The Markdown has GitHub tables and its
-# charts beside it.  Bad --out exits 2 and writes nothing.
+# charts beside it.  A chart that cannot be drawn (ri-breakeven of a pool
+# with no GPU-hours) is a note.  Bad --out exits 2 and writes nothing.
 . "$(dirname "$0")/cli_lib.sh"
 export FLEETSIM_PLOTS="${FLEETSIM_PLOTS:-$SRCDIR/plots}"
 DB="$TMP/report.db"
@@ -116,6 +117,25 @@ for c in monthly-cost utilization latency-cdf cost-vs-latency ri-breakeven \
         fail "md: review-$c.svg not written"
     expect_in review.md "![$c](review-$c.svg)" "md: links $c"
 done
+
+# ---- a chart that cannot be drawn: a note in its place ----------------
+# Without on-demand GPUs the run's default ri-breakeven pool (od) has no
+# GPU-hours: five charts, and the note naming why.
+expect_exit 0 "run without od GPUs" -- "$FLEETSIM" run r.ini --db "$DB" \
+    --quiet --set pool.od.count=0 --name zero
+expect_exit 0 "report with a note" -- "$FLEETSIM" report --db "$DB" \
+    --out zero.html zero
+checks=$((checks + 1))
+[ "$(grep -c '<svg' zero.html)" -eq 5 ] || fail "note: not five <svg>"
+expect_in zero.html '<p class="note">Not drawn for these runs: ri-breakeven: pool od of run 3 provisioned no GPU-hours</p>' \
+    "note: ri-breakeven without GPU-hours"
+expect_exit 0 "md report with a note" -- "$FLEETSIM" report --db "$DB" \
+    --out zero.md zero
+expect_in zero.md '*Not drawn for these runs:* ri-breakeven: pool od' \
+    "md note"
+checks=$((checks + 1))
+[ ! -e zero-ri-breakeven.svg ] && [ -e zero-savings.svg ] ||
+    fail "md note: wrong chart files"
 
 # ---- bad use --------------------------------------------------------------
 expect_exit 2 "report .txt" -- "$FLEETSIM" report --db "$DB" \
