@@ -16,7 +16,7 @@ static const char usage_tail[] =
 "exit status: 0 success, 1 the simulation could not be done (the message\n"
 "names file, line and key), 2 usage error.\n"
 "\n"
-"Not in this version: report, trace, catalog llms|mig (spot,\n"
+"Not in this version: trace, catalog llms|mig (spot,\n"
 "MIG, LLM models, training and windows come in later versions).\n";
 
 void fs_help_usage(FILE *out, const fs_command *cmds, size_t n)
@@ -212,6 +212,24 @@ static const char plot_help[] =
 "Templates: plots/NAME.gp in $FLEETSIM_PLOTS or the installed data\n"
 "directory.\n";
 
+static const char report_help[] =
+"usage: fleetsim report [--db FILE] [--baseline RUN] --out FILE.html|FILE.md\n"
+"                       RUN...\n"
+"\n"
+"Writes one budget review of the RUNs: the run_summary columns (one column\n"
+"per run), cost by calendar month and pricing model (cost_monthly), savings\n"
+"against the baseline (--baseline, else the first RUN: run-rate and total\n"
+"cost, difference in $ and %), idle cost per pool (cost_allocation rows\n"
+"without a workload), GPU-hours used and latency against the SLO per\n"
+"workload, and the six charts of `fleetsim plot` (ri-breakeven for each\n"
+"run's default pool).  A chart that cannot be drawn for these runs (no\n"
+"priceable pool, no gnuplot) gets a one-line note in its place.\n"
+".html: one self-contained page: inline CSS, no script, no external\n"
+"resource, every name escaped, each chart an inline <svg>.\n"
+".md: GitHub tables; each chart is written beside it as STEM-CHART.svg\n"
+"(review.md: review-monthly-cost.svg, ...) and linked as an image.\n"
+"Each file is written to FILE.tmp and renamed.\n";
+
 static const char catalog_help[] =
 "usage: fleetsim catalog gpus|instances [--catalog DIR]\n"
 "\n"
@@ -279,6 +297,7 @@ const char *fs_help_text(const char *topic)
         {"run", run_help}, {"sweep", sweep_help}, {"runs", runs_help}, {"compare", compare_help},
         {"rm", rm_help}, {"import", import_help}, {"roi", roi_help}, {"catalog", catalog_help},
         {"export", export_help}, {"plot", plot_help},
+        {"report", report_help},
     };
     if (!topic)
         return NULL;

@@ -35,6 +35,8 @@ static const fs_command commands[] = {
      "write the simulated bill as a FOCUS 1.2 dataset or plain CSV"},
     {"plot", cmd_plot, "--chart NAME --out FILE RUN...",
      "draw a chart of runs with gnuplot (png, svg, pdf)"},
+    {"report", cmd_report, "--out FILE.html|FILE.md RUN...",
+     "one budget review of runs: tables and charts (HTML or Markdown)"},
     {"catalog", cmd_catalog, "gpus|instances",
      "print the GPU or instance-price catalog"},
     {"help", help, "[TOPIC]",
