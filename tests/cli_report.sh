@@ -110,6 +110,11 @@ expect_in review.md '| Run | Run-rate (USD/730 h) |' "md: savings table"
 expect_in review.md '| base | 1,055.15 | -730.00 | -40.89% | 34.69 | -24.00 | -40.89% |' \
     "md: savings against baseline 2"
 expect_in review.md '| two\<b>&od |' "md: the name in the table (< escaped)"
+# showback: each workload's row carries the cost cost_allocation gives it
+alloc=$(sql "$DB" "SELECT printf('%.2f', total(cost_usd)) FROM cost_allocation WHERE run_id = 1 AND workload IS NOT NULL")
+checks=$((checks + 1))
+[ "$alloc" != "0.00" ] || fail "the base run allocates no cost to its workload"
+expect_in review.md " | $alloc | " "md: the workload's allocated cost ($alloc)"
 for c in monthly-cost utilization latency-cdf cost-vs-latency ri-breakeven \
          savings; do
     checks=$((checks + 1))

@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "plots/plot.h"
+#include "sim/base/vec.h"
 
 static const char *const head_monthly[] = {
     "Run", "Month", "Pricing", "Cost (USD)", "GPU-hours"};
@@ -24,19 +25,15 @@ static const char *const head_idle[] = {
     "Idle share"};
 static const char *const head_workload[] = {
     "Run", "Workload", "Requests", "GPU-hours used", "Share of GPU-hours",
-    "Mean latency (s)", "p50 (s)", "p99 (s)", "SLO (s)", "SLO attainment"};
+    "Allocated cost (USD)", "Mean latency (s)", "p50 (s)", "p99 (s)", "SLO (s)", "SLO attainment"};
 
 /* Appends one formatted cell to t (row-major). */
 static int cell(fs_rtable *t, fs_error *err, const char *fmt, ...)
 {
-    if (t->ncells == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 64;
-        char **c = realloc(t->cells, cap * sizeof *c);
-        if (!c)
-            return fs_error_set(err, "out of memory");
-        t->cells = c;
-        t->cap = cap;
-    }
+    char **c = fs_vec_grow(t->cells, &t->cap, t->ncells + 1, sizeof *c);
+    if (!c)
+        return fs_error_set(err, "out of memory");
+    t->cells = c;
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
@@ -181,7 +178,8 @@ static int row_workload(sqlite3_stmt *st, fs_report *r, size_t run,
         cell(t, err, "%s", text(st, 0)) || cell(t, err, "%s", text(st, 1)) ||
         cell(t, err, "%s", fs_format_thousands(used, 1, b, sizeof b)) ||
         (all > 0 ? cell(t, err, "%.2f%%", 100 * used / all)
-                 : cell(t, err, "–")))
+                 : cell(t, err, "–")) ||
+        cell(t, err, "%s", money(sqlite3_column_double(st, 9), b, sizeof b)))
         return -1;
     for (int c = 2; c <= 5; c++)
         if (sqlite3_column_type(st, c) == SQLITE_NULL
@@ -207,7 +205,9 @@ static const char sql_workload[] =
     " (SELECT TOTAL(a.gpu_hours) FROM cost_allocation a"
     "  WHERE a.run_id = l.run_id AND a.workload = l.workload),"
     " (SELECT TOTAL(a.gpu_hours) FROM cost_allocation a"
-    "  WHERE a.run_id = l.run_id)"
+    "  WHERE a.run_id = l.run_id),"
+    " (SELECT TOTAL(a.cost_usd) FROM cost_allocation a"
+    "  WHERE a.run_id = l.run_id AND a.workload = l.workload)"
     " FROM latency l WHERE l.run_id = ?1 ORDER BY l.workload";
 
 /* Δ and Δ% of v against b, as cells. */
@@ -332,8 +332,9 @@ int fs_report_gather(fs_store *s, const long *ids, size_t n, long base,
          "Cost of provisioned GPU-hours no workload used "
          "(cost_allocation rows without a workload).", 6, head_idle},
         {"Utilization and latency against SLO per workload",
-         "GPU-hours each workload used (cost_allocation) and its latency "
-         "(latency table).", 10, head_workload},
+         "GPU-hours each workload used and the pool cost they carry "
+         "(cost_allocation: showback), and its latency (latency table).", 11,
+         head_workload},
     };
     for (int k = 0; k < 4; k++) {
         r->tables[k + 1].title = fixed[k].title;
