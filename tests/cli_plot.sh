@@ -9,6 +9,10 @@
 export FLEETSIM_PLOTS="${FLEETSIM_PLOTS:-$SRCDIR/plots}"
 DB="$TMP/plot.db"
 cd "$TMP" || exit 1
+# A private TMPDIR: another fleetsim running beside this test (a sweep, a
+# second test run) must not be counted as our leftover.
+export TMPDIR="$TMP/tmpdir"
+mkdir -p "$TMPDIR"
 
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "cli_plot: gnuplot not installed (Debian: gnuplot-nox); skipped"
@@ -82,8 +86,7 @@ for c in monthly-cost utilization latency-cdf cost-vs-latency savings; do
 done
 # no temporary directory left behind
 checks=$((checks + 1))
-left=$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'fleetsim-plot.*' \
-       -newer p.ini | wc -l)
+left=$(find "$TMPDIR" -maxdepth 1 -name 'fleetsim-plot.*' | wc -l)
 [ "$left" -eq 0 ] || fail "$left fleetsim-plot.* temporary directories left"
 
 # savings: run rates 730 x (1.00 + r) and 730 x (2.00 + r): one step of
