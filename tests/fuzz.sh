@@ -39,10 +39,10 @@ LIBS="$(pkg-config --libs gsl sqlite3) -lcsv -linih -lm"
 
 # The library: every source but main, rebuilt when newer than its object.
 objs=""
-for c in "$SRC"/sim/*/*.c "$SRC"/models/*.c "$SRC"/traces/*.c; do
+for c in "$SRC"/sim/*/*.c "$SRC"/models/*.c "$SRC"/traces/*.c "$SRC"/plots/*.c; do
     [ "$(basename "$c")" = main.c ] && continue
     o="$OUT/obj/$(echo "${c#"$SRC"/}" | tr / _ | sed 's/\.c$/.o/')"
-    if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ -n "$(find "$SRC/sim" "$SRC/models" "$SRC/traces" -name '*.h' -newer "$o" 2>/dev/null | head -1)" ]; then
+    if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ -n "$(find "$SRC/sim" "$SRC/models" "$SRC/traces" "$SRC/plots" -name '*.h' -newer "$o" 2>/dev/null | head -1)" ]; then
         # shellcheck disable=SC2086
         $CC $CFLAGS -c "$c" -o "$o"
     fi
