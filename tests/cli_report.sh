@@ -7,7 +7,9 @@
 # chromium renders it (a screenshot that is not blank, a DOM with the
 # summary table and six <svg>).  The Markdown has GitHub tables and its
 # charts beside it.  A chart that cannot be drawn (ri-breakeven of a pool
-# with no GPU-hours) is a note.  Bad --out exits 2 and writes nothing.
+# with no GPU-hours) is a note.  The reservation recommendation row is
+# `fleetsim roi`'s, and a run sampled every 2 h has a note.  Bad --out
+# exits 2 and writes nothing.
 . "$(dirname "$0")/cli_lib.sh"
 export FLEETSIM_PLOTS="${FLEETSIM_PLOTS:-$SRCDIR/plots}"
 DB="$TMP/report.db"
@@ -99,8 +101,8 @@ else
     expect_in dom.html '<th>Column</th><th>base</th><th>two&lt;b&gt;&amp;od</th>' \
         "dom: the summary table with the run names"
     checks=$((checks + 1))
-    [ "$(grep -o '<table>' dom.html | wc -l)" -eq 5 ] ||
-        fail "dom: not five tables"
+    [ "$(grep -o '<table>' dom.html | wc -l)" -eq 6 ] ||
+        fail "dom: not six tables"
 fi
 
 # ---- Markdown ------------------------------------------------------------
@@ -141,6 +143,38 @@ expect_in zero.md '*Not drawn for these runs:* ri-breakeven: pool od' \
 checks=$((checks + 1))
 [ ! -e zero-ri-breakeven.svg ] && [ -e zero-savings.svg ] ||
     fail "md note: wrong chart files"
+
+# ---- the reservation recommendation: what `fleetsim roi` says ---------
+# Pool od of run base ($1.00/h on demand, one instance all day): the row's
+# recommended count and monthly savings are roi's CSV figures (1 and
+# 404.93: $730.00 on demand against $325.07 reserved a month), in HTML and
+# Markdown; a run sampled every 2 h gets a note row per pool instead.
+roi=$("$FLEETSIM" roi --db "$DB" base --pool od --format csv | sed -n 2p)
+count=$(echo "$roi" | cut -d, -f4)
+save=$(echo "$roi" | cut -d, -f12)
+checks=$((checks + 1))
+[ "$count" = 1 ] && [ "$save" = 404.93 ] ||
+    fail "roi csv: count $count, savings $save (want 1, 404.93)"
+row=$(awk '/^## Reservation recommendation/ { on = 1 }
+           on && /^\| base \| od \|/ { print; exit }' review.md)
+checks=$((checks + 1))
+[ "$(echo "$row" | cut -d'|' -f4 | tr -d ' ')" = "$count" ] &&
+    [ "$(echo "$row" | cut -d'|' -f7 | tr -d ' ,')" = "$save" ] ||
+    fail "md recommendation row '$row' is not roi's ($count, $save)"
+expect_in review.md '## Reservation recommendation (1-year, no upfront, hour-by-hour demand)' \
+    "md: the recommendation table"
+expect_in review.html "<td>base</td><td>od</td><td>$count</td><td>730.00</td><td>325.07</td><td>$save</td><td>55.5%</td>" \
+    "html: the recommendation row"
+expect_exit 0 "coarse run" -- "$FLEETSIM" run r.ini --db "$DB" --quiet \
+    --set scenario.metrics_interval=2h --name coarse
+expect_exit 0 "report of a coarse run" -- "$FLEETSIM" report --db "$DB" \
+    --out coarse.md coarse
+expect_in coarse.md '| coarse | res | — | — | — | — | — | — | — | — | — | not sized: metrics\_interval 2h is over 1 h' \
+    "md: a note for a run sampled every 2 h"
+expect_exit 0 "html report of a coarse run" -- "$FLEETSIM" report \
+    --db "$DB" --out coarse.html coarse
+expect_in coarse.html '<td>coarse</td><td>od</td><td>—</td>' \
+    "html: the note row"
 
 # ---- bad use --------------------------------------------------------------
 expect_exit 2 "report .txt" -- "$FLEETSIM" report --db "$DB" \

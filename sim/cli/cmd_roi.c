@@ -2,14 +2,9 @@
  * [--upfront none|partial|all] [--savings-plan [--discount D]]
  * [--discount-rate R] [--lookback D] [--format ...]`.
  *
- * For each pool of the run (or the one named): its instances in use hour
- * by hour, from the utilization table (each sample the time average of
- * instances up over its metrics interval, spread over the hours it
- * covers), over the last --lookback of the run; its prices (on demand: the
- * pool's own rate when it is an on-demand pool, else the catalog's; the
- * reserved rate from the catalog, split for partial and all upfront as the
- * scenario does); then models/roi.c chooses.  A pool whose rates the
- * catalog does not know is said so on stderr and skipped. */
+ * Reads the options; sim/cli/roi_run.c computes each pool's
+ * recommendation and roi_out.c prints it.  A pool that cannot be priced
+ * is said so on stderr and skipped. */
 #include "sim/cli/commands.h"
 
 #include <math.h>
@@ -18,11 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/catalog.h"
-#include "models/purchase.h"
 #include "sim/base/grammar.h"
 #include "sim/cli/help.h"
 #include "sim/cli/roi_out.h"
+#include "sim/cli/roi_run.h"
 #include "sim/store/store.h"
 
 typedef struct roi_opts {
@@ -33,12 +27,6 @@ typedef struct roi_opts {
     int term_months, upfront_kind;     /* 0 none, 1 partial, 2 all */
     double rate, plan_discount, lookback_s;
 } roi_opts;
-
-/* One pool row of the run. */
-typedef struct pool_info {
-    char pool[256], gpu[64], pricing[32], source[160];
-    double price;
-} pool_info;
 
 static int pick(const char *v, const char *const *words, int *out)
 {
@@ -136,259 +124,6 @@ static int parse_args(int argc, char **argv, roi_opts *o)
     return check_opts(o);
 }
 
-static void copy_col(sqlite3_stmt *st, int col, char *buf, size_t len)
-{
-    const unsigned char *t = sqlite3_column_text(st, col);
-    snprintf(buf, len, "%s", t ? (const char *)t : "");
-}
-
-/* The run's pools (or the one named), in the order they were stored. */
-static int read_pools(sqlite3 *db, long run, const char *only,
-                      pool_info **out, size_t *n, fs_error *err)
-{
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT pool, gpu, pricing, instance, "
-                           "price_usd_h FROM pool "
-                           "WHERE run_id = ?1 AND (?2 IS NULL OR pool = ?2) "
-                           "ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
-        return fs_error_set(err, "%s", sqlite3_errmsg(db));
-    sqlite3_bind_int64(st, 1, run);
-    if (only)
-        sqlite3_bind_text(st, 2, only, -1, SQLITE_STATIC);
-    size_t cap = 0;
-    *out = NULL;
-    *n = 0;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 8;
-            pool_info *p = realloc(*out, cap * sizeof *p);
-            if (!p) {
-                sqlite3_finalize(st);
-                return fs_error_set(err, "out of memory");
-            }
-            *out = p;
-        }
-        pool_info *p = &(*out)[(*n)++];
-        copy_col(st, 0, p->pool, sizeof p->pool);
-        copy_col(st, 1, p->gpu, sizeof p->gpu);
-        copy_col(st, 2, p->pricing, sizeof p->pricing);
-        copy_col(st, 3, p->source, sizeof p->source);
-        p->price = sqlite3_column_double(st, 4);
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return fs_error_set(err, "%s", sqlite3_errmsg(db));
-    return 0;
-}
-
-/* Hour-by-hour demand of pool over [0, horizon): *hours of them, and the
- * GPUs per instance (GPUs provisioned over instances up, time-averaged;
- * 0 when nothing was up).  A sample spanning more than
- * an hour is refused: hourly demand cannot be read from it. */
-static int read_demand(sqlite3 *db, long run, const char *pool,
-                       double horizon, double **demand, size_t *hours,
-                       double *gpi, fs_error *err)
-{
-    size_t n = (size_t)ceil(horizon / 3600 - 1e-9);
-    double *d = calloc(n ? n : 1, sizeof *d);
-    sqlite3_stmt *st;
-    if (!d)
-        return fs_error_set(err, "out of memory");
-    if (sqlite3_prepare_v2(db, "SELECT t_s, instances_up, gpus_provisioned "
-                           "FROM utilization "
-                           "WHERE run_id = ?1 AND pool = ?2 ORDER BY t_s",
-                           -1, &st, NULL) != SQLITE_OK) {
-        free(d);
-        return fs_error_set(err, "%s", sqlite3_errmsg(db));
-    }
-    sqlite3_bind_int64(st, 1, run);
-    sqlite3_bind_text(st, 2, pool, -1, SQLITE_STATIC);
-    double prev = 0, area = 0, gpu_area = 0;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        double t = sqlite3_column_double(st, 0);
-        double up = sqlite3_column_double(st, 1);
-        if (t - prev > 3600 * (1 + 1e-9)) {
-            char iv[32];
-            fs_format_duration(t - prev, iv, sizeof iv);
-            sqlite3_finalize(st);
-            free(d);
-            return fs_error_set(err, "roi: run %ld samples utilization "
-                                "every %s (metrics_interval), longer than "
-                                "an hour: hour-by-hour demand cannot be read "
-                                "from it; rerun with metrics_interval <= 1h "
-                                "(--set scenario.metrics_interval=1h)", run,
-                                iv);
-        }
-        for (size_t h = (size_t)(prev / 3600); h < n && h * 3600.0 < t; h++) {
-            double a = fmax(prev, h * 3600.0), b = fmin(t, (h + 1) * 3600.0);
-            if (b > a)
-                d[h] += up * (b - a);
-        }
-        area += up * (t - prev);
-        gpu_area += sqlite3_column_double(st, 2) * (t - prev);
-        prev = t;
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) {
-        free(d);
-        return fs_error_set(err, "%s", sqlite3_errmsg(db));
-    }
-    for (size_t h = 0; h < n; h++)   /* a last partial hour: its length */
-        d[h] /= fmin(3600.0, horizon - h * 3600.0);
-    *demand = d;
-    *hours = n;
-    *gpi = area > 0 ? gpu_area / area : 0;
-    return 0;
-}
-
-/* The catalog instance that prices pool p: the one its price came from,
- * else the cheapest with its GPU in column (per GPU, scaled to gpi). */
-static const fs_instance_type *pool_instance(const fs_catalog *c,
-                                             const pool_info *p, int gpi,
-                                             int column)
-{
-    if (strncmp(p->source, "catalog ", 8) == 0) {
-        char name[128];
-        snprintf(name, sizeof name, "%s", p->source + 8);
-        name[strcspn(name, " ")] = '\0';
-        const fs_instance_type *it = fs_catalog_instance(c, name);
-        if (it)
-            return it;
-    }
-    return fs_catalog_cheapest(c, p->gpu, gpi, column);
-}
-
-static double scaled(const fs_instance_type *it, int column, int gpi)
-{
-    double r = fs_instance_price(it, column);
-    return it->gpus == gpi ? r : r / it->gpus * gpi;
-}
-
-/* The prices of row w: 0, or -1 with why (the pool is skipped). */
-static int price_row(const roi_opts *o, const fs_catalog *c,
-                     const pool_info *p, int gpi, fs_roi_row *w,
-                     fs_roi_prices *pr, char *why, size_t len)
-{
-    int col = o->term_months == 36 ? FS_PRICE_RESERVED_3Y
-                                   : FS_PRICE_RESERVED_1Y;
-    const fs_instance_type *it = pool_instance(c, p, gpi, col);
-    if (it && strncmp(p->source, "catalog ", 8) == 0 &&
-        !strstr(p->source, "(per GPU)"))
-        gpi = it->gpus;   /* the pool is that instance type */
-    /* on-demand and savings-plan pools store their on-demand rate */
-    int own = (strcmp(p->pricing, "on-demand") == 0 ||
-               strcmp(p->pricing, "savings-plan") == 0) && p->price > 0;
-    double od = own ? p->price
-              : it ? scaled(it, FS_PRICE_ON_DEMAND, gpi) : NAN;
-    double rr = it ? scaled(it, col, gpi) : NAN;
-    const char *tname = o->term_months == 36 ? "3-year" : "1-year";
-    if (isnan(od) || od <= 0) {
-        snprintf(why, len, "the catalog has no on-demand price for %s",
-                 it ? it->name : p->gpu);
-        return -1;
-    }
-    if (isnan(rr) && !(o->plan && !isnan(o->plan_discount))) {
-        snprintf(why, len, "the catalog has no %s reserved price for %s%s",
-                 tname, it ? it->name : p->gpu, o->plan ? " (give "
-                 "--discount)" : "");
-        return -1;
-    }
-    snprintf(w->price_source, sizeof w->price_source, "on demand: %s; "
-             "%s: %s%s%s", own ? "the pool's price" : "catalog",
-             o->plan ? "discount" : "reserved",
-             o->plan && !isnan(o->plan_discount) ? "--discount" : "catalog ",
-             o->plan && !isnan(o->plan_discount) ? "" : it->provider,
-             "");
-    if (!(o->plan && !isnan(o->plan_discount))) {
-        size_t at = strlen(w->price_source);
-        snprintf(w->price_source + at, sizeof w->price_source - at, ":%s%s",
-                 it->name, it->gpus != gpi ? " (per GPU)" : "");
-    }
-    double term_h = 730.0 * o->term_months;
-    *pr = (fs_roi_prices){od, rr, 0, o->term_months, o->rate};
-    if (o->upfront_kind == 1) {
-        pr->upfront = rr * term_h / 2;
-        pr->hourly = rr / 2;
-    } else if (o->upfront_kind == 2) {
-        pr->upfront = rr * term_h;
-        pr->hourly = 0;
-    }
-    w->on_demand_usd_h = od;
-    w->reserved_usd_h = rr;
-    w->discount = isnan(o->plan_discount) ? 1 - rr / od : o->plan_discount;
-    if (o->plan && w->discount <= 0) {
-        snprintf(why, len, "the catalog's %s reserved price for %s is no "
-                 "less than on demand: no savings plan discount to assume "
-                 "(give --discount)", tname, it->name);
-        return -1;
-    }
-    return 0;
-}
-
-/* One pool's recommendation into w: 0, 1 skipped (said on stderr), -1
- * failed (err). */
-static int roi_pool(sqlite3 *db, long run, double horizon,
-                    const roi_opts *o, const fs_catalog *c,
-                    const pool_info *p, fs_roi_row *w, fs_error *err)
-{
-    double *d = NULL, gpus = 0;
-    size_t n = 0;
-    char why[512];
-    if (read_demand(db, run, p->pool, horizon, &d, &n, &gpus, err))
-        return -1;
-    int gpi = gpus > 0 ? (int)lround(gpus) : 1;
-    fs_roi_prices pr;
-    memset(w, 0, sizeof *w);
-    snprintf(w->pool, sizeof w->pool, "%s", p->pool);
-    snprintf(w->gpu, sizeof w->gpu, "%s", p->gpu);
-    w->term = o->term;
-    w->upfront = o->plan ? "none" : o->upfront;
-    w->plan = o->plan;
-    if (n == 0 || price_row(o, c, p, gpi < 1 ? 1 : gpi, w, &pr, why,
-                            sizeof why)) {
-        fprintf(stderr, "fleetsim roi: pool %s skipped: %s\n", p->pool,
-                n == 0 ? "the run has no hours" : why);
-        free(d);
-        return 1;
-    }
-    size_t from = 0;
-    if (o->lookback_s > 0) {
-        size_t nl = (size_t)ceil(o->lookback_s / 3600 - 1e-9);
-        from = nl < n ? n - nl : 0;
-    }
-    w->hours = (double)(n - from);
-    if (o->plan)
-        fs_roi_plan_recommend(d + from, n - from, w->discount, &pr, &w->r);
-    else
-        fs_roi_recommend(d + from, n - from, &pr, &w->r);
-    free(d);
-    return 0;
-}
-
-static int run_horizon(sqlite3 *db, long run, double *horizon, fs_error *err)
-{
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT horizon_s FROM run WHERE run_id = ?1",
-                           -1, &st, NULL) != SQLITE_OK)
-        return fs_error_set(err, "%s", sqlite3_errmsg(db));
-    sqlite3_bind_int64(st, 1, run);
-    int rc = sqlite3_step(st);
-    *horizon = rc == SQLITE_ROW ? sqlite3_column_double(st, 0) : 0;
-    sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : fs_error_set(err, "run %ld is gone", run);
-}
-
-static fs_catalog *load_catalog(fs_error *err)
-{
-    char gpus[2048], inst[2048];
-    const char *dir = fs_catalog_default_dir();
-    snprintf(gpus, sizeof gpus, "%s/gpus.csv", dir);
-    snprintf(inst, sizeof inst, "%s/instances.csv", dir);
-    return fs_catalog_load(gpus, inst, err);
-}
-
 /* Every pool's recommendation, printed; the exit status. */
 static int roi_all(fs_store *s, const roi_opts *o, fs_error *err)
 {
@@ -396,7 +131,7 @@ static int roi_all(fs_store *s, const roi_opts *o, fs_error *err)
     long run;
     double horizon;
     if (fs_store_find_run(s, o->run, &run, err) ||
-        run_horizon(db, run, &horizon, err))
+        fs_roi_run_horizon(db, run, &horizon, err))
         return FS_EXIT_FAIL;
     if (o->lookback_s > horizon * (1 + 1e-9)) {
         char h[32];
@@ -405,12 +140,20 @@ static int roi_all(fs_store *s, const roi_opts *o, fs_error *err)
                      o->lookback, run, h);
         return FS_EXIT_FAIL;
     }
-    pool_info *pools = NULL;
+    fs_roi_query q;
+    fs_roi_query_default(&q);
+    q.pool = o->pool;
+    q.term_months = o->term_months;
+    q.upfront_kind = o->upfront_kind;
+    q.plan = o->plan;
+    q.plan_discount = o->plan_discount;
+    q.rate = o->rate;
+    q.lookback_s = o->lookback_s;
+    fs_roi_pool *pools = NULL;
     size_t np = 0, nrows = 0;
-    if (read_pools(db, run, o->pool, &pools, &np, err))
+    if (fs_roi_for_run(db, run, &q, &pools, &np, err))
         return FS_EXIT_FAIL;
     if (np == 0) {
-        free(pools);
         if (o->pool)
             fs_error_set(err, "roi: --pool %s: run %ld has no such pool",
                          o->pool, run);
@@ -418,15 +161,16 @@ static int roi_all(fs_store *s, const roi_opts *o, fs_error *err)
             fs_error_set(err, "roi: run %ld has no pools", run);
         return FS_EXIT_FAIL;
     }
-    fs_catalog *c = load_catalog(err);
-    fs_roi_row *rows = c ? calloc(np, sizeof *rows) : NULL;
-    int rc = c && rows ? 0 : -1;
-    if (c && !rows)
+    fs_roi_row *rows = calloc(np, sizeof *rows);
+    int rc = rows ? 0 : -1;
+    if (!rows)
         fs_error_set(err, "out of memory");
-    for (size_t i = 0; i < np && rc >= 0; i++) {
-        rc = roi_pool(db, run, horizon, o, c, &pools[i], &rows[nrows], err);
-        if (rc == 0)
-            nrows++;
+    for (size_t i = 0; i < np && rows; i++) {
+        if (pools[i].ok)
+            rows[nrows++] = pools[i].row;
+        else
+            fprintf(stderr, "fleetsim roi: pool %s skipped: %s\n",
+                    pools[i].row.pool, pools[i].note);
     }
     if (rc >= 0 && nrows == 0) {
         fs_error_set(err, "roi: no pool of run %ld could be priced (see "
@@ -437,7 +181,6 @@ static int roi_all(fs_store *s, const roi_opts *o, fs_error *err)
         fs_roi_print(stdout, o->fmt, rows, nrows);
     free(rows);
     free(pools);
-    fs_catalog_free(c);
     return rc < 0 ? FS_EXIT_FAIL : FS_EXIT_OK;
 }
 

@@ -20,7 +20,7 @@ typedef struct fs_rtable {
     char **cells;          /* nrows * ncols */
 } fs_rtable;
 
-#define FS_REPORT_TABLES 5
+#define FS_REPORT_TABLES 6
 
 /* One chart: the <svg> element's text (from "<svg" on), or a note saying
  * why it could not be drawn. */
@@ -45,6 +45,14 @@ typedef struct fs_report {
 int fs_report_gather(fs_store *s, const long *ids, size_t n, long base,
                      fs_report *r, fs_error *err);
 void fs_report_free(fs_report *r);
+
+/* Appends one cell (row-major) to t: 0, or -1 with err. */
+int fs_rtable_add(fs_rtable *t, const char *text, fs_error *err);
+
+/* Table 5: each pool's reservation recommendation of runs ids[0..n)
+ * (report_roi.c); a pool or run that cannot be sized gets a note row. */
+int fs_report_gather_roi(fs_store *s, const long *ids, size_t n,
+                         fs_report *r, fs_error *err);
 
 /* Writes the review to out.  HTML: one self-contained page, every name
  * escaped, the charts inline.  Markdown: GitHub tables, each chart an

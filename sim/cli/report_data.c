@@ -1,7 +1,8 @@
 /* report_data.c -- gathers the budget review of `fleetsim report`: the
  * run_summary rows (through the declared columns), cost by month and
  * pricing model, savings against the baseline, idle cost per pool, latency
- * and SLO per workload, and the six charts drawn as SVG by plots/plot.h in
+ * and SLO per workload (the reservation recommendation: report_roi.c),
+ * and the six charts drawn as SVG by plots/plot.h in
  * a private temporary directory. */
 #include "sim/cli/report.h"
 
@@ -47,6 +48,11 @@ static int cell(fs_rtable *t, fs_error *err, const char *fmt, ...)
     t->cells[t->ncells++] = s;
     t->nrows = t->ncells / (size_t)t->ncols;
     return 0;
+}
+
+int fs_rtable_add(fs_rtable *t, const char *text, fs_error *err)
+{
+    return cell(t, err, "%s", text);
 }
 
 static const char *money(double v, char *buf, size_t size)
@@ -350,6 +356,8 @@ int fs_report_gather(fs_store *s, const long *ids, size_t n, long base,
                  ? -1 : 0;
     if (rc == 0)
         rc = gather_savings(s, ids, base, r, err);
+    if (rc == 0)
+        rc = fs_report_gather_roi(s, ids, n, r, err);
     if (rc == 0)
         rc = gather_charts(s, ids, base, r, err);
     return rc;

@@ -1,0 +1,336 @@
+/* roi_run.c -- one run's reservation recommendation per pool (roi_run.h).
+ *
+ * For each pool of the run (or the one named): its instances in use hour
+ * by hour, from the utilization table (each sample the time average of
+ * instances up over its metrics interval, spread over the hours it
+ * covers), over the last lookback of the run; its prices (on demand: the
+ * pool's own rate when it is an on-demand pool, else the catalog's; the
+ * reserved rate from the catalog, split for partial and all upfront as the
+ * scenario does); then models/roi.c chooses.  A pool whose rates the
+ * catalog does not know gets a note instead. */
+#include "sim/cli/roi_run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/catalog.h"
+#include "models/purchase.h"
+#include "sim/base/grammar.h"
+#include "sim/store/store.h"
+
+/* One pool row of the run. */
+typedef struct pool_info {
+    char pool[256], gpu[64], pricing[32], source[160];
+    double price;
+} pool_info;
+
+void fs_roi_query_default(fs_roi_query *q)
+{
+    *q = (fs_roi_query){NULL, 12, 0, 0, NAN, 0.08, -1, 0};
+}
+
+static void copy_col(sqlite3_stmt *st, int col, char *buf, size_t len)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(buf, len, "%s", t ? (const char *)t : "");
+}
+
+/* The run's pools (or the one named), in the order they were stored. */
+static int read_pools(sqlite3 *db, long run, const char *only,
+                      pool_info **out, size_t *n, fs_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT pool, gpu, pricing, instance, "
+                           "price_usd_h FROM pool "
+                           "WHERE run_id = ?1 AND (?2 IS NULL OR pool = ?2) "
+                           "ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
+        return fs_error_set(err, "%s", sqlite3_errmsg(db));
+    sqlite3_bind_int64(st, 1, run);
+    if (only)
+        sqlite3_bind_text(st, 2, only, -1, SQLITE_STATIC);
+    size_t cap = 0;
+    *out = NULL;
+    *n = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 8;
+            pool_info *p = realloc(*out, cap * sizeof *p);
+            if (!p) {
+                sqlite3_finalize(st);
+                return fs_error_set(err, "out of memory");
+            }
+            *out = p;
+        }
+        pool_info *p = &(*out)[(*n)++];
+        copy_col(st, 0, p->pool, sizeof p->pool);
+        copy_col(st, 1, p->gpu, sizeof p->gpu);
+        copy_col(st, 2, p->pricing, sizeof p->pricing);
+        copy_col(st, 3, p->source, sizeof p->source);
+        p->price = sqlite3_column_double(st, 4);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return fs_error_set(err, "%s", sqlite3_errmsg(db));
+    return 0;
+}
+
+/* Hour-by-hour demand of pool over [0, horizon): *hours of them, and the
+ * GPUs per instance (GPUs provisioned over instances up, time-averaged;
+ * 0 when nothing was up).  A sample spanning more than
+ * an hour is refused: hourly demand cannot be read from it. */
+static int read_demand(sqlite3 *db, long run, const char *pool,
+                       double horizon, double **demand, size_t *hours,
+                       double *gpi, fs_error *err)
+{
+    size_t n = (size_t)ceil(horizon / 3600 - 1e-9);
+    double *d = calloc(n ? n : 1, sizeof *d);
+    sqlite3_stmt *st;
+    if (!d)
+        return fs_error_set(err, "out of memory");
+    if (sqlite3_prepare_v2(db, "SELECT t_s, instances_up, gpus_provisioned "
+                           "FROM utilization "
+                           "WHERE run_id = ?1 AND pool = ?2 ORDER BY t_s",
+                           -1, &st, NULL) != SQLITE_OK) {
+        free(d);
+        return fs_error_set(err, "%s", sqlite3_errmsg(db));
+    }
+    sqlite3_bind_int64(st, 1, run);
+    sqlite3_bind_text(st, 2, pool, -1, SQLITE_STATIC);
+    double prev = 0, area = 0, gpu_area = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        double t = sqlite3_column_double(st, 0);
+        double up = sqlite3_column_double(st, 1);
+        if (t - prev > 3600 * (1 + 1e-9)) {
+            char iv[32];
+            fs_format_duration(t - prev, iv, sizeof iv);
+            sqlite3_finalize(st);
+            free(d);
+            return fs_error_set(err, "roi: run %ld samples utilization "
+                                "every %s (metrics_interval), longer than "
+                                "an hour: hour-by-hour demand cannot be read "
+                                "from it; rerun with metrics_interval <= 1h "
+                                "(--set scenario.metrics_interval=1h)", run,
+                                iv), -2;
+        }
+        for (size_t h = (size_t)(prev / 3600); h < n && h * 3600.0 < t; h++) {
+            double a = fmax(prev, h * 3600.0), b = fmin(t, (h + 1) * 3600.0);
+            if (b > a)
+                d[h] += up * (b - a);
+        }
+        area += up * (t - prev);
+        gpu_area += sqlite3_column_double(st, 2) * (t - prev);
+        prev = t;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        free(d);
+        return fs_error_set(err, "%s", sqlite3_errmsg(db));
+    }
+    for (size_t h = 0; h < n; h++)   /* a last partial hour: its length */
+        d[h] /= fmin(3600.0, horizon - h * 3600.0);
+    *demand = d;
+    *hours = n;
+    *gpi = area > 0 ? gpu_area / area : 0;
+    return 0;
+}
+
+/* The catalog instance that prices pool p: the one its price came from,
+ * else the cheapest with its GPU in column (per GPU, scaled to gpi). */
+static const fs_instance_type *pool_instance(const fs_catalog *c,
+                                             const pool_info *p, int gpi,
+                                             int column)
+{
+    if (strncmp(p->source, "catalog ", 8) == 0) {
+        char name[128];
+        snprintf(name, sizeof name, "%s", p->source + 8);
+        name[strcspn(name, " ")] = '\0';
+        const fs_instance_type *it = fs_catalog_instance(c, name);
+        if (it)
+            return it;
+    }
+    return fs_catalog_cheapest(c, p->gpu, gpi, column);
+}
+
+static double scaled(const fs_instance_type *it, int column, int gpi)
+{
+    double r = fs_instance_price(it, column);
+    return it->gpus == gpi ? r : r / it->gpus * gpi;
+}
+
+/* The prices of row w: 0, or -1 with why (the pool is skipped). */
+static int price_row(const fs_roi_query *o, const fs_catalog *c,
+                     const pool_info *p, int gpi, fs_roi_row *w,
+                     fs_roi_prices *pr, char *why, size_t len)
+{
+    int col = o->term_months == 36 ? FS_PRICE_RESERVED_3Y
+                                   : FS_PRICE_RESERVED_1Y;
+    const fs_instance_type *it = pool_instance(c, p, gpi, col);
+    if (it && strncmp(p->source, "catalog ", 8) == 0 &&
+        !strstr(p->source, "(per GPU)"))
+        gpi = it->gpus;   /* the pool is that instance type */
+    /* on-demand and savings-plan pools store their on-demand rate */
+    int own = (strcmp(p->pricing, "on-demand") == 0 ||
+               strcmp(p->pricing, "savings-plan") == 0) && p->price > 0;
+    double od = own ? p->price
+              : it ? scaled(it, FS_PRICE_ON_DEMAND, gpi) : NAN;
+    double rr = it ? scaled(it, col, gpi) : NAN;
+    const char *tname = o->term_months == 36 ? "3-year" : "1-year";
+    if (isnan(od) || od <= 0) {
+        snprintf(why, len, "the catalog has no on-demand price for %s",
+                 it ? it->name : p->gpu);
+        return -1;
+    }
+    if (isnan(rr) && !(o->plan && !isnan(o->plan_discount))) {
+        snprintf(why, len, "the catalog has no %s reserved price for %s%s",
+                 tname, it ? it->name : p->gpu, o->plan ? " (give "
+                 "--discount)" : "");
+        return -1;
+    }
+    snprintf(w->price_source, sizeof w->price_source, "on demand: %s; "
+             "%s: %s%s%s", own ? "the pool's price" : "catalog",
+             o->plan ? "discount" : "reserved",
+             o->plan && !isnan(o->plan_discount) ? "--discount" : "catalog ",
+             o->plan && !isnan(o->plan_discount) ? "" : it->provider,
+             "");
+    if (!(o->plan && !isnan(o->plan_discount))) {
+        size_t at = strlen(w->price_source);
+        snprintf(w->price_source + at, sizeof w->price_source - at, ":%s%s",
+                 it->name, it->gpus != gpi ? " (per GPU)" : "");
+    }
+    double term_h = 730.0 * o->term_months;
+    *pr = (fs_roi_prices){od, rr, 0, o->term_months, o->rate};
+    if (o->upfront_kind == 1) {
+        pr->upfront = rr * term_h / 2;
+        pr->hourly = rr / 2;
+    } else if (o->upfront_kind == 2) {
+        pr->upfront = rr * term_h;
+        pr->hourly = 0;
+    }
+    w->on_demand_usd_h = od;
+    w->reserved_usd_h = rr;
+    w->discount = isnan(o->plan_discount) ? 1 - rr / od : o->plan_discount;
+    if (o->plan && w->discount <= 0) {
+        snprintf(why, len, "the catalog's %s reserved price for %s is no "
+                 "less than on demand: no savings plan discount to assume "
+                 "(give --discount)", tname, it->name);
+        return -1;
+    }
+    return 0;
+}
+
+/* One pool's recommendation into w: 0, 1 skipped (why in note), -1
+ * failed (err), -2 hourly demand unreadable (err). */
+static int roi_pool(sqlite3 *db, long run, double horizon,
+                    const fs_roi_query *o, const fs_catalog *c,
+                    const pool_info *p, fs_roi_row *w, char *note,
+                    size_t note_len, fs_error *err)
+{
+    double *d = NULL, gpus = 0;
+    size_t n = 0;
+    char why[512];
+    int rd = read_demand(db, run, p->pool, horizon, &d, &n, &gpus, err);
+    if (rd)
+        return rd;
+    int gpi = gpus > 0 ? (int)lround(gpus) : 1;
+    fs_roi_prices pr;
+    memset(w, 0, sizeof *w);
+    snprintf(w->pool, sizeof w->pool, "%s", p->pool);
+    snprintf(w->gpu, sizeof w->gpu, "%s", p->gpu);
+    static const char *const ups[] = {"none", "partial", "all"};
+    w->term = o->term_months == 36 ? "3y" : "1y";
+    w->upfront = o->plan ? "none" : ups[o->upfront_kind];
+    w->plan = o->plan;
+    if (n == 0 || price_row(o, c, p, gpi < 1 ? 1 : gpi, w, &pr, why,
+                            sizeof why)) {
+        snprintf(note, note_len, "%s", n == 0 ? "the run has no hours" : why);
+        free(d);
+        return 1;
+    }
+    size_t from = 0;
+    if (o->lookback_s > 0) {
+        size_t nl = (size_t)ceil(o->lookback_s / 3600 - 1e-9);
+        from = nl < n ? n - nl : 0;
+    }
+    w->hours = (double)(n - from);
+    if (o->plan)
+        fs_roi_plan_recommend(d + from, n - from, w->discount, &pr, &w->r);
+    else
+        fs_roi_recommend(d + from, n - from, &pr, &w->r);
+    free(d);
+    return 0;
+}
+
+int fs_roi_run_horizon(sqlite3 *db, long run, double *horizon, fs_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT horizon_s FROM run WHERE run_id = ?1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return fs_error_set(err, "%s", sqlite3_errmsg(db));
+    sqlite3_bind_int64(st, 1, run);
+    int rc = sqlite3_step(st);
+    *horizon = rc == SQLITE_ROW ? sqlite3_column_double(st, 0) : 0;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : fs_error_set(err, "run %ld is gone", run);
+}
+
+static fs_catalog *load_catalog(fs_error *err)
+{
+    char gpus[2048], inst[2048];
+    const char *dir = fs_catalog_default_dir();
+    snprintf(gpus, sizeof gpus, "%s/gpus.csv", dir);
+    snprintf(inst, sizeof inst, "%s/instances.csv", dir);
+    return fs_catalog_load(gpus, inst, err);
+}
+
+int fs_roi_for_run(sqlite3 *db, long run, const fs_roi_query *q,
+                   fs_roi_pool **out, size_t *n, fs_error *err)
+{
+    double horizon;
+    pool_info *pools = NULL;
+    size_t np = 0;
+    *out = NULL;
+    *n = 0;
+    if (fs_roi_run_horizon(db, run, &horizon, err) ||
+        read_pools(db, run, q->pool, &pools, &np, err))
+        return -1;
+    if (np == 0) {
+        free(pools);
+        return 0;
+    }
+    fs_catalog *c = load_catalog(err);
+    fs_roi_pool *rows = c ? calloc(np, sizeof *rows) : NULL;
+    int rc = c && rows ? 0 : -1;
+    if (c && !rows)
+        fs_error_set(err, "out of memory");
+    for (size_t i = 0; i < np && rc >= 0; i++) {
+        fs_roi_pool *w = &rows[i];
+        rc = roi_pool(db, run, horizon, q, c, &pools[i], &w->row, w->note,
+                      sizeof w->note, err);
+        w->ok = rc == 0;
+        if (rc == -2 && q->coarse_as_note) {
+            snprintf(w->row.pool, sizeof w->row.pool, "%s", pools[i].pool);
+            snprintf(w->row.gpu, sizeof w->row.gpu, "%s", pools[i].gpu);
+            char iv[32] = "?";
+            const char *at = strstr(err->msg, " every ");
+            if (at)
+                sscanf(at, " every %31s", iv);
+            snprintf(w->note, sizeof w->note, "not sized: metrics_interval "
+                     "%s is over 1 h (hour-by-hour demand needed; rerun "
+                     "with --set scenario.metrics_interval=1h)", iv);
+            rc = 1;
+        }
+    }
+    free(pools);
+    fs_catalog_free(c);
+    if (rc < 0) {
+        free(rows);
+        return -1;
+    }
+    *out = rows;
+    *n = np;
+    return 0;
+}

@@ -1,0 +1,44 @@
+/* roi_run.h -- one run's reservation recommendation per pool, as
+ * `fleetsim roi` computes it (roi_run.c), for any command to call:
+ * `fleetsim roi` prints it, `fleetsim report` tabulates it. */
+#ifndef FS_ROI_RUN_H
+#define FS_ROI_RUN_H
+
+#include <stddef.h>
+#include <sqlite3.h>
+
+#include "sim/base/error.h"
+#include "sim/cli/roi_out.h"
+
+typedef struct fs_roi_query {
+    const char *pool;       /* NULL: every pool of the run */
+    int term_months;        /* 12 or 36 */
+    int upfront_kind;       /* 0 none, 1 partial, 2 all */
+    int plan;               /* a savings plan instead of reserved instances */
+    double plan_discount;   /* the plan's discount, NaN: the catalog's */
+    double rate;            /* yearly discount rate for the NPV */
+    double lookback_s;      /* <= 0: the whole run */
+    int coarse_as_note;     /* metrics_interval over 1 h: a note, no error */
+} fs_roi_query;
+
+/* One pool: its recommendation (ok), or why not (note). */
+typedef struct fs_roi_pool {
+    fs_roi_row row;
+    int ok;
+    char note[512];
+} fs_roi_pool;
+
+/* The defaults: 1-year term, no upfront, whole run, 8% a year. */
+void fs_roi_query_default(fs_roi_query *q);
+
+/* The run's horizon in seconds: 0, or -1 with err. */
+int fs_roi_run_horizon(sqlite3 *db, long run, double *horizon,
+                       fs_error *err);
+
+/* Each pool of run (or q->pool) in the order stored, in (*out)[0..*n)
+ * (free it); *n is 0 when the run has no such pool.  0, or -1 with err
+ * (a sample longer than an hour, unless q->coarse_as_note). */
+int fs_roi_for_run(sqlite3 *db, long run, const fs_roi_query *q,
+                   fs_roi_pool **out, size_t *n, fs_error *err);
+
+#endif
