@@ -56,6 +56,18 @@ int fs_option_value(const char *cmd, int argc, char **argv, int *i,
     return 1;
 }
 
+int fs_option_values(const char *cmd, int argc, char **argv, int *i,
+                     const char *const *names, const char **const *slots,
+                     int n)
+{
+    for (int k = 0; k < n; k++) {
+        int taken = fs_option_value(cmd, argc, argv, i, names[k], slots[k]);
+        if (taken)
+            return taken;
+    }
+    return 0;
+}
+
 int fs_unknown_option(const char *cmd, const char *arg,
                       const char *const *known)
 {

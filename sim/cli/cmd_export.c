@@ -210,17 +210,13 @@ static int parse_args(int argc, char **argv, export_args *a)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (!options_done) {
-            int taken = 0;
-            const char *const names[] = {"--db", "--format", "--granularity",
-                                         "--out"};
+            /* the first four of options take a value, in this order */
             const char **slots[] = {&a->db, &a->format, &a->granularity,
                                     &a->out};
-            for (int k = 0; k < 4 && !taken; k++) {
-                taken = fs_option_value("export", argc, argv, &i, names[k],
-                                        slots[k]);
-                if (taken < 0)
-                    return FS_EXIT_USAGE;
-            }
+            int taken = fs_option_values("export", argc, argv, &i, options,
+                                         slots, 4);
+            if (taken < 0)
+                return FS_EXIT_USAGE;
             if (taken)
                 continue;
             if (strcmp(arg, "--") == 0) {

@@ -32,13 +32,10 @@ static int parse(int argc, char **argv, plot_args *a)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (!options_done) {
-            int taken = 0;
-            for (int k = 0; k < 6 && !taken; k++) {
-                taken = fs_option_value("plot", argc, argv, &i, options[k],
-                                        slot[k]);
-                if (taken < 0)
-                    return FS_EXIT_USAGE;
-            }
+            int taken = fs_option_values("plot", argc, argv, &i, options,
+                                         slot, 6);
+            if (taken < 0)
+                return FS_EXIT_USAGE;
             if (taken)
                 continue;
             if (strcmp(arg, "--") == 0) {

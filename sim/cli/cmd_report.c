@@ -31,13 +31,10 @@ static int parse(int argc, char **argv, report_args *a)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (!options_done) {
-            int taken = 0;
-            for (int k = 0; k < 3 && !taken; k++) {
-                taken = fs_option_value("report", argc, argv, &i, options[k],
-                                        slot[k]);
-                if (taken < 0)
-                    return FS_EXIT_USAGE;
-            }
+            int taken = fs_option_values("report", argc, argv, &i, options,
+                                         slot, 3);
+            if (taken < 0)
+                return FS_EXIT_USAGE;
             if (taken)
                 continue;
             if (strcmp(arg, "--") == 0) {

@@ -40,6 +40,13 @@ int fs_fail(const char *msg);
 int fs_option_value(const char *cmd, int argc, char **argv, int *i,
                     const char *name, const char **value);
 
+/* fs_option_value for each of the first n names in turn, the value of
+ * names[k] going to *slots[k]: 1 when one took argv[*i], 0 when none is
+ * argv[*i], -1 after a usage error. */
+int fs_option_values(const char *cmd, int argc, char **argv, int *i,
+                     const char *const *names, const char **const *slots,
+                     int n);
+
 /* Usage error for an unknown option arg, suggesting the nearest of the
  * NULL-terminated known options; returns FS_EXIT_USAGE. */
 int fs_unknown_option(const char *cmd, const char *arg,
