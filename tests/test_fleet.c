@@ -10,6 +10,7 @@
 #include "sim/fleet/capacity.h"
 #include "sim/fleet/shape.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,6 +51,12 @@ static void rec_down(void *c, fs_capacity *cap, int i)
     record(c, "frpudn"[cap->inst[i].state], cap, i);
 }
 
+/* INTERRUPTED is told in state NOTICE, holds still counted. */
+static void rec_interrupted(void *c, fs_capacity *cap, int i)
+{
+    record(c, cap->inst[i].state == FS_INSTANCE_NOTICE ? 'I' : '?', cap, i);
+}
+
 static const fs_capacity_listener recorder_listener = {
     .name = "recorder",
     .on = {
@@ -57,6 +64,7 @@ static const fs_capacity_listener recorder_listener = {
         [FS_CAPACITY_UP] = rec_up,
         [FS_CAPACITY_NOTICE] = rec_notice,
         [FS_CAPACITY_DOWN] = rec_down,
+        [FS_CAPACITY_INTERRUPTED] = rec_interrupted,
     },
 };
 
@@ -126,6 +134,56 @@ static void check_events(void)
     fs_engine_free(e);
 }
 
+/* Spot: a notice stops new work at once and takes the instance, held
+ * work and all, when it ends; a notice of 0 takes it at once; a draining
+ * instance can be interrupted too; nothing is launched in its place. */
+static void check_interrupt(void)
+{
+    fs_engine *e = fs_engine_new();
+    fs_capacity cap;
+    char log[1024] = "";
+    recorder a = {'a', log, sizeof log};
+    CHECK(fs_capacity_init(&cap, e, 4, 0) == 0);
+    CHECK(fs_capacity_subscribe(&cap, &recorder_listener, &a) == 0);
+    CHECK(fs_capacity_start(&cap, 4) == 4);
+    fs_engine_run(e, 10);
+    log[0] = 0;
+    fs_capacity_hold(&cap, 1);
+    CHECK(fs_capacity_interrupt(&cap, 1, 120) == 0);
+    CHECK(strcmp(log, "aN1@10 ") == 0);
+    CHECK(cap.inst[1].state == FS_INSTANCE_NOTICE);
+    CHECK(!fs_capacity_takes_work(&cap, 1));
+    CHECK(fs_capacity_notice_left(&cap, 1) == 120);
+    CHECK(isinf(fs_capacity_notice_left(&cap, 0)));
+    CHECK(cap.noticed == 1 && fs_capacity_active(&cap) == 3);
+    /* Running out of work does not end a notice early. */
+    fs_capacity_unhold(&cap, 1);
+    CHECK(cap.inst[1].state == FS_INSTANCE_NOTICE);
+    fs_capacity_hold(&cap, 0);
+    fs_capacity_hold(&cap, 2);
+    fs_capacity_hold(&cap, 2);
+    CHECK(fs_capacity_release(&cap, 1) == 1);        /* 3 idle: goes */
+    CHECK(fs_capacity_release(&cap, 1) == 1);        /* 2 held: drains */
+    CHECK(cap.draining == 1);
+    CHECK(fs_capacity_interrupt(&cap, 2, 0) == 0);   /* no notice */
+    CHECK(cap.draining == 0 && cap.noticed == 1);
+    CHECK(cap.inst[2].state == FS_INSTANCE_FREE);
+    CHECK_CONTAINS(log, "aN2@10 aI2@10 an2@10 ");
+    CHECK(cap.interruptions == 1);
+    log[0] = 0;
+    fs_engine_run(e, 200);
+    CHECK(strcmp(log, "aI1@130 an1@130 ") == 0);
+    CHECK(cap.inst[1].state == FS_INSTANCE_FREE);
+    CHECK(cap.interruptions == 2 && cap.launched == 1 && cap.noticed == 0);
+    CHECK(cap.up == 1 && fs_capacity_active(&cap) == 1);
+    /* A failed schedule leaves the instance up. */
+    fs_engine_fail_after(e, 0);
+    CHECK(fs_capacity_interrupt(&cap, 0, 30) == -1);
+    CHECK(cap.inst[0].state == FS_INSTANCE_UP && cap.noticed == 0);
+    fs_capacity_free(&cap);
+    fs_engine_free(e);
+}
+
 static void check_shapes(void)
 {
     fs_pool_conf conf;
@@ -151,6 +209,7 @@ static void check_shapes(void)
 int main(void)
 {
     check_events();
+    check_interrupt();
     check_shapes();
 
     enum { N = 20000 };

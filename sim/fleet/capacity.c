@@ -3,10 +3,12 @@
 #include "sim/fleet/capacity.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static void on_ready(fs_engine *e, void *obj, long arg);
+static void on_notice_end(fs_engine *e, void *obj, long arg);
 
 int fs_capacity_init(fs_capacity *cap, fs_engine *engine, int max,
                      double provision_delay)
@@ -88,6 +90,7 @@ static int instance_launch(fs_capacity *cap, int immediately)
     in->launched = now;
     in->holds = 0;
     in->ready = ready;
+    in->interrupt_at = INFINITY;
     cap->launched++;
     cap->launches++;
     notify(cap, FS_CAPACITY_PROVISIONING, idx);
@@ -128,6 +131,8 @@ static void instance_terminate(fs_capacity *cap, int idx)
         cap->up--;
     if (in->state == FS_INSTANCE_DRAINING)
         cap->draining--;
+    if (in->state == FS_INSTANCE_NOTICE)
+        cap->noticed--;
     cap->launched--;
     notify(cap, FS_CAPACITY_DOWN, idx);   /* still in its last state */
     in->state = FS_INSTANCE_FREE;
@@ -175,4 +180,56 @@ void fs_capacity_unhold(fs_capacity *cap, int idx)
     assert(in->holds > 0);
     if (--in->holds == 0 && in->state == FS_INSTANCE_DRAINING)
         instance_terminate(cap, idx);
+}
+
+/* The provider takes the instance: subscribers drop their work on it,
+ * then it terminates like any other. */
+static void instance_interrupted(fs_capacity *cap, int idx)
+{
+    fs_instance *in = &cap->inst[idx];
+    assert(in->state == FS_INSTANCE_NOTICE);
+    in->ready = 0;
+    cap->interruptions++;
+    notify(cap, FS_CAPACITY_INTERRUPTED, idx);
+    in->holds = 0;
+    instance_terminate(cap, idx);
+}
+
+static void on_notice_end(fs_engine *e, void *obj, long arg)
+{
+    (void)e;
+    instance_interrupted(obj, (int)arg);
+}
+
+int fs_capacity_interrupt(fs_capacity *cap, int idx, double notice_s)
+{
+    fs_instance *in = &cap->inst[idx];
+    assert(in->state == FS_INSTANCE_UP || in->state == FS_INSTANCE_DRAINING);
+    assert(notice_s >= 0);
+    double now = fs_capacity_now(cap);
+    fs_event_handle end = 0;
+    if (notice_s > 0) {
+        end = fs_engine_at(cap->engine, now + notice_s, on_notice_end, cap,
+                           idx);
+        if (!end)
+            return -1;
+    }
+    if (in->state == FS_INSTANCE_DRAINING)
+        cap->draining--;
+    in->state = FS_INSTANCE_NOTICE;
+    in->interrupt_at = now + notice_s;
+    in->ready = end;
+    cap->noticed++;
+    notify(cap, FS_CAPACITY_NOTICE, idx);
+    if (notice_s == 0)
+        instance_interrupted(cap, idx);
+    return 0;
+}
+
+double fs_capacity_notice_left(const fs_capacity *cap, int idx)
+{
+    const fs_instance *in = &cap->inst[idx];
+    if (in->state != FS_INSTANCE_NOTICE)
+        return INFINITY;
+    return in->interrupt_at - fs_capacity_now(cap);
 }

@@ -31,8 +31,8 @@ typedef enum fs_instance_state {
     FS_INSTANCE_PROVISIONING,  /* launched, billed, not ready */
     FS_INSTANCE_UP,
     FS_INSTANCE_DRAINING,      /* given back: finishing held work */
-    FS_INSTANCE_NOTICE,        /* spot: interruption announced (unused so
-                                  far) */
+    FS_INSTANCE_NOTICE,        /* spot: interruption announced; takes no
+                                  new work, goes at interrupt_at */
 } fs_instance_state;
 
 /* What subscribers hear.  NOTICE: the instance takes no new work (drain or
@@ -66,7 +66,8 @@ typedef struct fs_instance {
     fs_instance_state state;
     double launched;           /* when it was launched (billing starts) */
     int holds;                 /* subscribers' work still running on it */
-    fs_event_handle ready;     /* end of provisioning */
+    fs_event_handle ready;     /* end of provisioning, or of the notice */
+    double interrupt_at;       /* NOTICE: when it is taken away */
 } fs_instance;
 
 #define FS_CAPACITY_MAX_LISTENERS 8
@@ -80,7 +81,9 @@ struct fs_capacity {
     int launched;              /* provisioning, up or draining */
     int up;                    /* up or draining */
     int draining;
+    int noticed;               /* spot: interruption announced */
     long launches;             /* since the start */
+    long interruptions;        /* since the start */
     struct {
         const fs_capacity_listener *l;
         void *ctx;
@@ -118,6 +121,22 @@ int fs_capacity_release(fs_capacity *cap, long n);
 void fs_capacity_hold(fs_capacity *cap, int inst);
 void fs_capacity_unhold(fs_capacity *cap, int inst);
 
+/* Spot: instance inst (up or draining) is taken away notice_s seconds
+ * from now.  At once it takes no new work: state NOTICE, event NOTICE (a
+ * subscriber tells a spot notice from a drain by
+ * fs_capacity_notice_left).  When the notice ends -- at once when notice_s
+ * is 0 -- subscribers hear INTERRUPTED while it is still in state NOTICE;
+ * each forgets its holds on it then (no unhold follows), and the instance
+ * terminates: event DOWN, slot freed.  A noticed instance that runs out of
+ * work stays until the notice ends: the provider takes it, not the fleet.
+ * 0, or -1 when the end of the notice cannot be scheduled (out of memory;
+ * nothing changed). */
+int fs_capacity_interrupt(fs_capacity *cap, int inst, double notice_s);
+
+/* Seconds until instance inst is taken away: INFINITY unless it is in
+ * state NOTICE. */
+double fs_capacity_notice_left(const fs_capacity *cap, int inst);
+
 /* Whether instance inst takes new work: it is up, not draining or
  * noticed. */
 static inline int fs_capacity_takes_work(const fs_capacity *cap, int inst)
@@ -125,10 +144,11 @@ static inline int fs_capacity_takes_work(const fs_capacity *cap, int inst)
     return cap->inst[inst].state == FS_INSTANCE_UP;
 }
 
-/* Instances that count as capacity: launched and not draining. */
+/* Instances that count as capacity: launched, not draining and not
+ * about to be interrupted. */
 static inline int fs_capacity_active(const fs_capacity *cap)
 {
-    return cap->launched - cap->draining;
+    return cap->launched - cap->draining - cap->noticed;
 }
 
 static inline double fs_capacity_now(const fs_capacity *cap)
