@@ -30,26 +30,43 @@ static int add_row(fs_world *w, const fs_pool *p, size_t m,
     return 0;
 }
 
+/* One workload's share of a pool-month: its busy GPU-seconds over the
+ * billed ones, rounded to the cent and never past what is left. */
+static int add_share(fs_world *w, const fs_pool *p, size_t m,
+                     const fs_workload_conf *wc, double busy, double total,
+                     double billed_s, double *used_usd, double *used_s)
+{
+    if (busy <= 0)
+        return 0;
+    double share = billed_s > 0 ? busy / billed_s : 0;
+    double usd = fs_round_cents(total * (share < 1 ? share : 1));
+    /* rounding up never takes more than is left: idle stays >= 0 */
+    if (usd > fs_round_cents(total - *used_usd))
+        usd = fs_round_cents(total - *used_usd);
+    if (add_row(w, p, m, wc, usd, busy / 3600))
+        return -1;
+    *used_usd += usd;
+    *used_s += busy;
+    return 0;
+}
+
 static int allocate_month(fs_world *w, const fs_pool *p, size_t m)
 {
     const fs_servers *s = &p->servers;
     double total = fs_round_cents(p->meter.usd[m]);
     double billed_s = p->meter.gpu_hours[m] * 3600;
     double used_usd = 0, used_s = 0;
-    for (int k = 0; k < s->nwls; k++) {
-        double busy = fs_servers_wl_busy(s, k, m);
-        if (busy <= 0)
-            continue;
-        double share = billed_s > 0 ? busy / billed_s : 0;
-        double usd = fs_round_cents(total * (share < 1 ? share : 1));
-        /* rounding up never takes more than is left: idle stays >= 0 */
-        if (usd > fs_round_cents(total - used_usd))
-            usd = fs_round_cents(total - used_usd);
-        if (add_row(w, p, m, s->wls[k]->conf, usd, busy / 3600))
+    for (int k = 0; k < s->nwls; k++)
+        if (add_share(w, p, m, s->wls[k]->conf, fs_servers_wl_busy(s, k, m),
+                      total, billed_s, &used_usd, &used_s))
             return -1;
-        used_usd += usd;
-        used_s += busy;
-    }
+    /* training jobs, by the same rule (a pool serves one kind or the
+     * other) */
+    for (size_t k = 0; k < fs_training_nworkloads(w->training); k++)
+        if (add_share(w, p, m, fs_training_workload(w->training, k),
+                      fs_training_busy(w->training, k, p->conf, m), total,
+                      billed_s, &used_usd, &used_s))
+            return -1;
     double idle_h = (billed_s - used_s) / 3600;
     return add_row(w, p, m, NULL, fs_round_cents(total - used_usd),
                    idle_h > 0 ? idle_h : 0);

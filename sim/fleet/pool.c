@@ -55,6 +55,7 @@ int fs_pool_init(fs_pool *p, fs_sim *sim, const fs_pool_conf *conf)
     p->conf = conf;
     p->sim = sim;
     fs_usage_init(&p->usage, conf->gpus_per_instance);
+    fs_train_pool_init(&p->train, conf, &p->cap, &p->usage);
     if (fs_capacity_init(&p->cap, sim->engine, (int)conf->max,
                          conf->provision_delay) ||
         fs_servers_init(&p->servers, sim, conf, &p->cap, &p->usage,
@@ -70,7 +71,8 @@ int fs_pool_init(fs_pool *p, fs_sim *sim, const fs_pool_conf *conf)
     /* Dispatch first: an instance up puts its servers to work at once. */
     if (fs_capacity_subscribe(&p->cap, &fs_dispatch_listener, &p->servers) ||
         fs_capacity_subscribe(&p->cap, &fs_usage_listener, &p->usage) ||
-        fs_capacity_subscribe(&p->cap, &billing_listener, p))
+        fs_capacity_subscribe(&p->cap, &billing_listener, p) ||
+        fs_capacity_subscribe(&p->cap, &fs_training_listener, &p->train))
         return -1;
     return 0;
 }
@@ -80,6 +82,7 @@ void fs_pool_free(fs_pool *p)
     fs_autoscaler_free(&p->scale);
     fs_servers_free(&p->servers);
     fs_capacity_free(&p->cap);
+    fs_train_pool_free(&p->train);
     fs_meter_free(&p->meter);
     fs_meter_free(&p->unused);
     if (p->conf && p->conf->purchase->close)

@@ -8,14 +8,15 @@
  *   meter       what it costs, month by month          (models/billing.h)
  *
  * Each concern knows only those below it; they meet here.  The servers
- * (dispatch), the usage integrals and the meter follow the capacity as
- * subscribers, in that order. */
+ * (dispatch), the usage integrals, the meter and the training scheduler
+ * follow the capacity as subscribers, in that order. */
 #ifndef FS_POOL_H
 #define FS_POOL_H
 
 #include "sim/fleet/autoscale.h"
 #include "sim/fleet/capacity.h"
 #include "sim/fleet/servers.h"
+#include "sim/fleet/training.h"
 #include "sim/fleet/sim.h"
 #include "sim/fleet/usage.h"
 #include "models/billing.h"
@@ -28,6 +29,7 @@ typedef struct fs_pool {
     fs_usage usage;
     fs_autoscaler scale;
     fs_meter meter;
+    fs_train_pool train;    /* the training scheduler's view (training.h) */
     fs_meter unused;        /* a commitment's unused part (savings plan) */
     void *purchase_state;   /* the purchase option's, or NULL */
 } fs_pool;

@@ -86,6 +86,10 @@ typedef struct fs_job_row {
     long interruptions;
     double deadline_s;                 /* NaN = NULL */
     int met_deadline;                  /* -1 = NULL */
+    double cost_usd;                   /* its GPU-seconds at its pools' price */
+    char status[16];                   /* finished | running | queued |
+                                          rejected | not-submitted */
+    char reason[96];                   /* why it was rejected, or "" */
 } fs_job_row;
 
 typedef struct fs_results {

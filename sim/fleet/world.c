@@ -52,24 +52,33 @@ static int build(fs_world *w, unsigned replication)
                           sizeof *w->workloads);
     fs_servers **servers = calloc(sc->npools ? sc->npools : 1,
                                   sizeof *servers);
-    if (!w->pools || !w->workloads || !servers) {
+    fs_train_pool **train = calloc(sc->npools ? sc->npools : 1,
+                                   sizeof *train);
+    if (!w->pools || !w->workloads || !servers || !train) {
         free(servers);
+        free(train);
         return fs_error_set(sim->err, "out of memory");
     }
     int rc = 0;
     for (size_t i = 0; i < sc->npools && rc == 0; i++) {
         w->npools++;
         servers[i] = &w->pools[i].servers;
+        train[i] = &w->pools[i].train;
         if (fs_pool_init(&w->pools[i], sim, &sc->pools[i]))
             rc = fs_error_set(sim->err, "out of memory building pool %s",
                               sc->pools[i].name);
     }
     for (size_t i = 0; i < sc->nworkloads && rc == 0; i++) {
-        w->nworkloads++;
-        rc = fs_workload_init(&w->workloads[i], sim, &sc->workloads[i],
-                              servers, replication, sim->err);
+        if (sc->workloads[i].kind == FS_KIND_TRAINING)
+            continue;
+        rc = fs_workload_init(&w->workloads[w->nworkloads++], sim,
+                              &sc->workloads[i], servers, replication,
+                              sim->err);
     }
+    if (rc == 0 && !(w->training = fs_training_new(sim, train)))
+        rc = -1;
     free(servers);
+    free(train);
     return rc ? rc : check_feasible(w);
 }
 
@@ -91,6 +100,7 @@ void fs_world_free(fs_world *w)
 {
     for (size_t i = 0; i < w->nworkloads; i++)
         fs_workload_free(&w->workloads[i]);
+    fs_training_free(w->training);
     for (size_t i = 0; i < w->npools; i++)
         fs_pool_free(&w->pools[i]);
     free(w->workloads);
@@ -108,6 +118,8 @@ int fs_world_start(fs_world *w)
     for (size_t i = 0; i < w->nworkloads; i++)
         if (fs_workload_start(&w->workloads[i]))
             return -1;
+    if (fs_training_start(w->training))
+        return -1;
     return fs_collect_start(w);
 }
 
@@ -134,7 +146,8 @@ static int finish(fs_world *w)
     out->replication = w->replication;
     snprintf(out->name, sizeof out->name, "%s", sc->name);
     snprintf(out->start_date, sizeof out->start_date, "%s", sc->start_date);
-    if (fs_collect_sample(w, sc->horizon_s) || fs_collect_costs(w) ||
+    if (fs_training_collect(w->training, sc->horizon_s) ||
+        fs_collect_sample(w, sc->horizon_s) || fs_collect_costs(w) ||
         fs_collect_allocation(w) ||
         fs_collect_latency(w))
         return -1;

@@ -23,8 +23,9 @@ typedef struct fs_world {
     fs_sim sim;                /* first: shared with every module */
     fs_pool *pools;            /* one per scenario pool, in its order */
     size_t npools;
-    fs_workload *workloads;
+    fs_workload *workloads;    /* inference workloads, in scenario order */
     size_t nworkloads;
+    fs_training *training;     /* training workloads' scheduler */
     unsigned replication;
 } fs_world;
 

@@ -87,8 +87,9 @@ static const fs_key_later pool_later[] = {
 };
 
 static const fs_key_doc workload_keys[] = {
-    {"kind", "inference", "inference",
-     "what the workload is (batch and training come in a later version)"},
+    {"kind", "inference|training", "inference",
+     "what the workload is: requests served as they come, or jobs placed by "
+     "the training scheduler (batch comes in a later version)"},
     {"pools", "POOL, ...", NULL,
      "the pools that serve it, in preference order (required)"},
     {"arrivals", "arrival process", NULL,
@@ -125,6 +126,20 @@ static const fs_key_doc workload_keys[] = {
      "arrivals beyond this many waiting are dropped (requests_dropped)"},
     {"tags", "KEY:VALUE,...", NULL,
      "showback tags, merged with its pools' in cost_allocation"},
+    {"jobs", "trace(PATH, format=generic|openb)", NULL,
+     "training: the jobs, generic job_id,submit_s,gpus,duration_s"
+     "[,deadline_s,priority] or the Alibaba openb pod list (required)"},
+    {"checkpoint_interval", "duration", "0s (none)",
+     "training: work between checkpoints; an interruption loses the work "
+     "since the last one"},
+    {"checkpoint_cost", "duration", "0s",
+     "training: time a checkpoint takes (the job makes no progress)"},
+    {"restore_cost", "duration", "0s",
+     "training: time a restarted job takes to load its checkpoint"},
+    {"span_instances", "yes|no", "no",
+     "training: a job may take its GPUs from several instances of a pool"},
+    {"fallback_after", "duration", "0s (all pools at once)",
+     "training: a job waiting this long may take the next pool of its list"},
     {"description", "text", NULL, "ignored; for people"},
     {NULL, NULL, NULL, NULL},
 };
@@ -134,10 +149,6 @@ static const fs_key_later workload_later[] = {
     {"precision", "LLM service models"},
     {"tokens_in", "LLM service models"},
     {"tokens_out", "LLM service models"},
-    {"jobs", "training workloads"},
-    {"checkpoint_interval", "training workloads"},
-    {"checkpoint_cost", "training workloads"},
-    {"restore_cost", "training workloads"},
     {"window", "batch workloads in windows"},
     {NULL, NULL},
 };

@@ -235,11 +235,23 @@ static int parse_workload(fs_scenario *sc, const char *section,
     int kind, br;
     if (fs_rd_choice(&rd, "kind", kinds, 0, &kind))
         return -1;
-    if (kind != 0)
+    if (kind == FS_KIND_BATCH)
         return fs_rd_bad(&rd, fs_rd_entry(&rd, "kind"), "%s",
-                         "batch and training workloads are not implemented "
-                         "in this version of fleetsim (inference is)");
+                         "batch workloads are not implemented in this "
+                         "version of fleetsim (inference and training are)");
+    w->kind = (fs_workload_kind)kind;
+    if (kind == FS_KIND_TRAINING) {
+        if (parse_pools_list(&rd, sc, w) || fs_rd_tags(&rd, w->tags))
+            return -1;
+        int rc = fs_scenario_parse_training(&rd, sc, w);
+        if (rc)
+            fs_jobs_free(&w->training.jobs);
+        return rc;
+    }
+    if (fs_scenario_refuse_keys(&rd, 0))
+        return -1;
     if (parse_pools_list(&rd, sc, w) ||
+        fs_scenario_check_pool_kinds(&rd, sc, w) ||
         fs_rd_count(&rd, "batch_max", 1, 1, FS_MAX_BATCH, &w->batch_max) ||
         fs_rd_double(&rd, "batch_wait", fs_parse_duration, 0,
                      &w->batch_wait) ||
@@ -494,6 +506,8 @@ void fs_scenario_free(fs_scenario *sc)
     if (!sc)
         return;
     free(sc->pools);
+    for (size_t i = 0; sc->workloads && i < sc->nworkloads; i++)
+        fs_jobs_free(&sc->workloads[i].training.jobs);
     free(sc->workloads);
     free(sc->windows);
     free(sc->warnings);

@@ -18,6 +18,7 @@
 #include "models/purchase.h"
 #include "models/service.h"
 #include "traces/arrivals.h"
+#include "traces/jobs.h"
 
 typedef enum fs_scale_kind {
     FS_SCALE_FIXED,        /* count = N */
@@ -46,7 +47,25 @@ typedef struct fs_pool_conf {
     char tags[FS_TAGS_MAX];       /* tags = k:v,... normalised, or "" */
 } fs_pool_conf;
 
+typedef enum fs_workload_kind {
+    FS_KIND_INFERENCE,
+    FS_KIND_BATCH,
+    FS_KIND_TRAINING,
+} fs_workload_kind;
+
+/* kind = training: the jobs and how they checkpoint (scenario_training.c). */
+typedef struct fs_training_conf {
+    fs_jobs jobs;                 /* read at load: every job of the trace */
+    const fs_config_entry *jobs_entry;
+    double checkpoint_interval;   /* work between checkpoints; 0: none */
+    double checkpoint_cost, restore_cost;
+    double fallback_after;        /* 0: every pool of its list at once */
+    int span_instances;           /* a job may spread over instances */
+} fs_training_conf;
+
 typedef struct fs_workload_conf {
+    fs_workload_kind kind;
+    fs_training_conf training;    /* kind = training only */
     char name[FS_NAME_MAX];
     char section[FS_NAME_MAX + 12];
     int pools[FS_MAX_POOLS_PER_WORKLOAD];   /* indices, preference order */

@@ -50,6 +50,15 @@ int fs_rd_check_keys(fs_reader *rd, fs_section_kind kind);
 int fs_scenario_parse_pool(fs_scenario *sc, const char *section,
                            fs_pool_conf *p, fs_error *err);
 
+/* scenario_training.c: the keys of a training workload, its jobs (read
+ * here) and its pools; and the keys of the other kind refused. */
+int fs_scenario_parse_training(fs_reader *rd, fs_scenario *sc,
+                               fs_workload_conf *w);
+int fs_scenario_refuse_keys(fs_reader *rd, int training);
+/* A pool serves workloads of one kind (inference or training) only. */
+int fs_scenario_check_pool_kinds(fs_reader *rd, const fs_scenario *sc,
+                                 const fs_workload_conf *w);
+
 /* scenario_check.c: the bounds that span sections (request slots per pool,
  * result rows per run); and a warning for each pool no workload uses. */
 int fs_scenario_check_limits(fs_scenario *sc, fs_error *err);

@@ -1,0 +1,157 @@
+/* jobs.c -- reading a jobs CSV through its format's table; see jobs.h.
+ *
+ * The formats are the table below: one line each.  The file is streamed
+ * with csvin (libcsv); each row becomes a job record, so that memory is
+ * one small record per job and nothing else grows with the file. */
+#include "traces/jobs.h"
+#include "sim/base/vec.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const fs_jobs_format *const formats[] = {
+    &fs_jobs_generic,
+    &fs_jobs_openb,
+    NULL,
+};
+
+int fs_jobs_column(const fs_csv *header, const char *name)
+{
+    for (size_t i = 0; i < fs_csv_nfields(header); i++)
+        if (strcasecmp(fs_csv_field(header, i), name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int fs_jobs_number(const char *s, double *out)
+{
+    char *end;
+    if (!*s)
+        return -1;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*end || errno || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static const fs_jobs_format *find_format(const char *name)
+{
+    for (const fs_jobs_format *const *f = formats; *f; f++)
+        if (strcasecmp((*f)->name, name) == 0)
+            return *f;
+    return NULL;
+}
+
+static char *resolve(const char *base_dir, const char *path)
+{
+    if (path[0] == '/' || !base_dir || !base_dir[0] ||
+        strcmp(base_dir, ".") == 0)
+        return strdup(path);
+    size_t n = strlen(base_dir) + strlen(path) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", base_dir, path);
+    return p;
+}
+
+/* Checks the call: a path, format= one of the table's. */
+static const fs_jobs_format *check_call(const fs_call *call, const char *file,
+                                        int line, const char *key,
+                                        fs_error *err)
+{
+    static const char *const keys[] = {"format", NULL};
+    char why[256];
+    if (!fs_call_positional(call, 0)) {
+        fs_error_at(err, file, line, key, "expected trace(PATH, "
+                    "format=generic|openb)");
+        return NULL;
+    }
+    if (fs_call_check_keys(call, keys, why, sizeof why)) {
+        fs_error_at(err, file, line, key, "%s", why);
+        return NULL;
+    }
+    const char *name = fs_call_get(call, "format");
+    const fs_jobs_format *f = find_format(name ? name : "generic");
+    if (!f)
+        fs_error_at(err, file, line, key, "unknown jobs format '%s' "
+                    "(generic or openb)", name);
+    return f;
+}
+
+/* Reads the rows after the header into out. */
+static int read_rows(fs_csv *csv, const fs_jobs_format *f,
+                     const fs_jobs_cols *cols, fs_jobs *out, fs_error *err)
+{
+    int rc;
+    double last = -INFINITY;
+    while ((rc = fs_csv_next(csv, err)) == 1) {
+        fs_job_spec job;
+        memset(&job, 0, sizeof job);
+        job.deadline_s = NAN;
+        job.line = fs_csv_line(csv);
+        const char *key = "";
+        char why[256] = "";
+        fs_jobs_row r = f->parse(csv, cols, &job, &key, why, sizeof why);
+        if (r == FS_JOBS_ROW_BAD)
+            return fs_error_at(err, fs_csv_path(csv), (int)job.line, key,
+                               "%s", why);
+        if (r == FS_JOBS_ROW_SKIP) {
+            out->skipped++;
+            continue;
+        }
+        if (job.submit_s < last)
+            return fs_error_at(err, fs_csv_path(csv), (int)job.line, key,
+                               "submit time %g is earlier than the row "
+                               "before (%g): jobs must be in submit order",
+                               job.submit_s, last);
+        last = job.submit_s;
+        fs_job_spec *a = fs_vec_grow(out->jobs, &out->cap, out->n + 1,
+                                     sizeof *a);
+        if (!a)
+            return fs_error_set(err, "out of memory reading %s",
+                                fs_csv_path(csv));
+        out->jobs = a;
+        out->jobs[out->n++] = job;
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+int fs_jobs_read(const fs_call *call, const char *base_dir, const char *file,
+                 int line, const char *key, fs_jobs *out, fs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const fs_jobs_format *f = check_call(call, file, line, key, err);
+    if (!f)
+        return -1;
+    snprintf(out->format, sizeof out->format, "%s", f->name);
+    char *path = resolve(base_dir, fs_call_positional(call, 0));
+    if (!path)
+        return fs_error_set(err, "out of memory");
+    snprintf(out->path, sizeof out->path, "%s", path);
+    fs_csv *csv = fs_csv_open(path, err);
+    fs_jobs_cols cols;
+    memset(&cols, 0, sizeof cols);
+    int rc = -1, got;
+    if (!csv)
+        fs_error_at(err, file, line, key, "cannot open %s: %s", path,
+                    strerror(errno));
+    else if ((got = fs_csv_next(csv, err)) == 0)
+        fs_error_at(err, path, 1, key, "empty file: expected a header line");
+    else if (got == 1 && f->bind(csv, &cols, err) == 0)
+        rc = read_rows(csv, f, &cols, out, err);
+    fs_csv_free(csv);
+    free(path);
+    return rc;
+}
+
+void fs_jobs_free(fs_jobs *j)
+{
+    free(j->jobs);
+    memset(j, 0, sizeof *j);
+}
