@@ -106,7 +106,9 @@ static int read_rows(fs_csv *csv, const fs_jobs_format *f,
             continue;
         }
         if (job.submit_s < last)
-            return fs_error_at(err, fs_csv_path(csv), (int)job.line, key,
+            return fs_error_at(err, fs_csv_path(csv), (int)job.line,
+                               strcmp(f->name, "openb") == 0
+                                   ? "creation_time" : "submit_s",
                                "submit time %g is earlier than the row "
                                "before (%g): jobs must be in submit order",
                                job.submit_s, last);

@@ -127,6 +127,8 @@ static void print_pools(FILE *out, const fs_results *r)
 
 static void print_latency(FILE *out, const fs_results *r)
 {
+    if (r->nlatency == 0)
+        return;             /* training only: the notes say what ran */
     fprintf(out, "\n  %-20s  %10s  %9s  %9s  %9s  %9s  %9s  %s\n", "workload",
             "requests", "p50", "p99", "mean", "mean wait", "SLO p99",
             "attainment");

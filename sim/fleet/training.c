@@ -362,10 +362,8 @@ static void on_submit(fs_engine *e, void *obj, long arg)
     while (w->next_submit < w->njobs &&
            w->jobs[w->next_submit].spec->submit_s <= now) {
         fs_train_job *j = &w->jobs[w->next_submit++];
-        if (j->spec->reject[0]) {
-            j->state = FS_JOB_REJECTED;
+        if (j->state == FS_JOB_REJECTED)
             continue;
-        }
         j->state = FS_JOB_QUEUED;
         j->seq = w->sched->seq++;
         j->queued_since = now;
@@ -455,6 +453,9 @@ static int init_trainer(fs_training *t, fs_trainer *w,
         j->spec = &c->training.jobs.jobs[i];
         j->wl = w;
         j->start_s = j->end_s = NAN;
+        /* refused from the start: the reason does not wait for a submit */
+        if (j->spec->reject[0])
+            j->state = FS_JOB_REJECTED;
     }
     for (int k = 0; k < c->npools; k++) {
         fs_train_pool *tp = pools[c->pools[k]];

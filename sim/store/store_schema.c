@@ -182,11 +182,20 @@ static const char schema_v3[] =
     "ALTER TABLE pool ADD COLUMN term_months INTEGER;\n"
     "ALTER TABLE pool ADD COLUMN instances INTEGER;\n";
 
+/* Version 4: training.  Each job row gains its cost (its GPU-seconds at
+ * its pools' price), its status at the horizon (finished, running, queued,
+ * rejected, not-submitted) and, for a rejected job, the reason. */
+static const char schema_v4[] =
+    "ALTER TABLE job ADD COLUMN cost_usd REAL;\n"
+    "ALTER TABLE job ADD COLUMN status TEXT;\n"
+    "ALTER TABLE job ADD COLUMN reason TEXT;\n";
+
 /* migrations[v]: user_version v -> v + 1. */
 static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
     schema_v2,
     schema_v3,
+    schema_v4,
 };
 
 const char *const fs_store_child_tables[] = {
@@ -213,7 +222,7 @@ static const struct required {
       " gpus_provisioned, gpus_busy, queue_len" },
     { "table", "job", "run_id, workload, job_id, submit_s, start_s, end_s,"
       " gpus, gpu_hours, interruptions, lost_gpu_hours, deadline_s,"
-      " met_deadline" },
+      " met_deadline, cost_usd, status, reason" },
     { "table", "pool", "run_id, pool, gpu, pricing, instance, price_usd_h,"
       " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions,"
       " instance_type, tags, upfront_usd, term_months, instances" },

@@ -241,7 +241,8 @@ static int insert_jobs(fs_store *s, const fs_results *r, long long id)
     int rc = sqlite3_prepare_v2(s->db,
         "INSERT INTO job (run_id, workload, job_id, submit_s, start_s, end_s,"
         " gpus, gpu_hours, interruptions, lost_gpu_hours, deadline_s,"
-        " met_deadline) VALUES (?,?,?,?,?,?, ?,?,?,?,?,?)", -1, &st, NULL);
+        " met_deadline, cost_usd, status, reason)"
+        " VALUES (?,?,?,?,?,?, ?,?,?,?,?,?, ?,?,?)", -1, &st, NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < r->njobs; i++) {
         const fs_job_row *j = &r->jobs[i];
         bind_run_id(s, st, id, &rc);
@@ -259,6 +260,9 @@ static int insert_jobs(fs_store *s, const fs_results *r, long long id)
             rc = j->met_deadline < 0 ? sqlite3_bind_null(st, 12)
                                      : sqlite3_bind_int(st, 12,
                                                         j->met_deadline != 0);
+        bind_real(st, 13, j->cost_usd, &rc);
+        bind_text(st, 14, FIELD(j, status), &rc);
+        bind_text(st, 15, FIELD(j, reason), &rc);
         rc = step_row(st, rc);
     }
     sqlite3_finalize(st);
