@@ -92,6 +92,10 @@ void fs_pool_free(fs_pool *p)
 
 int fs_pool_start(fs_pool *p)
 {
+    /* A scheduled pool is up inside its window's openings only. */
+    if (p->conf->schedule >= 0)
+        return fs_window_start(&p->window, p->sim, p->conf, &p->cap,
+                               &p->servers);
     /* The fleet exists at the scenario start: no provisioning delay. */
     fs_capacity_start(&p->cap, p->conf->count);
     return fs_autoscaler_start(&p->scale);

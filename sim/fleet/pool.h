@@ -17,6 +17,7 @@
 #include "sim/fleet/capacity.h"
 #include "sim/fleet/servers.h"
 #include "sim/fleet/training.h"
+#include "sim/fleet/window.h"
 #include "sim/fleet/sim.h"
 #include "sim/fleet/usage.h"
 #include "models/billing.h"
@@ -29,7 +30,8 @@ typedef struct fs_pool {
     fs_usage usage;
     fs_autoscaler scale;
     fs_meter meter;
-    fs_train_pool train;    /* the training scheduler's view (training.h) */
+    fs_train_pool train;
+    fs_window_run window;   /* schedule = WINDOW: opens and closes it */    /* the training scheduler's view (training.h) */
     fs_meter unused;        /* a commitment's unused part (savings plan) */
     void *purchase_state;   /* the purchase option's, or NULL */
 } fs_pool;

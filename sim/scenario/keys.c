@@ -27,6 +27,9 @@ static const fs_key_doc scenario_keys[] = {
      "figures (not out of cost or utilization)"},
     {"include", "path", NULL,
      "a scenario file read first; this file's keys override its keys"},
+    {"timezone", "tz database zone", "UTC",
+     "the zone of windows' open and close times, e.g. Europe/Paris (the "
+     "system's tz database)"},
     {"catalog", "directory", "the installed catalog",
      "holds gpus.csv and instances.csv (your negotiated prices)"},
     {"catalog_gpus", "path", NULL, "the GPU catalog file, instead of "
@@ -72,6 +75,11 @@ static const fs_key_doc pool_keys[] = {
      "overrides the catalog price; at most $10000"},
     {"tags", "KEY:VALUE,...", NULL,
      "showback tags of the pool's cost (cost_allocation, export)"},
+    {"schedule", "window name", NULL,
+     "up (count instances) and billed only inside the window's openings; "
+     "not with autoscale"},
+    {"drain", "yes|no", "no",
+     "with schedule: stay up past a close until no request waits"},
     {"description", "text", NULL, "ignored; for people"},
     {NULL, NULL, NULL, NULL},
 };
@@ -82,14 +90,14 @@ static const fs_key_later pool_later[] = {
     {"replace_delay", "spot pools"},
     {"fallback", "spot pools"},
     {"mig", "MIG partitions"},
-    {"schedule", "offline windows"},
     {NULL, NULL},
 };
 
 static const fs_key_doc workload_keys[] = {
-    {"kind", "inference|training", "inference",
-     "what the workload is: requests served as they come, or jobs placed by "
-     "the training scheduler (batch comes in a later version)"},
+    {"kind", "inference|batch|training", "inference",
+     "what the workload is: requests served as they come, items held until "
+     "a window of their pools opens, or jobs placed by the training "
+     "scheduler"},
     {"pools", "POOL, ...", NULL,
      "the pools that serve it, in preference order (required)"},
     {"arrivals", "arrival process", NULL,
@@ -136,6 +144,9 @@ static const fs_key_doc workload_keys[] = {
      "training: time a checkpoint takes (the job makes no progress)"},
     {"restore_cost", "duration", "0s",
      "training: time a restarted job takes to load its checkpoint"},
+    {"window", "window name", "its pools' schedule",
+     "batch: the window its items wait for; its pools must have schedule = "
+     "this window"},
     {"span_instances", "yes|no", "no",
      "training: a job may take its GPUs from several instances of a pool"},
     {"fallback_after", "duration", "0s (all pools at once)",
@@ -149,16 +160,21 @@ static const fs_key_later workload_later[] = {
     {"precision", "LLM service models"},
     {"tokens_in", "LLM service models"},
     {"tokens_out", "LLM service models"},
-    {"window", "batch workloads in windows"},
     {NULL, NULL},
 };
 
 static const fs_key_doc window_keys[] = {
-    {"every", "duration", "1d", "the window's period"},
-    {"open", "HH:MM", "00:00", "when it opens, time of day (UTC)"},
+    {"every", "duration", "1d",
+     "the window's period (not with days)"},
+    {"open", "HH:MM", "00:00",
+     "when it opens, time of day in the scenario's timezone (the first "
+     "opening is on the start day)"},
     {"duration", "duration, at most every", NULL,
-     "how long it stays open (required); used by batch workloads in a "
-     "later version"},
+     "how long it stays open (required unless days is given)"},
+    {"days", "DAY-DAY or DAY,... (mon..sun)", NULL,
+     "office hours: open on these days from open to close, e.g. mon-fri"},
+    {"close", "HH:MM, after open", NULL,
+     "with days: when it closes, time of day (required with days)"},
     {"description", "text", NULL, "ignored; for people"},
     {NULL, NULL, NULL, NULL},
 };

@@ -93,7 +93,8 @@ static int parse_scenario_section(fs_scenario *sc, fs_error *err,
                     &sc->replications) ||
         fs_rd_double(&rd, "metrics_interval", fs_parse_duration, 300,
                      &sc->metrics_interval) ||
-        fs_rd_double(&rd, "warmup", fs_parse_duration, 0, &sc->warmup_s))
+        fs_rd_double(&rd, "warmup", fs_parse_duration, 0, &sc->warmup_s) ||
+        fs_scenario_parse_timezone(&rd, sc))
         return -1;
     sc->seed = (unsigned long)seed;
     if (sc->horizon_s <= 0)
@@ -235,10 +236,6 @@ static int parse_workload(fs_scenario *sc, const char *section,
     int kind, br;
     if (fs_rd_choice(&rd, "kind", kinds, 0, &kind))
         return -1;
-    if (kind == FS_KIND_BATCH)
-        return fs_rd_bad(&rd, fs_rd_entry(&rd, "kind"), "%s",
-                         "batch workloads are not implemented in this "
-                         "version of fleetsim (inference and training are)");
     w->kind = (fs_workload_kind)kind;
     if (kind == FS_KIND_TRAINING) {
         if (parse_pools_list(&rd, sc, w) || fs_rd_tags(&rd, w->tags))
@@ -315,34 +312,6 @@ static int parse_workload(fs_scenario *sc, const char *section,
     } else {
         w->reference_gpu = sc->pools[w->pools[0]].gpu;
     }
-    return 0;
-}
-
-static int parse_window(fs_scenario *sc, const char *section,
-                        fs_window_conf *win, fs_error *err)
-{
-    fs_reader rd = {sc->cfg, section, err};
-    memset(win, 0, sizeof *win);
-    snprintf(win->name, sizeof win->name, "%s", section + 7);
-    if (fs_rd_check_keys(&rd, FS_SECTION_WINDOW) ||
-        fs_rd_double(&rd, "every", fs_parse_duration, 86400, &win->every))
-        return -1;
-    fs_config_entry *e = fs_rd_entry(&rd, "open");
-    if (e) {
-        int hh, mm, n = 0;
-        if (sscanf(e->value, "%2d:%2d%n", &hh, &mm, &n) != 2 ||
-            e->value[n] || hh > 23 || mm > 59 || hh < 0 || mm < 0)
-            return fs_rd_bad(&rd, e, "%s", "expected a time of day HH:MM");
-        win->open = hh * 3600.0 + mm * 60.0;
-    }
-    e = fs_rd_entry(&rd, "duration");
-    if (!e)
-        return fs_rd_missing(&rd, "duration");
-    char why[256];
-    if (fs_parse_duration(e->value, &win->duration, why, sizeof why))
-        return fs_rd_bad(&rd, e, "%s", why);
-    if (win->every <= 0 || win->duration <= 0 || win->duration > win->every)
-        return fs_rd_bad(&rd, e, "%s", "must be above 0 and at most `every`");
     return 0;
 }
 
@@ -484,11 +453,12 @@ fs_scenario *fs_scenario_load(const char *path, char *const *sets, int nsets,
     if (!sc->windows)
         goto oom;
     for (size_t i = 0; i < n; i++, sc->nwindows++)
-        if (parse_window(sc, names[i], &sc->windows[i], err))
+        if (fs_scenario_parse_window(sc, names[i], &sc->windows[i], err))
             goto fail;
     free(names);
     names = NULL;
-    if (fs_scenario_check_limits(sc, err))
+    if (fs_scenario_resolve_windows(sc, err) ||
+        fs_scenario_check_limits(sc, err))
         goto fail;
     if (fs_scenario_warn_unused_pools(sc))
         goto oom;

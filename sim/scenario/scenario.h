@@ -45,6 +45,11 @@ typedef struct fs_pool_conf {
     fs_purchase_terms terms;      /* price and what its purchase option
                                      resolved from the pool's keys */
     char tags[FS_TAGS_MAX];       /* tags = k:v,... normalised, or "" */
+    int schedule;                 /* schedule = WINDOW: its index in
+                                     windows[]; -1: always up */
+    int drain;                    /* drain = yes: up past the close until
+                                     its queue is empty */
+    const fs_config_entry *schedule_entry;   /* NULL when not set */
 } fs_pool_conf;
 
 typedef enum fs_workload_kind {
@@ -91,7 +96,12 @@ typedef struct fs_workload_conf {
 
 typedef struct fs_window_conf {
     char name[FS_NAME_MAX];
-    double every, open, duration;  /* seconds; open = offset in the period */
+    char section[FS_NAME_MAX + 8];
+    double every, open, duration;  /* seconds; open = time of day of the
+                                      first opening on the start day */
+    unsigned days;                 /* days = : bit d for weekday d (0 =
+                                      Sunday); 0: every/duration */
+    double close;                  /* days = : time of day it closes */
 } fs_window_conf;
 
 typedef struct fs_scenario {
@@ -101,6 +111,7 @@ typedef struct fs_scenario {
     time_t start;
     char start_date[16];
     double start_hour;            /* hour of day at t = 0 */
+    char timezone[72];            /* windows' time zone: "UTC" by default */
     double horizon_s;
     double warmup_s;              /* latency counts arrivals from here */
     unsigned long seed;

@@ -59,6 +59,15 @@ int fs_scenario_refuse_keys(fs_reader *rd, int training);
 int fs_scenario_check_pool_kinds(fs_reader *rd, const fs_scenario *sc,
                                  const fs_workload_conf *w);
 
+/* scenario_window.c: a pool's schedule and drain keys (the window is
+ * resolved once windows are parsed), a [window.NAME], the scenario's
+ * timezone, and the checks that tie pools, windows and batch workloads. */
+int fs_scenario_parse_schedule(fs_reader *rd, fs_pool_conf *p);
+int fs_scenario_parse_window(fs_scenario *sc, const char *section,
+                             fs_window_conf *win, fs_error *err);
+int fs_scenario_parse_timezone(fs_reader *rd, fs_scenario *sc);
+int fs_scenario_resolve_windows(fs_scenario *sc, fs_error *err);
+
 /* scenario_check.c: the bounds that span sections (request slots per pool,
  * result rows per run); and a warning for each pool no workload uses. */
 int fs_scenario_check_limits(fs_scenario *sc, fs_error *err);
