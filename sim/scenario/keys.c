@@ -76,8 +76,9 @@ static const fs_key_doc pool_keys[] = {
     {"tags", "KEY:VALUE,...", NULL,
      "showback tags of the pool's cost (cost_allocation, export)"},
     {"schedule", "window name", NULL,
-     "up (count instances) and billed only inside the window's openings; "
-     "not with autoscale"},
+     "up (count instances) and billed only inside the window's openings "
+     "(training jobs running at a close finish first); not with "
+     "autoscale"},
     {"drain", "yes|no", "no",
      "with schedule: stay up past a close until no request waits"},
     {"description", "text", NULL, "ignored; for people"},

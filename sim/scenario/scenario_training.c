@@ -66,11 +66,6 @@ int fs_scenario_check_pool_kinds(fs_reader *rd, const fs_scenario *sc,
     char why[300];
     for (int k = 0; k < w->npools; k++) {
         const fs_pool_conf *p = &sc->pools[w->pools[k]];
-        if (w->kind == FS_KIND_TRAINING && p->schedule_entry) {
-            snprintf(why, sizeof why, "pool %s has a schedule: a training "
-                     "pool is always up in this version", p->name);
-            return fs_rd_bad(rd, e, "%s", why);
-        }
         if (w->kind == FS_KIND_TRAINING && p->scale != FS_SCALE_FIXED) {
             snprintf(why, sizeof why, "pool %s autoscales: a training pool "
                      "has a fixed count in this version", p->name);
