@@ -66,6 +66,18 @@ typedef struct fs_purchase_reader {
      * catalog has no ... price for ...)". */
     int (*catalog_price)(void *ctx, int column, double *usd, char *source,
                          size_t source_len);
+    /* The catalog's published reserved payment option for term (0: 1
+     * year, 1: 3 years) and upfront (FS_UPFRONT_*), per instance of the
+     * pool: 1 with *hourly, *upfront_usd and source set when the provider
+     * publishes it, 0 when the catalog lists no such option (the option
+     * derives one from the no-upfront rate), -1 refused. */
+    int (*catalog_reserved)(void *ctx, int term, int upfront, double *hourly,
+                            double *upfront_usd, char *source,
+                            size_t source_len);
+    /* The catalog's published Savings Plan discount for term (0: 1 year,
+     * 1: 3 years) of the pool's instance type: 1 with *discount set, 0
+     * when it lists none, -1 refused. */
+    int (*catalog_plan_discount)(void *ctx, int term, double *discount);
     double max_price;           /* $ per instance-hour bounding money keys */
 } fs_purchase_reader;
 

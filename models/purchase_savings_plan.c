@@ -39,8 +39,9 @@ static const fs_key_doc plan_keys[] = {
      "$ committed every hour (12.50/h), used or not"},
     {"discount", "fraction", "catalog",
      "off the on-demand price for usage the commitment covers (0.37 or "
-     "37%); default: the catalog's 1-year reserved discount of the "
-     "instance, an approximation"},
+     "37%); default: the catalog's published 1-year plan discount of "
+     "the instance, else its 1-year reserved discount (an "
+     "approximation)"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -84,7 +85,8 @@ static int read_commitment(const fs_purchase_reader *rd, plan_terms *p)
     return 0;
 }
 
-/* discount = 0.37, else the catalog's 1-year reserved discount. */
+/* discount = 0.37, else the catalog's published 1-year plan discount,
+ * else its 1-year reserved discount. */
 static int read_discount(const fs_purchase_reader *rd, plan_terms *p,
                          const fs_purchase_terms *t)
 {
@@ -98,6 +100,9 @@ static int read_discount(const fs_purchase_reader *rd, plan_terms *p,
                            "(0.37 or 37%)");
         return 0;
     }
+    int published = rd->catalog_plan_discount(rd->ctx, 0, &p->discount);
+    if (published)
+        return published < 0 ? -1 : 0;
     double od, r1;
     if (rd->catalog_price(rd->ctx, FS_PRICE_ON_DEMAND, &od, src, sizeof src)
         || rd->catalog_price(rd->ctx, FS_PRICE_RESERVED_1Y, &r1, src,

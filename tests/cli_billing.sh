@@ -90,6 +90,35 @@ expect_eq "$(ri ri-partial)" 273.80 "partial upfront: hourly rate + upfront shar
 expect_exit 1 "partial upfront without price" -- "$FLEETSIM" run "$TMP/ri.ini" --db "$DB" --quiet --set pool.r.upfront=partial
 expect_one_line "partial upfront without price"
 expect_in "$TMP/err" "ri.ini:6: pool.r: missing price (upfront = partial with upfront_price needs the partial-upfront hourly rate" "partial without price names the key"
+# A catalog that publishes the upfront options (tests/data/catalog_published,
+# made-up figures): they are taken as they are, not derived.  January:
+# partial 1y = 2000 / 12 + 1.10 x 744 h = 985.07; all 3y = 20000 / 36 =
+# 555.56; one GPU of the 2-GPU type pays half: 1000 / 12 + 0.55 x 744 =
+# 492.53.  The summary says "published", never "derived".
+cat >"$TMP/pub.ini" <<INI
+[scenario]
+start = 2026-01-01
+horizon = 31d
+metrics_interval = 1d
+catalog = $SRCDIR/tests/data/catalog_published
+[pool.r]
+instance = test:l4-box
+pricing = reserved
+upfront = partial
+[workload.w]
+pools = r
+arrivals = poisson(rate=0.01/s)
+service = const(1s)
+INI
+expect_exit 0 "published partial" -- "$FLEETSIM" run "$TMP/pub.ini" --db "$DB" --name pub-partial
+expect_eq "$(ri pub-partial)" 985.07 "published partial upfront: 2000 / 12 + 1.10 x 744"
+expect_in "$TMP/out" "catalog test:l4-box, published partial upfront" "the summary names the published option"
+checks=$((checks + 1)); ! grep -q derived "$TMP/out" || fail "a published option is not derived"
+expect_exit 0 "published all 3y" -- "$FLEETSIM" run "$TMP/pub.ini" --db "$DB" --quiet --name pub-all --set pool.r.upfront=all --set pool.r.term=3y
+expect_eq "$(ri pub-all)" 555.56 "published all upfront: 20000 / 36"
+sed 's/^instance = .*/gpu = L4\nprovider = test\ngpus_per_instance = 1/' "$TMP/pub.ini" >"$TMP/pub1.ini"
+expect_exit 0 "published, one GPU" -- "$FLEETSIM" run "$TMP/pub1.ini" --db "$DB" --quiet --name pub-one
+expect_eq "$(ri pub-one)" 492.53 "published partial, per GPU: 1000 / 12 + 0.55 x 744"
 # all has no hourly rate to give.
 expect_exit 1 "all upfront with a price" -- "$FLEETSIM" run "$TMP/ri.ini" --db "$DB" --quiet --set pool.r.price=0.30
 expect_one_line "all upfront with a price"
@@ -102,5 +131,5 @@ expect_one_line "upfront_price without upfront"
 expect_in "$TMP/err" "ri-none.ini:8: pool.r.upfront_price: there is no upfront payment with upfront = none" "upfront_price with upfront = none (default)"
 expect_exit 1 "upfront_price with upfront = none" -- "$FLEETSIM" run "$TMP/ri.ini" --db "$DB" --quiet --set pool.r.upfront=none
 expect_in "$TMP/err" "pool.r.upfront_price: there is no upfront payment with upfront = none" "upfront_price with upfront = none"
-expect_eq "$(sql "$DB" "SELECT count(*) FROM run")" 7 "refused runs store nothing"
+expect_eq "$(sql "$DB" "SELECT count(*) FROM run")" 10 "refused runs store nothing (7 + the 3 published-option runs)"
 report

@@ -22,29 +22,7 @@ fi
 # One fixed on-demand L4 at $1.00/h and one reserved L4 (catalog 1y
 # rate), one day: the bill is exact.  The second run has two on-demand
 # L4s and a name that tries to run a command through gnuplot.
-cat >p.ini <<'INI'
-[scenario]
-name = plotbase
-start = 2026-01-01
-horizon = 1d
-metrics_interval = 1h
-seed = 3
-[pool.od]
-instance = gcp:g2-standard-4
-pricing = on-demand
-count = 1
-price = 1.00
-[pool.res]
-instance = gcp:g2-standard-4
-pricing = reserved
-term = 1y
-count = 1
-[workload.web]
-pools = res, od
-arrivals = poisson(rate=1/s)
-service = exponential(mean=0.5s)
-slo_p99 = 3s
-INI
+sed 's/^name = base$/name = plotbase/' "$SRCDIR/tests/data/two_l4.ini" >p.ini
 EVIL='x"; system("touch owned") # `touch owned2` @x '"'"'y'"'"' \'
 expect_exit 0 "base run" -- "$FLEETSIM" run p.ini --db "$DB" --quiet
 expect_exit 0 "evil run" -- "$FLEETSIM" run p.ini --db "$DB" --quiet \

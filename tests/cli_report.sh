@@ -20,29 +20,7 @@ if ! command -v gnuplot >/dev/null 2>&1; then
     exit 77
 fi
 
-cat >r.ini <<'INI'
-[scenario]
-name = base
-start = 2026-01-01
-horizon = 1d
-metrics_interval = 1h
-seed = 3
-[pool.od]
-instance = gcp:g2-standard-4
-pricing = on-demand
-count = 1
-price = 1.00
-[pool.res]
-instance = gcp:g2-standard-4
-pricing = reserved
-term = 1y
-count = 1
-[workload.web]
-pools = res, od
-arrivals = poisson(rate=1/s)
-service = exponential(mean=0.5s)
-slo_p99 = 3s
-INI
+cp "$SRCDIR/tests/data/two_l4.ini" r.ini
 expect_exit 0 "base run" -- "$FLEETSIM" run r.ini --db "$DB" --quiet
 expect_exit 0 "second run" -- "$FLEETSIM" run r.ini --db "$DB" --quiet \
     --set pool.od.count=2 --name 'two<b>&od'

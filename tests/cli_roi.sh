@@ -195,4 +195,42 @@ expect_exit 1 "discount out of range" -- "$FLEETSIM" run "$TMP/sp.ini" --db "$DB
 expect_in "$TMP/err" "pool.sp.discount" "bad discount names the key"
 expect_exit 1 "commitment on an on-demand pool" -- "$FLEETSIM" run "$TMP/sp.ini" --db "$DB" --quiet --set pool.sp.pricing=on-demand
 expect_in "$TMP/err" "applies to savings-plan pools only" "commitment is a savings-plan key"
+# A catalog that publishes upfront options and plan discounts
+# (tests/data/catalog_published, made-up figures): 2 x test:l4-box up for
+# 30 days.  Partial 1y: 2 x $2,000 up front, 2 x 1.10 x 730 = $1,606.00 a
+# month, + 4000 / 12 = $1,939.33 with the upfront spread.  All 3y: 2 x
+# $20,000, 40000 / 36 = $1,111.11 a month.  The plan: the published 25%
+# off, so $3.00/h buys the $4.00/h of usage.
+cat >"$TMP/pub.ini" <<INI
+[scenario]
+name = pub
+start = 2026-01-01
+horizon = 30d
+metrics_interval = 1h
+catalog = $SRCDIR/tests/data/catalog_published
+[pool.od]
+instance = test:l4-box
+pricing = on-demand
+count = 2
+[workload.w]
+pools = od
+arrivals = poisson(rate=0.01/s)
+service = const(1s)
+INI
+expect_exit 0 "published catalog run" -- "$FLEETSIM" run "$TMP/pub.ini" --db "$DB" --quiet
+export FLEETSIM_CATALOG="$SRCDIR/tests/data/catalog_published"
+expect_exit 0 "roi, published partial" -- "$FLEETSIM" roi --db "$DB" pub --upfront partial --format csv
+expect_in "$TMP/out" "od,L4,reserved,2,,1y,partial,4000.00,1606.00,2920.00,1939.33," "published partial upfront"
+expect_exit 0 "roi, published all 3y" -- "$FLEETSIM" roi --db "$DB" pub --upfront all --term 3y --format csv
+expect_in "$TMP/out" "od,L4,reserved,2,,3y,all,40000.00,0.00,2920.00,1111.11," "published all upfront"
+expect_exit 0 "roi, published plan discount" -- "$FLEETSIM" roi --db "$DB" pub --savings-plan --format csv
+expect_in "$TMP/out" "od,L4,savings-plan,,3.00,1y,none,0.00,2190.00,2920.00,2190.00,730.00,25.0000," "published plan discount"
+expect_exit 0 "roi table, published" -- "$FLEETSIM" roi --db "$DB" pub --upfront partial
+expect_in "$TMP/out" "catalog test:l4-box, published partial upfront" "the price source says published"
+# A savings-plan pool with no discount key takes the published 25%: a
+# $1.50/h commitment buys 1.50 / 0.75 = $2.00/h of the $4.00/h of usage,
+# the other $2.00/h is on demand: 3.50 x 720 h = $2,520.00 (the reserved
+# discount, 30%, would give $2,417.14).
+expect_exit 0 "plan pool, published discount" -- "$FLEETSIM" run "$TMP/pub.ini" --db "$DB" --quiet --name pub-plan --set pool.od.pricing=savings-plan --set pool.od.commitment=1.50/h
+expect_eq "$(sql "$DB" "SELECT printf('%.2f', total_cost_usd) FROM run_summary WHERE name = 'pub-plan'")" 2520.00 "savings plan at the published discount"
 report

@@ -3,6 +3,7 @@
  * the refusals of reserved upfront payments), and exact bills to the cent
  * for a termination, the horizon's cut and a reservation's every hour. */
 #include "tests/check.h"
+#include "models/catalog.h"
 #include "models/purchase.h"
 
 #include <time.h>
@@ -13,6 +14,8 @@ typedef struct keys {
     const char *const *kv;      /* key, value, ..., NULL */
     double catalog;             /* the catalog's rate; NaN: none */
     int column;                 /* the column asked for; -1: none */
+    int published;              /* the catalog publishes upfront options:
+                                   partial $0.90/h + $8,000, all $17,000 */
     char msg[512];              /* "key: why" or "missing what" */
 } keys;
 
@@ -60,6 +63,29 @@ static int kv_catalog(void *ctx, int column, double *usd, char *source,
     return 0;
 }
 
+static int kv_reserved(void *ctx, int term, int upfront, double *hourly,
+                       double *upfront_usd, char *source, size_t len)
+{
+    keys *k = ctx;
+    (void)term;
+    if (!k->published)
+        return 0;
+    *hourly = upfront == FS_UPFRONT_PARTIAL ? 0.90 : 0;
+    *upfront_usd = upfront == FS_UPFRONT_PARTIAL ? 8000 : 17000;
+    snprintf(source, len, "catalog test:box, published");
+    return 1;
+}
+
+static int kv_plan_discount(void *ctx, int term, double *discount)
+{
+    keys *k = ctx;
+    (void)term;
+    if (!k->published)
+        return 0;
+    *discount = 0.25;
+    return 1;
+}
+
 /* Resolves option name's terms from kv (catalog rate as given): 0 or -1,
  * the message in k->msg. */
 static int resolve(const char *name, const char *const *kv, double catalog,
@@ -67,7 +93,8 @@ static int resolve(const char *name, const char *const *kv, double catalog,
 {
     *k = (keys){.kv = kv, .catalog = catalog, .column = -1};
     const fs_purchase_reader rd = {k, kv_value, kv_bad, kv_missing, kv_price,
-                                   kv_catalog, 10000};
+                                   kv_catalog, kv_reserved, kv_plan_discount,
+                                   10000};
     memset(t, 0, sizeof *t);
     return fs_purchase_find(name)->resolve(&rd, t);
 }
@@ -172,6 +199,30 @@ static void test_resolve(void)
     CHECK(k.column == FS_PRICE_RESERVED_3Y && t.term_months == 36);
     CHECK_NEAR(t.price, 0.566, 1e-12);
     CHECK_NEAR(t.upfront_usd, 1.132 * 26280 / 2, 1e-9);
+
+    /* A published upfront option is taken as it is, not derived; the
+     * no-upfront rate is the rate column whatever the catalog publishes. */
+    {
+        keys kp;
+        fs_purchase_terms tp;
+        const fs_purchase_reader rdp = {&kp, kv_value, kv_bad, kv_missing,
+                                        kv_price, kv_catalog, kv_reserved,
+                                        kv_plan_discount, 10000};
+        static const char *const p1[] = {"upfront", "partial", NULL};
+        static const char *const p2[] = {"upfront", "all", NULL};
+        static const char *const p3[] = {NULL};
+        const char *const *cases[] = {p1, p2, p3};
+        const double hourly[] = {0.90, 0, 2.088}, up[] = {8000, 17000, 0};
+        for (int c = 0; c < 3; c++) {
+            kp = (keys){.kv = cases[c], .catalog = 2.088, .column = -1,
+                        .published = 1};
+            memset(&tp, 0, sizeof tp);
+            CHECK(fs_purchase_find("reserved")->resolve(&rdp, &tp) == 0);
+            CHECK(tp.price == hourly[c] && tp.upfront_usd == up[c]);
+            CHECK((strstr(tp.price_source, "published") != NULL) == (c < 2));
+            CHECK(!strstr(tp.price_source, "derived"));
+        }
+    }
 
     /* Reserved with its own payments: no catalog asked. */
     static const char *const r4[] = {"upfront", "partial", "price", "1.20",

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sim/base/error.h"
+#include "sim/cli/help.h"
 
 int fs_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -66,6 +67,36 @@ int fs_option_values(const char *cmd, int argc, char **argv, int *i,
             return taken;
     }
     return 0;
+}
+
+int fs_parse_operands(const char *cmd, int argc, char **argv,
+                      const char *const *options, const char **const *slots,
+                      int nvalues, char **operands, int *n)
+{
+    int options_done = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!options_done) {
+            int taken = fs_option_values(cmd, argc, argv, &i, options, slots,
+                                         nvalues);
+            if (taken < 0)
+                return FS_EXIT_USAGE;
+            if (taken)
+                continue;
+            if (strcmp(arg, "--") == 0) {
+                options_done = 1;
+                continue;
+            }
+            if (fs_is_help(arg)) {
+                fputs(fs_help_text(cmd), stdout);
+                return FS_EXIT_OK;
+            }
+            if (arg[0] == '-' && arg[1] != '\0')
+                return fs_unknown_option(cmd, arg, options);
+        }
+        operands[(*n)++] = argv[i];
+    }
+    return -1;
 }
 
 int fs_unknown_option(const char *cmd, const char *arg,

@@ -206,32 +206,12 @@ static int parse_args(int argc, char **argv, export_args *a)
 {
     static const char *const options[] = {
         "--db", "--format", "--granularity", "--out", "--help", NULL };
-    int options_done = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!options_done) {
-            /* the first four of options take a value, in this order */
-            const char **slots[] = {&a->db, &a->format, &a->granularity,
-                                    &a->out};
-            int taken = fs_option_values("export", argc, argv, &i, options,
-                                         slots, 4);
-            if (taken < 0)
-                return FS_EXIT_USAGE;
-            if (taken)
-                continue;
-            if (strcmp(arg, "--") == 0) {
-                options_done = 1;
-                continue;
-            }
-            if (fs_is_help(arg)) {
-                fputs(fs_help_text("export"), stdout);
-                return -1;
-            }
-            if (arg[0] == '-' && arg[1] != '\0')
-                return fs_unknown_option("export", arg, options);
-        }
-        a->runs[a->nruns++] = argv[i];
-    }
+    /* the first four of options take a value, in this order */
+    const char **slots[] = {&a->db, &a->format, &a->granularity, &a->out};
+    int rc = fs_parse_operands("export", argc, argv, options, slots, 4,
+                               a->runs, &a->nruns);
+    if (rc != -1)
+        return rc == FS_EXIT_OK ? -1 : rc;
     if (!a->format || (strcmp(a->format, "focus") && strcmp(a->format, "csv")))
         return fs_usage_error("export", "--format focus or --format csv, "
                               "please%s%s%s", a->format ? " (not '" : "",

@@ -20,36 +20,19 @@ int cmd_import(int argc, char **argv)
     char **files = calloc((size_t)argc, sizeof *files);
     if (!files)
         return fs_fail("out of memory");
-    int n = 0, options_done = 0, rc = FS_EXIT_OK;
-    for (int i = 1; i < argc && rc == FS_EXIT_OK; i++) {
-        const char *arg = argv[i];
-        int taken = 0;
-        if (!options_done) {
-            taken = fs_option_value("import", argc, argv, &i, "--db", &db);
-            if (taken < 0)
-                rc = FS_EXIT_USAGE;
-            else if (strcmp(arg, "--") == 0)
-                options_done = taken = 1;
-            else if (fs_is_help(arg))
-                rc = -1;
-            else if (!taken && arg[0] == '-' && arg[1] != '\0')
-                rc = fs_unknown_option("import", arg, options);
-        }
-        if (rc == FS_EXIT_OK && !taken)
-            files[n++] = argv[i];
-    }
-    if (rc == -1) {
-        free(files);
-        fputs(fs_help_text("import"), stdout);
-        return FS_EXIT_OK;
-    }
-    if (rc == FS_EXIT_OK && n == 0)
-        rc = fs_usage_error("import", "which file? e.g. fleetsim import "
-                            "--db fleetsim.db fleetsim.kept-1234.db");
-    if (rc != FS_EXIT_OK) {
+    const char **slots[] = {&db};
+    int n = 0, rc = fs_parse_operands("import", argc, argv, options, slots,
+                                      1, files, &n);
+    if (rc != -1) {
         free(files);
         return rc;
     }
+    if (n == 0) {
+        free(files);
+        return fs_usage_error("import", "which file? e.g. fleetsim import "
+                              "--db fleetsim.db fleetsim.kept-1234.db");
+    }
+    rc = FS_EXIT_OK;
 
     fs_error err;
     fs_store *s = fs_store_open(db, FS_STORE_CREATE, &err);

@@ -28,30 +28,8 @@ static int parse(int argc, char **argv, plot_args *a)
         "--help", NULL};
     const char **slot[] = {&a->db, &a->chart, &a->out, &a->baseline,
                            &a->pool, &a->term};
-    int options_done = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!options_done) {
-            int taken = fs_option_values("plot", argc, argv, &i, options,
-                                         slot, 6);
-            if (taken < 0)
-                return FS_EXIT_USAGE;
-            if (taken)
-                continue;
-            if (strcmp(arg, "--") == 0) {
-                options_done = 1;
-                continue;
-            }
-            if (fs_is_help(arg)) {
-                fputs(fs_help_text("plot"), stdout);
-                return FS_EXIT_OK;
-            }
-            if (arg[0] == '-' && arg[1] != '\0')
-                return fs_unknown_option("plot", arg, options);
-        }
-        a->runs[a->nruns++] = argv[i];
-    }
-    return -1;
+    return fs_parse_operands("plot", argc, argv, options, slot, 6, a->runs,
+                             &a->nruns);
 }
 
 /* Checks what needs no database; returns -1 when all is well. */

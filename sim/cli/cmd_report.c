@@ -27,29 +27,10 @@ static int parse(int argc, char **argv, report_args *a)
     static const char *const options[] = {"--db", "--out", "--baseline",
                                           "--help", NULL};
     const char **slot[] = {&a->db, &a->out, &a->baseline};
-    int options_done = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!options_done) {
-            int taken = fs_option_values("report", argc, argv, &i, options,
-                                         slot, 3);
-            if (taken < 0)
-                return FS_EXIT_USAGE;
-            if (taken)
-                continue;
-            if (strcmp(arg, "--") == 0) {
-                options_done = 1;
-                continue;
-            }
-            if (fs_is_help(arg)) {
-                fputs(fs_help_text("report"), stdout);
-                return FS_EXIT_OK;
-            }
-            if (arg[0] == '-' && arg[1] != '\0')
-                return fs_unknown_option("report", arg, options);
-        }
-        a->runs[a->nruns++] = argv[i];
-    }
+    int rc = fs_parse_operands("report", argc, argv, options, slot, 3,
+                               a->runs, &a->nruns);
+    if (rc != -1)
+        return rc;
     if (!a->out)
         return fs_usage_error("report", "where to? --out FILE.html or "
                               "FILE.md");

@@ -18,32 +18,12 @@ int cmd_rm(int argc, char **argv)
     char **runs = calloc((size_t)argc, sizeof *runs);
     if (!runs)
         return fs_fail("out of memory");
-    int n = 0, options_done = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!options_done) {
-            int taken = fs_option_value("rm", argc, argv, &i, "--db", &db);
-            if (taken < 0) {
-                free(runs);
-                return FS_EXIT_USAGE;
-            }
-            if (taken)
-                continue;
-            if (strcmp(arg, "--") == 0) {
-                options_done = 1;
-                continue;
-            }
-            if (fs_is_help(arg)) {
-                free(runs);
-                fputs(fs_help_text("rm"), stdout);
-                return FS_EXIT_OK;
-            }
-            if (arg[0] == '-' && arg[1] != '\0') {
-                free(runs);
-                return fs_unknown_option("rm", arg, options);
-            }
-        }
-        runs[n++] = argv[i];
+    const char **slots[] = {&db};
+    int n = 0, rc = fs_parse_operands("rm", argc, argv, options, slots, 1,
+                                      runs, &n);
+    if (rc != -1) {
+        free(runs);
+        return rc;
     }
     if (n == 0) {
         free(runs);
@@ -53,7 +33,7 @@ int cmd_rm(int argc, char **argv)
 
     fs_error err;
     fs_store *s = fs_store_open(db, FS_STORE_EXISTING, &err);
-    int rc = s ? fs_store_remove_runs(s, runs, n, stdout, &err) : -1;
+    rc = s ? fs_store_remove_runs(s, runs, n, stdout, &err) : -1;
     fs_store_close(s);
     free(runs);
     if (rc)

@@ -47,6 +47,16 @@ int fs_option_values(const char *cmd, int argc, char **argv, int *i,
                      const char *const *names, const char **const *slots,
                      int n);
 
+/* The argument loop of a command that takes value options and operands
+ * (runs, files).  options is NULL-terminated: its first nvalues names take
+ * a value, which goes to *slots[k]; -h/--help prints the command's help;
+ * "--" ends the options.  Operands go to operands[(*n)++], which has room
+ * for argc.  Returns -1 to go on, FS_EXIT_OK when the help was printed,
+ * FS_EXIT_USAGE after a usage error. */
+int fs_parse_operands(const char *cmd, int argc, char **argv,
+                      const char *const *options, const char **const *slots,
+                      int nvalues, char **operands, int *n);
+
 /* Usage error for an unknown option arg, suggesting the nearest of the
  * NULL-terminated known options; returns FS_EXIT_USAGE. */
 int fs_unknown_option(const char *cmd, const char *arg,

@@ -161,6 +161,28 @@ static double scaled(const fs_instance_type *it, int column, int gpi)
     return it->gpus == gpi ? r : r / it->gpus * gpi;
 }
 
+/* The upfront payment option's prices into pr: the provider's published
+ * option when the catalog has it (the price source says so), else derived
+ * from the no-upfront rate as a reserved pool derives it. */
+static void upfront_option(const fs_instance_type *it, int term, int kind,
+                           int gpi, double rate, fs_roi_prices *pr,
+                           fs_roi_row *w)
+{
+    fs_reserved_option ro;
+    if (fs_instance_reserved_option(it, term, kind, &ro) == 0 &&
+        !ro.derived) {
+        double k = (double)gpi / it->gpus;
+        pr->upfront = ro.upfront * k;
+        pr->hourly = ro.hourly * k;
+        size_t at = strlen(w->price_source);
+        snprintf(w->price_source + at, sizeof w->price_source - at,
+                 ", published %s upfront", kind == 1 ? "partial" : "all");
+        return;
+    }
+    fs_reserved_derive(rate, pr->term_months, kind, &pr->hourly,
+                       &pr->upfront);
+}
+
 /* The prices of row w: 0, or -1 with why (the pool is skipped). */
 static int price_row(const fs_roi_query *o, const fs_catalog *c,
                      const pool_info *p, int gpi, fs_roi_row *w,
@@ -201,18 +223,15 @@ static int price_row(const fs_roi_query *o, const fs_catalog *c,
         snprintf(w->price_source + at, sizeof w->price_source - at, ":%s%s",
                  it->name, it->gpus != gpi ? " (per GPU)" : "");
     }
-    double term_h = 730.0 * o->term_months;
     *pr = (fs_roi_prices){od, rr, 0, o->term_months, o->rate};
-    if (o->upfront_kind == 1) {
-        pr->upfront = rr * term_h / 2;
-        pr->hourly = rr / 2;
-    } else if (o->upfront_kind == 2) {
-        pr->upfront = rr * term_h;
-        pr->hourly = 0;
-    }
+    int term = o->term_months == 36;
+    if (o->upfront_kind && !o->plan && it)
+        upfront_option(it, term, o->upfront_kind, gpi, rr, pr, w);
     w->on_demand_usd_h = od;
     w->reserved_usd_h = rr;
-    w->discount = isnan(o->plan_discount) ? 1 - rr / od : o->plan_discount;
+    double published = it ? it->sp_discount[term] : NAN;
+    w->discount = !isnan(o->plan_discount) ? o->plan_discount
+                : !isnan(published) ? published : 1 - rr / od;
     if (o->plan && w->discount <= 0) {
         snprintf(why, len, "the catalog's %s reserved price for %s is no "
                  "less than on demand: no savings plan discount to assume "

@@ -326,6 +326,45 @@ static int key_catalog_price(void *ctx, int column, double *usd,
     return 0;
 }
 
+/* The catalog's published reserved option (not one it would derive) for
+ * the pool's instance type, scaled to the pool's GPUs per instance. */
+static int key_catalog_reserved(void *ctx, int term, int upfront,
+                                double *hourly, double *upfront_usd,
+                                char *source, size_t source_len)
+{
+    static const char *const names[] = {"no", "partial", "all"};
+    pool_reader *k = ctx;
+    fs_pool_conf *p = k->p;
+    const fs_instance_type *it = k->it;
+    int column = term ? FS_PRICE_RESERVED_3Y : FS_PRICE_RESERVED_1Y;
+    if (!it && catalog_instance(k->rd, k->sc, p, column, &it))
+        return -1;
+    fs_reserved_option o;
+    if (!it || fs_instance_reserved_option(it, term, upfront, &o) < 0 ||
+        o.derived)
+        return 0;
+    double scale = (double)p->gpus_per_instance / it->gpus;
+    *hourly = o.hourly * scale;
+    *upfront_usd = o.upfront * scale;
+    snprintf(source, source_len, "catalog %s:%s, published %s upfront%s",
+             it->provider, it->name, names[upfront],
+             it->gpus != p->gpus_per_instance ? " (per GPU)" : "");
+    return 1;
+}
+
+/* The catalog's published Savings Plan discount for the pool's type. */
+static int key_catalog_plan_discount(void *ctx, int term, double *discount)
+{
+    pool_reader *k = ctx;
+    const fs_instance_type *it = k->it;
+    if (!it && catalog_instance(k->rd, k->sc, k->p, FS_PRICE_ON_DEMAND, &it))
+        return -1;
+    if (!it || isnan(it->sp_discount[term]))
+        return 0;
+    *discount = it->sp_discount[term];
+    return 1;
+}
+
 /* Prices a pool: its purchase option resolves its terms from the keys. */
 static int price_pool(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p,
                       const fs_instance_type *it)
@@ -333,7 +372,8 @@ static int price_pool(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p,
     pool_reader k = {rd, sc, p, it};
     const fs_purchase_reader r = {&k, key_value, key_bad, key_missing,
                                   key_price, key_catalog_price,
-                                  FS_MAX_PRICE};
+                                  key_catalog_reserved,
+                                  key_catalog_plan_discount, FS_MAX_PRICE};
     return p->purchase->resolve(&r, &p->terms);
 }
 
