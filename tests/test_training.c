@@ -300,8 +300,74 @@ static void check_notice_checkpoint(void)
     unlink(csv);
 }
 
+static void on_fixed_interrupt(fs_engine *e, void *obj, long arg)
+{
+    (void)e;
+    (void)arg;
+    fs_capacity *cap = obj;
+    CHECK(fs_capacity_interrupt(cap, 0, 0) == 0);
+    CHECK(fs_capacity_launch(cap, 1) == 1);
+}
+
+/* Interruptions at 5 h and 10.5 h of a 20 h job with hourly checkpoints of
+ * 72 s: it saves 4 h by 4 x 3672 s, loses 3312 s; saves 5 more hours by
+ * 37800 - 1440, loses 1440 s; then 11 h and 10 checkpoints: ends at
+ * 37800 + 39600 + 720 = 78120 s, 1.32 GPU-hours lost.  The note gives
+ * the Young/Daly interval sqrt(2 x 72 s x MTBF), MTBF = 78120 s / 2. */
+static void check_young_daly(void)
+{
+    char csv[64], text[1024];
+    CHECK(write_csv(csv, "job_id,submit_s,gpus,duration_s\n"
+                         "j,0,1,72000\n") == 0);
+    snprintf(text, sizeof text,
+             "[scenario]\nhorizon = 2d\nmetrics_interval = 1d\n"
+             "[pool.spot]\ngpu = L4\nprice = 1.00\ncount = 1\n"
+             "provision_delay = 0s\n"
+             "[workload.ft]\nkind = training\npools = spot\n"
+             "jobs = trace(%s, format=generic)\n"
+             "checkpoint_interval = 1h\ncheckpoint_cost = 72s\n", csv);
+    fs_scenario *sc = check_load(text);
+    fs_results out;
+    fs_results_init(&out);
+    fs_world w;
+    fs_error err;
+    CHECK(sc && fs_world_init(&w, sc, 0, &out, &err) == 0 &&
+          fs_world_start(&w) == 0);
+    if (sc) {
+        fs_engine_at(w.sim.engine, 18000, on_fixed_interrupt,
+                     &w.pools[0].cap, 0);
+        fs_engine_at(w.sim.engine, 37800, on_fixed_interrupt,
+                     &w.pools[0].cap, 0);
+        CHECK(fs_world_run(&w) == 0);
+        CHECK(out.njobs == 1);
+        if (out.njobs == 1) {
+            CHECK_NEAR(out.jobs[0].end_s, 78120, 1e-6);
+            CHECK_NEAR(out.jobs[0].lost_gpu_hours, 1.32, 1e-9);
+            CHECK(out.jobs[0].interruptions == 2);
+        }
+        char m[32], y[32], want[256];
+        fs_format_duration(78120 / 2.0, m, sizeof m);
+        fs_format_duration(sqrt(72 * 78120.0), y, sizeof y);
+        snprintf(want, sizeof want, "ft: 2 interruptions, MTBF %s; "
+                 "Young/Daly checkpoint interval sqrt(2 x checkpoint_cost "
+                 "x MTBF) = %s (checkpoint_interval = 1h)", m, y);
+        int found = 0;
+        for (int i = 0; i < out.nnotes; i++)
+            found |= strcmp(out.notes[i], want) == 0;
+        CHECK(found);
+        if (!found)
+            printf("     want: %s\n     note: %s\n", want,
+                   out.nnotes > 1 ? out.notes[1] : "(none)");
+        fs_world_free(&w);
+    }
+    fs_results_free(&out);
+    fs_scenario_free(sc);
+    unlink(csv);
+}
+
 int main(void)
 {
+    check_young_daly();
     check_closed_form();
     check_backfill();
     check_span_and_fallback();
