@@ -48,6 +48,22 @@ void fs_estimate_run(const fs_world *world, fs_estimate *est)
         add_part(est, 2 * n + extra, sc, w->conf->section, "arrivals",
                  what);
     }
+    for (size_t i = 0; i < sc->nworkloads; i++) {
+        const fs_workload_conf *c = &sc->workloads[i];
+        if (c->kind != FS_KIND_TRAINING)
+            continue;
+        /* per job: its submission, a pass, each segment and checkpoint */
+        double n = 0, ci = c->training.checkpoint_interval;
+        for (size_t j = 0; j < c->training.jobs.n; j++) {
+            const fs_job_spec *job = &c->training.jobs.jobs[j];
+            double d = fmin(job->duration_s, sc->horizon_s - job->submit_s);
+            if (d >= 0)
+                n += 3 + (ci > 0 ? 2 * ceil(d / ci) : 1);
+        }
+        fs_format_count(n, n1, sizeof n1);
+        snprintf(what, sizeof what, "%s training job steps", n1);
+        add_part(est, n, sc, c->section, "checkpoint_interval", what);
+    }
     double samples = floor(sc->horizon_s / sc->metrics_interval);
     fs_format_count(samples, n1, sizeof n1);
     snprintf(what, sizeof what, "%s metrics samples", n1);
