@@ -233,6 +233,27 @@ static void check_span_and_fallback(void)
           out.jobs[0].end_s == 3600);
     fs_results_free(&out);
 
+    /* A spread head reserves the pool: b (4 GPUs over two 2-GPU
+     * instances) waits for a at 10 h; c (2 GPUs, 20 h) would delay it
+     * and waits although 2 GPUs are free; d (1 GPU, 8 h) ends by 10 h. */
+    CHECK(run_jobs("job_id,submit_s,gpus,duration_s\n"
+                   "a,0,2,36000\n"
+                   "b,3600,4,3600\n"
+                   "c,7200,2,72000\n"
+                   "d,7200,1,28800\n",
+                   "[pool.a]\ngpu = L4\ngpus_per_instance = 2\n"
+                   "price = 2.00\ncount = 2\n",
+                   "span_instances = yes\n", &out) == 0);
+    const fs_job_row *b = job(&out, "b"), *c = job(&out, "c"),
+                     *d = job(&out, "d");
+    CHECK(b && c && d);
+    if (b && c && d) {
+        CHECK(b->start_s == 36000 && b->end_s == 39600);
+        CHECK(d->start_s == 7200 && d->end_s == 36000);
+        CHECK(c->start_s == 39600);
+    }
+    fs_results_free(&out);
+
     CHECK(run_jobs("job_id,submit_s,gpus,duration_s\n"
                    "one,0,1,36000\n"
                    "two,0,1,3600\n",
