@@ -25,7 +25,8 @@ kind = training
 pools = a100
 jobs = trace($OPENB, format=openb)
 INI
-expect_exit 0 "openb replay" -- "$FLEETSIM" run "$TMP/openb.ini" --db "$DB" --quiet
+expect_exit 0 "openb replay" -- "$FLEETSIM" run "$TMP/openb.ini" --db "$DB"
+expect_in "$TMP/out" "openb: 1088 rows of $OPENB ask for no GPU (not GPU jobs): skipped" "pods with no GPU counted"
 expect_eq "$(sql "$DB" "SELECT count(*) FROM job")" "7064" "one row per GPU pod"
 expect_eq "$(sql "$DB" "SELECT jobs FROM run_summary")" "7064" "run_summary.jobs"
 expect_eq "$(sql "$DB" "SELECT count(*) FROM job WHERE status = 'rejected' AND reason LIKE 'never scheduled%'")" "861" "pods never scheduled: rejected with the reason"

@@ -1,6 +1,7 @@
 /* fuzz_trace.c -- libFuzzer harness for the trace readers: the CSV reader
  * (sim/csvin.c, libcsv) and the azure-llm, alibaba-lora and generic
- * formats with their validating pass and replay (traces/).
+ * formats with their validating pass and replay (traces/), and the jobs
+ * readers (traces/jobs.c: generic and openb).
  *
  * Each input is written to a file and opened as a trace in every format;
  * a stream that opens is replayed for at most 2000 arrivals.  The variant
@@ -12,6 +13,9 @@
 #include "sim/base/csvin.h"
 #include "sim/base/rng.h"
 #include "traces/arrivals.h"
+#include "traces/jobs.h"
+
+#include <math.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -108,6 +112,28 @@ static void replay(const char *path, const char *format, uint32_t h)
     fs_arrivals_free(a);
 }
 
+/* The input as a jobs file: read whole or refused; every job read is
+ * well formed and in submit order. */
+static void read_jobs(const char *path, const char *format)
+{
+    fs_call call = {{0}};
+    snprintf(call.name, sizeof call.name, "trace");
+    set_arg(&call, "", path);
+    set_arg(&call, "format", format);
+    fs_jobs jobs;
+    fs_error err;
+    if (fs_jobs_read(&call, fuzz_dir, "fuzz.ini", 1, "workload.t.jobs",
+                     &jobs, &err) == 0)
+        for (size_t i = 0; i < jobs.n; i++) {
+            const fs_job_spec *j = &jobs.jobs[i];
+            if (j->gpus < 1 || j->milli < 1 || !(j->duration_s >= 0) ||
+                !isfinite(j->submit_s) ||
+                (i > 0 && j->submit_s < jobs.jobs[i - 1].submit_s))
+                abort();
+        }
+    fs_jobs_free(&jobs);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char path[400];
@@ -116,5 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     replay(path, "azure-llm", h);
     replay(path, "alibaba-lora", h);
     replay(path, "generic", h);
+    read_jobs(path, "generic");
+    read_jobs(path, "openb");
     return 0;
 }

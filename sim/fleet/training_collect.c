@@ -109,6 +109,11 @@ static void note_workload(fs_training *t, const fs_trainer *w)
                         n[FS_JOB_REJECTED], n[FS_JOB_PENDING],
                         started ? wait / (double)started / 3600 : 0.0, missed,
                         lost / 3600, cost);
+    if (w->conf->training.jobs.skipped > 0)
+        fs_results_add_note(t->sim->out, "%s: %ld rows of %s ask for no GPU "
+                            "(not GPU jobs): skipped", w->conf->name,
+                            w->conf->training.jobs.skipped,
+                            w->conf->training.jobs.path);
     if (w->interruptions == 0)
         return;
     const fs_training_conf *c = &w->conf->training;

@@ -103,9 +103,7 @@ static void on_open(fs_engine *e, void *obj, long arg)
     if (fs_capacity_active(r->cap) < r->conf->count)
         fs_capacity_start(r->cap, r->conf->count -
                                       fs_capacity_active(r->cap));
-    if (r->close_at < fs_engine_now(e) + 0)
-        r->close_at = fs_engine_now(e);
-    at(r, r->close_at, on_close);
+    at(r, fmax(r->close_at, fs_engine_now(e)), on_close);
 }
 
 static void on_close(fs_engine *e, void *obj, long arg)
