@@ -77,10 +77,7 @@ static const fs_key_doc pool_keys[] = {
 };
 
 static const fs_key_later pool_later[] = {
-    {"interruption", "spot pools"},
-    {"notice", "spot pools"},
-    {"replace_delay", "spot pools"},
-    {"fallback", "spot pools"},
+    {"price_trace", "spot price traces"},
     {"mig", "MIG partitions"},
     {"schedule", "offline windows"},
     {NULL, NULL},

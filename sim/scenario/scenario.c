@@ -450,6 +450,9 @@ fs_scenario *fs_scenario_load(const char *path, char *const *sets, int nsets,
         if (fs_scenario_parse_pool(sc, names[i], &sc->pools[i], err))
             goto fail;
     free(names);
+    names = NULL;
+    if (fs_scenario_link_spot(sc, err))
+        goto fail;
 
     if (collect_sections(sc, "workload.", &names, &n))
         goto oom;
@@ -493,6 +496,8 @@ void fs_scenario_free(fs_scenario *sc)
 {
     if (!sc)
         return;
+    for (size_t i = 0; i < sc->npools; i++)
+        fs_interruption_free(&sc->pools[i].spot.interruption);
     free(sc->pools);
     free(sc->workloads);
     free(sc->windows);

@@ -15,6 +15,7 @@
 #include "sim/base/names.h"
 #include "sim/base/tags.h"
 #include "models/catalog.h"
+#include "models/interruption.h"
 #include "models/purchase.h"
 #include "models/service.h"
 #include "traces/arrivals.h"
@@ -26,6 +27,18 @@ typedef enum fs_scale_kind {
 } fs_scale_kind;
 
 #define FS_MAX_POOLS_PER_WORKLOAD 8
+
+/* A spot pool's interruptions, replacement and fallback (the spot keys,
+ * scenario_spot.c).  Zeroed, with fallback -1, for other pools. */
+typedef struct fs_spot_conf {
+    fs_interruption interruption;   /* kind NONE: never interrupted */
+    double notice_s;
+    fs_dist replace_delay;          /* const(0s) by default */
+    int fallback;                   /* pool index, or -1 */
+    double fallback_after;
+    long extra;                     /* spot_extra: already in count */
+    long target;                    /* count + spot_extra */
+} fs_spot_conf;
 
 typedef struct fs_pool_conf {
     char name[FS_NAME_MAX];
@@ -44,6 +57,7 @@ typedef struct fs_pool_conf {
     fs_purchase_terms terms;      /* price and what its purchase option
                                      resolved from the pool's keys */
     char tags[FS_TAGS_MAX];       /* tags = k:v,... normalised, or "" */
+    fs_spot_conf spot;
 } fs_pool_conf;
 
 typedef struct fs_workload_conf {

@@ -347,7 +347,7 @@ int fs_scenario_parse_pool(fs_scenario *sc, const char *section,
     snprintf(p->name, sizeof p->name, "%s", section + 5);
     if (fs_rd_check_keys(&rd, FS_SECTION_POOL) || parse_pricing(&rd, p) ||
         parse_hardware(&rd, sc, p, &it) || parse_size(&rd, p) ||
-        fs_rd_tags(&rd, p->tags))
+        fs_rd_tags(&rd, p->tags) || price_pool(&rd, sc, p, it))
         return -1;
-    return price_pool(&rd, sc, p, it);
+    return fs_scenario_parse_spot(&rd, sc, p);
 }
