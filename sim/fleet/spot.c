@@ -304,8 +304,14 @@ int fs_spot_init(fs_spot *s, fs_sim *sim, const fs_pool_conf *conf,
     if (!s->rng || !s->doom || !s->taken_at || !s->notice_from)
         return fs_error_set(err, "out of memory building pool %s",
                             conf->name);
-    if (sc->interruption.kind == FS_INTERRUPT_TRACE && open_trace(s, err))
-        return -1;
+    if (sc->interruption.kind == FS_INTERRUPT_TRACE && open_trace(s, err)) {
+        /* "s.ini:9: pool.s.interruption: trace.csv:4: why" */
+        const fs_config_entry *e = fs_config_find(sim->sc->cfg, conf->section,
+                                                  "interruption");
+        fs_error why = *err;
+        return fs_error_set(err, "%s:%d: %s.interruption: %s", e->file,
+                            e->line, conf->section, why.msg);
+    }
     if (fs_capacity_subscribe(cap, &spot_listener, s))
         return fs_error_set(err, "pool %s: too many capacity subscribers",
                             conf->name);
