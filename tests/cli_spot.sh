@@ -58,6 +58,11 @@ bad_trace short '0,1\n3600,0\n' "3: the trace ends at 3600s, before the horizon 
 printf 't_seconds,available\n0,1\n3600,0\n' >"$TMP/loop.csv"
 spot_ini "trace($TMP/loop.csv, repeat=yes)" >"$TMP/loop.ini"
 expect_exit 0 "a short trace with repeat=yes" -- "$FLEETSIM" run "$TMP/loop.ini" --db "$TMP/loop.db" --quiet
+printf 't_seconds,price\n0,0.9\n7200,0.95\n3600,1.0\n' >"$TMP/prices.csv"
+spot_ini "exponential(mean=10h)" "price_trace = $TMP/prices.csv" | sed '/^price = /d' >"$TMP/prices.ini"
+expect_exit 1 "an unsorted price trace" -- "$FLEETSIM" run "$TMP/prices.ini" --db "$DB" --quiet
+expect_one_line "an unsorted price trace"
+expect_in "$TMP/err" "prices.ini:10: pool.s.price_trace: $TMP/prices.csv:4: time 3600 is before" "price trace names file:line"
 spot_ini "exponential(mean=10h)" "fallback = nowhere" >"$TMP/fallback.ini"
 expect_exit 1 "fallback to a missing pool" -- "$FLEETSIM" run "$TMP/fallback.ini" --db "$DB" --quiet
 expect_one_line "fallback to a missing pool"

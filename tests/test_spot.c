@@ -11,6 +11,10 @@
  *     every second and dollar worked out by hand;
  *   - Weibull(shape 0.8, scale 20 h) lifetimes drawn with GSL: the fit
  *     recovers shape and scale within 10%, the exponential fit the mean;
+ *   - empirical lifetimes of exactly 1 h: 9 interruptions in 10 h, with a
+ *     2-minute notice each;
+ *   - a price trace: each second billed at the price in force, nothing
+ *     while the instance is gone;
  *   - lifetimes of a small preemption trace, censoring included. */
 #include "tests/check.h"
 #include "tests/simulate.h"
@@ -106,6 +110,59 @@ static void check_fallback(void)
     fs_results_free(&r);
 }
 
+static void check_empirical(void)
+{
+    const char *lives = write_tmp("lifetime_s\n3600\n3600\n");
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[scenario]\nhorizon = 10h\nmetrics_interval = 1h\n"
+             "[pool.s]\ngpu = L4\npricing = spot\nprice = 1\ncount = 1\n"
+             "provision_delay = 0s\nnotice = 2m\n"
+             "interruption = empirical(%s)\n"
+             "[workload.w]\npools = s\narrivals = poisson(rate=0.001/s)\n"
+             "service = const(1s)\n", lives);
+    fs_results r;
+    int rc = check_simulate(text, &r);
+    CHECK(rc == 0);
+    if (rc == 0) {
+        printf("  empirical: %ld interruptions in 10 h of 1-hour lives, $%.2f\n",
+               r.pools[0].interruptions, total_cost(&r, NULL));
+        CHECK(r.pools[0].interruptions == 9 && r.ninterrupts == 9);
+        CHECK(r.ninterrupts == 9 && r.interrupts[8].t_s == 9 * 3600.0 &&
+              r.interrupts[8].notice_s == 120);
+        CHECK(fabs(total_cost(&r, NULL) - 10.00) < 1e-9);
+    }
+    fs_results_free(&r);
+}
+
+/* $1/h until 3600 s, then $2/h; the instance is taken at 1800 s and back
+ * at 2700 s: 1800 s at $1 + 900 s at $1 + 3600 s at $2 = $2.75. */
+static void check_price_trace(void)
+{
+    const char *prices = write_tmp("t_seconds,price\n0,1.0\n3600,2.0\n");
+    const char *av = write_tmp("t_seconds,available\n0,1\n1800,0\n2700,1\n"
+                               "8000,1\n");
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[scenario]\nhorizon = 2h\nmetrics_interval = 1h\n"
+             "[pool.s]\ngpu = L4\npricing = spot\nprice_trace = %s\n"
+             "count = 1\nprovision_delay = 0s\ninterruption = trace(%s)\n"
+             "[workload.w]\npools = s\narrivals = poisson(rate=0.001/s)\n"
+             "service = const(1s)\n", prices, av);
+    fs_results r;
+    int rc = check_simulate(text, &r);
+    CHECK(rc == 0);
+    if (rc == 0) {
+        printf("  price trace: $%.2f (1800 s + 900 s at $1/h, 3600 s at "
+               "$2/h = $2.75), shown as $%.2f/h\n", total_cost(&r, NULL),
+               r.pools[0].price_usd_h);
+        CHECK(fabs(total_cost(&r, NULL) - 2.75) < 1e-9);
+        CHECK(r.pools[0].interruptions == 1);
+        CHECK(r.pools[0].price_usd_h == 1.0);   /* mean over [0, 3600 s] */
+    }
+    fs_results_free(&r);
+}
+
 static void check_weibull_fit(void)
 {
     enum { N = 2000 };
@@ -161,6 +218,8 @@ int main(void)
 {
     check_exponential();
     check_fallback();
+    check_price_trace();
+    check_empirical();
     check_weibull_fit();
     check_lifetimes();
     for (int i = 0; i < ntmp; i++)

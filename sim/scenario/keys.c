@@ -77,7 +77,6 @@ static const fs_key_doc pool_keys[] = {
 };
 
 static const fs_key_later pool_later[] = {
-    {"price_trace", "spot price traces"},
     {"mig", "MIG partitions"},
     {"schedule", "offline windows"},
     {NULL, NULL},

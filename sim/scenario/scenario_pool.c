@@ -333,7 +333,7 @@ static int price_pool(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p,
     pool_reader k = {rd, sc, p, it};
     const fs_purchase_reader r = {&k, key_value, key_bad, key_missing,
                                   key_price, key_catalog_price,
-                                  FS_MAX_PRICE};
+                                  FS_MAX_PRICE, sc->dir};
     return p->purchase->resolve(&r, &p->terms);
 }
 
