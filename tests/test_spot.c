@@ -15,7 +15,9 @@
  *     2-minute notice each;
  *   - a price trace: each second billed at the price in force, nothing
  *     while the instance is gone;
- *   - lifetimes of a small preemption trace, censoring included. */
+ *   - lifetimes of a small preemption trace, censoring included;
+ *   - a run whose engine cannot schedule an event fails cleanly wherever
+ *     that happens, the spot schedules included (as test_engine_fail). */
 #include "tests/check.h"
 #include "tests/simulate.h"
 
@@ -214,6 +216,75 @@ static void check_lifetimes(void)
     CHECK_CONTAINS(err.msg, ":2: negative time -5");
 }
 
+/* One run with the schedule after the first k failing (k < 0: none). */
+static int run_failing(const fs_scenario *sc, long k, fs_error *err)
+{
+    fs_results out;
+    fs_world w;
+    fs_results_init(&out);
+    int rc = fs_world_init(&w, sc, 0, &out, err);
+    if (rc == 0) {
+        fs_engine_fail_after(w.sim.engine, k);
+        rc = fs_world_start(&w);
+    }
+    if (rc == 0)
+        rc = fs_world_run(&w);
+    fs_world_free(&w);
+    fs_results_free(&out);
+    return rc;
+}
+
+static void check_schedule_failures(void)
+{
+    static const char *const kinds[] = {
+        "out of memory scheduling an interruption of pool s",
+        "out of memory scheduling a relaunch of pool s",
+        "out of memory scheduling the fallback of pool s",
+        "out of memory scheduling the spot trace of pool t",
+    };
+    enum { NK = sizeof kinds / sizeof kinds[0] };
+    const char *tr = write_tmp("t_seconds,available\n0,1\n20,0\n40,1\n"
+                               "200,1\n");
+    char text[1200];
+    snprintf(text, sizeof text,
+             "[scenario]\nhorizon = 2m\nseed = 3\nmetrics_interval = 10s\n"
+             "[pool.s]\ngpu = L4\npricing = spot\nprice = 1\ncount = 2\n"
+             "interruption = exponential(mean=20s)\nnotice = 5s\n"
+             "replace_delay = exponential(mean=5s)\nprovision_delay = 3s\n"
+             "fallback = od\nfallback_after = 2s\n"
+             "[pool.t]\ngpu = L4\npricing = spot\nprice = 1\ncount = 1\n"
+             "interruption = trace(%s)\nnotice = 5s\nprovision_delay = 3s\n"
+             "[pool.od]\ngpu = L4\nprice = 1\ncount = 0\n"
+             "provision_delay = 2s\n"
+             "[workload.w]\npools = s, t, od\narrivals = poisson(rate=2/s)\n"
+             "service = exponential(mean=1s)\n", tr);
+    fs_scenario *sc = check_load(text);
+    CHECK(sc != NULL);
+    if (!sc)
+        return;
+    fs_error err;
+    CHECK(run_failing(sc, -1, &err) == 0);
+    long seen[NK] = {0}, k, bad = 0;
+    for (k = 0; k < 100000; k++) {
+        if (run_failing(sc, k, &err) == 0)
+            break;
+        int hit = 0;
+        for (int i = 0; i < NK; i++)
+            if (strcmp(err.msg, kinds[i]) == 0)
+                seen[i]++, hit = 1;
+        if (!hit && strncmp(err.msg, "out of memory scheduling", 24) != 0 &&
+            bad++ < 5)
+            printf("  schedule %ld: unexpected message: %s\n", k, err.msg);
+    }
+    printf("  schedule failures: %ld runs failed cleanly; spot kinds %ld %ld "
+           "%ld %ld\n", k, seen[0], seen[1], seen[2], seen[3]);
+    CHECK(bad == 0 && k > 100);
+    for (int i = 0; i < NK; i++)
+        if (!CHECK(seen[i] > 0))
+            printf("     never failed: %s\n", kinds[i]);
+    fs_scenario_free(sc);
+}
+
 int main(void)
 {
     check_exponential();
@@ -222,6 +293,7 @@ int main(void)
     check_empirical();
     check_weibull_fit();
     check_lifetimes();
+    check_schedule_failures();
     for (int i = 0; i < ntmp; i++)
         unlink(tmp[i]);
     return check_report("spot");
