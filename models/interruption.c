@@ -83,8 +83,9 @@ static int parse_file_form(const fs_call *c, const char *base_dir,
     if (!p)
         p = fs_call_positional(c, 0);
     if (!p || !p[0])
-        return WHY("%s() needs a file, e.g. %s(lifetimes.csv)", c->name,
-                   c->name);
+        return WHY("%s() needs a file, e.g. %s", c->name,
+                   trace ? "trace(traces/sample/spot/us-east-1f_v100_1.csv)"
+                         : "empirical(lifetimes.csv)");
     if (resolve(base_dir, p, it->path, sizeof it->path))
         return WHY("%s(): path too long", c->name);
     if (!trace) {
