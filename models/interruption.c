@@ -52,6 +52,13 @@ static int read_lifetimes(fs_interruption *it, char *why, size_t whylen)
             return WHY("%s:%ld: a lifetime must be above 0 seconds, got "
                        "'%s'", it->path, line, f);
         }
+        if (it->nlifetimes == FS_EMPIRICAL_MAX) {
+            long line = fs_csv_line(r);
+            fs_csv_free(r);
+            return WHY("%s:%ld: more than %d lifetimes; give a sample, or "
+                       "fit a model with fleetsim trace fit", it->path, line,
+                       FS_EMPIRICAL_MAX);
+        }
         if (it->nlifetimes == cap) {
             cap = cap ? cap * 2 : 64;
             double *b = realloc(it->lifetimes, cap * sizeof *b);

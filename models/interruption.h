@@ -23,6 +23,10 @@
 #include "models/dist.h"
 #include "sim/base/grammar.h"
 
+/* The most lifetimes an empirical file may hold (they are kept in
+ * memory, 8 bytes each). */
+#define FS_EMPIRICAL_MAX 10000000
+
 typedef enum fs_interruption_kind {
     FS_INTERRUPT_NONE,        /* never interrupted */
     FS_INTERRUPT_DIST,        /* exponential, weibull, lognormal */

@@ -93,6 +93,11 @@ int fs_spot_price_load(const char *path, double max_price, fs_spot_price *sp,
     while ((rc = fs_csv_next(r, err)) == 1) {
         if (row(r, tc, pc, prev, max_price, &t, &usd, err))
             break;
+        if (sp->n == FS_SPOT_PRICE_MAX_ROWS) {
+            rc = fs_error_set(err, "%s:%ld: more than %d price changes",
+                              path, fs_csv_line(r), FS_SPOT_PRICE_MAX_ROWS);
+            break;
+        }
         if (add(sp, &cap, t, usd)) {
             rc = fs_error_set(err, "out of memory reading %s", path);
             break;

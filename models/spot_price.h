@@ -14,6 +14,9 @@
 #include "models/billing.h"
 #include "sim/base/error.h"
 
+/* The most rows a price trace may hold (kept in memory, 16 bytes each). */
+#define FS_SPOT_PRICE_MAX_ROWS 10000000
+
 typedef struct fs_spot_price {
     double *t, *usd;          /* n change points */
     size_t n;
