@@ -83,9 +83,9 @@ int fs_spot_price_load(const char *path, double max_price, fs_spot_price *sp,
     fs_csv *r = fs_csv_open(path, err);
     if (!r)
         return -1;
-    int tc, pc, rc;
+    int tc = 0, pc = 0, rc;
     size_t cap = 0;
-    double prev = 0, t, usd;
+    double prev = 0, t = 0, usd = 0;
     if (header(r, &tc, &pc, err)) {
         fs_csv_free(r);
         return -1;
