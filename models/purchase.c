@@ -14,18 +14,20 @@
 extern const fs_purchase_option fs_purchase_on_demand;
 extern const fs_purchase_option fs_purchase_reserved;
 extern const fs_purchase_option fs_purchase_savings_plan;
+extern const fs_purchase_option fs_purchase_spot;
 
 const fs_purchase_option *const fs_purchase_options[] = {
     &fs_purchase_on_demand,
     &fs_purchase_reserved,
     &fs_purchase_savings_plan,
+    &fs_purchase_spot,
     NULL,
 };
 
 /* Options of the contract (DESIGN.md) that this version does not have yet:
  * named as such rather than as a typo.  One leaves this list when its file
  * joins the registry. */
-static const char *const later_options[] = {"spot", NULL};
+static const char *const later_options[] = {NULL};
 
 const fs_purchase_option *fs_purchase_find(const char *name)
 {

@@ -79,6 +79,10 @@ typedef struct fs_purchase_reader {
      * when it lists none, -1 refused. */
     int (*catalog_plan_discount)(void *ctx, int term, double *discount);
     double max_price;           /* $ per instance-hour bounding money keys */
+    /* The scenario's directory, against which a relative path in a key
+     * resolves (a spot price trace); NULL or "": the current one.  It
+     * lives as long as the scenario, as the values do. */
+    const char *base_dir;
 } fs_purchase_reader;
 
 /* Where an option charges: a pool's meter, its calendar, and the GPUs of

@@ -174,7 +174,7 @@ static char *compare_text(fs_compare_format fmt, const fs_compare_run *runs,
 static void test_formats(void)
 {
     CHECK(fs_compare_section_columns(FS_COMPARE_WORKLOADS) == 8);
-    CHECK(fs_compare_section_columns(FS_COMPARE_POOLS) == 8);
+    CHECK(fs_compare_section_columns(FS_COMPARE_POOLS) == 12);
     CHECK(fs_compare_section_columns(FS_COMPARE_PRICING) == 2);
 
     fs_compare_run runs[2];
@@ -187,15 +187,17 @@ static void test_formats(void)
         "batch", "10", "50.0", "160.0", "40.0", NULL, NULL, "2.5" });
     add_row(&runs[1], FS_COMPARE_WORKLOADS, (const char *[]){
         "chat", "1000", "0.1", "0.3", "0.02", "1.0", "0.95", "1.5" });
-    /* pool, pricing, gpu, provisioned, busy, utilization, cost, idle */
+    /* pool, pricing, gpu, provisioned, busy, utilization, cost, idle,
+     * and for spot pools interruptions, retried, fallback hours, cost */
     add_row(&runs[0], FS_COMPARE_POOLS, (const char *[]){
         "od|1", "on-demand", "A100-80GB", "720.0", "360.0", "0.5", "100.0",
-        "50.0" });
+        "50.0", NULL, NULL, NULL, NULL });
     add_row(&runs[1], FS_COMPARE_POOLS, (const char *[]){
         "od|1", "on-demand", "A100-80GB", "720.0", "180.0", "0.25", "100.0",
-        "75.0" });
+        "75.0", NULL, NULL, NULL, NULL });
     add_row(&runs[1], FS_COMPARE_POOLS, (const char *[]){
-        "spare", "spot", "L4", "0.0", "0.0", NULL, "50.0", "50.0" });
+        "spare", "spot", "L4", "0.0", "0.0", NULL, "50.0", "50.0", "3", "7",
+        "1.5", "4.59" });
     add_row(&runs[0], FS_COMPARE_PRICING, (const char *[]){
         "on-demand", "100.0" });
     add_row(&runs[1], FS_COMPARE_PRICING, (const char *[]){
@@ -222,10 +224,14 @@ static void test_formats(void)
     CHECK_CONTAINS(json, "{\"pool\":\"spare\",\"pricing\":\"spot\",\"gpu\":"
                    "\"L4\",\"gpu_hours_provisioned\":0.0,\"gpu_hours_busy\":"
                    "0.0,\"utilization\":null,\"cost_usd\":50.0,"
-                   "\"idle_cost_usd\":50.0,\"delta_vs_baseline\":null,\"delta_pct_vs_baseline\":"
-                   "null}");
+                   "\"idle_cost_usd\":50.0,\"interruptions\":3,"
+                   "\"requests_retried\":7,\"fallback_hours\":1.5,"
+                   "\"fallback_cost_usd\":4.59,\"delta_vs_baseline\":null,"
+                   "\"delta_pct_vs_baseline\":null}");
     CHECK_CONTAINS(json, "\"gpu_hours_busy\":-180,\"utilization\":-0.25,"
-                   "\"cost_usd\":0,\"idle_cost_usd\":25}");
+                   "\"cost_usd\":0,\"idle_cost_usd\":25,\"interruptions\":"
+                   "null,\"requests_retried\":null,\"fallback_hours\":null,"
+                   "\"fallback_cost_usd\":null}");
     CHECK_CONTAINS(json, "\"cost_by_pricing\":[{\"pricing\":\"on-demand\","
                    "\"cost_usd\":100.0}]}");
     CHECK_CONTAINS(json, "{\"pricing\":\"spot\",\"cost_usd\":50.0,"
@@ -266,6 +272,10 @@ static void test_formats(void)
                    "pool od|1\n");
     CHECK_CONTAINS(cells, "\n utilization 50.00% 25.00% -25.00 pp -50.0%\n");
     CHECK_CONTAINS(cells, "\npool spare\n pricing spot\n");
+    /* spot rows for the spot pool only: none of its values is NULL */
+    CHECK_CONTAINS(cells, " idle cost $50.00\n interruptions 3\n requests "
+                   "retried 7\n fallback hours 1.5\n fallback cost $4.59\n");
+    CHECK(strstr(cells, " idle cost $50.00 $75.00 +$25.00 +50.0%\npool spare"));
     CHECK_CONTAINS(cells, "\ncost by pricing model\n"
                    " on-demand $100.00 $100.00 $0.00 0.0%\n"
                    " spot $50.00\n");

@@ -11,14 +11,17 @@
  *     takes no new one, and terminates when it is done;
  *   - oldest first across the workloads of a pool, and work conservation:
  *     stepped through every event time of a busier random run, no server
- *     is ever idle while a workload it serves has requests waiting. */
+ *     is ever idle while a workload it serves has requests waiting;
+ *   - a spot interruption mid-service: the batch is requeued at the head
+ *     of its queue and served again, its latency counting both attempts;
+ *     during a notice, a running request finishes and no new one starts. */
 #include "tests/check.h"
 #include "tests/simulate.h"
 
 #include <math.h>
 #include <string.h>
 
-#define NTRACES 8
+#define NTRACES 16
 static char traces[NTRACES][64];
 static int ntraces;
 
@@ -296,6 +299,93 @@ static void check_work_conserving(void)
     fs_scenario_free(sc);
 }
 
+/* A spot trace file (t_seconds,available rows after the header). */
+static const char *avail(const char *rows)
+{
+    char *path = traces[ntraces++];
+    snprintf(path, sizeof traces[0], "/tmp/fleetsim-dispatch-XXXXXX.csv");
+    int fd = mkstemps(path, 4);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f || fprintf(f, "t_seconds,available\n%s", rows) < 0 ||
+        fclose(f) != 0)
+        printf("  error: cannot write %s\n", path);
+    return path;
+}
+
+/* One spot instance ($36/h: 1 cent a second), taken at 50 s, available
+ * again at 60 s and up at 80 s (provision_delay 20 s).
+ *   0 s  A (100 s) starts;  10 s  B (10 s) waits
+ *  50 s  A is lost after 50 s of service: back to the head of the queue
+ *  80 s  A starts again: done at 180 s (latency 180 s, both attempts)
+ * 180 s  B: done at 190 s (latency 180 s)
+ * Wait (arrival to start of the attempt that ran): A 80 s, B 170 s. */
+static void check_interrupt_requeue(void)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[scenario]\nhorizon = 300s\nmetrics_interval = 1m\n"
+             "[pool.s]\ngpu = L4\npricing = spot\nprice = 36.00\ncount = 1\n"
+             "provision_delay = 20s\ninterruption = trace(%s)\n"
+             "[workload.w]\npools = s\n%s",
+             avail("0,1\n50,0\n60,1\n400,1\n"), replay("0,100\n10,10\n"));
+    fs_results r;
+    if (check_simulate(text, &r) == 0) {
+        const fs_latency_row *l = &r.latency[0];
+        const fs_pool_row *p = &r.pools[0];
+        printf("  interrupt: %ld retried, latency mean %.0f s, wait mean "
+               "%.0f s, %.0f s of work lost, $%.2f\n", p->requests_retried,
+               l->mean_s, l->wait_mean_s, p->work_lost_s, total_cost(&r));
+        CHECK(p->interruptions == 1 && p->requests_retried == 1);
+        CHECK(l->count == 2 && l->unfinished == 0);
+        CHECK(l->mean_s == (180 + 180) / 2.0);
+        CHECK(l->wait_mean_s == (80 + 170) / 2.0);
+        CHECK(p->work_lost_s == 50);
+        CHECK(r.ninterrupts == 1);
+        if (r.ninterrupts == 1)
+            CHECK(r.interrupts[0].t_s == 50 &&
+                  r.interrupts[0].work_lost_s == 50 &&
+                  r.interrupts[0].instance_id == 0);
+        /* busy: 50 s lost + 100 s + 10 s */
+        CHECK(p->gpu_hours_busy * 3600 == 160);
+        /* 0 -> 50 s, then 60 -> 300 s (billed from launch) */
+        CHECK(fabs(total_cost(&r) - 2.90) < 1e-9);
+    } else {
+        CHECK(!"interrupt run");
+    }
+    fs_results_free(&r);
+}
+
+/* notice = 30s, the instance taken at 50 s: its notice starts at 20 s.
+ *   0 s  A (40 s) starts;  10 s  B (100 s) waits
+ *  40 s  A is done inside the notice; B does not start there
+ *  50 s  taken with nothing running: nothing retried
+ *  60 s  available again: a new instance, up at 80 s, runs B to 180 s */
+static void check_interrupt_notice(void)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[scenario]\nhorizon = 300s\nmetrics_interval = 1m\n"
+             "[pool.s]\ngpu = L4\npricing = spot\nprice = 36.00\ncount = 1\n"
+             "provision_delay = 20s\nnotice = 30s\ninterruption = trace(%s)\n"
+             "[workload.w]\npools = s\n%s",
+             avail("0,1\n50,0\n60,1\n400,1\n"), replay("0,40\n10,100\n"));
+    fs_results r;
+    if (check_simulate(text, &r) == 0) {
+        const fs_latency_row *l = &r.latency[0];
+        const fs_pool_row *p = &r.pools[0];
+        printf("  notice: %ld retried, latency mean %.0f s\n",
+               p->requests_retried, l->mean_s);
+        CHECK(p->interruptions == 1 && p->requests_retried == 0);
+        CHECK(l->count == 2 && l->mean_s == (40 + 170) / 2.0);
+        CHECK(p->work_lost_s == 0);
+        CHECK(r.ninterrupts == 1 && r.interrupts[0].notice_s == 30);
+        CHECK(fabs(total_cost(&r) - 2.90) < 1e-9);
+    } else {
+        CHECK(!"notice run");
+    }
+    fs_results_free(&r);
+}
+
 int main(void)
 {
     check_preference();
@@ -304,6 +394,8 @@ int main(void)
     check_drain();
     check_oldest_first();
     check_work_conserving();
+    check_interrupt_requeue();
+    check_interrupt_notice();
     for (int i = 0; i < ntraces; i++)
         unlink(traces[i]);
     return check_report("dispatch");

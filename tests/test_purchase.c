@@ -150,9 +150,11 @@ static void test_registry(void)
     /* A miss: an option of the contract yet to come, or a typo.  (Checked
      * as prefixes, so that registering an option changes no test here.) */
     char why[256];
-    fs_purchase_why_unknown("spot", why, sizeof why);
-    CHECK_CONTAINS(why, "spot pools are not implemented in this "
-                   "version of fleetsim (on-demand");
+    const fs_purchase_option *spot = fs_purchase_find("spot");
+    CHECK(spot && strcmp(spot->focus_category, "Dynamic") == 0);
+    CHECK(spot && spot->fixed_count != NULL);
+    CHECK(fs_purchase_key_owners("interruption", who, sizeof who) == 1);
+    CHECK(strcmp(who, "spot") == 0);
     fs_purchase_why_unknown("resrved", why, sizeof why);
     CHECK_CONTAINS(why, "'resrved' is not one of on-demand, reserved");
     CHECK_CONTAINS(why, " (did you mean 'reserved'?)");

@@ -221,8 +221,22 @@ int main(void)
                  "fixed count");
     expect_error("[pool.p]\ngpu = L4\nautoscale = utilization(target=70%)\n",
                  "pool.p: missing max", NULL);
-    expect_error("[pool.p]\ngpu = L4\npricing = spot\n", "pool.p.pricing",
-                 "spot pools are not implemented");
+    expect_error("[pool.p]\ngpu = L4\nprice = 1\npricing = spot\n"
+                 "fallback = nowhere\n", "s.ini:5: pool.p.fallback",
+                 "no pool named 'nowhere'");
+    expect_error("[pool.p]\ngpu = L4\nprice = 1\npricing = spot\n"
+                 "fallback = q\n[pool.q]\ngpu = L4\nprice = 1\n"
+                 "pricing = spot\n", "s.ini:5: pool.p.fallback",
+                 "must be an on-demand pool");
+    expect_error("[pool.p]\ngpu = L4\nprice = 1\ninterruption = "
+                 "exponential(mean=1h)\n", "pool.p.interruption",
+                 "applies to spot pools only");
+    expect_error("[pool.p]\ngpu = L4\nprice = 1\npricing = spot\n"
+                 "interruption = gamma(k=2)\n", "pool.p.interruption",
+                 "'gamma' is not one of exponential");
+    expect_error("[pool.p]\ngpu = L4\nprice = 1\npricing = spot\n"
+                 "autoscale = utilization(target=70%)\nmax = 3\n",
+                 "pool.p.autoscale", "spot pools have a fixed count");
     expect_error("[pool.p]\ngpu = L4\nprice = 1\npricing = reserved\n"
                  "upfront = all\n", "pool.p: missing upfront_price", NULL);
     expect_error("[scenario]\nstart = 2026-02-30\n", "scenario.start",

@@ -21,6 +21,7 @@ int cmd_roi(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 
 /* Prints "fleetsim CMD: message" and a pointer to `fleetsim help CMD` on
  * stderr; returns FS_EXIT_USAGE. */

@@ -15,6 +15,8 @@ typedef struct fs_cmp_column {
     fs_column_kind kind;   /* how it reads (sim/store/columns.h) */
     int delta;          /* compared with the baseline */
     const char *sql;    /* how compare_rows.c reads it (sections only) */
+    int optional;       /* the table leaves its row out when every run's
+                           value is NULL (spot metrics of other pools) */
 } fs_cmp_column;
 
 typedef struct fs_cmp_section {

@@ -48,8 +48,24 @@ static int grid_set(grid *g, size_t r, size_t c, const char *text)
     return grid_take(g, r, c, strdup(text));
 }
 
+/* Whether metric c of key shows: always, unless the column is optional and
+ * no run has a value for it. */
+static int metric_shown(const fs_compare_run *runs, size_t n,
+                        fs_compare_section which, const char *key, size_t c)
+{
+    if (!fs_cmp_sections[which].cols[c].optional)
+        return 1;
+    for (size_t i = 0; i < n; i++) {
+        char *const *row = fs_cmp_find_row(&runs[i].rows[which], key);
+        if (row && row[c])
+            return 1;
+    }
+    return 0;
+}
+
 /* Rows: the header, the labelled summary columns, and per section either
- * one row per key (flat) or a heading and a row per metric per key. */
+ * one row per key (flat) or a heading and a row per metric shown per
+ * key. */
 static size_t count_rows(const fs_compare_run *runs, size_t n, int *failed)
 {
     size_t rows = 1;
@@ -60,11 +76,17 @@ static size_t count_rows(const fs_compare_run *runs, size_t n, int *failed)
         size_t nkeys;
         const char **keys = fs_cmp_keys(runs, n, (fs_compare_section)s,
                                         &nkeys, failed);
-        free(keys);
         if (nkeys && sec->flat)
             rows += 1 + nkeys;
         else
-            rows += nkeys * sec->ncols;     /* the heading and ncols - 1 */
+            for (size_t k = 0; k < nkeys; k++) {
+                rows++;                     /* the heading */
+                for (size_t c = 1; c < sec->ncols; c++)
+                    rows += (size_t)metric_shown(runs, n,
+                                                 (fs_compare_section)s,
+                                                 keys[k], c);
+            }
+        free(keys);
     }
     return rows;
 }
@@ -168,6 +190,8 @@ static int add_section(grid *g, const fs_compare_run *runs, size_t n,
             fail |= add_heading(g, label_with_key(prefix, keys[k]));
         }
         for (size_t c = 1; c < sec->ncols; c++) {
+            if (!sec->flat && !metric_shown(runs, n, which, keys[k], c))
+                continue;
             for (size_t i = 0; i < n; i++)
                 value[i] = row[i] ? row[i][c] : NULL;
             char *label = sec->flat ? label_with_key("  ", keys[k])

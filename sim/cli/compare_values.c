@@ -28,47 +28,57 @@ fs_cmp_column fs_cmp_summary_column(int c)
 {
     const fs_column *col = &fs_summary_columns[c];
     return (fs_cmp_column){ col->name, col->label, col->kind,
-                            fs_column_kind_compares(col->kind), NULL };
+                            fs_column_kind_compares(col->kind), NULL, 0 };
 }
 
 static const fs_cmp_column workload_cols[] = {
-    { "workload", NULL, FS_COL_TEXT, 0, "workload" },
-    { "requests", "requests", FS_COL_COUNT, 1, "count" },
-    { "latency_p50_s", "latency p50", FS_COL_SECONDS, 1, "p50_s" },
-    { "latency_p99_s", "latency p99", FS_COL_SECONDS, 1, "p99_s" },
-    { "wait_mean_s", "wait mean", FS_COL_SECONDS, 1, "wait_mean_s" },
-    { "slo_s", "SLO p99", FS_COL_SECONDS, 1, "slo_s" },
+    { "workload", NULL, FS_COL_TEXT, 0, "workload", 0 },
+    { "requests", "requests", FS_COL_COUNT, 1, "count", 0 },
+    { "latency_p50_s", "latency p50", FS_COL_SECONDS, 1, "p50_s", 0 },
+    { "latency_p99_s", "latency p99", FS_COL_SECONDS, 1, "p99_s", 0 },
+    { "wait_mean_s", "wait mean", FS_COL_SECONDS, 1, "wait_mean_s", 0 },
+    { "slo_s", "SLO p99", FS_COL_SECONDS, 1, "slo_s", 0 },
     { "slo_attainment", "SLO attainment", FS_COL_RATIO, 1,
-      "slo_attainment" },
+      "slo_attainment", 0 },
     { "mean_batch_size", "mean batch size", FS_COL_NUMBER, 1,
-      "mean_batch_size" },
+      "mean_batch_size", 0 },
 };
 
 static const fs_cmp_column pool_cols[] = {
-    { "pool", NULL, FS_COL_TEXT, 0, "p.pool" },
-    { "pricing", "pricing", FS_COL_TEXT, 0, "p.pricing" },
-    { "gpu", "GPU", FS_COL_TEXT, 0, "p.gpu" },
+    { "pool", NULL, FS_COL_TEXT, 0, "p.pool", 0 },
+    { "pricing", "pricing", FS_COL_TEXT, 0, "p.pricing", 0 },
+    { "gpu", "GPU", FS_COL_TEXT, 0, "p.gpu", 0 },
     { "gpu_hours_provisioned", "GPU-hours provisioned", FS_COL_HOURS, 1,
-      "p.gpu_hours_provisioned" },
+      "p.gpu_hours_provisioned", 0 },
     { "gpu_hours_busy", "GPU-hours busy", FS_COL_HOURS, 1,
-      "p.gpu_hours_busy" },
+      "p.gpu_hours_busy", 0 },
     /* no GPU provisioned (count = 0): no utilization, not 0/0 */
     { "utilization", "utilization", FS_COL_RATIO, 1,
       "CASE WHEN p.gpu_hours_provisioned > 0"
-      " THEN p.gpu_hours_busy / p.gpu_hours_provisioned END" },
+      " THEN p.gpu_hours_busy / p.gpu_hours_provisioned END", 0 },
     { "cost_usd", "cost", FS_COL_MONEY, 1,
       "round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
-      " WHERE c.run_id = p.run_id AND c.pool = p.pool), 0), 2)" },
+      " WHERE c.run_id = p.run_id AND c.pool = p.pool), 0), 2)", 0 },
     /* provisioned, not busy: cost_allocation's rows without a workload */
     { "idle_cost_usd", "idle cost", FS_COL_MONEY, 1,
       "round(coalesce((SELECT sum(a.cost_usd) FROM cost_allocation a"
       " WHERE a.run_id = p.run_id AND a.pool = p.pool"
-      " AND a.workload IS NULL), 0), 2)" },
+      " AND a.workload IS NULL), 0), 2)", 0 },
+    /* spot pools only (NULL for others; rows the table leaves out) */
+    { "interruptions", "interruptions", FS_COL_COUNT, 1,
+      "CASE WHEN p.pricing = 'spot' THEN p.interruptions END", 1 },
+    { "requests_retried", "requests retried", FS_COL_COUNT, 1,
+      "CASE WHEN p.pricing = 'spot' THEN p.requests_retried END", 1 },
+    { "fallback_hours", "fallback hours", FS_COL_HOURS, 1,
+      "CASE WHEN p.pricing = 'spot' THEN p.fallback_hours END", 1 },
+    { "fallback_cost_usd", "fallback cost", FS_COL_MONEY, 1,
+      "CASE WHEN p.pricing = 'spot' THEN round(p.fallback_cost_usd, 2) END",
+      1 },
 };
 
 static const fs_cmp_column pricing_cols[] = {
-    { "pricing", NULL, FS_COL_TEXT, 0, "pricing" },
-    { "cost_usd", "cost", FS_COL_MONEY, 1, "round(sum(cost_usd), 2)" },
+    { "pricing", NULL, FS_COL_TEXT, 0, "pricing", 0 },
+    { "cost_usd", "cost", FS_COL_MONEY, 1, "round(sum(cost_usd), 2)", 0 },
 };
 
 #define COUNT(a) (sizeof (a) / sizeof (a)[0])

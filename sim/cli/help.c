@@ -16,8 +16,8 @@ static const char usage_tail[] =
 "exit status: 0 success, 1 the simulation could not be done (the message\n"
 "names file, line and key), 2 usage error.\n"
 "\n"
-"Not in this version: trace, catalog llms|mig (spot,\n"
-"MIG, LLM models, training and windows come in later versions).\n";
+"Not in this version: trace gen|stats of request traces, catalog llms|mig\n"
+"(MIG, LLM models, training and windows come in later versions).\n";
 
 void fs_help_usage(FILE *out, const fs_command *cmds, size_t n)
 {
@@ -142,7 +142,8 @@ static const char compare_help[] =
 "that name).  --baseline RUN adds, for every other run, its absolute and\n"
 "percent difference from the baseline.  Below the run's metrics come one\n"
 "block per workload (requests, p50, p99, mean wait, SLO p99, attainment),\n"
-"one per pool (pricing, GPU, GPU-hours, utilization, cost, idle cost) and\n"
+"one per pool (pricing, GPU, GPU-hours, utilization, cost, idle cost; for\n"
+"spot pools interruptions, requests retried, fallback hours and cost) and\n"
 "the cost by pricing model, matched across runs by name.  --format json\n"
 "prints an array of run_summary objects, each with workloads, pools and\n"
 "cost_by_pricing arrays (and delta_vs_baseline and delta_pct_vs_baseline\n"
@@ -251,6 +252,22 @@ static const char catalog_help[] =
 "$FLEETSIM_CATALOG) holds gpus.csv and instances.csv; a scenario can\n"
 "point at its own with [scenario] catalog = DIR.\n";
 
+static const char trace_help[] =
+"usage: fleetsim trace fit|stats FILE\n"
+"\n"
+"Reads a spot preemption trace, t_seconds,available (as in\n"
+"traces/sample/spot/, from skypilot-org/spot-traces), and turns it into\n"
+"instance lifetimes: an instance lives from the sample where available\n"
+"rises to the one where it drops (oldest first when several run); those\n"
+"still running at the end are censored.  stats prints the span, the\n"
+"preemptions and the lifetimes' mean and median.  fit adds the\n"
+"maximum-likelihood exponential and Weibull fits (censored lifetimes\n"
+"counted in the likelihood; the Weibull shape solved with GSL's Brent\n"
+"root finder), the Kolmogorov-Smirnov statistic D of each against the\n"
+"ended lifetimes with its 5% critical value 1.36/sqrt(n), and the\n"
+"interruption = ... line of the better fit, to paste into a spot pool.\n"
+"A malformed, unsorted or negative-time trace: exit 1 with file:line.\n";
+
 static const char roi_help[] =
 "usage: fleetsim roi [--db FILE] RUN [--pool POOL] [--term 1y|3y]\n"
 "                    [--upfront none|partial|all] [--savings-plan\n"
@@ -310,7 +327,7 @@ const char *fs_help_text(const char *topic)
         {"run", run_help}, {"sweep", sweep_help}, {"runs", runs_help}, {"compare", compare_help},
         {"rm", rm_help}, {"import", import_help}, {"roi", roi_help}, {"catalog", catalog_help},
         {"export", export_help}, {"plot", plot_help},
-        {"report", report_help},
+        {"report", report_help}, {"trace", trace_help},
     };
     if (!topic)
         return NULL;

@@ -37,6 +37,8 @@ static const fs_command commands[] = {
      "draw a chart of runs with gnuplot (png, svg, pdf)"},
     {"report", cmd_report, "--out FILE.html|FILE.md RUN...",
      "one budget review of runs: tables and charts (HTML or Markdown)"},
+    {"trace", cmd_trace, "fit|stats FILE",
+     "fit an interruption model to a spot preemption trace"},
     {"catalog", cmd_catalog, "gpus|instances",
      "print the GPU or instance-price catalog"},
     {"help", help, "[TOPIC]",

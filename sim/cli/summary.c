@@ -125,6 +125,31 @@ static void print_pools(FILE *out, const fs_results *r)
     }
 }
 
+/* Spot pools: what interruptions cost (nothing printed without one). */
+static void print_spot(FILE *out, const fs_results *r)
+{
+    int any = 0;
+    for (size_t i = 0; i < r->npools; i++)
+        any |= strcmp(r->pools[i].pricing, "spot") == 0;
+    if (!any)
+        return;
+    fprintf(out, "\n  %-20s  %13s  %16s  %10s  %14s  %13s\n", "spot pool",
+            "interruptions", "requests retried", "work lost",
+            "fallback hours", "fallback cost");
+    for (size_t i = 0; i < r->npools; i++) {
+        const fs_pool_row *p = &r->pools[i];
+        char pool[4 * FS_NAME_MAX], lost[16], money[64];
+        if (strcmp(p->pricing, "spot") != 0)
+            continue;
+        fs_format_seconds(p->work_lost_s, lost, sizeof lost);
+        fs_format_money(fs_round_cents(p->fallback_cost_usd), money,
+                        sizeof money);
+        fprintf(out, "  %-20s  %13ld  %16ld  %10s  %14.1f  %13s\n",
+                esc(p->pool, pool, sizeof pool), p->interruptions,
+                p->requests_retried, lost, p->fallback_hours, money);
+    }
+}
+
 static void print_latency(FILE *out, const fs_results *r)
 {
     if (r->nlatency == 0)
@@ -166,6 +191,7 @@ void fs_summary_print(FILE *out, const fs_results *r, long run_id,
             r->replication, horizon, r->start_date, r->events, wall_s);
     print_costs(out, r);
     print_pools(out, r);
+    print_spot(out, r);
     print_latency(out, r);
     fs_notes_print(out, r);
     fprintf(out, "\n  stored in %s as run %ld: `fleetsim compare --db %s %ld`"

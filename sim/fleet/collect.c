@@ -111,6 +111,11 @@ int fs_collect_costs(fs_world *w)
         row->gpu_hours_provisioned = p->usage.area_gpus / 3600;
         row->gpu_hours_busy = p->usage.area_busy / 3600;
         row->launches = p->cap.launches;
+        row->interruptions = p->cap.interruptions;
+        row->requests_retried = p->servers.retried;
+        row->work_lost_s = p->servers.lost_s;
+        row->fallback_hours = fs_spot_fallback_hours(&p->spot);
+        row->fallback_cost_usd = row->fallback_hours * p->spot.fallback_price;
         snprintf(row->instance_type, sizeof row->instance_type, "%s",
                  p->conf->instance);
         snprintf(row->tags, sizeof row->tags, "%s", p->conf->tags);

@@ -15,7 +15,12 @@
  *
  * Dispatch hears of instances as a subscriber of each pool's capacity
  * (fs_dispatch_listener): an instance up puts its servers to work, one
- * draining takes its idle servers off, one gone takes them all off. */
+ * draining takes its idle servers off, one gone takes them all off.  An
+ * instance interrupted (spot) loses the batches still on it: they go back
+ * to the head of their queues, oldest first, are counted as retried and
+ * served again; their latency runs from their first arrival, so it
+ * includes the lost attempt.  During a notice the instance takes no new
+ * work but its batches run on and finish if they can. */
 #include "sim/fleet/dispatch.h"
 #include "sim/fleet/notes.h"
 #include "sim/base/rng.h"
@@ -162,7 +167,8 @@ static void start_batch(fs_server *s)
         }
     fs_servers_set_busy(s->pool, s, 1);
     s->state = FS_SERVER_BUSY;
-    if (!fs_engine_at(e, now + t, on_batch_done, s, 0)) {
+    s->timer = fs_engine_at(e, now + t, on_batch_done, s, 0);
+    if (!s->timer) {
         fs_error_set(w->sim->err, "out of memory scheduling completions");
         fs_sim_fail(w->sim);
     }
@@ -274,6 +280,7 @@ static void on_batch_done(fs_engine *e, void *obj, long arg)
     fs_workload *w = s->wl;
     double now = fs_engine_now(e);
     double slo = w->conf->slo_s;
+    s->timer = 0;
     double warmup = w->sim->sc->warmup_s;
     for (int i = 0; i < s->nbatch; i++) {
         if (s->batch[i].arrival < warmup)
@@ -343,11 +350,80 @@ static void on_instance_down(void *ctx, fs_capacity *cap, int inst)
     }
 }
 
+/* Server s's batch is lost: its requests go back to the head of their
+ * queue, oldest first, and the wait counted when it started is taken
+ * back (it will be counted again when it restarts). */
+static void requeue_batch(fs_servers *p, fs_server *s, double now)
+{
+    fs_workload *w = s->wl;
+    fs_engine_cancel(w->sim->engine, s->timer);
+    s->timer = 0;
+    if (s->state == FS_SERVER_BUSY) {
+        double warmup = w->sim->sc->warmup_s;
+        for (int i = 0; i < s->nbatch; i++)
+            if (s->batch[i].arrival >= warmup) {
+                w->wait_sum -= s->busy_since - s->batch[i].arrival;
+                w->measured_started--;
+            }
+        p->lost_last += now - s->busy_since;
+        fs_servers_set_busy(p, s, 0);
+    } else if (w->collecting == s) {
+        w->collecting = NULL;
+    }
+    for (int i = s->nbatch - 1; i >= 0; i--)
+        if (fs_queue_push_front(&w->queue, s->batch[i])) {
+            fs_error_set(w->sim->err, "out of memory queueing requests");
+            fs_sim_fail(w->sim);
+            break;
+        }
+    w->retried += s->nbatch;
+    p->retried += s->nbatch;
+    s->nbatch = 0;
+    s->wl = NULL;
+}
+
+/* Idle servers anywhere take the requeued work of workload w. */
+static void wake_idle(fs_workload *w)
+{
+    fs_server *s;
+    while (w->queue.len && (s = find_idle_server(w)))
+        seek_work(s);
+}
+
+/* The provider took the instance, held work and all (its holds are
+ * forgotten by capacity: no unhold). */
+static void on_instance_interrupted(void *ctx, fs_capacity *cap, int inst)
+{
+    fs_servers *p = ctx;
+    fs_server *s = fs_servers_of(p, inst);
+    fs_workload *touched[FS_MAX_WORKLOADS_PER_POOL];
+    int nt = 0;
+    double now = fs_capacity_now(cap);
+    p->lost_last = 0;
+    for (int k = 0; k < p->per_instance; k++) {
+        if (s[k].state == FS_SERVER_BUSY ||
+            s[k].state == FS_SERVER_COLLECTING) {
+            int seen = 0;
+            for (int j = 0; j < nt; j++)
+                seen |= touched[j] == s[k].wl;
+            if (!seen)
+                touched[nt++] = s[k].wl;
+            requeue_batch(p, &s[k], now);
+        }
+        fs_servers_idle_remove(p, &s[k]);
+        s[k].state = FS_SERVER_OFF;
+    }
+    p->lost_s += p->lost_last;
+    for (int j = 0; j < nt; j++)
+        wake_idle(touched[j]);
+}
+
 const fs_capacity_listener fs_dispatch_listener = {
     .name = "dispatch",
     .on = {
         [FS_CAPACITY_UP] = on_instance_up,
         [FS_CAPACITY_NOTICE] = on_instance_notice,
         [FS_CAPACITY_DOWN] = on_instance_down,
+        [FS_CAPACITY_INTERRUPTED] = on_instance_interrupted,
     },
 };

@@ -29,6 +29,7 @@ struct fs_workload {
     double wait_sum;
     long arrived, completed, dropped, slo_met;
     long batches;              /* batches completed (mean batch size) */
+    long retried;              /* requests requeued by interruptions */
     /* warmup > 0: requests that arrived after it, which alone count in
      * latency, wait and SLO figures (latency and slo_met hold only them) */
     long measured, measured_started;

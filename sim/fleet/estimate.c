@@ -30,6 +30,35 @@ static void add_part(fs_estimate *est, double n, const fs_scenario *sc,
     snprintf(est->what, sizeof est->what, "%s", what);
 }
 
+/* A spot pool: a notice, an interruption, a relaunch and its provisioning
+ * per lifetime drawn; a trace's rows up to the horizon. */
+static void add_spot(fs_estimate *est, const fs_scenario *sc,
+                     const fs_pool *pool)
+{
+    const fs_pool_conf *p = pool->conf;
+    const fs_interruption *it = &p->spot.interruption;
+    char what[160], n1[32];
+    double n;
+    if (it->kind == FS_INTERRUPT_DIST || it->kind == FS_INTERRUPT_EMPIRICAL) {
+        double life = fs_interruption_mean(it) +
+                      fs_dist_mean(&p->spot.replace_delay) +
+                      p->provision_delay;
+        n = life > 0 ? (double)p->spot.target * sc->horizon_s / life : 0;
+        fs_format_count(n, n1, sizeof n1);
+        snprintf(what, sizeof what, "%s interruptions", n1);
+        add_part(est, 4 * n, sc, p->section, "interruption", what);
+    } else if (it->kind == FS_INTERRUPT_TRACE && pool->spot.trace) {
+        const fs_spot_trace *t = pool->spot.trace;
+        double end = fs_spot_trace_end(t);
+        n = (double)fs_spot_trace_rows(t);
+        if (end > 0 && end < sc->horizon_s)
+            n *= ceil(sc->horizon_s / end);
+        fs_format_count(n, n1, sizeof n1);
+        snprintf(what, sizeof what, "%s spot trace rows", n1);
+        add_part(est, n, sc, p->section, "interruption", what);
+    }
+}
+
 void fs_estimate_run(const fs_world *world, fs_estimate *est)
 {
     const fs_scenario *sc = world->sim.sc;
@@ -68,6 +97,8 @@ void fs_estimate_run(const fs_world *world, fs_estimate *est)
     fs_format_count(samples, n1, sizeof n1);
     snprintf(what, sizeof what, "%s metrics samples", n1);
     add_part(est, samples, sc, "scenario", "metrics_interval", what);
+    for (size_t i = 0; i < world->npools; i++)
+        add_spot(est, sc, &world->pools[i]);
     for (size_t i = 0; i < world->npools; i++) {
         const fs_pool_conf *p = world->pools[i].conf;
         if (p->scale == FS_SCALE_FIXED)

@@ -44,8 +44,9 @@ static void bill_instance_down(void *ctx, fs_capacity *cap, int idx)
 static const fs_capacity_listener billing_listener = {
     .name = "billing",
     .on = {
+        /* An interrupted instance is billed once, at the DOWN that
+         * follows its INTERRUPTED (capacity.h). */
         [FS_CAPACITY_DOWN] = bill_instance_down,
-        [FS_CAPACITY_INTERRUPTED] = bill_instance_down,
     },
 };
 
@@ -85,6 +86,7 @@ void fs_pool_free(fs_pool *p)
     fs_train_pool_free(&p->train);
     fs_meter_free(&p->meter);
     fs_meter_free(&p->unused);
+    fs_spot_free(&p->spot);
     if (p->conf && p->conf->purchase->close)
         p->conf->purchase->close(p->purchase_state);
     p->purchase_state = NULL;
@@ -97,7 +99,9 @@ int fs_pool_start(fs_pool *p)
         return fs_window_start(&p->window, p->sim, p->conf, &p->cap,
                                &p->servers);
     /* The fleet exists at the scenario start: no provisioning delay. */
-    fs_capacity_start(&p->cap, p->conf->count);
+    fs_capacity_start(&p->cap, fs_spot_initial(&p->spot, p->conf->count));
+    if (fs_spot_start(&p->spot))
+        return -1;
     return fs_autoscaler_start(&p->scale);
 }
 
@@ -107,6 +111,7 @@ void fs_pool_finish(fs_pool *p)
     fs_purchase_bill bill = pool_bill(p);
     fs_usage_advance(&p->usage, p->sim->cal.horizon_s);
     fs_servers_finish(&p->servers, p->sim->cal.horizon_s);
+    fs_spot_finish(&p->spot);
     /* Instances still up: the horizon cuts their bill (no minimum); then
      * what the pool owes as such (its option sees every life first). */
     for (int i = 0; i < p->cap.max; i++)

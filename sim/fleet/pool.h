@@ -5,6 +5,7 @@
  *   servers     the servers on them, idle or working   (servers.h)
  *   usage       time integrals of instances and GPUs   (usage.h)
  *   autoscaler  resizes the pool                       (autoscale.h)
+ *   spot        interrupts, replaces, falls back       (spot.h)
  *   meter       what it costs, month by month          (models/billing.h)
  *
  * Each concern knows only those below it; they meet here.  The servers
@@ -18,6 +19,7 @@
 #include "sim/fleet/servers.h"
 #include "sim/fleet/training.h"
 #include "sim/fleet/window.h"
+#include "sim/fleet/spot.h"
 #include "sim/fleet/sim.h"
 #include "sim/fleet/usage.h"
 #include "models/billing.h"
@@ -30,10 +32,12 @@ typedef struct fs_pool {
     fs_usage usage;
     fs_autoscaler scale;
     fs_meter meter;
-    fs_train_pool train;
-    fs_window_run window;   /* schedule = WINDOW: opens and closes it */    /* the training scheduler's view (training.h) */
+    fs_train_pool train;    /* the training scheduler's view (training.h) */
+    fs_window_run window;   /* schedule = WINDOW: opens and closes it */
     fs_meter unused;        /* a commitment's unused part (savings plan) */
     void *purchase_state;   /* the purchase option's, or NULL */
+    fs_spot spot;           /* set up by the world (spot.h), after every
+                               pool is built: a fallback is another pool */
 } fs_pool;
 
 /* Builds the pool and wires its concerns; -1 when out of memory

@@ -50,6 +50,18 @@ static inline int fs_queue_push(fs_queue *q, fs_request r)
     return 0;
 }
 
+/* r goes to the head, before every waiting request (a retry). */
+static inline int fs_queue_push_front(fs_queue *q, fs_request r)
+{
+    if (fs_queue_push(q, r))
+        return -1;
+    q->len--;                       /* taken back from the tail ... */
+    q->head = (q->head + q->cap - 1) & (q->cap - 1);
+    q->buf[q->head] = r;            /* ... and put at the head */
+    q->len++;
+    return 0;
+}
+
 static inline fs_request fs_queue_pop(fs_queue *q)
 {
     assert(q->len > 0);

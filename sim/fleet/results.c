@@ -58,6 +58,7 @@ void fs_results_free(fs_results *r)
                    r->latency_cap * sizeof *r->latency +
                    r->pools_cap * sizeof *r->pools +
                    r->jobs_cap * sizeof *r->jobs +
+                   r->interrupts_cap * sizeof *r->interrupts +
                    r->allocs_cap * sizeof *r->allocs);
     free(r->allocs);
     free(r->costs);
@@ -65,6 +66,7 @@ void fs_results_free(fs_results *r)
     free(r->latency);
     free(r->pools);
     free(r->jobs);
+    free(r->interrupts);
     fs_results_init(r);
 }
 
@@ -99,3 +101,5 @@ DEFINE_ADD(fs_results_add_latency, fs_latency_row, latency, nlatency,
 DEFINE_ADD(fs_results_add_pool, fs_pool_row, pools, npools, pools_cap)
 DEFINE_ADD(fs_results_add_job, fs_job_row, jobs, njobs, jobs_cap)
 DEFINE_ADD(fs_results_add_alloc, fs_alloc_row, allocs, nallocs, allocs_cap)
+DEFINE_ADD(fs_results_add_interrupt, fs_interrupt_row, interrupts,
+           ninterrupts, interrupts_cap)

@@ -63,7 +63,20 @@ typedef struct fs_pool_row {
     double upfront_usd;         /* per instance for the whole term */
     int term_months;            /* commitment term; 0: none */
     long count;                 /* instances at the start (a reservation's) */
+    long requests_retried;      /* requests requeued by interruptions */
+    double work_lost_s;         /* service seconds lost to interruptions */
+    double fallback_hours;      /* instance-hours of on-demand fallback */
+    double fallback_cost_usd;   /* those hours at the fallback's price */
 } fs_pool_row;
+
+/* One spot interruption (the interruption table). */
+typedef struct fs_interrupt_row {
+    const char *pool;           /* borrowed: the scenario's pool name */
+    double t_s;                 /* when the instance was taken */
+    int instance_id;            /* its slot in the pool */
+    double notice_s;            /* the notice it had */
+    double work_lost_s;         /* service seconds of batches lost */
+} fs_interrupt_row;
 
 /* One share of a pool's monthly cost (cost_allocation): a workload's, by
  * the busy GPU-seconds it used, or the idle rest (workload ""). */
@@ -121,6 +134,7 @@ typedef struct fs_results {
     fs_pool_row *pools;       size_t npools, pools_cap;
     fs_job_row *jobs;         size_t njobs, jobs_cap;
     fs_alloc_row *allocs;     size_t nallocs, allocs_cap;
+    fs_interrupt_row *interrupts; size_t ninterrupts, interrupts_cap;
 } fs_results;
 
 void fs_results_init(fs_results *r);
@@ -132,6 +146,7 @@ fs_latency_row *fs_results_add_latency(fs_results *r);
 fs_pool_row *fs_results_add_pool(fs_results *r);
 fs_job_row *fs_results_add_job(fs_results *r);
 fs_alloc_row *fs_results_add_alloc(fs_results *r);
+fs_interrupt_row *fs_results_add_interrupt(fs_results *r);
 
 /* Bytes held by the row arrays of all fs_results now, and the most held at
  * once since fs_results_reset_peak: for the test that a run's memory does

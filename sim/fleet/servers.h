@@ -39,7 +39,8 @@ typedef struct fs_server {
     fs_workload *wl;       /* workload of the batch held or running */
     int nbatch;
     fs_request *batch;     /* pool->batch_cap slots */
-    fs_event_handle timer; /* batch deadline while collecting */
+    fs_event_handle timer; /* batch deadline while collecting, its
+                              completion while busy */
     double busy_since;     /* when its running batch started */
     int busy_k;            /* that batch's workload, index in pool->wls */
 } fs_server;
@@ -64,6 +65,10 @@ struct fs_servers {
      * accounting a batch allocates nothing. */
     double *wl_busy;
     size_t nmonths;
+    /* Spot interruptions (dispatch.c): requests requeued, and the service
+     * seconds lost, in all and at the last interruption. */
+    long retried;
+    double lost_s, lost_last;
 };
 
 /* Servers for every slot of cap, shaped as conf says, with batches of up

@@ -83,7 +83,7 @@ const fs_capacity_listener fs_usage_listener = {
     .on = {
         [FS_CAPACITY_PROVISIONING] = on_provisioning,
         [FS_CAPACITY_UP] = on_up,
+        /* INTERRUPTED is always followed by DOWN: counted there once. */
         [FS_CAPACITY_DOWN] = on_gone,
-        [FS_CAPACITY_INTERRUPTED] = on_gone,
     },
 };

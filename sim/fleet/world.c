@@ -68,6 +68,15 @@ static int build(fs_world *w, unsigned replication)
             rc = fs_error_set(sim->err, "out of memory building pool %s",
                               sc->pools[i].name);
     }
+    for (size_t i = 0; i < sc->npools && rc == 0; i++) {
+        const fs_pool_conf *c = &sc->pools[i];
+        fs_pool *fb = c->spot.fallback >= 0 ? &w->pools[c->spot.fallback]
+                                            : NULL;
+        rc = fs_spot_init(&w->pools[i].spot, sim, c, &w->pools[i].cap,
+                          &w->pools[i].servers, fb ? &fb->cap : NULL,
+                          fb ? fb->conf->terms.price : 0, replication,
+                          sim->err);
+    }
     for (size_t i = 0; i < sc->nworkloads && rc == 0; i++) {
         if (sc->workloads[i].kind == FS_KIND_TRAINING)
             continue;

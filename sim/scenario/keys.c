@@ -86,10 +86,6 @@ static const fs_key_doc pool_keys[] = {
 };
 
 static const fs_key_later pool_later[] = {
-    {"interruption", "spot pools"},
-    {"notice", "spot pools"},
-    {"replace_delay", "spot pools"},
-    {"fallback", "spot pools"},
     {"mig", "MIG partitions"},
     {NULL, NULL},
 };

@@ -431,6 +431,9 @@ fs_scenario *fs_scenario_load(const char *path, char *const *sets, int nsets,
         if (fs_scenario_parse_pool(sc, names[i], &sc->pools[i], err))
             goto fail;
     free(names);
+    names = NULL;
+    if (fs_scenario_link_spot(sc, err))
+        goto fail;
 
     if (collect_sections(sc, "workload.", &names, &n))
         goto oom;
@@ -475,6 +478,8 @@ void fs_scenario_free(fs_scenario *sc)
 {
     if (!sc)
         return;
+    for (size_t i = 0; i < sc->npools; i++)
+        fs_interruption_free(&sc->pools[i].spot.interruption);
     free(sc->pools);
     for (size_t i = 0; sc->workloads && i < sc->nworkloads; i++)
         fs_jobs_free(&sc->workloads[i].training.jobs);

@@ -15,6 +15,7 @@
 #include "sim/base/names.h"
 #include "sim/base/tags.h"
 #include "models/catalog.h"
+#include "models/interruption.h"
 #include "models/purchase.h"
 #include "models/service.h"
 #include "traces/arrivals.h"
@@ -27,6 +28,18 @@ typedef enum fs_scale_kind {
 } fs_scale_kind;
 
 #define FS_MAX_POOLS_PER_WORKLOAD 8
+
+/* A spot pool's interruptions, replacement and fallback (the spot keys,
+ * scenario_spot.c).  Zeroed, with fallback -1, for other pools. */
+typedef struct fs_spot_conf {
+    fs_interruption interruption;   /* kind NONE: never interrupted */
+    double notice_s;
+    fs_dist replace_delay;          /* const(0s) by default */
+    int fallback;                   /* pool index, or -1 */
+    double fallback_after;
+    long extra;                     /* spot_extra: already in count */
+    long target;                    /* count + spot_extra */
+} fs_spot_conf;
 
 typedef struct fs_pool_conf {
     char name[FS_NAME_MAX];
@@ -50,6 +63,7 @@ typedef struct fs_pool_conf {
     int drain;                    /* drain = yes: up past the close until
                                      its queue is empty */
     const fs_config_entry *schedule_entry;   /* NULL when not set */
+    fs_spot_conf spot;
 } fs_pool_conf;
 
 typedef enum fs_workload_kind {

@@ -67,6 +67,11 @@ int fs_scenario_parse_window(fs_scenario *sc, const char *section,
                              fs_window_conf *win, fs_error *err);
 int fs_scenario_parse_timezone(fs_reader *rd, fs_scenario *sc);
 int fs_scenario_resolve_windows(fs_scenario *sc, fs_error *err);
+/* scenario_spot.c: a spot pool's interruption, notice, replacement and
+ * spot_extra (read after its size); then, once every pool is read, each
+ * fallback resolved to an on-demand pool, whose max grows to take it. */
+int fs_scenario_parse_spot(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p);
+int fs_scenario_link_spot(fs_scenario *sc, fs_error *err);
 
 /* scenario_check.c: the bounds that span sections (request slots per pool,
  * result rows per run); and a warning for each pool no workload uses. */

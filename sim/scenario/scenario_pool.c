@@ -373,7 +373,8 @@ static int price_pool(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p,
     const fs_purchase_reader r = {&k, key_value, key_bad, key_missing,
                                   key_price, key_catalog_price,
                                   key_catalog_reserved,
-                                  key_catalog_plan_discount, FS_MAX_PRICE};
+                                  key_catalog_plan_discount, FS_MAX_PRICE,
+                                  sc->dir};
     return p->purchase->resolve(&r, &p->terms);
 }
 
@@ -387,7 +388,8 @@ int fs_scenario_parse_pool(fs_scenario *sc, const char *section,
     snprintf(p->name, sizeof p->name, "%s", section + 5);
     if (fs_rd_check_keys(&rd, FS_SECTION_POOL) || parse_pricing(&rd, p) ||
         parse_hardware(&rd, sc, p, &it) || parse_size(&rd, p) ||
-        fs_rd_tags(&rd, p->tags) || fs_scenario_parse_schedule(&rd, p))
+        fs_rd_tags(&rd, p->tags) || fs_scenario_parse_schedule(&rd, p) ||
+        price_pool(&rd, sc, p, it))
         return -1;
-    return price_pool(&rd, sc, p, it);
+    return fs_scenario_parse_spot(&rd, sc, p);
 }

@@ -75,7 +75,8 @@ const fs_column fs_summary_columns[] = {
      FS_COL_COUNT, "jobs missed deadline",
      "training jobs that missed their deadline"},
     {"interruptions", POOL_SUM("interruptions"), FS_COL_COUNT,
-     "interruptions", "spot interruptions, all pools (later versions)"},
+     "interruptions", "spot interruptions, all pools (the interruption "
+     "table has one row each)"},
 };
 
 _Static_assert(sizeof fs_summary_columns / sizeof fs_summary_columns[0] ==

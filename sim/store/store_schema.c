@@ -189,6 +189,23 @@ static const char schema_v4[] =
     "ALTER TABLE job ADD COLUMN cost_usd REAL;\n"
     "ALTER TABLE job ADD COLUMN status TEXT;\n"
     "ALTER TABLE job ADD COLUMN reason TEXT;\n";
+/* Version 5: spot.  One row per interruption (which instance, when, its
+ * notice and the service seconds lost with it); the pool table gains the
+ * requests an interruption sent back to the queue, the work lost and the
+ * on-demand fallback's instance-hours and their cost. */
+static const char schema_v5[] =
+    "CREATE TABLE interruption ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " pool TEXT,"
+    " t_s REAL,"
+    " instance_id INTEGER,"
+    " notice_s REAL,"
+    " work_lost_s REAL);\n"
+    "CREATE INDEX interruption_run ON interruption(run_id);\n"
+    "ALTER TABLE pool ADD COLUMN requests_retried INTEGER;\n"
+    "ALTER TABLE pool ADD COLUMN work_lost_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN fallback_hours REAL;\n"
+    "ALTER TABLE pool ADD COLUMN fallback_cost_usd REAL;\n";
 
 /* migrations[v]: user_version v -> v + 1. */
 static const char *const migrations[FS_SCHEMA_VERSION] = {
@@ -196,11 +213,12 @@ static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v2,
     schema_v3,
     schema_v4,
+    schema_v5,
 };
 
 const char *const fs_store_child_tables[] = {
     "cost_monthly", "latency", "utilization", "job", "pool",
-    "cost_allocation", NULL,
+    "cost_allocation", "interruption", NULL,
 };
 
 /* What a run is written to and read from: each object with the columns
@@ -225,9 +243,12 @@ static const struct required {
       " met_deadline, cost_usd, status, reason" },
     { "table", "pool", "run_id, pool, gpu, pricing, instance, price_usd_h,"
       " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions,"
-      " instance_type, tags, upfront_usd, term_months, instances" },
+      " instance_type, tags, upfront_usd, term_months, instances,"
+      " requests_retried, work_lost_s, fallback_hours, fallback_cost_usd" },
     { "table", "cost_allocation", "run_id, month, workload, pool, tags,"
       " cost_usd, gpu_hours" },
+    { "table", "interruption", "run_id, pool, t_s, instance_id, notice_s,"
+      " work_lost_s" },
     { "view", "run_summary", NULL },     /* fs_summary_columns */
 };
 

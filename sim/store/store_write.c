@@ -210,8 +210,9 @@ static int insert_pools(fs_store *s, const fs_results *r, long long id)
     int rc = sqlite3_prepare_v2(s->db,
         "INSERT INTO pool (run_id, pool, gpu, pricing, instance, price_usd_h,"
         " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions,"
-        " instance_type, tags, upfront_usd, term_months, instances)"
-        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?)", -1, &st, NULL);
+        " instance_type, tags, upfront_usd, term_months, instances,"
+        " requests_retried, work_lost_s, fallback_hours, fallback_cost_usd)"
+        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?)", -1, &st, NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < r->npools; i++) {
         const fs_pool_row *p = &r->pools[i];
         bind_run_id(s, st, id, &rc);
@@ -229,6 +230,10 @@ static int insert_pools(fs_store *s, const fs_results *r, long long id)
         bind_real(st, 13, p->upfront_usd, &rc);
         bind_int(st, 14, p->term_months, &rc);
         bind_int(st, 15, p->count, &rc);
+        bind_int(st, 16, p->requests_retried, &rc);
+        bind_real(st, 17, p->work_lost_s, &rc);
+        bind_real(st, 18, p->fallback_hours, &rc);
+        bind_real(st, 19, p->fallback_cost_usd, &rc);
         rc = step_row(st, rc);
     }
     sqlite3_finalize(st);
@@ -263,6 +268,26 @@ static int insert_jobs(fs_store *s, const fs_results *r, long long id)
         bind_real(st, 13, j->cost_usd, &rc);
         bind_text(st, 14, FIELD(j, status), &rc);
         bind_text(st, 15, FIELD(j, reason), &rc);
+        rc = step_row(st, rc);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int insert_interrupts(fs_store *s, const fs_results *r, long long id)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+        "INSERT INTO interruption (run_id, pool, t_s, instance_id, notice_s,"
+        " work_lost_s) VALUES (?,?,?,?,?,?)", -1, &st, NULL);
+    for (size_t i = 0; rc == SQLITE_OK && i < r->ninterrupts; i++) {
+        const fs_interrupt_row *x = &r->interrupts[i];
+        bind_run_id(s, st, id, &rc);
+        bind_text(st, 2, x->pool, FS_NAME_MAX, &rc);
+        bind_real(st, 3, x->t_s, &rc);
+        bind_int(st, 4, x->instance_id, &rc);
+        bind_real(st, 5, x->notice_s, &rc);
+        bind_real(st, 6, x->work_lost_s, &rc);
         rc = step_row(st, rc);
     }
     sqlite3_finalize(st);
@@ -319,6 +344,8 @@ int fs_store_write_run(fs_store *s, const fs_results *r, long *run_id,
         rc = insert_pools(s, r, id);
     if (rc == SQLITE_OK)
         rc = insert_allocs(s, r, id);
+    if (rc == SQLITE_OK)
+        rc = insert_interrupts(s, r, id);
     if (rc == SQLITE_OK)
         rc = fs_store_exec(s, "COMMIT");
     if (rc != SQLITE_OK) {

@@ -1,0 +1,162 @@
+/* interruption.c -- the interruption models of interruption.h: parsing
+ * (distributions through dist.c, an empirical lifetimes file read here
+ * with libcsv) and drawing lifetimes with GSL. */
+#include "models/interruption.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim/base/csvin.h"
+#include "sim/base/error.h"
+
+#define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
+
+/* path against base_dir unless absolute; -1 when too long. */
+static int resolve(const char *base_dir, const char *path, char *out,
+                   size_t len)
+{
+    int n;
+    if (path[0] == '/' || !base_dir || !base_dir[0] ||
+        strcmp(base_dir, ".") == 0)
+        n = snprintf(out, len, "%s", path);
+    else
+        n = snprintf(out, len, "%s/%s", base_dir, path);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* The first column of every row: positive seconds; a first row that is
+ * not a number is a header. */
+static int read_lifetimes(fs_interruption *it, char *why, size_t whylen)
+{
+    fs_error err;
+    fs_csv *r = fs_csv_open(it->path, &err);
+    if (!r)
+        return WHY("empirical(): cannot open %s", it->path);
+    size_t cap = 0;
+    int rc;
+    while ((rc = fs_csv_next(r, &err)) == 1) {
+        const char *f = fs_csv_field(r, 0);
+        char *end;
+        double v = strtod(f, &end);
+        if (end == f || *end) {
+            if (fs_csv_line(r) == 1)
+                continue;
+            fs_csv_free(r);
+            return WHY("%s:%ld: '%s' is not a number of seconds", it->path,
+                       fs_csv_line(r), f);
+        }
+        if (!(v > 0) || !isfinite(v)) {
+            long line = fs_csv_line(r);
+            fs_csv_free(r);
+            return WHY("%s:%ld: a lifetime must be above 0 seconds, got "
+                       "'%s'", it->path, line, f);
+        }
+        if (it->nlifetimes == FS_EMPIRICAL_MAX) {
+            long line = fs_csv_line(r);
+            fs_csv_free(r);
+            return WHY("%s:%ld: more than %d lifetimes; give a sample, or "
+                       "fit a model with fleetsim trace fit", it->path, line,
+                       FS_EMPIRICAL_MAX);
+        }
+        if (it->nlifetimes == cap) {
+            cap = cap ? cap * 2 : 64;
+            double *b = realloc(it->lifetimes, cap * sizeof *b);
+            if (!b) {
+                fs_csv_free(r);
+                return WHY("out of memory reading %s", it->path);
+            }
+            it->lifetimes = b;
+        }
+        it->lifetimes[it->nlifetimes++] = v;
+    }
+    fs_csv_free(r);
+    if (rc < 0)
+        return WHY("%s", err.msg);
+    if (it->nlifetimes == 0)
+        return WHY("empirical(): %s holds no lifetimes", it->path);
+    return 0;
+}
+
+static int parse_file_form(const fs_call *c, const char *base_dir,
+                           fs_interruption *it, char *why, size_t whylen)
+{
+    static const char *const k_emp[] = {"path", NULL};
+    static const char *const k_trace[] = {"path", "repeat", NULL};
+    int trace = strcmp(c->name, "trace") == 0;
+    if (fs_call_check_keys(c, trace ? k_trace : k_emp, why, whylen))
+        return -1;
+    const char *p = fs_call_get(c, "path");
+    if (!p)
+        p = fs_call_positional(c, 0);
+    if (!p || !p[0])
+        return WHY("%s() needs a file, e.g. %s", c->name,
+                   trace ? "trace(traces/sample/spot/us-east-1f_v100_1.csv)"
+                         : "empirical(lifetimes.csv)");
+    if (resolve(base_dir, p, it->path, sizeof it->path))
+        return WHY("%s(): path too long", c->name);
+    if (!trace) {
+        it->kind = FS_INTERRUPT_EMPIRICAL;
+        return read_lifetimes(it, why, whylen);
+    }
+    it->kind = FS_INTERRUPT_TRACE;
+    const char *rep = fs_call_get(c, "repeat");
+    char w[160];
+    if (rep && fs_parse_bool(rep, &it->repeat, w, sizeof w))
+        return WHY("trace(): repeat: %s", w);
+    return 0;
+}
+
+int fs_interruption_parse(const fs_call *c, const char *base_dir,
+                          fs_interruption *it, char *why, size_t whylen)
+{
+    memset(it, 0, sizeof *it);
+    if (strcmp(c->name, "empirical") == 0 || strcmp(c->name, "trace") == 0)
+        return parse_file_form(c, base_dir, it, why, whylen);
+    if (strcmp(c->name, "none") == 0)
+        return 0;
+    if (strcmp(c->name, "exponential") && strcmp(c->name, "weibull") &&
+        strcmp(c->name, "lognormal"))
+        return WHY("'%s' is not one of exponential(mean=), weibull(shape=, "
+                   "scale=), lognormal(mu=, sigma=), empirical(FILE), "
+                   "trace(FILE[, repeat=yes]), none()", c->name);
+    it->kind = FS_INTERRUPT_DIST;
+    return fs_dist_parse(c, &it->dist, why, whylen);
+}
+
+void fs_interruption_free(fs_interruption *it)
+{
+    free(it->lifetimes);
+    it->lifetimes = NULL;
+    it->nlifetimes = 0;
+}
+
+double fs_interruption_draw(const fs_interruption *it, gsl_rng *r)
+{
+    switch (it->kind) {
+    case FS_INTERRUPT_DIST:
+        return fs_dist_draw(&it->dist, r);
+    case FS_INTERRUPT_EMPIRICAL:
+        return it->lifetimes[gsl_rng_uniform_int(r, it->nlifetimes)];
+    default:
+        return INFINITY;
+    }
+}
+
+double fs_interruption_mean(const fs_interruption *it)
+{
+    switch (it->kind) {
+    case FS_INTERRUPT_DIST:
+        return fs_dist_mean(&it->dist);
+    case FS_INTERRUPT_EMPIRICAL: {
+        double s = 0;
+        for (size_t i = 0; i < it->nlifetimes; i++)
+            s += it->lifetimes[i];
+        return s / (double)it->nlifetimes;
+    }
+    case FS_INTERRUPT_TRACE:
+        return NAN;
+    default:
+        return INFINITY;
+    }
+}

@@ -1,0 +1,114 @@
+/* scenario_spot.c -- the spot keys of a pool (declared by the spot
+ * purchase option, models/purchase_spot.c, so refused on other pools):
+ * interruption, notice, replace_delay, fallback, fallback_after and
+ * spot_extra, read into fs_spot_conf.
+ *
+ * spot_extra is added to the pool's count (and max) here: the fleet keeps
+ * count + spot_extra instances, replacing those interrupted.  A fallback
+ * is resolved once every pool is read: it must name an on-demand pool,
+ * whose max grows by this pool's target so that it can take the whole
+ * pool's load while spot is gone. */
+#include "sim/scenario/scenario_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* replace_delay = DURATION | distribution call. */
+static int parse_replace_delay(fs_reader *rd, fs_spot_conf *s)
+{
+    fs_config_entry *e = fs_rd_entry(rd, "replace_delay");
+    s->replace_delay = (fs_dist){FS_DIST_CONST, 0, 0};
+    if (!e)
+        return 0;
+    char why[600];
+    double d;
+    if (fs_parse_duration(e->value, &d, why, sizeof why) == 0) {
+        s->replace_delay.a = d;
+        return 0;
+    }
+    fs_call c;
+    if (fs_parse_call(e->value, &c, why, sizeof why) ||
+        fs_dist_parse(&c, &s->replace_delay, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    return 0;
+}
+
+static int parse_interruption(fs_reader *rd, fs_scenario *sc,
+                              fs_spot_conf *s)
+{
+    fs_config_entry *e = fs_rd_entry(rd, "interruption");
+    if (!e)
+        return 0;
+    fs_call c;
+    char why[1400];
+    if (fs_parse_call(e->value, &c, why, sizeof why) ||
+        fs_interruption_parse(&c, sc->dir, &s->interruption, why,
+                              sizeof why)) {
+        fs_interruption_free(&s->interruption);
+        return fs_rd_bad(rd, e, "%s", why);
+    }
+    return 0;
+}
+
+int fs_scenario_parse_spot(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p)
+{
+    fs_spot_conf *s = &p->spot;
+    s->fallback = -1;
+    if (fs_rd_double(rd, "notice", fs_parse_duration, 0, &s->notice_s) ||
+        fs_rd_double(rd, "fallback_after", fs_parse_duration, 0,
+                     &s->fallback_after) ||
+        fs_rd_count(rd, "spot_extra", 0, 0, 1000, &s->extra) ||
+        parse_replace_delay(rd, s))
+        return -1;
+    if (p->count + s->extra > FS_MAX_INSTANCES)
+        return fs_rd_bad(rd, fs_rd_entry(rd, "spot_extra"), "%s",
+                         "count + spot_extra is above the most instances a "
+                         "pool may hold");
+    if (s->extra) {                /* spot pools have a fixed count */
+        p->count += s->extra;
+        p->min = p->max = p->count;
+    }
+    s->target = p->count;
+    return parse_interruption(rd, sc, s);
+}
+
+/* fallback = POOL: an on-demand pool of the scenario. */
+static int link_one(fs_scenario *sc, size_t i, fs_error *err)
+{
+    fs_pool_conf *p = &sc->pools[i];
+    fs_reader rd = {sc->cfg, p->section, err};
+    fs_config_entry *e = fs_rd_entry(&rd, "fallback");
+    if (!e)
+        return 0;
+    char why[400];
+    for (size_t j = 0; j < sc->npools; j++) {
+        fs_pool_conf *f = &sc->pools[j];
+        if (strcmp(f->name, e->value) != 0)
+            continue;
+        if (j == i || strcmp(f->purchase->name, "on-demand") != 0) {
+            snprintf(why, sizeof why, "pool %s is %s; a fallback must be an "
+                     "on-demand pool", f->name,
+                     j == i ? "this pool" : f->purchase->name);
+            return fs_rd_bad(&rd, e, "%s", why);
+        }
+        if (f->scale != FS_SCALE_FIXED) {
+            snprintf(why, sizeof why, "pool %s autoscales; a fallback must "
+                     "have a fixed count (0 is usual)", f->name);
+            return fs_rd_bad(&rd, e, "%s", why);
+        }
+        p->spot.fallback = (int)j;
+        f->max += p->spot.target;
+        return 0;
+    }
+    snprintf(why, sizeof why, "no pool named '%s' (a fallback names an "
+             "on-demand [pool.NAME] of this scenario)", e->value);
+    return fs_rd_bad(&rd, e, "%s", why);
+}
+
+int fs_scenario_link_spot(fs_scenario *sc, fs_error *err)
+{
+    for (size_t i = 0; i < sc->npools; i++)
+        if (link_one(sc, i, err))
+            return -1;
+    return 0;
+}
