@@ -54,6 +54,8 @@ sed 's/^days = mon-fri/days = mon-fri\nevery = 1d/' "$TMP/win.ini" >"$TMP/every.
 bad every "every.ini:6: window.office.every: not with days"
 sed 's/^count = 2/autoscale = queue(target=1)\nmax = 2/' "$TMP/win.ini" >"$TMP/autoscale.ini"
 bad autoscale "pool.dev.schedule: a pool follows a schedule or autoscales, not both"
+sed 's/^count = 2/count = 2\npricing = spot/' "$TMP/win.ini" >"$TMP/spot.ini"
+bad spot "spot.ini:13: pool.dev.schedule: a spot pool relaunches to its count after each interruption and cannot follow a window in this version"
 sed '/^schedule/d; s/^count = 2/count = 2\ndrain = yes/' "$TMP/win.ini" >"$TMP/drain.ini"
 bad drain "drain.ini:12: pool.dev.drain: applies to pools with a schedule only"
 sed '/^schedule/d' "$TMP/win.ini" >"$TMP/unscheduled.ini"

@@ -253,7 +253,7 @@ void fs_train_notice(fs_train_pool *tp, int inst)
     for (size_t i = 0; i < t->nrunning; i++) {
         fs_train_job *j = t->running[i];
         const fs_training_conf *c = tconf(j);
-        if (!runs_on(j, tp, inst) || j->stopping ||
+        if (!runs_on(j, tp, inst) || j->stopping || !(left > 0) ||
             !(c->checkpoint_interval > 0) || c->checkpoint_cost > left)
             continue;
         if (j->phase == FS_PHASE_CHECKPOINT) {
@@ -263,6 +263,12 @@ void fs_train_notice(fs_train_pool *tp, int inst)
             j->seg_work = now - j->phase_t0;
             j->stopping = 1;
             schedule_phase(j, FS_PHASE_CHECKPOINT, c->checkpoint_cost);
+        }
+        /* Saved in time, but interrupted all the same: it counts (and
+         * goes into the MTBF of the Young/Daly note). */
+        if (j->stopping) {
+            j->interruptions++;
+            j->wl->interruptions++;
         }
     }
 }
@@ -277,8 +283,10 @@ void fs_train_interrupted(fs_train_pool *tp, int inst)
             i++;
             continue;
         }
-        j->interruptions++;
-        j->wl->interruptions++;
+        if (!j->stopping) {   /* else counted at its notice */
+            j->interruptions++;
+            j->wl->interruptions++;
+        }
         j->lost_gpu_s += (now - j->safe_t) * gpus_of(j);
         stop_run(j, inst);    /* takes j off running[] */
         requeue(j);

@@ -78,7 +78,7 @@ static const fs_key_doc pool_keys[] = {
     {"schedule", "window name", NULL,
      "up (count instances) and billed only inside the window's openings "
      "(training jobs running at a close finish first); not with "
-     "autoscale"},
+     "autoscale nor on a spot pool"},
     {"drain", "yes|no", "no",
      "with schedule: stay up past a close until no request waits"},
     {"description", "text", NULL, "ignored; for people"},

@@ -69,6 +69,15 @@ int fs_scenario_parse_spot(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p)
         p->min = p->max = p->count;
     }
     s->target = p->count;
+    /* A spot pool relaunches to its count after every interruption,
+     * window or not: the two do not combine yet, so say so rather than
+     * bill a closed window. */
+    if (p->schedule_entry &&
+        strcmp(p->purchase->focus_category, "Dynamic") == 0)
+        return fs_rd_bad(rd, p->schedule_entry, "%s", "a spot pool "
+                         "relaunches to its count after each interruption "
+                         "and cannot follow a window in this version; put "
+                         "the window on an on-demand pool");
     return parse_interruption(rd, sc, s);
 }
 
