@@ -99,6 +99,20 @@ int fs_purchase_key_owners(const char *key, char *buf, size_t len)
     return list_options(key, buf, len);
 }
 
+int fs_purchase_read_price(const fs_purchase_reader *rd, int column,
+                           fs_purchase_terms *t)
+{
+    int given = rd->price(rd->ctx, &t->price);
+    if (given < 0)
+        return -1;
+    if (given) {
+        snprintf(t->price_source, sizeof t->price_source, "price key");
+        return 0;
+    }
+    return rd->catalog_price(rd->ctx, column, &t->price, t->price_source,
+                             sizeof t->price_source);
+}
+
 int fs_purchase_read_duration(const fs_purchase_reader *rd, const char *key,
                               double def, double *out)
 {

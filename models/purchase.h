@@ -141,6 +141,12 @@ int fs_purchase_has_key(const fs_purchase_option *o, const char *key);
  * (0 when none does). */
 int fs_purchase_key_owners(const char *key, char *buf, size_t len);
 
+/* The hourly rate of an option that sells by the hour: the pool's `price`
+ * key ("price key"), else the catalog's rate in column (FS_PRICE_*).  0, or
+ * -1 refused. */
+int fs_purchase_read_price(const fs_purchase_reader *rd, int column,
+                           fs_purchase_terms *t);
+
 /* Typed reads for an option's resolve, with the messages of the scenario
  * layer's readers: def when the key is absent; -1 refused. */
 int fs_purchase_read_duration(const fs_purchase_reader *rd, const char *key,

@@ -21,15 +21,7 @@ static int on_demand_resolve(const fs_purchase_reader *rd,
 {
     if (fs_purchase_read_duration(rd, "min_billed", 60, &t->min_billed_s))
         return -1;
-    int given = rd->price(rd->ctx, &t->price);
-    if (given < 0)
-        return -1;
-    if (given) {
-        snprintf(t->price_source, sizeof t->price_source, "price key");
-        return 0;
-    }
-    return rd->catalog_price(rd->ctx, FS_PRICE_ON_DEMAND, &t->price,
-                             t->price_source, sizeof t->price_source);
+    return fs_purchase_read_price(rd, FS_PRICE_ON_DEMAND, t);
 }
 
 static void on_demand_terminate(const fs_purchase_terms *t,

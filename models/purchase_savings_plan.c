@@ -122,15 +122,8 @@ static int plan_resolve(const fs_purchase_reader *rd, fs_purchase_terms *t)
     plan_terms p = {0, 0};
     if (read_commitment(rd, &p))
         return -1;
-    int given = rd->price(rd->ctx, &t->price);
-    if (given < 0)
-        return -1;
-    if (given)
-        snprintf(t->price_source, sizeof t->price_source, "price key");
-    else if (rd->catalog_price(rd->ctx, FS_PRICE_ON_DEMAND, &t->price,
-                               t->price_source, sizeof t->price_source))
-        return -1;
-    if (read_discount(rd, &p, t))
+    if (fs_purchase_read_price(rd, FS_PRICE_ON_DEMAND, t) ||
+        read_discount(rd, &p, t))
         return -1;
     t->term_months = 0;
     memcpy(t->own.bytes, &p, sizeof p);

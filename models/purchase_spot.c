@@ -98,15 +98,7 @@ static int spot_resolve(const fs_purchase_reader *rd, fs_purchase_terms *t)
     const char *trace = rd->value(rd->ctx, "price_trace");
     if (trace)
         return resolve_trace(rd, t, trace);
-    int given = rd->price(rd->ctx, &t->price);
-    if (given < 0)
-        return -1;
-    if (given) {
-        snprintf(t->price_source, sizeof t->price_source, "price key");
-        return 0;
-    }
-    return rd->catalog_price(rd->ctx, FS_PRICE_SPOT, &t->price,
-                             t->price_source, sizeof t->price_source);
+    return fs_purchase_read_price(rd, FS_PRICE_SPOT, t);
 }
 
 /* A life [t0, t1): at the constant price, or at the trace's. */

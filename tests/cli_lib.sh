@@ -54,6 +54,16 @@ expect_one_line() {
 
 sql() { sqlite3 -batch -noheader "$@"; }
 
+# bad_run NAME FRAGMENT: $TMP/NAME.ini is refused: exit 1, one line on
+# stderr containing FRAGMENT, and no database written.
+bad_run() {
+    name=$1
+    expect_exit 1 "$name" -- "$FLEETSIM" run "$TMP/$name.ini" --db "$TMP/bad.db" --quiet
+    expect_one_line "$name"
+    expect_in "$TMP/err" "$2" "$name"
+    checks=$((checks + 1)); [ ! -e "$TMP/bad.db" ] || fail "$name wrote a database"
+}
+
 # good: a small valid scenario (one L4 for an hour, Poisson arrivals), on
 # stdout, for tests that break one thing of it.
 good() {
