@@ -85,7 +85,7 @@ typedef struct reservation {
     int need;
 } reservation;
 
-typedef struct release {
+typedef struct fs_train_release {
     int inst;
     double at;
     int milli;
@@ -110,21 +110,20 @@ static int by_time(const void *a, const void *b)
 static release *releases_of(fs_training *t, const fs_train_pool *tp,
                             double now, int *n)
 {
-    size_t cap = 0, k = 0;
-    release *r = NULL;
+    size_t k = 0;
+    release *r = t->rel;
     for (size_t i = 0; i < t->nrunning; i++) {
         fs_train_job *j = t->running[i];
         if (j->wl->pools[j->pool_k] != tp)
             continue;
         double at = now + fs_train_time_left(j, now);
         for (int p = 0; p < j->nparts; p++) {
-            release *g = fs_vec_grow(r, &cap, k + 1, sizeof *g);
+            release *g = fs_vec_grow(t->rel, &t->rel_cap, k + 1, sizeof *g);
             if (!g) {
-                free(r);
                 *n = -1;
                 return NULL;
             }
-            r = g;
+            r = t->rel = g;
             r[k++] = (release){j->parts[p].inst, at, j->parts[p].milli};
         }
     }
@@ -160,7 +159,6 @@ static int reserve_on(fs_training *t, const fs_train_job *head,
             if (f >= need && r[i].at < best->at)
                 *best = (reservation){tp, -1, r[i].at, f, need};
         }
-        free(r);
         return 0;
     }
     qsort(r, (size_t)n, sizeof *r, by_inst_then_time);
@@ -177,7 +175,6 @@ static int reserve_on(fs_training *t, const fs_train_job *head,
         if (fs_capacity_takes_work(tp->cap, inst) && at < best->at)
             *best = (reservation){tp, inst, at, f, need};
     }
-    free(r);
     return 0;
 }
 
@@ -225,9 +222,12 @@ static int place_spread(fs_train_job *j, int k, reservation *res, double now)
             have += whole(tp->free_milli[i]);
     if (have < need || !backfill_ok(j, tp, -1, res, now))
         return 0;
-    fs_train_part *parts = malloc((size_t)tp->cap->max * sizeof *parts);
+    fs_training *t = j->wl->sched;
+    fs_train_part *parts = fs_vec_grow(t->spread, &t->spread_cap,
+                                       (size_t)tp->cap->max, sizeof *parts);
     if (!parts)
-        return fs_error_set(j->wl->sched->sim->err, "out of memory");
+        return fs_error_set(t->sim->err, "out of memory");
+    t->spread = parts;
     for (int i = 0; i < tp->cap->max && need > 0; i++) {
         int f = fs_capacity_takes_work(tp->cap, i) ? whole(tp->free_milli[i])
                                                    : 0;
@@ -237,9 +237,7 @@ static int place_spread(fs_train_job *j, int k, reservation *res, double now)
         parts[n++] = (fs_train_part){i, take};
         need -= take;
     }
-    int rc = fs_train_run(j, k, parts, n);
-    free(parts);
-    return rc ? -1 : 1;
+    return fs_train_run(j, k, parts, n) ? -1 : 1;
 }
 
 /* 1 when j started, 0 when it does not fit (or may not backfill), -1 when
@@ -517,13 +515,15 @@ void fs_training_free(fs_training *t)
         return;
     for (size_t w = 0; w < t->nwls; w++) {
         for (size_t i = 0; i < t->wls[w].njobs; i++)
-            free(t->wls[w].jobs[i].parts);
+            free(t->wls[w].jobs[i].heap);
         free(t->wls[w].jobs);
         free(t->wls[w].busy);
     }
     free(t->wls);
     free(t->queue);
     free(t->running);
+    free(t->rel);
+    free(t->spread);
     free(t);
 }
 

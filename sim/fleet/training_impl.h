@@ -39,8 +39,11 @@ typedef struct fs_train_job {
     fs_event_handle wake;  /* next fallback step */
     /* while running */
     int pool_k;            /* index in wl->pools */
-    fs_train_part *parts;
+    fs_train_part *parts;  /* &one, or heap when it spans instances */
     int nparts;
+    fs_train_part one;
+    fs_train_part *heap;   /* kept from run to run: no allocation per */
+    int heap_cap;          /* placement once it is large enough */
     fs_server_shape shape; /* its busy GPUs, for the pool's usage */
     fs_job_phase phase;
     double phase_t0, phase_end;
@@ -81,6 +84,12 @@ struct fs_training {
     size_t nrunning, running_cap;
     long seq;
     int kick_pending;
+    /* Scratch arrays of the scheduling passes, grown and kept: a pass
+     * allocates nothing once they are large enough. */
+    struct fs_train_release *rel;
+    size_t rel_cap;
+    fs_train_part *spread;
+    size_t spread_cap;
 };
 
 /* training.c */

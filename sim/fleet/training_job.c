@@ -142,7 +142,6 @@ static void stop_run(fs_train_job *j, int skip)
     for (int i = 0; i < n; i++)
         if (parts[i].inst != skip)
             fs_capacity_unhold(tp->cap, parts[i].inst);
-    free(parts);
     fs_train_kick(t);
 }
 
@@ -204,9 +203,14 @@ int fs_train_run(fs_train_job *j, int k, const fs_train_part *parts,
     fs_training *t = j->wl->sched;
     fs_train_pool *tp = j->wl->pools[k];
     double now = fs_engine_now(t->sim->engine);
-    j->parts = malloc((size_t)nparts * sizeof *j->parts);
-    if (!j->parts)
-        return fs_error_set(t->sim->err, "out of memory");
+    if (nparts > 1 && nparts > j->heap_cap) {
+        fs_train_part *h = realloc(j->heap, (size_t)nparts * sizeof *h);
+        if (!h)
+            return fs_error_set(t->sim->err, "out of memory");
+        j->heap = h;
+        j->heap_cap = nparts;
+    }
+    j->parts = nparts > 1 ? j->heap : &j->one;
     memcpy(j->parts, parts, (size_t)nparts * sizeof *parts);
     j->nparts = nparts;
     j->pool_k = k;
