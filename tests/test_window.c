@@ -12,7 +12,8 @@
  *   1 h + 5.75 h (+ at most the minute between drain checks).
  * - Office hours in a time zone: mon-fri 09:00-19:00 Europe/Paris opens at
  *   08:00 UTC in winter, 07:00 UTC after the DST change of 2026-03-29, and
- *   not at the weekend. */
+ *   not at the weekend; a daily (or every-2-days) window stays at local
+ *   midnight across the same change. */
 #include "check.h"
 #include "simulate.h"
 #include "sim/fleet/window.h"
@@ -122,6 +123,32 @@ static void check_office_hours(void)
     CHECK(o == 7200 + 4 * 3600);
     /* Europe/Paris is UTC+1 in January: 02:00 local is 01:00 UTC */
     CHECK(fs_window_anchor(&p, "Europe/Paris", start) == 3600);
+    /* A period of whole days keeps local time across the DST change of
+     * 2026-03-29: daily 00:00-01:00 Paris opens at 23:00 UTC the day
+     * before in winter, 22:00 UTC in summer; the opening under way at
+     * 23:30 UTC on 03-28 is found. */
+    fs_window_conf dly;
+    memset(&dly, 0, sizeof dly);
+    dly.every = 86400;
+    dly.duration = 3600;
+    dly.open = 0;
+    anchor = fs_window_anchor(&dly, "Europe/Paris", start);
+    CHECK(anchor == -3600);
+    double mar28 = (double)(86 * 86400);        /* 2026-03-28 00:00 UTC */
+    fs_window_next(&dly, "Europe/Paris", start, anchor, mar28, &o, &c);
+    CHECK(o == mar28 + 23 * 3600 && c == mar28 + 24 * 3600);
+    fs_window_next(&dly, "Europe/Paris", start, anchor, mar28 + 23.5 * 3600,
+                   &o, &c);
+    CHECK(o == mar28 + 23 * 3600);
+    fs_window_next(&dly, "Europe/Paris", start, anchor, mar28 + 86400, &o,
+                   &c);
+    CHECK(o == mar28 + 86400 + 22 * 3600);      /* 03-29 22:00 UTC */
+    /* every 2d: local dates Jan 1, 3, ..., Mar 28 (day 86), Mar 30; after
+     * 03-29 00:00 UTC the next is Mar 30 00:00 Paris = 03-29 22:00 UTC */
+    dly.every = 2 * 86400;
+    fs_window_next(&dly, "Europe/Paris", start, anchor, mar28 + 86400, &o,
+                   &c);
+    CHECK(o == mar28 + 86400 + 22 * 3600);
 }
 
 int main(void)

@@ -47,6 +47,22 @@ static void next_office(const fs_window_conf *win, const char *tz,
     *open = *close = INFINITY;  /* no listed day: cannot happen */
 }
 
+/* Opening k of a period of whole days: on the local date k periods after
+ * the start's, at its local time of day, so that `every = 1d, open =
+ * 00:00` stays at local midnight across a DST change. */
+static double daily_open(const fs_window_conf *win, const char *tz,
+                         time_t start, double k)
+{
+    struct tm d0, d = {0};
+    fs_tz_local(tz, start, &d0);
+    d.tm_year = d0.tm_year;
+    d.tm_mon = d0.tm_mon;
+    d.tm_mday = d0.tm_mday + (int)(k * (win->every / 86400));
+    timegm(&d);                 /* normalizes the date */
+    return (double)(fs_tz_time(tz, d.tm_year + 1900, d.tm_mon + 1,
+                               d.tm_mday, win->open) - start);
+}
+
 void fs_window_next(const fs_window_conf *win, const char *tz, time_t start,
                     double anchor, double after, double *open, double *close)
 {
@@ -55,6 +71,15 @@ void fs_window_next(const fs_window_conf *win, const char *tz, time_t start,
         return;
     }
     double k = floor((after - anchor - win->duration) / win->every) + 1;
+    if (fmod(win->every, 86400) == 0) {
+        /* local dates: the estimate is off by at most one period */
+        for (k -= 1; daily_open(win, tz, start, k) + win->duration <= after;
+             k++)
+            ;
+        *open = daily_open(win, tz, start, k);
+        *close = *open + win->duration;
+        return;
+    }
     *open = anchor + k * win->every;
     if (*open + win->duration <= after)
         *open += win->every;

@@ -162,7 +162,8 @@ static const fs_key_later workload_later[] = {
 
 static const fs_key_doc window_keys[] = {
     {"every", "duration", "1d",
-     "the window's period (not with days)"},
+     "the window's period (not with days); whole days keep the local "
+     "time across DST changes"},
     {"open", "HH:MM", "00:00",
      "when it opens, time of day in the scenario's timezone (the first "
      "opening is on the start day)"},
