@@ -255,17 +255,42 @@ static int try_place(fs_train_job *j, reservation *res, double now)
     return 0;
 }
 
-/* Whether any instance of any pool in use has a free GPU share. */
-static int any_free(const fs_training *t)
+/* The largest free GPU share (thousandths) of one instance taking work,
+ * over every pool in use; 0 when none is free. */
+static int max_free(const fs_training *t)
 {
+    int best = 0;
     for (size_t w = 0; w < t->nwls; w++)
         for (int k = 0; k < t->wls[w].npools; k++) {
             const fs_train_pool *tp = t->wls[w].pools[k];
             for (int i = 0; i < tp->cap->max; i++)
-                if (tp->free_milli[i] > 0 &&
+                if (tp->free_milli[i] > best &&
                     fs_capacity_takes_work(tp->cap, i))
-                    return 1;
+                    best = tp->free_milli[i];
         }
+    return best;
+}
+
+static int any_free(const fs_training *t)
+{
+    return max_free(t) > 0;
+}
+
+/* Whether a job behind the head could start on the free shares at all:
+ * a job that spans instances may gather them, any other needs one
+ * instance with room.  When none could, the head's reservation (a sort of
+ * every running job's end) need not be computed. */
+static int backfill_possible(const fs_training *t)
+{
+    int room = max_free(t);
+    if (room == 0)
+        return 0;
+    for (size_t i = 1; i < t->nqueue; i++) {
+        const fs_train_job *j = t->queue[i];
+        if (j->wl->conf->training.span_instances ||
+            j->spec->milli <= room)
+            return 1;
+    }
     return 0;
 }
 
@@ -277,7 +302,7 @@ static int pass(fs_training *t, double now)
             return -1;
         dequeue(t, 0);
     }
-    if (t->nqueue < 2 || !any_free(t))
+    if (t->nqueue < 2 || !backfill_possible(t))
         return 0;
     fs_train_job *head = t->queue[0];
     reservation res = {NULL, -1, INFINITY, 0, 0};
