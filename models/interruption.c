@@ -9,6 +9,7 @@
 #include <string.h>
 #include "sim/base/csvin.h"
 #include "sim/base/error.h"
+#include "sim/base/vec.h"
 
 #define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
 
@@ -25,6 +26,34 @@ static int resolve(const char *base_dir, const char *path, char *out,
     return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
+/* One row's lifetime into it: 1 taken, 0 a header (a first row that is
+ * not a number), -1 with why.  The row stays readable: the caller frees
+ * the reader after the message is written. */
+static int one_lifetime(fs_interruption *it, size_t *cap, fs_csv *r,
+                        char *why, size_t whylen)
+{
+    const char *f = fs_csv_field(r, 0);
+    long line = fs_csv_line(r);
+    double v;
+    if (fs_csv_number(f, &v))
+        return line == 1 ? 0 : WHY("%s:%ld: '%s' is not a number of seconds",
+                                   it->path, line, f);
+    if (!(v > 0))
+        return WHY("%s:%ld: a lifetime must be above 0 seconds, got '%s'",
+                   it->path, line, f);
+    if (it->nlifetimes == FS_EMPIRICAL_MAX)
+        return WHY("%s:%ld: more than %d lifetimes; give a sample, or fit a "
+                   "model with fleetsim trace fit", it->path, line,
+                   FS_EMPIRICAL_MAX);
+    double *l = fs_vec_grow(it->lifetimes, cap, it->nlifetimes + 1,
+                            sizeof *l);
+    if (!l)
+        return WHY("out of memory reading %s", it->path);
+    it->lifetimes = l;
+    l[it->nlifetimes++] = v;
+    return 1;
+}
+
 /* The first column of every row: positive seconds; a first row that is
  * not a number is a header. */
 static int read_lifetimes(fs_interruption *it, char *why, size_t whylen)
@@ -34,43 +63,12 @@ static int read_lifetimes(fs_interruption *it, char *why, size_t whylen)
     if (!r)
         return WHY("empirical(): cannot open %s", it->path);
     size_t cap = 0;
-    int rc;
-    while ((rc = fs_csv_next(r, &err)) == 1) {
-        const char *f = fs_csv_field(r, 0);
-        char *end;
-        double v = strtod(f, &end);
-        if (end == f || *end) {
-            if (fs_csv_line(r) == 1)
-                continue;
-            fs_csv_free(r);
-            return WHY("%s:%ld: '%s' is not a number of seconds", it->path,
-                       fs_csv_line(r), f);
-        }
-        if (!(v > 0) || !isfinite(v)) {
-            long line = fs_csv_line(r);
-            fs_csv_free(r);
-            return WHY("%s:%ld: a lifetime must be above 0 seconds, got "
-                       "'%s'", it->path, line, f);
-        }
-        if (it->nlifetimes == FS_EMPIRICAL_MAX) {
-            long line = fs_csv_line(r);
-            fs_csv_free(r);
-            return WHY("%s:%ld: more than %d lifetimes; give a sample, or "
-                       "fit a model with fleetsim trace fit", it->path, line,
-                       FS_EMPIRICAL_MAX);
-        }
-        if (it->nlifetimes == cap) {
-            cap = cap ? cap * 2 : 64;
-            double *b = realloc(it->lifetimes, cap * sizeof *b);
-            if (!b) {
-                fs_csv_free(r);
-                return WHY("out of memory reading %s", it->path);
-            }
-            it->lifetimes = b;
-        }
-        it->lifetimes[it->nlifetimes++] = v;
-    }
+    int rc, bad = 0;
+    while (!bad && (rc = fs_csv_next(r, &err)) == 1)
+        bad = one_lifetime(it, &cap, r, why, whylen) < 0;
     fs_csv_free(r);
+    if (bad)
+        return -1;
     if (rc < 0)
         return WHY("%s", err.msg);
     if (it->nlifetimes == 0)

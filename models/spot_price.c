@@ -5,13 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/base/csvin.h"
-
-static int number(const char *s, double *out)
-{
-    char *end;
-    *out = strtod(s, &end);
-    return end == s || *end || !isfinite(*out) ? -1 : 0;
-}
+#include "sim/base/vec.h"
 
 static int header(fs_csv *r, int *tc, int *pc, fs_error *err)
 {
@@ -33,20 +27,17 @@ static int header(fs_csv *r, int *tc, int *pc, fs_error *err)
     return 0;
 }
 
-static int add(fs_spot_price *sp, size_t *cap, double t, double usd)
+/* caps: of sp->t and of sp->usd. */
+static int add(fs_spot_price *sp, size_t caps[2], double t, double usd)
 {
-    if (sp->n == *cap) {
-        size_t c = *cap ? *cap * 2 : 64;
-        double *a = realloc(sp->t, c * sizeof *a);
-        if (!a)
-            return -1;
-        sp->t = a;
-        double *b = realloc(sp->usd, c * sizeof *b);
-        if (!b)
-            return -1;
-        sp->usd = b;
-        *cap = c;
-    }
+    double *a = fs_vec_grow(sp->t, &caps[0], sp->n + 1, sizeof *a);
+    if (!a)
+        return -1;
+    sp->t = a;
+    double *b = fs_vec_grow(sp->usd, &caps[1], sp->n + 1, sizeof *b);
+    if (!b)
+        return -1;
+    sp->usd = b;
     sp->t[sp->n] = t;
     sp->usd[sp->n++] = usd;
     return 0;
@@ -60,7 +51,7 @@ static int row(fs_csv *r, int tc, int pc, double prev, double max_price,
     long line = fs_csv_line(r);
     const char *ts = fs_csv_field(r, (size_t)tc);
     const char *ps = fs_csv_field(r, (size_t)pc);
-    if (number(ts, t))
+    if (fs_csv_number(ts, t))
         return fs_error_set(err, "%s:%ld: t_seconds '%s' is not a number",
                             path, line, ts);
     if (*t < 0)
@@ -69,7 +60,7 @@ static int row(fs_csv *r, int tc, int pc, double prev, double max_price,
         return fs_error_set(err, "%s:%ld: time %s is before the previous "
                             "row's %.17g: the trace must be sorted by time",
                             path, line, ts, prev);
-    if (number(ps, usd) || *usd < 0 || *usd > max_price)
+    if (fs_csv_number(ps, usd) || *usd < 0 || *usd > max_price)
         return fs_error_set(err, "%s:%ld: price '%s' is not a number of $ "
                             "per instance-hour from 0 to %g", path, line, ps,
                             max_price);
@@ -84,7 +75,7 @@ int fs_spot_price_load(const char *path, double max_price, fs_spot_price *sp,
     if (!r)
         return -1;
     int tc = 0, pc = 0, rc;
-    size_t cap = 0;
+    size_t caps[2] = {0, 0};
     double prev = 0, t = 0, usd = 0;
     if (header(r, &tc, &pc, err)) {
         fs_csv_free(r);
@@ -98,7 +89,7 @@ int fs_spot_price_load(const char *path, double max_price, fs_spot_price *sp,
                               path, fs_csv_line(r), FS_SPOT_PRICE_MAX_ROWS);
             break;
         }
-        if (add(sp, &cap, t, usd)) {
+        if (add(sp, caps, t, usd)) {
             rc = fs_error_set(err, "out of memory reading %s", path);
             break;
         }

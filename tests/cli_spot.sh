@@ -2,8 +2,8 @@
 # cli_spot.sh -- spot pools through the command line: the us-east-1f V100
 # preemption trace replayed for 7 days gives exactly the trace's
 # preemptions (counted here with awk, independently of fleetsim); bad
-# traces and a fallback naming no pool are refused with file:line, exit 1
-# and nothing stored; `fleetsim trace fit` prints the fits and the line to
+# traces, empirical lifetimes that are not positive numbers and a fallback
+# naming no pool are refused with file:line, exit 1 and nothing stored; `fleetsim trace fit` prints the fits and the line to
 # paste, which runs.
 . "$(dirname "$0")/cli_lib.sh"
 DB="$TMP/spot.db"
@@ -67,6 +67,17 @@ spot_ini "exponential(mean=10h)" "fallback = nowhere" >"$TMP/fallback.ini"
 expect_exit 1 "fallback to a missing pool" -- "$FLEETSIM" run "$TMP/fallback.ini" --db "$DB" --quiet
 expect_one_line "fallback to a missing pool"
 expect_in "$TMP/err" "fallback.ini:11: pool.s.fallback: no pool named 'nowhere'" "fallback names file, line, key"
+# empirical(): a row that is not a number, and a lifetime of 0 or less
+printf 'lifetime_s\n3600\nabc\n' >"$TMP/notnum.csv"
+spot_ini "empirical($TMP/notnum.csv)" >"$TMP/notnum.ini"
+expect_exit 1 "empirical, not a number" -- "$FLEETSIM" run "$TMP/notnum.ini" --db "$DB" --quiet
+expect_one_line "empirical, not a number"
+expect_in "$TMP/err" "notnum.ini:10: pool.s.interruption: $TMP/notnum.csv:3: 'abc' is not a number of seconds" "empirical names file:line"
+printf '3600\n-5\n' >"$TMP/neglife.csv"
+spot_ini "empirical($TMP/neglife.csv)" >"$TMP/neglife.ini"
+expect_exit 1 "empirical, negative" -- "$FLEETSIM" run "$TMP/neglife.ini" --db "$DB" --quiet
+expect_one_line "empirical, negative"
+expect_in "$TMP/err" "$TMP/neglife.csv:2: a lifetime must be above 0 seconds, got '-5'" "empirical negative names file:line"
 expect_eq "$(sql "$DB" "SELECT count(*) FROM run")" "$before" "bad inputs stored nothing"
 
 # 3. trace fit: both fits, the KS statistics, a line that runs.

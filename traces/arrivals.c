@@ -186,19 +186,10 @@ void fs_arrivals_stats(const fs_arrivals *a, fs_trace_stats *out)
 
 /* ---- Header lookup ------------------------------------------------------ */
 
-int fs_trace_column(const fs_csv *header, const char *name)
-{
-    size_t n = fs_csv_nfields(header);
-    for (size_t i = 0; i < n && i < INT_MAX; i++)
-        if (strcasecmp(fs_csv_field(header, i), name) == 0)
-            return (int)i;
-    return -1;
-}
-
 int fs_trace_require_column(const fs_csv *header, const char *name, int *col,
                             fs_error *err)
 {
-    *col = fs_trace_column(header, name);
+    *col = fs_csv_column(header, name);
     if (*col >= 0) {
         /* A second column of that name: which one is meant is a guess. */
         size_t n = fs_csv_nfields(header);

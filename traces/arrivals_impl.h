@@ -120,10 +120,9 @@ int fs_trace_check_statuses(const fs_arrivals_spec *spec,
                             const fs_skip_count *seen, int nseen,
                             const char *path, fs_error *err);
 
-/* Header lookup (case-insensitive): the field index of name, or -1. */
-int fs_trace_column(const fs_csv *header, const char *name);
-/* Same, failing with "PATH:LINE: missing column 'X' (columns: ...)", or
- * when the header names the column twice. */
+/* The index of column name in header (fs_csv_column: case-insensitive),
+ * failing with "PATH:LINE: missing column 'X' (columns: ...)", or when the
+ * header names the column twice. */
 int fs_trace_require_column(const fs_csv *header, const char *name,
                             int *col, fs_error *err);
 

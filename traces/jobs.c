@@ -19,27 +19,6 @@ static const fs_jobs_format *const formats[] = {
     NULL,
 };
 
-int fs_jobs_column(const fs_csv *header, const char *name)
-{
-    for (size_t i = 0; i < fs_csv_nfields(header); i++)
-        if (strcasecmp(fs_csv_field(header, i), name) == 0)
-            return (int)i;
-    return -1;
-}
-
-int fs_jobs_number(const char *s, double *out)
-{
-    char *end;
-    if (!*s)
-        return -1;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (*end || errno || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static const fs_jobs_format *find_format(const char *name)
 {
     for (const fs_jobs_format *const *f = formats; *f; f++)

@@ -70,9 +70,4 @@ extern const fs_jobs_format fs_jobs_generic, fs_jobs_openb;
 int fs_jobs_read(const fs_call *call, const char *base_dir, const char *file,
                  int line, const char *key, fs_jobs *out, fs_error *err);
 void fs_jobs_free(fs_jobs *j);
-
-/* Helpers for formats: a column by name (-1 when absent), a number. */
-int fs_jobs_column(const fs_csv *header, const char *name);
-int fs_jobs_number(const char *s, double *out);
-
 #endif

@@ -22,7 +22,7 @@ static int generic_bind(const fs_csv *header, fs_jobs_cols *cols,
                         fs_error *err)
 {
     for (int i = 0; i < 6; i++) {
-        cols->c[i] = fs_jobs_column(header, names[i]);
+        cols->c[i] = fs_csv_column(header, names[i]);
         if (cols->c[i] < 0 && i <= C_DURATION)
             return fs_error_at(err, fs_csv_path(header), 1, names[i],
                                "no column '%s' in the header (generic jobs: "
@@ -54,7 +54,7 @@ static fs_jobs_row generic_parse(const fs_csv *row, const fs_jobs_cols *cols,
         v[i] = NAN;
         if (!*s && i >= C_DEADLINE)
             continue;
-        if (fs_jobs_number(s, &v[i]))
+        if (fs_csv_number(s, &v[i]))
             return snprintf(why, whylen, "expected a number, got '%s'", s),
                    FS_JOBS_ROW_BAD;
     }

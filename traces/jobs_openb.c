@@ -26,7 +26,7 @@ static const char *const names[] = {
 static int openb_bind(const fs_csv *header, fs_jobs_cols *cols, fs_error *err)
 {
     for (int i = 0; i < 6; i++) {
-        cols->c[i] = fs_jobs_column(header, names[i]);
+        cols->c[i] = fs_csv_column(header, names[i]);
         if (cols->c[i] < 0)
             return fs_error_at(err, fs_csv_path(header), 1, names[i],
                                "no column '%s' in the header (openb: the "
@@ -51,7 +51,7 @@ static fs_jobs_row openb_parse(const fs_csv *row, const fs_jobs_cols *cols,
         v[i] = NAN;
         if (!*s && i == C_SCHEDULED)
             continue;
-        if (fs_jobs_number(s, &v[i]) || v[i] < 0)
+        if (fs_csv_number(s, &v[i]) || v[i] < 0)
             return snprintf(why, whylen, "expected a number at least 0, got "
                             "'%s'", s), FS_JOBS_ROW_BAD;
     }

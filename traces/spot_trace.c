@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/base/csvin.h"
+#include "sim/base/vec.h"
 
 struct fs_spot_trace {
     fs_csv *csv;
@@ -42,13 +43,6 @@ static int bind_header(fs_spot_trace *t, fs_error *err)
     return 0;
 }
 
-static int number(const char *s, double *out)
-{
-    char *end;
-    *out = strtod(s, &end);
-    return end == s || *end || !isfinite(*out) ? -1 : 0;
-}
-
 /* The current row, checked against the previous time prev. */
 static int read_row(fs_spot_trace *t, double prev, double *time,
                     double *value, fs_error *err)
@@ -57,7 +51,7 @@ static int read_row(fs_spot_trace *t, double prev, double *time,
     long line = fs_csv_line(t->csv);
     const char *ts = fs_csv_field(t->csv, (size_t)t->tcol);
     const char *vs = fs_csv_field(t->csv, (size_t)t->vcol);
-    if (number(ts, time))
+    if (fs_csv_number(ts, time))
         return fs_error_set(err, "%s:%ld: t_seconds '%s' is not a number",
                             path, line, ts);
     if (*time < 0)
@@ -66,7 +60,7 @@ static int read_row(fs_spot_trace *t, double prev, double *time,
         return fs_error_set(err, "%s:%ld: time %s is before the previous "
                             "row's %.17g: the trace must be sorted by time",
                             path, line, ts, prev);
-    if (number(vs, value) || *value < 0)
+    if (fs_csv_number(vs, value) || *value < 0)
         return fs_error_set(err, "%s:%ld: %s '%s' is not a number at least "
                             "0", path, line, t->column, vs);
     return 0;
@@ -163,25 +157,18 @@ typedef struct births {
     size_t head, len, cap;
 } births;
 
-static int push(void **buf, size_t *cap, size_t n, size_t size)
+/* caps: of l->life and of l->censored. */
+static int add_life(fs_lifetimes *l, size_t caps[2], double life,
+                    int censored)
 {
-    if (n < *cap)
-        return 0;
-    size_t c = *cap ? *cap * 2 : 64;
-    void *b = realloc(*buf, c * size);
-    if (!b)
+    double *lf = fs_vec_grow(l->life, &caps[0], l->n + 1, sizeof *lf);
+    if (!lf)
         return -1;
-    *buf = b;
-    *cap = c;
-    return 0;
-}
-
-static int add_life(fs_lifetimes *l, size_t *cap, double life, int censored)
-{
-    size_t c2 = *cap;
-    if (push((void **)&l->life, cap, l->n, sizeof *l->life) ||
-        push((void **)&l->censored, &c2, l->n, 1))
+    l->life = lf;
+    unsigned char *c = fs_vec_grow(l->censored, &caps[1], l->n + 1, 1);
+    if (!c)
         return -1;
+    l->censored = c;
     l->life[l->n] = life;
     l->censored[l->n] = (unsigned char)censored;
     l->n++;
@@ -196,19 +183,21 @@ int fs_spot_lifetimes(const char *path, fs_lifetimes *out, fs_error *err)
     if (!t)
         return -1;
     births b = {0};
-    size_t cap = 0;
+    size_t caps[2] = {0, 0};
     double tm = 0, v, prev = 0;
     int rc = 0, oom = 0;
     while (!oom && (rc = fs_spot_trace_next(t, &tm, &v, err)) == 1) {
         long now = (long)v;
         for (long k = (long)prev; k < now && !oom; k++) {
-            if (push((void **)&b.t, &b.cap, b.head + b.len, sizeof *b.t))
+            double *bt = fs_vec_grow(b.t, &b.cap, b.head + b.len + 1,
+                                     sizeof *bt);
+            if (!bt)
                 oom = 1;
             else
-                b.t[b.head + b.len++] = tm;
+                (b.t = bt)[b.head + b.len++] = tm;
         }
         for (long k = now; k < (long)prev && b.len && !oom; k++) {
-            oom = add_life(out, &cap, tm - b.t[b.head], 0);
+            oom = add_life(out, caps, tm - b.t[b.head], 0);
             b.head++;
             b.len--;
             out->drops++;
@@ -217,7 +206,7 @@ int fs_spot_lifetimes(const char *path, fs_lifetimes *out, fs_error *err)
     }
     out->span_s = tm;
     for (size_t i = 0; i < b.len && !oom; i++)
-        oom = add_life(out, &cap, tm - b.t[b.head + i], 1);
+        oom = add_life(out, caps, tm - b.t[b.head + i], 1);
     free(b.t);
     fs_spot_trace_free(t);
     if (oom) {

@@ -24,9 +24,12 @@
 #include <assert.h>
 #include <csv.h>
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -447,4 +450,26 @@ int fs_csv_rewind(fs_csv *r, fs_error *err)
     r->nfields = r->buf_len = r->cur_nfields = 0;
     r->rec_bytes = r->nul_field = 0;
     return 0;
+}
+
+int fs_csv_number(const char *field, double *out)
+{
+    char *end;
+    if (!*field)
+        return -1;
+    errno = 0;
+    double v = strtod(field, &end);
+    if (*end || errno || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int fs_csv_column(const fs_csv *header, const char *name)
+{
+    size_t n = fs_csv_nfields(header);
+    for (size_t i = 0; i < n && i < INT_MAX; i++)
+        if (strcasecmp(fs_csv_field(header, i), name) == 0)
+            return (int)i;
+    return -1;
 }

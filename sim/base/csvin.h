@@ -39,6 +39,16 @@ const char *fs_csv_field(const fs_csv *r, size_t i);
 long fs_csv_line(const fs_csv *r);
 const char *fs_csv_path(const fs_csv *r);
 
+/* The index of the field of header (a record just read) named name,
+ * compared without case; -1 when there is none. */
+int fs_csv_column(const fs_csv *header, const char *name);
+
+/* A field that is a whole finite number (any sign; no blanks, no unit):
+ * 0 with *out set, -1 otherwise.  For the readers of plain numeric columns
+ * (spot traces, job lists, lifetimes); the scenario grammar has its own,
+ * with units. */
+int fs_csv_number(const char *field, double *out);
+
 /* Starts again from the first line (for traces replayed with repeat). */
 int fs_csv_rewind(fs_csv *r, fs_error *err);
 
