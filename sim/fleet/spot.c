@@ -193,11 +193,11 @@ static const fs_capacity_listener spot_listener = {
     },
 };
 
-/* trace(): the next row; next_t = INFINITY at the end. */
-static int read_row(fs_spot *s)
+/* trace(): the next row; next_t = INFINITY at the end.  -1 with why in
+ * err. */
+static int read_row(fs_spot *s, fs_error *err)
 {
-    int rc = fs_spot_trace_next(s->trace, &s->next_t, &s->next_v,
-                                s->sim->err);
+    int rc = fs_spot_trace_next(s->trace, &s->next_t, &s->next_v, err);
     if (rc == 0)
         s->next_t = INFINITY;
     return rc < 0 ? -1 : 0;
@@ -253,7 +253,7 @@ static void on_row(fs_engine *e, void *obj, long arg)
         s->avail = v;
         top_up(s);
     }
-    if (read_row(s)) {
+    if (read_row(s, s->sim->err)) {
         fs_sim_fail(s->sim);
         return;
     }
@@ -269,12 +269,9 @@ static int open_trace(fs_spot *s, fs_error *err)
     if (!s->trace)
         return -1;
     s->avail = 0;
-    fs_error *keep = s->sim->err;
-    s->sim->err = err;
     int rc;
-    while ((rc = read_row(s)) == 0 && s->next_t <= 0)
+    while ((rc = read_row(s, err)) == 0 && s->next_t <= 0)
         s->avail = floor(s->next_v);
-    s->sim->err = keep;
     return rc;
 }
 
