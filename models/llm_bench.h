@@ -37,7 +37,9 @@ typedef struct fs_llm_bench_point {
     int batch;
     fs_llm_bench_metric metric;
     double measured;
-    int calibration;        /* 1: calibrated on (25%), 0: held out (30%) */
+    int calibration;        /* 1: calibrated on (25%), 0: held out (30%),
+                               -1: held out, a known weakness (the doc
+                               says why; within a factor of 3) */
     const char *source;
 } fs_llm_bench_point;
 
