@@ -73,7 +73,7 @@ static const fs_llm_bench_point points[] = {
     {"mixtral-8x7b", "H100-80GB", "fp8", 2, "trt-llm", 128, 128, 512,
      FS_BENCH_STATIC_TPUT, 5255, -1, V090},
     {"mixtral-8x7b", "A100-80GB", "fp16", 2, "trt-llm", 128, 128, 512,
-     FS_BENCH_STATIC_TPUT, 2842, -1, V090},
+     FS_BENCH_STATIC_TPUT, 2842, 0, V090},
     {"llama-3.1-8b", "H100-80GB", "fp8", 1, "trt-llm", 128, 2048, 2048,
      FS_BENCH_INFLIGHT_TPUT, 22714, 0, CUR},
     {"llama-3.1-8b", "H100-80GB", "fp8", 1, "trt-llm", 2048, 2048, 2048,
