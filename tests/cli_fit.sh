@@ -89,4 +89,41 @@ expect_exit 0 "catalog gpus" -- "$FLEETSIM" catalog gpus
 expect_in "$TMP/out" "int4_TOPS  nvlink    pcie  fp8 gen" "new GPU columns"
 expect_in "$TMP/out" "hopper  sxm" "H100's generation and form"
 
+# case 5: the 7B fine-tune on 8 x A100 and 8 x H100, the A10G refused
+DB="$TMP/case5.db"
+for f in a100 h100; do
+    expect_exit 0 "case5 $f" -- sh -c "cd '$SRCDIR' && '$FLEETSIM' run scenarios/case5-finetune-$f.ini --db '$DB' --quiet"
+done
+job() { sql "$DB" "SELECT $1 FROM job j JOIN run r USING (run_id) WHERE r.name = '$2'"; }
+expect_eq "$(job "status, end_s" case5-finetune-a100)" "finished|2592000.0" "A100: the 30 days as stated"
+# H100: 30 days x (0.4 x 312) / (0.4 x 989.5) tokens/s
+expect_eq "$(job "printf('%.6f', end_s / (2592000.0 * 312 / 989.5))" case5-finetune-h100)" "1.000000" \
+    "H100: the duration rescaled by the training rule"
+expect_eq "$(job "printf('%.2f', gpu_hours * 55.04 / 8)" case5-finetune-h100)" "12495.39" "H100 job cost"
+expect_exit 1 "case5 on A10G" -- sh -c "cd '$SRCDIR' && '$FLEETSIM' run scenarios/case5-finetune-a100.ini --set pool.gpu.instance=aws:g5.48xlarge --db '$TMP/a10g.db' --quiet"
+expect_in "$TMP/err" "case5-finetune-a100.ini:55: workload.finetune.model: llama-2-7b training does not fit pool gpu's A10G" "A10G refused at the model key"
+expect_in "$TMP/err" "= 37.6 GB > 24.0 GB; fits on: A100-40GB, A100-80GB" "with the breakdown and where it fits"
+expect_one_line "case5 on A10G"
+checks=$((checks + 1))
+[ -e "$TMP/a10g.db" ] && fail "a refused scenario wrote a database"
+cat >"$TMP/badmodel.ini" <<'INI'
+[scenario]
+name = bad
+horizon = 1d
+[pool.gpu]
+instance = aws:p4de.24xlarge
+count = 1
+[workload.ft]
+kind = training
+pools = gpu
+jobs = trace(JOBS, format=generic)
+model = llama-2-7(batch=16)
+INI
+sed -i "s#JOBS#$SRCDIR/scenarios/data/finetune_7b_30d_8gpu.csv#" "$TMP/badmodel.ini"
+expect_exit 1 "unknown model key" -- "$FLEETSIM" run "$TMP/badmodel.ini" --db "$TMP/bad.db" --quiet
+expect_in "$TMP/err" "badmodel.ini:11: workload.ft.model: unknown model 'llama-2-7' (did you mean 'llama-2-7b'?" "model key suggestion"
+sed -i 's/llama-2-7(batch=16)/llama-2-7b(batch=16, optimiser=adam)/' "$TMP/badmodel.ini"
+expect_exit 1 "unknown model argument" -- "$FLEETSIM" run "$TMP/badmodel.ini" --db "$TMP/bad.db" --quiet
+expect_in "$TMP/err" "optimiser" "the stray argument named"
+
 report

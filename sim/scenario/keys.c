@@ -148,6 +148,9 @@ static const fs_key_doc workload_keys[] = {
      "training: a job may take its GPUs from several instances of a pool"},
     {"fallback_after", "duration", "0s (all pools at once)",
      "training: a job waiting this long may take the next pool of its list"},
+    {"model", "MODEL(batch=, seq=, precision=, optimizer=, ...)", NULL,
+     "training: the LLM fine-tuned: refused where it does not fit a pool's "
+     "GPU; durations stated on reference_gpu rescale by tokens/s"},
     {"description", "text", NULL, "ignored; for people"},
     {NULL, NULL, NULL, NULL},
 };
