@@ -156,7 +156,6 @@ static const fs_key_doc workload_keys[] = {
 };
 
 static const fs_key_later workload_later[] = {
-    {"model", "LLM service models"},
     {"precision", "LLM service models"},
     {"tokens_in", "LLM service models"},
     {"tokens_out", "LLM service models"},
