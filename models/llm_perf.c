@@ -158,20 +158,16 @@ static double compute_peak(const fs_gpu *g, fs_precision p)
     return g->bf16_tflops * 1e12;
 }
 
-/* Bytes per cached value: the configuration's, else the weights' (at least
- * fp8: an int4 model keeps an fp8 cache). */
-static double kv_value_bytes(const fs_llm_config *c)
+fs_precision fs_llm_kv_default(fs_precision weights)
 {
-    if (c->kv != FS_PREC_BF16 || c->weights == FS_PREC_BF16)
-        return fs_precision_bytes(c->kv);
-    double b = fs_precision_bytes(c->weights);
-    return b < 1 ? 1 : b;
+    return fs_precision_bytes(weights) >= 1 ? weights : FS_PREC_FP8;
 }
 
 double fs_llm_kv_bytes_per_token(const fs_llm_config *c)
 {
     const fs_llm_model *m = c->model;
-    return 2.0 * m->layers * m->kv_heads * m->head_dim * kv_value_bytes(c);
+    return 2.0 * m->layers * m->kv_heads * m->head_dim *
+           fs_precision_bytes(c->kv);
 }
 
 static void fill_timing(fs_llm_perf *p, const fs_llm_config *c,

@@ -56,6 +56,9 @@ expect_in "$TMP/out" "Fits on A100-80GB with: tp=2 bf16" "nearest: tp=2"
 expect_in "$TMP/out" "tp=1 int4" "nearest: int4"
 expect_exit 0 "70B int4" -- "$FLEETSIM" fit llama-2-70b --gpu A100-80GB --precision int4 --context 4096 --batch 1
 expect_in "$TMP/out" ": fits" "70B int4 fits"
+expect_in "$TMP/out" "int4 weights, fp8 KV cache" "an int4 model keeps an fp8 cache"
+# (80 - 34.49 weights - 4.2 overhead - 1.87 activations) / (163,840 B x 4096) = 58.8
+expect_in "$TMP/out" "largest batch at 4096 tokens of context: 58" "largest batch, closed form"
 expect_exit 0 "70B tp2" -- "$FLEETSIM" fit llama-2-70b --gpu A100-80GB --tp 2 --context 4096 --batch 1
 expect_in "$TMP/out" "weights                69.0 GB" "70B bf16 over 2 GPUs"
 expect_in "$TMP/out" ": fits" "70B tp=2 fits"

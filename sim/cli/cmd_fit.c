@@ -22,7 +22,7 @@ typedef struct fit_args {
     const char *model, *gpu, *models_csv, *dir;
     fs_llm_config cfg;
     fs_llm_training train;
-    int training;
+    int training, kv_set;
     long context;
     int batch;
     double mfu;
@@ -74,8 +74,10 @@ static int option(fit_args *a, int argc, char **argv, int *i)
                                   v[1] ? v[1] : v[2]);
         if (v[1])
             a->cfg.weights = a->train.weights = p;
-        else
+        else {
             a->cfg.kv = p;
+            a->kv_set = 1;
+        }
     }
     if (v[3]) {
         if (whole("--tp", v[3], 1, 8, &n) || (n & (n - 1)))
@@ -148,9 +150,8 @@ static int parse(fit_args *a, int argc, char **argv)
     if (a->train.zero && a->train.gpus < 2)
         return fs_usage_error("fit", "--zero %d shards over --gpus N (N >= "
                               "2)", a->train.zero);
-    if (!a->training && a->cfg.kv == FS_PREC_BF16 &&
-        a->cfg.weights == FS_PREC_FP8)
-        a->cfg.kv = FS_PREC_FP8;
+    if (!a->kv_set)
+        a->cfg.kv = fs_llm_kv_default(a->cfg.weights);
     return 0;
 }
 
