@@ -192,7 +192,9 @@ static void fill_timing(fs_llm_perf *p, const fs_llm_config *c,
     p->bandwidth = hw->gpu->memory_bw_gbs * 1e9 * tp * hw->memory_frac * bw;
     p->flops_per_token = 2.0 * m->active_params;
     p->attn_flops_per_ctx = 4.0 * m->layers * m->heads * m->head_dim;
-    p->prefill_pad_tokens = e->pad_tokens;
+    /* a GPU of a TP group runs 1/tp of each GEMM: narrower, less work
+     * a wave, so a small chunk wastes more */
+    p->prefill_pad_tokens = e->pad_tokens * (1.0 + 0.5 * log2((double)tp));
     /* A stack's per-step cost grows with the ranks it coordinates. */
     double tp_scale = 1.0 + 0.25 * (tp > 1 ? log2((double)tp) : 0);
     p->step_overhead_s = (e->step_s + e->layer_s * m->layers) * tp_scale;
