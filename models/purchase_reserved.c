@@ -123,10 +123,9 @@ static int reserved_resolve(const fs_purchase_reader *rd,
     /* Here no upfront_price is given (upfront_rules settled that case):
      * the provider's published option if the catalog has it, else one
      * derived from the no-upfront rate. */
-    int published = upfront == UPFRONT_NONE ? 0
-        : rd->catalog_reserved(rd->ctx, term, upfront, &t->price,
-                               &t->upfront_usd, t->price_source,
-                               sizeof t->price_source);
+    int published = rd->catalog_reserved(rd->ctx, term, upfront, &t->price,
+                                         &t->upfront_usd, t->price_source,
+                                         sizeof t->price_source);
     if (published)
         return published < 0 ? -1 : 0;
     double rate;

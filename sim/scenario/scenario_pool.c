@@ -326,8 +326,10 @@ static int key_catalog_price(void *ctx, int column, double *usd,
     return 0;
 }
 
-/* The catalog's published reserved option (not one it would derive) for
- * the pool's instance type, scaled to the pool's GPUs per instance. */
+/* The catalog's reserved option for the pool's instance type, published
+ * or derived by the provider's rule (not one derived here from the
+ * no-upfront rate), scaled to the pool's GPUs per instance; an option the
+ * provider does not sell is refused. */
 static int key_catalog_reserved(void *ctx, int term, int upfront,
                                 double *hourly, double *upfront_usd,
                                 char *source, size_t source_len)
@@ -340,14 +342,24 @@ static int key_catalog_reserved(void *ctx, int term, int upfront,
     if (!it && catalog_instance(k->rd, k->sc, p, column, &it))
         return -1;
     fs_reserved_option o;
-    if (!it || fs_instance_reserved_option(it, term, upfront, &o) < 0 ||
-        o.derived)
+    int rc = it ? fs_instance_reserved_option(it, term, upfront, &o) : -1;
+    if (rc < 0 && it && o.status == FS_RATE_NOT_SOLD) {
+        char why[256];
+        snprintf(why, sizeof why, "%s:%s is not sold with a %s reservation "
+                 "and %s upfront (see `fleetsim catalog instances`); give "
+                 "your quote with price/upfront_price, or choose another "
+                 "term or upfront", it->provider, it->name,
+                 term ? "3-year" : "1-year", names[upfront]);
+        return key_bad(ctx, fs_rd_entry(k->rd, "upfront") ? "upfront"
+                                                          : "term", why);
+    }
+    if (rc < 0 || o.from_rate)
         return 0;
     double scale = (double)p->gpus_per_instance / it->gpus;
     *hourly = o.hourly * scale;
     *upfront_usd = o.upfront * scale;
-    snprintf(source, source_len, "catalog %s:%s, published %s upfront%s",
-             it->provider, it->name, names[upfront],
+    snprintf(source, source_len, "catalog %s:%s, %s upfront %s%s",
+             it->provider, it->name, names[upfront], o.basis,
              it->gpus != p->gpus_per_instance ? " (per GPU)" : "");
     return 1;
 }
