@@ -63,6 +63,8 @@ typedef struct fs_pool_row {
     double upfront_usd;         /* per instance for the whole term */
     int term_months;            /* commitment term; 0: none */
     long count;                 /* instances at the start (a reservation's) */
+    int renew;                  /* a reservation buys its next term: 1/0;
+                                   -1 for other options */
     long requests_retried;      /* requests requeued by interruptions */
     double work_lost_s;         /* service seconds lost to interruptions */
     double fallback_hours;      /* instance-hours of on-demand fallback */
