@@ -81,6 +81,7 @@ static void cash_flows(fs_roi_result *r, const fs_roi_prices *p,
     r->npv = 0;
     for (int m = 0; m < r->months; m++) {
         r->cash_flow[m] = cash_saving - (m == 0 ? upfront : 0);
+        r->amortized_flow[m] = cash_saving - upfront / r->months;
         r->npv += r->cash_flow[m] / pow(1 + p->discount_rate, m / 12.0);
     }
     if (upfront <= 0)

@@ -40,8 +40,12 @@ typedef struct fs_roi_result {
     double daily_commitment;    /* savings plan: the same, $ an hour */
     double daily_monthly;       /* its cost on the hourly demand (730 h) */
     int months;                 /* term months in cash_flow */
-    double cash_flow[FS_ROI_MAX_MONTHS];   /* saving per month, upfront
-                                              paid in month 1 */
+    double cash_flow[FS_ROI_MAX_MONTHS];   /* the cash view: saving per
+                                              month, upfront paid in
+                                              month 1 */
+    double amortized_flow[FS_ROI_MAX_MONTHS];  /* the amortized view: the
+                                              upfront spread over the
+                                              term's hours, 730 a month */
 } fs_roi_result;
 
 /* Cost over the n hours of reserving k instances and buying the rest of

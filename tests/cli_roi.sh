@@ -1,8 +1,8 @@
 #!/bin/sh
 # cli_roi.sh -- `fleetsim roi`: reserved-instance recommendations from a
 # run's hour-by-hour usage, against hand-worked figures from the catalog's
-# aws:g5.xlarge prices ($1.006 on demand, $0.634 1y and $0.435 3y reserved,
-# no upfront).
+# aws:g5.xlarge prices ($1.006 on demand, $0.63378 1y and $0.43459 3y
+# reserved, no upfront: published; 1y all upfront $5,182.0033 published).
 . "$(dirname "$0")/cli_lib.sh"
 DB="$TMP/roi.db"
 num() { sed -n "s/.*\"$1\": \\([^,}]*\\).*/\\1/p" "$TMP/out" | head -n 1; }
@@ -13,8 +13,8 @@ near() {   # near GOT WANT TOL WHAT
 }
 
 # (a) 3 instances up every hour of a year, metrics every hour: reserve 3;
-# the saving is the catalog's discount, (1.006 - 0.634) / 1.006, exactly;
-# 3 x 0.372 x 730 = $814.68 a month; every reserved hour used.
+# the saving is the catalog's discount, (1.006 - 0.63378) / 1.006 = 37%;
+# 3 x 0.37222 x 730 = $815.16 a month; every reserved hour used.
 cat >"$TMP/flat.ini" <<'INI'
 [scenario]
 name = flat
@@ -32,38 +32,43 @@ INI
 expect_exit 0 "flat run" -- "$FLEETSIM" run "$TMP/flat.ini" --db "$DB" --quiet
 expect_exit 0 "roi json" -- "$FLEETSIM" roi --db "$DB" flat --format json
 expect_eq "$(num recommended_count)" 3 "flat: reserve 3"
-near "$(num estimated_savings_pct)" "$(awk 'BEGIN { printf "%.12f", (1.006 - 0.634) / 1.006 * 100 }')" 1e-7 "flat: savings = catalog discount"
-expect_eq "$(num estimated_monthly_savings_usd)" 814.68 "flat: monthly savings"
+near "$(num estimated_savings_pct)" "$(awk 'BEGIN { printf "%.12f", (1.006 - 0.63378) / 1.006 * 100 }')" 1e-7 "flat: savings = catalog discount"
+expect_eq "$(num estimated_monthly_savings_usd)" 815.16 "flat: monthly savings"
 expect_eq "$(num on_demand_cost_usd)" 2203.14 "flat: on demand 3 x 1.006 x 730"
-expect_eq "$(num with_reservation_cost_usd)" 1388.46 "flat: reserved 3 x 0.634 x 730"
+expect_eq "$(num with_reservation_cost_usd)" 1387.98 "flat: reserved 3 x 0.63378 x 730"
 expect_eq "$(num estimated_reservation_utilization)" 1 "flat: utilization 100%"
 expect_eq "$(num break_even_months)" 0 "flat: no upfront, saves from month 1"
 expect_eq "$(num daily_average_count)" 3 "flat: daily average agrees"
-expect_in "$TMP/out" '{"month": 12, "usd": 814.68}' "flat: 12 months of cash flow"
-# All upfront: 3 x 0.634 x 8760 = $16,661.52 up front; cash saved $2,203.14
-# a month, so break-even at 16661.52 / 2203.14 = 7.5626 months (< 12).
+expect_in "$TMP/out" '{"month": 12, "usd": 815.16, "amortized_usd": 815.16}' "flat: 12 months of cash flow"
+expect_in "$TMP/out" '"rate_basis": "published", "compared_with": "on demand"' "flat: the rate used"
+# All upfront, published: 3 x $5,182.0033 = $15,546.01 up front (the
+# effective 0.591553 x 8760); cash saved $2,203.14 a month, so break-even
+# at 15546.01 / 2203.14 = 7.0563 months (< 12).  The cash view pays it in
+# month 1; the amortized view spreads it, 2203.14 - 15546.01 / 12.
 expect_exit 0 "roi all upfront" -- "$FLEETSIM" roi --db "$DB" flat --format json --upfront all
-expect_eq "$(num upfront_cost_usd)" 16661.52 "all upfront: payment"
-near "$(num break_even_months)" "$(awk 'BEGIN { printf "%.12f", 16661.52 / 2203.14 }')" 1e-8 "all upfront: break-even inside the term"
-expect_in "$TMP/out" '{"month": 1, "usd": -14458.38}' "all upfront: paid in month 1"
-# A savings plan on the same fleet, at the catalog's discount: commit the
-# whole usage, 3 x 1.006 x (1 - 0.372 / 1.006) = 3 x 0.634 = $1.902 an hour.
+expect_eq "$(num upfront_cost_usd)" 15546.01 "all upfront: published payment"
+near "$(num break_even_months)" "$(awk 'BEGIN { printf "%.12f", 15546.0099 / 2203.14 }')" 1e-5 "all upfront: break-even inside the term"
+expect_in "$TMP/out" '{"month": 1, "usd": -13342.87, "amortized_usd": 907.64}' "all upfront: paid in month 1, amortized beside it"
+# A savings plan on the same fleet: the catalog publishes no plan rate for
+# g5.xlarge, so the 1-year reserved discount stands in and says so: commit
+# the whole usage, 3 x 0.63378 = $1.90134 an hour.
 expect_exit 0 "roi savings plan" -- "$FLEETSIM" roi --db "$DB" flat --format json --savings-plan
 expect_eq "$(num commitment_usd_h)" 1.90 "flat plan: commit 3 x 0.634"
-expect_eq "$(num with_reservation_cost_usd)" 1388.46 "flat plan: as the reservation"
+expect_eq "$(num with_reservation_cost_usd)" 1387.98 "flat plan: as the reservation"
+expect_in "$TMP/out" "no Savings Plan rate published for aws:g5.xlarge, the 1-year reserved discount stands in" "flat plan: says the discount is not published"
 expect_exit 0 "roi table" -- "$FLEETSIM" roi --db "$DB" flat
 expect_in "$TMP/out" "730-hour run rates" "table: run rates labelled"
 expect_in "$TMP/out" "reserve 3 x 1y, upfront none" "table: the recommendation"
 expect_exit 0 "roi csv" -- "$FLEETSIM" roi --db "$DB" flat --format csv
-expect_in "$TMP/out" "od,A10G,reserved,3,,1y,none,0.00,1388.46,2203.14,1388.46,814.68," "csv row"
+expect_in "$TMP/out" "od,A10G,reserved,3,,1y,none,0.00,1387.98,2203.14,1387.98,815.16," "csv row"
 
 # (b) Diurnal demand, written into the utilization table: 10 instances for
-# the 12 day hours, 2 for the 12 night hours, two days.  1y ($0.634, 63% of
-# on demand): instances 3-10 are busy half the day, so reserving them
-# loses: reserve 2, $127.008 a day = $3,863.16 a month.  The daily average
-# is 6: reserving 6 costs $139.584 a day = $4,245.68 on the same demand.
-# 3y ($0.435, 43%): reserve 10, $104.40 a day = $3,175.50; daily average
-# 6: $110.928 = $3,374.06.
+# the 12 day hours, 2 for the 12 night hours, two days.  1y ($0.63378, 63%
+# of on demand): instances 3-10 are busy half the day, so reserving them
+# loses: reserve 2, $126.99744 a day = $3,862.84 a month.  The daily
+# average is 6: reserving 6 costs $139.55232 a day = $4,244.72 on the same
+# demand.  3y ($0.43459, 43%): reserve 10, $104.3016 a day = $3,172.51;
+# daily average 6: $110.86896 = $3,372.26.
 cat >"$TMP/day.ini" <<'INI'
 [scenario]
 name = day
@@ -85,23 +90,23 @@ INSERT INTO utilization (run_id, pool, t_s, instances_up, gpus_provisioned, gpus
 SELECT (SELECT max(run_id) FROM run), 'od', 3600 * (i + 1), CASE WHEN i % 24 < 12 THEN 10 ELSE 2 END, CASE WHEN i % 24 < 12 THEN 10 ELSE 2 END, 0, 0 FROM h;"
 expect_exit 0 "diurnal roi" -- "$FLEETSIM" roi --db "$DB" day --format json
 expect_eq "$(num recommended_count)" 2 "diurnal 1y: reserve 2"
-expect_eq "$(num with_reservation_cost_usd)" 3863.16 "diurnal 1y: its cost"
+expect_eq "$(num with_reservation_cost_usd)" 3862.84 "diurnal 1y: its cost"
 expect_eq "$(num daily_average_count)" 6 "diurnal 1y: daily average says 6"
-expect_eq "$(num daily_average_cost_usd)" 4245.68 "diurnal 1y: which costs more"
+expect_eq "$(num daily_average_cost_usd)" 4244.72 "diurnal 1y: which costs more"
 expect_eq "$(num on_demand_cost_usd)" 4406.28 "diurnal: all on demand (144 x 1.006 / 24 x 730)"
 expect_exit 0 "diurnal roi 3y" -- "$FLEETSIM" roi --db "$DB" day --format json --term 3y
 expect_eq "$(num recommended_count)" 10 "diurnal 3y: reserve 10"
-expect_eq "$(num with_reservation_cost_usd)" 3175.50 "diurnal 3y: its cost"
+expect_eq "$(num with_reservation_cost_usd)" 3172.51 "diurnal 3y: its cost"
 expect_eq "$(num daily_average_count)" 6 "diurnal 3y: daily average says 6"
-expect_eq "$(num daily_average_cost_usd)" 3374.06 "diurnal 3y: which costs more"
+expect_eq "$(num daily_average_cost_usd)" 3372.26 "diurnal 3y: which costs more"
 near "$(num estimated_reservation_utilization)" 0.6 1e-9 "diurnal 3y: 144 of 240 reserved hours a day used"
 expect_exit 0 "diurnal table" -- "$FLEETSIM" roi --db "$DB" day
 expect_in "$TMP/out" "reserve 2 x 1y" "table: hour-by-hour choice"
-expect_in "$TMP/out" "reserve 6: \$4,245.68" "table: daily-average choice beside it"
+expect_in "$TMP/out" "reserve 6: \$4,244.72" "table: daily-average choice beside it"
 # The last day only (--lookback 1d): the same day again.
 expect_exit 0 "lookback 1d" -- "$FLEETSIM" roi --db "$DB" day --format json --lookback 1d
 expect_eq "$(num demand_hours)" 24 "lookback: 24 hours"
-expect_eq "$(num with_reservation_cost_usd)" 3863.16 "lookback: same cost"
+expect_eq "$(num with_reservation_cost_usd)" 3862.84 "lookback: same cost"
 
 # Savings plan on the diurnal demand at 25% off: spends are $10.06 (12 h)
 # and $2.012 (12 h) an hour.  Covering the day hours ($7.545 commitment)
@@ -111,8 +116,8 @@ expect_exit 0 "savings plan" -- "$FLEETSIM" roi --db "$DB" day --format json --s
 expect_eq "$(num commitment_usd_h)" 1.51 "plan: commit the night's spend"
 expect_eq "$(num recommended_count)" null "plan: no count"
 
-# A pool the catalog has no reserved rate for (aws:g6.xlarge) is named on
-# stderr and skipped; the other pool is still reported.
+# A pool the catalog has no reserved rate for (azure NC24ads A100 v4) is
+# named on stderr and skipped; the other pool is still reported.
 cat >"$TMP/two.ini" <<'INI'
 [scenario]
 name = two
@@ -123,7 +128,7 @@ metrics_interval = 1h
 instance = aws:g5.xlarge
 count = 2
 [pool.g6]
-instance = aws:g6.xlarge
+instance = azure:Standard_NC24ads_A100_v4
 count = 1
 [workload.w]
 pools = g5, g6
@@ -132,15 +137,27 @@ service = exponential(mean=1s)
 INI
 expect_exit 0 "two pools" -- "$FLEETSIM" run "$TMP/two.ini" --db "$DB" --quiet
 expect_exit 0 "roi skips the unpriced pool" -- "$FLEETSIM" roi --db "$DB" two --format json
-expect_in "$TMP/err" "pool g6 skipped: the catalog has no 1-year reserved price for g6.xlarge" "skip says why"
+expect_in "$TMP/err" "pool g6 skipped: the catalog's 1-year reservation with none upfront for azure:Standard_NC24ads_A100_v4 is not found (give your quote: --rate 1y:none=2.10/h)" "skip says why"
 expect_eq "$(grep -c '"pool"' "$TMP/out")" 1 "one object: g5"
 expect_eq "$(num recommended_count)" 2 "g5: reserve 2"
 expect_exit 1 "only the unpriced pool" -- "$FLEETSIM" roi --db "$DB" two --pool g6
 expect_in "$TMP/err" "no pool of run" "nothing to report"
 
 # (d) bad input
-expect_exit 1 "lookback too long" -- "$FLEETSIM" roi --db "$DB" day --lookback 3d
+expect_exit 2 "lookback too long" -- "$FLEETSIM" roi --db "$DB" day --lookback 3d
 expect_in "$TMP/err" "--lookback 3d is longer than run" "lookback message"
+for lb in 1s 59m 0s; do
+    expect_exit 2 "lookback $lb" -- "$FLEETSIM" roi --db "$DB" day --lookback $lb
+    expect_in "$TMP/err" "--lookback: '$lb' is shorter than an hour" "lookback $lb: why"
+done
+# --rate: each bad value a clear usage message (exit 2).
+for bad in "2y:none=2/h|'2y' is not a term" "1y:some=2/h|'some' is not an upfront option" \
+    "1y:none=2.10|'2.10' is no hourly rate" "3y:all=40000/h|is an hourly rate, but this option's price is the upfront" \
+    "1y:partial=0.70/h|partial upfront is UPFRONT+HOURLY" "1y:none|is not TERM:OPTION=PRICE" \
+    "1y:none=-2/h|must not be negative" "1y:all=lots|expected an amount in dollars" "1y:none=0/h|costs nothing"; do
+    expect_exit 2 "--rate ${bad%%|*}" -- "$FLEETSIM" roi --db "$DB" day --rate "${bad%%|*}"
+    expect_in "$TMP/err" "${bad#*|}" "--rate ${bad%%|*}: why"
+done
 expect_exit 1 "no such pool" -- "$FLEETSIM" roi --db "$DB" day --pool nope
 expect_in "$TMP/err" "--pool nope" "pool message"
 expect_exit 2 "bad term" -- "$FLEETSIM" roi --db "$DB" day --term 2y
@@ -226,7 +243,7 @@ expect_in "$TMP/out" "od,L4,reserved,2,,3y,all,40000.00,0.00,2920.00,1111.11," "
 expect_exit 0 "roi, published plan discount" -- "$FLEETSIM" roi --db "$DB" pub --savings-plan --format csv
 expect_in "$TMP/out" "od,L4,savings-plan,,3.00,1y,none,0.00,2190.00,2920.00,2190.00,730.00,25.0000," "published plan discount"
 expect_exit 0 "roi table, published" -- "$FLEETSIM" roi --db "$DB" pub --upfront partial
-expect_in "$TMP/out" "catalog test:l4-box, published partial upfront" "the price source says published"
+expect_in "$TMP/out" "catalog test:l4-box, partial upfront published" "the price source says published"
 # A savings-plan pool with no discount key takes the published 25%: a
 # $1.50/h commitment buys 1.50 / 0.75 = $2.00/h of the $4.00/h of usage,
 # the other $2.00/h is on demand: 3.50 x 720 h = $2,520.00 (the reserved
