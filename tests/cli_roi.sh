@@ -250,4 +250,80 @@ expect_in "$TMP/out" "catalog test:l4-box, partial upfront published" "the price
 # discount, 30%, would give $2,417.14).
 expect_exit 0 "plan pool, published discount" -- "$FLEETSIM" run "$TMP/pub.ini" --db "$DB" --quiet --name pub-plan --set pool.od.pricing=savings-plan --set pool.od.commitment=1.50/h
 expect_eq "$(sql "$DB" "SELECT printf('%.2f', total_cost_usd) FROM run_summary WHERE name = 'pub-plan'")" 2520.00 "savings plan at the published discount"
+unset FLEETSIM_CATALOG
+# (e) Pools the catalog could not price before, priced from published
+# rates: an autoscaled A100-80GB pool on aws:p4de.24xlarge: no, partial and
+# all upfront each differ as published (partial: the published effective
+# $16.57278/h split by AWS's rule, half up front), and on
+# gcp:a2-ultragpu-1g (a published 1-year CUD; GCP sells no upfront option:
+# not sold, never derived).
+cat >"$TMP/a100.ini" <<'INI'
+[scenario]
+name = a100
+start = 2026-01-01
+horizon = 2d
+metrics_interval = 1h
+[pool.a]
+instance = aws:p4de.24xlarge
+autoscale = utilization(target=60%)
+min = 1
+max = 4
+[workload.w]
+pools = a
+arrivals = diurnal(peak=20/s, trough=2/s)
+service = exponential(mean=1s)
+INI
+expect_exit 0 "p4de run" -- "$FLEETSIM" run "$TMP/a100.ini" --db "$DB" --quiet --name p4de
+expect_exit 0 "p4de roi none" -- "$FLEETSIM" roi --db "$DB" p4de --format json
+expect_eq "$(num recommended_count)" 1 "p4de: reserve 1"
+expect_in "$TMP/out" '"reserved_usd_h": 17.401365' "p4de: published 1y no upfront"
+expect_in "$TMP/out" '"rate_basis": "published"' "p4de none: published"
+n1=$(num with_reservation_cost_usd)
+expect_exit 0 "p4de roi partial" -- "$FLEETSIM" roi --db "$DB" p4de --format json --upfront partial
+expect_eq "$(num upfront_cost_usd)" 72588.78 "p4de partial: 16.57278 x 8760 / 2"
+expect_in "$TMP/out" '"rate_basis": "derived"' "p4de partial: derived by rule"
+expect_in "$TMP/out" "partial upfront derived (split by rule)" "p4de partial: says how"
+n2=$(num with_reservation_cost_usd)
+expect_exit 0 "p4de roi all" -- "$FLEETSIM" roi --db "$DB" p4de --format json --upfront all
+expect_eq "$(num upfront_cost_usd)" 142274.00 "p4de all: published 16.241324 x 8760"
+n3=$(num with_reservation_cost_usd)
+checks=$((checks + 1))
+awk -v a="$n1" -v b="$n2" -v c="$n3" 'BEGIN { exit !(a > b && b > c) }' || fail "p4de: none $n1 > partial $n2 > all $n3"
+# The three differ by exactly the published effective rates' difference
+# on the reserved instance's 730 hours.
+near "$(awk -v a="$n1" -v c="$n3" 'BEGIN { print a - c }')" "$(awk 'BEGIN { printf "%.4f", (17.401365 - 16.241324) * 730 }')" 0.011 "p4de: none - all = the published rates' difference"
+expect_exit 0 "a2 ultra run" -- "$FLEETSIM" run "$TMP/a100.ini" --db "$DB" --quiet --name a2u --set pool.a.instance=gcp:a2-ultragpu-1g --set pool.a.max=16
+expect_exit 0 "a2 ultra roi" -- "$FLEETSIM" roi --db "$DB" a2u --format json
+expect_in "$TMP/out" '"reserved_usd_h": 4.199690411' "a2 ultra: published 1y CUD"
+expect_exit 1 "a2 ultra all upfront" -- "$FLEETSIM" roi --db "$DB" a2u --upfront all
+expect_in "$TMP/err" "for gcp:a2-ultragpu-1g is not sold" "a2 ultra: all upfront not sold"
+# Your quote prices what the catalog does not (and stands in for it).
+expect_exit 0 "quote, unpriced pool" -- "$FLEETSIM" roi --db "$DB" two --pool g6 --format json --rate 1y:none=2.10/h
+expect_in "$TMP/out" '"rate_basis": "quote"' "quote: used and said"
+expect_in "$TMP/out" "reserved: your quote (--rate 1y:none)" "quote: in the price source"
+expect_eq "$(num recommended_count)" 1 "quote: reserve the one instance at 2.10 < 3.673"
+expect_eq "$(num with_reservation_cost_usd)" 1533.00 "quote: 2.10 x 730"
+expect_exit 0 "quote all upfront" -- "$FLEETSIM" roi --db "$DB" two --pool g6 --format json --rate 3y:all=40000 --term 3y --upfront all
+expect_eq "$(num upfront_cost_usd)" 40000.00 "quote: 3y all upfront"
+expect_eq "$(num with_reservation_cost_usd)" 1111.11 "quote: 40000 / 36 a month"
+expect_exit 0 "quote partial" -- "$FLEETSIM" roi --db "$DB" p4de --format json --upfront partial --rate 1y:partial=60000+7/h
+expect_eq "$(num upfront_cost_usd)" 60000.00 "quote partial: upfront"
+expect_in "$TMP/out" '"rate_basis": "quote"' "quote partial: used"
+
+# (f) A spot pool is weighed against what it paid on spot (its interruptions
+# included), never against an on-demand price it did not pay: reserving
+# p3.2xlarge at $2.088/h against spot at about $0.40/h saves nothing.
+(cd "$SRCDIR/scenarios" && "$FLEETSIM" run spot-serving.ini --db "$DB" --quiet --name spot >/dev/null 2>&1)
+expect_exit 0 "roi on spot" -- "$FLEETSIM" roi --db "$DB" spot --pool east --format json
+expect_eq "$(num recommended_count)" 0 "spot: reserve none"
+expect_in "$TMP/out" '"compared_with": "spot bill"' "spot: compared with the spot bill"
+paid=$(sql "$DB" "SELECT sum(cost_usd) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = 'spot' AND pool = 'east'")
+near "$(num on_demand_cost_usd)" "$(awk -v p="$paid" 'BEGIN { printf "%.2f", p * 730 / 168 }')" 0.006 "spot: the alternative is the spot bill (730-h run rate)"
+expect_exit 0 "roi on spot, table" -- "$FLEETSIM" roi --db "$DB" spot --pool east
+expect_in "$TMP/out" "as run on spot / month (730 h)" "spot: table says spot"
+expect_in "$TMP/out" "not against on demand" "spot: the note"
+expect_exit 0 "roi on spot, csv" -- "$FLEETSIM" roi --db "$DB" spot --pool east --format csv
+expect_in "$TMP/out" ",spot bill" "spot: csv says so"
+expect_exit 0 "roi on spot, markdown" -- "$FLEETSIM" roi --db "$DB" spot --pool east --format markdown
+expect_in "$TMP/out" "as run on spot" "spot: markdown says so"
 report
