@@ -159,6 +159,17 @@ void fs_bill_reserved(fs_meter *m, const fs_calendar *cal, long count,
                          rate * (double)count, (int)(gpus * count));
 }
 
+double fs_reserved_amortized(const fs_calendar *cal, size_t m, long count,
+                             double upfront_usd, int term_months, int renew)
+{
+    double hours = fs_term_hours(term_months);
+    if (hours <= 0 || upfront_usd <= 0)
+        return 0;
+    double a = fmax(cal->bound[m], 0);
+    double b = fmin(cal->bound[m + 1], reserved_end(cal, term_months, renew));
+    return b > a ? (double)count * upfront_usd / hours * (b - a) / 3600 : 0;
+}
+
 void fs_reserved_cash(double *cash, const fs_calendar *cal, long count,
                       double upfront_usd, int term_months, int renew)
 {

@@ -69,6 +69,11 @@ void fs_bill_reserved(fs_meter *m, const fs_calendar *cal, long count,
                       double hourly_usd, double upfront_usd, int term_months,
                       int renew, int gpus);
 
+/* The amortized view of month m: the share of count x upfront_usd that
+ * falls in its hours inside the term (and the horizon). */
+double fs_reserved_amortized(const fs_calendar *cal, size_t m, long count,
+                             double upfront_usd, int term_months, int renew);
+
 /* The cash view: the upfront payments count x upfront_usd, in the month
  * each term starts (month 0, then every term while renew and inside the
  * horizon), added to cash[0..nmonths). */
