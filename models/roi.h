@@ -74,6 +74,13 @@ double fs_roi_plan_best(const double *demand, size_t n, double on_demand,
 void fs_roi_plan_recommend(const double *demand, size_t n, double discount,
                            const fs_roi_prices *p, fs_roi_result *r);
 
+/* A reservation quote's price for upfront kind (0 none, 1 partial, 2
+ * all), in the money grammar: none "2.10/h" (hourly, "/h" required), all
+ * "40000" (the term's upfront), partial "6000+0.70/h".  0 with *hourly
+ * and *upfront set (per instance), or -1 with why. */
+int fs_roi_parse_quote(int kind, const char *value, double *hourly,
+                       double *upfront, char *why, size_t len);
+
 /* Averages demand over each day (24 hours; a last partial day over its
  * hours) into out[0..n). */
 void fs_roi_daily_average(const double *demand, size_t n, double *out);

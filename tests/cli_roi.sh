@@ -306,6 +306,21 @@ expect_eq "$(num with_reservation_cost_usd)" 1533.00 "quote: 2.10 x 730"
 expect_exit 0 "quote all upfront" -- "$FLEETSIM" roi --db "$DB" two --pool g6 --format json --rate 3y:all=40000 --term 3y --upfront all
 expect_eq "$(num upfront_cost_usd)" 40000.00 "quote: 3y all upfront"
 expect_eq "$(num with_reservation_cost_usd)" 1111.11 "quote: 40000 / 36 a month"
+# The same quote as a pool key (reserved_1y), stored with the run; --rate
+# wins over it.  A bad quote key is refused naming file, line and key.
+expect_exit 0 "two, quoted" -- "$FLEETSIM" run "$TMP/two.ini" --db "$DB" --quiet --name twoq --set pool.g6.reserved_1y=2.10/h --set pool.g6.reserved_3y_all=40000
+expect_eq "$(sql "$DB" "SELECT rate_quotes FROM pool p JOIN run r USING (run_id) WHERE r.name = 'twoq' AND pool = 'g6'")" "1y:none=2.10/h 3y:all=40000" "quote keys stored"
+expect_exit 0 "quote key, unpriced pool" -- "$FLEETSIM" roi --db "$DB" twoq --pool g6 --format json
+expect_in "$TMP/out" "reserved: your quote (pool key reserved_1y)" "quote key: said"
+expect_eq "$(num with_reservation_cost_usd)" 1533.00 "quote key: 2.10 x 730"
+expect_exit 0 "quote key 3y all" -- "$FLEETSIM" roi --db "$DB" twoq --pool g6 --format json --term 3y --upfront all
+expect_eq "$(num upfront_cost_usd)" 40000.00 "quote key: 3y all"
+expect_exit 0 "--rate over the key" -- "$FLEETSIM" roi --db "$DB" twoq --pool g6 --format json --rate 1y:none=3.00/h
+expect_eq "$(num with_reservation_cost_usd)" 2190.00 "--rate wins: 3.00 x 730"
+expect_exit 1 "bad quote key" -- "$FLEETSIM" run "$TMP/two.ini" --db "$DB" --quiet --set pool.g6.reserved_1y_all=40000/h
+expect_in "$TMP/err" "pool.g6.reserved_1y_all: '40000/h' is an hourly rate" "bad quote key: file, key, why"
+expect_exit 1 "bad quote key, none" -- "$FLEETSIM" run "$TMP/two.ini" --db "$DB" --quiet --set pool.g6.reserved_3y=40000
+expect_in "$TMP/err" "pool.g6.reserved_3y: '40000' is no hourly rate" "bad quote key: hourly needs /h"
 expect_exit 0 "quote partial" -- "$FLEETSIM" roi --db "$DB" p4de --format json --upfront partial --rate 1y:partial=60000+7/h
 expect_eq "$(num upfront_cost_usd)" "$(awk -v k="$(num recommended_count)" 'BEGIN { printf "%.2f", k * 60000 }')" "quote partial: count x the quoted upfront"
 expect_in "$TMP/out" '"rate_basis": "quote"' "quote partial: used"

@@ -13,30 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/base/grammar.h"
-
-/* An hourly rate: money that ends in "/h". */
-static int hourly(const char *v, double *out, char *why, size_t len)
-{
-    size_t n = strlen(v);
-    if (n < 2 || strcmp(v + n - 2, "/h") != 0) {
-        snprintf(why, len, "'%s' is no hourly rate: write it as 2.10/h", v);
-        return -1;
-    }
-    return fs_parse_money(v, out, why, len);
-}
-
-/* An upfront payment: money without "/h". */
-static int upfront(const char *v, double *out, char *why, size_t len)
-{
-    size_t n = strlen(v);
-    if (n >= 2 && strcmp(v + n - 2, "/h") == 0) {
-        snprintf(why, len, "'%s' is an hourly rate, but this option's price "
-                 "is the upfront payment for the whole term (40000)", v);
-        return -1;
-    }
-    return fs_parse_money(v, out, why, len);
-}
+#include "models/roi.h"
 
 static int pick(const char *v, size_t n, const char *const *words)
 {
@@ -75,28 +52,7 @@ int fs_roi_parse_rate(const char *arg, fs_roi_query *q, char *why,
         return -1;
     }
     fs_roi_quote *o = &q->quote[term][kind];
-    o->hourly = o->upfront = 0;
-    int rc;
-    if (kind == 0)
-        rc = hourly(v, &o->hourly, why, len);
-    else if (kind == 2)
-        rc = upfront(v, &o->upfront, why, len);
-    else {
-        char *plus = strchr(v, '+');
-        if (!plus) {
-            snprintf(why, len, "'%s': partial upfront is UPFRONT+HOURLY, "
-                     "e.g. 1y:partial=6000+0.70/h", arg);
-            return -1;
-        }
-        *plus = '\0';
-        rc = upfront(v, &o->upfront, why, len);
-        if (rc == 0)
-            rc = hourly(plus + 1, &o->hourly, why, len);
-    }
-    if (rc == 0 && o->hourly == 0 && o->upfront == 0) {
-        snprintf(why, len, "'%s': a reservation that costs nothing", arg);
-        rc = -1;
-    }
+    int rc = fs_roi_parse_quote(kind, v, &o->hourly, &o->upfront, why, len);
     o->set = rc == 0;
     return rc;
 }

@@ -24,6 +24,7 @@
 /* One pool row of the run. */
 typedef struct pool_info {
     char pool[256], gpu[64], pricing[32], source[160];
+    char quotes[512];   /* the pool's reserved_* quote keys ("" none) */
     double price;
 } pool_info;
 
@@ -48,7 +49,7 @@ static int read_pools(sqlite3 *db, long run, const char *only,
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, "SELECT pool, gpu, pricing, instance, "
-                           "price_usd_h FROM pool "
+                           "price_usd_h, rate_quotes FROM pool "
                            "WHERE run_id = ?1 AND (?2 IS NULL OR pool = ?2) "
                            "ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
         return fs_error_set(err, "%s", sqlite3_errmsg(db));
@@ -75,6 +76,7 @@ static int read_pools(sqlite3 *db, long run, const char *only,
         copy_col(st, 2, p->pricing, sizeof p->pricing);
         copy_col(st, 3, p->source, sizeof p->source);
         p->price = sqlite3_column_double(st, 4);
+        copy_col(st, 5, p->quotes, sizeof p->quotes);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -191,8 +193,12 @@ static int reserved_rate(const fs_roi_query *o, const fs_instance_type *it,
         pr->hourly = qt->hourly;
         pr->upfront = qt->upfront;
         w->rate_basis = "quote";
-        add_source(w, "; reserved: your quote (--rate %s:%s)%s", tname,
-                   ups[kind], "");
+        if (qt->from_pool)
+            add_source(w, "; reserved: your quote (pool key reserved_%s%s%s)",
+                       tname, kind ? "_" : "", kind ? ups[kind] : "");
+        else
+            add_source(w, "; reserved: your quote (--rate %s:%s)%s", tname,
+                       ups[kind], "");
     } else {
         fs_reserved_option ro;
         char name[96];
@@ -317,13 +323,39 @@ static double spot_paid(sqlite3 *db, long run, const char *pool,
     return hours > 0 && !isnan(cost) ? cost / hours : NAN;
 }
 
+/* The query for pool p: o, with the pool's own quotes (reserved_* keys,
+ * stored as --rate words) where --rate gave none. */
+static void pool_query(const fs_roi_query *o, const pool_info *p,
+                       fs_roi_query *out)
+{
+    char words[512], why[256];
+    *out = *o;
+    snprintf(words, sizeof words, "%s", p->quotes);
+    for (char *save = NULL, *wd = strtok_r(words, " ", &save); wd;
+         wd = strtok_r(NULL, " ", &save)) {
+        fs_roi_query one;
+        fs_roi_query_default(&one);
+        if (fs_roi_parse_rate(wd, &one, why, sizeof why))
+            continue;   /* checked when the scenario was read */
+        for (int t = 0; t < 2; t++)
+            for (int k = 0; k < 3; k++)
+                if (one.quote[t][k].set && !o->quote[t][k].set) {
+                    out->quote[t][k] = one.quote[t][k];
+                    out->quote[t][k].from_pool = 1;
+                }
+    }
+}
+
 /* One pool's recommendation into w: 0, 1 skipped (why in note), -1
  * failed (err), -2 hourly demand unreadable (err). */
 static int roi_pool(sqlite3 *db, long run, double horizon,
-                    const fs_roi_query *o, const fs_catalog *c,
+                    const fs_roi_query *given, const fs_catalog *c,
                     const pool_info *p, fs_roi_row *w, char *note,
                     size_t note_len, fs_error *err)
 {
+    fs_roi_query oq;
+    const fs_roi_query *o = &oq;
+    pool_query(given, p, &oq);
     double *d = NULL, gpus = 0;
     size_t n = 0;
     char why[512];

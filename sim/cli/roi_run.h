@@ -14,6 +14,7 @@
  * pool, the hourly rate and the upfront payment for the whole term. */
 typedef struct fs_roi_quote {
     int set;
+    int from_pool;          /* a scenario's reserved_* key, not --rate */
     double hourly, upfront;
 } fs_roi_quote;
 

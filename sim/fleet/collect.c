@@ -121,6 +121,8 @@ int fs_collect_costs(fs_world *w)
         snprintf(row->tags, sizeof row->tags, "%s", p->conf->tags);
         row->upfront_usd = p->conf->terms.upfront_usd;
         row->term_months = p->conf->terms.term_months;
+        snprintf(row->rate_quotes, sizeof row->rate_quotes, "%s",
+                 p->conf->rate_quotes);
         row->renew = row->term_months > 0
             ? fs_reserved_renews(&p->conf->terms) : -1;
         row->count = p->conf->count;

@@ -210,9 +210,12 @@ static const char schema_v5[] =
 /* Version 6: reservations by the hour.  A reserved pool's upfront payment
  * (pool.upfront_usd, per instance) is paid at the run's start_date and
  * again every term (pool.term_months) while pool.renew is 1; with renew 0
- * nothing is charged after the term.  NULL for other options. */
+ * nothing is charged after the term.  NULL for other options.  A pool's
+ * reserved_* quote keys, as `roi --rate` words ("1y:none=2.10/h"), in
+ * rate_quotes (NULL: none). */
 static const char schema_v6[] =
-    "ALTER TABLE pool ADD COLUMN renew INTEGER;\n";
+    "ALTER TABLE pool ADD COLUMN renew INTEGER;\n"
+    "ALTER TABLE pool ADD COLUMN rate_quotes TEXT;\n";
 
 /* migrations[v]: user_version v -> v + 1. */
 static const char *const migrations[FS_SCHEMA_VERSION] = {
@@ -253,7 +256,7 @@ static const struct required {
       " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions,"
       " instance_type, tags, upfront_usd, term_months, instances,"
       " requests_retried, work_lost_s, fallback_hours, fallback_cost_usd,"
-      " renew" },
+      " renew, rate_quotes" },
     { "table", "cost_allocation", "run_id, month, workload, pool, tags,"
       " cost_usd, gpu_hours" },
     { "table", "interruption", "run_id, pool, t_s, instance_id, notice_s,"
