@@ -360,6 +360,40 @@ static void test_bills(void)
 /* Resolved terms bill as written: 1-year all upfront from a $2.088/h
  * catalog rate is $18,290.88, January's 744 of its 8,760 hours
  * ($1,553.47). */
+/* renew = yes: the next term is bought when the first ends inside the
+ * horizon; two years of a $8,760 all-upfront 1-year term cost $8,760.00
+ * each year with it and nothing in year 2 without it. */
+static void test_renew(void)
+{
+    static const char *const yes[] = {"upfront", "all", "upfront_price",
+                                      "8760", "renew", "yes", NULL};
+    static const char *const no[] = {"upfront", "all", "upfront_price",
+                                     "8760", NULL};
+    static const char *const bad[] = {"renew", "maybe", NULL};
+    for (int r = 0; r < 2; r++) {
+        fs_purchase_terms t;
+        keys k;
+        fs_calendar cal;
+        fs_meter m;
+        CHECK(resolve("reserved", r ? yes : no, 2.088, &t, &k) == 0);
+        CHECK(fs_reserved_renews(&t) == r);
+        CHECK(fs_calendar_init(&cal, jan1_2026(), 730 * 86400.0) == 0);
+        CHECK(fs_meter_init(&m, &cal) == 0);
+        fs_purchase_bill b = {&m, &cal, 1, NULL, NULL};
+        fs_purchase_find("reserved")->finish(&t, &b, 1);
+        double y2 = 0;
+        for (size_t i = 12; i < m.nmonths; i++)
+            y2 += m.usd[i];
+        CHECK(fs_round_cents(y2) == (r ? 8760.00 : 0));
+        CHECK(fs_round_cents(m.usd[0]) == 744.00);
+        fs_meter_free(&m);
+        fs_calendar_free(&cal);
+    }
+    fs_purchase_terms t;
+    keys k;
+    CHECK(resolve("reserved", bad, 2.088, &t, &k) == -1);
+}
+
 static void test_resolved_bill(void)
 {
     static const char *const kv[] = {"upfront", "all", NULL};
@@ -440,5 +474,6 @@ int main(void)
     test_resolve();
     test_bills();
     test_resolved_bill();
+    test_renew();
     return check_report("purchase");
 }
