@@ -133,17 +133,63 @@ void fs_bill_on_demand(fs_meter *m, const fs_calendar *cal, double t0,
             (min_s - (t1 - t0)) / 3600 * usd_per_hour;
 }
 
+double fs_term_hours(int term_months)
+{
+    return 8760.0 * term_months / 12;
+}
+
+/* Where the reservation's charges end: the term's end, or the horizon. */
+static double reserved_end(const fs_calendar *cal, int term_months,
+                           int renew)
+{
+    double term_s = fs_term_hours(term_months) * 3600;
+    if (term_s <= 0 || renew || term_s >= cal->horizon_s)
+        return cal->horizon_s;
+    return term_s;
+}
+
 void fs_bill_reserved(fs_meter *m, const fs_calendar *cal, long count,
                       double hourly_usd, double upfront_usd, int term_months,
-                      int gpus)
+                      int renew, int gpus)
 {
-    fs_meter_charge_span(m, cal, 0, cal->horizon_s, hourly_usd * count,
-                         (int)(gpus * count));
-    if (upfront_usd <= 0 || term_months <= 0)
+    double hours = fs_term_hours(term_months), rate = hourly_usd;
+    if (hours > 0 && upfront_usd > 0)
+        rate += upfront_usd / hours;
+    fs_meter_charge_span(m, cal, 0, reserved_end(cal, term_months, renew),
+                         rate * (double)count, (int)(gpus * count));
+}
+
+double fs_reserved_amortized(const fs_calendar *cal, size_t m, long count,
+                             double upfront_usd, int term_months, int renew)
+{
+    double hours = fs_term_hours(term_months);
+    if (hours <= 0 || upfront_usd <= 0)
+        return 0;
+    double a = fmax(cal->bound[m], 0);
+    double b = fmin(cal->bound[m + 1], reserved_end(cal, term_months, renew));
+    return b > a ? (double)count * upfront_usd / hours * (b - a) / 3600 : 0;
+}
+
+void fs_reserved_cash(double *cash, const fs_calendar *cal, long count,
+                      double upfront_usd, int term_months, int renew)
+{
+    double term_s = fs_term_hours(term_months) * 3600;
+    if (upfront_usd <= 0 || term_s <= 0)
         return;
-    for (size_t k = 0; k < cal->nmonths; k++)
-        m->usd[k] += count * upfront_usd / term_months *
-                     fs_calendar_month_fraction(cal, k);
+    for (double t = 0; t < cal->horizon_s; t += term_s) {
+        cash[fs_calendar_month(cal, t, 0)] += (double)count * upfront_usd;
+        if (!renew)
+            break;
+    }
+}
+
+double fs_meter_cents(const double *usd, size_t k)
+{
+    double before = 0;
+    for (size_t i = 0; i < k; i++)
+        before += usd[i];
+    return fs_round_cents(fs_round_cents(before + usd[k]) -
+                          fs_round_cents(before));
 }
 
 double fs_round_cents(double usd)

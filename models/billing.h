@@ -4,8 +4,9 @@
  * (UTC); a meter per pool accumulates dollars and GPU-hours per month.
  * Billing rules (DESIGN.md): on-demand per second from launch to
  * termination with a minimum per launch; reserved every hour of the horizon
- * whether used or not, its upfront payment spread evenly over the term's
- * months and a partial month charged for the hours it holds.  Meters move
+ * of its term whether used or not, its upfront payment spread evenly over
+ * the term's hours (8760 a year: the amortized view cloud consoles show),
+ * nothing after the term unless it renews.  Meters move
  * when instances change state, never by polling.  The purchase options
  * (purchase.h) call these: the calendar and the sums live here once, what
  * an option charges for which event lives in its own file. */
@@ -55,12 +56,36 @@ void fs_bill_on_demand(fs_meter *m, const fs_calendar *cal, double t0,
                        double t1, double usd_per_hour, int gpus,
                        double min_s);
 
-/* Reserved: count instances for the whole horizon at hourly_usd, plus
- * upfront_usd per instance spread over term_months months, each month's
- * share pro-rated by the fraction of it the horizon holds. */
+/* The hours of a commitment term of term_months months: 8760 a year (a
+ * year is 365 days; AWS defines a 1-year term as 31,536,000 s). */
+double fs_term_hours(int term_months);
+
+/* Reserved: count instances at hourly_usd plus upfront_usd per instance
+ * spread evenly over the term's hours, for every hour of the term inside
+ * the horizon (term_months 0: the whole horizon, no upfront).  Nothing is
+ * charged after the term unless renew: then each next term is bought at
+ * the same terms. */
 void fs_bill_reserved(fs_meter *m, const fs_calendar *cal, long count,
                       double hourly_usd, double upfront_usd, int term_months,
-                      int gpus);
+                      int renew, int gpus);
+
+/* The amortized view of month m: the share of count x upfront_usd that
+ * falls in its hours inside the term (and the horizon). */
+double fs_reserved_amortized(const fs_calendar *cal, size_t m, long count,
+                             double upfront_usd, int term_months, int renew);
+
+/* The cash view: the upfront payments count x upfront_usd, in the month
+ * each term starts (month 0, then every term while renew and inside the
+ * horizon), added to cash[0..nmonths). */
+void fs_reserved_cash(double *cash, const fs_calendar *cal, long count,
+                      double upfront_usd, int term_months, int renew);
+
+/* Month k's charge in whole cents, rounded so that the months add up: the
+ * running total to the end of month k rounded, less the running total to
+ * the end of month k - 1 rounded.  Each month is within a cent of its
+ * exact charge, and a $12,000 term spread over its months sums to
+ * $12,000.00 (rounding each month alone can drift by a cent a month). */
+double fs_meter_cents(const double *usd, size_t k);
 
 /* Rounds to the cent, half away from zero. */
 double fs_round_cents(double usd);

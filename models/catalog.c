@@ -245,6 +245,7 @@ static int load_instances(fs_catalog *c, const char *path, fs_error *err)
         snprintf(t->gpu, sizeof t->gpu, "%s", g->name);
         if (read_commitments(r, &cols, t, err))
             goto fail;
+        fs_instance_commit_from_columns(t);
         copy_cell(t->region, sizeof t->region, r, &cols, 8);
         copy_cell(t->as_of, sizeof t->as_of, r, &cols, 9);
         copy_cell(t->source, sizeof t->source, r, &cols, 10);
@@ -269,8 +270,13 @@ fs_catalog *fs_catalog_load(const char *gpus_csv, const char *instances_csv,
         fs_error_set(err, "out of memory");
         return NULL;
     }
+    char commit[4096];
+    const char *slash = strrchr(instances_csv, '/');
+    snprintf(commit, sizeof commit, "%.*scommitments.csv",
+             slash ? (int)(slash - instances_csv + 1) : 0, instances_csv);
     if (load_gpus(c, gpus_csv, err) ||
-        load_instances(c, instances_csv, err)) {
+        load_instances(c, instances_csv, err) ||
+        fs_catalog_load_commitments(c, commit, err)) {
         fs_catalog_free(c);
         return NULL;
     }
@@ -395,35 +401,6 @@ void fs_reserved_derive(double rate, int term_months, int upfront,
         rate = 0;
     }
     *hourly = rate;
-}
-
-int fs_instance_reserved_option(const fs_instance_type *t, int term,
-                                int upfront, fs_reserved_option *out)
-{
-    double rate = term ? t->reserved_3y : t->reserved_1y;
-    double h = NAN, up = NAN;
-    if (upfront == FS_UPFRONT_NONE) {
-        h = rate;
-        up = 0;
-    } else if (upfront == FS_UPFRONT_PARTIAL) {
-        h = t->ri_partial_h[term];
-        up = t->ri_partial_upfront[term];
-    } else {
-        h = 0;
-        up = t->ri_all_upfront[term];
-    }
-    out->derived = 0;
-    if (!isnan(h) && !isnan(up)) {
-        out->hourly = h;
-        out->upfront = up;
-        return 0;
-    }
-    if (isnan(rate))
-        return -1;
-    fs_reserved_derive(rate, term ? 36 : 12, upfront, &out->hourly,
-                       &out->upfront);
-    out->derived = 1;
-    return 0;
 }
 
 const fs_instance_type *fs_catalog_cheapest(const fs_catalog *c,

@@ -27,6 +27,24 @@ typedef struct fs_gpu {
     char form[8];
 } fs_gpu;
 
+/* A reservation's payment options, and (index 3 of a commitment cell) the
+ * Savings Plan. */
+enum { FS_UPFRONT_NONE, FS_UPFRONT_PARTIAL, FS_UPFRONT_ALL, FS_COMMIT_PLAN };
+
+/* Where a commitment figure comes from: not in any source read; the
+ * provider's published figure; derived from a published one by a
+ * documented rule (commitments.csv says which); an option the provider does
+ * not sell for this type. */
+enum { FS_RATE_UNKNOWN, FS_RATE_PUBLISHED, FS_RATE_DERIVED, FS_RATE_NOT_SOLD };
+
+/* One commitment option of an instance type: $ up front per instance for
+ * the whole term and $ per instance-hour (a Savings Plan: the plan's
+ * hourly rate for this type, no upfront). */
+typedef struct fs_commit_cell {
+    double hourly, upfront;
+    int status;             /* FS_RATE_* */
+} fs_commit_cell;
+
 typedef struct fs_instance_type {
     char provider[16];      /* aws | gcp | azure */
     char name[64];          /* p4d.24xlarge */
@@ -41,6 +59,9 @@ typedef struct fs_instance_type {
     double ri_partial_h[2], ri_partial_upfront[2], ri_all_upfront[2];
     /* Published Savings Plan discount off on-demand, 0..1 (NaN: unknown). */
     double sp_discount[2];
+    /* Every commitment option, [term][FS_UPFRONT_* or FS_COMMIT_PLAN]:
+     * from instances.csv's columns, then commitments.csv beside it. */
+    fs_commit_cell commit[2][4];
     char region[32];
     char as_of[16];
     char source[256];
@@ -53,7 +74,9 @@ typedef struct fs_catalog {
     size_t ninst;
 } fs_catalog;
 
-/* Loads both files; "path:line: column: ..." on a malformed row, an
+/* Loads both files, and commitments.csv from the directory of
+ * instances_csv when it is there (one row per instance x term x option,
+ * catalog_commit.c); "path:line: column: ..." on a malformed row, an
  * instance whose GPU is not in gpus.csv, or a missing column. */
 fs_catalog *fs_catalog_load(const char *gpus_csv, const char *instances_csv,
                             fs_error *err);
@@ -86,13 +109,21 @@ double fs_instance_price(const fs_instance_type *t, int column);
 
 /* A reservation's payment option: the hourly rate and the upfront payment
  * (per instance, whole term) for term 0 = 1 year, 1 = 3 years and upfront
- * FS_UPFRONT_*.  A published option is taken as it is; otherwise it is
- * derived from the no-upfront rate as fs_reserved_derive does, and
- * `derived` says so.  -1 when neither exists. */
-enum { FS_UPFRONT_NONE, FS_UPFRONT_PARTIAL, FS_UPFRONT_ALL };
+ * FS_UPFRONT_*.  The one place that answers "what does this option cost
+ * and where from": a published option is taken as it is, one the catalog
+ * derives by the provider's rule (commitments.csv) likewise with status
+ * DERIVED; otherwise it is derived from the no-upfront rate as
+ * fs_reserved_derive does.  -1 when the provider does not sell it (status
+ * NOT_SOLD: never derived) or nothing is known (UNKNOWN). */
 typedef struct fs_reserved_option {
     double hourly, upfront;
     int derived;
+    int status;             /* FS_RATE_*; NOT_SOLD or UNKNOWN with -1 */
+    int from_rate;          /* derived from the no-upfront rate here (no
+                               figure of the provider's for the option) */
+    const char *basis;      /* "published", "derived (split by rule)",
+                               "derived (from the no-upfront rate)", "not
+                               sold", "not found" */
 } fs_reserved_option;
 int fs_instance_reserved_option(const fs_instance_type *t, int term,
                                 int upfront, fs_reserved_option *out);
@@ -119,5 +150,19 @@ void fs_catalog_list_instances(const fs_catalog *c, const char *gpu,
  * $FLEETSIM_CATALOG, else the installed data directory, else the source
  * tree's models/catalog. */
 const char *fs_catalog_default_dir(void);
+
+/* The Savings Plan's hourly rate for term (published cells only): 0 with
+ * *hourly set, -1 when none is published. */
+int fs_instance_plan_rate(const fs_instance_type *t, int term,
+                          double *hourly);
+
+/* Reads path (commitments.csv) into c's instance rows; an absent file is
+ * no error.  0, or -1 with "path:line: column: why". */
+int fs_catalog_load_commitments(fs_catalog *c, const char *path,
+                                fs_error *err);
+/* Fills t->commit from its instances.csv columns (called per row). */
+void fs_instance_commit_from_columns(fs_instance_type *t);
+/* "published", "derived", "not sold", "not found" */
+const char *fs_rate_status_name(int status);
 
 #endif

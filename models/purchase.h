@@ -157,4 +157,8 @@ int fs_purchase_read_choice(const fs_purchase_reader *rd, const char *key,
 int fs_purchase_read_money(const fs_purchase_reader *rd, const char *key,
                            double max, const char *bound, double *out);
 
+/* Whether a reserved pool's terms renew at the term's end (renew = yes);
+ * 0 for any other option's terms only when read through this. */
+int fs_reserved_renews(const fs_purchase_terms *t);
+
 #endif

@@ -1,6 +1,6 @@
-/* purchase_reserved.c -- reserved instances: every hour of the horizon for
+/* purchase_reserved.c -- reserved instances: every hour of the term for
  * every instance, used or not; an upfront payment spread evenly over the
- * term's months.
+ * term's hours (billing.c); nothing after the term unless renew = yes.
  *
  * The upfront payment is charged once, so with upfront = all there is no
  * hourly rate, and with partial the hourly rate is the one that goes with
@@ -24,8 +24,26 @@ static const fs_key_doc reserved_keys[] = {
      "all = upfront and no hourly rate"},
     {"upfront_price", "money per instance", NULL,
      "the upfront payment for the whole term"},
+    {"renew", "yes|no", "no",
+     "buy the next term when one ends inside the horizon (no: nothing is "
+     "charged after the term)"},
     {NULL, NULL, NULL, NULL},
 };
+
+/* The reservation's own terms (fs_purchase_terms.own). */
+typedef struct reserved_terms {
+    int renew;
+} reserved_terms;
+_Static_assert(sizeof(reserved_terms) <= sizeof(((fs_purchase_terms *)0)->own),
+               "reserved terms fit fs_purchase_terms.own");
+
+/* Whether t renews (for the store and the cash view). */
+int fs_reserved_renews(const fs_purchase_terms *t)
+{
+    reserved_terms r;
+    memcpy(&r, t->own.bytes, sizeof r);
+    return r.renew;
+}
 
 /* upfront_price, bounded by the term's hours at the highest hourly price:
  * 1 when given, 0 when absent, -1 refused. */
@@ -103,6 +121,11 @@ static int reserved_resolve(const fs_purchase_reader *rd,
         fs_purchase_read_choice(rd, "upfront", upfronts, 0, &upfront))
         return -1;
     t->term_months = term ? 36 : 12;
+    static const char *const yesno[] = {"no", "yes", NULL};
+    reserved_terms own = {0};
+    if (fs_purchase_read_choice(rd, "renew", yesno, 0, &own.renew))
+        return -1;
+    memcpy(t->own.bytes, &own, sizeof own);
     int given = read_upfront_price(rd, t);
     if (given < 0)
         return -1;
@@ -123,10 +146,9 @@ static int reserved_resolve(const fs_purchase_reader *rd,
     /* Here no upfront_price is given (upfront_rules settled that case):
      * the provider's published option if the catalog has it, else one
      * derived from the no-upfront rate. */
-    int published = upfront == UPFRONT_NONE ? 0
-        : rd->catalog_reserved(rd->ctx, term, upfront, &t->price,
-                               &t->upfront_usd, t->price_source,
-                               sizeof t->price_source);
+    int published = rd->catalog_reserved(rd->ctx, term, upfront, &t->price,
+                                         &t->upfront_usd, t->price_source,
+                                         sizeof t->price_source);
     if (published)
         return published < 0 ? -1 : 0;
     double rate;
@@ -157,13 +179,13 @@ static void reserved_cut(const fs_purchase_terms *t,
     (void)t0;
 }
 
-/* Every hour of the horizon for every reserved instance, and the upfront
- * payment's share of each month the horizon holds. */
+/* Every hour of the term inside the horizon for every reserved instance,
+ * at the hourly rate plus the upfront payment's share of that hour. */
 static void reserved_finish(const fs_purchase_terms *t,
                             const fs_purchase_bill *b, long count)
 {
     fs_bill_reserved(b->meter, b->cal, count, t->price, t->upfront_usd,
-                     t->term_months, b->gpus);
+                     t->term_months, fs_reserved_renews(t), b->gpus);
 }
 
 const fs_purchase_option fs_purchase_reserved = {

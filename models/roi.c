@@ -8,7 +8,11 @@
 #include "models/roi.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "sim/base/grammar.h"
 
 static double amortized_hourly(const fs_roi_prices *p)
 {
@@ -81,6 +85,7 @@ static void cash_flows(fs_roi_result *r, const fs_roi_prices *p,
     r->npv = 0;
     for (int m = 0; m < r->months; m++) {
         r->cash_flow[m] = cash_saving - (m == 0 ? upfront : 0);
+        r->amortized_flow[m] = cash_saving - upfront / r->months;
         r->npv += r->cash_flow[m] / pow(1 + p->discount_rate, m / 12.0);
     }
     if (upfront <= 0)
@@ -207,4 +212,60 @@ void fs_roi_plan_recommend(const double *demand, size_t n, double discount,
                            FS_ROI_MONTH_H / (double)n;
         free(daily);
     }
+}
+
+/* An hourly rate: money that ends in "/h". */
+static int hourly(const char *v, double *out, char *why, size_t len)
+{
+    size_t n = strlen(v);
+    if (n < 2 || strcmp(v + n - 2, "/h") != 0) {
+        snprintf(why, len, "'%s' is no hourly rate: write it as 2.10/h", v);
+        return -1;
+    }
+    return fs_parse_money(v, out, why, len);
+}
+
+/* An upfront payment: money without "/h". */
+static int upfront(const char *v, double *out, char *why, size_t len)
+{
+    size_t n = strlen(v);
+    if (n >= 2 && strcmp(v + n - 2, "/h") == 0) {
+        snprintf(why, len, "'%s' is an hourly rate, but this option's price "
+                 "is the upfront payment for the whole term (40000)", v);
+        return -1;
+    }
+    return fs_parse_money(v, out, why, len);
+}
+
+int fs_roi_parse_quote(int kind, const char *value, double *hourly_usd,
+                       double *upfront_usd, char *why, size_t len)
+{
+    char v[128];
+    int rc;
+    *hourly_usd = *upfront_usd = 0;
+    if (snprintf(v, sizeof v, "%s", value) >= (int)sizeof v || !v[0]) {
+        snprintf(why, len, "give the price");
+        return -1;
+    }
+    if (kind == 0)
+        rc = hourly(v, hourly_usd, why, len);
+    else if (kind == 2)
+        rc = upfront(v, upfront_usd, why, len);
+    else {
+        char *plus = strchr(v, '+');
+        if (!plus) {
+            snprintf(why, len, "'%s': partial upfront is UPFRONT+HOURLY, "
+                     "e.g. 6000+0.70/h", value);
+            return -1;
+        }
+        *plus = '\0';
+        rc = upfront(v, upfront_usd, why, len);
+        if (rc == 0)
+            rc = hourly(plus + 1, hourly_usd, why, len);
+    }
+    if (rc == 0 && *hourly_usd == 0 && *upfront_usd == 0) {
+        snprintf(why, len, "'%s': a reservation that costs nothing", value);
+        rc = -1;
+    }
+    return rc;
 }

@@ -40,8 +40,12 @@ typedef struct fs_roi_result {
     double daily_commitment;    /* savings plan: the same, $ an hour */
     double daily_monthly;       /* its cost on the hourly demand (730 h) */
     int months;                 /* term months in cash_flow */
-    double cash_flow[FS_ROI_MAX_MONTHS];   /* saving per month, upfront
-                                              paid in month 1 */
+    double cash_flow[FS_ROI_MAX_MONTHS];   /* the cash view: saving per
+                                              month, upfront paid in
+                                              month 1 */
+    double amortized_flow[FS_ROI_MAX_MONTHS];  /* the amortized view: the
+                                              upfront spread over the
+                                              term's hours, 730 a month */
 } fs_roi_result;
 
 /* Cost over the n hours of reserving k instances and buying the rest of
@@ -69,6 +73,13 @@ double fs_roi_plan_best(const double *demand, size_t n, double on_demand,
  * utilization = commitment used / committed). */
 void fs_roi_plan_recommend(const double *demand, size_t n, double discount,
                            const fs_roi_prices *p, fs_roi_result *r);
+
+/* A reservation quote's price for upfront kind (0 none, 1 partial, 2
+ * all), in the money grammar: none "2.10/h" (hourly, "/h" required), all
+ * "40000" (the term's upfront), partial "6000+0.70/h".  0 with *hourly
+ * and *upfront set (per instance), or -1 with why. */
+int fs_roi_parse_quote(int kind, const char *value, double *hourly,
+                       double *upfront, char *why, size_t len);
 
 /* Averages demand over each day (24 hours; a last partial day over its
  * hours) into out[0..n). */

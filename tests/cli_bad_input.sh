@@ -157,7 +157,7 @@ good | sed 's/^count = 1/autoscale = utilization(target=0%)\nmax = 3/' >"$TMP/ta
 bad_msg target0 "target0.ini:6: pool.p.autoscale: utilization(): target must be above 0%, got '0%'"
 
 good | sed 's/^gpu = L4/gpu = A100-40GB\npricing = reserved/; /^price/d' >"$TMP/provider.ini"
-bad_msg provider "provider.ini:5: pool.p.gpu: A100-40GB is sold by several providers (aws:p4d.24xlarge, gcp:a2-highgpu-1g, gcp:a2-highgpu-8g, azure:Standard_ND96asr_v4): say which with provider = aws|azure|gcp or instance = PROVIDER:TYPE, or set price"
+bad_msg provider "provider.ini:5: pool.p.gpu: A100-40GB is sold by several providers (aws:p4d.24xlarge, gcp:a2-highgpu-1g, gcp:a2-highgpu-8g, gcp:a2-highgpu-2g, gcp:a2-highgpu-4g, gcp:a2-megagpu-16g, azure:Standard_ND96asr_v4): say which with provider = aws|azure|gcp or instance = PROVIDER:TYPE, or set price"
 sed 's/^pricing = reserved/&\nprovider = gcp/' "$TMP/provider.ini" >"$TMP/provider_gcp.ini"
 expect_exit 0 "provider = gcp" -- timeout 120 "$FLEETSIM" run "$TMP/provider_gcp.ini" --db "$DB" --name provider-gcp --quiet
 expect_eq "$(sql "$DB" "SELECT name FROM run ORDER BY run_id DESC LIMIT 1")" "provider-gcp" "provider = gcp stored"

@@ -18,8 +18,12 @@ expect_exit 2 "bad --seed" -- "$FLEETSIM" run x.ini --seed abc
 
 expect_exit 0 "catalog gpus" -- "$FLEETSIM" catalog gpus && expect_in "$TMP/out" "H100-80GB" "catalog gpus"
 expect_exit 0 "catalog instances" -- "$FLEETSIM" catalog instances && expect_in "$TMP/out" "aws:p4d.24xlarge" "catalog instances"
-# upfront options not published are computed from the no-upfront rate, and say so
-expect_in "$TMP/out" "2777 + 0.3170/h derived" "catalog instances derived option"
+# each commitment option says where it comes from: published, derived by
+# the provider's rule, derived* here from the no-upfront rate, or not sold
+expect_in "$TMP/out" "14874 + 0.5660/h derived*" "catalog instances: derived from the no-upfront rate"
+expect_in "$TMP/out" "72589 + 8.2864/h derived" "catalog instances: p4de partial split by rule"
+expect_in "$TMP/out" "142274 + 0.0000/h published" "catalog instances: p4de all upfront published"
+checks=$((checks + 1)); grep "^aws:p5.48xlarge  *1y" "$TMP/out" | grep -q "not sold.*not sold.*not sold.*34.6752/h published" || fail "p5 1y: RIs not sold, Savings Plan published"
 expect_in "$TMP/out" "partial upfront" "catalog instances payment options"
 expect_exit 2 "catalog unknown" -- "$FLEETSIM" catalog tpus
 
@@ -29,14 +33,19 @@ expect_in "$TMP/out" "total" "quickstart summary"
 expect_in "$TMP/out" "attainment" "quickstart summary"
 expect_in "$TMP/out" "catalog gcp:g2-standard-4" "quickstart priced from"
 if grep -qF "(derived)" "$TMP/out"; then fail "no-upfront reserved pool marked derived"; fi
-# A partial-upfront reservation priced from a no-upfront catalog rate says so.
-expect_exit 0 "derived upfront" -- "$FLEETSIM" run "$SRCDIR/scenarios/quickstart.ini" --db "$TMP/derived.db" --set pool.base.upfront=partial
-expect_in "$TMP/out" "catalog gcp:g2-standard-4 (derived)" "derived upfront priced from"
+# A partial-upfront reservation priced from a no-upfront catalog rate says
+# so; one split by the provider's rule says that; GCP sells none.
+expect_exit 0 "derived upfront" -- "$FLEETSIM" run "$SRCDIR/scenarios/quickstart.ini" --db "$TMP/derived.db" --set pool.base.upfront=partial --set pool.base.instance=aws:p3.2xlarge --set pool.base.term=3y --set pool.burst.instance=aws:p3.2xlarge
+expect_in "$TMP/out" "catalog aws:p3.2xlarge (derived)" "derived upfront priced from"
+expect_exit 0 "split upfront" -- "$FLEETSIM" run "$SRCDIR/scenarios/quickstart.ini" --db "$TMP/derived.db" --set pool.base.upfront=partial --set pool.base.instance=aws:g6.xlarge --set pool.burst.instance=aws:g6.xlarge
+expect_in "$TMP/out" "catalog aws:g6.xlarge, partial upfront derived (split by rule)" "split upfront priced from"
+expect_exit 1 "not sold upfront" -- "$FLEETSIM" run "$SRCDIR/scenarios/quickstart.ini" --db "$TMP/derived.db" --set pool.base.upfront=partial
+expect_in "$TMP/err" "pool.base.upfront: gcp:g2-standard-4 is not sold with a 1-year reservation and partial upfront" "not sold, never derived"
 expect_eq "$(sql "$DB" "SELECT count(*) FROM run")" 1 "one run stored"
 expect_eq "$(sql "$DB" "SELECT total_cost_usd > 0 AND requests > 0 FROM run_summary")" 1 "costed run"
 expect_eq "$(sql "$DB" "SELECT count(*) > 0 FROM utilization")" 1 "utilization series"
 expect_eq "$(sql "$DB" "PRAGMA journal_mode")" wal "WAL mode"
-expect_eq "$(sql "$DB" "PRAGMA user_version")" 5 "schema version"
+expect_eq "$(sql "$DB" "PRAGMA user_version")" 6 "schema version"
 
 # A small M/M/2 scenario for determinism and --set.
 cat >"$TMP/mm2.ini" <<'INI'

@@ -33,21 +33,22 @@ q() { sql "$DB" "SELECT printf('%.2f', cost_usd) FROM cost_monthly WHERE pool = 
 # on-demand: 2 x 744 x 4.10 and 2 x 672 x 4.10
 expect_eq "$(q od 2026-01)" 6100.80 "on-demand January"
 expect_eq "$(q od 2026-02)" 5510.40 "on-demand February"
-# reserved: 3 x (744 x 1.50 + 6000/12) and 3 x (672 x 1.50 + 500)
-expect_eq "$(q resv 2026-01)" 4848.00 "reserved January"
-expect_eq "$(q resv 2026-02)" 4524.00 "reserved February"
+# reserved: the upfront by the hour, 6000 / 8760 h:
+# 3 x (744 x 1.50 + 6000 x 744 / 8760) and 3 x (672 x 1.50 + 6000 x 672 / 8760)
+expect_eq "$(q resv 2026-01)" 4876.77 "reserved January"
+expect_eq "$(q resv 2026-02)" 4404.82 "reserved February"
 expect_eq "$(sql "$DB" "SELECT pricing FROM cost_monthly WHERE pool = 'resv' LIMIT 1")" reserved "pricing column"
 expect_eq "$(sql "$DB" "SELECT printf('%.1f', gpu_hours) FROM cost_monthly WHERE pool = 'resv' AND month = '2026-01'")" 17856.0 "reserved GPU-hours (3 x 8 x 744)"
-expect_eq "$(sql "$DB" "SELECT printf('%.2f', total_cost_usd) FROM run_summary")" 20983.20 "total"
+expect_eq "$(sql "$DB" "SELECT printf('%.2f', total_cost_usd) FROM run_summary")" 20892.79 "total"
 # the monthly run rate: the horizon's cost scaled to 730 h (59 d = 1416 h)
-expect_eq "$(sql "$DB" "SELECT printf('%.2f', cost_per_month_usd) FROM run_summary")" 10817.61 "run rate: 20983.20 x 730 / 1416"
+expect_eq "$(sql "$DB" "SELECT printf('%.2f', cost_per_month_usd) FROM run_summary")" 10771.00 "run rate: 20892.79 x 730 / 1416"
 
 # Partial month: 45 days end on 15 February: half of February's hours and
-# half of its upfront share.
+# the upfront's share of those 336 hours.
 expect_exit 0 "partial run" -- "$FLEETSIM" run "$TMP/bill.ini" --db "$DB" --quiet --set scenario.horizon=45d --name partial
 q2() { sql "$DB" "SELECT printf('%.2f', cost_usd) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = 'partial' AND pool = '$1' AND month = '$2'"; }
 expect_eq "$(q2 od 2026-02)" 2755.20 "on-demand 14 days of February"
-expect_eq "$(q2 resv 2026-02)" 2262.00 "reserved 14 days of February (3 x (336 x 1.5 + 250))"
+expect_eq "$(q2 resv 2026-02)" 2202.41 "reserved 14 days of February (3 x (336 x 1.5 + 6000 x 336 / 8760))"
 expect_eq "$(sql "$DB" "SELECT months FROM run WHERE name = 'partial'")" 1.5 "1.5 calendar months"
 
 # The horizon cuts the bill: instances still up at the end are billed to
@@ -56,7 +57,7 @@ expect_eq "$(sql "$DB" "SELECT months FROM run WHERE name = 'partial'")" 1.5 "1.
 expect_exit 0 "30 s horizon" -- "$FLEETSIM" run "$TMP/bill.ini" --db "$DB" --quiet --set scenario.horizon=30s --set pool.od.price=36 --set pool.resv.count=0 --name short
 expect_eq "$(sql "$DB" "SELECT printf('%.2f', cost_usd) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = 'short' AND pool = 'od'")" 0.60 "30 s horizon bills 30 s per instance"
 # Reserved upfront is charged once.  All upfront: no hourly rate, the
-# $3,000 spread over 12 months = $250.00 in January (it billed $581.31: the
+# $3,000 spread over 8,760 hours = $254.79 in January's 744 (it billed $581.31: the
 # catalog's no-upfront $0.445304/h x 744 h on top).  Same from gpu = L4,
 # and on a type the catalog has no reserved rate for (none is needed).
 cat >"$TMP/ri.ini" <<'INI'
@@ -76,15 +77,15 @@ service = const(1s)
 INI
 ri() { sql "$DB" "SELECT printf('%.2f', cost_usd) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = '$1' AND month = '2026-01'"; }
 expect_exit 0 "all upfront" -- "$FLEETSIM" run "$TMP/ri.ini" --db "$DB" --quiet --name ri-all
-expect_eq "$(ri ri-all)" 250.00 "all upfront: 3000 / 12, no hourly rate"
+expect_eq "$(ri ri-all)" 254.79 "all upfront: 3000 x 744 / 8760, no hourly rate"
 sed 's/^instance = .*/gpu = L4/' "$TMP/ri.ini" >"$TMP/ri-gpu.ini"
 expect_exit 0 "all upfront, gpu = L4" -- "$FLEETSIM" run "$TMP/ri-gpu.ini" --db "$DB" --quiet --name ri-gpu
-expect_eq "$(ri ri-gpu)" 250.00 "all upfront priced from gpu = L4"
+expect_eq "$(ri ri-gpu)" 254.79 "all upfront priced from gpu = L4"
 expect_exit 0 "all upfront, no catalog RI rate" -- "$FLEETSIM" run "$TMP/ri.ini" --db "$DB" --quiet --name ri-g6 --set pool.r.instance=aws:g6.xlarge
-expect_eq "$(ri ri-g6)" 250.00 "all upfront needs no catalog reserved rate"
-# Partial with its hourly rate: 744 x 0.20 + 1500 / 12 = 148.80 + 125.
+expect_eq "$(ri ri-g6)" 254.79 "all upfront needs no catalog reserved rate"
+# Partial with its hourly rate: 744 x 0.20 + 1500 x 744 / 8760 = 148.80 + 127.40.
 expect_exit 0 "partial upfront" -- "$FLEETSIM" run "$TMP/ri.ini" --db "$DB" --quiet --name ri-partial --set pool.r.upfront=partial --set pool.r.upfront_price=1500 --set pool.r.price=0.20
-expect_eq "$(ri ri-partial)" 273.80 "partial upfront: hourly rate + upfront share"
+expect_eq "$(ri ri-partial)" 276.20 "partial upfront: hourly rate + upfront share"
 # Partial without its hourly rate: the catalog has no partial-upfront rate,
 # and the no-upfront one would charge the term twice.
 expect_exit 1 "partial upfront without price" -- "$FLEETSIM" run "$TMP/ri.ini" --db "$DB" --quiet --set pool.r.upfront=partial
@@ -92,9 +93,9 @@ expect_one_line "partial upfront without price"
 expect_in "$TMP/err" "ri.ini:6: pool.r: missing price (upfront = partial with upfront_price needs the partial-upfront hourly rate" "partial without price names the key"
 # A catalog that publishes the upfront options (tests/data/catalog_published,
 # made-up figures): they are taken as they are, not derived.  January:
-# partial 1y = 2000 / 12 + 1.10 x 744 h = 985.07; all 3y = 20000 / 36 =
-# 555.56; one GPU of the 2-GPU type pays half: 1000 / 12 + 0.55 x 744 =
-# 492.53.  The summary says "published", never "derived".
+# partial 1y = 2000 x 744 / 8760 + 1.10 x 744 h = 988.26; all 3y = 20000 x
+# 744 / 26280 = 566.21; one GPU of the 2-GPU type pays half: 1000 x 744 /
+# 8760 + 0.55 x 744 = 494.13.  The summary says "published", never "derived".
 cat >"$TMP/pub.ini" <<INI
 [scenario]
 start = 2026-01-01
@@ -111,14 +112,14 @@ arrivals = poisson(rate=0.01/s)
 service = const(1s)
 INI
 expect_exit 0 "published partial" -- "$FLEETSIM" run "$TMP/pub.ini" --db "$DB" --name pub-partial
-expect_eq "$(ri pub-partial)" 985.07 "published partial upfront: 2000 / 12 + 1.10 x 744"
-expect_in "$TMP/out" "catalog test:l4-box, published partial upfront" "the summary names the published option"
+expect_eq "$(ri pub-partial)" 988.26 "published partial upfront: 2000 x 744 / 8760 + 1.10 x 744"
+expect_in "$TMP/out" "catalog test:l4-box, partial upfront published" "the summary names the published option"
 checks=$((checks + 1)); ! grep -q derived "$TMP/out" || fail "a published option is not derived"
 expect_exit 0 "published all 3y" -- "$FLEETSIM" run "$TMP/pub.ini" --db "$DB" --quiet --name pub-all --set pool.r.upfront=all --set pool.r.term=3y
-expect_eq "$(ri pub-all)" 555.56 "published all upfront: 20000 / 36"
+expect_eq "$(ri pub-all)" 566.21 "published all upfront: 20000 x 744 / 26280"
 sed 's/^instance = .*/gpu = L4\nprovider = test\ngpus_per_instance = 1/' "$TMP/pub.ini" >"$TMP/pub1.ini"
 expect_exit 0 "published, one GPU" -- "$FLEETSIM" run "$TMP/pub1.ini" --db "$DB" --quiet --name pub-one
-expect_eq "$(ri pub-one)" 492.53 "published partial, per GPU: 1000 / 12 + 0.55 x 744"
+expect_eq "$(ri pub-one)" 494.13 "published partial, per GPU: 1000 x 744 / 8760 + 0.55 x 744"
 # all has no hourly rate to give.
 expect_exit 1 "all upfront with a price" -- "$FLEETSIM" run "$TMP/ri.ini" --db "$DB" --quiet --set pool.r.price=0.30
 expect_one_line "all upfront with a price"
@@ -132,4 +133,38 @@ expect_in "$TMP/err" "ri-none.ini:8: pool.r.upfront_price: there is no upfront p
 expect_exit 1 "upfront_price with upfront = none" -- "$FLEETSIM" run "$TMP/ri.ini" --db "$DB" --quiet --set pool.r.upfront=none
 expect_in "$TMP/err" "pool.r.upfront_price: there is no upfront payment with upfront = none" "upfront_price with upfront = none"
 expect_eq "$(sql "$DB" "SELECT count(*) FROM run")" 10 "refused runs store nothing (7 + the 3 published-option runs)"
+
+# Amortized by the hour over the term: an all-upfront $12,000 one-year
+# reservation over exactly its 365 days costs $12,000.00; over two years
+# without renewal year 2 costs nothing for it; renew = yes buys the next
+# term (another $12,000.00 in year 2), and the pool row says so.
+cat >"$TMP/year.ini" <<'INI'
+[scenario]
+start = 2026-01-01
+horizon = 365d
+metrics_interval = 1d
+[pool.r]
+gpu = L4
+pricing = reserved
+upfront = all
+upfront_price = 12000
+[workload.w]
+pools = r
+arrivals = poisson(rate=0.0001/s)
+service = const(1s)
+INI
+yr() { sql "$DB" "SELECT printf('%.2f', coalesce(sum(cost_usd), 0)) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = '$1' AND month $2"; }
+expect_exit 0 "365 days" -- "$FLEETSIM" run "$TMP/year.ini" --db "$DB" --quiet --name y365
+expect_eq "$(yr y365 "LIKE '2026-%'")" 12000.00 "all upfront over its 365 days: exactly the upfront"
+expect_eq "$(yr y365 "= '2026-01'")" 1019.18 "January: 12000 x 744 / 8760"
+expect_exit 0 "two years, no renewal" -- "$FLEETSIM" run "$TMP/year.ini" --db "$DB" --quiet --name y2 --set scenario.horizon=730d
+expect_eq "$(yr y2 "LIKE '2026-%'")" 12000.00 "year 1 of 2"
+expect_eq "$(yr y2 "LIKE '2027-%'")" 0.00 "year 2 without renewal: nothing"
+expect_exit 0 "two years, renew" -- "$FLEETSIM" run "$TMP/year.ini" --db "$DB" --quiet --name y2r --set scenario.horizon=730d --set pool.r.renew=yes
+expect_eq "$(yr y2r "LIKE '2027-%'")" 12000.00 "year 2 with renew = yes: the next term"
+expect_eq "$(sql "$DB" "SELECT p.renew || ',' || p.term_months || ',' || printf('%.2f', p.upfront_usd) FROM pool p JOIN run r USING (run_id) WHERE r.name = 'y2r'")" "1,12,12000.00" "pool row: renew, term, upfront"
+expect_eq "$(sql "$DB" "SELECT p.renew FROM pool p JOIN run r USING (run_id) WHERE r.name = 'y2'")" 0 "pool row: no renewal"
+grep -v upfront "$TMP/year.ini" >"$TMP/year-od.ini"
+expect_exit 1 "renew on an on-demand pool" -- "$FLEETSIM" run "$TMP/year-od.ini" --db "$DB" --quiet --set pool.r.pricing=on-demand --set pool.r.renew=yes
+expect_in "$TMP/err" "pool.r.renew: applies to reserved pools only" "renew is a reserved pool's key"
 report

@@ -1,8 +1,8 @@
 #!/bin/sh
 # cli_roi.sh -- `fleetsim roi`: reserved-instance recommendations from a
 # run's hour-by-hour usage, against hand-worked figures from the catalog's
-# aws:g5.xlarge prices ($1.006 on demand, $0.634 1y and $0.435 3y reserved,
-# no upfront).
+# aws:g5.xlarge prices ($1.006 on demand, $0.63378 1y and $0.43459 3y
+# reserved, no upfront: published; 1y all upfront $5,182.0033 published).
 . "$(dirname "$0")/cli_lib.sh"
 DB="$TMP/roi.db"
 num() { sed -n "s/.*\"$1\": \\([^,}]*\\).*/\\1/p" "$TMP/out" | head -n 1; }
@@ -13,8 +13,8 @@ near() {   # near GOT WANT TOL WHAT
 }
 
 # (a) 3 instances up every hour of a year, metrics every hour: reserve 3;
-# the saving is the catalog's discount, (1.006 - 0.634) / 1.006, exactly;
-# 3 x 0.372 x 730 = $814.68 a month; every reserved hour used.
+# the saving is the catalog's discount, (1.006 - 0.63378) / 1.006 = 37%;
+# 3 x 0.37222 x 730 = $815.16 a month; every reserved hour used.
 cat >"$TMP/flat.ini" <<'INI'
 [scenario]
 name = flat
@@ -32,38 +32,43 @@ INI
 expect_exit 0 "flat run" -- "$FLEETSIM" run "$TMP/flat.ini" --db "$DB" --quiet
 expect_exit 0 "roi json" -- "$FLEETSIM" roi --db "$DB" flat --format json
 expect_eq "$(num recommended_count)" 3 "flat: reserve 3"
-near "$(num estimated_savings_pct)" "$(awk 'BEGIN { printf "%.12f", (1.006 - 0.634) / 1.006 * 100 }')" 1e-7 "flat: savings = catalog discount"
-expect_eq "$(num estimated_monthly_savings_usd)" 814.68 "flat: monthly savings"
+near "$(num estimated_savings_pct)" "$(awk 'BEGIN { printf "%.12f", (1.006 - 0.63378) / 1.006 * 100 }')" 1e-7 "flat: savings = catalog discount"
+expect_eq "$(num estimated_monthly_savings_usd)" 815.16 "flat: monthly savings"
 expect_eq "$(num on_demand_cost_usd)" 2203.14 "flat: on demand 3 x 1.006 x 730"
-expect_eq "$(num with_reservation_cost_usd)" 1388.46 "flat: reserved 3 x 0.634 x 730"
+expect_eq "$(num with_reservation_cost_usd)" 1387.98 "flat: reserved 3 x 0.63378 x 730"
 expect_eq "$(num estimated_reservation_utilization)" 1 "flat: utilization 100%"
 expect_eq "$(num break_even_months)" 0 "flat: no upfront, saves from month 1"
 expect_eq "$(num daily_average_count)" 3 "flat: daily average agrees"
-expect_in "$TMP/out" '{"month": 12, "usd": 814.68}' "flat: 12 months of cash flow"
-# All upfront: 3 x 0.634 x 8760 = $16,661.52 up front; cash saved $2,203.14
-# a month, so break-even at 16661.52 / 2203.14 = 7.5626 months (< 12).
+expect_in "$TMP/out" '{"month": 12, "usd": 815.16, "amortized_usd": 815.16}' "flat: 12 months of cash flow"
+expect_in "$TMP/out" '"rate_basis": "published", "compared_with": "on demand"' "flat: the rate used"
+# All upfront, published: 3 x $5,182.0033 = $15,546.01 up front (the
+# effective 0.591553 x 8760); cash saved $2,203.14 a month, so break-even
+# at 15546.01 / 2203.14 = 7.0563 months (< 12).  The cash view pays it in
+# month 1; the amortized view spreads it, 2203.14 - 15546.01 / 12.
 expect_exit 0 "roi all upfront" -- "$FLEETSIM" roi --db "$DB" flat --format json --upfront all
-expect_eq "$(num upfront_cost_usd)" 16661.52 "all upfront: payment"
-near "$(num break_even_months)" "$(awk 'BEGIN { printf "%.12f", 16661.52 / 2203.14 }')" 1e-8 "all upfront: break-even inside the term"
-expect_in "$TMP/out" '{"month": 1, "usd": -14458.38}' "all upfront: paid in month 1"
-# A savings plan on the same fleet, at the catalog's discount: commit the
-# whole usage, 3 x 1.006 x (1 - 0.372 / 1.006) = 3 x 0.634 = $1.902 an hour.
+expect_eq "$(num upfront_cost_usd)" 15546.01 "all upfront: published payment"
+near "$(num break_even_months)" "$(awk 'BEGIN { printf "%.12f", 15546.0099 / 2203.14 }')" 1e-5 "all upfront: break-even inside the term"
+expect_in "$TMP/out" '{"month": 1, "usd": -13342.87, "amortized_usd": 907.64}' "all upfront: paid in month 1, amortized beside it"
+# A savings plan on the same fleet: the catalog publishes no plan rate for
+# g5.xlarge, so the 1-year reserved discount stands in and says so: commit
+# the whole usage, 3 x 0.63378 = $1.90134 an hour.
 expect_exit 0 "roi savings plan" -- "$FLEETSIM" roi --db "$DB" flat --format json --savings-plan
 expect_eq "$(num commitment_usd_h)" 1.90 "flat plan: commit 3 x 0.634"
-expect_eq "$(num with_reservation_cost_usd)" 1388.46 "flat plan: as the reservation"
+expect_eq "$(num with_reservation_cost_usd)" 1387.98 "flat plan: as the reservation"
+expect_in "$TMP/out" "no Savings Plan rate published for aws:g5.xlarge, the 1-year reserved discount stands in" "flat plan: says the discount is not published"
 expect_exit 0 "roi table" -- "$FLEETSIM" roi --db "$DB" flat
 expect_in "$TMP/out" "730-hour run rates" "table: run rates labelled"
 expect_in "$TMP/out" "reserve 3 x 1y, upfront none" "table: the recommendation"
 expect_exit 0 "roi csv" -- "$FLEETSIM" roi --db "$DB" flat --format csv
-expect_in "$TMP/out" "od,A10G,reserved,3,,1y,none,0.00,1388.46,2203.14,1388.46,814.68," "csv row"
+expect_in "$TMP/out" "od,A10G,reserved,3,,1y,none,0.00,1387.98,2203.14,1387.98,815.16," "csv row"
 
 # (b) Diurnal demand, written into the utilization table: 10 instances for
-# the 12 day hours, 2 for the 12 night hours, two days.  1y ($0.634, 63% of
-# on demand): instances 3-10 are busy half the day, so reserving them
-# loses: reserve 2, $127.008 a day = $3,863.16 a month.  The daily average
-# is 6: reserving 6 costs $139.584 a day = $4,245.68 on the same demand.
-# 3y ($0.435, 43%): reserve 10, $104.40 a day = $3,175.50; daily average
-# 6: $110.928 = $3,374.06.
+# the 12 day hours, 2 for the 12 night hours, two days.  1y ($0.63378, 63%
+# of on demand): instances 3-10 are busy half the day, so reserving them
+# loses: reserve 2, $126.99744 a day = $3,862.84 a month.  The daily
+# average is 6: reserving 6 costs $139.55232 a day = $4,244.72 on the same
+# demand.  3y ($0.43459, 43%): reserve 10, $104.3016 a day = $3,172.51;
+# daily average 6: $110.86896 = $3,372.26.
 cat >"$TMP/day.ini" <<'INI'
 [scenario]
 name = day
@@ -85,23 +90,23 @@ INSERT INTO utilization (run_id, pool, t_s, instances_up, gpus_provisioned, gpus
 SELECT (SELECT max(run_id) FROM run), 'od', 3600 * (i + 1), CASE WHEN i % 24 < 12 THEN 10 ELSE 2 END, CASE WHEN i % 24 < 12 THEN 10 ELSE 2 END, 0, 0 FROM h;"
 expect_exit 0 "diurnal roi" -- "$FLEETSIM" roi --db "$DB" day --format json
 expect_eq "$(num recommended_count)" 2 "diurnal 1y: reserve 2"
-expect_eq "$(num with_reservation_cost_usd)" 3863.16 "diurnal 1y: its cost"
+expect_eq "$(num with_reservation_cost_usd)" 3862.84 "diurnal 1y: its cost"
 expect_eq "$(num daily_average_count)" 6 "diurnal 1y: daily average says 6"
-expect_eq "$(num daily_average_cost_usd)" 4245.68 "diurnal 1y: which costs more"
+expect_eq "$(num daily_average_cost_usd)" 4244.72 "diurnal 1y: which costs more"
 expect_eq "$(num on_demand_cost_usd)" 4406.28 "diurnal: all on demand (144 x 1.006 / 24 x 730)"
 expect_exit 0 "diurnal roi 3y" -- "$FLEETSIM" roi --db "$DB" day --format json --term 3y
 expect_eq "$(num recommended_count)" 10 "diurnal 3y: reserve 10"
-expect_eq "$(num with_reservation_cost_usd)" 3175.50 "diurnal 3y: its cost"
+expect_eq "$(num with_reservation_cost_usd)" 3172.51 "diurnal 3y: its cost"
 expect_eq "$(num daily_average_count)" 6 "diurnal 3y: daily average says 6"
-expect_eq "$(num daily_average_cost_usd)" 3374.06 "diurnal 3y: which costs more"
+expect_eq "$(num daily_average_cost_usd)" 3372.26 "diurnal 3y: which costs more"
 near "$(num estimated_reservation_utilization)" 0.6 1e-9 "diurnal 3y: 144 of 240 reserved hours a day used"
 expect_exit 0 "diurnal table" -- "$FLEETSIM" roi --db "$DB" day
 expect_in "$TMP/out" "reserve 2 x 1y" "table: hour-by-hour choice"
-expect_in "$TMP/out" "reserve 6: \$4,245.68" "table: daily-average choice beside it"
+expect_in "$TMP/out" "reserve 6: \$4,244.72" "table: daily-average choice beside it"
 # The last day only (--lookback 1d): the same day again.
 expect_exit 0 "lookback 1d" -- "$FLEETSIM" roi --db "$DB" day --format json --lookback 1d
 expect_eq "$(num demand_hours)" 24 "lookback: 24 hours"
-expect_eq "$(num with_reservation_cost_usd)" 3863.16 "lookback: same cost"
+expect_eq "$(num with_reservation_cost_usd)" 3862.84 "lookback: same cost"
 
 # Savings plan on the diurnal demand at 25% off: spends are $10.06 (12 h)
 # and $2.012 (12 h) an hour.  Covering the day hours ($7.545 commitment)
@@ -111,8 +116,8 @@ expect_exit 0 "savings plan" -- "$FLEETSIM" roi --db "$DB" day --format json --s
 expect_eq "$(num commitment_usd_h)" 1.51 "plan: commit the night's spend"
 expect_eq "$(num recommended_count)" null "plan: no count"
 
-# A pool the catalog has no reserved rate for (aws:g6.xlarge) is named on
-# stderr and skipped; the other pool is still reported.
+# A pool the catalog has no reserved rate for (azure NC24ads A100 v4) is
+# named on stderr and skipped; the other pool is still reported.
 cat >"$TMP/two.ini" <<'INI'
 [scenario]
 name = two
@@ -123,7 +128,7 @@ metrics_interval = 1h
 instance = aws:g5.xlarge
 count = 2
 [pool.g6]
-instance = aws:g6.xlarge
+instance = azure:Standard_NC24ads_A100_v4
 count = 1
 [workload.w]
 pools = g5, g6
@@ -132,15 +137,27 @@ service = exponential(mean=1s)
 INI
 expect_exit 0 "two pools" -- "$FLEETSIM" run "$TMP/two.ini" --db "$DB" --quiet
 expect_exit 0 "roi skips the unpriced pool" -- "$FLEETSIM" roi --db "$DB" two --format json
-expect_in "$TMP/err" "pool g6 skipped: the catalog has no 1-year reserved price for g6.xlarge" "skip says why"
+expect_in "$TMP/err" "pool g6 skipped: the catalog's 1-year reservation with none upfront for azure:Standard_NC24ads_A100_v4 is not found (give your quote: --rate 1y:none=2.10/h)" "skip says why"
 expect_eq "$(grep -c '"pool"' "$TMP/out")" 1 "one object: g5"
 expect_eq "$(num recommended_count)" 2 "g5: reserve 2"
 expect_exit 1 "only the unpriced pool" -- "$FLEETSIM" roi --db "$DB" two --pool g6
 expect_in "$TMP/err" "no pool of run" "nothing to report"
 
 # (d) bad input
-expect_exit 1 "lookback too long" -- "$FLEETSIM" roi --db "$DB" day --lookback 3d
+expect_exit 2 "lookback too long" -- "$FLEETSIM" roi --db "$DB" day --lookback 3d
 expect_in "$TMP/err" "--lookback 3d is longer than run" "lookback message"
+for lb in 1s 59m 0s; do
+    expect_exit 2 "lookback $lb" -- "$FLEETSIM" roi --db "$DB" day --lookback $lb
+    expect_in "$TMP/err" "--lookback: '$lb' is shorter than an hour" "lookback $lb: why"
+done
+# --rate: each bad value a clear usage message (exit 2).
+for bad in "2y:none=2/h|'2y' is not a term" "1y:some=2/h|'some' is not an upfront option" \
+    "1y:none=2.10|'2.10' is no hourly rate" "3y:all=40000/h|is an hourly rate, but this option's price is the upfront" \
+    "1y:partial=0.70/h|partial upfront is UPFRONT+HOURLY" "1y:none|is not TERM:OPTION=PRICE" \
+    "1y:none=-2/h|must not be negative" "1y:all=lots|expected an amount in dollars" "1y:none=0/h|costs nothing"; do
+    expect_exit 2 "--rate ${bad%%|*}" -- "$FLEETSIM" roi --db "$DB" day --rate "${bad%%|*}"
+    expect_in "$TMP/err" "${bad#*|}" "--rate ${bad%%|*}: why"
+done
 expect_exit 1 "no such pool" -- "$FLEETSIM" roi --db "$DB" day --pool nope
 expect_in "$TMP/err" "--pool nope" "pool message"
 expect_exit 2 "bad term" -- "$FLEETSIM" roi --db "$DB" day --term 2y
@@ -226,11 +243,102 @@ expect_in "$TMP/out" "od,L4,reserved,2,,3y,all,40000.00,0.00,2920.00,1111.11," "
 expect_exit 0 "roi, published plan discount" -- "$FLEETSIM" roi --db "$DB" pub --savings-plan --format csv
 expect_in "$TMP/out" "od,L4,savings-plan,,3.00,1y,none,0.00,2190.00,2920.00,2190.00,730.00,25.0000," "published plan discount"
 expect_exit 0 "roi table, published" -- "$FLEETSIM" roi --db "$DB" pub --upfront partial
-expect_in "$TMP/out" "catalog test:l4-box, published partial upfront" "the price source says published"
+expect_in "$TMP/out" "catalog test:l4-box, partial upfront published" "the price source says published"
 # A savings-plan pool with no discount key takes the published 25%: a
 # $1.50/h commitment buys 1.50 / 0.75 = $2.00/h of the $4.00/h of usage,
 # the other $2.00/h is on demand: 3.50 x 720 h = $2,520.00 (the reserved
 # discount, 30%, would give $2,417.14).
 expect_exit 0 "plan pool, published discount" -- "$FLEETSIM" run "$TMP/pub.ini" --db "$DB" --quiet --name pub-plan --set pool.od.pricing=savings-plan --set pool.od.commitment=1.50/h
 expect_eq "$(sql "$DB" "SELECT printf('%.2f', total_cost_usd) FROM run_summary WHERE name = 'pub-plan'")" 2520.00 "savings plan at the published discount"
+unset FLEETSIM_CATALOG
+# (e) Pools the catalog could not price before, priced from published
+# rates: an autoscaled A100-80GB pool on aws:p4de.24xlarge: no, partial and
+# all upfront each differ as published (partial: the published effective
+# $16.57278/h split by AWS's rule, half up front), and on
+# gcp:a2-ultragpu-1g (a published 1-year CUD; GCP sells no upfront option:
+# not sold, never derived).
+cat >"$TMP/a100.ini" <<'INI'
+[scenario]
+name = a100
+start = 2026-01-01
+horizon = 2d
+metrics_interval = 1h
+[pool.a]
+instance = aws:p4de.24xlarge
+autoscale = utilization(target=60%)
+min = 1
+max = 4
+[workload.w]
+pools = a
+arrivals = diurnal(peak=20/s, trough=2/s)
+service = exponential(mean=1s)
+INI
+expect_exit 0 "p4de run" -- "$FLEETSIM" run "$TMP/a100.ini" --db "$DB" --quiet --name p4de
+expect_exit 0 "p4de roi none" -- "$FLEETSIM" roi --db "$DB" p4de --format json
+expect_eq "$(num recommended_count)" 2 "p4de: reserve 2"
+expect_in "$TMP/out" '"reserved_usd_h": 17.401365' "p4de: published 1y no upfront"
+expect_in "$TMP/out" '"rate_basis": "published"' "p4de none: published"
+n1=$(num with_reservation_cost_usd)
+expect_exit 0 "p4de roi partial" -- "$FLEETSIM" roi --db "$DB" p4de --format json --upfront partial
+expect_eq "$(num upfront_cost_usd)" 145177.55 "p4de partial: 2 x 16.57278 x 8760 / 2"
+expect_in "$TMP/out" '"rate_basis": "derived"' "p4de partial: derived by rule"
+expect_in "$TMP/out" "partial upfront derived (split by rule)" "p4de partial: says how"
+n2=$(num with_reservation_cost_usd)
+expect_exit 0 "p4de roi all" -- "$FLEETSIM" roi --db "$DB" p4de --format json --upfront all
+expect_eq "$(num upfront_cost_usd)" 284548.00 "p4de all: 2 x the published 16.241324 x 8760"
+n3=$(num with_reservation_cost_usd)
+checks=$((checks + 1))
+awk -v a="$n1" -v b="$n2" -v c="$n3" 'BEGIN { exit !(a > b && b > c) }' || fail "p4de: none $n1 > partial $n2 > all $n3"
+# The three differ by exactly the published effective rates' difference
+# on the two reserved instances' 730 hours.
+near "$(awk -v a="$n1" -v c="$n3" 'BEGIN { print a - c }')" "$(awk 'BEGIN { printf "%.4f", 2 * (17.401365 - 16.241324) * 730 }')" 0.011 "p4de: none - all = the published rates' difference"
+expect_exit 0 "a2 ultra run" -- "$FLEETSIM" run "$TMP/a100.ini" --db "$DB" --quiet --name a2u --set pool.a.instance=gcp:a2-ultragpu-1g --set pool.a.max=16
+expect_exit 0 "a2 ultra roi" -- "$FLEETSIM" roi --db "$DB" a2u --format json
+expect_in "$TMP/out" '"reserved_usd_h": 4.199690411' "a2 ultra: published 1y CUD"
+expect_exit 1 "a2 ultra all upfront" -- "$FLEETSIM" roi --db "$DB" a2u --upfront all
+expect_in "$TMP/err" "for gcp:a2-ultragpu-1g is not sold" "a2 ultra: all upfront not sold"
+# Your quote prices what the catalog does not (and stands in for it).
+expect_exit 0 "quote, unpriced pool" -- "$FLEETSIM" roi --db "$DB" two --pool g6 --format json --rate 1y:none=2.10/h
+expect_in "$TMP/out" '"rate_basis": "quote"' "quote: used and said"
+expect_in "$TMP/out" "reserved: your quote (--rate 1y:none)" "quote: in the price source"
+expect_eq "$(num recommended_count)" 1 "quote: reserve the one instance at 2.10 < 3.673"
+expect_eq "$(num with_reservation_cost_usd)" 1533.00 "quote: 2.10 x 730"
+expect_exit 0 "quote all upfront" -- "$FLEETSIM" roi --db "$DB" two --pool g6 --format json --rate 3y:all=40000 --term 3y --upfront all
+expect_eq "$(num upfront_cost_usd)" 40000.00 "quote: 3y all upfront"
+expect_eq "$(num with_reservation_cost_usd)" 1111.11 "quote: 40000 / 36 a month"
+# The same quote as a pool key (reserved_1y), stored with the run; --rate
+# wins over it.  A bad quote key is refused naming file, line and key.
+expect_exit 0 "two, quoted" -- "$FLEETSIM" run "$TMP/two.ini" --db "$DB" --quiet --name twoq --set pool.g6.reserved_1y=2.10/h --set pool.g6.reserved_3y_all=40000
+expect_eq "$(sql "$DB" "SELECT rate_quotes FROM pool p JOIN run r USING (run_id) WHERE r.name = 'twoq' AND pool = 'g6'")" "1y:none=2.10/h 3y:all=40000" "quote keys stored"
+expect_exit 0 "quote key, unpriced pool" -- "$FLEETSIM" roi --db "$DB" twoq --pool g6 --format json
+expect_in "$TMP/out" "reserved: your quote (pool key reserved_1y)" "quote key: said"
+expect_eq "$(num with_reservation_cost_usd)" 1533.00 "quote key: 2.10 x 730"
+expect_exit 0 "quote key 3y all" -- "$FLEETSIM" roi --db "$DB" twoq --pool g6 --format json --term 3y --upfront all
+expect_eq "$(num upfront_cost_usd)" 40000.00 "quote key: 3y all"
+expect_exit 0 "--rate over the key" -- "$FLEETSIM" roi --db "$DB" twoq --pool g6 --format json --rate 1y:none=3.00/h
+expect_eq "$(num with_reservation_cost_usd)" 2190.00 "--rate wins: 3.00 x 730"
+expect_exit 1 "bad quote key" -- "$FLEETSIM" run "$TMP/two.ini" --db "$DB" --quiet --set pool.g6.reserved_1y_all=40000/h
+expect_in "$TMP/err" "pool.g6.reserved_1y_all: '40000/h' is an hourly rate" "bad quote key: file, key, why"
+expect_exit 1 "bad quote key, none" -- "$FLEETSIM" run "$TMP/two.ini" --db "$DB" --quiet --set pool.g6.reserved_3y=40000
+expect_in "$TMP/err" "pool.g6.reserved_3y: '40000' is no hourly rate" "bad quote key: hourly needs /h"
+expect_exit 0 "quote partial" -- "$FLEETSIM" roi --db "$DB" p4de --format json --upfront partial --rate 1y:partial=60000+7/h
+expect_eq "$(num upfront_cost_usd)" "$(awk -v k="$(num recommended_count)" 'BEGIN { printf "%.2f", k * 60000 }')" "quote partial: count x the quoted upfront"
+expect_in "$TMP/out" '"rate_basis": "quote"' "quote partial: used"
+
+# (f) A spot pool is weighed against what it paid on spot (its interruptions
+# included), never against an on-demand price it did not pay: reserving
+# p3.2xlarge at $2.088/h against spot at about $0.40/h saves nothing.
+(cd "$SRCDIR/scenarios" && "$FLEETSIM" run spot-serving.ini --db "$DB" --quiet --name spot >/dev/null 2>&1)
+expect_exit 0 "roi on spot" -- "$FLEETSIM" roi --db "$DB" spot --pool east --format json
+expect_eq "$(num recommended_count)" 0 "spot: reserve none"
+expect_in "$TMP/out" '"compared_with": "spot bill"' "spot: compared with the spot bill"
+paid=$(sql "$DB" "SELECT sum(cost_usd) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = 'spot' AND pool = 'east'")
+near "$(num on_demand_cost_usd)" "$(awk -v p="$paid" 'BEGIN { printf "%.2f", p * 730 / 168 }')" 0.006 "spot: the alternative is the spot bill (730-h run rate)"
+expect_exit 0 "roi on spot, table" -- "$FLEETSIM" roi --db "$DB" spot --pool east
+expect_in "$TMP/out" "as run on spot / month (730 h)" "spot: table says spot"
+expect_in "$TMP/out" "not against on demand" "spot: the note"
+expect_exit 0 "roi on spot, csv" -- "$FLEETSIM" roi --db "$DB" spot --pool east --format csv
+expect_in "$TMP/out" ",spot bill" "spot: csv says so"
+expect_exit 0 "roi on spot, markdown" -- "$FLEETSIM" roi --db "$DB" spot --pool east --format markdown
+expect_in "$TMP/out" "as run on spot" "spot: markdown says so"
 report

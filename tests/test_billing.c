@@ -43,27 +43,64 @@ int main(void)
     fs_meter_free(&m);
 
     /* Reserved: 3 instances, 1y partial upfront: $1.50/h + $6,000 per
-     * instance up front, spread over 12 months. */
+     * instance up front, spread over the term's 8,760 hours. */
     fs_meter_init(&m, &cal);
-    fs_bill_reserved(&m, &cal, 3, 1.50, 6000, 12, 8);
-    CHECK(fs_round_cents(m.usd[0]) == 3 * (744 * 1.50 + 500));   /* 4848.00 */
-    CHECK(fs_round_cents(m.usd[1]) == 3 * (672 * 1.50 + 500));   /* 4524.00 */
+    fs_bill_reserved(&m, &cal, 3, 1.50, 6000, 12, 0, 8);
+    CHECK(fs_round_cents(m.usd[0]) == 4876.77);   /* 3 (1116 + 6000 x 744/8760) */
+    CHECK(fs_round_cents(m.usd[1]) == 4404.82);   /* 3 (1008 + 6000 x 672/8760) */
     CHECK_NEAR(m.gpu_hours[0], 3 * 8 * 744, 1e-9);
     fs_meter_free(&m);
     fs_calendar_free(&cal);
 
     /* A partial month: Jan 1 + 45 days ends Feb 15 00:00, 14 days of
-     * February: the reserved upfront share is 14/28 of a month. */
+     * February: the upfront's share is its 336 hours of the 8,760. */
     CHECK(fs_calendar_init(&cal, jan1_2026(), 45 * day) == 0);
     CHECK_NEAR(fs_calendar_months(&cal), 1.5, 1e-12);
     fs_meter_init(&m, &cal);
-    fs_bill_reserved(&m, &cal, 1, 2.00, 1200, 12, 1);
-    CHECK(fs_round_cents(m.usd[0]) == 744 * 2.00 + 100);
-    CHECK(fs_round_cents(m.usd[1]) == 336 * 2.00 + 50);
+    fs_bill_reserved(&m, &cal, 1, 2.00, 8760, 12, 0, 1);
+    CHECK(fs_round_cents(m.usd[0]) == 744 * 2.00 + 744);
+    CHECK(fs_round_cents(m.usd[1]) == 336 * 2.00 + 336);
     fs_bill_on_demand(&m, &cal, 0, 45 * day, 1.0, 1, 60);
-    CHECK(fs_round_cents(m.usd[1]) == 336 * 3.00 + 50);
+    CHECK(fs_round_cents(m.usd[1]) == 336 * 4.00);
     fs_meter_free(&m);
     fs_calendar_free(&cal);
+
+    /* All upfront $12,000 for one year, simulated over exactly its 365
+     * days: exactly $12,000.00 over the term, the cash view pays it in the
+     * first month.  Over two years without renewal nothing is charged in
+     * year 2; with renewal year 2 costs another $12,000.00 and its
+     * upfront is paid in the 13th month (2027-01). */
+    CHECK(fs_calendar_init(&cal, jan1_2026(), 365 * day) == 0);
+    fs_meter_init(&m, &cal);
+    fs_bill_reserved(&m, &cal, 1, 0, 12000, 12, 0, 1);
+    double sum = 0, cash[26] = {0};
+    for (size_t k = 0; k < m.nmonths; k++)
+        sum += m.usd[k];
+    CHECK(fs_round_cents(sum) == 12000.00);
+    CHECK(fs_round_cents(m.usd[0]) == 1019.18);   /* 12000 x 744 / 8760 */
+    fs_reserved_cash(cash, &cal, 1, 12000, 12, 0);
+    CHECK(cash[0] == 12000 && cash[1] == 0);
+    fs_meter_free(&m);
+    fs_calendar_free(&cal);
+    for (int renew = 0; renew < 2; renew++) {
+        CHECK(fs_calendar_init(&cal, jan1_2026(), 730 * day) == 0);
+        CHECK(cal.nmonths == 24);
+        fs_meter_init(&m, &cal);
+        fs_bill_reserved(&m, &cal, 2, 0, 12000, 12, renew, 1);
+        double y1 = 0, y2 = 0;
+        for (size_t k = 0; k < m.nmonths; k++)
+            *(k < 12 ? &y1 : &y2) += m.usd[k];
+        CHECK(fs_round_cents(y1) == 24000.00);
+        CHECK(fs_round_cents(y2) == (renew ? 24000.00 : 0));
+        CHECK(m.usd[12] == (renew ? m.usd[0] : 0));
+        memset(cash, 0, sizeof cash);
+        fs_reserved_cash(cash, &cal, 2, 12000, 12, renew);
+        CHECK(cash[0] == 24000 && cash[12] == (renew ? 24000 : 0));
+        fs_meter_free(&m);
+        fs_calendar_free(&cal);
+    }
+    /* 3 years are 26,280 hours; a term of 0 is no term (the horizon). */
+    CHECK(fs_term_hours(36) == 26280 && fs_term_hours(12) == 8760);
 
     /* A start mid-month and a leap year: 2028-02-15 + 30 days. */
     struct tm tm = {.tm_year = 128, .tm_mon = 1, .tm_mday = 15};

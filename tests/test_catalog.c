@@ -10,6 +10,8 @@
 #include "check.h"
 #include "models/catalog.h"
 
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static fs_catalog *load_shipped(char *inst_path, size_t len)
@@ -39,14 +41,10 @@ static size_t data_rows(const char *path)
     return n ? n - 1 : 0;
 }
 
+/* The cell's status as the catalog files give it. */
 static int published(const fs_instance_type *t, int term, int u)
 {
-    if (u == FS_UPFRONT_NONE)   /* the catalog's own no-upfront column */
-        return !isnan(term ? t->reserved_3y : t->reserved_1y);
-    if (u == FS_UPFRONT_PARTIAL)
-        return !isnan(t->ri_partial_h[term]) &&
-               !isnan(t->ri_partial_upfront[term]);
-    return !isnan(t->ri_all_upfront[term]);
+    return t->commit[term][u].status == FS_RATE_PUBLISHED;
 }
 
 /* The rules every row must keep, for each term and payment option. */
@@ -62,7 +60,11 @@ static void check_row(const fs_instance_type *t, int *derived_seen)
         for (int u = FS_UPFRONT_NONE; u <= FS_UPFRONT_ALL; u++) {
             fs_reserved_option o;
             int rc = fs_instance_reserved_option(t, term, u, &o);
-            if (isnan(rate) && !published(t, term, u)) {
+            if (t->commit[term][u].status == FS_RATE_NOT_SOLD) {
+                CHECK(rc == -1 && o.status == FS_RATE_NOT_SOLD);
+                continue;   /* never derived */
+            }
+            if (isnan(rate) && t->commit[term][u].status == FS_RATE_UNKNOWN) {
                 CHECK(rc == -1);
                 continue;
             }
@@ -91,24 +93,60 @@ static void test_shipped(void)
         check_row(&c->inst[i], &derived);
     CHECK(derived > 0);
 
-    /* The quickstart's instance: GCP sells CUDs with no upfront only, so
-     * partial and all are derived: 0.445304 $/h x 8760 h = 3900.86304. */
+    /* The quickstart's instance: GCP sells CUDs with no upfront only
+     * (billed monthly), so partial and all are not sold, never derived. */
     const fs_instance_type *g2 = fs_catalog_instance(c, "gcp:g2-standard-4");
     CHECK(g2 != NULL);
     if (g2) {
         fs_reserved_option o;
-        CHECK(g2->reserved_1y == 0.445304);
+        CHECK(g2->reserved_1y == 0.445304318);
         CHECK(fs_instance_reserved_option(g2, 0, FS_UPFRONT_NONE, &o) == 0);
-        CHECK(o.hourly == 0.445304 && o.upfront == 0 && !o.derived);
+        CHECK(o.hourly == 0.445304318 && o.upfront == 0 && !o.derived);
+        CHECK(strcmp(o.basis, "published") == 0);
         CHECK(fs_instance_reserved_option(g2, 0, FS_UPFRONT_PARTIAL, &o) ==
-              0);
-        CHECK_NEAR(o.upfront, 1950.43152, 1e-9);
-        CHECK_NEAR(o.hourly, 0.222652, 1e-12);
-        CHECK(o.derived);
-        CHECK(fs_instance_reserved_option(g2, 0, FS_UPFRONT_ALL, &o) == 0);
-        CHECK_NEAR(o.upfront, 3900.86304, 1e-9);
-        CHECK(o.hourly == 0 && o.derived);
+              -1);
+        CHECK(o.status == FS_RATE_NOT_SOLD);
+        CHECK(fs_instance_reserved_option(g2, 1, FS_UPFRONT_ALL, &o) == -1);
     }
+    /* p4de: all three options published or split by rule, and the EC2
+     * Instance Savings Plan rate: partial's published effective 16.57278
+     * $/h split half up front (x 8760 / 2) and half by the hour; all's
+     * upfront is its published effective rate x 8760. */
+    const fs_instance_type *p4de = fs_catalog_instance(c,
+                                                       "aws:p4de.24xlarge");
+    CHECK(p4de != NULL);
+    if (p4de) {
+        fs_reserved_option o;
+        double sp;
+        CHECK(fs_instance_reserved_option(p4de, 0, FS_UPFRONT_NONE, &o) ==
+              0 && o.hourly == 17.401365 && !o.derived);
+        CHECK(fs_instance_reserved_option(p4de, 0, FS_UPFRONT_PARTIAL, &o) ==
+              0 && o.derived && !o.from_rate);
+        CHECK(o.hourly == 8.28639 && o.upfront == 72588.7764);
+        CHECK(strcmp(o.basis, "derived (split by rule)") == 0);
+        CHECK(fs_instance_reserved_option(p4de, 0, FS_UPFRONT_ALL, &o) == 0);
+        CHECK(o.hourly == 0 && o.upfront == 142273.99824 && !o.derived);
+        CHECK(fs_instance_plan_rate(p4de, 0, &sp) == 0 && sp == 17.40137);
+        CHECK_NEAR(p4de->sp_discount[1], 1 - 11.71777 / 27.44705, 1e-15);
+    }
+    /* p5: no 1-year Standard RI is sold (its Savings Plan is); p5en: no
+     * RI at all.  Not sold is never derived from anything. */
+    const char *none_sold[] = {"aws:p5.48xlarge", "aws:p5.4xlarge",
+                               "aws:p5en.48xlarge"};
+    for (int i = 0; i < 3; i++) {
+        const fs_instance_type *t = fs_catalog_instance(c, none_sold[i]);
+        CHECK(t != NULL);
+        for (int u = FS_UPFRONT_NONE; t && u <= FS_UPFRONT_ALL; u++) {
+            fs_reserved_option o;
+            CHECK(fs_instance_reserved_option(t, 0, u, &o) == -1 &&
+                  o.status == FS_RATE_NOT_SOLD);
+        }
+        if (t)
+            CHECK(isnan(t->reserved_1y));
+    }
+    const fs_instance_type *p5 = fs_catalog_instance(c, "aws:p5.48xlarge");
+    double sp5;
+    CHECK(p5 && fs_instance_plan_rate(p5, 0, &sp5) == 0 && sp5 == 34.6752);
     /* p3.2xlarge 3y all upfront, derived: 1.132 x 26280 h = 29748.96. */
     const fs_instance_type *p3 = fs_catalog_instance(c, "aws:p3.2xlarge");
     CHECK(p3 != NULL);
@@ -117,15 +155,24 @@ static void test_shipped(void)
         CHECK(fs_instance_reserved_option(p3, 1, FS_UPFRONT_ALL, &o) == 0);
         CHECK_NEAR(o.upfront, 29748.96, 1e-6);
     }
-    /* No reserved figure at all (Azure ND H100 v5): no option. */
+    /* Azure ND H100 v5: the published reservation total is all upfront
+     * ($551,221 for a year); monthly payment of the same total is derived;
+     * Azure sells no partial upfront. */
     const fs_instance_type *nd =
         fs_catalog_instance(c, "azure:Standard_ND96isr_H100_v5");
     CHECK(nd != NULL);
     if (nd) {
         fs_reserved_option o;
         CHECK(fs_instance_reserved_option(nd, 0, FS_UPFRONT_PARTIAL, &o) ==
-              -1);
+              -1 && o.status == FS_RATE_NOT_SOLD);
+        CHECK(fs_instance_reserved_option(nd, 0, FS_UPFRONT_ALL, &o) == 0);
+        CHECK(o.upfront == 551221 && !o.derived);
+        CHECK(fs_instance_reserved_option(nd, 0, FS_UPFRONT_NONE, &o) == 0);
+        CHECK(o.derived && fabs(o.hourly * 8760 - 551221) < 0.01);
     }
+    /* Every instance of commitments.csv is in instances.csv (it loaded). */
+    CHECK(fs_catalog_instance(c, "gcp:a2-ultragpu-1g")->reserved_1y ==
+          4.199690411);
     fs_catalog_free(c);
 }
 
@@ -211,9 +258,87 @@ static void test_published_and_old_files(void)
     fs_catalog_free(c);
 }
 
+/* commitments.csv beside instances.csv: its rows set the options; a bad
+ * row is refused with file:line: column. */
+static void test_commitments_file(void)
+{
+    char dir[] = "/tmp/fs_test_commit_XXXXXX", g[128], i[128], k[128];
+    if (!CHECK(mkdtemp(dir) != NULL))
+        return;
+    snprintf(g, sizeof g, "%s/gpus.csv", dir);
+    snprintf(i, sizeof i, "%s/instances.csv", dir);
+    snprintf(k, sizeof k, "%s/commitments.csv", dir);
+    FILE *f = fopen(g, "w");
+    if (f) {
+        fputs(gpus_csv, f);
+        fclose(f);
+    }
+    f = fopen(i, "w");
+    if (f) {
+        fputs("provider,instance,gpu,gpus,on_demand_usd_h,spot_usd_h,"
+              "reserved_1y_usd_h,reserved_3y_usd_h,region,as_of,source\n"
+              "p,box,X1,1,10,,,,r,2026-01-01,s\n", f);
+        fclose(f);
+    }
+    static const char *const bodies[] = {
+        "p,box,1y,none,published,0,6,2026,s\n"
+        "p,box,1y,partial,derived,20000,3,2026,s\n"
+        "p,box,3y,none,not-sold,,,2026,s\n"
+        "p,box,1y,savings-plan,published,0,7,2026,s\n",
+        "p,box,1y,none,maybe,0,6,2026,s\n",
+        "p,nope,1y,none,published,0,6,2026,s\n",
+        "p,box,1y,none,published,0,12,2026,s\n",
+        "p,box,3y,all,not-sold,5,,2026,s\n",
+    };
+    static const char *const errs[] = {
+        NULL, ":2: status: expected published", ":2: instance: not in",
+        ":2: hourly_usd: not below the on-demand", ":2: upfront_usd: must "
+        "be empty"};
+    for (int n = 0; n < 5; n++) {
+        f = fopen(k, "w");
+        if (!f)
+            break;
+        fputs("provider,instance,term,option,status,upfront_usd,hourly_usd,"
+              "as_of,source\n", f);
+        fputs(bodies[n], f);
+        fclose(f);
+        fs_error err;
+        fs_catalog *c = fs_catalog_load(g, i, &err);
+        if (errs[n]) {
+            CHECK(c == NULL);
+            if (!c)
+                CHECK_CONTAINS(err.msg, errs[n]);
+            fs_catalog_free(c);
+            continue;
+        }
+        CHECK(c != NULL);
+        if (!c)
+            continue;
+        fs_reserved_option o;
+        const fs_instance_type *t = &c->inst[0];
+        CHECK(t->reserved_1y == 6 && isnan(t->reserved_3y));
+        CHECK(fs_instance_reserved_option(t, 0, FS_UPFRONT_PARTIAL, &o) ==
+              0 && o.upfront == 20000 && o.hourly == 3 && o.derived);
+        /* all upfront: not in the file, derived from the 1y rate */
+        CHECK(fs_instance_reserved_option(t, 0, FS_UPFRONT_ALL, &o) == 0 &&
+              o.from_rate && o.upfront == 6 * 8760.0);
+        CHECK(fs_instance_reserved_option(t, 1, FS_UPFRONT_ALL, &o) == -1 &&
+              o.status == FS_RATE_UNKNOWN);
+        CHECK(fs_instance_reserved_option(t, 1, FS_UPFRONT_NONE, &o) == -1 &&
+              o.status == FS_RATE_NOT_SOLD);
+        CHECK_NEAR(t->sp_discount[0], 0.3, 1e-15);
+        fs_catalog_free(c);
+    }
+    unlink(k);
+    unlink(g);
+    unlink(i);
+    rmdir(dir);
+}
+
 int main(void)
 {
     test_shipped();
+    test_commitments_file();
     test_published_and_old_files();
     return check_report("catalog");
 }

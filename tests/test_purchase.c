@@ -68,8 +68,8 @@ static int kv_reserved(void *ctx, int term, int upfront, double *hourly,
 {
     keys *k = ctx;
     (void)term;
-    if (!k->published)
-        return 0;
+    if (!k->published || upfront == FS_UPFRONT_NONE)
+        return 0;   /* none: the catalog's rate column */
     *hourly = upfront == FS_UPFRONT_PARTIAL ? 0.90 : 0;
     *upfront_usd = upfront == FS_UPFRONT_PARTIAL ? 8000 : 17000;
     snprintf(source, len, "catalog test:box, published");
@@ -323,42 +323,77 @@ static void test_bills(void)
     fs_meter_free(&m);
 
     /* Reserved, 3 instances for 1 year, partial upfront: $1.50/h and
-     * $6,000 each up front, a twelfth of it each month.  Launches and
-     * ends cost nothing: the horizon bills every hour of every instance. */
+     * $6,000 each up front, spread over the term's 8,760 hours.  Launches
+     * and ends cost nothing: every hour of the term is billed. */
     CHECK(fs_meter_init(&m, &cal) == 0);
     t = terms(1.50, 0, 12, 6000);
     ri->terminate(&t, &b, 0, 3600);
     ri->cut(&t, &b, 0);
     CHECK(m.usd[0] == 0 && m.usd[1] == 0 && m.gpu_hours[0] == 0);
     ri->finish(&t, &b, 3);
-    CHECK(fs_round_cents(m.usd[0]) == 3 * (744 * 1.50 + 500));   /* 4848 */
-    CHECK(fs_round_cents(m.usd[1]) == 3 * (672 * 1.50 + 500));   /* 4524 */
+    CHECK(fs_round_cents(m.usd[0]) == 4876.77);   /* 3 (1116 + 6000 x 744 / 8760) */
+    CHECK(fs_round_cents(m.usd[1]) == 4404.82);   /* 3 (1008 + 6000 x 672 / 8760) */
     CHECK_NEAR(m.gpu_hours[0], 3 * 8 * 744, 1e-9);
     fs_meter_free(&m);
     fs_calendar_free(&cal);
 
     /* A partial month: 45 days end on Feb 15, 14 of February's 28 days.
-     * All upfront, 3 years, $36,000: $1,000 a month, so January owes
-     * $1,000 and February $500; no hourly rate. */
+     * All upfront, 3 years, $36,000 over 26,280 hours: January's 744 owe
+     * $1,019.18 and February's 336 $460.27; no hourly rate. */
     CHECK(fs_calendar_init(&cal, jan1_2026(), 45 * day) == 0);
     CHECK(fs_meter_init(&m, &cal) == 0);
     b = (fs_purchase_bill){&m, &cal, 1, NULL, NULL};
     t = terms(0, 0, 36, 36000);
     ri->finish(&t, &b, 1);
-    CHECK(fs_round_cents(m.usd[0]) == 1000.00);
-    CHECK(fs_round_cents(m.usd[1]) == 500.00);
+    CHECK(fs_round_cents(m.usd[0]) == 1019.18);
+    CHECK(fs_round_cents(m.usd[1]) == 460.27);
     CHECK_NEAR(m.gpu_hours[1], 336, 1e-9);
     /* An on-demand instance cut by the same horizon pays its 336 h of
      * February at $1/h, however short a minimum would have been. */
     t = terms(1.0, 90 * day, 0, 0);
     od->cut(&t, &b, 0);
-    CHECK(fs_round_cents(m.usd[1]) == 836.00);
+    CHECK(fs_round_cents(m.usd[1]) == 796.27);
     fs_meter_free(&m);
     fs_calendar_free(&cal);
 }
 
 /* Resolved terms bill as written: 1-year all upfront from a $2.088/h
- * catalog rate is $18,290.88, a twelfth ($1,524.24) in January. */
+ * catalog rate is $18,290.88, January's 744 of its 8,760 hours
+ * ($1,553.47). */
+/* renew = yes: the next term is bought when the first ends inside the
+ * horizon; two years of a $8,760 all-upfront 1-year term cost $8,760.00
+ * each year with it and nothing in year 2 without it. */
+static void test_renew(void)
+{
+    static const char *const yes[] = {"upfront", "all", "upfront_price",
+                                      "8760", "renew", "yes", NULL};
+    static const char *const no[] = {"upfront", "all", "upfront_price",
+                                     "8760", NULL};
+    static const char *const bad[] = {"renew", "maybe", NULL};
+    for (int r = 0; r < 2; r++) {
+        fs_purchase_terms t;
+        keys k;
+        fs_calendar cal;
+        fs_meter m;
+        CHECK(resolve("reserved", r ? yes : no, 2.088, &t, &k) == 0);
+        CHECK(fs_reserved_renews(&t) == r);
+        CHECK(fs_calendar_init(&cal, jan1_2026(), 730 * 86400.0) == 0);
+        CHECK(fs_meter_init(&m, &cal) == 0);
+        fs_purchase_bill b = {&m, &cal, 1, NULL, NULL};
+        fs_purchase_find("reserved")->finish(&t, &b, 1);
+        double y2 = 0;
+        for (size_t i = 12; i < m.nmonths; i++)
+            y2 += m.usd[i];
+        CHECK(fs_round_cents(y2) == (r ? 8760.00 : 0));
+        CHECK(fs_round_cents(m.usd[0]) == 744.00);
+        fs_meter_free(&m);
+        fs_calendar_free(&cal);
+    }
+    fs_purchase_terms t;
+    keys k;
+    CHECK(resolve("reserved", bad, 2.088, &t, &k) == -1);
+}
+
 static void test_resolved_bill(void)
 {
     static const char *const kv[] = {"upfront", "all", NULL};
@@ -371,7 +406,7 @@ static void test_resolved_bill(void)
     CHECK(fs_meter_init(&m, &cal) == 0);
     fs_purchase_bill b = {&m, &cal, 1, NULL, NULL};
     fs_purchase_find("reserved")->finish(&t, &b, 1);
-    CHECK(cal.nmonths == 1 && fs_round_cents(m.usd[0]) == 1524.24);
+    CHECK(cal.nmonths == 1 && fs_round_cents(m.usd[0]) == 1553.47);
     fs_meter_free(&m);
     fs_calendar_free(&cal);
 }
@@ -439,5 +474,6 @@ int main(void)
     test_resolve();
     test_bills();
     test_resolved_bill();
+    test_renew();
     return check_report("purchase");
 }

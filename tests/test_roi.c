@@ -44,6 +44,17 @@ static void test_flat(void)
     CHECK_NEAR(r.break_even_months, 7.2, 1e-12);
     CHECK_NEAR(r.cash_flow[0], 2190.0 - 15768.0, 1e-9);
     CHECK_NEAR(r.npv, 12 * 2190.0 - 15768.0, 1e-9);   /* rate 0 */
+    /* The amortized view beside it: the upfront spread over the term,
+     * 15768 / 12 = 1314 a month, so every month saves the $876 the
+     * amortized cost does; both views add up to the same 12 months. */
+    double cash = 0, amortized = 0;
+    for (int m = 0; m < 12; m++) {
+        CHECK_NEAR(r.amortized_flow[m], 876.0, 1e-9);
+        cash += r.cash_flow[m];
+        amortized += r.amortized_flow[m];
+    }
+    CHECK_NEAR(cash, amortized, 1e-6);
+    CHECK_NEAR(r.cash_flow[1], 2190.0, 1e-9);
 }
 
 /* A day of 12 hours at 10 and 12 at 2, $1.00 on demand.  The k-th

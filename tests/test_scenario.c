@@ -136,14 +136,16 @@ int main(void)
     fs_scenario_free(sc);
 
     /* Reserved from the catalog: p3.2xlarge's Standard RI, no upfront,
-     * is $2.088/h for 1 year and $1.132/h for 3 years; partial upfront
-     * pays half of the 3-year cost (1.132 x 26,280 h / 2) at once. */
+     * is $2.088/h for 1 year and $1.132/h for 3 years; 3-year partial
+     * upfront is not in the data, so it is derived: half of the 3-year
+     * cost (1.132 x 26,280 h / 2) at once; 1-year all upfront is
+     * published (effective 1.949201 $/h x 8760 h). */
     static const struct {
         const char *term, *upfront;
         double price, upfront_price;
     } ri[] = {{"1y", "none", 2.088, 0}, {"3y", "none", 1.132, 0},
               {"3y", "partial", 0.566, 1.132 * 26280 / 2},
-              {"1y", "all", 0, 2.088 * 8760}};
+              {"1y", "all", 0, 17075.00076}};
     for (size_t i = 0; i < sizeof ri / sizeof ri[0]; i++) {
         char text[512];
         snprintf(text, sizeof text, "[pool.r]\ninstance = aws:p3.2xlarge\n"
@@ -160,10 +162,18 @@ int main(void)
         fs_scenario_free(sc);
     }
     /* No reserved rate in the catalog: the message asks for price. */
-    expect_error("[pool.r]\ninstance = aws:g6.xlarge\npricing = reserved\n"
+    expect_error("[pool.r]\ninstance = azure:Standard_NC24ads_A100_v4\n"
+                 "pricing = reserved\n"
                  "[workload.w]\npools = r\narrivals = poisson(rate=1/s)\n"
                  "service = const(1s)\n", "pool.r: missing price",
-                 "no 1-year reserved price for g6.xlarge");
+                 "no 1-year reserved price for Standard_NC24ads_A100_v4");
+    /* An option the provider does not sell is refused, never derived. */
+    expect_error("[pool.r]\ninstance = aws:p5.48xlarge\npricing = reserved\n"
+                 "upfront = all\n"
+                 "[workload.w]\npools = r\narrivals = poisson(rate=1/s)\n"
+                 "service = const(1s)\n", "pool.r.upfront: aws:p5.48xlarge "
+                 "is not sold with a 1-year reservation and all upfront",
+                 "give your quote with price/upfront_price");
 
     /* Reserved with an explicit partial upfront. */
     sc = load("[pool.r]\ngpu = A100-80GB\npricing = reserved\nterm = 3y\n"
@@ -434,7 +444,8 @@ int main(void)
                  "service = const(1s)\n",
                  "s.ini:2: pool.r.gpu: A100-40GB is sold by several "
                  "providers (aws:p4d.24xlarge, gcp:a2-highgpu-1g, "
-                 "gcp:a2-highgpu-8g, azure:Standard_ND96asr_v4): say which "
+                 "gcp:a2-highgpu-8g, gcp:a2-highgpu-2g, gcp:a2-highgpu-4g, "
+                 "gcp:a2-megagpu-16g, azure:Standard_ND96asr_v4): say which "
                  "with provider = aws|azure|gcp or instance = "
                  "PROVIDER:TYPE, or set price");
     sc = load("[pool.r]\ngpu = A100-40GB\npricing = reserved\n"
@@ -443,17 +454,20 @@ int main(void)
               sizeof msg);
     CHECK(sc != NULL);
     if (sc) {
-        CHECK_NEAR(sc->pools[0].terms.price, 2.31421, 1e-9);
+        CHECK_NEAR(sc->pools[0].terms.price, 2.31420704, 1e-12);
         CHECK(strcmp(sc->pools[0].terms.price_source,
-                     "catalog gcp:a2-highgpu-1g") == 0);
+                     "catalog gcp:a2-highgpu-1g, no upfront published")
+              == 0);
     }
     fs_scenario_free(sc);
-    expect_exact("[pool.r]\ngpu = A100-40GB\npricing = reserved\n"
-                 "provider = aws\n" "[workload.w]\npools = r\narrivals = "
+    expect_exact("[pool.r]\ninstance = aws:p5en.48xlarge\n"
+                 "pricing = reserved\nterm = 3y\n"
+                 "[workload.w]\npools = r\narrivals = "
                  "poisson(rate=1/s)\nservice = const(1s)\n",
-                 "s.ini:2: pool.r: missing price (the catalog has no 1-year "
-                 "reserved price for A100-40GB at aws; set price = $ per "
-                 "instance-hour)");
+                 "s.ini:4: pool.r.term: aws:p5en.48xlarge is not sold with "
+                 "a 3-year reservation and no upfront (see `fleetsim catalog "
+                 "instances`); give your quote with price/upfront_price, or "
+                 "choose another term or upfront");
     expect_exact("[pool.r]\ngpu = A100-40GB\nprovider = oracle\n"
                  WORKLOAD_P, "s.ini:3: pool.r.provider: the catalog sells "
                  "A100-40GB at aws, gcp, azure, not 'oracle'");

@@ -70,49 +70,66 @@ static void print_instances(const fs_catalog *c)
            "instances.csv (and SOURCES.md).\n");
 }
 
-/* One payment option: "upfront + hourly/h", and "derived" when it is not
- * the provider's published figure. */
+/* One payment option: "upfront + hourly/h" and where it comes from
+ * (published, derived, derived from the no-upfront rate), or "not sold". */
 static void print_option(const fs_instance_type *t, int term, int upfront)
 {
     fs_reserved_option o;
     char cell[64];
     if (fs_instance_reserved_option(t, term, upfront, &o) < 0)
-        snprintf(cell, sizeof cell, "-");
+        snprintf(cell, sizeof cell, "%s", o.status == FS_RATE_NOT_SOLD
+                 ? "not sold" : "-");
     else
-        snprintf(cell, sizeof cell, "%.0f + %.4f/h%s", o.upfront, o.hourly,
-                 o.derived ? " derived" : "");
-    printf("  %-28s", cell);
+        snprintf(cell, sizeof cell, "%.0f + %.4f/h %s", o.upfront, o.hourly,
+                 o.from_rate ? "derived*" : o.derived ? "derived"
+                                                      : "published");
+    printf("  %-30s", cell);
+}
+
+/* The Savings Plan's hourly rate, or not found. */
+static void print_plan(const fs_instance_type *t, int term)
+{
+    double h;
+    char cell[64];
+    if (fs_instance_plan_rate(t, term, &h) == 0)
+        snprintf(cell, sizeof cell, "%.4f/h published", h);
+    else
+        snprintf(cell, sizeof cell, "not published");
+    printf("  %-20s", cell);
 }
 
 static void print_upfront_options(const fs_catalog *c)
 {
-    printf("\nReserved payment options: $ up front per instance for the "
-           "term + $ per instance-hour\n");
-    printf("%-34s %4s  %-28s  %-28s  %-28s\n", "instance", "term",
-           "no upfront", "partial upfront", "all upfront");
+    printf("\nCommitment options: $ up front per instance for the term + $ "
+           "per instance-hour, and where each comes from\n");
+    printf("%-34s %4s  %-30s  %-30s  %-30s  %-20s\n", "instance", "term",
+           "no upfront", "partial upfront", "all upfront", "savings plan");
     for (size_t i = 0; i < c->ninst; i++) {
         const fs_instance_type *t = &c->inst[i];
         for (int term = 0; term < 2; term++) {
-            fs_reserved_option o;
-            if (fs_instance_reserved_option(t, term, FS_UPFRONT_NONE, &o) &&
-                fs_instance_reserved_option(t, term, FS_UPFRONT_PARTIAL,
-                                            &o) &&
-                fs_instance_reserved_option(t, term, FS_UPFRONT_ALL, &o))
+            int any = 0;
+            for (int u = FS_UPFRONT_NONE; u <= FS_COMMIT_PLAN; u++)
+                any |= t->commit[term][u].status != FS_RATE_UNKNOWN;
+            if (!any && isnan(term ? t->reserved_3y : t->reserved_1y))
                 continue;
             char name[96];
             snprintf(name, sizeof name, "%s:%s", t->provider, t->name);
             printf("%-34s %4s", name, term ? "3y" : "1y");
             for (int u = FS_UPFRONT_NONE; u <= FS_UPFRONT_ALL; u++)
                 print_option(t, term, u);
+            print_plan(t, term);
             printf("\n");
         }
     }
-    printf("\nderived = not published for this instance: computed from the "
-           "no-upfront rate as a reserved pool does (partial: half the "
-           "term's cost up front and half the rate; all: the whole term's "
-           "cost up front), so the total over the term is the same.  A "
-           "pool priced this way says \"(derived)\" in the run summary's "
-           "\"priced from\".\n");
+    printf("\npublished = the provider's figure (commitments.csv, sources in "
+           "SOURCES.md); derived = split from a published effective rate by "
+           "the provider's documented rule (AWS partial upfront: half the "
+           "term's cost up front, half as the hourly rate) or paid monthly "
+           "at the same total (Azure); derived* = nothing of the "
+           "provider's for this option: computed from the no-upfront rate "
+           "(the same total over the term); not sold = the provider does "
+           "not offer it, never derived.  A pool priced this way says so in "
+           "the run summary's \"priced from\".\n");
 }
 
 int cmd_catalog(int argc, char **argv)

@@ -1,6 +1,7 @@
 /* cmd_roi.c -- `fleetsim roi [--db FILE] RUN [--pool POOL] [--term 1y|3y]
- * [--upfront none|partial|all] [--savings-plan [--discount D]]
- * [--discount-rate R] [--lookback D] [--format ...]`.
+ * [--upfront none|partial|all] [--rate TERM:OPTION=PRICE]...
+ * [--savings-plan] [--discount D] [--discount-rate R] [--lookback D]
+ * [--format ...]`.
  *
  * Reads the options; sim/cli/roi_run.c computes each pool's
  * recommendation and roi_out.c prints it.  A pool that cannot be priced
@@ -26,6 +27,7 @@ typedef struct roi_opts {
     int fmt;
     int term_months, upfront_kind;     /* 0 none, 1 partial, 2 all */
     double rate, plan_discount, lookback_s;
+    fs_roi_query q;           /* the quotes (--rate), read as they come */
 } roi_opts;
 
 static int pick(const char *v, const char *const *words, int *out)
@@ -66,9 +68,7 @@ static int check_opts(roi_opts *o)
                               "rate below 100%" : why);
     o->plan_discount = NAN;
     if (o->discount) {
-        if (!o->plan)
-            return fs_usage_error("roi", "--discount applies with "
-                                  "--savings-plan only");
+        o->plan = 1;   /* a plan's discount: the plan it prices */
         if (fs_parse_fraction(o->discount, &o->plan_discount, why,
                               sizeof why) || o->plan_discount <= 0 ||
             o->plan_discount >= 1)
@@ -77,11 +77,15 @@ static int check_opts(roi_opts *o)
                                   o->discount);
     }
     o->lookback_s = -1;
-    if (o->lookback && (fs_parse_duration(o->lookback, &o->lookback_s, why,
-                                          sizeof why) || o->lookback_s <= 0))
+    if (o->lookback && fs_parse_duration(o->lookback, &o->lookback_s, why,
+                                         sizeof why))
         return fs_usage_error("roi", "--lookback: '%s': %s", o->lookback,
-                              o->lookback_s <= 0 ? "a positive duration"
-                                                 : why);
+                              why);
+    if (o->lookback && o->lookback_s < 3600)
+        return fs_usage_error("roi", "--lookback: '%s' is shorter than an "
+                              "hour: roi sizes against hour-by-hour demand "
+                              "(give 1h or more, e.g. --lookback 7d)",
+                              o->lookback);
     return FS_EXIT_OK;
 }
 
@@ -89,8 +93,8 @@ static int parse_args(int argc, char **argv, roi_opts *o)
 {
     static const char *const options[] = {
         "--db", "--pool", "--term", "--upfront", "--savings-plan",
-        "--discount", "--discount-rate", "--lookback", "--format", "--help",
-        NULL};
+        "--discount", "--discount-rate", "--lookback", "--format", "--rate",
+        "--help", NULL};
     struct { const char *name; const char **v; } vals[] = {
         {"--db", &o->db}, {"--pool", &o->pool}, {"--term", &o->term},
         {"--upfront", &o->upfront}, {"--discount-rate", &o->discount_rate},
@@ -107,6 +111,16 @@ static int parse_args(int argc, char **argv, roi_opts *o)
         }
         if (taken)
             continue;
+        const char *quote = NULL;
+        taken = fs_option_value("roi", argc, argv, &i, "--rate", &quote);
+        if (taken < 0)
+            return FS_EXIT_USAGE;
+        if (taken) {
+            char why[256];
+            if (fs_roi_parse_rate(quote, &o->q, why, sizeof why))
+                return fs_usage_error("roi", "--rate: %s", why);
+            continue;
+        }
         if (fs_is_help(argv[i])) {
             fputs(fs_help_text("roi"), stdout);
             return -1;
@@ -136,12 +150,11 @@ static int roi_all(fs_store *s, const roi_opts *o, fs_error *err)
     if (o->lookback_s > horizon * (1 + 1e-9)) {
         char h[32];
         fs_format_duration(horizon, h, sizeof h);
-        fs_error_set(err, "roi: --lookback %s is longer than run %ld (%s)",
-                     o->lookback, run, h);
-        return FS_EXIT_FAIL;
+        return fs_usage_error("roi", "--lookback %s is longer than run %ld "
+                              "(%s): give at most %s", o->lookback, run, h,
+                              h);
     }
-    fs_roi_query q;
-    fs_roi_query_default(&q);
+    fs_roi_query q = o->q;
     q.pool = o->pool;
     q.term_months = o->term_months;
     q.upfront_kind = o->upfront_kind;
@@ -188,6 +201,7 @@ int cmd_roi(int argc, char **argv)
 {
     roi_opts o = {.db = FS_DEFAULT_DB, .term = "1y", .upfront = "none",
                   .format = "table", .discount_rate = "8%"};
+    fs_roi_query_default(&o.q);
     int rc = parse_args(argc, argv, &o);
     if (rc)
         return rc < 0 ? FS_EXIT_OK : rc;
@@ -197,6 +211,8 @@ int cmd_roi(int argc, char **argv)
         return fs_fail(err.msg);
     rc = roi_all(s, &o, &err);
     fs_store_close(s);
+    if (rc == FS_EXIT_USAGE)
+        return rc;   /* said already */
     if (rc)
         return fs_fail(err.msg);
     if (fflush(stdout) != 0)

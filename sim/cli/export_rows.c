@@ -96,10 +96,10 @@ static long long amortized_cents(const fs_export_run *r,
 {
     if (p->upfront_usd <= 0 || p->term_months <= 0)
         return 0;
-    return llround(fs_round_cents((double)p->instances * p->upfront_usd /
-                                  p->term_months *
-                                  fs_calendar_month_fraction(&r->cal, m)) *
-                   100);
+    /* by the term's hours (billing.c); renewal is not read here yet */
+    return llround(fs_round_cents(fs_reserved_amortized(
+                       &r->cal, m, p->instances, p->upfront_usd,
+                       p->term_months, 0)) * 100);
 }
 
 typedef struct month_work {

@@ -23,6 +23,13 @@ static void what_text(const fs_roi_row *w, char *buf, size_t len)
                  w->term, w->upfront);
 }
 
+/* What the reservation is weighed against: on demand, or a spot pool's
+ * bill as it was paid. */
+static const char *compared_with(const fs_roi_row *w)
+{
+    return w->vs_spot ? "spot bill" : "on demand";
+}
+
 static void json_num(FILE *out, const char *key, double v, int last)
 {
     fprintf(out, "\"%s\": ", key);
@@ -66,7 +73,8 @@ static void print_json_row(FILE *out, const fs_roi_row *w)
         json_num(out, "reserved_usd_h", w->reserved_usd_h, 0);
     fputs("\"price_source\": ", out);
     fs_json_write_string(out, w->price_source);
-    fputs(", ", out);
+    fprintf(out, ", \"rate_basis\": \"%s\", \"compared_with\": \"%s\", ",
+            w->rate_basis ? w->rate_basis : "", compared_with(w));
     json_num(out, "demand_hours", w->hours, 0);
     json_money(out, "upfront_cost_usd", r->upfront_cost);
     json_money(out, "recurring_monthly_cost_usd", r->recurring_monthly);
@@ -87,8 +95,9 @@ static void print_json_row(FILE *out, const fs_roi_row *w)
     json_money(out, "daily_average_cost_usd", r->daily_monthly);
     fputs("\"cash_flow\": [", out);
     for (int m = 0; m < r->months; m++)
-        fprintf(out, "%s{\"month\": %d, \"usd\": %.2f}", m ? ", " : "",
-                m + 1, fs_round_cents(r->cash_flow[m]));
+        fprintf(out, "%s{\"month\": %d, \"usd\": %.2f, \"amortized_usd\": "
+                "%.2f}", m ? ", " : "", m + 1, fs_round_cents(r->cash_flow[m]),
+                fs_round_cents(r->amortized_flow[m]));
     fputs("]}", out);
 }
 
@@ -106,7 +115,7 @@ static void print_csv(FILE *out, const fs_roi_row *rows, size_t n)
           "with_reservation_cost_usd,estimated_monthly_savings_usd,"
           "estimated_savings_pct,break_even_months,"
           "estimated_reservation_utilization,npv_usd,daily_average_count,"
-          "daily_average_cost_usd\n", out);
+          "daily_average_cost_usd,rate_basis,compared_with\n", out);
     for (size_t i = 0; i < n; i++) {
         const fs_roi_row *w = &rows[i];
         const fs_roi_result *r = &w->r;
@@ -133,7 +142,8 @@ static void print_csv(FILE *out, const fs_roi_row *rows, size_t n)
         else if (w->plan && !isnan(r->daily_commitment))
             fprintf(out, "$%.2f/h", r->daily_commitment);
         csv_num(out, r->daily_monthly, "%.2f");
-        fputc('\n', out);
+        fprintf(out, ",%s,%s\n", w->rate_basis ? w->rate_basis : "",
+                compared_with(w));
     }
 }
 
@@ -165,24 +175,32 @@ static void print_block(FILE *out, const fs_roi_row *w, int md)
     fprintf(out, md ? "\n### pool %s (%s): %s\n\n| | |\n|---|---|\n"
                     : "pool %s (%s): %s\n", pool ? pool : "?", w->gpu, what);
     free(pool);
-    char src[320];
+    char src[512];
+    const char *alt = w->vs_spot ? "spot as paid" : "on demand";
     if (w->plan)
-        snprintf(src, sizeof src, "$%.4f/h on demand, %.0f demand hours "
-                 "(%s)", w->on_demand_usd_h, w->hours, w->price_source);
+        snprintf(src, sizeof src, "$%.4f/h %s, %.0f demand hours (%s)",
+                 w->on_demand_usd_h, alt, w->hours, w->price_source);
     else
-        snprintf(src, sizeof src, "$%.4f/h on demand, $%.4f/h reserved, "
-                 "%.0f demand hours (%s)", w->on_demand_usd_h,
-                 w->reserved_usd_h, w->hours, w->price_source);
+        snprintf(src, sizeof src, "$%.4f/h %s, $%.4f/h reserved (upfront "
+                 "amortized), %.0f demand hours (%s)", w->on_demand_usd_h,
+                 alt, w->reserved_usd_h, w->hours, w->price_source);
     fprintf(out, row, "priced from", src);
+    fprintf(out, row, w->plan ? "discount used" : "reserved rate used",
+            w->rate_basis ? w->rate_basis : "-");
+    if (w->vs_spot)
+        fprintf(out, row, "note", "a spot pool: reserving is weighed "
+                "against what the pool paid on spot (interruptions "
+                "included), not against on demand");
     fprintf(out, row, "upfront", money(r->upfront_cost, a, sizeof a));
     fprintf(out, row, "recurring / month (730 h)",
             money(r->recurring_monthly, a, sizeof a));
-    fprintf(out, row, "all on demand / month (730 h)",
+    fprintf(out, row, w->vs_spot ? "as run on spot / month (730 h)"
+                                 : "all on demand / month (730 h)",
             money(r->on_demand_monthly, a, sizeof a));
     fprintf(out, row, w->plan ? "with the plan / month (730 h)"
                               : "with the reservation / month (730 h)",
             money(r->with_monthly, a, sizeof a));
-    char s[192];
+    char s[320];
     snprintf(s, sizeof s, "%s (%.1f%%)", money(r->savings_monthly, a,
              sizeof a), r->savings_pct);
     fprintf(out, row, "savings / month (730 h)", s);
@@ -197,6 +215,14 @@ static void print_block(FILE *out, const fs_roi_row *w, int md)
         snprintf(s, sizeof s, "%.1f%%", 100 * r->utilization);
     fprintf(out, row, w->plan ? "commitment used" : "reservation used", s);
     fprintf(out, row, "NPV of the savings", money(r->npv, a, sizeof a));
+    if (r->months > 1) {
+        char b[64], c2[64];
+        snprintf(s, sizeof s, "month 1 %s cash (%s amortized), months 2-%d "
+                 "%s each", money(r->cash_flow[0], a, sizeof a),
+                 money(r->amortized_flow[0], b, sizeof b), r->months,
+                 money(r->cash_flow[1], c2, sizeof c2));
+        fprintf(out, row, "cash flow (saving)", s);
+    }
     snprintf(s, sizeof s, "%s: %s / month (730 h)", daily,
              money(r->daily_monthly, a, sizeof a));
     fprintf(out, row, "sized on daily averages", s);

@@ -16,6 +16,11 @@ typedef struct fs_roi_row {
     double on_demand_usd_h;  /* the prices it used, and where from */
     double reserved_usd_h;
     char price_source[256];
+    const char *rate_basis;  /* the reserved rate: "quote", "published",
+                                "derived"; the plan's discount: "--discount",
+                                "published", "reserved discount" */
+    int vs_spot;             /* a spot pool: the alternative is its spot
+                                bill as paid, not on demand */
     double hours;            /* demand hours it sized against */
     fs_roi_result r;
 } fs_roi_row;

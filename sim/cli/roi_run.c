@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/billing.h"
 #include "models/catalog.h"
 #include "models/purchase.h"
 #include "sim/base/grammar.h"
@@ -23,12 +24,17 @@
 /* One pool row of the run. */
 typedef struct pool_info {
     char pool[256], gpu[64], pricing[32], source[160];
+    char quotes[512];   /* the pool's reserved_* quote keys ("" none) */
     double price;
 } pool_info;
 
 void fs_roi_query_default(fs_roi_query *q)
 {
-    *q = (fs_roi_query){NULL, 12, 0, 0, NAN, 0.08, -1, 0};
+    memset(q, 0, sizeof *q);
+    q->term_months = 12;
+    q->plan_discount = NAN;
+    q->rate = 0.08;
+    q->lookback_s = -1;
 }
 
 static void copy_col(sqlite3_stmt *st, int col, char *buf, size_t len)
@@ -43,7 +49,7 @@ static int read_pools(sqlite3 *db, long run, const char *only,
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, "SELECT pool, gpu, pricing, instance, "
-                           "price_usd_h FROM pool "
+                           "price_usd_h, rate_quotes FROM pool "
                            "WHERE run_id = ?1 AND (?2 IS NULL OR pool = ?2) "
                            "ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
         return fs_error_set(err, "%s", sqlite3_errmsg(db));
@@ -70,6 +76,7 @@ static int read_pools(sqlite3 *db, long run, const char *only,
         copy_col(st, 2, p->pricing, sizeof p->pricing);
         copy_col(st, 3, p->source, sizeof p->source);
         p->price = sqlite3_column_double(st, 4);
+        copy_col(st, 5, p->quotes, sizeof p->quotes);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -147,7 +154,7 @@ static const fs_instance_type *pool_instance(const fs_catalog *c,
     if (strncmp(p->source, "catalog ", 8) == 0) {
         char name[128];
         snprintf(name, sizeof name, "%s", p->source + 8);
-        name[strcspn(name, " ")] = '\0';
+        name[strcspn(name, " ,")] = '\0';
         const fs_instance_type *it = fs_catalog_instance(c, name);
         if (it)
             return it;
@@ -161,93 +168,194 @@ static double scaled(const fs_instance_type *it, int column, int gpi)
     return it->gpus == gpi ? r : r / it->gpus * gpi;
 }
 
-/* The upfront payment option's prices into pr: the provider's published
- * option when the catalog has it (the price source says so), else derived
- * from the no-upfront rate as a reserved pool derives it. */
-static void upfront_option(const fs_instance_type *it, int term, int kind,
-                           int gpi, double rate, fs_roi_prices *pr,
-                           fs_roi_row *w)
+/* Appends text to the row's price source. */
+static void add_source(fs_roi_row *w, const char *fmt, const char *a,
+                       const char *b, const char *c)
 {
-    fs_reserved_option ro;
-    if (fs_instance_reserved_option(it, term, kind, &ro) == 0 &&
-        !ro.derived) {
-        double k = (double)gpi / it->gpus;
-        pr->upfront = ro.upfront * k;
-        pr->hourly = ro.hourly * k;
-        size_t at = strlen(w->price_source);
-        snprintf(w->price_source + at, sizeof w->price_source - at,
-                 ", published %s upfront", kind == 1 ? "partial" : "all");
-        return;
-    }
-    fs_reserved_derive(rate, pr->term_months, kind, &pr->hourly,
-                       &pr->upfront);
+    size_t at = strlen(w->price_source);
+    snprintf(w->price_source + at, sizeof w->price_source - at, fmt, a, b,
+             c);
 }
 
-/* The prices of row w: 0, or -1 with why (the pool is skipped). */
+/* The reservation's prices into pr: the user's quote for this term and
+ * upfront option, else the catalog's option as fs_instance_reserved_option
+ * answers it (published, derived; never a not-sold option).  0, or -1
+ * with why. */
+static int reserved_rate(const fs_roi_query *o, const fs_instance_type *it,
+                         int gpi, const char *gpu, fs_roi_prices *pr,
+                         fs_roi_row *w, char *why, size_t len)
+{
+    static const char *const ups[] = {"none", "partial", "all"};
+    int term = o->term_months == 36, kind = o->upfront_kind;
+    const char *tname = term ? "3y" : "1y";
+    const fs_roi_quote *qt = &o->quote[term][kind];
+    if (qt->set) {
+        pr->hourly = qt->hourly;
+        pr->upfront = qt->upfront;
+        w->rate_basis = "quote";
+        if (qt->from_pool)
+            add_source(w, "; reserved: your quote (pool key reserved_%s%s%s)",
+                       tname, kind ? "_" : "", kind ? ups[kind] : "");
+        else
+            add_source(w, "; reserved: your quote (--rate %s:%s)%s", tname,
+                       ups[kind], "");
+    } else {
+        fs_reserved_option ro;
+        char name[96];
+        snprintf(name, sizeof name, "%s%s%s", it ? it->provider : "",
+                 it ? ":" : "", it ? it->name : gpu);
+        if (!it || fs_instance_reserved_option(it, term, kind, &ro) < 0) {
+            snprintf(why, len, "the catalog's %s reservation with %s upfront "
+                     "for %s is %s (give your quote: --rate %s:%s=%s)",
+                     term ? "3-year" : "1-year", ups[kind], name,
+                     it ? ro.basis : "not found", tname, ups[kind],
+                     kind == 0 ? "2.10/h" : kind == 2 ? "40000"
+                                                      : "6000+0.70/h");
+            return -1;
+        }
+        double k = (double)gpi / it->gpus;
+        pr->hourly = ro.hourly * k;
+        pr->upfront = ro.upfront * k;
+        w->rate_basis = ro.derived ? "derived" : "published";
+        char basis[96];
+        snprintf(basis, sizeof basis, "%s upfront %s%s", ups[kind],
+                 ro.basis, it->gpus != gpi ? " (per GPU)" : "");
+        add_source(w, "; reserved: catalog %s, %s%s", name, basis, "");
+    }
+    w->reserved_usd_h = pr->hourly + pr->upfront /
+                        fs_term_hours(o->term_months);
+    return 0;
+}
+
+/* The savings plan's discount into w: --discount, else the catalog's
+ * published plan rate for the term, else (said so) the reserved
+ * discount.  0, or -1 with why. */
+static int plan_discount(const fs_roi_query *o, const fs_instance_type *it,
+                         fs_roi_row *w, char *why, size_t len)
+{
+    int term = o->term_months == 36;
+    if (!isnan(o->plan_discount)) {
+        w->discount = o->plan_discount;
+        w->rate_basis = "--discount";
+        add_source(w, "; discount: --discount%s%s%s", "", "", "");
+        return 0;
+    }
+    if (it && !isnan(it->sp_discount[term])) {
+        w->discount = it->sp_discount[term];
+        w->rate_basis = "published";
+        add_source(w, "; discount: catalog %s:%s, published Savings Plan "
+                   "rate%s", it->provider, it->name, "");
+        return 0;
+    }
+    fs_reserved_option ro;
+    if (!it || fs_instance_reserved_option(it, term, 0, &ro) < 0 ||
+        ro.hourly >= it->on_demand) {
+        snprintf(why, len, "no Savings Plan rate is published for %s and "
+                 "no reserved discount stands in (give --discount 30%%)",
+                 it ? it->name : "this pool");
+        return -1;
+    }
+    w->discount = 1 - ro.hourly / it->on_demand;
+    w->rate_basis = "reserved discount";
+    add_source(w, "; discount: no Savings Plan rate published for %s:%s, "
+               "the %s reserved discount stands in (give --discount)",
+               it->provider, it->name, term ? "3-year" : "1-year");
+    return w->discount > 0 ? 0 : -1;
+}
+
+/* The prices of row w; alt is what the pool's usage costs without a
+ * commitment when the caller knows it (a spot pool's bill per instance-
+ * hour), else NaN.  0, or -1 with why (the pool is skipped). */
 static int price_row(const fs_roi_query *o, const fs_catalog *c,
-                     const pool_info *p, int gpi, fs_roi_row *w,
+                     const pool_info *p, int gpi, double alt, fs_roi_row *w,
                      fs_roi_prices *pr, char *why, size_t len)
 {
     int col = o->term_months == 36 ? FS_PRICE_RESERVED_3Y
                                    : FS_PRICE_RESERVED_1Y;
     const fs_instance_type *it = pool_instance(c, p, gpi, col);
+    if (!it)
+        it = pool_instance(c, p, gpi, FS_PRICE_ON_DEMAND);
     if (it && strncmp(p->source, "catalog ", 8) == 0 &&
         !strstr(p->source, "(per GPU)"))
         gpi = it->gpus;   /* the pool is that instance type */
     /* on-demand and savings-plan pools store their on-demand rate */
     int own = (strcmp(p->pricing, "on-demand") == 0 ||
                strcmp(p->pricing, "savings-plan") == 0) && p->price > 0;
-    double od = own ? p->price
+    double od = !isnan(alt) ? alt : own ? p->price
               : it ? scaled(it, FS_PRICE_ON_DEMAND, gpi) : NAN;
-    double rr = it ? scaled(it, col, gpi) : NAN;
-    const char *tname = o->term_months == 36 ? "3-year" : "1-year";
     if (isnan(od) || od <= 0) {
-        snprintf(why, len, "the catalog has no on-demand price for %s",
-                 it ? it->name : p->gpu);
+        snprintf(why, len, "the catalog has no on-demand price for %s to "
+                 "compare with", it ? it->name : p->gpu);
         return -1;
     }
-    if (isnan(rr) && !(o->plan && !isnan(o->plan_discount))) {
-        snprintf(why, len, "the catalog has no %s reserved price for %s%s",
-                 tname, it ? it->name : p->gpu, o->plan ? " (give "
-                 "--discount)" : "");
-        return -1;
-    }
-    snprintf(w->price_source, sizeof w->price_source, "on demand: %s; "
-             "%s: %s%s%s", own ? "the pool's price" : "catalog",
-             o->plan ? "discount" : "reserved",
-             o->plan && !isnan(o->plan_discount) ? "--discount" : "catalog ",
-             o->plan && !isnan(o->plan_discount) ? "" : it->provider,
-             "");
-    if (!(o->plan && !isnan(o->plan_discount))) {
-        size_t at = strlen(w->price_source);
-        snprintf(w->price_source + at, sizeof w->price_source - at, ":%s%s",
-                 it->name, it->gpus != gpi ? " (per GPU)" : "");
-    }
-    *pr = (fs_roi_prices){od, rr, 0, o->term_months, o->rate};
-    int term = o->term_months == 36;
-    if (o->upfront_kind && !o->plan && it)
-        upfront_option(it, term, o->upfront_kind, gpi, rr, pr, w);
+    snprintf(w->price_source, sizeof w->price_source, "%s",
+             !isnan(alt) ? "alternative: the pool's spot bill as paid, per "
+                           "instance-hour"
+             : own ? "on demand: the pool's price" : "on demand: catalog");
+    *pr = (fs_roi_prices){od, 0, 0, o->term_months, o->rate};
     w->on_demand_usd_h = od;
-    w->reserved_usd_h = rr;
-    double published = it ? it->sp_discount[term] : NAN;
-    w->discount = !isnan(o->plan_discount) ? o->plan_discount
-                : !isnan(published) ? published : 1 - rr / od;
-    if (o->plan && w->discount <= 0) {
-        snprintf(why, len, "the catalog's %s reserved price for %s is no "
-                 "less than on demand: no savings plan discount to assume "
-                 "(give --discount)", tname, it->name);
-        return -1;
+    w->reserved_usd_h = NAN;
+    if (o->plan)
+        return plan_discount(o, it, w, why, len);
+    return reserved_rate(o, it, gpi, p->gpu, pr, w, why, len);
+}
+
+/* What a spot pool paid per instance-hour over the run: its spot cost
+ * rows over the instance-hours in demand[0..n) (hours of hour_s[h]). NaN
+ * when it ran no hour. */
+static double spot_paid(sqlite3 *db, long run, const char *pool,
+                        const double *d, size_t n, double horizon)
+{
+    sqlite3_stmt *st;
+    double cost = NAN, hours = 0;
+    if (sqlite3_prepare_v2(db, "SELECT sum(cost_usd) FROM cost_monthly "
+                           "WHERE run_id = ?1 AND pool = ?2 AND pricing = "
+                           "'spot'", -1, &st, NULL) != SQLITE_OK)
+        return NAN;
+    sqlite3_bind_int64(st, 1, run);
+    sqlite3_bind_text(st, 2, pool, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW &&
+        sqlite3_column_type(st, 0) != SQLITE_NULL)
+        cost = sqlite3_column_double(st, 0);
+    sqlite3_finalize(st);
+    for (size_t h = 0; h < n; h++)
+        hours += d[h] * fmin(1.0, horizon / 3600 - (double)h);
+    return hours > 0 && !isnan(cost) ? cost / hours : NAN;
+}
+
+/* The query for pool p: o, with the pool's own quotes (reserved_* keys,
+ * stored as --rate words) where --rate gave none. */
+static void pool_query(const fs_roi_query *o, const pool_info *p,
+                       fs_roi_query *out)
+{
+    char words[512], why[256];
+    *out = *o;
+    snprintf(words, sizeof words, "%s", p->quotes);
+    for (char *save = NULL, *wd = strtok_r(words, " ", &save); wd;
+         wd = strtok_r(NULL, " ", &save)) {
+        fs_roi_query one;
+        fs_roi_query_default(&one);
+        if (fs_roi_parse_rate(wd, &one, why, sizeof why))
+            continue;   /* checked when the scenario was read */
+        for (int t = 0; t < 2; t++)
+            for (int k = 0; k < 3; k++)
+                if (one.quote[t][k].set && !o->quote[t][k].set) {
+                    out->quote[t][k] = one.quote[t][k];
+                    out->quote[t][k].from_pool = 1;
+                }
     }
-    return 0;
 }
 
 /* One pool's recommendation into w: 0, 1 skipped (why in note), -1
  * failed (err), -2 hourly demand unreadable (err). */
 static int roi_pool(sqlite3 *db, long run, double horizon,
-                    const fs_roi_query *o, const fs_catalog *c,
+                    const fs_roi_query *given, const fs_catalog *c,
                     const pool_info *p, fs_roi_row *w, char *note,
                     size_t note_len, fs_error *err)
 {
+    fs_roi_query oq;
+    const fs_roi_query *o = &oq;
+    pool_query(given, p, &oq);
     double *d = NULL, gpus = 0;
     size_t n = 0;
     char why[512];
@@ -263,7 +371,23 @@ static int roi_pool(sqlite3 *db, long run, double horizon,
     w->term = o->term_months == 36 ? "3y" : "1y";
     w->upfront = o->plan ? "none" : ups[o->upfront_kind];
     w->plan = o->plan;
-    if (n == 0 || price_row(o, c, p, gpi < 1 ? 1 : gpi, w, &pr, why,
+    w->vs_spot = strcmp(p->pricing, "spot") == 0;
+    double alt = NAN;
+    if (w->vs_spot && n > 0) {
+        alt = spot_paid(db, run, p->pool, d, n, horizon);
+        if (o->plan)
+            snprintf(why, sizeof why, "a savings plan discounts on-demand "
+                     "usage, and pool %s runs on spot", p->pool);
+        else if (isnan(alt))
+            snprintf(why, sizeof why, "spot pool %s paid for no "
+                     "instance-hour to compare a reservation with", p->pool);
+        if (o->plan || isnan(alt)) {
+            snprintf(note, note_len, "%s", why);
+            free(d);
+            return 1;
+        }
+    }
+    if (n == 0 || price_row(o, c, p, gpi < 1 ? 1 : gpi, alt, w, &pr, why,
                             sizeof why)) {
         snprintf(note, note_len, "%s", n == 0 ? "the run has no hours" : why);
         free(d);

@@ -10,6 +10,14 @@
 #include "sim/base/error.h"
 #include "sim/cli/roi_out.h"
 
+/* A rate the user quotes (--rate TERM:OPTION=PRICE): per instance of the
+ * pool, the hourly rate and the upfront payment for the whole term. */
+typedef struct fs_roi_quote {
+    int set;
+    int from_pool;          /* a scenario's reserved_* key, not --rate */
+    double hourly, upfront;
+} fs_roi_quote;
+
 typedef struct fs_roi_query {
     const char *pool;       /* NULL: every pool of the run */
     int term_months;        /* 12 or 36 */
@@ -19,7 +27,15 @@ typedef struct fs_roi_query {
     double rate;            /* yearly discount rate for the NPV */
     double lookback_s;      /* <= 0: the whole run */
     int coarse_as_note;     /* metrics_interval over 1 h: a note, no error */
+    /* Quotes by [term: 0 1y, 1 3y][upfront kind]: taken before the
+     * catalog's rates (all unset by fs_roi_query_default). */
+    fs_roi_quote quote[2][3];
 } fs_roi_query;
+
+/* Reads one --rate value, "1y:none=2.10/h", "3y:all=40000" or
+ * "1y:partial=6000+0.70/h", into q->quote: 0, or -1 with why. */
+int fs_roi_parse_rate(const char *arg, fs_roi_query *q, char *why,
+                      size_t len);
 
 /* One pool: its recommendation (ok), or why not (note). */
 typedef struct fs_roi_pool {

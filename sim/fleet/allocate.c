@@ -53,7 +53,7 @@ static int add_share(fs_world *w, const fs_pool *p, size_t m,
 static int allocate_month(fs_world *w, const fs_pool *p, size_t m)
 {
     const fs_servers *s = &p->servers;
-    double total = fs_round_cents(p->meter.usd[m]);
+    double total = fs_meter_cents(p->meter.usd, m);
     double billed_s = p->meter.gpu_hours[m] * 3600;
     double used_usd = 0, used_s = 0;
     for (int k = 0; k < s->nwls; k++)

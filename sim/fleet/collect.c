@@ -69,7 +69,7 @@ static int add_unused(fs_sim *sim, const fs_pool *p, size_t m)
     snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
     snprintf(row->pricing, sizeof row->pricing, "%s-unused",
              p->conf->purchase->name);
-    row->cost_usd = fs_round_cents(p->unused.usd[m]);
+    row->cost_usd = fs_meter_cents(p->unused.usd, m);
     row->gpu_hours = 0;
     return 0;
 }
@@ -90,7 +90,7 @@ int fs_collect_costs(fs_world *w)
             snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
             snprintf(row->pricing, sizeof row->pricing, "%s",
                      p->conf->purchase->name);
-            row->cost_usd = fs_round_cents(p->meter.usd[m]);
+            row->cost_usd = fs_meter_cents(p->meter.usd, m);
             row->gpu_hours = p->meter.gpu_hours[m];
             if (p->unused.usd && p->unused.usd[m] != 0 &&
                 add_unused(sim, p, m))
@@ -121,6 +121,10 @@ int fs_collect_costs(fs_world *w)
         snprintf(row->tags, sizeof row->tags, "%s", p->conf->tags);
         row->upfront_usd = p->conf->terms.upfront_usd;
         row->term_months = p->conf->terms.term_months;
+        snprintf(row->rate_quotes, sizeof row->rate_quotes, "%s",
+                 p->conf->rate_quotes);
+        row->renew = row->term_months > 0
+            ? fs_reserved_renews(&p->conf->terms) : -1;
         row->count = p->conf->count;
     }
     return 0;

@@ -63,6 +63,9 @@ typedef struct fs_pool_row {
     double upfront_usd;         /* per instance for the whole term */
     int term_months;            /* commitment term; 0: none */
     long count;                 /* instances at the start (a reservation's) */
+    char rate_quotes[512];      /* the pool's reserved_* quotes, or "" */
+    int renew;                  /* a reservation buys its next term: 1/0;
+                                   -1 for other options */
     long requests_retried;      /* requests requeued by interruptions */
     double work_lost_s;         /* service seconds lost to interruptions */
     double fallback_hours;      /* instance-hours of on-demand fallback */

@@ -75,6 +75,19 @@ static const fs_key_doc pool_keys[] = {
      "overrides the catalog price; at most $10000"},
     {"tags", "KEY:VALUE,...", NULL,
      "showback tags of the pool's cost (cost_allocation, export)"},
+    {"reserved_1y", "money per instance-hour (2.10/h)", NULL,
+     "your quote for a 1-year no-upfront reservation: `fleetsim roi` "
+     "prices this pool's reservation from it (not the pool's own bill)"},
+    {"reserved_1y_partial", "UPFRONT+HOURLY (6000+0.70/h)", NULL,
+     "your 1-year partial-upfront quote, for `fleetsim roi`"},
+    {"reserved_1y_all", "money per instance (40000)", NULL,
+     "your 1-year all-upfront quote (the term's payment), for `fleetsim roi`"},
+    {"reserved_3y", "money per instance-hour (1.40/h)", NULL,
+     "your 3-year no-upfront quote, for `fleetsim roi`"},
+    {"reserved_3y_partial", "UPFRONT+HOURLY (12000+0.50/h)", NULL,
+     "your 3-year partial-upfront quote, for `fleetsim roi`"},
+    {"reserved_3y_all", "money per instance (40000)", NULL,
+     "your 3-year all-upfront quote (the term's payment), for `fleetsim roi`"},
     {"schedule", "window name", NULL,
      "up (count instances) and billed only inside the window's openings "
      "(training jobs running at a close finish first); not with "

@@ -64,6 +64,9 @@ typedef struct fs_pool_conf {
                                      its queue is empty */
     const fs_config_entry *schedule_entry;   /* NULL when not set */
     fs_spot_conf spot;
+    char rate_quotes[512];        /* the reserved_* quote keys, as roi's
+                                     --rate reads them: "1y:none=2.10/h
+                                     3y:all=40000", or "" */
 } fs_pool_conf;
 
 typedef enum fs_workload_kind {

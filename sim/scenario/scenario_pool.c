@@ -8,6 +8,7 @@
  * when the pool says which (`provider` or `instance`): picking the cheapest
  * seller silently would price a fleet the user does not run. */
 #include "sim/scenario/scenario_impl.h"
+#include "models/roi.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -326,8 +327,10 @@ static int key_catalog_price(void *ctx, int column, double *usd,
     return 0;
 }
 
-/* The catalog's published reserved option (not one it would derive) for
- * the pool's instance type, scaled to the pool's GPUs per instance. */
+/* The catalog's reserved option for the pool's instance type, published
+ * or derived by the provider's rule (not one derived here from the
+ * no-upfront rate), scaled to the pool's GPUs per instance; an option the
+ * provider does not sell is refused. */
 static int key_catalog_reserved(void *ctx, int term, int upfront,
                                 double *hourly, double *upfront_usd,
                                 char *source, size_t source_len)
@@ -340,14 +343,24 @@ static int key_catalog_reserved(void *ctx, int term, int upfront,
     if (!it && catalog_instance(k->rd, k->sc, p, column, &it))
         return -1;
     fs_reserved_option o;
-    if (!it || fs_instance_reserved_option(it, term, upfront, &o) < 0 ||
-        o.derived)
+    int rc = it ? fs_instance_reserved_option(it, term, upfront, &o) : -1;
+    if (rc < 0 && it && o.status == FS_RATE_NOT_SOLD) {
+        char why[256];
+        snprintf(why, sizeof why, "%s:%s is not sold with a %s reservation "
+                 "and %s upfront (see `fleetsim catalog instances`); give "
+                 "your quote with price/upfront_price, or choose another "
+                 "term or upfront", it->provider, it->name,
+                 term ? "3-year" : "1-year", names[upfront]);
+        return key_bad(ctx, fs_rd_entry(k->rd, "upfront") ? "upfront"
+                                                          : "term", why);
+    }
+    if (rc < 0 || o.from_rate)
         return 0;
     double scale = (double)p->gpus_per_instance / it->gpus;
     *hourly = o.hourly * scale;
     *upfront_usd = o.upfront * scale;
-    snprintf(source, source_len, "catalog %s:%s, published %s upfront%s",
-             it->provider, it->name, names[upfront],
+    snprintf(source, source_len, "catalog %s:%s, %s upfront %s%s",
+             it->provider, it->name, names[upfront], o.basis,
              it->gpus != p->gpus_per_instance ? " (per GPU)" : "");
     return 1;
 }
@@ -378,6 +391,38 @@ static int price_pool(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p,
     return p->purchase->resolve(&r, &p->terms);
 }
 
+/* The reserved_* quote keys, checked with roi's grammar and kept as
+ * "TERM:OPTION=PRICE" words for the store (roi reads them back). */
+static int parse_quotes(fs_reader *rd, fs_pool_conf *p)
+{
+    static const struct { const char *key, *word; int kind; } q[] = {
+        {"reserved_1y", "1y:none", 0}, {"reserved_1y_partial",
+        "1y:partial", 1}, {"reserved_1y_all", "1y:all", 2},
+        {"reserved_3y", "3y:none", 0}, {"reserved_3y_partial",
+        "3y:partial", 1}, {"reserved_3y_all", "3y:all", 2}};
+    size_t at = 0;
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
+        fs_config_entry *e = fs_rd_entry(rd, q[i].key);
+        double h, up;
+        char why[256];
+        if (!e)
+            continue;
+        if (fs_roi_parse_quote(q[i].kind, e->value, &h, &up, why,
+                               sizeof why) ||
+            strchr(e->value, ' ') || h > FS_MAX_PRICE)
+            return fs_rd_bad(rd, e, "%s", strchr(e->value, ' ') ?
+                             "no spaces in a quote (6000+0.70/h)" :
+                             h > FS_MAX_PRICE ? "at most $10000 an hour"
+                                              : why);
+        int w = snprintf(p->rate_quotes + at, sizeof p->rate_quotes - at,
+                         "%s%s=%s", at ? " " : "", q[i].word, e->value);
+        if (w < 0 || (size_t)w >= sizeof p->rate_quotes - at)
+            return fs_rd_bad(rd, e, "%s", "the quotes are too long");
+        at += (size_t)w;
+    }
+    return 0;
+}
+
 int fs_scenario_parse_pool(fs_scenario *sc, const char *section,
                            fs_pool_conf *p, fs_error *err)
 {
@@ -389,7 +434,7 @@ int fs_scenario_parse_pool(fs_scenario *sc, const char *section,
     if (fs_rd_check_keys(&rd, FS_SECTION_POOL) || parse_pricing(&rd, p) ||
         parse_hardware(&rd, sc, p, &it) || parse_size(&rd, p) ||
         fs_rd_tags(&rd, p->tags) || fs_scenario_parse_schedule(&rd, p) ||
-        price_pool(&rd, sc, p, it))
+        price_pool(&rd, sc, p, it) || parse_quotes(&rd, p))
         return -1;
     return fs_scenario_parse_spot(&rd, sc, p);
 }

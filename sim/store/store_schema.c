@@ -207,6 +207,16 @@ static const char schema_v5[] =
     "ALTER TABLE pool ADD COLUMN fallback_hours REAL;\n"
     "ALTER TABLE pool ADD COLUMN fallback_cost_usd REAL;\n";
 
+/* Version 6: reservations by the hour.  A reserved pool's upfront payment
+ * (pool.upfront_usd, per instance) is paid at the run's start_date and
+ * again every term (pool.term_months) while pool.renew is 1; with renew 0
+ * nothing is charged after the term.  NULL for other options.  A pool's
+ * reserved_* quote keys, as `roi --rate` words ("1y:none=2.10/h"), in
+ * rate_quotes (NULL: none). */
+static const char schema_v6[] =
+    "ALTER TABLE pool ADD COLUMN renew INTEGER;\n"
+    "ALTER TABLE pool ADD COLUMN rate_quotes TEXT;\n";
+
 /* migrations[v]: user_version v -> v + 1. */
 static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -214,6 +224,7 @@ static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v3,
     schema_v4,
     schema_v5,
+    schema_v6,
 };
 
 const char *const fs_store_child_tables[] = {
@@ -244,7 +255,8 @@ static const struct required {
     { "table", "pool", "run_id, pool, gpu, pricing, instance, price_usd_h,"
       " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions,"
       " instance_type, tags, upfront_usd, term_months, instances,"
-      " requests_retried, work_lost_s, fallback_hours, fallback_cost_usd" },
+      " requests_retried, work_lost_s, fallback_hours, fallback_cost_usd,"
+      " renew, rate_quotes" },
     { "table", "cost_allocation", "run_id, month, workload, pool, tags,"
       " cost_usd, gpu_hours" },
     { "table", "interruption", "run_id, pool, t_s, instance_id, notice_s,"

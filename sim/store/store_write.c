@@ -211,8 +211,10 @@ static int insert_pools(fs_store *s, const fs_results *r, long long id)
         "INSERT INTO pool (run_id, pool, gpu, pricing, instance, price_usd_h,"
         " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions,"
         " instance_type, tags, upfront_usd, term_months, instances,"
-        " requests_retried, work_lost_s, fallback_hours, fallback_cost_usd)"
-        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?)", -1, &st, NULL);
+        " requests_retried, work_lost_s, fallback_hours, fallback_cost_usd,"
+        " renew, rate_quotes)"
+        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?, ?,?)", -1, &st,
+        NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < r->npools; i++) {
         const fs_pool_row *p = &r->pools[i];
         bind_run_id(s, st, id, &rc);
@@ -234,6 +236,8 @@ static int insert_pools(fs_store *s, const fs_results *r, long long id)
         bind_real(st, 17, p->work_lost_s, &rc);
         bind_real(st, 18, p->fallback_hours, &rc);
         bind_real(st, 19, p->fallback_cost_usd, &rc);
+        bind_real(st, 20, p->renew < 0 ? NAN : p->renew, &rc);
+        bind_text(st, 21, FIELD(p, rate_quotes), &rc);
         rc = step_row(st, rc);
     }
     sqlite3_finalize(st);
