@@ -211,8 +211,11 @@ static int insert_pools(fs_store *s, const fs_results *r, long long id)
         "INSERT INTO pool (run_id, pool, gpu, pricing, instance, price_usd_h,"
         " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions,"
         " instance_type, tags, upfront_usd, term_months, instances,"
-        " requests_retried, work_lost_s, fallback_hours, fallback_cost_usd)"
-        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?)", -1, &st, NULL);
+        " requests_retried, work_lost_s, fallback_hours, fallback_cost_usd,"
+        " list_price_usd_h, contracted_price_usd_h, commitment_usd_h,"
+        " gpus_per_instance)"
+        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?, ?,?,?,?)", -1, &st,
+        NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < r->npools; i++) {
         const fs_pool_row *p = &r->pools[i];
         bind_run_id(s, st, id, &rc);
@@ -234,6 +237,13 @@ static int insert_pools(fs_store *s, const fs_results *r, long long id)
         bind_real(st, 17, p->work_lost_s, &rc);
         bind_real(st, 18, p->fallback_hours, &rc);
         bind_real(st, 19, p->fallback_cost_usd, &rc);
+        bind_real(st, 20, p->list_price_usd_h > 0 ? p->list_price_usd_h
+                                                  : NAN, &rc);
+        bind_real(st, 21, p->contracted_price_usd_h > 0
+                              ? p->contracted_price_usd_h : NAN, &rc);
+        bind_real(st, 22, p->commitment_usd_h > 0 ? p->commitment_usd_h
+                                                  : NAN, &rc);
+        bind_int(st, 23, p->gpus_per_instance, &rc);
         rc = step_row(st, rc);
     }
     sqlite3_finalize(st);
