@@ -206,11 +206,12 @@ static void usage_periods(const fs_export_pool *p, size_t m, month_work *mw)
         mw->uamort[i] = mw->amort[i] = 0;
     }
     spread(p->cents[m], mw->w, mw->n, mw->billed, mw->frac);
+    /* (a run stored before schema 6 has no commitment: evenly) */
     for (size_t i = 0; i < mw->n; i++)
         mw->w[i] = spend ? fmax(0, p->commitment_usd_h *
                                        (mw->t1[i] - mw->t0[i]) / 3600 -
                                    mw->inst[i] * p->contracted_usd_h)
-                         : 0;
+                         : mw->t1[i] - mw->t0[i];
     spread(p->unused_cents[m], mw->w, mw->n, mw->unused, mw->frac);
     for (size_t i = 0; i < mw->n; i++) {
         mw->ubilled[i] = mw->unused[i];
