@@ -101,7 +101,7 @@ applies = {
     "unit prices exclusive of discounts": ["ListUnitPrice"],
     "more than one pricing category": ["PricingCategory"],
     "provisioned resources": ["ResourceId", "ResourceName", "ResourceType"],
-    "price lists": ["SkuId", "SkuPriceId"],
+    "price lists": ["SkuId", "SkuMeter", "SkuPriceDetails", "SkuPriceId"],
     "tags": ["Tags"],
     "a sub account": ["SubAccountId", "SubAccountName"],
 }
@@ -154,7 +154,7 @@ for n, r in enumerate(rows):
     check(f(r, "ListCost") >= f(r, "EffectiveCost"), "row %d: ListCost %s < EffectiveCost %s" % (n, r["ListCost"], r["EffectiveCost"]))
     check(abs(f(r, "ListUnitPrice") * f(r, "PricingQuantity") - f(r, "ListCost")) <= 0.011, "row %d: ListUnitPrice x PricingQuantity != ListCost" % n)
     check(abs(f(r, "ContractedUnitPrice") * f(r, "PricingQuantity") - f(r, "ContractedCost")) <= 0.011, "row %d: ContractedUnitPrice x PricingQuantity != ContractedCost" % n)
-    for c in ("PricingQuantity", "ListUnitPrice", "ContractedUnitPrice", "PricingCategory", "SkuId", "SkuPriceId"):
+    for c in ("PricingQuantity", "ListUnitPrice", "ContractedUnitPrice", "PricingCategory", "SkuId", "SkuPriceId", "SkuMeter"):
         check(r[c] != "", "row %d (%s): %s null" % (n, cat, c))
     check((r["PricingUnit"] == "") == (r["PricingQuantity"] == ""), "row %d: PricingUnit null iff PricingQuantity" % n)
     check((r["CommitmentDiscountUnit"] == "") == (r["CommitmentDiscountQuantity"] == ""), "row %d: CommitmentDiscountUnit iff Quantity" % n)
@@ -164,6 +164,7 @@ for n, r in enumerate(rows):
     check((r["ServiceCategory"], r["ServiceSubcategory"]) in pairs, "row %d: ServiceSubcategory of its category" % n)
     check(r["BillingPeriodStart"][8:] == "01T00:00:00Z" and r["BillingPeriodEnd"][8:] == "01T00:00:00Z", "row %d: billing period a calendar month" % n)
     check(r["BillingPeriodStart"] <= r["ChargePeriodStart"] < r["ChargePeriodEnd"] <= r["BillingPeriodEnd"], "row %d: charge period inside its billing period" % n)
+    check(all(k.startswith("x_") for k in json.loads(r["SkuPriceDetails"])), "row %d: SkuPriceDetails keys x_" % n)
     if cat == "Purchase":
         check(r["ChargeFrequency"] == "One-Time" and cents(r["EffectiveCost"]) == 0 and r["PricingCategory"] != "Committed", "row %d: a purchase" % n)
     if r["CommitmentDiscountStatus"] == "Unused":

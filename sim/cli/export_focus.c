@@ -38,7 +38,7 @@ const char *const fs_export_focus_columns[] = {
     "PricingQuantity", "PricingUnit", "ProviderName", "PublisherName",
     "RegionId", "RegionName", "ResourceId", "ResourceName", "ResourceType",
     "ServiceCategory", "ServiceName", "ServiceSubcategory", "SkuId",
-    "SkuPriceId", "SubAccountId", "SubAccountName", "Tags", "x_RunId",
+    "SkuMeter", "SkuPriceDetails", "SkuPriceId", "SubAccountId", "SubAccountName", "Tags", "x_RunId",
     "x_RunName", "x_Pool", "x_Pricing", "x_Gpu", "x_GpuHoursBusy",
     "x_AmortizedUpfrontCost", NULL,
 };
@@ -52,7 +52,7 @@ typedef struct cells {
     char qty[40], cqty[40], consumed[40], busy[40], lup[40], cup[40];
     char bstart[32], bend[32], cstart[32], cend[32], run_id[32];
     char provider[64], service[64], resource[200], cd_id[240], desc[300];
-    char sku[128], sku_price[200];
+    char sku[128], sku_price[200], sku_details[96];
     char tags[FS_TAGS_JSON_MAX];
 } cells;
 
@@ -190,6 +190,15 @@ static void fill(const fs_export_row *row, cells *c)
     else
         snprintf(c->sku_price, sizeof c->sku_price, "%s/%s", c->sku,
                  p->pricing);
+    /* the purchase option and term of the price (strings: the spec's
+     * numeric properties are per PricingUnit) */
+    if (p->term_months > 0)
+        snprintf(c->sku_details, sizeof c->sku_details,
+                 "{\"x_PurchaseOption\":\"%s\",\"x_TermMonths\":\"%d\"}",
+                 p->pricing, p->term_months);
+    else
+        snprintf(c->sku_details, sizeof c->sku_details,
+                 "{\"x_PurchaseOption\":\"%s\"}", p->pricing);
     describe(row, c);
     fs_tags_json(p->tags, NULL, c->tags, sizeof c->tags);
 }
@@ -229,7 +238,8 @@ int fs_export_write_focus(FILE *f, const fs_export_row *row)
         c->provider, c->provider, NULL, NULL,
         unused || buy ? c->cd_id : c->resource, p->name,
         p->instance_type[0] ? p->instance_type : "GPU instance", "Compute",
-        c->service, "Virtual Machines", c->sku, c->sku_price, "fleetsim",
+        c->service, "Virtual Machines", c->sku, "GPU instance-hours",
+        c->sku_details, c->sku_price, "fleetsim",
         "fleetsim", c->tags, c->run_id, row->run->name, p->name, p->pricing,
         p->gpu, buy || unused ? NULL : decimal(c->busy, sizeof c->busy,
                                                row->busy_gpu_hours),
