@@ -244,6 +244,49 @@ expect_in "$TMP/out" "FAIL row 3: ChargePeriodStart=" "names the bad value"
 expect_exit 1 "the check refuses ListCost < EffectiveCost" -- check_focus "$TMP/low-list.csv"
 expect_in "$TMP/out" "FAIL row 5: ListCost 0.00 < EffectiveCost" "names the row"
 
+# ---- a reservation whose instances are down part of the day ---------------
+# 2 reserved instances at $1.50/h for 4 days (192 reserved instance-hours,
+# $288.00), up 10 hours a day (schedule): the hours they were down are the
+# reservation's Unused rows, with their share of the cost.
+cat >"$TMP/sched.ini" <<'INI'
+[scenario]
+catalog = cat
+start = 2026-01-30
+horizon = 4d
+metrics_interval = 10m
+[pool.r]
+instance = aws:g5.xlarge
+pricing = reserved
+price = 1.50
+count = 2
+schedule = day
+[window.day]
+every = 1d
+open = 08:00
+duration = 10h
+[workload.w]
+pools = r
+arrivals = poisson(rate=0.001/s)
+service = const(60s)
+INI
+expect_exit 0 "scheduled reserved run" -- "$FLEETSIM" run "$TMP/sched.ini" --db "$TMP/sched.db" --quiet
+expect_exit 0 "its export" -- "$FLEETSIM" export --db "$TMP/sched.db" --format focus --granularity day --out "$TMP/sched.csv" 1
+UP=$(sql "$TMP/sched.db" "SELECT gpu_hours_provisioned FROM pool")
+expect_eq "$(python3 - "$TMP/sched.csv" "$UP" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+up = float(sys.argv[2])
+used = [r for r in rows if r["CommitmentDiscountStatus"] == "Used"]
+unused = [r for r in rows if r["CommitmentDiscountStatus"] == "Unused"]
+c = lambda rs, k: sum(int(round(float(r[k]) * 100)) for r in rs)
+q = lambda rs: sum(float(r["CommitmentDiscountQuantity"]) for r in rs)
+print(len(used), len(unused), c(used, "EffectiveCost") + c(unused, "EffectiveCost"),
+      "%.4f" % (q(used) + q(unused)), "%.4f" % abs(q(unused) - (192 - up)),
+      all(float(r["ListCost"]) >= float(r["EffectiveCost"]) for r in rows),
+      abs(c(unused, "EffectiveCost") - (192 - up) * 150) <= len(unused))
+PY
+)" "4 4 28800 192.0000 0.0000 True True" "reserved, down 14 h a day: Used + Unused = \$288.00 and 192 h, Unused = the hours down"
+
 # ---- CSV formula injection (OWASP): every CSV writer ------------------------
 EVIL="=cmd|' /C calc'!A0"
 expect_exit 0 "a run named like a formula" -- "$FLEETSIM" run "$TMP/focus.ini" --db "$DB" --name "$EVIL" --set scenario.horizon=2d --quiet
