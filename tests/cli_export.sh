@@ -104,7 +104,8 @@ for r in rows:
     check(r["BillingPeriodStart"] <= r["ChargePeriodStart"] and r["ChargePeriodEnd"] <= r["BillingPeriodEnd"], "charge period inside billing period")
     json.loads(r["Tags"])
     pool = r["x_Pool"]
-    want_pc = "Standard" if pool == "od" else "Committed"
+    # a commitment's purchase is not itself committed pricing (FOCUS 1.2)
+    want_pc = "Standard" if pool == "od" or r["ChargeCategory"] == "Purchase" else "Committed"
     check(r["PricingCategory"] == want_pc, "PricingCategory %s %s" % (pool, r["PricingCategory"]))
     if r["ChargeCategory"] == "Usage":
         float(r["ConsumedQuantity"])
@@ -146,7 +147,7 @@ cat "$TMP/out"
 
 # ---- export --format csv ----------------------------------------------------
 expect_exit 0 "export csv" -- "$FLEETSIM" export --db "$DB" --format csv --out "$TMP/plain.csv" 1
-expect_eq "$(head -1 "$TMP/plain.csv")" "run_id,run,pool,pricing,period_start,period_end,gpu_hours,gpu_hours_busy,billed_usd,effective_usd" "csv header"
+expect_eq "$(head -1 "$TMP/plain.csv")" "run_id,run,pool,pricing,period_start,period_end,gpu_hours,gpu_hours_busy,billed_usd,effective_usd,list_usd" "csv header"
 expect_eq "$(python3 -c "
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

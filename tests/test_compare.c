@@ -109,6 +109,27 @@ static void test_json_and_csv(void)
     check_written(fs_csv_write_field, "caf\xc3\xa9", "caf\xc3\xa9");
     check_written(fs_csv_write_field, "bad\xff", "bad\xef\xbf\xbd");
     check_written(fs_csv_write_field, NULL, "");
+    /* formula injection (OWASP): text starting = + - @ TAB CR is quoted
+     * behind a single quote; numbers stay numbers */
+    check_written(fs_csv_write_field, "=cmd|' /C calc'!A0",
+                  "\"'=cmd|' /C calc'!A0\"");
+    check_written(fs_csv_write_field, "+1+2", "\"'+1+2\"");
+    check_written(fs_csv_write_field, "-2+3", "\"'-2+3\"");
+    check_written(fs_csv_write_field, "@SUM(A1)", "\"'@SUM(A1)\"");
+    check_written(fs_csv_write_field, "\tx", "\"'\tx\"");
+    check_written(fs_csv_write_field, "\rx", "\"'\rx\"");
+    check_written(fs_csv_write_field, "=\"a\"", "\"'=\"\"a\"\"\"");
+    check_written(fs_csv_write_field, "-", "\"'-\"");
+    check_written(fs_csv_write_field, "a=b", "a=b");
+    check_written(fs_csv_write_field, "-12.5", "-12.5");
+    check_written(fs_csv_write_field, "+3", "+3");
+    check_written(fs_csv_write_field, "-1e-3", "-1e-3");
+    check_written(fs_csv_write_field, "-.5", "-.5");
+    CHECK(fs_csv_is_number("12") && fs_csv_is_number("-0.25") &&
+          fs_csv_is_number("35.2E-7"));
+    CHECK(!fs_csv_is_number("-") && !fs_csv_is_number("1e") &&
+          !fs_csv_is_number("-inf") && !fs_csv_is_number("1,5") &&
+          !fs_csv_is_number("") && !fs_csv_is_number("-1 "));
 }
 
 /* ---- the formats, on runs in memory ------------------------------------ */

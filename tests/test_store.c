@@ -375,7 +375,50 @@ static void test_refused_files(void)
     fs_store_close(s);
 }
 
+/* The realised saving per pool (store_savings.c), in closed form: the
+ * spot pool ran 500 GPU-hours on 2-GPU instances, 250 instance-hours at a
+ * $3.00 list price = $750.00, and cost 100.06 + 134.25 = $234.31: it saved
+ * $515.69.  The on-demand pool is priced at list: it saves nothing. */
+static void test_pool_savings(void)
+{
+    fs_store *s = open_new("savings.db");
+    if (!s)
+        return;
+    fs_results r;
+    make_results(&r, "save", 0, 10);
+    r.pools[1].list_price_usd_h = 3.0;
+    r.pools[1].gpus_per_instance = 2;
+    r.pools[0].list_price_usd_h = 4.1;
+    r.pools[0].gpus_per_instance = 8;
+    long id;
+    fs_error err;
+    CHECK(fs_store_write_run(s, &r, &id, &err) == 0);
+    fs_results_free(&r);
+    sqlite3 *db = fs_store_db(s);
+    CHECK(query_ll(db, "SELECT count(*) FROM pool WHERE"
+                   " contracted_price_usd_h IS NULL AND commitment_usd_h IS"
+                   " NULL") == 2);     /* 0 (unknown) is stored as NULL */
+    fs_pool_saving *v = NULL;
+    size_t n = 0;
+    CHECK(fs_store_pool_savings(s, id, &v, &n, &err) == 0);
+    CHECK(n == 2);
+    if (n == 2) {
+        CHECK(!strcmp(v[0].pool, "a100") && v[0].priced_at_list &&
+              !v[0].has_list);
+        CHECK(v[0].list_cents == 100025 && v[0].effective_cents == 100025 &&
+              v[0].saving_cents == 0);
+        CHECK(!strcmp(v[1].pool, "spot") && v[1].has_list);
+        CHECK_NEAR(v[1].instance_hours, 250, 1e-9);
+        CHECK(v[1].list_cents == 75000 && v[1].effective_cents == 23431 &&
+              v[1].saving_cents == 51569);
+    }
+    free(v);
+    CHECK(fs_list_cents(3.0, 500, 0) == 0 && fs_list_cents(0.125, 1, 1) == 13);
+    fs_store_close(s);
+}
+
 static const store_test tests[] = {
+    { "pool_savings", test_pool_savings },
     { "results_arrays", test_results_arrays },
     { "schema", test_schema },
     { "write_run", test_write_run },

@@ -172,13 +172,49 @@ static int needs_quotes(const char *s)
     return 0;
 }
 
+int fs_csv_is_number(const char *s)
+{
+    const char *p = s;
+    int digits = 0;
+    if (*p == '+' || *p == '-')
+        p++;
+    for (; *p >= '0' && *p <= '9'; p++)
+        digits++;
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            digits++;
+    if (!digits)
+        return 0;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return 0;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    return *p == '\0';
+}
+
+/* A text cell a spreadsheet would run as a formula (OWASP, "CSV
+ * Injection"): one that starts with = + - @, a tab or a carriage return
+ * and is not a plain number. */
+static int formula_like(const char *s)
+{
+    return s[0] && strchr("=+-@\t\r", s[0]) && !fs_csv_is_number(s);
+}
+
 void fs_csv_write_field(FILE *out, const char *s)
 {
     if (!s)
         return;
-    int quote = needs_quotes(s);
+    int formula = formula_like(s);
+    int quote = formula || needs_quotes(s);
     if (quote)
         fputc('"', out);
+    if (formula)
+        fputc('\'', out);
     while (*s) {
         unsigned long cp = 0;
         size_t len = fs_utf8_char(s, &cp);

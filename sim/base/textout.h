@@ -7,7 +7,8 @@
  * - for people (tables, markdown, `runs`, the run summary), control
  *   characters and invalid bytes are shown as C-style escapes;
  * - JSON strings follow RFC 8259 and are always valid UTF-8;
- * - CSV fields follow RFC 4180 and are always valid UTF-8. */
+ * - CSV fields follow RFC 4180, are always valid UTF-8, and never start
+ *   a live spreadsheet formula. */
 #ifndef FS_TEXTOUT_H
 #define FS_TEXTOUT_H
 
@@ -36,7 +37,16 @@ void fs_json_write_string(FILE *out, const char *s);
 
 /* Writes s as a CSV field: quoted (quotes doubled) when it holds a comma,
  * a quote, a control character, or starts or ends with a space.  Bytes
- * that are not UTF-8 become U+FFFD.  NULL writes an empty field. */
+ * that are not UTF-8 become U+FFFD.  NULL writes an empty field.
+ * Formula injection: a text cell starting with = + - @, a tab or a
+ * carriage return (a name such as "=cmd|' /C calc'!A0") is written
+ * quoted with a single quote before it, as OWASP advises, so that a
+ * spreadsheet shows it as text and never runs it; a number ("-12.5",
+ * "1e-3") is written as it is.  Every CSV writer goes through here. */
 void fs_csv_write_field(FILE *out, const char *s);
+
+/* 1 when s is a plain decimal number: an optional sign, digits with an
+ * optional decimal point, an optional exponent ("-12.5", "3e-7"). */
+int fs_csv_is_number(const char *s);
 
 #endif

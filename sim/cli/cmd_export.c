@@ -3,7 +3,8 @@
  * FOCUS 1.2 cost and usage dataset, or as plain CSV.
  *
  * The rows come from export_rows.c (periods, exact spreading of each
- * pool-month's cost); this file names the columns and writes them.  The
+ * pool-month's cost); export_focus.c writes them as FOCUS, this file as
+ * plain CSV, every cell through fs_csv_write_field (no live formula).  The
  * output is written to FILE.tmp and renamed when complete: a failed export
  * leaves no file. */
 #include "sim/cli/commands.h"
@@ -15,10 +16,10 @@
 #include <string.h>
 #include <sqlite3.h>
 
+#include "sim/base/textout.h"
 #include "sim/cli/export.h"
 #include "sim/cli/help.h"
 #include "sim/store/store.h"
-#include "models/purchase.h"
 
 typedef struct export_out {
     FILE *f;
@@ -34,166 +35,58 @@ static void stamp(const fs_export_run *r, double t, char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* A CSV field: quoted when it holds a comma, quote or newline; empty for
- * NULL. */
-static void field(FILE *f, const char *v, int last)
-{
-    if (v && strpbrk(v, ",\"\n\r")) {
-        fputc('"', f);
-        for (const char *c = v; *c; c++) {
-            if (*c == '"')
-                fputc('"', f);
-            fputc(*c, f);
-        }
-        fputc('"', f);
-    } else if (v) {
-        fputs(v, f);
-    }
-    fputc(last ? '\n' : ',', f);
-}
-
 static void money(char *buf, size_t len, long long cents)
 {
     snprintf(buf, len, "%s%lld.%02lld", cents < 0 ? "-" : "",
              llabs(cents) / 100, llabs(cents) % 100);
 }
 
-static const char *const focus_columns[] = {
-    "BilledCost", "BillingAccountId", "BillingAccountName",
-    "BillingCurrency", "BillingPeriodEnd", "BillingPeriodStart",
-    "ChargeCategory", "ChargeClass", "ChargeDescription", "ChargeFrequency",
-    "ChargePeriodEnd", "ChargePeriodStart", "CommitmentDiscountCategory",
-    "CommitmentDiscountId", "CommitmentDiscountName",
-    "CommitmentDiscountStatus", "CommitmentDiscountType", "ConsumedQuantity",
-    "ConsumedUnit", "ContractedCost", "EffectiveCost", "InvoiceIssuerName",
-    "ListCost", "PricingCategory", "ProviderName", "PublisherName",
-    "RegionId", "RegionName", "ResourceId", "ResourceName", "ResourceType",
-    "ServiceCategory", "ServiceName", "SubAccountId", "SubAccountName",
-    "Tags", "x_RunId", "x_RunName", "x_Pool", "x_Pricing", "x_Gpu",
-    "x_GpuHoursBusy", "x_AmortizedUpfrontCost", NULL,
-};
-
 static const char *const csv_columns[] = {
     "run_id", "run", "pool", "pricing", "period_start", "period_end",
-    "gpu_hours", "gpu_hours_busy", "billed_usd", "effective_usd", NULL,
+    "gpu_hours", "gpu_hours_busy", "billed_usd", "effective_usd", "list_usd",
+    NULL,
 };
 
-/* The provider, from an instance type "aws:p4d.24xlarge". */
-static void provider_of(const fs_export_pool *p, char *name, size_t nlen,
-                        char *service, size_t slen)
-{
-    static const struct { const char *key, *name, *service; } known[] = {
-        {"aws", "AWS", "Amazon Elastic Compute Cloud"},
-        {"azure", "Microsoft", "Virtual Machines"},
-        {"gcp", "Google Cloud", "Compute Engine"},
-    };
-    snprintf(name, nlen, "fleetsim");
-    snprintf(service, slen, "GPU instances");
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
-        size_t k = strlen(known[i].key);
-        if (!strncmp(p->instance_type, known[i].key, k) &&
-            p->instance_type[k] == ':') {
-            snprintf(name, nlen, "%s", known[i].name);
-            snprintf(service, slen, "%s", known[i].service);
-        }
-    }
-}
-
-/* The commitment's kind, as providers label it. */
-static const char *commitment_type(const fs_export_pool *p)
-{
-    return !strcmp(p->pricing, "savings-plan") ? "Savings Plan"
-                                                : "Reserved Instance";
-}
-
-static int write_focus(FILE *f, const fs_export_row *row)
-{
-    const fs_export_run *r = row->run;
-    const fs_export_pool *p = row->pool;
-    const fs_purchase_option *o = fs_purchase_find(p->pricing);
-    int committed = o && !strcmp(o->focus_category, "Committed");
-    char billed[32], effective[32], amort[32], qty[32], busy[32];
-    char bstart[32], bend[32], cstart[32], cend[32], run_id[32];
-    char provider[64], service[64], resource[200], cd_id[240], desc[240];
-    char tags[FS_TAGS_JSON_MAX];
-    money(billed, sizeof billed, row->billed_cents);
-    money(effective, sizeof effective,
-          row->purchase ? 0 : row->billed_cents + row->amortized_cents);
-    money(amort, sizeof amort, row->amortized_cents);
-    snprintf(qty, sizeof qty, "%.6f", row->gpu_hours);
-    snprintf(busy, sizeof busy, "%.6f", row->busy_gpu_hours);
-    stamp(r, r->cal.bound[row->month], bstart, sizeof bstart);
-    stamp(r, r->cal.bound[row->month + 1], bend, sizeof bend);
-    stamp(r, row->t0, cstart, sizeof cstart);
-    stamp(r, row->t1, cend, sizeof cend);
-    snprintf(run_id, sizeof run_id, "%ld", r->id);
-    provider_of(p, provider, sizeof provider, service, sizeof service);
-    snprintf(resource, sizeof resource, "fleetsim/run/%ld/pool/%s", r->id,
-             p->name);
-    snprintf(cd_id, sizeof cd_id, "%s/reservation", resource);
-    if (row->purchase)
-        snprintf(desc, sizeof desc, "upfront payment for %ld reserved %s "
-                 "instance(s), %d-month term", p->instances, p->gpu,
-                 p->term_months);
-    else
-        snprintf(desc, sizeof desc, "%s %s instances of pool %s",
-                 p->pricing, p->gpu, p->name);
-    fs_tags_json(p->tags, NULL, tags, sizeof tags);
-    const char *status = !committed || row->purchase ? NULL
-                         : row->busy_gpu_hours > 0 ? "Used" : "Unused";
-    const char *v[] = {
-        billed, "fleetsim", "simulated", "USD", bend, bstart,
-        row->purchase ? "Purchase" : "Usage", NULL, desc,
-        row->purchase ? "One-Time" : committed ? "Recurring" : "Usage-Based",
-        cend, cstart, committed ? "Usage" : NULL, committed ? cd_id : NULL,
-        committed ? p->name : NULL, status,
-        committed ? commitment_type(p) : NULL,
-        row->purchase ? NULL : qty, row->purchase ? NULL : "GPU-Hours",
-        row->purchase ? billed : effective, effective, provider,
-        row->purchase ? billed : effective,
-        o ? o->focus_category : "Standard", provider, provider, NULL, NULL,
-        resource, p->name, p->instance_type[0] ? p->instance_type
-                                               : "GPU instance",
-        "Compute", service, "fleetsim", "fleetsim", tags, run_id, r->name,
-        p->name, p->pricing, p->gpu, row->purchase ? NULL : busy, amort,
-    };
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-        field(f, v[i], i + 1 == sizeof v / sizeof v[0]);
-    return 0;
-}
-
-/* Plain CSV: a purchase's upfront is billed in the period it is made. */
+/* Plain CSV: a purchase's upfront is billed in the period it is made; a
+ * commitment's unused part is its own row, pricing PRICING-unused. */
 static int write_csv(FILE *f, const fs_export_row *row)
 {
     const fs_export_run *r = row->run;
     char run_id[32], start[32], end[32], qty[32], busy[32], billed[32];
-    char effective[32];
+    char effective[32], list[32], pricing[48];
     snprintf(run_id, sizeof run_id, "%ld", r->id);
     stamp(r, row->t0, start, sizeof start);
     stamp(r, row->t1, end, sizeof end);
     snprintf(qty, sizeof qty, "%.6f", row->gpu_hours);
     snprintf(busy, sizeof busy, "%.6f", row->busy_gpu_hours);
     money(billed, sizeof billed, row->billed_cents);
-    money(effective, sizeof effective,
-          row->purchase ? 0 : row->billed_cents + row->amortized_cents);
-    const char *v[] = {run_id, r->name, row->pool->name, row->pool->pricing,
-                       start, end, qty, busy, billed, effective};
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-        field(f, v[i], i + 1 == sizeof v / sizeof v[0]);
+    money(effective, sizeof effective, row->effective_cents);
+    money(list, sizeof list, row->list_cents);
+    snprintf(pricing, sizeof pricing, "%s%s", row->pool->pricing,
+             row->kind == FS_EXPORT_UNUSED ? "-unused" : "");
+    const char *v[] = {run_id, r->name, row->pool->name, pricing, start, end,
+                       qty, busy, billed, effective, list};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        fs_csv_write_field(f, v[i]);
+        fputc(i + 1 == sizeof v / sizeof v[0] ? '\n' : ',', f);
+    }
     return 0;
 }
 
 static int emit(void *ctx, const fs_export_row *row)
 {
     export_out *out = ctx;
-    int rc = out->focus ? write_focus(out->f, row) : write_csv(out->f, row);
+    int rc = out->focus ? fs_export_write_focus(out->f, row)
+                        : write_csv(out->f, row);
     return rc || ferror(out->f) ? -1 : 0;
 }
 
 static void header(FILE *f, const char *const *cols)
 {
-    for (size_t i = 0; cols[i]; i++)
-        field(f, cols[i], !cols[i + 1]);
+    for (size_t i = 0; cols[i]; i++) {
+        fs_csv_write_field(f, cols[i]);
+        fputc(cols[i + 1] ? ',' : '\n', f);
+    }
 }
 
 typedef struct export_args {
@@ -234,13 +127,13 @@ static int export_runs(fs_store *s, const export_args *a, FILE *f,
 {
     export_out out = {f, !strcmp(a->format, "focus")};
     double period = strcmp(a->granularity, "day") ? 3600 : 86400;
-    header(f, out.focus ? focus_columns : csv_columns);
+    header(f, out.focus ? fs_export_focus_columns : csv_columns);
     for (int i = 0; i < a->nruns; i++) {
         long id;
         if (fs_store_find_run(s, a->runs[i], &id, err))
             return -1;
         fs_export_run r;
-        int rc = fs_export_read(fs_store_db(s), id, &r, err);
+        int rc = fs_export_read(s, id, &r, err);
         if (!rc && fs_export_rows(&r, period, emit, &out))
             rc = fs_error_set(err, "%s: cannot write (out of memory or "
                               "disk full)", a->out);

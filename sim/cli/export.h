@@ -1,10 +1,11 @@
 /* export.h -- what `fleetsim export` reads of a run and derives from it.
  *
- * export_read.c reads a run's pools, monthly costs and utilization from
- * the results database; export_rows.c cuts its horizon into charge periods
- * (hours or days, never across a calendar month) and spreads each pool's
- * monthly cost over them exactly, to the cent; cmd_export.c writes the
- * rows as FOCUS 1.2 or as plain CSV. */
+ * export_read.c reads a run's pools, prices, monthly costs and
+ * utilization from the results database; export_rows.c cuts its horizon
+ * into charge periods (hours or days, never across a calendar month) and
+ * spreads each pool's monthly cost, unused commitment and list cost over
+ * them exactly, to the cent; export_focus.c writes the rows as FOCUS 1.2
+ * and cmd_export.c as plain CSV. */
 #ifndef FS_EXPORT_H
 #define FS_EXPORT_H
 
@@ -26,11 +27,19 @@ typedef struct fs_export_util {
 
 typedef struct fs_export_pool {
     char name[FS_NAME_MAX];
-    char gpu[32], pricing[16], instance_type[96], tags[FS_TAGS_MAX];
+    char gpu[32], pricing[32], instance_type[96], tags[FS_TAGS_MAX];
     double price_usd_h, upfront_usd;
     int term_months;
     long instances;
+    /* schema 6 (0 when unknown): the on-demand list price, a commitment's
+     * rate per instance-hour and $ an hour, GPUs per instance */
+    double list_usd_h, contracted_usd_h, commitment_usd_h;
+    long gpus_per_instance;
+    const char *category;         /* FOCUS PricingCategory of its option */
+    long long list_cents;         /* its list cost (store_savings.c) */
+    int has_list;
     long long *cents;             /* cost_monthly per calendar month */
+    long long *unused_cents;      /* its PRICING-unused rows per month */
     fs_export_util *util;
     size_t nutil, util_cap;
 } fs_export_pool;
@@ -44,33 +53,57 @@ typedef struct fs_export_run {
     size_t npools, pools_cap;
 } fs_export_run;
 
+struct fs_store;
 /* Reads run run_id; 0, or -1 with err set.  fs_export_free is safe after
  * a failure. */
-int fs_export_read(struct sqlite3 *db, long run_id, fs_export_run *r,
+int fs_export_read(struct fs_store *s, long run_id, fs_export_run *r,
                    fs_error *err);
 void fs_export_free(fs_export_run *r);
 
-/* One charge period of one pool. */
+/* What a row is. */
+typedef enum fs_export_kind {
+    FS_EXPORT_USAGE,        /* usage, a commitment's used part */
+    FS_EXPORT_UNUSED,       /* a commitment's unused part */
+    FS_EXPORT_PURCHASE,     /* a reservation's upfront payment */
+} fs_export_kind;
+
+/* One charge period of one pool (or of its unused commitment). */
 typedef struct fs_export_row {
     const fs_export_run *run;
     const fs_export_pool *pool;
     size_t month;
     double t0, t1;                /* seconds from the start */
+    fs_export_kind kind;
     double gpu_hours, busy_gpu_hours;
-    long long billed_cents;       /* excludes the amortized upfront */
-    long long amortized_cents;    /* the upfront's share */
-    int purchase;                 /* a reservation's upfront payment */
+    double quantity;              /* PricingQuantity: instance-hours, or
+                                     $ of a spend commitment left unused */
+    double commit_quantity;       /* CommitmentDiscountQuantity, NaN: none */
+    long long billed_cents;       /* as billed (an upfront in its row) */
+    long long effective_cents;    /* amortized */
+    long long list_cents;         /* at the on-demand list price */
+    long long amortized_cents;    /* the upfront's share in effective */
 } fs_export_row;
+
+/* A commitment with a term (a reservation) counts instance-hours; one
+ * without (a savings plan) counts dollars of spend. */
+int fs_export_is_committed(const fs_export_pool *p);
+int fs_export_spend_based(const fs_export_pool *p);
 
 typedef int (*fs_export_emit)(void *ctx, const fs_export_row *row);
 
 /* Calls emit for every row of r, period by period (period seconds: 3600
  * or 86400), pools in order within a month; a reservation's upfront
  * payment is one purchase row before its first usage row.  The rows of a
- * pool-month add up to its cost_monthly row to the cent (effective cost),
- * and their billed cost to it less the upfront's share.  -1 when emit
- * fails or memory runs out. */
+ * pool-month add up to its cost_monthly rows to the cent (effective cost;
+ * the unused rows to its PRICING-unused row), their billed cost to it
+ * less the upfront's share, and a pool's list cost to its list_cents.
+ * -1 when emit fails or memory runs out. */
 int fs_export_rows(const fs_export_run *r, double period, fs_export_emit emit,
                    void *ctx);
+
+/* FOCUS 1.2 (export_focus.c): the header's column names, NULL-ended, and
+ * one row.  0, or -1 when out of memory. */
+extern const char *const fs_export_focus_columns[];
+int fs_export_write_focus(FILE *f, const fs_export_row *row);
 
 #endif

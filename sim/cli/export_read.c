@@ -1,5 +1,6 @@
-/* export_read.c -- a run's pools, monthly costs and utilization, read for
- * `fleetsim export`; see export.h. */
+/* export_read.c -- a run's pools, prices, monthly costs (a commitment's
+ * unused part apart) and utilization, read for `fleetsim export`; see
+ * export.h. */
 #include "sim/cli/export.h"
 
 #include <math.h>
@@ -8,6 +9,8 @@
 #include <sqlite3.h>
 
 #include "sim/base/vec.h"
+#include "sim/store/store.h"
+#include "models/purchase.h"
 
 static void copy_text(sqlite3_stmt *st, int col, char *out, size_t len)
 {
@@ -91,8 +94,9 @@ static int read_pools(sqlite3 *db, fs_export_run *r, fs_error *err)
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db, "SELECT pool, gpu, pricing,"
         " instance_type, tags, price_usd_h, upfront_usd, term_months,"
-        " instances FROM pool WHERE run_id = ?1 ORDER BY rowid", -1, &st,
-        NULL);
+        " instances, list_price_usd_h, contracted_price_usd_h,"
+        " commitment_usd_h, gpus_per_instance FROM pool WHERE run_id = ?1"
+        " ORDER BY rowid", -1, &st, NULL);
     if (rc != SQLITE_OK)
         return fs_error_set(err, "cannot read the pools: %s",
                             sqlite3_errmsg(db));
@@ -114,8 +118,16 @@ static int read_pools(sqlite3 *db, fs_export_run *r, fs_error *err)
         p->upfront_usd = sqlite3_column_double(st, 6);
         p->term_months = sqlite3_column_int(st, 7);
         p->instances = (long)sqlite3_column_int64(st, 8);
+        p->list_usd_h = sqlite3_column_double(st, 9);
+        p->contracted_usd_h = sqlite3_column_double(st, 10);
+        p->commitment_usd_h = sqlite3_column_double(st, 11);
+        p->gpus_per_instance = (long)sqlite3_column_int64(st, 12);
+        const fs_purchase_option *o = fs_purchase_find(p->pricing);
+        p->category = o ? o->focus_category : "Standard";
         p->cents = calloc(r->cal.nmonths + 1, sizeof *p->cents);
-        if (!p->cents)
+        p->unused_cents = calloc(r->cal.nmonths + 1,
+                                 sizeof *p->unused_cents);
+        if (!p->cents || !p->unused_cents)
             break;
     }
     sqlite3_finalize(st);
@@ -137,9 +149,9 @@ static fs_export_pool *find_pool(fs_export_run *r, const char *name)
 static int read_costs(sqlite3 *db, fs_export_run *r, fs_error *err)
 {
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db, "SELECT month, pool, cost_usd FROM"
-                                " cost_monthly WHERE run_id = ?1", -1, &st,
-                                NULL);
+    int rc = sqlite3_prepare_v2(db, "SELECT month, pool, cost_usd,"
+                                " pricing FROM cost_monthly WHERE run_id ="
+                                " ?1", -1, &st, NULL);
     if (rc != SQLITE_OK)
         return fs_error_set(err, "cannot read the costs: %s",
                             sqlite3_errmsg(db));
@@ -148,9 +160,14 @@ static int read_costs(sqlite3 *db, fs_export_run *r, fs_error *err)
         const char *month = (const char *)sqlite3_column_text(st, 0);
         fs_export_pool *p = find_pool(r, (const char *)
                                       sqlite3_column_text(st, 1));
+        const char *pricing = (const char *)sqlite3_column_text(st, 3);
+        /* a commitment's unused part: its own PRICING-unused rows */
+        int unused = p && pricing && strcmp(pricing, p->pricing) &&
+                     strstr(pricing, "-unused");
         for (size_t m = 0; p && month && m < r->cal.nmonths; m++)
             if (!strcmp(r->cal.label[m], month))
-                p->cents[m] += llround(sqlite3_column_double(st, 2) * 100);
+                (unused ? p->unused_cents : p->cents)[m] +=
+                    llround(sqlite3_column_double(st, 2) * 100);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -191,11 +208,31 @@ static int read_util(sqlite3 *db, fs_export_run *r, fs_error *err)
     return 0;
 }
 
-int fs_export_read(sqlite3 *db, long run_id, fs_export_run *r, fs_error *err)
+/* Each pool's list cost, the figure the run summary shows. */
+static int read_savings(fs_store *s, fs_export_run *r, fs_error *err)
 {
+    fs_pool_saving *v;
+    size_t n;
+    if (fs_store_pool_savings(s, r->id, &v, &n, err))
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        fs_export_pool *p = find_pool(r, v[i].pool);
+        if (p) {
+            p->list_cents = v[i].list_cents;
+            p->has_list = v[i].has_list;
+        }
+    }
+    free(v);
+    return 0;
+}
+
+int fs_export_read(fs_store *s, long run_id, fs_export_run *r, fs_error *err)
+{
+    sqlite3 *db = fs_store_db(s);
     memset(r, 0, sizeof *r);
     if (read_run(db, run_id, r, err) || read_pools(db, r, err) ||
-        read_costs(db, r, err) || read_util(db, r, err))
+        read_costs(db, r, err) || read_util(db, r, err) ||
+        read_savings(s, r, err))
         return -1;
     return 0;
 }
@@ -204,6 +241,7 @@ void fs_export_free(fs_export_run *r)
 {
     for (size_t i = 0; i < r->npools; i++) {
         free(r->pools[i].cents);
+        free(r->pools[i].unused_cents);
         free(r->pools[i].util);
     }
     free(r->pools);

@@ -11,11 +11,20 @@
  * add up to its cost_monthly row exactly.  (A launch's minimum charge is
  * thus spread over the month's usage, not put in the hour it ended.)
  *
- * A reservation's upfront payment is billed once, in the first month, as
- * a purchase row; each month's share of it (count x upfront / term months
- * x the fraction of the month the horizon holds, as fs_bill_reserved
- * charges it) is spread over that month's usage rows as amortized cost:
- * billed cost excludes it, effective cost includes it. */
+ * A reservation's upfront payment is billed once, as a purchase row in the
+ * first charge period (when it is paid); each month's cost less the
+ * reservation's hourly fee is the upfront's share, however billing
+ * amortizes it, spread evenly by the hour over the month's usage rows as
+ * amortized cost: billed cost excludes it, effective cost includes it.
+ * The reserved instance-hours its instances were not up are its unused
+ * rows (a scheduled pool), with their share of both.
+ *
+ * A commitment's unused part (a savings plan's PRICING-unused rows) is
+ * spread over the periods by what each left of the commitment at the
+ * committed rate.  A pool's list cost (store_savings.c) is spread over
+ * months and periods by instance-hours as the saving on top of the used
+ * rows' effective cost, so that no row lists below what it cost when the
+ * month saved, and the rows add up to it exactly. */
 #include "sim/cli/export.h"
 
 #include <math.h>
@@ -85,58 +94,194 @@ static void spread(long long cents, const double *w, size_t n,
     }
 }
 
-static int is_reserved(const fs_export_pool *p)
+int fs_export_is_committed(const fs_export_pool *p)
 {
-    return !strcmp(p->pricing, "reserved");
+    return p->category && !strcmp(p->category, "Committed");
 }
 
-/* The upfront's share of month m, in cents. */
-static long long amortized_cents(const fs_export_run *r,
-                                 const fs_export_pool *p, size_t m)
+int fs_export_spend_based(const fs_export_pool *p)
 {
-    if (p->upfront_usd <= 0 || p->term_months <= 0)
-        return 0;
-    /* by the term's hours (billing.c); renewal is not read here yet */
-    return llround(fs_round_cents(fs_reserved_amortized(
-                       &r->cal, m, p->instances, p->upfront_usd,
-                       p->term_months, 0)) * 100);
+    return fs_export_is_committed(p) && p->term_months <= 0;
+}
+
+static int has_term(const fs_export_pool *p)
+{
+    return fs_export_is_committed(p) && p->term_months > 0;
+}
+
+static long gpus_each(const fs_export_pool *p)
+{
+    return p->gpus_per_instance > 0 ? p->gpus_per_instance : 1;
+}
+
+/* A reservation's recurring fee in month m, in cents: its instances'
+ * hourly rate for the hours of the month the horizon and the term hold
+ * (8,760 hours a year); never more than the month's cost.  The rest of
+ * the month's cost is the upfront's share, however billing amortizes it. */
+static long long fee_cents(const fs_export_run *r, const fs_export_pool *p,
+                           size_t m)
+{
+    double term_end = p->term_months / 12.0 * 8760 * 3600;
+    double a = fmax(r->cal.bound[m], 0);
+    double b = fmin(fmin(r->cal.bound[m + 1], r->cal.horizon_s), term_end);
+    long long fee = b > a ? llround(fs_round_cents((double)p->instances *
+                                                   p->price_usd_h *
+                                                   (b - a) / 3600) * 100)
+                          : 0;
+    return fee < 0 ? 0 : fee > p->cents[m] ? p->cents[m] : fee;
 }
 
 typedef struct month_work {
     size_t n;
     double *t0, *t1, *w, *frac;
-    long long *billed, *amort;
+    double *inst, *used, *unused_q;     /* instance-hours; unused quantity */
+    long long *billed, *amort, *unused, *ubilled, *uamort, *save;
 } month_work;
 
-static int pool_month(const fs_export_run *r, const fs_export_pool *p,
-                      size_t m, month_work *mw, fs_export_emit emit,
-                      void *ctx)
+/* The month's shares of the pool's list cost (by its instance-hours in
+ * each month): out[m], adding up to p->list_cents. */
+static int month_list(const fs_export_run *r, const fs_export_pool *p,
+                      long long *out)
 {
-    long long amort = amortized_cents(r, p, m);
-    if (amort > p->cents[m])
-        amort = p->cents[m];
-    if (p->cents[m] == 0 && !util_integral(p, mw->t0[0], mw->t1[mw->n - 1],
-                                           0))
+    size_t n = r->cal.nmonths;
+    double *w = calloc(n + 1, sizeof *w), *frac = calloc(n + 1,
+                                                         sizeof *frac);
+    if (!w || !frac) {
+        free(w);
+        free(frac);
+        return -1;
+    }
+    for (size_t m = 0; m < n; m++)
+        w[m] = util_integral(p, fmax(r->cal.bound[m], 0),
+                             fmin(r->cal.bound[m + 1], r->cal.horizon_s), 0);
+    spread(p->list_cents, w, n, out, frac);
+    free(w);
+    free(frac);
+    return 0;
+}
+
+/* Splits x into the part used (used of whole) and the rest. */
+static long long split(long long *x, double used, double whole)
+{
+    long long part = whole > 0 ? llround((double)*x * used / whole) : *x;
+    long long rest = *x - part;
+    *x = part;
+    return rest;
+}
+
+/* A reservation's periods: its fee and upfront share evenly by the hour;
+ * the instance-hours it held up are used, the rest of the reserved
+ * instance-hours unused, each with its share of the cost. */
+static void term_periods(const fs_export_run *r, const fs_export_pool *p,
+                         size_t m, month_work *mw)
+{
+    long long fee = fee_cents(r, p, m);
+    for (size_t i = 0; i < mw->n; i++)
+        mw->w[i] = mw->t1[i] - mw->t0[i];
+    spread(fee, mw->w, mw->n, mw->billed, mw->frac);
+    spread(p->cents[m] - fee, mw->w, mw->n, mw->amort, mw->frac);
+    double term_end = p->term_months / 12.0 * 8760 * 3600;
+    for (size_t i = 0; i < mw->n; i++) {
+        double held = fmax(0, fmin(mw->t1[i], term_end) - mw->t0[i]);
+        double reserved = (double)p->instances * held / 3600;
+        mw->used[i] = fmin(mw->inst[i], reserved);
+        mw->unused_q[i] = reserved - mw->used[i];
+        if (mw->unused_q[i] < 1e-9 * reserved)
+            mw->unused_q[i] = 0;
+        mw->ubilled[i] = split(&mw->billed[i], mw->used[i], reserved);
+        mw->uamort[i] = split(&mw->amort[i], mw->used[i], reserved);
+        mw->unused[i] = mw->ubilled[i] + mw->uamort[i];
+    }
+}
+
+/* Any other pool's periods: its cost by the GPU-seconds it held up; a
+ * spend commitment's unused dollars by what each hour left of it
+ * (commitment - instance-hours at the committed rate). */
+static void usage_periods(const fs_export_pool *p, size_t m, month_work *mw)
+{
+    int spend = fs_export_spend_based(p) && p->commitment_usd_h > 0;
+    for (size_t i = 0; i < mw->n; i++) {
+        mw->w[i] = mw->inst[i];
+        mw->used[i] = mw->inst[i];
+        mw->uamort[i] = mw->amort[i] = 0;
+    }
+    spread(p->cents[m], mw->w, mw->n, mw->billed, mw->frac);
+    /* (a run stored before schema 6 has no commitment: evenly) */
+    for (size_t i = 0; i < mw->n; i++)
+        mw->w[i] = spend ? fmax(0, p->commitment_usd_h *
+                                       (mw->t1[i] - mw->t0[i]) / 3600 -
+                                   mw->inst[i] * p->contracted_usd_h)
+                         : mw->t1[i] - mw->t0[i];
+    spread(p->unused_cents[m], mw->w, mw->n, mw->unused, mw->frac);
+    for (size_t i = 0; i < mw->n; i++) {
+        mw->ubilled[i] = mw->unused[i];
+        mw->unused_q[i] = (double)mw->unused[i] / 100;
+    }
+}
+
+static int emit_purchase(const fs_export_run *r, const fs_export_pool *p,
+                         const month_work *mw, fs_export_emit emit,
+                         void *ctx)
+{
+    long long upfront = llround((double)p->instances * p->upfront_usd * 100);
+    double hours = p->term_months / 12.0 * 8760 * (double)p->instances;
+    fs_export_row buy = {r, p, 0, mw->t0[0], mw->t1[0], FS_EXPORT_PURCHASE,
+                         0, 0, hours, hours, upfront, 0, upfront, 0};
+    return emit(ctx, &buy);
+}
+
+static int pool_month(const fs_export_run *r, const fs_export_pool *p,
+                      size_t m, long long list_m, month_work *mw,
+                      fs_export_emit emit, void *ctx)
+{
+    double gpus = (double)gpus_each(p);
+    if (p->cents[m] == 0 && p->unused_cents[m] == 0 &&
+        !util_integral(p, mw->t0[0], mw->t1[mw->n - 1], 0))
         return 0;
     for (size_t i = 0; i < mw->n; i++)
-        mw->w[i] = is_reserved(p) ? mw->t1[i] - mw->t0[i]
-                                  : util_integral(p, mw->t0[i], mw->t1[i], 0);
-    spread(p->cents[m] - amort, mw->w, mw->n, mw->billed, mw->frac);
-    spread(amort, mw->w, mw->n, mw->amort, mw->frac);
-    if (m == 0 && is_reserved(p) && p->upfront_usd > 0 && p->instances > 0) {
-        fs_export_row buy = {r, p, m, mw->t0[0], mw->t1[0], 0, 0,
-                             llround((double)p->instances * p->upfront_usd *
-                                     100), 0, 1};
-        if (emit(ctx, &buy))
-            return -1;
-    }
+        mw->inst[i] = util_integral(p, mw->t0[i], mw->t1[i], 0) / 3600 / gpus;
+    if (has_term(p))
+        term_periods(r, p, m, mw);
+    else
+        usage_periods(p, m, mw);
+    /* the list cost: at list price, what the used part cost plus its
+     * share of the month's saving (by instance-hours); priced at list, or
+     * with no list price known, what it cost */
+    long long used_cost = 0;
     for (size_t i = 0; i < mw->n; i++) {
+        used_cost += mw->billed[i] + mw->amort[i];
+        mw->w[i] = mw->used[i];
+    }
+    int listed = p->has_list && strcmp(p->category, "Standard");
+    spread(listed ? list_m - used_cost : 0, mw->w, mw->n, mw->save,
+           mw->frac);
+    if (m == 0 && has_term(p) && p->upfront_usd > 0 && p->instances > 0 &&
+        emit_purchase(r, p, mw, emit, ctx))
+        return -1;
+    int committed = fs_export_is_committed(p), spend =
+        fs_export_spend_based(p);
+    for (size_t i = 0; i < mw->n; i++) {
+        double hours = (mw->t1[i] - mw->t0[i]) / 3600;
+        long long eff = mw->billed[i] + mw->amort[i];
+        double qty = listed || !(p->list_usd_h > 0) ? mw->used[i]
+                     : (double)eff / 100 / p->list_usd_h;
+        double cq = !committed ? NAN : spend
+            ? fmax(0, p->commitment_usd_h * hours - mw->unused_q[i])
+            : mw->used[i];
         fs_export_row row = {
-            r, p, m, mw->t0[i], mw->t1[i],
+            r, p, m, mw->t0[i], mw->t1[i], FS_EXPORT_USAGE,
             util_integral(p, mw->t0[i], mw->t1[i], 0) / 3600,
-            util_integral(p, mw->t0[i], mw->t1[i], 1) / 3600,
-            mw->billed[i], mw->amort[i], 0};
+            util_integral(p, mw->t0[i], mw->t1[i], 1) / 3600, qty, cq,
+            mw->billed[i], eff, eff + mw->save[i], mw->amort[i]};
         if (emit(ctx, &row))
+            return -1;
+        if (!committed || !(mw->unused_q[i] > 0) || mw->unused[i] == 0)
+            continue;
+        fs_export_row un = {
+            r, p, m, mw->t0[i], mw->t1[i], FS_EXPORT_UNUSED, 0, 0,
+            mw->unused_q[i], mw->unused_q[i], mw->ubilled[i],
+            mw->unused[i], mw->unused[i], mw->uamort[i]};
+        if (emit(ctx, &un))
             return -1;
     }
     return 0;
@@ -165,33 +310,52 @@ static size_t month_periods(const fs_calendar *cal, size_t m, double period,
     return n;
 }
 
+static void work_free(month_work *mw)
+{
+    double *d[] = {mw->t0, mw->t1, mw->w, mw->frac, mw->inst, mw->used,
+                   mw->unused_q};
+    long long *c[] = {mw->billed, mw->amort, mw->unused, mw->ubilled,
+                      mw->uamort, mw->save};
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
+        free(d[i]);
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+        free(c[i]);
+}
+
+static int work_alloc(month_work *mw, size_t most)
+{
+    double **d[] = {&mw->t0, &mw->t1, &mw->w, &mw->frac, &mw->inst,
+                    &mw->used, &mw->unused_q};
+    long long **c[] = {&mw->billed, &mw->amort, &mw->unused, &mw->ubilled,
+                       &mw->uamort, &mw->save};
+    int ok = 1;
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
+        ok &= (*d[i] = calloc(most, sizeof **d[i])) != NULL;
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+        ok &= (*c[i] = calloc(most, sizeof **c[i])) != NULL;
+    return ok ? 0 : -1;
+}
+
 int fs_export_rows(const fs_export_run *r, double period, fs_export_emit emit,
                    void *ctx)
 {
-    size_t most = 1;
-    for (size_t m = 0; m < r->cal.nmonths; m++) {
+    size_t most = 1, nm = r->cal.nmonths;
+    for (size_t m = 0; m < nm; m++) {
         size_t n = month_periods(&r->cal, m, period, NULL, NULL);
         most = n > most ? n : most;
     }
     month_work mw = {0};
-    mw.t0 = malloc(most * sizeof *mw.t0);
-    mw.t1 = malloc(most * sizeof *mw.t1);
-    mw.w = malloc(most * sizeof *mw.w);
-    mw.frac = malloc(most * sizeof *mw.frac);
-    mw.billed = malloc(most * sizeof *mw.billed);
-    mw.amort = malloc(most * sizeof *mw.amort);
-    int rc = mw.t0 && mw.t1 && mw.w && mw.frac && mw.billed && mw.amort
-                 ? 0 : -1;
-    for (size_t m = 0; !rc && m < r->cal.nmonths; m++) {
+    long long *list = calloc((nm + 1) * (r->npools + 1), sizeof *list);
+    int rc = list && !work_alloc(&mw, most) ? 0 : -1;
+    for (size_t i = 0; !rc && i < r->npools; i++)
+        rc = month_list(r, &r->pools[i], list + i * (nm + 1));
+    for (size_t m = 0; !rc && m < nm; m++) {
         mw.n = month_periods(&r->cal, m, period, mw.t0, mw.t1);
         for (size_t i = 0; !rc && mw.n && i < r->npools; i++)
-            rc = pool_month(r, &r->pools[i], m, &mw, emit, ctx);
+            rc = pool_month(r, &r->pools[i], m, list[i * (nm + 1) + m], &mw,
+                            emit, ctx);
     }
-    free(mw.t0);
-    free(mw.t1);
-    free(mw.w);
-    free(mw.frac);
-    free(mw.billed);
-    free(mw.amort);
+    work_free(&mw);
+    free(list);
     return rc;
 }

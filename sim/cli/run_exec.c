@@ -132,6 +132,8 @@ static int simulate(const fs_run_spec *o, const fs_scenario *sc, unsigned r,
     double t0 = fs_wall_seconds();
     iso_now(res->started_at, sizeof res->started_at);
     int rc = fs_sim_run_hooked(sc, r, &hooks, res, err);
+    if (!rc && fs_run_pool_prices(sc, res))
+        rc = fs_error_set(err, "out of memory");
     fs_progress_done(&ctx.prog, !rc, sc->horizon_s, (uint64_t)res->events);
     iso_now(res->finished_at, sizeof res->finished_at);
     *wall = fs_wall_seconds() - t0;

@@ -45,4 +45,11 @@ typedef struct fs_run_spec {
  * the database or a replication failed, or when a run had to be kept. */
 int fs_run_scenario(const fs_run_spec *spec);
 
+struct fs_scenario;
+struct fs_results;
+/* Sets each pool row's FOCUS prices (list, contracted, commitment, GPUs
+ * per instance) from the scenario (run_prices.c).  -1 when out of
+ * memory. */
+int fs_run_pool_prices(const struct fs_scenario *sc, struct fs_results *res);
+
 #endif

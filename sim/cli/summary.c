@@ -9,7 +9,9 @@
 #include "sim/base/grammar.h"
 #include "sim/base/textout.h"
 #include "sim/fleet/notes.h"
+#include "sim/store/store.h"
 #include "models/billing.h"
+#include "models/purchase.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -125,6 +127,44 @@ static void print_pools(FILE *out, const fs_results *r)
     }
 }
 
+/* Committed pools: their list cost (the instance-hours they ran at the
+ * on-demand list price) and realised saving, as fs_store_pool_savings
+ * and the FOCUS export's ListCost - EffectiveCost give them. */
+static void print_savings(FILE *out, const fs_results *r)
+{
+    char pool[4 * FS_NAME_MAX], list[64], eff[64], save[64];
+    int any = 0;
+    for (size_t i = 0; i < r->npools; i++) {
+        const fs_pool_row *p = &r->pools[i];
+        const fs_purchase_option *o = fs_purchase_find(p->pricing);
+        if (!o || strcmp(o->focus_category, "Committed"))
+            continue;
+        long long eff_c = 0;
+        for (size_t k = 0; k < r->ncosts; k++)
+            if (!strcmp(r->costs[k].pool, p->pool))
+                eff_c += llround(r->costs[k].cost_usd * 100);
+        if (!any++)
+            fprintf(out, "\n  %-20s  %14s  %14s  %14s  %s\n", "committed pool",
+                    "list cost", "effective", "saving", "(list: on-demand "
+                    "price x instance-hours)");
+        esc(p->pool, pool, sizeof pool);
+        if (!(p->list_price_usd_h > 0) || p->gpus_per_instance <= 0) {
+            fprintf(out, "  %-20s  %14s  (no on-demand list price in the "
+                    "catalog)\n", pool, "-");
+            continue;
+        }
+        long long list_c = fs_list_cents(p->list_price_usd_h,
+                                         p->gpu_hours_provisioned,
+                                         p->gpus_per_instance);
+        fs_format_money((double)list_c / 100, list, sizeof list);
+        fs_format_money((double)eff_c / 100, eff, sizeof eff);
+        fs_format_money((double)(list_c - eff_c) / 100, save, sizeof save);
+        fprintf(out, "  %-20s  %14s  %14s  %14s  %.1f%%\n", pool, list, eff,
+                save, list_c > 0 ? 100.0 * (double)(list_c - eff_c) /
+                                       (double)list_c : 0);
+    }
+}
+
 /* Spot pools: what interruptions cost (nothing printed without one). */
 static void print_spot(FILE *out, const fs_results *r)
 {
@@ -191,6 +231,7 @@ void fs_summary_print(FILE *out, const fs_results *r, long run_id,
             r->replication, horizon, r->start_date, r->events, wall_s);
     print_costs(out, r);
     print_pools(out, r);
+    print_savings(out, r);
     print_spot(out, r);
     print_latency(out, r);
     fs_notes_print(out, r);

@@ -14,7 +14,7 @@
 #include "sim/fleet/results.h"
 #include "sim/store/columns.h"
 
-#define FS_SCHEMA_VERSION 6
+#define FS_SCHEMA_VERSION 7
 
 typedef struct fs_store fs_store;
 
@@ -119,6 +119,27 @@ int fs_store_or_keep(fs_store *store, fs_keeper *k, const fs_results *r,
  * NULL to a NOT NULL column, so that the failure takes SQLite's own error
  * path and the rollback can be checked. */
 void fs_store_fail_after(fs_store *s, long nrows);
+
+/* One pool's realised saving (store_savings.c): the instance-hours it ran
+ * at the on-demand list price, less its effective (amortized) cost, in
+ * cents.  A pool priced at list (on-demand), or whose list price is not
+ * known, has list = effective and saves nothing (has_list 0). */
+typedef struct fs_pool_saving {
+    char pool[FS_NAME_MAX];
+    char pricing[32];
+    int has_list, priced_at_list;
+    double instance_hours;        /* GPU-hours provisioned / GPUs each */
+    long long list_cents, effective_cents, saving_cents;
+} fs_pool_saving;
+
+/* The list cost of instance-hours (gpu_hours / gpus_per_instance) at
+ * list_usd_h, in cents: the one rounding the summary and the store use. */
+long long fs_list_cents(double list_usd_h, double gpu_hours,
+                        long gpus_per_instance);
+
+/* Every pool of run_id in stored order, malloc'd into *out (free it). */
+int fs_store_pool_savings(fs_store *s, long run_id, fs_pool_saving **out,
+                          size_t *n, fs_error *err);
 
 /* Formats v with `decimals` decimals and thousands separators
  * ("-1,234.56"), as stored amounts are shown; returns buf. */

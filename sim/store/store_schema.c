@@ -217,6 +217,19 @@ static const char schema_v6[] =
     "ALTER TABLE pool ADD COLUMN renew INTEGER;\n"
     "ALTER TABLE pool ADD COLUMN rate_quotes TEXT;\n";
 
+/* Version 7: FOCUS prices.  The pool table gains what `export --format
+ * focus` and the realised saving need besides the bill: the on-demand list
+ * price of an instance-hour (ListUnitPrice; NULL when the catalog cannot
+ * say), a commitment's rate per instance-hour (ContractedUnitPrice: a
+ * reservation's hourly fee plus its upfront spread over the term's hours,
+ * or a savings plan's discounted price), the commitment's $ an hour, and
+ * the GPUs per instance (GPU-hours to instance-hours). */
+static const char schema_v7[] =
+    "ALTER TABLE pool ADD COLUMN list_price_usd_h REAL;\n"
+    "ALTER TABLE pool ADD COLUMN contracted_price_usd_h REAL;\n"
+    "ALTER TABLE pool ADD COLUMN commitment_usd_h REAL;\n"
+    "ALTER TABLE pool ADD COLUMN gpus_per_instance INTEGER;\n";
+
 /* migrations[v]: user_version v -> v + 1. */
 static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -225,6 +238,7 @@ static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v4,
     schema_v5,
     schema_v6,
+    schema_v7,
 };
 
 const char *const fs_store_child_tables[] = {
@@ -256,7 +270,9 @@ static const struct required {
       " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions,"
       " instance_type, tags, upfront_usd, term_months, instances,"
       " requests_retried, work_lost_s, fallback_hours, fallback_cost_usd,"
-      " renew, rate_quotes" },
+      " renew, rate_quotes,"
+      " list_price_usd_h, contracted_price_usd_h, commitment_usd_h,"
+      " gpus_per_instance" },
     { "table", "cost_allocation", "run_id, month, workload, pool, tags,"
       " cost_usd, gpu_hours" },
     { "table", "interruption", "run_id, pool, t_s, instance_id, notice_s,"

@@ -212,8 +212,9 @@ static int insert_pools(fs_store *s, const fs_results *r, long long id)
         " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions,"
         " instance_type, tags, upfront_usd, term_months, instances,"
         " requests_retried, work_lost_s, fallback_hours, fallback_cost_usd,"
-        " renew, rate_quotes)"
-        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?, ?,?)", -1, &st,
+        " renew, rate_quotes, list_price_usd_h, contracted_price_usd_h,"
+        " commitment_usd_h, gpus_per_instance)"
+        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?, ?,?,?,?,?,?)", -1, &st,
         NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < r->npools; i++) {
         const fs_pool_row *p = &r->pools[i];
@@ -238,6 +239,13 @@ static int insert_pools(fs_store *s, const fs_results *r, long long id)
         bind_real(st, 19, p->fallback_cost_usd, &rc);
         bind_real(st, 20, p->renew < 0 ? NAN : p->renew, &rc);
         bind_text(st, 21, FIELD(p, rate_quotes), &rc);
+        bind_real(st, 22, p->list_price_usd_h > 0 ? p->list_price_usd_h
+                                                  : NAN, &rc);
+        bind_real(st, 23, p->contracted_price_usd_h > 0
+                              ? p->contracted_price_usd_h : NAN, &rc);
+        bind_real(st, 24, p->commitment_usd_h > 0 ? p->commitment_usd_h
+                                                  : NAN, &rc);
+        bind_int(st, 25, p->gpus_per_instance, &rc);
         rc = step_row(st, rc);
     }
     sqlite3_finalize(st);
