@@ -210,10 +210,10 @@ sql "$MIG" "DROP VIEW run_summary; CREATE VIEW run_summary AS SELECT run_id, nam
 expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "1" "v1 fixture"
 # a reading command never writes: it says how to upgrade
 expect_exit 1 "runs on a v1 database" -- "$FLEETSIM" runs --db "$MIG"
-expect_in "$TMP/err" "database schema version 1 is older than this fleetsim (version 5); \`fleetsim run\` with this --db upgrades it" "runs: v1 message"
+expect_in "$TMP/err" "database schema version 1 is older than this fleetsim (version 6); \`fleetsim run\` with this --db upgrades it" "runs: v1 message"
 expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "1" "runs left the v1 database alone"
 expect_exit 0 "run into a v1 database migrates it" -- "$FLEETSIM" run "$TMP/mig.ini" --db "$MIG" --quiet
-expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "5" "migrated to version 5"
+expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "6" "migrated to version 6"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('job') WHERE name IN ('cost_usd', 'status', 'reason')")" "3" "job columns added by the v4 migration (training)"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('pool') WHERE name IN ('requests_retried', 'work_lost_s', 'fallback_hours', 'fallback_cost_usd')")" "4" "pool columns added by the v5 migration"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM sqlite_master WHERE name = 'interruption'")" "1" "interruption table added by the v5 migration"

@@ -20,6 +20,11 @@
 #define POOL_SUM(col) "coalesce((SELECT sum(p." col ") FROM pool p" \
                       " WHERE p.run_id = r.run_id), 0)"
 
+/* Unfinished and dropped requests of a run, over its workloads. */
+#define UNFINISHED "coalesce((SELECT sum(coalesce(l.unfinished, 0) +" \
+                   " coalesce(l.dropped, 0)) FROM latency l" \
+                   " WHERE l.run_id = r.run_id), 0)"
+
 const fs_column fs_summary_columns[] = {
     {"run_id", "r.run_id", FS_COL_ID, NULL, "the run's id"},
     {"name", "r.name", FS_COL_TEXT, NULL,
@@ -77,6 +82,17 @@ const fs_column fs_summary_columns[] = {
     {"interruptions", POOL_SUM("interruptions"), FS_COL_COUNT,
      "interruptions", "spot interruptions, all pools (the interruption "
      "table has one row each)"},
+    /* overload never hidden: latency percentiles are over finished
+     * requests only, so what did not finish is shown beside them */
+    {"requests_unfinished", UNFINISHED, FS_COL_COUNT,
+     "requests unfinished",
+     "requests that arrived but had not finished by the horizon (still "
+     "queued or in service), plus those dropped by queue_max"},
+    {"unfinished_share",
+     "CASE WHEN r.requests > 0 THEN " UNFINISHED " * 1.0 / r.requests END",
+     FS_COL_RATIO, "unfinished share",
+     "requests_unfinished over the requests that arrived; a run above 1% is "
+     "overloaded (its latency percentiles cover finished requests only)"},
 };
 
 _Static_assert(sizeof fs_summary_columns / sizeof fs_summary_columns[0] ==

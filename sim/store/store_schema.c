@@ -207,6 +207,13 @@ static const char schema_v5[] =
     "ALTER TABLE pool ADD COLUMN fallback_hours REAL;\n"
     "ALTER TABLE pool ADD COLUMN fallback_cost_usd REAL;\n";
 
+/* Version 6: overload never hidden.  run_summary gains
+ * requests_unfinished (arrived but not finished by the horizon, plus
+ * dropped, from the latency table's own columns) and unfinished_share; the
+ * view is created anew from columns.c after the last migration, so there
+ * is nothing else to change. */
+static const char schema_v6[] = "";
+
 /* migrations[v]: user_version v -> v + 1. */
 static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -214,6 +221,7 @@ static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v3,
     schema_v4,
     schema_v5,
+    schema_v6,
 };
 
 const char *const fs_store_child_tables[] = {
