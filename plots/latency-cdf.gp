@@ -4,7 +4,7 @@
 # fleetsim: datafile (one block per series: latency s, -log10(1-p)),
 # series[] ("RUN / WORKLOAD"), slo[] (0: none), nseries, logx; the series
 # styles fs_lc(i), fs_dt(i), fs_pt(i) (distinct colour and dash).
-set title "Latency CDF per workload (finished requests only)\nthrough the stored percentiles p50, p90, p95, p99, p99.9 (points); latency on a log scale\ndotted vertical lines: SLO (slo_p99)" noenhanced
+set title "Latency CDF per workload (finished requests only)\nthrough the stored percentiles p50, p90, p95, p99, p99.9 (points); latency on a log scale\ndotted vertical lines: each workload's p99 SLO" noenhanced
 set xlabel 'latency (log scale)'
 set ylabel 'fraction of requests served within'
 set ytics ('p50' 0.30103, 'p90' 1, 'p95' 1.30103, 'p99' 2, 'p99.9' 3)

@@ -4,7 +4,7 @@
 # pricing[] and label[] (names), npricing, nlabels, wide (past 6 bars:
 # numbered num[] over the named bars, named in a legend below), legend_rows, money_div and
 # money_fmt.
-set title "Monthly cost by pricing model\ncalendar months from each run's start (cost_monthly)" noenhanced
+set title "Monthly cost by pricing model\nthe bill of each calendar month from each run's start" noenhanced
 set ylabel 'cost per calendar month (USD)'
 set format y money_fmt
 set style data histograms

@@ -12,7 +12,11 @@ static const char style[] =
     "th,td{border:1px solid #bbb;padding:0.25em 0.6em;text-align:right}"
     "th{background:#eef}td:first-child,th:first-child{text-align:left}"
     "figure{margin:1em 0 2em}figcaption{font-weight:bold}"
-    "p.note{color:#a40;font-style:italic}";
+    "p.note{color:#a40;font-style:italic}"
+    "section.brief{border:2px solid #446;padding:0.5em 1.2em;"
+    "margin-bottom:2em;background:#f8f8fc}"
+    "section.brief li{margin:0.2em 0}section.brief td{text-align:left}"
+    "figure svg{max-width:100%;height:auto}";
 
 /* Writes s with &, <, >, " and ' escaped. */
 static void esc(FILE *out, const char *s)
@@ -27,6 +31,49 @@ static void esc(FILE *out, const char *s)
         default: fputc(*s, out);
         }
     }
+}
+
+static void table(FILE *out, const fs_rtable *t);
+
+static void list(FILE *out, const char *const *v, size_t n)
+{
+    fputs("<ul>\n", out);
+    for (size_t i = 0; i < n; i++) {
+        fputs("<li>", out);
+        esc(out, v[i]);
+        fputs("</li>\n", out);
+    }
+    fputs("</ul>\n", out);
+}
+
+/* The executive summary: the headline, the at-a-glance table, the top
+ * three savings and the risks. */
+static void brief(FILE *out, const fs_rbrief *b)
+{
+    fputs("<section class=\"brief\">\n<h2>Executive summary</h2>\n", out);
+    for (size_t i = 0; i < b->headline.n; i++) {
+        fputs("<p>", out);
+        esc(out, b->headline.v[i]);
+        fputs("</p>\n", out);
+    }
+    table(out, &b->glance);
+    fputs("<h3>Top savings</h3>\n", out);
+    if (b->nsavings == 0) {
+        fputs("<p>None: no run is cheaper than the baseline without "
+              "leaving work unfinished, no reservation would save, no "
+              "on-demand pool is mostly idle.</p>\n", out);
+    } else {
+        fputs("<ol>\n", out);
+        for (size_t i = 0; i < b->nsavings && i < 3; i++) {
+            fputs("<li>", out);
+            esc(out, b->savings[i].text);
+            fputs("</li>\n", out);
+        }
+        fputs("</ol>\n", out);
+    }
+    fputs("<h3>Risks</h3>\n", out);
+    list(out, (const char *const *)b->risks.v, b->risks.n);
+    fputs("</section>\n", out);
 }
 
 static void table(FILE *out, const fs_rtable *t)
@@ -90,6 +137,7 @@ int fs_report_write_html(const fs_report *r, FILE *out)
     fputs(". Baseline: ", out);
     esc(out, r->baseline_name);
     fputs(".</p>\n", out);
+    brief(out, &r->brief);
     for (int k = 0; k < FS_REPORT_TABLES; k++)
         table(out, &r->tables[k]);
     fputs("<h2>Charts</h2>\n", out);
