@@ -74,7 +74,7 @@ const fs_column fs_summary_columns[] = {
      "share of served requests within their workload's slo_p99, over the "
      "workloads that have one"},
     {"jobs", "(SELECT count(*) FROM job j WHERE j.run_id = r.run_id)",
-     FS_COL_COUNT, "jobs", "training jobs (later versions)"},
+     FS_COL_COUNT, "jobs", "training jobs (rows of the job table)"},
     {"jobs_missed_deadline",
      "(SELECT count(*) FROM job j WHERE j.run_id = r.run_id"
      " AND j.met_deadline = 0)",
