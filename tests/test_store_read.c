@@ -288,15 +288,16 @@ static void test_compare_formats(void)
     CHECK(count_lines(json) == 4);
     free(json);
 
-    /* csv: a header and one row per run_summary column */
+    /* csv: a header, one row per run_summary column, and overloaded */
     char *csv = compare_text(FS_COMPARE_CSV, runs, 2, -1);
-    CHECK(count_lines(csv) == 1 + FS_SUMMARY_COLUMNS);
+    CHECK(count_lines(csv) == 2 + FS_SUMMARY_COLUMNS);
+    CHECK_CONTAINS(csv, "\noverloaded,no,no\n");
     CHECK_CONTAINS(csv, "metric,today #1,\"with \"\"spot\"\", 3x #2\"\n");
     CHECK_CONTAINS(csv, "\ntotal_cost_usd,80.0,100.0\n");
     CHECK_CONTAINS(csv, "\nwait_mean_s,0.05,\n");
     free(csv);
     csv = compare_text(FS_COMPARE_CSV, runs, 2, 0);
-    CHECK(count_lines(csv) == 1 + FS_SUMMARY_COLUMNS);
+    CHECK(count_lines(csv) == 2 + FS_SUMMARY_COLUMNS);
     CHECK_CONTAINS(csv, "metric,today #1,\"with \"\"spot\"\", 3x #2\","
                    "\"with \"\"spot\"\", 3x #2 delta\","
                    "\"with \"\"spot\"\", 3x #2 delta %\"\n");
