@@ -20,6 +20,7 @@
  * Runs without a p99 (no requests) are left out; none with one is an
  * error. */
 #include "plots/plot_impl.h"
+#include "sim/store/columns.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -63,7 +64,7 @@ static int read_point(fs_plot_ctx *ctx, size_t r, point *p, char **name)
         fs_plot_summary_num(ctx, id, "unfinished_share", &share))
         return -1;
     p->run = r;
-    p->over = share > 0.01;
+    p->over = share > FS_OVERLOADED_SHARE;
     snprintf(label, sizeof label, "%zu  %s%s", r + 1, buf,
              p->over ? " (overloaded)" : "");
     if (!(*name = strdup(label)))

@@ -34,12 +34,8 @@ extern const fs_cmp_section fs_cmp_sections[FS_COMPARE_SECTIONS];
  * kind, compared with the baseline unless text or an id. */
 fs_cmp_column fs_cmp_summary_column(int c);
 
-/* A run or workload with more of its requests unfinished at the horizon
- * (or dropped) than this share is overloaded: its latency percentiles,
- * over finished requests only, understate what users waited. */
-#define FS_CMP_OVERLOADED 0.01
-
-/* 1 when the run's unfinished_share is over FS_CMP_OVERLOADED. */
+/* 1 when the run's unfinished_share is over FS_OVERLOADED_SHARE
+ * (sim/store/columns.h). */
 int fs_cmp_overloaded(const fs_summary *r);
 
 /* The run the others are compared with, when baseline >= 0. */

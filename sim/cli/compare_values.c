@@ -43,7 +43,7 @@ static const fs_cmp_column workload_cols[] = {
       " coalesce(dropped, 0)) * 1.0 / arrivals END", 0 },
     { "overloaded", "overloaded", FS_COL_TEXT, 0,
       "CASE WHEN arrivals > 0 AND (coalesce(unfinished, 0) +"
-      " coalesce(dropped, 0)) * 1.0 / arrivals > 0.01"
+      " coalesce(dropped, 0)) * 1.0 / arrivals > " FS_OVERLOADED_SQL
       " THEN 'yes' ELSE 'no' END", 0 },
     { "latency_p50_s", "latency p50 (finished requests)", FS_COL_SECONDS, 1,
       "p50_s", 0 },
@@ -313,7 +313,7 @@ int fs_cmp_overloaded(const fs_summary *r)
     double v;
     for (int c = 0; c < FS_SUMMARY_COLUMNS; c++)
         if (strcmp(fs_summary_columns[c].name, "unfinished_share") == 0)
-            return fs_cmp_number(r->col[c], &v) && v > FS_CMP_OVERLOADED;
+            return fs_cmp_number(r->col[c], &v) && v > FS_OVERLOADED_SHARE;
     return 0;
 }
 
@@ -333,7 +333,7 @@ char *fs_cmp_format_value(const fs_cmp_column *c, const char *text)
     } else {
         format_magnitude(c->kind, v, buf, sizeof buf);
     }
-    if (strcmp(c->name, "unfinished_share") == 0 && v > FS_CMP_OVERLOADED) {
+    if (strcmp(c->name, "unfinished_share") == 0 && v > FS_OVERLOADED_SHARE) {
         size_t at = strlen(buf);
         snprintf(buf + at, sizeof buf - at, " OVERLOADED");
     }

@@ -27,7 +27,6 @@
 #include "sim/base/vec.h"
 #include "sim/store/columns.h"
 
-#define OVERLOADED 0.01     /* unfinished share past which a run is */
 #define SLO_WANTED 0.99     /* attainment under which an SLO is a risk */
 #define IDLE_RISK 0.10      /* idle share of a commitment that is a risk */
 #define IDLE_SAVING 0.25    /* idle share of an on-demand pool worth sizing */
@@ -282,7 +281,7 @@ static int glance_row(fs_store *s, const brief_run *b, const brief_run *base,
         snprintf(un, sizeof un, "%s (under 0.01%%)", n);
     else if (!isnan(b->share) && b->share > 0)
         snprintf(un, sizeof un, "%s (%.2f%%)%s", n, 100 * b->share,
-                 b->share > OVERLOADED ? ", overloaded" : "");
+                 b->share > FS_OVERLOADED_SHARE ? ", overloaded" : "");
     else
         snprintf(un, sizeof un, "%s", n);
     return fs_rtable_add(t, b->name, err) || fs_rtable_add(t, bill, err) ||
@@ -311,7 +310,7 @@ static int headline(fs_store *s, const brief_run *runs, size_t n,
         if (fs_rlines_add(&br->headline, err, "%s runs at %s a month: %s "
                           "against the baseline%s.", b->name,
                           fs_report_money(b->rate, 1, rate, sizeof rate), ch,
-                          b->share > OVERLOADED ? ", but it is overloaded "
+                          b->share > FS_OVERLOADED_SHARE ? ", but it is overloaded "
                           "(see the risks)" : ""))
             return -1;
     }
@@ -339,7 +338,7 @@ static int run_savings(const brief_run *runs, size_t n,
     for (size_t i = 0; i < n; i++) {
         const brief_run *b = &runs[i];
         if (b->id == base->id || isnan(b->rate) || !(b->rate < base->rate)
-            || b->share > OVERLOADED)
+            || b->share > FS_OVERLOADED_SHARE)
             continue;
         char m[64], slo[96] = "";
         if (!isnan(b->slo) && !isnan(base->slo))
@@ -439,7 +438,7 @@ static int slo_risks(fs_store *s, const brief_run *b, fs_rbrief *br,
 static int work_risks(const brief_run *b, fs_rbrief *br, fs_error *err)
 {
     char n[64];
-    if (b->share > OVERLOADED &&
+    if (b->share > FS_OVERLOADED_SHARE &&
         fs_rlines_add(&br->risks, err, "Unfinished work: run %s left %s "
                       "requests (%.2f%% of those that arrived) unfinished "
                       "at the horizon or dropped: it is overloaded, and its "

@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "plots/plot.h"
+#include "sim/store/columns.h"
 #include "sim/base/grammar.h"
 #include "sim/base/vec.h"
 
@@ -228,7 +229,7 @@ static int row_workload(sqlite3_stmt *st, fs_report *r, size_t run,
         cell(t, err, "%s", fs_format_thousands(sqlite3_column_double(st, 1),
                                                0, b, sizeof b)) ||
         cell(t, err, "%s (%.2f%%)%s", u, 100 * share,
-             share > 0.01 ? ", overloaded" : "") ||
+             share > FS_OVERLOADED_SHARE ? ", overloaded" : "") ||
         cell(t, err, "%s", fs_format_thousands(used, 1, b, sizeof b)) ||
         (all > 0 ? cell(t, err, "%.2f%%", 100 * used / all)
                  : cell(t, err, "–")) ||

@@ -9,6 +9,7 @@
 #include "sim/base/grammar.h"
 #include "sim/base/textout.h"
 #include "sim/fleet/notes.h"
+#include "sim/store/columns.h"
 #include "models/billing.h"
 
 #include <math.h>
@@ -185,8 +186,8 @@ static void print_latency(FILE *out, const fs_results *r)
         fprintf(out, "  %-20s  %10ld  %9s  %9s  %9s  %9s  %9s  %-10s  %ld "
                 "(%.2f%%)%s\n", esc(l->workload, name, sizeof name),
                 l->count, p50, p99, mean, wait, slo, att, un, share * 100,
-                share > 0.01 ? "  OVERLOADED" : "");
-        overloaded |= share > 0.01;
+                share > FS_OVERLOADED_SHARE ? "  OVERLOADED" : "");
+        overloaded |= share > FS_OVERLOADED_SHARE;
         if (l->dropped || l->unfinished)
             fprintf(out, "  %-20s  (%ld arrived, %ld dropped by queue_max, "
                     "%ld unfinished at the horizon)\n", "", l->arrivals,

@@ -4,6 +4,7 @@
 #include "sim/cli/sweep.h"
 #include "sim/cli/summary.h"
 #include "sim/base/textout.h"
+#include "sim/store/columns.h"
 #include "sim/store/store.h"
 
 #include <math.h>
@@ -13,9 +14,6 @@
 #include <sys/wait.h>
 #include <sqlite3.h>
 
-/* More of a point's requests unfinished (or dropped) than this share: it
- * is overloaded (as compare and the report say). */
-#define FS_SWEEP_OVERLOADED 0.01
 
 /* Adds column i of st to *sum, counting it in *n unless NULL. */
 static void add_column(sqlite3_stmt *st, int i, double *sum, int *n)
@@ -46,7 +44,7 @@ static int read_point(sqlite3_stmt *st, fs_sweep_point *pt, fs_error *err)
                       &pt->unfinished, &pt->unfinished_share};
     for (int c = 0; c < 6; c++)
         *out[c] = cnt[c] == pt->nids && cnt[c] ? sum[c] / cnt[c] : NAN;
-    pt->overloaded = pt->unfinished_share > FS_SWEEP_OVERLOADED;
+    pt->overloaded = pt->unfinished_share > FS_OVERLOADED_SHARE;
     return 0;
 }
 
