@@ -330,5 +330,10 @@ a, b = json.load(open(sys.argv[1]))
 w = a["workloads"][0]
 print(a["overloaded"], b["overloaded"], a["requests_unfinished"], a["unfinished_share"], w["requests_unfinished"], w["overloaded"])' "$TMP/out")" \
     "True False 898 0.25 898 yes" "json: flags and counts"
+expect_exit 0 "overloaded, 2 replications" -- "$FLEETSIM" run over.ini \
+    --db "$DB" --quiet --replications 2 --name over2
+expect_exit 0 "compare --group, overloaded" -- "$FLEETSIM" compare \
+    --db "$DB" --group over2
+expect_in "$TMP/out" "25.00% ± 0.00% OVERLOADED" "group: the mean flagged, after its interval"
 
 report

@@ -78,6 +78,12 @@ int fs_cmp_number(const char *s, double *v);
  * escaped.  malloc'd; NULL when out of memory. */
 char *fs_cmp_format_value(const fs_cmp_column *c, const char *text);
 
+/* The same, with " OVERLOADED" after an unfinished_share over the
+ * threshold (the table and markdown flag an overloaded run so). */
+char *fs_cmp_format_flagged(const fs_cmp_column *c, const char *text);
+/* 1 when c is unfinished_share and v is over FS_OVERLOADED_SHARE. */
+int fs_cmp_flags_overload(const fs_cmp_column *c, double v);
+
 /* A change as the table shows it ("+$20.00", "-0.012 s", "+5.00 pp"), and
  * the relative change ("+25.0%", "0.0%", "" without one). */
 void fs_cmp_format_change(const fs_cmp_column *c, double d, char *buf,

@@ -333,11 +333,25 @@ char *fs_cmp_format_value(const fs_cmp_column *c, const char *text)
     } else {
         format_magnitude(c->kind, v, buf, sizeof buf);
     }
-    if (strcmp(c->name, "unfinished_share") == 0 && v > FS_OVERLOADED_SHARE) {
-        size_t at = strlen(buf);
-        snprintf(buf + at, sizeof buf - at, " OVERLOADED");
-    }
     return strdup(buf);
+}
+
+int fs_cmp_flags_overload(const fs_cmp_column *c, double v)
+{
+    return strcmp(c->name, "unfinished_share") == 0 &&
+           v > FS_OVERLOADED_SHARE;
+}
+
+char *fs_cmp_format_flagged(const fs_cmp_column *c, const char *text)
+{
+    char *s = fs_cmp_format_value(c, text), *out = NULL;
+    double v;
+    if (!s || !fs_cmp_number(text, &v) || !fs_cmp_flags_overload(c, v))
+        return s;
+    if (asprintf(&out, "%s OVERLOADED", s) < 0)
+        out = NULL;
+    free(s);
+    return out;
 }
 
 void fs_cmp_format_change(const fs_cmp_column *c, double d, char *buf,
