@@ -9,7 +9,7 @@
  *
  * Readable for a 20-point sweep: latency on a log axis labelled in time
  * units, each run its own colour and shape, numbered beside its point
- * (points that fall together share one label "11, 12, 13", never
+ * (labels that would meet become one, "11, 12, 13", never
  * overprinted) and named in the legend outside the plot, in two columns
  * below it (the image grows with it).
  *
@@ -72,11 +72,59 @@ static int read_point(fs_plot_ctx *ctx, size_t r, point *p, char **name)
     return isnan(p->p99) || isnan(p->cost) || !(p->p99 > 0);
 }
 
-/* The points' numbers, never printed over each other: points that fall
- * close together (within 8% of the p99 axis's span in logarithms, about
- * a label's width, and 6% of the cost span, a label's height) share one
- * label, "11, 12, 13", right of the rightmost of them.  Written as `set
- * label` commands of digits and commas only (no name). */
+/* A cluster of points sharing one label: its anchor (the rightmost
+ * point), its label's box in the plot's unit square (x: log p99 over its
+ * span, y: cost over its span), and its points (of[i] == cluster). */
+typedef struct cluster {
+    double x, y;        /* the label's left end and middle, unit square */
+    size_t chars;       /* the label's length */
+    int alive;
+} cluster;
+
+/* The plot's ranges are set here (not autoscaled) so that a label's size
+ * in the unit square is known: log p99 from 10% of its span below the
+ * lowest to 25% above the highest (room for labels), cost 12% beyond
+ * either end.  The plot is at least 880 x 380 pixels; a font-9 character
+ * is about 6 px wide and 12 px high (its box: 6 px each side of its
+ * middle), a marker about 12 px across, a label 1.3 characters right of
+ * its point. */
+#define PLOT_W 880.0
+#define PLOT_H 380.0
+#define CHAR_W (6 / PLOT_W)
+#define HALF_H (6 / PLOT_H)
+#define GAP_X (8 / PLOT_W)
+#define MARK_X (6 / PLOT_W)
+#define MARK_Y (6 / PLOT_H)
+
+static int boxes_meet(const cluster *a, const cluster *b)
+{
+    return a->x < b->x + (double)b->chars * CHAR_W &&
+           b->x < a->x + (double)a->chars * CHAR_W &&
+           fabs(a->y - b->y) < 2 * HALF_H;
+}
+
+/* True when label a would print over the marker at (x, y). */
+static int covers_mark(const cluster *a, double x, double y)
+{
+    return a->x < x + MARK_X && x - MARK_X < a->x + (double)a->chars *
+           CHAR_W && fabs(a->y - y) < HALF_H + MARK_Y;
+}
+
+/* Cluster b joins cluster a. */
+static void join(cluster *cl, size_t *of, size_t m, size_t a, size_t b)
+{
+    for (size_t i = 0; i < m; i++)
+        if (of[i] == b)
+            of[i] = a;
+    cl[b].alive = 0;
+    cl[a].x = fmax(cl[a].x, cl[b].x);
+    cl[a].chars += 2 + cl[b].chars;
+}
+
+/* The points' numbers, never printed over each other: each point starts
+ * as its own label right of it; two labels whose boxes would meet become
+ * one, "11, 12, 13", right of the rightmost of their points, and so does
+ * a label that would cover another point, until none does.  Written as `set label` commands of digits and commas only. */
 static void write_labels(fs_plot_ctx *ctx, const point *pt, size_t m)
 {
     double lmin = INFINITY, lmax = -INFINITY, cmin = INFINITY,
@@ -87,26 +135,57 @@ static void write_labels(fs_plot_ctx *ctx, const point *pt, size_t m)
         cmin = fmin(cmin, pt[i].cost);
         cmax = fmax(cmax, pt[i].cost);
     }
-    double lspan = fmax(lmax - lmin, 1);
-    double cspan = fmax(cmax - cmin, fabs(cmax) * 0.1 + 1);
-    size_t *of = malloc((m ? m : 1) * sizeof *of);   /* cluster anchor */
-    if (!of)
+    double lspan = fmax(lmax - lmin, 0.5);
+    double cspan = fmax(cmax - cmin, fabs(cmax) * 0.2 + 1);
+    lmin -= 0.10 * lspan;       /* the ranges drawn */
+    cmin -= 0.12 * cspan;
+    lspan *= 1.35;
+    cspan *= 1.24;
+    fprintf(ctx->vars, "set xrange [%.10g:%.10g]\n"
+            "set yrange [%.10g / money_div:%.10g / money_div]\n",
+            pow(10, lmin), pow(10, lmin + lspan), cmin, cmin + cspan);
+    size_t *of = malloc((m ? m : 1) * sizeof *of);
+    cluster *cl = malloc((m ? m : 1) * sizeof *cl);
+    if (!of || !cl) {
+        free(of);
+        free(cl);
         return;
+    }
     for (size_t i = 0; i < m; i++) {
         of[i] = i;
-        for (size_t j = 0; j < i && of[i] == i; j++)
-            if (of[j] == j &&
-                fabs(log10(pt[i].p99) - log10(pt[j].p99)) < 0.08 * lspan &&
-                fabs(pt[i].cost - pt[j].cost) < 0.06 * cspan)
-                of[i] = j;
+        cl[i] = (cluster){(log10(pt[i].p99) - lmin) / lspan + GAP_X,
+                          (pt[i].cost - cmin) / cspan,
+                          (size_t)snprintf(NULL, 0, "%zu", pt[i].run + 1),
+                          1};
+    }
+    for (int merged = 1; merged;) {
+        merged = 0;
+        for (size_t a = 0; a < m && !merged; a++) {
+            if (!cl[a].alive)
+                continue;
+            for (size_t b = a + 1; b < m && !merged; b++)
+                if (cl[b].alive && boxes_meet(&cl[a], &cl[b])) {
+                    join(cl, of, m, a, b);
+                    merged = 1;
+                }
+            for (size_t i = 0; i < m && !merged; i++) {
+                double x = (log10(pt[i].p99) - lmin) / lspan;
+                double y = (pt[i].cost - cmin) / cspan;
+                if (of[i] != a && covers_mark(&cl[a], x, y)) {
+                    size_t b = of[i];
+                    join(cl, of, m, a < b ? a : b, a < b ? b : a);
+                    merged = 1;
+                }
+            }
+        }
     }
     int k = 0;
     for (size_t a = 0; a < m; a++) {
-        if (of[a] != a)
+        if (!cl[a].alive)
             continue;
-        double x = pt[a].p99, y = pt[a].cost;
+        double x = 0, y = pt[a].cost;
         fprintf(ctx->vars, "set label %d '", ++k);
-        for (size_t i = a, first = 1; i < m; i++)
+        for (size_t i = 0, first = 1; i < m; i++)
             if (of[i] == a) {
                 fprintf(ctx->vars, "%s%zu", first ? "" : ", ",
                         pt[i].run + 1);
@@ -117,6 +196,7 @@ static void write_labels(fs_plot_ctx *ctx, const point *pt, size_t m)
                 "char 1.3, 0 font ',9'\n", x, y);
     }
     free(of);
+    free(cl);
 }
 
 static void write_points(fs_plot_ctx *ctx, const point *pt, size_t m)

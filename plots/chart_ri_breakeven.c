@@ -161,14 +161,13 @@ static int write_run(fs_plot_ctx *ctx, long run, int years,
     const fs_roi_row *w = &pools[k].row;
     const fs_roi_result *r = &w->r;
     pool_pricing(ctx, run, w->pool, pricing, sizeof pricing);
-    char label[1400], a[64], b[64], c[64];
+    char label[1400], a[64], b[64];
     snprintf(label, sizeof label, "%s / %s (%s%s): reserve %ld (roi), "
-             "saves %s a month (%.1f%%); on demand %s, with it %s",
-             name, w->pool, w->gpu,
-             strcmp(pricing, "reserved") == 0 ? ", already reserved" : "",
-             r->count, usd(r->savings_monthly, a, sizeof a), r->savings_pct,
-             usd(r->on_demand_monthly, b, sizeof b),
-             usd(r->with_monthly, c, sizeof c));
+             "saves %s a month (%.1f%%) of %s on demand", name, w->pool,
+             w->gpu, strcmp(pricing, "reserved") == 0 ?
+             ", already reserved" : "", r->count,
+             usd(r->savings_monthly, a, sizeof a), r->savings_pct,
+             usd(r->on_demand_monthly, b, sizeof b));
     out->count = r->count;
     out->breakeven = isnan(r->break_even_months) ? -1
                                                  : r->break_even_months;
@@ -220,7 +219,7 @@ int fs_chart_ri_breakeven(fs_plot_ctx *ctx)
             fprintf(ctx->vars, "count[%zu] = %ld\nbreakeven[%zu] = %.10g\n",
                     r + 1, s[r].count, r + 1, s[r].breakeven);
         fs_plot_money_axis(ctx, max);
-        ctx->legend_rows = (int)n;
+        ctx->legend_rows = 2 * (int)n + 2;   /* in the top panel: half the image */
     }
     fs_plot_strs_free(&series);
     free(s);

@@ -176,9 +176,9 @@ cells = [html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", row)]
 count, od, with_, save, pct, daily = cells[0], cells[1], cells[2], cells[3], cells[4], cells[7]
 svg = re.search(r"<figcaption>ri-breakeven.*?</figure>", dom, re.S).group(0)
 text = html.unescape(" ".join(re.findall(r">([^<]*)<", svg)))
-m = re.search(r"reserve (\d+) \(roi\), saves (\$[\d,.]+) a month \(([\d.]+%)\); on demand (\$[\d,.]+), with it (\$[\d,.]+)", text)
+m = re.search(r"reserve (\d+) \(roi\), saves (\$[\d,.]+) a month \(([\d.]+%)\) of (\$[\d,.]+) on demand", text)
 print(count == m.group(1), save == m.group(2), pct == m.group(3),
-      od == m.group(4), with_ == m.group(5), int(count) < int(daily),
+      od == m.group(4), with_ != "" and daily != "", int(count) < int(daily),
       count, save, daily)
 PY
 )
