@@ -57,7 +57,7 @@ checks=$((checks + 1))
   "$(grep -n '<table>' review.html | head -1 | cut -d: -f1)" ] ||
     fail "html: the executive summary is not first"
 # the reserved pool: already reserved, never a recommendation to reserve
-expect_in review.html '<td>base</td><td>res</td><td>—</td>' \
+expect_in review.html '<td>base</td><td>res</td><td class="note" colspan="10">already reserved: no reservation recommended' \
     "html: the reserved pool gets no recommendation"
 expect_in review.html 'already reserved' "html: the reserved pool says so"
 checks=$((checks + 1))
@@ -276,7 +276,7 @@ checks=$((checks + 1))
     fail "md note: wrong chart files"
 expect_exit 0 "html report of a coarse run" -- "$FLEETSIM" report \
     --db "$DB" --out coarse.html coarse
-expect_in coarse.html '<td>coarse</td><td>od</td><td>—</td>' \
+expect_in coarse.html '<td>coarse</td><td>od</td><td class="note" colspan="10">not sized: metrics_interval 2h' \
     "html: the note row"
 checks=$((checks + 1))
 [ "$(grep -c '<svg' coarse.html)" -eq 5 ] || fail "note: not five <svg>"

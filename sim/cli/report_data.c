@@ -79,8 +79,8 @@ static const char *seconds(double v, char *buf, size_t size)
 }
 
 /* A summary value as it reads: money with separators, ratios as %. */
-static int summary_cell(fs_rtable *t, fs_column_kind kind, const char *v,
-                        fs_error *err)
+static int summary_cell(fs_rtable *t, const char *name, fs_column_kind kind,
+                        const char *v, fs_error *err)
 {
     char b[64];
     if (!v)
@@ -92,7 +92,9 @@ static int summary_cell(fs_rtable *t, fs_column_kind kind, const char *v,
         return cell(t, err, "%s", fs_format_thousands(atof(v), 1, b,
                                                       sizeof b));
     case FS_COL_RATIO:
-        return cell(t, err, "%.2f%%", 100 * atof(v));
+        return cell(t, err, "%.2f%%%s", 100 * atof(v),
+                    strcmp(name, "unfinished_share") == 0 &&
+                    atof(v) > FS_OVERLOADED_SHARE ? ", overloaded" : "");
     case FS_COL_COUNT:
         return cell(t, err, "%s", fs_format_thousands(atof(v), 0, b,
                                                       sizeof b));
@@ -145,7 +147,8 @@ static int gather_summary(fs_store *s, const long *ids, fs_report *r,
     for (int c = 0; rc == 0 && c < FS_SUMMARY_COLUMNS; c++) {
         rc = label_cell(t, &fs_summary_columns[c], err);
         for (size_t i = 0; rc == 0 && i < r->nruns; i++)
-            rc = summary_cell(t, fs_summary_columns[c].kind,
+            rc = summary_cell(t, fs_summary_columns[c].name,
+                              fs_summary_columns[c].kind,
                               sm[i].col[c], err);
     }
     for (size_t i = 0; sm && i < r->nruns; i++)

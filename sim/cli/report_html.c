@@ -12,7 +12,7 @@ static const char style[] =
     "th,td{border:1px solid #bbb;padding:0.25em 0.6em;text-align:right}"
     "th{background:#eef}td:first-child,th:first-child{text-align:left}"
     "figure{margin:1em 0 2em}figcaption{font-weight:bold}"
-    "p.note{color:#a40;font-style:italic}"
+    "p.note{color:#a40;font-style:italic}td.note{text-align:left}"
     "section.brief{border:2px solid #446;padding:0.5em 1.2em;"
     "margin-bottom:2em;background:#f8f8fc}"
     "section.brief li{margin:0.2em 0}section.brief td{text-align:left}"
@@ -76,6 +76,27 @@ static void brief(FILE *out, const fs_rbrief *b)
     fputs("</section>\n", out);
 }
 
+/* A row that only says why (its figures all "—", a note in the last
+ * cell): its first two cells, then the note across the figures' columns,
+ * so that the note reads as a sentence.  0 when r is not such a row. */
+static int note_row(FILE *out, const fs_rtable *t, size_t r)
+{
+    char *const *cell = t->cells + r * (size_t)t->ncols;
+    if (t->ncols < 4 || !cell[t->ncols - 1][0])
+        return 0;
+    for (int c = 2; c < t->ncols - 1; c++)
+        if (strcmp(cell[c], "—") != 0)
+            return 0;
+    fputs("<td>", out);
+    esc(out, cell[0]);
+    fputs("</td><td>", out);
+    esc(out, cell[1]);
+    fprintf(out, "</td><td class=\"note\" colspan=\"%d\">", t->ncols - 2);
+    esc(out, cell[t->ncols - 1]);
+    fputs("</td>", out);
+    return 1;
+}
+
 static void table(FILE *out, const fs_rtable *t)
 {
     fputs("<h2>", out);
@@ -91,6 +112,10 @@ static void table(FILE *out, const fs_rtable *t)
     fputs("</tr>\n", out);
     for (size_t r = 0; r < t->nrows; r++) {
         fputs("<tr>", out);
+        if (note_row(out, t, r)) {
+            fputs("</tr>\n", out);
+            continue;
+        }
         for (int c = 0; c < t->ncols; c++) {
             fputs("<td>", out);
             esc(out, t->cells[r * (size_t)t->ncols + (size_t)c]);
