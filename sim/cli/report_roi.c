@@ -58,6 +58,8 @@ static int pool_row(fs_rtable *t, const char *run, const fs_roi_row *w,
     if (isnan(r->break_even_months))
         snprintf(c[2], sizeof c[2], "not within the %d-month term",
                  r->months);
+    else if (r->break_even_months == 0 && r->upfront_cost == 0)
+        snprintf(c[2], sizeof c[2], "at once (no upfront)");
     else
         snprintf(c[2], sizeof c[2], "%.1f", r->break_even_months);
     if (isnan(r->utilization))
