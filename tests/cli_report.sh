@@ -13,7 +13,9 @@
 #     count, monthly savings and percentage are the table's (and roi's), on
 #     diurnal demand where the daily-average sizing would choose more;
 #   - a run named 'x (a leading quote) draws every chart;
-#   - an overloaded run (25% of requests dropped) is flagged.
+#   - an overloaded run (25% of requests dropped) is flagged;
+#   - the top saving of case study 6 (on demand against spot) is moving
+#     training to spot, sized from the store's run rates.
 # The Markdown has GitHub tables and its charts beside it.  A chart that
 # cannot be drawn (ri-breakeven of a run sampled every 2 h) is a note.
 # Bad --out exits 2 and writes nothing.
@@ -219,6 +221,19 @@ expect_in quote.html "898 (25.00%), overloaded" "overloaded: flagged at a glance
 expect_in quote.html "Unfinished work: run &#39;x left 898 requests (25.00%" \
     "overloaded: a risk, named"
 expect_in quote.html "  'x (overloaded)</text>" "overloaded: marked in cost-vs-latency"
+
+# ---- the top savings name what a cheaper run changes ----------------------
+# Case study 6: the same fine-tunes on demand and on spot.  The summary's
+# first saving is moving training to spot, sized as the store's run rates
+# differ (whole dollars), before right-sizing.
+(cd "$SRCDIR" && "$FLEETSIM" run scenarios/case6-finetune-a100-on-demand.ini \
+    --db "$TMP/c6.db" --quiet && "$FLEETSIM" run \
+    scenarios/case6-finetune-a100-spot.ini --db "$TMP/c6.db" --quiet) >/dev/null
+expect_exit 0 "report of case 6" -- "$FLEETSIM" report --db c6.db \
+    --out c6.md 1 2
+save=$(sql c6.db "SELECT printf('%,d', round(a.cost_per_month_usd - b.cost_per_month_usd)) FROM run_summary a, run_summary b WHERE a.run_id = 1 AND b.run_id = 2")
+expect_in c6.md "1. Move training to spot, as run case6-finetune-a100-spot does: saves \$$save a month" \
+    "summary: moving training to spot, \$$save a month"
 
 # ---- Markdown ------------------------------------------------------------
 expect_exit 0 "report md" -- "$FLEETSIM" report --db "$DB" --baseline 2 \
