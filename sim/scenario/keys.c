@@ -36,6 +36,8 @@ static const fs_key_doc scenario_keys[] = {
      "catalog's gpus.csv"},
     {"catalog_instances", "path", NULL, "the instance catalog file, instead "
      "of catalog's instances.csv"},
+    {"models", "path", NULL, "your own LLMs: a CSV with models.csv's "
+     "columns, looked up before the catalog's models by llm(model=...)"},
     {"description", "text", NULL, "ignored; for people"},
     {NULL, NULL, NULL, NULL},
 };
@@ -75,6 +77,10 @@ static const fs_key_doc pool_keys[] = {
      "overrides the catalog price; at most $10000"},
     {"tags", "KEY:VALUE,...", NULL,
      "showback tags of the pool's cost (cost_allocation, export)"},
+    {"mfu", "fraction, above 0 to 1", "the engine's default",
+     "llm: prefill compute efficiency (share of the GPU's peak)"},
+    {"bw_efficiency", "fraction, above 0 to 1", "the engine's default",
+     "llm: decode memory-bandwidth efficiency"},
     {"schedule", "window name", NULL,
      "up (count instances) and billed only inside the window's openings "
      "(training jobs running at a close finish first); not with "
@@ -148,15 +154,21 @@ static const fs_key_doc workload_keys[] = {
      "training: a job may take its GPUs from several instances of a pool"},
     {"fallback_after", "duration", "0s (all pools at once)",
      "training: a job waiting this long may take the next pool of its list"},
+    {"tokens_in", "distribution", NULL,
+     "llm: prompt tokens of a generated request, e.g. lognormal(mean=1000, "
+     "sigma=0.8) or const(512); traces with token columns use theirs"},
+    {"tokens_out", "distribution", NULL,
+     "llm: output tokens of a generated request, as tokens_in"},
+    {"slo_ttft", "duration", NULL,
+     "llm: time-to-first-token objective; attainment = share of served "
+     "requests within it"},
+    {"slo_tpot", "duration", NULL,
+     "llm: time-per-output-token objective (after the first token)"},
     {"description", "text", NULL, "ignored; for people"},
     {NULL, NULL, NULL, NULL},
 };
 
 static const fs_key_later workload_later[] = {
-    {"model", "LLM service models"},
-    {"precision", "LLM service models"},
-    {"tokens_in", "LLM service models"},
-    {"tokens_out", "LLM service models"},
     {NULL, NULL},
 };
 
