@@ -32,7 +32,7 @@ typedef struct fs_column {
     const char *help;   /* one line for the man page, no final period */
 } fs_column;
 
-#define FS_SUMMARY_COLUMNS 21
+#define FS_SUMMARY_COLUMNS 26
 /* In the view's column order (the contract's). */
 extern const fs_column fs_summary_columns[FS_SUMMARY_COLUMNS];
 
