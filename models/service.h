@@ -35,6 +35,10 @@ typedef struct fs_request {
     double demand;        /* service seconds on the reference GPU */
     int32_t tokens_in;    /* prompt tokens from the trace, -1 if unknown */
     int32_t tokens_out;   /* generated tokens from the trace, -1 if unknown */
+    /* llm: output tokens already generated when a full KV cache preempted
+     * it (it resumes by recomputing them), and when its first came */
+    int32_t generated;
+    double first_token;
 } fs_request;
 
 typedef struct fs_service_model fs_service_model;
@@ -110,7 +114,7 @@ static inline fs_request fs_service_request(const fs_service *s,
                                             double recorded_s, int tokens_in,
                                             int tokens_out)
 {
-    fs_request r = {arrival, 0, tokens_in, tokens_out};
+    fs_request r = {arrival, 0, tokens_in, tokens_out, 0, 0};
     s->model->arrive(s, rng, recorded_s, &r);
     return r;
 }

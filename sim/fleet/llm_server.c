@@ -4,14 +4,16 @@
  * schedule.  A server runs one replica of its workload's model (tp GPUs
  * of its pool, models/llm.h) and holds up to max_batch running requests.
  * Each iteration is ONE event per server:
- *   1. admit waiting requests, oldest first, while their prompt's KV cache
- *      fits (the memory left beside the weights, activations and overhead,
- *      fs_llm_perf.kv_capacity_tokens, in blocks of 16 tokens); a full
- *      cache makes them wait in the workload's queue;
- *   2. reserve the KV blocks the running requests' next tokens need; when
- *      the cache is full mid-decode, preempt the newest request (it goes
- *      back to the head of the queue and starts over: vLLM's recompute
- *      preemption), counted;
+ *   1. reserve the KV blocks the running requests' next tokens need; when
+ *      the cache is full mid-decode, preempt the newest request: it goes
+ *      back to the head of the queue, counted, and when admitted again
+ *      recomputes its prompt and the tokens it had (vLLM's recompute
+ *      preemption);
+ *   2. unless it preempted, admit waiting requests, oldest first, while
+ *      their prompt's KV cache fits beside a watermark of 1% of the blocks
+ *      (the cache is the memory left beside the weights, activations and
+ *      overhead, fs_llm_perf.kv_capacity_tokens, in blocks of 16 tokens);
+ *      a full cache makes them wait in the workload's queue;
  *   3. run the admitted requests' prefill (at most chunked_prefill prompt
  *      tokens per iteration when set) and one decode step for every
  *      request past its prefill, in the time fs_llm_iteration_time gives.
@@ -41,7 +43,9 @@
 
 typedef struct llm_seq {
     fs_request r;
-    int32_t in, out;        /* tokens to prefill and to generate, >= 1 */
+    int32_t in, out;        /* prompt and output tokens, >= 1 */
+    int32_t fill;           /* tokens to prefill: the prompt, and after a
+                               preemption the tokens it had generated */
     int32_t prefilled, generated;
     int32_t step;           /* prompt tokens the running iteration fills */
     int32_t decoding;       /* it decodes a token in the running iteration */
@@ -52,7 +56,8 @@ typedef struct llm_seq {
 struct fs_llm_run {
     llm_seq *seq;           /* running, oldest admitted first */
     int n, cap;
-    long free_blocks, total_blocks;
+    long free_blocks, total_blocks, watermark;
+    int preempted;          /* in the iteration being planned */
     const fs_llm_perf *perf;    /* its workload's replica on this pool */
     long chunk;             /* prefill tokens per iteration */
 };
@@ -92,7 +97,10 @@ static void add_seq(fs_server *s, const fs_request *r, double now)
     q->r = *r;
     q->in = at_least_one(r->tokens_in);
     q->out = at_least_one(r->tokens_out);
-    q->blocks = blocks_for((long)q->in + 1);
+    q->generated = r->generated;
+    q->first_t = r->first_token;
+    q->fill = q->in + q->generated;
+    q->blocks = blocks_for((long)q->fill + 1);
     q->admitted = now;
     run->free_blocks -= q->blocks;
     if (r->arrival >= w->sim->sc->warmup_s) {
@@ -120,7 +128,7 @@ static void admit(fs_server *s, double now)
     fs_llm_run *run = s->llm;
     fs_workload *w = s->wl;
     fs_servers *p = s->pool;
-    if (!fs_capacity_takes_work(p->cap, s->instance))
+    if (!fs_capacity_takes_work(p->cap, s->instance) || run->preempted)
         return;
     while (run->n < run->cap && w->queue.len) {
         const fs_request *head = fs_queue_peek(&w->queue);
@@ -129,8 +137,9 @@ static void admit(fs_server *s, double now)
             drop_too_long(w);
             continue;
         }
-        if (blocks_for((long)at_least_one(head->tokens_in) + 1) >
-            run->free_blocks)
+        long fill = (long)at_least_one(head->tokens_in) + head->generated;
+        if (blocks_for(fill + 1) > run->free_blocks - run->watermark &&
+            run->n > 0)
             break;
         fs_request r = fs_queue_pop(&w->queue);
         add_seq(s, &r, now);
@@ -149,10 +158,15 @@ static void unadmit(fs_server *s, const llm_seq *q)
     s->llm->free_blocks += q->blocks;
 }
 
-static void requeue(fs_server *s, const llm_seq *q)
+/* q goes back to the head of the queue: with what it has generated after
+ * a preemption (resume), from the start after an interruption. */
+static void requeue(fs_server *s, const llm_seq *q, int resume)
 {
     fs_workload *w = s->wl;
-    if (fs_queue_push_front(&w->queue, q->r)) {
+    fs_request r = q->r;
+    r.generated = resume ? q->generated : 0;
+    r.first_token = resume ? q->first_t : 0;
+    if (fs_queue_push_front(&w->queue, r)) {
         fs_error_set(w->sim->err, "out of memory queueing requests");
         fs_sim_fail(w->sim);
     }
@@ -163,11 +177,12 @@ static void requeue(fs_server *s, const llm_seq *q)
 static void reserve_decode(fs_server *s)
 {
     fs_llm_run *run = s->llm;
+    run->preempted = 0;
     for (;;) {
         long need = 0;
         for (int i = 0; i < run->n; i++) {
             const llm_seq *q = &run->seq[i];
-            if (q->prefilled == q->in)
+            if (q->prefilled == q->fill)
                 need += blocks_for((long)q->in + q->generated + 1) -
                         q->blocks;
         }
@@ -175,12 +190,13 @@ static void reserve_decode(fs_server *s)
             break;
         const llm_seq *newest = &run->seq[--run->n];
         unadmit(s, newest);
-        requeue(s, newest);
+        requeue(s, newest, 1);
         s->wl->llm.preempted++;
+        run->preempted = 1;
     }
     for (int i = 0; i < run->n; i++) {
         llm_seq *q = &run->seq[i];
-        if (q->prefilled != q->in)
+        if (q->prefilled != q->fill)
             continue;
         long b = blocks_for((long)q->in + q->generated + 1);
         run->free_blocks -= b - q->blocks;
@@ -195,12 +211,12 @@ static void iterate(fs_server *s, double now)
 {
     fs_llm_run *run = s->llm;
     fs_workload *w = s->wl;
+    reserve_decode(s);
     admit(s, now);
     if (run->n == 0) {
         fs_dispatch_done(s);
         return;
     }
-    reserve_decode(s);
     long prefill = 0, budget = run->chunk, kv = 0;
     double attn = 0;
     int batch = 0;
@@ -211,7 +227,7 @@ static void iterate(fs_server *s, double now)
             kv += (long)q->in + q->generated;
         } else if (budget > 0) {
             long a = q->prefilled;
-            long c = q->in - a < budget ? q->in - a : budget;
+            long c = q->fill - a < budget ? q->fill - a : budget;
             q->step = (int32_t)c;
             budget -= c;
             prefill += c;
@@ -273,10 +289,10 @@ static void on_iteration(fs_engine *e, void *obj, long arg)
         if (q->step) {
             q->prefilled += q->step;
             q->step = 0;
-            if (q->prefilled == q->in) {
-                q->generated = 1;
+            /* a prefill ends with a token: the first, or after a
+             * preemption the next */
+            if (q->prefilled == q->fill && q->generated++ == 0)
                 q->first_t = now;
-            }
         } else if (q->decoding) {
             q->generated++;
             q->decoding = 0;
@@ -307,6 +323,8 @@ static void llm_start(fs_server *s)
     run->perf = &w->perf[pool_index(w, s->pool)];
     run->total_blocks = run->perf->kv_capacity_tokens / KV_BLOCK;
     run->free_blocks = run->total_blocks;
+    run->watermark = run->total_blocks / 100;
+    run->preempted = 0;
     run->n = 0;
     run->cap = w->conf->service.llm.max_batch;
     long chunk = w->conf->service.llm.chunked_prefill;
@@ -331,7 +349,7 @@ static void llm_lose(fs_server *s, double now)
     s->timer = 0;
     for (int i = run->n - 1; i >= 0; i--) {
         unadmit(s, &run->seq[i]);
-        requeue(s, &run->seq[i]);
+        requeue(s, &run->seq[i], 0);
     }
     w->retried += run->n;
     p->retried += run->n;
