@@ -68,9 +68,8 @@ static int resolve_model(fs_reader *rd, fs_scenario *sc, fs_llm_service *l,
         return 0;
     char hint[1024], why[1200];
     fs_llm_catalog_suggest(sc->llm_models, l->model_name, hint, sizeof hint);
-    snprintf(why, sizeof why, "llm(): unknown model '%s' %s (fleetsim "
-             "catalog models lists them; models = FILE adds your own)",
-             l->model_name, hint);
+    snprintf(why, sizeof why, "llm(): unknown model '%s' %s; models = "
+             "FILE adds your own", l->model_name, hint);
     return fs_rd_bad(rd, e, "%s", why);
 }
 
