@@ -50,6 +50,20 @@ good >"$TMP/plain.ini"
 expect_exit 0 "a plain workload" -- "$FLEETSIM" run "$TMP/plain.ini" --db "$DB" --quiet
 expect_eq "$(sql "$DB" "SELECT count(*) FROM latency l JOIN run r USING (run_id) WHERE r.name = 'good' AND ttft_p50_s IS NULL AND tokens_out IS NULL AND cost_per_mtok_usd IS NULL")" "1" "plain workload: llm columns NULL"
 
+# ---- case 2 at the token level: 4 A100s one at a time vs 1 batching -----
+for f in before after; do
+    expect_exit 0 "case2-llm-$f" -- "$FLEETSIM" run "$SRCDIR/scenarios/case2-llm-$f.ini" --db "$DB" --quiet
+done
+q() { sql "$DB" "SELECT $1 FROM run_summary s JOIN latency l USING (run_id) WHERE s.name = 'case2-llm-$2'"; }
+# the same requests (common random numbers), a quarter of the bill
+expect_eq "$(q l.arrivals before)" "$(q l.arrivals after)" "case 2: the same arrivals"
+expect_eq "$(q s.cost_per_month_usd before) $(q s.cost_per_month_usd after)" "10723.7 2679.1" "case 2: 4 x \$3.673/h vs 1 x, 730-hour run rate"
+expect_eq "$(q "s.utilization < 0.5" before) $(q "s.utilization > 0.8" after)" "1 1" "case 2: utilization about 43% -> 84%"
+# batching cuts the wait for a GPU (TTFT) and costs a little TPOT
+expect_eq "$(q "l.ttft_p99_s" after | awk -v b="$(q l.ttft_p99_s before)" '{ print ($1 < b / 3) }')" "1" "case 2: TTFT p99 down more than 3x"
+expect_eq "$(q "l.tpot_p50_s" after | awk -v b="$(q l.tpot_p50_s before)" '{ print ($1 > b && $1 < 1.2 * b) }')" "1" "case 2: TPOT p50 up less than 20%"
+expect_eq "$(q "l.mean_batch_size" before)" "1.0" "case 2: one at a time before"
+
 # ---- (d) a model that does not fit is refused before any event ------------
 cat >"$TMP/big.ini" <<'INI'
 [scenario]
