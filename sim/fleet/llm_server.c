@@ -172,13 +172,13 @@ static void requeue(fs_server *s, const llm_seq *q, int resume)
     }
 }
 
-/* The KV cache of the next tokens: blocks each decoding request needs,
- * preempting the newest requests while they do not fit. */
-static void reserve_decode(fs_server *s)
+/* When the cache may not hold the next tokens (fewer free blocks than
+ * running requests: each needs at most one more), preempts the newest
+ * requests while the blocks the decoding ones need are not free. */
+static void preempt_for_decode(fs_server *s)
 {
     fs_llm_run *run = s->llm;
-    run->preempted = 0;
-    for (;;) {
+    while (run->free_blocks < run->n && run->n > 1) {
         long need = 0;
         for (int i = 0; i < run->n; i++) {
             const llm_seq *q = &run->seq[i];
@@ -186,7 +186,7 @@ static void reserve_decode(fs_server *s)
                 need += blocks_for((long)q->in + q->generated + 1) -
                         q->blocks;
         }
-        if (need <= run->free_blocks || run->n <= 1)
+        if (need <= run->free_blocks)
             break;
         const llm_seq *newest = &run->seq[--run->n];
         unadmit(s, newest);
@@ -194,45 +194,58 @@ static void reserve_decode(fs_server *s)
         s->wl->llm.preempted++;
         run->preempted = 1;
     }
-    for (int i = 0; i < run->n; i++) {
-        llm_seq *q = &run->seq[i];
-        if (q->prefilled != q->fill)
-            continue;
-        long b = blocks_for((long)q->in + q->generated + 1);
-        run->free_blocks -= b - q->blocks;
-        q->blocks = b;
-        q->decoding = 1;
-    }
+}
+
+/* What the iteration being planned does with q, still prefilling: the
+ * next chunk of its prompt, within the iteration's budget. */
+static void plan_prefill(llm_seq *q, long *budget, long *tokens,
+                         double *attn)
+{
+    if (*budget <= 0)
+        return;
+    long a = q->prefilled;
+    long c = q->fill - a < *budget ? q->fill - a : *budget;
+    q->step = (int32_t)c;
+    *budget -= c;
+    *tokens += c;
+    *attn += (double)(2 * a + c + 1) * (double)c / 2;
 }
 
 /* Plans and schedules the next iteration, or gives the server back when
- * nothing runs. */
+ * nothing runs: the decoding requests' next blocks (preempting when the
+ * cache is full), then new requests if none was preempted, then the
+ * prefill chunks within the budget, in admission order.  Two passes over
+ * the running requests at most (and a third only when the cache is
+ * nearly full). */
 static void iterate(fs_server *s, double now)
 {
     fs_llm_run *run = s->llm;
     fs_workload *w = s->wl;
-    reserve_decode(s);
-    admit(s, now);
-    if (run->n == 0) {
-        fs_dispatch_done(s);
-        return;
-    }
     long prefill = 0, budget = run->chunk, kv = 0;
     double attn = 0;
     int batch = 0;
+    run->preempted = 0;
+    preempt_for_decode(s);
     for (int i = 0; i < run->n; i++) {
         llm_seq *q = &run->seq[i];
-        if (q->decoding) {
+        if (q->prefilled == q->fill) {
+            long b = blocks_for((long)q->in + q->generated + 1);
+            run->free_blocks -= b - q->blocks;
+            q->blocks = b;
+            q->decoding = 1;
             batch++;
             kv += (long)q->in + q->generated;
-        } else if (budget > 0) {
-            long a = q->prefilled;
-            long c = q->fill - a < budget ? q->fill - a : budget;
-            q->step = (int32_t)c;
-            budget -= c;
-            prefill += c;
-            attn += (double)(2 * a + c + 1) * (double)c / 2;
+        } else {
+            plan_prefill(q, &budget, &prefill, &attn);
         }
+    }
+    int old = run->n;
+    admit(s, now);
+    for (int i = old; i < run->n; i++)
+        plan_prefill(&run->seq[i], &budget, &prefill, &attn);
+    if (run->n == 0) {
+        fs_dispatch_done(s);
+        return;
     }
     s->nbatch = run->n;
     w->llm.iterations++;
