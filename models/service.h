@@ -36,9 +36,9 @@ typedef struct fs_request {
     int32_t tokens_in;    /* prompt tokens from the trace, -1 if unknown */
     int32_t tokens_out;   /* generated tokens from the trace, -1 if unknown */
     /* llm: output tokens already generated when a full KV cache preempted
-     * it (it resumes by recomputing them), and when its first came */
+     * it (it resumes by recomputing them), and its time to first token */
     int32_t generated;
-    double first_token;
+    float ttft;
 } fs_request;
 
 typedef struct fs_service_model fs_service_model;

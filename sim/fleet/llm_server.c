@@ -98,7 +98,7 @@ static void add_seq(fs_server *s, const fs_request *r, double now)
     q->in = at_least_one(r->tokens_in);
     q->out = at_least_one(r->tokens_out);
     q->generated = r->generated;
-    q->first_t = r->first_token;
+    q->first_t = r->arrival + (double)r->ttft;
     q->fill = q->in + q->generated;
     q->blocks = blocks_for((long)q->fill + 1);
     q->admitted = now;
@@ -165,7 +165,7 @@ static void requeue(fs_server *s, const llm_seq *q, int resume)
     fs_workload *w = s->wl;
     fs_request r = q->r;
     r.generated = resume ? q->generated : 0;
-    r.first_token = resume ? q->first_t : 0;
+    r.ttft = resume ? (float)(q->first_t - q->r.arrival) : 0;
     if (fs_queue_push_front(&w->queue, r)) {
         fs_error_set(w->sim->err, "out of memory queueing requests");
         fs_sim_fail(w->sim);
