@@ -89,6 +89,11 @@ typedef struct fs_llm_config {
     double bw_efficiency;   /* decode bandwidth efficiency, 0..1 */
 } fs_llm_config;
 
+/* The KV cache's default precision for these weights: the weights', at
+ * least fp8 (an int4 model keeps an fp8 cache).  fs_llm_config.kv is
+ * taken as it is: set it from this when the user names none. */
+fs_precision fs_llm_kv_default(fs_precision weights);
+
 /* bf16 weights and KV cache, tp 1, vllm, default efficiencies. */
 void fs_llm_config_default(fs_llm_config *c, const fs_llm_model *m);
 /* 0 when the serving stack is known ("vllm", "trt-llm", "sglang"). */

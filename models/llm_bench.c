@@ -10,6 +10,11 @@
 #define CUR "TensorRT-LLM docs/source/performance/perf-overview.md " \
             "(commit 00f37686)"
 
+#define MUSGRAVE "johnmusgrave.com/p/vllm-throughput-latency-sweep-on " \
+                 "(vLLM 0.23, C=1: about 75 tokens/s)"
+#define YOBITEL "yobitelcomm.github.io/bench/recipes/concurrency-sweep " \
+                "(vLLM 0.21, conc 1, tpot_p50; short chat prompts)"
+
 static const fs_llm_bench_point points[] = {
     /* calibration: v0.9.0, batch 1 TTFT (gptSessionBenchmark) */
     {"llama-2-7b", "A100-80GB", "fp16", 1, "trt-llm", 128, 1, 1,
@@ -43,6 +48,11 @@ static const fs_llm_bench_point points[] = {
      FS_BENCH_INFLIGHT_TPUT, 4205, 1, CUR},
     {"llama-3.3-70b", "H200", "fp8", 1, "trt-llm", 1000, 1000, 2048,
      FS_BENCH_INFLIGHT_TPUT, 2909, 1, CUR},
+    /* calibration, vllm: single-request decode, published runs of vLLM */
+    {"llama-3.1-8b", "A100-40GB", "bf16", 1, "vllm", 1024, 128, 1,
+     FS_BENCH_TPOT_MS, 1000.0 / 75, 1, MUSGRAVE},
+    {"llama-3.1-8b", "H100-80GB", "bf16", 1, "vllm", 256, 256, 1,
+     FS_BENCH_TPOT_MS, 6.48, 1, YOBITEL},
     /* held out: other rows of the same tables */
     {"mistral-7b", "A100-80GB", "fp16", 1, "trt-llm", 128, 1, 1,
      FS_BENCH_TTFT_MS, 16.3, 0, V090},
@@ -73,7 +83,7 @@ static const fs_llm_bench_point points[] = {
     {"mixtral-8x7b", "H100-80GB", "fp8", 2, "trt-llm", 128, 128, 512,
      FS_BENCH_STATIC_TPUT, 5255, -1, V090},
     {"mixtral-8x7b", "A100-80GB", "fp16", 2, "trt-llm", 128, 128, 512,
-     FS_BENCH_STATIC_TPUT, 2842, -1, V090},
+     FS_BENCH_STATIC_TPUT, 2842, 0, V090},
     {"llama-3.1-8b", "H100-80GB", "fp8", 1, "trt-llm", 128, 2048, 2048,
      FS_BENCH_INFLIGHT_TPUT, 22714, 0, CUR},
     {"llama-3.1-8b", "H100-80GB", "fp8", 1, "trt-llm", 2048, 2048, 2048,
@@ -108,15 +118,22 @@ static double static_batch_time(const fs_llm_perf *p, int b, long in,
     return t;
 }
 
-double fs_llm_steady_iteration(const fs_llm_perf *p, int n, long in,
-                               long out)
+/* The steady state of n sequences, `entering` prompts prefilled an
+ * iteration on average. */
+static double steady(const fs_llm_perf *p, int n, double enter, long in,
+                     long out)
 {
-    /* n / out sequences finish per iteration and as many prompts enter */
-    double enter = (double)n / (double)out;
     double pre = enter * (double)in;
     double attn = enter * (double)in * ((double)in + 1) / 2;
     long kv = (long)((double)n * ((double)in + (double)out / 2));
     return fs_llm_iteration_time(p, (long)(pre + 0.5), attn, n, kv);
+}
+
+double fs_llm_steady_iteration(const fs_llm_perf *p, int n, long in,
+                               long out)
+{
+    /* n / out sequences finish per iteration and as many prompts enter */
+    return steady(p, n, (double)n / (double)out, in, out);
 }
 
 int fs_llm_bench_eval(const fs_llm_bench_point *pt, const fs_catalog *cat,
@@ -160,7 +177,12 @@ int fs_llm_bench_eval(const fs_llm_bench_point *pt, const fs_catalog *cat,
                      pt->in + pt->out);
             return -1;
         }
-        double t = fs_llm_steady_iteration(&p, n, pt->in, pt->out);
+        /* A request's TPOT counts the other n - 1 requests' prompts
+         * prefilled between its tokens, not its own. */
+        double t = pt->metric == FS_BENCH_TPOT_MS
+                       ? steady(&p, n, (double)(n - 1) / (double)pt->out,
+                                pt->in, pt->out)
+                       : fs_llm_steady_iteration(&p, n, pt->in, pt->out);
         *out = pt->metric == FS_BENCH_TPOT_MS ? 1e3 * t : n / t;
         break;
     }

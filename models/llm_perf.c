@@ -65,9 +65,9 @@ static const engine engines[] = {
     {"trt-llm", {0.55, 0.75, 0.65, 0.55}, {0.8, 0.8, 0.7, 0.6},
      {0.70, 0.70, 0.70, 0.80}, 0.3e-3, 5e-6, 3.0e-3, 100},
     {"vllm", {0.50, 0.68, 0.60, 0.50}, {0.8, 0.8, 0.7, 0.6},
-     {0.70, 0.70, 0.70, 0.75}, 1.5e-3, 10e-6, 4.0e-3, 100},
+     {0.70, 0.78, 0.75, 0.80}, 0.6e-3, 5e-6, 4.0e-3, 100},
     {"sglang", {0.52, 0.70, 0.62, 0.52}, {0.8, 0.8, 0.7, 0.6},
-     {0.70, 0.70, 0.70, 0.78}, 1.0e-3, 8e-6, 3.5e-3, 100},
+     {0.70, 0.78, 0.75, 0.80}, 0.5e-3, 5e-6, 3.5e-3, 100},
 };
 #define NENGINES (sizeof engines / sizeof engines[0])
 
@@ -158,20 +158,16 @@ static double compute_peak(const fs_gpu *g, fs_precision p)
     return g->bf16_tflops * 1e12;
 }
 
-/* Bytes per cached value: the configuration's, else the weights' (at least
- * fp8: an int4 model keeps an fp8 cache). */
-static double kv_value_bytes(const fs_llm_config *c)
+fs_precision fs_llm_kv_default(fs_precision weights)
 {
-    if (c->kv != FS_PREC_BF16 || c->weights == FS_PREC_BF16)
-        return fs_precision_bytes(c->kv);
-    double b = fs_precision_bytes(c->weights);
-    return b < 1 ? 1 : b;
+    return fs_precision_bytes(weights) >= 1 ? weights : FS_PREC_FP8;
 }
 
 double fs_llm_kv_bytes_per_token(const fs_llm_config *c)
 {
     const fs_llm_model *m = c->model;
-    return 2.0 * m->layers * m->kv_heads * m->head_dim * kv_value_bytes(c);
+    return 2.0 * m->layers * m->kv_heads * m->head_dim *
+           fs_precision_bytes(c->kv);
 }
 
 static void fill_timing(fs_llm_perf *p, const fs_llm_config *c,
@@ -196,7 +192,9 @@ static void fill_timing(fs_llm_perf *p, const fs_llm_config *c,
     p->bandwidth = hw->gpu->memory_bw_gbs * 1e9 * tp * hw->memory_frac * bw;
     p->flops_per_token = 2.0 * m->active_params;
     p->attn_flops_per_ctx = 4.0 * m->layers * m->heads * m->head_dim;
-    p->prefill_pad_tokens = e->pad_tokens;
+    /* a GPU of a TP group runs 1/tp of each GEMM: narrower, less work
+     * a wave, so a small chunk wastes more */
+    p->prefill_pad_tokens = e->pad_tokens * (1.0 + 0.5 * log2((double)tp));
     /* A stack's per-step cost grows with the ranks it coordinates. */
     double tp_scale = 1.0 + 0.25 * (tp > 1 ? log2((double)tp) : 0);
     p->step_overhead_s = (e->step_s + e->layer_s * m->layers) * tp_scale;

@@ -72,7 +72,7 @@ static fs_llm_perf perf_of(const char *model, const char *gpu,
     fs_llm_config c;
     fs_llm_config_default(&c, fs_llm_catalog_find(models, model));
     c.weights = prec;
-    c.kv = prec;
+    c.kv = fs_llm_kv_default(prec);
     c.tp = tp;
     if (engine)
         snprintf(c.engine, sizeof c.engine, "%s", engine);

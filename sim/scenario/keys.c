@@ -154,6 +154,9 @@ static const fs_key_doc workload_keys[] = {
      "training: a job may take its GPUs from several instances of a pool"},
     {"fallback_after", "duration", "0s (all pools at once)",
      "training: a job waiting this long may take the next pool of its list"},
+    {"model", "MODEL(batch=, seq=, precision=, optimizer=, ...)", NULL,
+     "training: the LLM fine-tuned: refused where it does not fit a pool's "
+     "GPU; durations stated on reference_gpu rescale by tokens/s"},
     {"tokens_in", "distribution", NULL,
      "llm: prompt tokens of a generated request, e.g. lognormal(mean=1000, "
      "sigma=0.8) or const(512); traces with token columns use theirs"},
