@@ -15,7 +15,8 @@
  *   - a spot interruption requeues the running requests, counted, and
  *     they are served again;
  *   - a request longer than a replica's whole KV cache is dropped,
- *     counted. */
+ *     counted;
+ *   - queue(target=N) autoscaling counts the running requests. */
 #include "tests/check.h"
 #include "tests/simulate.h"
 
@@ -249,6 +250,37 @@ static void check_too_long(void)
     fs_results_free(&r);
 }
 
+/* queue(target=4) counts an LLM server's running requests, not one per
+ * busy server: one A100 keeps up with 5 requests/s of 200 tokens, about
+ * 15 running at once, so the pool grows to about 4 instances (counting
+ * busy servers it would stay at 1, the queue being empty). */
+static void check_queue_autoscale(void)
+{
+    fs_results r;
+    const char *text =
+        "[scenario]\nhorizon = 1h\nseed = 2\nmetrics_interval = 5m\n"
+        "[pool.a]\ngpu = A100-80GB\nprice = 3.00\n"
+        "autoscale = queue(target=4)\nmin = 1\nmax = 8\n"
+        "provision_delay = 1m\n"
+        "[workload.w]\npools = a\narrivals = poisson(rate=5/s)\n"
+        "service = llm(model=llama-3-8b, precision=bf16)\n"
+        "tokens_in = const(500)\ntokens_out = const(200)\n";
+    if (run_text(text, &r, NULL) != 0) {
+        CHECK(0);
+        fs_results_free(&r);
+        return;
+    }
+    double most = 0;
+    for (size_t i = 0; i < r.nutil; i++)
+        if (r.util[i].instances_up > most)
+            most = r.util[i].instances_up;
+    printf("  queue autoscaling: up to %.1f instances, batch %.1f\n", most,
+           r.latency[0].mean_batch_size);
+    CHECK(most >= 2.5);
+    CHECK(r.latency[0].unfinished < 50);
+    fs_results_free(&r);
+}
+
 int main(void)
 {
     check_light_load("", 1L << 40);
@@ -257,6 +289,7 @@ int main(void)
     check_preemption();
     check_interruption();
     check_too_long();
+    check_queue_autoscale();
     for (int i = 0; i < nfiles; i++)
         unlink(files[i]);
     return check_report("llm_serve");

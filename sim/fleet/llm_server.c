@@ -373,11 +373,17 @@ static void llm_lose(fs_server *s, double now)
     s->wl = NULL;
 }
 
+static long llm_in_service(const fs_server *s)
+{
+    return s->llm->n;
+}
+
 const fs_server_discipline fs_llm_discipline = {
     .name = "continuous",
     .take = llm_take,
     .start = llm_start,
     .lose = llm_lose,
+    .in_service = llm_in_service,
 };
 
 /* The largest max_batch among the pool's llm workloads. */

@@ -39,6 +39,10 @@ typedef struct fs_server_discipline {
      * their queue, counted as retried; the seconds of work lost are added
      * to s->pool->lost_last. */
     void (*lose)(fs_server *s, double now);
+    /* Requests a busy server counts as in service for queue(target=N)
+     * autoscaling: its batch as one (batch), each running request
+     * (continuous).  NULL: one. */
+    long (*in_service)(const fs_server *s);
 } fs_server_discipline;
 
 /* Workloads one pool may serve. */
