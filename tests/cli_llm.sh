@@ -64,6 +64,12 @@ expect_eq "$(q "l.ttft_p99_s" after | awk -v b="$(q l.ttft_p99_s before)" '{ pri
 expect_eq "$(q "l.tpot_p50_s" after | awk -v b="$(q l.tpot_p50_s before)" '{ print ($1 > b && $1 < 1.2 * b) }')" "1" "case 2: TPOT p50 up less than 20%"
 expect_eq "$(q "l.mean_batch_size" before)" "1.0" "case 2: one at a time before"
 
+# the event estimate counts the servers' iterations (upper bound: one per
+# output token, or every server iterating alone): refused at --max-events
+expect_exit 1 "llm run over --max-events" -- "$FLEETSIM" run "$CONV" --db "$TMP/est.db" --max-events 100000
+expect_in "$TMP/err" "llm-azure-conv.ini:32: workload.chat.service: this run would take about" "estimate: at the service key"
+expect_in "$TMP/err" "LLM server iterations" "estimate: iterations named"
+
 # ---- (d) a model that does not fit is refused before any event ------------
 cat >"$TMP/big.ini" <<'INI'
 [scenario]

@@ -17,6 +17,10 @@ extern const fs_server_discipline fs_llm_discipline;
  * in err. */
 int fs_llm_workload_init(fs_workload *w, fs_error *err);
 void fs_llm_workload_free(fs_workload *w);
+/* Iterations the workload's servers may run over the horizon, for the
+ * run's event estimate: at most one per output token and request (when
+ * tokens_out is drawn), at most every server iterating alone all along. */
+double fs_llm_estimate_iterations(const fs_workload *w, double requests);
 /* A pool's running slots: room for its llm workloads' largest max_batch
  * on every server, made once (a no-op the second time); -1 when out of
  * memory (fs_llm_servers_free is still safe). */

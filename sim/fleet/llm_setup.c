@@ -161,3 +161,19 @@ void fs_llm_workload_free(fs_workload *w)
     if (w->llm.tpot.h)
         fs_hist_free(&w->llm.tpot);
 }
+
+double fs_llm_estimate_iterations(const fs_workload *w, double requests)
+{
+    const fs_llm_service *l = &w->conf->service.llm;
+    double horizon = w->sim->sc->horizon_s, most = 0;
+    for (int k = 0; k < w->npools; k++) {
+        const fs_servers *p = w->pools[k];
+        double t = fs_llm_iteration_time(&w->perf[k], 0, 0, 1, 1);
+        if (t > 0)
+            most += (double)p->nservers * horizon / t;
+    }
+    if (!l->has_tokens_out)
+        return most;
+    double per = fs_dist_mean(&l->tokens_out) + 1;
+    return requests * per < most ? requests * per : most;
+}
