@@ -112,7 +112,9 @@ static const fs_key_doc workload_keys[] = {
     {"service", "distribution", NULL,
      "const(D) | exponential(mean=D) | lognormal(mean=D, sigma=S) | "
      "lognormal(mu=M, sigma=S) | weibull(shape=K, scale=D) | linear(base=D, "
-     "per_item=D) | trace: seconds on reference_gpu (required)"},
+     "per_item=D) | trace: seconds on reference_gpu; or llm(model=M, "
+     "precision=P, tp=N, max_batch=B, kv_precision=P, engine=E, "
+     "chunked_prefill=T): continuous batching of an LLM (required)"},
     {"reference_gpu", "catalog GPU", "the first pool's GPU",
      "the GPU service times are stated for; other GPUs scale them by dense "
      "bf16 throughput"},
