@@ -46,7 +46,7 @@ static int replica(const fs_scenario *sc, fs_llm_perf *perf)
     memset(&c, 0, sizeof c);
     c.model = l->model;
     c.weights = l->weights;
-    c.kv = l->weights;
+    c.kv = fs_llm_kv_default(l->weights);
     c.tp = l->tp;
     snprintf(c.engine, sizeof c.engine, "%s", l->engine);
     fs_llm_hw hw;

@@ -30,10 +30,7 @@ static void replica_config(const fs_workload *w, const fs_servers *p,
     memset(c, 0, sizeof *c);
     c->model = l->model;
     c->weights = l->weights;
-    /* KV cache: the weights' precision, at least fp8 */
-    c->kv = l->kv_set ? l->kv
-                      : fs_precision_bytes(l->weights) >= 1 ? l->weights
-                                                            : FS_PREC_FP8;
+    c->kv = l->kv_set ? l->kv : fs_llm_kv_default(l->weights);
     c->tp = l->tp;
     snprintf(c->engine, sizeof c->engine, "%s", l->engine);
     c->mfu = p->conf->mfu;
@@ -74,9 +71,8 @@ static void nearest_fits(const fs_workload *w, const fs_servers *p,
         if (fs_precision_bytes(lower[i]) >= fs_precision_bytes(c.weights))
             continue;
         t.weights = lower[i];
-        if (t.kv != FS_PREC_FP8 && fs_precision_bytes(t.kv) >
-                                       fs_precision_bytes(FS_PREC_FP8))
-            t.kv = FS_PREC_FP8;
+        if (!w->conf->service.llm.kv_set)
+            t.kv = fs_llm_kv_default(lower[i]);
         if (fits(&t, &hw)) {
             n += (size_t)snprintf(buf + n, len - n, "%sprecision=%s",
                                   n ? "; " : "", fs_precision_name(lower[i]));
