@@ -97,6 +97,22 @@ expect_exit 0 "llama-2-70b bf16 tp=2 runs" -- "$FLEETSIM" run "$TMP/tp2.ini" --d
 sed 's/precision=bf16)/precision=int4)/' "$TMP/big.ini" >"$TMP/int4.ini"
 expect_exit 0 "llama-2-70b int4 runs on one A100" -- "$FLEETSIM" run "$TMP/int4.ini" --db "$DB" --quiet
 
+# ---- a user's own model: models = FILE, looked up before the catalog's ----
+head -1 "$SRCDIR/models/catalog/models.csv" >"$TMP/my.csv"
+grep '^llama-3-8b,' "$SRCDIR/models/catalog/models.csv" | sed 's/^llama-3-8b,/my-8b,/' >>"$TMP/my.csv"
+sed 's/^horizon = 1h$/horizon = 10m\nmodels = my.csv/; s/model=llama-2-70b, precision=bf16/model=my-8b, precision=bf16/' "$TMP/big.ini" >"$TMP/mine.ini"
+expect_exit 0 "models = FILE: a user's model" -- "$FLEETSIM" run "$TMP/mine.ini" --db "$TMP/mine.db" --quiet
+expect_eq "$(sql "$TMP/mine.db" "SELECT count > 0 AND tokens_out = 100.0 * count FROM latency")" "1" "a user's model serves"
+# the same shape as the catalog's llama-3-8b: the same run
+sed 's/model=my-8b/model=llama-3-8b/' "$TMP/mine.ini" >"$TMP/cat.ini"
+expect_exit 0 "the catalog's model" -- "$FLEETSIM" run "$TMP/cat.ini" --db "$TMP/mine.db" --quiet
+expect_eq "$(sql "$TMP/mine.db" "SELECT count(DISTINCT mean_s || ttft_p99_s || tpot_p99_s) FROM latency")" "1" "a user's copy of a catalog model gives the same figures"
+printf 'broken,1,2\n' >>"$TMP/my.csv"
+rm -f "$TMP/bad.db"
+expect_exit 1 "a malformed models file" -- "$FLEETSIM" run "$TMP/mine.ini" --db "$TMP/bad.db" --quiet
+expect_in "$TMP/err" "my.csv:3" "models file: the bad row's line"
+expect_in "$TMP/err" "scenario.models" "models file: the key"
+
 # ---- what a user mistypes ------------------------------------------------
 rm -f "$TMP/bad.db"
 sed 's/model=llama-2-70b/model=llama-2-70/' "$TMP/big.ini" >"$TMP/typo.ini"
