@@ -55,6 +55,7 @@ static void fill_tokens(fs_llm_row *r, double in, double out, double gpu_s,
 static void no_llm(fs_llm_row *r)
 {
     r->ttft_mean_s = r->tpot_mean_s = NAN;
+    r->ttft_p90_s = r->tpot_p90_s = NAN;
     r->slo_ttft_s = r->slo_ttft_attainment = NAN;
     r->slo_tpot_s = r->slo_tpot_attainment = NAN;
 }
@@ -94,6 +95,8 @@ static void fill_workload(const fs_world *world, const fs_workload *w,
     row->ttft_p99_s = fs_hist_quantile(&st->ttft, 0.99);
     row->tpot_p50_s = fs_hist_quantile(&st->tpot, 0.50);
     row->tpot_p99_s = fs_hist_quantile(&st->tpot, 0.99);
+    r->ttft_p90_s = fs_hist_quantile(&st->ttft, 0.90);
+    r->tpot_p90_s = fs_hist_quantile(&st->tpot, 0.90);
     r->ttft_mean_s = fs_hist_mean(&st->ttft);
     r->tpot_mean_s = fs_hist_mean(&st->tpot);
     r->slo_ttft_s = w->conf->slo_ttft_s;

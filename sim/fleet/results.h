@@ -40,7 +40,7 @@ typedef struct fs_util_row {
  * workloads by their busy GPU-seconds. */
 typedef struct fs_llm_row {
     int is_llm;
-    double ttft_mean_s, tpot_mean_s;
+    double ttft_mean_s, tpot_mean_s, ttft_p90_s, tpot_p90_s;
     double slo_ttft_s, slo_ttft_attainment;     /* NaN: no objective */
     double slo_tpot_s, slo_tpot_attainment;
     double tokens_in, tokens_out;

@@ -208,7 +208,7 @@ static const char schema_v5[] =
     "ALTER TABLE pool ADD COLUMN fallback_cost_usd REAL;\n";
 
 /* Version 6: LLM serving.  latency gains, for llm workloads (NULL for
- * others), the mean TTFT and TPOT, their objectives and attainment,
+ * others), the mean and p90 of TTFT and TPOT, their objectives and attainment,
  * tokens in and out, tokens per provisioned GPU-second, the workload's
  * cost, cost per million output tokens and per million tokens, and the
  * requests preempted by a full KV cache; pool gains the tokens served,
@@ -216,6 +216,8 @@ static const char schema_v5[] =
 static const char schema_v6[] =
     "ALTER TABLE latency ADD COLUMN ttft_mean_s REAL;\n"
     "ALTER TABLE latency ADD COLUMN tpot_mean_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN ttft_p90_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN tpot_p90_s REAL;\n"
     "ALTER TABLE latency ADD COLUMN slo_ttft_s REAL;\n"
     "ALTER TABLE latency ADD COLUMN slo_ttft_attainment REAL;\n"
     "ALTER TABLE latency ADD COLUMN slo_tpot_s REAL;\n"
@@ -265,7 +267,7 @@ static const struct required {
       " p95_s, p99_s, p999_s, slo_s, slo_attainment, ttft_p50_s, ttft_p99_s,"
       " tpot_p50_s, tpot_p99_s, arrivals, dropped, unfinished, wait_mean_s,"
       " mean_batch_size"
-      ", ttft_mean_s, tpot_mean_s, slo_ttft_s, slo_ttft_attainment,"
+      ", ttft_mean_s, tpot_mean_s, ttft_p90_s, tpot_p90_s, slo_ttft_s, slo_ttft_attainment,"
       " slo_tpot_s, slo_tpot_attainment, tokens_in, tokens_out,"
       " tokens_in_per_gpu_s, tokens_out_per_gpu_s, cost_usd,"
       " cost_per_mtok_out_usd, cost_per_mtok_usd, preempted" },

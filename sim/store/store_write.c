@@ -261,7 +261,8 @@ static int update_llm(fs_store *s, const fs_results *r, long long id)
         " cost_per_mtok_out_usd = ?5, cost_per_mtok_usd = ?6,"
         " ttft_mean_s = ?7, tpot_mean_s = ?8, slo_ttft_s = ?9,"
         " slo_ttft_attainment = ?10, slo_tpot_s = ?11,"
-        " slo_tpot_attainment = ?12, cost_usd = ?13, preempted = ?14"
+        " slo_tpot_attainment = ?12, cost_usd = ?13, preempted = ?14,"
+        " ttft_p90_s = ?17, tpot_p90_s = ?18"
         " WHERE run_id = ?15 AND workload = ?16", -1, &lat, NULL);
     if (rc != SQLITE_OK)
         return rc;
@@ -285,6 +286,8 @@ static int update_llm(fs_store *s, const fs_results *r, long long id)
         bind_int(lat, 14, l->llm.preempted, &rc);
         bind_int(lat, 15, id, &rc);
         bind_text(lat, 16, FIELD(l, workload), &rc);
+        bind_real(lat, 17, l->llm.ttft_p90_s, &rc);
+        bind_real(lat, 18, l->llm.tpot_p90_s, &rc);
         rc = step_row(lat, rc);
     }
     for (size_t i = 0; rc == SQLITE_OK && i < r->npools; i++) {
