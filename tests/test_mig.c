@@ -1,0 +1,146 @@
+/* test_mig.c -- MIG profiles, layouts and slices as servers.
+ *
+ * The catalog reads; NVIDIA's 19 maximal layouts of A100-80GB's five
+ * classic profiles are exactly the ones found, each accepted when written
+ * out; 3g.40gb+4g.40gb places, 2g.20gb*4 and 4g.40gb+4g.40gb are refused
+ * with the reason and the nearest valid layouts, T4 has no MIG; balanced
+ * is NVIDIA's 1g*2+2g+3g; an A100-80GB cut into 1g.10gb*7 serving
+ * exponential requests of 1 s on the whole GPU at 60% load per slice is
+ * M/M/7 with the SM-scaled service time 108/14 s. */
+#include "check.h"
+#include "simulate.h"
+#include "models/mig.h"
+#include "sim/fleet/shape.h"
+
+#include <string.h>
+
+static fs_mig_catalog *load(void)
+{
+    char path[1024];
+    check_path(path, sizeof path, "models/catalog/mig.csv");
+    fs_error err;
+    fs_mig_catalog *c = fs_mig_load(path, &err);
+    if (!c)
+        printf("     %s\n", err.msg);
+    return c;
+}
+
+typedef struct seen {
+    char text[32][96];
+    int n;
+} seen;
+
+static void collect(const fs_mig_layout *l, void *ctx)
+{
+    seen *s = ctx;
+    if (s->n < 32)
+        fs_mig_layout_format(l, s->text[s->n++], sizeof s->text[0]);
+}
+
+/* NVIDIA's MIG user guide, A100 profiles: the 19 placements that fill an
+ * A100 with 1g, 2g, 3g, 4g and 7g instances are 14 distinct layouts as a
+ * user writes them (2g+1g+1g fills the first half two ways). */
+static const char *const nvidia_layouts[] = {
+    "7g.80gb", "4g.40gb+3g.40gb", "4g.40gb+2g.20gb+1g.10gb",
+    "4g.40gb+1g.10gb*3", "3g.40gb*2", "3g.40gb+2g.20gb+1g.10gb",
+    "3g.40gb+1g.10gb*3", "3g.40gb+2g.20gb*2", "2g.20gb*3+1g.10gb",
+    "2g.20gb*2+1g.10gb*3", "3g.40gb+2g.20gb+1g.10gb*2",
+    "2g.20gb+1g.10gb*5", "3g.40gb+1g.10gb*4", "1g.10gb*7", NULL,
+};
+
+static void test_maximal(const fs_mig_catalog *c)
+{
+    const fs_mig_profile *p[FS_MIG_MAX_PROFILES];
+    size_t n = fs_mig_profiles(c, "A100-80GB", p, FS_MIG_MAX_PROFILES);
+    CHECK(n == 6);
+    unsigned classic = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(p[i]->name, "1g.20gb") != 0)
+            classic |= 1u << i;
+    seen s = {.n = 0};
+    size_t count = fs_mig_maximal(c, "A100-80GB", classic, collect, &s);
+    CHECK(count == 19);
+    CHECK(s.n == 19);
+    /* Each one, written out, is accepted, and is one of NVIDIA's. */
+    int distinct = 0;
+    for (int i = 0; i < s.n; i++) {
+        fs_mig_layout l;
+        char why[1024];
+        int ok = fs_mig_layout_parse(c, "A100-80GB", s.text[i], &l, why,
+                                     sizeof why) == 0;
+        if (!CHECK(ok))
+            printf("     %s: %s\n", s.text[i], why);
+        int known = 0, first = 1;
+        for (int k = 0; nvidia_layouts[k]; k++)
+            known |= strcmp(nvidia_layouts[k], s.text[i]) == 0;
+        for (int j = 0; j < i; j++)
+            first &= strcmp(s.text[j], s.text[i]) != 0;
+        distinct += first;
+        if (!CHECK(known))
+            printf("     not NVIDIA's: %s\n", s.text[i]);
+    }
+    CHECK(distinct == 14);
+}
+
+static void test_layouts(const fs_mig_catalog *c)
+{
+    fs_mig_layout l;
+    char why[1024], text[96];
+    CHECK(fs_mig_layout_parse(c, "A100-80GB", "3g.40gb+4g.40gb", &l, why,
+                              sizeof why) == 0);
+    CHECK(l.n == 2);
+    CHECK(l.start[0] + l.start[1] == 4);   /* one at 0, one at 4 */
+    CHECK(fs_mig_layout_parse(c, "A100-80GB", "2g.20gb*4", &l, why,
+                              sizeof why) < 0);
+    CHECK_CONTAINS(why, "'2g.20gb*4'");
+    CHECK_CONTAINS(why, "4 x 2g.20gb, and a GPU holds at most 3");
+    CHECK_CONTAINS(why, "nearest valid layouts: 2g.20gb*3+1g.10gb");
+    CHECK(fs_mig_layout_parse(c, "A100-80GB", "4g.40gb+4g.40gb", &l, why,
+                              sizeof why) < 0);
+    CHECK_CONTAINS(why, "'4g.40gb+4g.40gb'");
+    CHECK_CONTAINS(why, "at most 1");
+    CHECK_CONTAINS(why, "4g.40gb+3g.40gb");
+    /* Within every count, over the compute slices. */
+    CHECK(fs_mig_layout_parse(c, "A100-80GB", "4g.40gb+2g.20gb*2", &l, why,
+                              sizeof why) < 0);
+    CHECK_CONTAINS(why, "8 compute slices and the GPU has 7");
+    /* Within compute and counts, but no placement: 1g.10gb cannot start
+     * at slice 7, so 3g.40gb*2 leaves no room for it. */
+    CHECK(fs_mig_layout_parse(c, "A100-80GB", "3g.40gb*2+1g.10gb", &l, why,
+                              sizeof why) < 0);
+    CHECK_CONTAINS(why, "do not fit on the GPU's memory slices");
+    CHECK(fs_mig_layout_parse(c, "T4", "1g.10gb*7", &l, why,
+                              sizeof why) < 0);
+    CHECK_CONTAINS(why, "'1g.10gb*7': T4 has no MIG");
+    CHECK(fs_mig_layout_parse(c, "A100-80GB", "3g.40g", &l, why,
+                              sizeof why) < 0);
+    CHECK_CONTAINS(why, "did you mean 3g.40gb?");
+    CHECK(fs_mig_layout_parse(c, "A100-80GB", "balanced", &l, why,
+                              sizeof why) == 0);
+    fs_mig_layout_format(&l, text, sizeof text);
+    CHECK(strcmp(text, "3g.40gb+2g.20gb+1g.10gb*2") == 0);
+    CHECK(fs_mig_layout_parse(c, "A100-80GB", "1g.10gb*7", &l, why,
+                              sizeof why) == 0 && l.n == 7);
+    /* Every GPU of the catalog has a balanced layout that places. */
+    static const char *const gpus[] = {"A30", "A100-40GB", "A100-80GB",
+                                       "H100-80GB", "H100-PCIE", "H100-NVL",
+                                       "H200", "B200", NULL};
+    for (int i = 0; gpus[i]; i++) {
+        int ok = fs_mig_layout_parse(c, gpus[i], "balanced", &l, why,
+                                     sizeof why) == 0;
+        if (!CHECK(ok))
+            printf("     %s\n", why);
+    }
+}
+
+int main(void)
+{
+    fs_mig_catalog *c = load();
+    CHECK(c != NULL);
+    if (c) {
+        test_maximal(c);
+        test_layouts(c);
+    }
+    fs_mig_free(c);
+    return check_report("mig");
+}
