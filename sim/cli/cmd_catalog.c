@@ -110,12 +110,14 @@ static void print_upfront_options(const fs_catalog *c)
 
 int cmd_catalog(int argc, char **argv)
 {
-    const char *what = NULL, *dir = fs_catalog_default_dir();
+    const char *what = NULL, *arg = NULL, *dir = fs_catalog_default_dir();
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--catalog") == 0 && i + 1 < argc)
             dir = argv[++i];
         else if (argv[i][0] == '-')
             return fs_usage_error("catalog", "unknown option '%s'", argv[i]);
+        else if (what && !arg && strcmp(what, "mig") == 0)
+            arg = argv[i];
         else if (what)
             return fs_usage_error("catalog", "one catalog at a time");
         else
@@ -123,14 +125,16 @@ int cmd_catalog(int argc, char **argv)
     }
     if (!what)
         return fs_usage_error("catalog", "which catalog? gpus or instances");
-    if (strcmp(what, "llms") == 0 || strcmp(what, "mig") == 0) {
+    if (strcmp(what, "mig") == 0)
+        return fs_catalog_mig(dir, arg);
+    if (strcmp(what, "llms") == 0) {
         fprintf(stderr, "fleetsim: catalog %s is not in this version of "
                 "fleetsim (gpus and instances are)\n", what);
         return FS_EXIT_FAIL;
     }
     if (strcmp(what, "gpus") != 0 && strcmp(what, "instances") != 0)
-        return fs_usage_error("catalog", "unknown catalog '%s' (gpus or "
-                              "instances)", what);
+        return fs_usage_error("catalog", "unknown catalog '%s' (gpus, "
+                              "instances or mig)", what);
     char gpus[2048], inst[2048];
     snprintf(gpus, sizeof gpus, "%s/gpus.csv", dir);
     snprintf(inst, sizeof inst, "%s/instances.csv", dir);
