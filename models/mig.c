@@ -106,6 +106,8 @@ fs_mig_catalog *fs_mig_load(const char *path, fs_error *err)
     }
     if (rc < 0)
         goto fail;
+    for (size_t i = 0; i < c->n; i++)
+        c->p[i].gpu_memory = fs_mig_gpu_memory(c, c->p[i].gpu);
     fs_csv_free(r);
     return c;
 fail:

@@ -25,6 +25,7 @@ typedef struct fs_mig_profile {
     char name[24];               /* "3g.40gb" */
     int compute;                 /* compute slices */
     int memory;                  /* memory slices */
+    int gpu_memory;              /* the whole GPU's memory slices */
     double memory_gb;            /* usable memory */
     int sms, gpu_sms;            /* its SMs, and the whole GPU's */
     int max_count;

@@ -133,6 +133,90 @@ static void test_layouts(const fs_mig_catalog *c)
     }
 }
 
+/* Erlang C: the probability that an arrival waits in M/M/c at offered
+ * load a = lambda / mu. */
+static double erlang_c(int c, double a)
+{
+    double term = 1, sum = 0;
+    for (int k = 0; k < c; k++) {
+        sum += term;
+        term *= a / (k + 1);
+    }
+    double last = term / (1 - a / c);
+    return last / (sum + last);
+}
+
+/* 1g.10gb*7 on an A100-80GB: each slice runs a 1 s (whole-GPU) request in
+ * 108/14 s; at 60% load per slice the workload's one FIFO queue over the
+ * seven slices is M/M/7. */
+static void test_mm7(void)
+{
+    double s = 108.0 / 14, lambda = 0.6 * 7 / s;
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[scenario]\nhorizon = 40d\nwarmup = 1d\n"
+             "[pool.a]\ngpu = A100-80GB\nprice = 4\nmig = 1g.10gb*7\n"
+             "[workload.w]\npools = a\narrivals = poisson(rate=%.17g/s)\n"
+             "service = exponential(mean=1s)\n", lambda);
+    fs_results out;
+    if (!CHECK(check_simulate(text, &out) == 0)) {
+        fs_results_free(&out);
+        return;
+    }
+    double wq = erlang_c(7, lambda * s) / (7 / s - lambda);
+    printf("  1g.10gb*7 at 60%%: slice utilization %.4f (0.60), mean wait "
+           "%.4f s (M/M/7 %.4f s), GPU utilization %.4f\n",
+           out.slices[0].utilization, out.latency[0].wait_mean_s, wq,
+           out.pools[0].gpu_hours_busy / out.pools[0].gpu_hours_provisioned);
+    CHECK(out.nslices == 1);
+    CHECK(strcmp(out.slices[0].profile, "1g.10gb") == 0);
+    CHECK(out.slices[0].slices_per_gpu == 7);
+    CHECK_NEAR(out.slices[0].utilization, 0.60, 0.012);
+    CHECK_NEAR(out.latency[0].wait_mean_s, wq, 0.08 * wq);
+    CHECK_NEAR(out.latency[0].mean_s, wq + s, 0.02 * (wq + s));
+    /* A busy slice counts its SMs: the GPU is 0.6 x 98/108 busy. */
+    CHECK_NEAR(out.pools[0].gpu_hours_busy /
+                   out.pools[0].gpu_hours_provisioned,
+               0.6 * 98 / 108, 0.012);
+    /* The slices' idle cost: the bill x 98/108 x their idle share. */
+    double bill = 0;
+    for (size_t i = 0; i < out.ncosts; i++)
+        bill += out.costs[i].cost_usd;
+    CHECK_NEAR(out.slices[0].idle_cost_usd,
+               bill * 98 / 108 * (1 - out.slices[0].utilization), 0.01);
+    fs_results_free(&out);
+}
+
+/* 3g.40gb+4g.40gb: each workload runs on its own profile only, at its
+ * SM share: a 1 s request takes 108/42 s on the 3g, 108/56 s on the 4g. */
+static void test_profiles(void)
+{
+    const char *text =
+        "[scenario]\nhorizon = 2d\n"
+        "[pool.a]\ngpu = A100-80GB\nprice = 4\nmig = 3g.40gb+4g.40gb\n"
+        "[workload.small]\npools = a\nmig_profile = 3g.40gb\n"
+        "arrivals = poisson(rate=0.01/s)\nservice = const(1s)\n"
+        "[workload.big]\npools = a\nmig_profile = 4g.40gb\n"
+        "arrivals = poisson(rate=0.01/s)\nservice = const(1s)\n";
+    fs_results out;
+    if (!CHECK(check_simulate(text, &out) == 0)) {
+        fs_results_free(&out);
+        return;
+    }
+    /* Low load: most requests never wait; the median is the service. */
+    CHECK_NEAR(out.latency[0].p50_s, 108.0 / 42, 0.01 * 108 / 42);
+    CHECK_NEAR(out.latency[1].p50_s, 108.0 / 56, 0.01 * 108 / 56);
+    CHECK(out.nslices == 2);
+    /* Each slice's busy hours are its workload's requests x its time. */
+    for (size_t i = 0; i < out.nslices; i++) {
+        int big = strcmp(out.slices[i].profile, "4g.40gb") == 0;
+        double per = big ? 108.0 / 56 : 108.0 / 42;
+        long n = out.latency[big].count + out.latency[big].unfinished;
+        CHECK_NEAR(out.slices[i].busy_hours * 3600, n * per, per + 1e-6);
+    }
+    fs_results_free(&out);
+}
+
 int main(void)
 {
     fs_mig_catalog *c = load();
@@ -141,6 +225,8 @@ int main(void)
         test_maximal(c);
         test_layouts(c);
     }
+    test_mm7();
+    test_profiles();
     fs_mig_free(c);
     return check_report("mig");
 }
