@@ -16,7 +16,7 @@ static const char usage_tail[] =
 "exit status: 0 success, 1 the simulation could not be done (the message\n"
 "names file, line and key), 2 usage error.\n"
 "\n"
-"Not in this version: trace gen|stats of request traces, catalog llms|mig\n"
+"Not in this version: trace gen|stats of request traces, catalog llms\n"
 "(MIG, LLM models, training and windows come in later versions).\n";
 
 void fs_help_usage(FILE *out, const fs_command *cmds, size_t n)
@@ -241,7 +241,7 @@ static const char report_help[] =
 "Each file is written to FILE.tmp and renamed.\n";
 
 static const char catalog_help[] =
-"usage: fleetsim catalog gpus|instances [--catalog DIR]\n"
+"usage: fleetsim catalog gpus|instances|mig [GPU] [--catalog DIR]\n"
 "\n"
 "Prints the GPU catalog (memory, bandwidth, dense bf16/fp8/int8 throughput,\n"
 "TDP, MIG, source) or the instance catalog (provider, type, GPU, GPUs,\n"
@@ -250,7 +250,13 @@ static const char catalog_help[] =
 "partial, all upfront) as upfront + hourly; \"derived\" marks an option\n"
 "computed from the no-upfront rate, not published.  DIR (or\n"
 "$FLEETSIM_CATALOG) holds gpus.csv and instances.csv; a scenario can\n"
-"point at its own with [scenario] catalog = DIR.\n";
+"point at its own with [scenario] catalog = DIR.\n"
+"\n"
+"catalog mig [GPU] prints NVIDIA's MIG profiles (mig.csv: compute and\n"
+"memory slices, usable GB, SMs of the slice and of the GPU, most per GPU,\n"
+"allowed first memory slices); with a GPU, its balanced layout and every\n"
+"maximal layout (no instance can be added), as a pool writes it in\n"
+"mig = ..., with one placement.  A GPU without MIG: exit status 1.\n";
 
 static const char trace_help[] =
 "usage: fleetsim trace fit|stats FILE\n"
