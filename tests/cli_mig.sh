@@ -1,2 +1,79 @@
 #!/bin/sh
-exit 0
+# cli_mig.sh -- MIG layouts and GPU sharing through the command line:
+# `catalog mig` lists profiles and layouts; 3g.40gb+4g.40gb runs and
+# stores one slice_utilization row per profile; invalid layouts, MIG on
+# GPUs without it, a mig_profile no pool has and bad sharing keys are
+# refused with file:line:key, the layout and why, exit 1, nothing stored.
+. "$(dirname "$0")/cli_lib.sh"
+DB="$TMP/mig.db"
+
+# 1. The catalog.
+expect_exit 0 "catalog mig" -- "$FLEETSIM" catalog mig
+expect_in "$TMP/out" "B200" "every GPU listed"
+expect_exit 0 "catalog mig A100-80GB" -- "$FLEETSIM" catalog mig A100-80GB
+expect_in "$TMP/out" "balanced = 3g.40gb+2g.20gb+1g.10gb*2" "balanced layout"
+expect_in "$TMP/out" "4g.40gb+3g.40gb" "a maximal layout"
+expect_in "$TMP/out" "14/108" "1g SMs"
+expect_eq "$(grep -c '^ *[0-9][0-9]*  ' "$TMP/out")" 38 "A100-80GB's distinct maximal layouts with all six profiles"
+expect_exit 1 "catalog mig T4" -- "$FLEETSIM" catalog mig T4
+expect_in "$TMP/err" "T4 has no MIG profiles" "T4"
+
+pool_ini() {   # pool_ini GPU POOL-KEY-LINES [WORKLOAD-KEY-LINES]
+    cat <<INI
+[scenario]
+horizon = 1d
+[pool.p]
+gpu = $1
+price = 4
+$2
+[workload.w]
+pools = p
+arrivals = poisson(rate=0.05/s)
+service = exponential(mean=1s)
+${3:-}
+INI
+}
+
+# 2. A valid layout runs; each profile gets its row.
+pool_ini A100-80GB "mig = 3g.40gb+4g.40gb" >"$TMP/ok.ini"
+expect_exit 0 "3g.40gb+4g.40gb runs" -- "$FLEETSIM" run "$TMP/ok.ini" --db "$DB" --quiet
+expect_eq "$(sql "$DB" "SELECT group_concat(profile || ':' || slices_per_gpu || ':' || round(compute_share, 4), ' ') FROM (SELECT * FROM slice_utilization ORDER BY profile)")" \
+    "3g.40gb:1:0.3889 4g.40gb:1:0.5185" "slice rows with SM shares 42/108, 56/108"
+# Busy slice-hours x their SM share = the pool's busy GPU-hours.
+expect_eq "$(sql "$DB" "SELECT abs((SELECT sum(busy_hours * compute_share) FROM slice_utilization) - gpu_hours_busy) < 1e-9 FROM pool")" 1 "slices add up to the pool's busy GPU-hours"
+pool_ini A100-80GB "mig = balanced" "mig_profile = 2g.20gb" >"$TMP/bal.ini"
+expect_exit 0 "balanced with a mig_profile runs" -- "$FLEETSIM" run "$TMP/bal.ini" --db "$DB" --quiet
+expect_eq "$(sql "$DB" "SELECT count(*) FROM slice_utilization WHERE run_id = 2 AND busy_hours > 0")" 1 "only the 2g.20gb slice worked"
+
+# 3. Refusals: file:line:key, the layout, why, the nearest layouts.
+pool_ini A100-80GB "mig = 2g.20gb*4" >"$TMP/four2g.ini"
+bad_run four2g "four2g.ini:6: pool.p.mig: layout '2g.20gb*4' on A100-80GB is not valid: 4 x 2g.20gb, and a GPU holds at most 3; nearest valid layouts: 2g.20gb*3+1g.10gb"
+pool_ini A100-80GB "mig = 4g.40gb+4g.40gb" >"$TMP/two4g.ini"
+bad_run two4g "layout '4g.40gb+4g.40gb' on A100-80GB is not valid"
+expect_in "$TMP/err" "4g.40gb+3g.40gb" "two4g: nearest"
+pool_ini A100-80GB "mig = 4g.40gb+2g.20gb*2" >"$TMP/compute.ini"
+bad_run compute "it takes 8 compute slices and the GPU has 7"
+for g in T4 L4 A10G L40S; do
+    pool_ini $g "mig = 1g.10gb*7" >"$TMP/nomig$g.ini"
+    bad_run nomig$g "pool.p.mig: layout '1g.10gb*7': $g has no MIG"
+done
+pool_ini A100-80GB "mig = 3g.40gb+4g.40gb" "mig_profile = 2g.20gb" >"$TMP/noprof.ini"
+bad_run noprof "noprof.ini:11: workload.w.mig_profile: no pool of this workload has a 2g.20gb slice; their layouts: p mig = 4g.40gb+3g.40gb"
+pool_ini A100-80GB "mig = 3g.40gb*2
+sharing = timeslice(2)" >"$TMP/both.ini"
+bad_run both "pool.p.sharing: not with mig"
+pool_ini A100-80GB "sharing = timeslice(1)" >"$TMP/one.ini"
+bad_run one "from 2 to 48"
+pool_ini A100-80GB "timeslice_efficiency = 0.8" >"$TMP/eff.ini"
+bad_run eff "pool.p.timeslice_efficiency: needs sharing = timeslice(N)"
+pool_ini A100-80GB "sharing = mps(4)
+timeslice_efficiency = 0.8" >"$TMP/mpseff.ini"
+bad_run mpseff "applies to sharing = timeslice(N) only"
+pool_ini A100-80GB "sharing = slice(4)" >"$TMP/what.ini"
+bad_run what "expected timeslice(N) or mps(N)"
+
+# 4. Time-slicing and MPS run and bill the whole GPU.
+pool_ini A100-80GB "sharing = timeslice(3)" >"$TMP/ts.ini"
+expect_exit 0 "timeslice runs" -- "$FLEETSIM" run "$TMP/ts.ini" --db "$DB" --quiet
+expect_eq "$(sql "$DB" "SELECT cost_usd FROM cost_monthly WHERE run_id = 3")" "96.0" "a whole GPU billed: 24 h x \$4"
+report
