@@ -87,11 +87,43 @@ static void copy_cell(char *dst, size_t len, fs_csv *r, const columns *cols,
     snprintf(dst, len, "%s", col(r, cols, k));
 }
 
+/* The optional LLM columns 9..15: an empty number is 0 (fp16: bf16's
+ * figure); generation and form default from what the row says. */
+static int read_gpu_llm_columns(fs_csv *r, const columns *cols, fs_gpu *g,
+                                fs_error *err)
+{
+    double *cells[4] = {&g->fp16_tflops, &g->int4_tops, &g->nvlink_gbs,
+                        &g->pcie_gbs};
+    for (int k = 0; k < 4; k++) {
+        if (number_cell(r, cols, 9 + k, cells[k], 1, err))
+            return -1;
+        if (isnan(*cells[k]))
+            *cells[k] = k == 0 ? g->bf16_tflops : 0;
+        else if (*cells[k] < 0)
+            return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                               cols->names[9 + k], "expected a figure >= 0");
+    }
+    const char *f8 = col(r, cols, 13);
+    g->fp8_native = f8[0] ? strcasecmp(f8, "yes") == 0 : g->fp8_tflops > 0;
+    copy_cell(g->generation, sizeof g->generation, r, cols, 14);
+    if (!g->generation[0])
+        snprintf(g->generation, sizeof g->generation, "%s",
+                 g->fp8_native ? "hopper" : "ampere");
+    copy_cell(g->form, sizeof g->form, r, cols, 15);
+    if (!g->form[0])
+        snprintf(g->form, sizeof g->form, "%s",
+                 g->nvlink_gbs > 0 ? "sxm" : "pcie");
+    return 0;
+}
+
 static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
 {
     static const char *const names[] = {
         "name", "memory_gb", "memory_bw_gbs", "bf16_tflops", "fp8_tflops",
-        "int8_tops", "tdp_w", "mig", "source", NULL};
+        "int8_tops", "tdp_w", "mig", "source",
+        /* optional (9..): the LLM model's columns */
+        "fp16_tflops", "int4_tops", "nvlink_gbs", "pcie_gbs", "fp8_native",
+        "generation", "form", NULL};
     columns cols = {names, 9, {0}};
     size_t cap = 0;
     fs_csv *r = open_table(path, &cols, err);
@@ -120,6 +152,8 @@ static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
             goto fail;
         g->mig = strcasecmp(col(r, &cols, 7), "yes") == 0;
         copy_cell(g->source, sizeof g->source, r, &cols, 8);
+        if (read_gpu_llm_columns(r, &cols, g, err))
+            goto fail;
         c->ngpus++;
     }
     if (rc < 0)

@@ -16,6 +16,15 @@ typedef struct fs_gpu {
     double tdp_w;
     int mig;
     char source[256];
+    /* The LLM model's columns (optional in a user's gpus.csv): dense fp16
+     * tensor peak (absent: bf16's), dense int4 (0: none on the datasheet),
+     * NVLink and PCIe bandwidth per GPU (GB/s, both directions; 0 = none),
+     * fp8 tensor cores, the generation (turing, volta, ampere, ada, hopper:
+     * the default efficiencies) and the form factor (sxm | pcie). */
+    double fp16_tflops, int4_tops, nvlink_gbs, pcie_gbs;
+    int fp8_native;
+    char generation[16];
+    char form[8];
 } fs_gpu;
 
 typedef struct fs_instance_type {

@@ -16,18 +16,25 @@ static void print_price(double p)
 
 static void print_gpus(const fs_catalog *c)
 {
-    printf("%-10s %7s %9s %9s %9s %9s %6s %4s  %s\n", "gpu", "mem_GB",
-           "bw_GB/s", "bf16_TF", "fp8_TF", "int8_TOPS", "TDP_W", "MIG",
-           "source");
+    printf("%-10s %7s %9s %9s %9s %9s %9s %9s %7s %7s %4s %-7s %-5s %6s "
+           "%4s  %s\n", "gpu", "mem_GB", "bw_GB/s", "bf16_TF", "fp16_TF",
+           "fp8_TF", "int8_TOPS", "int4_TOPS", "nvlink", "pcie", "fp8",
+           "gen", "form", "TDP_W", "MIG", "source");
     for (size_t i = 0; i < c->ngpus; i++) {
         const fs_gpu *g = &c->gpus[i];
-        printf("%-10s %7.0f %9.0f %9.1f %9.1f %9.1f %6.0f %4s  %s\n", g->name,
-               g->memory_gb, g->memory_bw_gbs, g->bf16_tflops,
+        printf("%-10s %7.0f %9.0f %9.1f %9.1f %9.1f %9.1f %9.1f %7.0f %7.0f "
+               "%4s %-7s %-5s %6.0f %4s  %s\n", g->name, g->memory_gb,
+               g->memory_bw_gbs, g->bf16_tflops, g->fp16_tflops,
                isnan(g->fp8_tflops) ? 0 : g->fp8_tflops,
-               isnan(g->int8_tops) ? 0 : g->int8_tops,
-               isnan(g->tdp_w) ? 0 : g->tdp_w, g->mig ? "yes" : "no",
-               g->source);
+               isnan(g->int8_tops) ? 0 : g->int8_tops, g->int4_tops,
+               g->nvlink_gbs, g->pcie_gbs, g->fp8_native ? "yes" : "no",
+               g->generation, g->form, isnan(g->tdp_w) ? 0 : g->tdp_w,
+               g->mig ? "yes" : "no", g->source);
     }
+    printf("\nTensor peaks dense; nvlink and pcie in GB/s per GPU, both "
+           "directions (0 = none); fp8 = fp8 tensor cores; gen sets the LLM "
+           "model's default efficiencies; GPUs of an sxm part talk over "
+           "NVLink, others over PCIe.\n");
 }
 
 /* A Savings Plan discount as a percentage, or '-' when unknown. */
@@ -127,14 +134,16 @@ int cmd_catalog(int argc, char **argv)
         return fs_usage_error("catalog", "which catalog? gpus or instances");
     if (strcmp(what, "mig") == 0)
         return fs_catalog_mig(dir, arg);
+    if (strcmp(what, "models") == 0)
+        return fs_catalog_print_models(dir, NULL);
     if (strcmp(what, "llms") == 0) {
         fprintf(stderr, "fleetsim: catalog %s is not in this version of "
-                "fleetsim (gpus and instances are)\n", what);
+                "fleetsim (gpus, instances and models are)\n", what);
         return FS_EXIT_FAIL;
     }
     if (strcmp(what, "gpus") != 0 && strcmp(what, "instances") != 0)
         return fs_usage_error("catalog", "unknown catalog '%s' (gpus, "
-                              "instances or mig)", what);
+                              "instances, models or mig)", what);
     char gpus[2048], inst[2048];
     snprintf(gpus, sizeof gpus, "%s/gpus.csv", dir);
     snprintf(inst, sizeof inst, "%s/instances.csv", dir);

@@ -24,6 +24,11 @@ int cmd_export(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_fit(int argc, char **argv);
+
+/* `fleetsim catalog models` (catalog_models.c): models_csv, else
+ * DIR/models.csv. */
+int fs_catalog_print_models(const char *dir, const char *models_csv);
 
 /* Prints "fleetsim CMD: message" and a pointer to `fleetsim help CMD` on
  * stderr; returns FS_EXIT_USAGE. */

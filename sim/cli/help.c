@@ -241,10 +241,13 @@ static const char report_help[] =
 "Each file is written to FILE.tmp and renamed.\n";
 
 static const char catalog_help[] =
-"usage: fleetsim catalog gpus|instances|mig [GPU] [--catalog DIR]\n"
+"usage: fleetsim catalog gpus|instances|models|mig [GPU] [--catalog DIR]\n"
 "\n"
-"Prints the GPU catalog (memory, bandwidth, dense bf16/fp8/int8 throughput,\n"
-"TDP, MIG, source) or the instance catalog (provider, type, GPU, GPUs,\n"
+"Prints the GPU catalog (memory, bandwidth, dense bf16/fp16/fp8/int8/int4\n"
+"throughput, NVLink and PCIe GB/s, native fp8, generation, form factor,\n"
+"TDP, MIG, source), the LLM model catalog (parameters total and active,\n"
+"layers, hidden, heads, KV heads, head dim, FFN, experts, vocabulary,\n"
+"context, source; models.csv) or the instance catalog (provider, type, GPU, GPUs,\n"
 "on-demand, spot, 1y and 3y reserved $ per instance-hour, Savings Plan\n"
 "discounts, region, date, source), then each reserved payment option (no,\n"
 "partial, all upfront) as upfront + hourly; \"derived\" marks an option\n"
@@ -257,6 +260,31 @@ static const char catalog_help[] =
 "allowed first memory slices); with a GPU, its balanced layout and every\n"
 "maximal layout (no instance can be added), as a pool writes it in\n"
 "mig = ..., with one placement.  A GPU without MIG: exit status 1.\n";
+
+static const char fit_help[] =
+"usage: fleetsim fit MODEL --gpu GPU [--precision P] [--kv-precision P]\n"
+"                    [--tp N] [--context N --batch N] [--engine E]\n"
+"       fleetsim fit MODEL --gpu GPU --training --batch B --seq S\n"
+"                    [--activation-checkpointing] [--optimizer O]\n"
+"                    [--zero 0-3 --gpus N] [--no-master-weights] [--mfu X]\n"
+"       (both: [--models FILE] [--catalog DIR])\n"
+"\n"
+"Whether an LLM fits a GPU, per GPU in GB (10^9 bytes).  Inference: weights\n"
+"at P (fp32, bf16, fp16, fp8, int8, int4; default bf16) split over --tp\n"
+"GPUs, the KV cache of --batch sequences of --context tokens (2 x layers x\n"
+"KV heads x head dim x bytes a token), activations of one prefill chunk,\n"
+"runtime overhead; the largest batch and context that fit, and when it\n"
+"does not fit the nearest configurations that do (more --tp, lower\n"
+"precision).  --training: weights, 16-bit gradients, optimizer states\n"
+"(adam: fp32 m and v; adam8bit; sgd: fp32 momentum), fp32 master weights\n"
+"(a line of their own; --no-master-weights leaves them out), activations\n"
+"of the batch (split over --gpus) with or without checkpointing, ZeRO\n"
+"stage 1-3 sharding over --gpus; then tokens/s per GPU = MFU x peak /\n"
+"(6 x active parameters), 8 x with checkpointing (--mfu, default by GPU\n"
+"generation).  Then every catalog GPU it fits on with its cheapest\n"
+"instance type, cheapest first.  MODEL is a row of models.csv (`fleetsim\n"
+"catalog models`) or of --models FILE (same columns).  Unknown model or\n"
+"GPU: exit status 1 with the nearest name.\n";
 
 static const char trace_help[] =
 "usage: fleetsim trace fit|stats FILE\n"
@@ -331,7 +359,7 @@ const char *fs_help_text(const char *topic)
 {
     static const struct { const char *topic, *text; } texts[] = {
         {"run", run_help}, {"sweep", sweep_help}, {"runs", runs_help}, {"compare", compare_help},
-        {"rm", rm_help}, {"import", import_help}, {"roi", roi_help}, {"catalog", catalog_help},
+        {"rm", rm_help}, {"import", import_help}, {"roi", roi_help}, {"catalog", catalog_help}, {"fit", fit_help},
         {"export", export_help}, {"plot", plot_help},
         {"report", report_help}, {"trace", trace_help},
     };

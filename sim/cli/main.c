@@ -39,8 +39,10 @@ static const fs_command commands[] = {
      "one budget review of runs: tables and charts (HTML or Markdown)"},
     {"trace", cmd_trace, "fit|stats FILE",
      "fit an interruption model to a spot preemption trace"},
-    {"catalog", cmd_catalog, "gpus|instances",
-     "print the GPU or instance-price catalog"},
+    {"catalog", cmd_catalog, "gpus|instances|models",
+     "print the GPU, instance-price or LLM model catalog"},
+    {"fit", cmd_fit, "MODEL --gpu GPU [--training ...]",
+     "does an LLM fit a GPU: memory in GB, largest batch, where it fits"},
     {"help", help, "[TOPIC]",
      "help on a command, scenario, keys or columns"},
 };

@@ -159,12 +159,14 @@ static const fs_key_doc workload_keys[] = {
      "one); default: any server of its pools"},
     {"fallback_after", "duration", "0s (all pools at once)",
      "training: a job waiting this long may take the next pool of its list"},
+    {"model", "MODEL(batch=, seq=, precision=, optimizer=, ...)", NULL,
+     "training: the LLM fine-tuned: refused where it does not fit a pool's "
+     "GPU; durations stated on reference_gpu rescale by tokens/s"},
     {"description", "text", NULL, "ignored; for people"},
     {NULL, NULL, NULL, NULL},
 };
 
 static const fs_key_later workload_later[] = {
-    {"model", "LLM service models"},
     {"precision", "LLM service models"},
     {"tokens_in", "LLM service models"},
     {"tokens_out", "LLM service models"},

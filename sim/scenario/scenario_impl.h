@@ -55,6 +55,10 @@ int fs_scenario_parse_pool(fs_scenario *sc, const char *section,
 int fs_scenario_parse_training(fs_reader *rd, fs_scenario *sc,
                                fs_workload_conf *w);
 int fs_scenario_refuse_keys(fs_reader *rd, int training);
+/* scenario_llm_train.c: model = on a training workload (memory fit, the
+ * jobs' durations rescaled to the pools' GPU). */
+int fs_scenario_training_model(fs_reader *rd, fs_scenario *sc,
+                               fs_workload_conf *w);
 /* A pool serves workloads of one kind (inference or training) only. */
 int fs_scenario_check_pool_kinds(fs_reader *rd, const fs_scenario *sc,
                                  const fs_workload_conf *w);

@@ -25,7 +25,7 @@ static const char *const inference_only[] = {
 
 static const char *const training_only[] = {
     "jobs", "checkpoint_interval", "checkpoint_cost", "restore_cost",
-    "span_instances", "fallback_after", NULL,
+    "span_instances", "fallback_after", "model", NULL,
 };
 
 int fs_scenario_refuse_keys(fs_reader *rd, int training)
@@ -160,5 +160,5 @@ int fs_scenario_parse_training(fs_reader *rd, fs_scenario *sc,
         return -1;
     w->slo_s = NAN;
     w->reference_gpu = sc->pools[w->pools[0]].gpu;
-    return 0;
+    return fs_scenario_training_model(rd, sc, w);
 }

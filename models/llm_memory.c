@@ -1,0 +1,151 @@
+/* llm_memory.c -- does an LLM fit: the memory of one GPU of a replica.
+ *
+ * Inference: the weights at their precision (split over tp), the KV cache
+ * (2 x layers x KV heads x head dim x bytes per token, KV heads split over
+ * tp), the activations of one prefill chunk (at most 8,192 tokens, the
+ * stacks' default batched-token budget) and the runtime's overhead (CUDA
+ * context, library workspaces, communication buffers: 1 GB plus 4% of the
+ * GPU's memory, which the stacks keep free).
+ * Training: weights, gradients (16-bit), optimizer states, fp32 master
+ * weights, activations for batch x seq (all of every layer, or with
+ * activation checkpointing each layer's input plus one layer recomputed),
+ * sharded by ZeRO stage over the data-parallel GPUs.  GB = 10^9 bytes. */
+#include "models/llm.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#define GB 1e9
+#define PREFILL_CHUNK 8192.0
+
+static int heads_per_gpu(const fs_llm_model *m, int tp)
+{
+    int h = (m->kv_heads + tp - 1) / tp;
+    return h < 1 ? 1 : h;
+}
+
+double fs_llm_kv_bytes_per_gpu_token(const fs_llm_config *c)
+{
+    const fs_llm_model *m = c->model;
+    int tp = c->tp > 0 ? c->tp : 1;
+    return fs_llm_kv_bytes_per_token(c) / m->kv_heads *
+           heads_per_gpu(m, tp);
+}
+
+static double capacity_gb(const fs_llm_hw *hw)
+{
+    return hw->gpu->memory_gb * (hw->memory_frac > 0 ? hw->memory_frac : 1);
+}
+
+static double overhead_gb(double capacity)
+{
+    return 1.0 + 0.04 * capacity;
+}
+
+static void total(fs_llm_memory *m)
+{
+    m->total = m->weights + m->kv_cache + m->activations + m->overhead +
+               m->gradients + m->optimizer + m->master_weights;
+    m->fits = m->total <= m->capacity;
+}
+
+void fs_llm_fit_inference(const fs_llm_config *c, const fs_llm_hw *hw,
+                          long context, int batch, fs_llm_memory *out)
+{
+    const fs_llm_model *m = c->model;
+    int tp = c->tp > 0 ? c->tp : 1;
+    memset(out, 0, sizeof *out);
+    out->capacity = capacity_gb(hw);
+    out->weights = m->params * fs_precision_bytes(c->weights) / tp / GB;
+    double tokens = (double)context * (batch > 0 ? batch : 0);
+    out->kv_cache = fs_llm_kv_bytes_per_gpu_token(c) * tokens / GB;
+    double chunk = tokens > 0 && tokens < PREFILL_CHUNK ? tokens
+                                                        : PREFILL_CHUNK;
+    double ffn = (double)m->ffn * (m->experts ? m->experts_per_token : 1);
+    /* residual stream and attention in and out, the FFN's gate and up
+     * projections, and the logits, in 16-bit */
+    out->activations = chunk * 2.0 *
+                       (3.0 * m->hidden + 2.0 * ffn / tp +
+                        (double)m->vocab / tp) / GB;
+    out->overhead = overhead_gb(out->capacity);
+    total(out);
+}
+
+static const char *const optimizers[FS_OPT_COUNT] = {"adam", "adam8bit",
+                                                     "sgd"};
+
+int fs_optimizer_parse(const char *s, fs_optimizer *out)
+{
+    for (int i = 0; i < FS_OPT_COUNT; i++)
+        if (strcasecmp(s, optimizers[i]) == 0) {
+            *out = (fs_optimizer)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *fs_optimizer_name(fs_optimizer o)
+{
+    return o < FS_OPT_COUNT ? optimizers[o] : "?";
+}
+
+/* Bytes of 16-bit activations one token keeps for one layer's backward
+ * pass (flash attention: no score matrix): the attention block's inputs,
+ * Q, K, V and output (7 h + 2 kv), the FFN's input, gate, up, activation
+ * and product (4 x ffn per routed expert). */
+static double act_bytes_layer_token(const fs_llm_model *m)
+{
+    double ffn = (double)m->ffn * (m->experts ? m->experts_per_token : 1);
+    return 2.0 * (7.0 * m->hidden + 4.0 * ffn +
+                  2.0 * m->kv_heads * m->head_dim);
+}
+
+void fs_llm_fit_training(const fs_llm_model *m, const fs_llm_training *t,
+                         const fs_llm_hw *hw, fs_llm_memory *out)
+{
+    static const double opt_bytes[FS_OPT_COUNT] = {8, 2, 4};
+    int n = t->gpus > 0 ? t->gpus : 1;
+    int zero = t->zero;
+    memset(out, 0, sizeof *out);
+    out->capacity = capacity_gb(hw);
+    double p = m->params;
+    double wb = fs_precision_bytes(t->weights);
+    out->weights = p * wb / GB / (zero >= 3 ? n : 1);
+    out->gradients = p * (wb > 2 ? wb : 2) / GB / (zero >= 2 ? n : 1);
+    out->optimizer = p * opt_bytes[t->optimizer] / GB / (zero >= 1 ? n : 1);
+    if (t->master_weights && t->weights != FS_PREC_FP32)
+        out->master_weights = p * 4.0 / GB / (zero >= 1 ? n : 1);
+    /* The batch is split over the data-parallel GPUs. */
+    double seqs = ceil((double)t->batch / n);
+    double tokens = seqs * (double)t->seq;
+    double layer = act_bytes_layer_token(m) * tokens;
+    double kept = t->checkpointing
+                      ? 2.0 * m->hidden * tokens * m->layers + layer
+                      : layer * m->layers;
+    double logits = 2.0 * m->vocab * tokens;
+    out->activations = (kept + logits) / GB;
+    out->overhead = overhead_gb(out->capacity);
+    total(out);
+}
+
+void fs_llm_memory_format(const fs_llm_memory *m, char *buf, size_t len)
+{
+    static const char *const names[] = {
+        "weights", "KV cache", "activations", "overhead", "gradients",
+        "optimizer states", "master weights"};
+    double v[] = {m->weights, m->kv_cache, m->activations, m->overhead,
+                  m->gradients, m->optimizer, m->master_weights};
+    size_t off = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof v / sizeof v[0] && off < len; i++) {
+        if (v[i] <= 0 && i != 0)
+            continue;
+        off += (size_t)snprintf(buf + off, len - off, "%s%s %.1f GB",
+                                off ? " + " : "", names[i], v[i]);
+    }
+    if (off < len)
+        snprintf(buf + off, len - off, " = %.1f GB %s %.1f GB", m->total,
+                 m->fits ? "<=" : ">", m->capacity);
+}

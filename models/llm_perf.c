@@ -1,0 +1,310 @@
+/* llm_perf.c -- an LLM's iteration time on the roofline.
+ *
+ * An iteration of continuous batching runs the prompt tokens admitted to
+ * it (prefill) and one decode step of every running sequence, as one pass
+ * over the weights.  Its time is the larger of
+ *   compute: (2 x active params x tokens + the attention term, growing with
+ *            context) / (peak x mfu), a prefill chunk padded by a few
+ *            tokens' worth (small GEMMs do not fill the GPU);
+ *   memory:  (the weights at their precision, for an MoE the experts the
+ *            batch touches, + the KV cache the batch reads) /
+ *            (bandwidth x bw_efficiency);
+ * plus fixed overheads (per step, per layer, per prefill) and, with tensor
+ * parallelism, two all-reduces per layer over the interconnect.  The
+ * efficiencies and overheads are the serving stack's defaults for the GPU's
+ * generation (the table below, calibrated in doc/llm-validation.md), or
+ * the configuration's mfu and bw_efficiency. */
+#include "models/llm.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct {
+    const char *name;
+    double bytes;
+} precisions[FS_PREC_COUNT] = {
+    {"fp32", 4}, {"bf16", 2}, {"fp16", 2}, {"fp8", 1}, {"int8", 1},
+    {"int4", 0.5}};
+
+int fs_precision_parse(const char *s, fs_precision *out)
+{
+    for (int p = 0; p < FS_PREC_COUNT; p++)
+        if (strcasecmp(s, precisions[p].name) == 0) {
+            *out = (fs_precision)p;
+            return 0;
+        }
+    return -1;
+}
+
+const char *fs_precision_name(fs_precision p)
+{
+    return p < FS_PREC_COUNT ? precisions[p].name : "?";
+}
+
+double fs_precision_bytes(fs_precision p)
+{
+    return p < FS_PREC_COUNT ? precisions[p].bytes : 2;
+}
+
+/* A serving stack's defaults.  Efficiencies per GPU generation (index:
+ * volta/turing, ampere, ada, hopper); overheads in seconds.  Calibrated on
+ * TensorRT-LLM's published figures (trt-llm) and set from it for the
+ * others: vLLM and SGLang reach a little less of the roofline and pay more
+ * per step (Python scheduling, sampling), more so at high TP. */
+typedef struct engine {
+    const char *name;
+    double mfu[4], decode[4], bw[4];
+    double step_s, layer_s, prefill_s, pad_tokens;
+} engine;
+
+/* decode[]: the decode GEMMs' efficiency as a fraction of mfu (sustained
+ * batches of skinny GEMMs run further from the peak than a prompt's). */
+static const engine engines[] = {
+    {"trt-llm", {0.55, 0.75, 0.65, 0.55}, {0.8, 0.8, 0.7, 0.6},
+     {0.70, 0.70, 0.70, 0.80}, 0.3e-3, 5e-6, 3.0e-3, 100},
+    {"vllm", {0.50, 0.68, 0.60, 0.50}, {0.8, 0.8, 0.7, 0.6},
+     {0.70, 0.78, 0.75, 0.80}, 0.6e-3, 5e-6, 4.0e-3, 100},
+    {"sglang", {0.52, 0.70, 0.62, 0.52}, {0.8, 0.8, 0.7, 0.6},
+     {0.70, 0.78, 0.75, 0.80}, 0.5e-3, 5e-6, 3.5e-3, 100},
+};
+#define NENGINES (sizeof engines / sizeof engines[0])
+
+static const engine *find_engine(const char *name)
+{
+    if (!name || !name[0])
+        return &engines[1];
+    for (size_t i = 0; i < NENGINES; i++)
+        if (strcasecmp(engines[i].name, name) == 0)
+            return &engines[i];
+    return NULL;
+}
+
+int fs_llm_engine_known(const char *engine)
+{
+    return find_engine(engine) ? 0 : -1;
+}
+
+static int generation_index(const fs_gpu *g)
+{
+    if (strcasecmp(g->generation, "hopper") == 0 ||
+        strcasecmp(g->generation, "blackwell") == 0)
+        return 3;
+    if (strcasecmp(g->generation, "ada") == 0)
+        return 2;
+    if (strcasecmp(g->generation, "ampere") == 0)
+        return 1;
+    return 0;
+}
+
+void fs_llm_engine_defaults(const char *engine_name, const fs_gpu *g,
+                            double *mfu, double *bw_efficiency)
+{
+    const engine *e = find_engine(engine_name);
+    if (!e)
+        e = &engines[1];
+    int gi = generation_index(g);
+    *mfu = e->mfu[gi];
+    *bw_efficiency = e->bw[gi];
+}
+
+void fs_llm_config_default(fs_llm_config *c, const fs_llm_model *m)
+{
+    memset(c, 0, sizeof *c);
+    c->model = m;
+    c->weights = FS_PREC_BF16;
+    c->kv = FS_PREC_BF16;
+    c->tp = 1;
+    snprintf(c->engine, sizeof c->engine, "vllm");
+}
+
+void fs_llm_hw_default(fs_llm_hw *hw, const fs_gpu *g)
+{
+    hw->gpu = g;
+    hw->compute_frac = 1;
+    hw->memory_frac = 1;
+    if (g->nvlink_gbs > 0 && strcasecmp(g->form, "sxm") == 0) {
+        hw->link_gbs = g->nvlink_gbs / 2;
+        hw->link_latency_s = 5e-6;
+    } else {
+        hw->link_gbs = g->pcie_gbs > 0 ? g->pcie_gbs / 2 : 16;
+        hw->link_latency_s = 10e-6;
+    }
+}
+
+/* Dense tensor peak (FLOP/s) a GPU runs these weights at: fp8 on fp8 tensor
+ * cores where native; int8 on int8 tensor cores (W8A8) where there are;
+ * int4 and the rest as weight-only quantization at fp16/bf16; fp32 as
+ * TF32, half the bf16 peak. */
+static double compute_peak(const fs_gpu *g, fs_precision p)
+{
+    switch (p) {
+    case FS_PREC_FP8:
+        if (g->fp8_native && g->fp8_tflops > 0)
+            return g->fp8_tflops * 1e12;
+        break;
+    case FS_PREC_INT8:
+        if (g->int8_tops > 0)
+            return g->int8_tops * 1e12;
+        break;
+    case FS_PREC_FP32:
+        return g->bf16_tflops * 0.5e12;
+    case FS_PREC_FP16:
+        return (g->fp16_tflops > 0 ? g->fp16_tflops : g->bf16_tflops) * 1e12;
+    default:
+        break;
+    }
+    return g->bf16_tflops * 1e12;
+}
+
+fs_precision fs_llm_kv_default(fs_precision weights)
+{
+    return fs_precision_bytes(weights) >= 1 ? weights : FS_PREC_FP8;
+}
+
+double fs_llm_kv_bytes_per_token(const fs_llm_config *c)
+{
+    const fs_llm_model *m = c->model;
+    return 2.0 * m->layers * m->kv_heads * m->head_dim *
+           fs_precision_bytes(c->kv);
+}
+
+static void fill_timing(fs_llm_perf *p, const fs_llm_config *c,
+                        const fs_llm_hw *hw)
+{
+    const fs_llm_model *m = c->model;
+    const engine *e = find_engine(c->engine);
+    if (!e)
+        e = &engines[1];
+    double mfu, bw;
+    fs_llm_engine_defaults(e->name, hw->gpu, &mfu, &bw);
+    if (c->mfu > 0)
+        mfu = c->mfu;
+    if (c->bw_efficiency > 0)
+        bw = c->bw_efficiency;
+    int tp = c->tp > 0 ? c->tp : 1;
+    double wb = fs_precision_bytes(c->weights);
+    p->weight_bytes = m->params * wb;
+    p->peak_flops = compute_peak(hw->gpu, c->weights) * tp *
+                    hw->compute_frac * mfu;
+    p->decode_flops = p->peak_flops * e->decode[generation_index(hw->gpu)];
+    p->bandwidth = hw->gpu->memory_bw_gbs * 1e9 * tp * hw->memory_frac * bw;
+    p->flops_per_token = 2.0 * m->active_params;
+    p->attn_flops_per_ctx = 4.0 * m->layers * m->heads * m->head_dim;
+    p->prefill_pad_tokens = e->pad_tokens;
+    /* A stack's per-step cost grows with the ranks it coordinates. */
+    double tp_scale = 1.0 + 0.25 * (tp > 1 ? log2((double)tp) : 0);
+    p->step_overhead_s = (e->step_s + e->layer_s * m->layers) * tp_scale;
+    p->prefill_overhead_s = e->prefill_s;
+    p->experts = m->experts;
+    p->experts_per_token = m->experts_per_token;
+    p->expert_bytes = m->expert_params * wb;
+    p->dense_bytes = p->weight_bytes - p->expert_bytes * m->experts;
+    p->allreduce_s_per_token = 0;
+    p->allreduce_fixed_s = 0;
+    if (tp > 1 && hw->link_gbs > 0) {
+        /* Ring all-reduce of a token's hidden state in 16-bit: each GPU
+         * sends and receives 2 (tp-1)/tp of it; two per layer. */
+        double bytes = 2.0 * m->hidden * 2.0 * (tp - 1) / tp;
+        p->allreduce_s_per_token = 2.0 * m->layers * bytes /
+                                   (hw->link_gbs * 1e9);
+        p->allreduce_fixed_s = 2.0 * m->layers * hw->link_latency_s *
+                               log2((double)tp);
+    }
+}
+
+int fs_llm_perf_init(fs_llm_perf *p, const fs_llm_config *c,
+                     const fs_llm_hw *hw, char *why, size_t len)
+{
+    memset(p, 0, sizeof *p);
+    p->cfg = *c;
+    p->hw = *hw;
+    if (p->cfg.tp < 1)
+        p->cfg.tp = 1;
+    fill_timing(p, &p->cfg, hw);
+    p->kv_bytes_per_token = fs_llm_kv_bytes_per_token(&p->cfg);
+    fs_llm_memory mem;
+    fs_llm_fit_inference(&p->cfg, hw, 0, 0, &mem);
+    double free_gb = mem.capacity - mem.total;
+    /* per GPU: a token's KV cache is split over the tp GPUs */
+    double per_gpu = fs_llm_kv_bytes_per_gpu_token(&p->cfg);
+    long tokens = free_gb > 0 ? (long)(free_gb * 1e9 / per_gpu) : 0;
+    p->kv_capacity_tokens = tokens / 16 * 16;
+    if (p->kv_capacity_tokens < 16) {
+        if (why)
+            fs_llm_memory_format(&mem, why, len);
+        return -1;
+    }
+    return 0;
+}
+
+/* Weights an iteration reads: all of a dense model; an MoE's shared part
+ * and the experts n tokens route to (each token picks k of E; a given
+ * expert is missed by all n with probability (1 - k/E)^n). */
+static double weight_bytes_read(const fs_llm_perf *p, double tokens)
+{
+    if (p->experts <= 0)
+        return p->weight_bytes;
+    double e = p->experts, k = p->experts_per_token;
+    double touched = e * (1.0 - pow(1.0 - k / e, tokens));
+    return p->dense_bytes + touched * p->expert_bytes;
+}
+
+double fs_llm_iteration_time(const fs_llm_perf *p, long prefill_tokens,
+                             double attn_ctx_tokens, int decode_batch,
+                             long decode_kv_tokens)
+{
+    double pre = (double)prefill_tokens, dec = (double)decode_batch;
+    double tokens = pre + dec;
+    if (tokens <= 0)
+        return 0;
+    /* The GEMMs: every token through the weights, read once.  With a
+     * prompt in the batch they run as prefill GEMMs (padded); a decode
+     * step alone runs skinny GEMMs at the decode efficiency. */
+    double gemm_c = pre > 0 ? p->flops_per_token *
+                                  (tokens + p->prefill_pad_tokens) /
+                                  p->peak_flops
+                            : p->flops_per_token * dec / p->decode_flops;
+    double gemm_m = weight_bytes_read(p, tokens) / p->bandwidth;
+    /* Attention: each token against its context, the cache read once
+     * (and the prompt's written); its kernels run after the GEMMs'. */
+    double ctx = attn_ctx_tokens + (double)decode_kv_tokens;
+    double attn_c = p->attn_flops_per_ctx * ctx / p->peak_flops;
+    double attn_m = p->kv_bytes_per_token *
+                    ((double)decode_kv_tokens + pre) / p->bandwidth;
+    double t = (gemm_c > gemm_m ? gemm_c : gemm_m) +
+               (attn_c > attn_m ? attn_c : attn_m);
+    t += p->step_overhead_s + p->allreduce_fixed_s +
+         p->allreduce_s_per_token * tokens;
+    if (prefill_tokens > 0)
+        t += p->prefill_overhead_s;
+    return t;
+}
+
+double fs_llm_prefill_time(const fs_llm_perf *p, long tokens)
+{
+    double n = (double)tokens;
+    return fs_llm_iteration_time(p, tokens, n * (n + 1) / 2, 0, 0);
+}
+
+double fs_llm_training_mfu(const fs_gpu *g)
+{
+    /* bf16 training with a tuned stack: about 0.40 of the dense peak on
+     * Ampere and Hopper (Megatron-LM and Llama 2 reports), a little less
+     * on older or smaller parts. */
+    static const double by_gen[4] = {0.30, 0.40, 0.35, 0.40};
+    return by_gen[generation_index(g)];
+}
+
+double fs_llm_training_tokens_per_s(const fs_llm_model *m, const fs_gpu *g,
+                                    fs_precision p, double mfu,
+                                    int recompute)
+{
+    if (mfu <= 0)
+        mfu = fs_llm_training_mfu(g);
+    /* weights held in int8 or int4 still train in bf16 */
+    fs_precision cp = p == FS_PREC_FP8 ? p : FS_PREC_BF16;
+    double per_token = (recompute ? 8.0 : 6.0) * m->active_params;
+    return mfu * compute_peak(g, cp) / per_token;
+}

@@ -1,0 +1,421 @@
+/* cmd_fit.c -- `fleetsim fit MODEL --gpu GPU`: does a model fit a GPU.
+ *
+ * Inference (weights, KV cache for --batch sequences of --context tokens,
+ * activations, runtime overhead) or, with --training, a fine-tune's memory
+ * (weights, gradients, optimizer states, fp32 master weights on their own
+ * line, activations for --batch x --seq with or without activation
+ * checkpointing, ZeRO 0-3 over --gpus) and its tokens/s.  Prints the
+ * breakdown in GB (10^9 bytes) per GPU, whether it fits, the largest batch
+ * (and context) that fits, the nearest configurations that fit when it does
+ * not, and every catalog GPU on which it fits with its cheapest instance
+ * type, cheapest first.  The arithmetic is models/llm_memory.c's. */
+#include "sim/cli/commands.h"
+#include "models/catalog.h"
+#include "models/llm.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct fit_args {
+    const char *model, *gpu, *models_csv, *dir;
+    fs_llm_config cfg;
+    fs_llm_training train;
+    int training, kv_set;
+    long context;
+    int batch;
+    double mfu;
+} fit_args;
+
+static int whole(const char *opt, const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*end || n < lo || n > hi)
+        return fs_usage_error("fit", "%s '%s': expected a whole number from "
+                              "%ld to %ld", opt, v, lo, hi);
+    *out = n;
+    return 0;
+}
+
+/* One option at argv[*i]: 0 taken, 1 not an option of ours, 2 usage. */
+static int option(fit_args *a, int argc, char **argv, int *i)
+{
+    static const char *const names[] = {
+        "--gpu", "--precision", "--kv-precision", "--tp", "--engine",
+        "--context", "--batch", "--seq", "--optimizer", "--zero", "--gpus",
+        "--models", "--catalog", "--mfu"};
+    enum { N = sizeof names / sizeof names[0] };
+    const char *v[N] = {0};
+    const char **slots[N];
+    for (int k = 0; k < N; k++)
+        slots[k] = &v[k];
+    const char *arg = argv[*i];
+    if (strcmp(arg, "--training") == 0)
+        return a->training = 1, 0;
+    if (strcmp(arg, "--activation-checkpointing") == 0)
+        return a->train.checkpointing = 1, 0;
+    if (strcmp(arg, "--no-master-weights") == 0)
+        return a->train.master_weights = 0, 0;
+    int taken = fs_option_values("fit", argc, argv, i, names, slots, N);
+    if (taken < 0)
+        return 2;
+    if (taken == 0)
+        return 1;
+    long n;
+    fs_precision p;
+    if (v[0])
+        a->gpu = v[0];
+    if (v[1] || v[2]) {
+        if (fs_precision_parse(v[1] ? v[1] : v[2], &p))
+            return fs_usage_error("fit", "precision '%s': expected fp32, "
+                                  "bf16, fp16, fp8, int8 or int4",
+                                  v[1] ? v[1] : v[2]);
+        if (v[1])
+            a->cfg.weights = a->train.weights = p;
+        else {
+            a->cfg.kv = p;
+            a->kv_set = 1;
+        }
+    }
+    if (v[3]) {
+        if (whole("--tp", v[3], 1, 8, &n) || (n & (n - 1)))
+            return fs_usage_error("fit", "--tp: expected 1, 2, 4 or 8");
+        a->cfg.tp = (int)n;
+    }
+    if (v[4]) {
+        if (fs_llm_engine_known(v[4]))
+            return fs_usage_error("fit", "--engine '%s': expected vllm, "
+                                  "trt-llm or sglang", v[4]);
+        snprintf(a->cfg.engine, sizeof a->cfg.engine, "%s", v[4]);
+    }
+    if (v[5] && whole("--context", v[5], 1, 100000000, &a->context))
+        return 2;
+    if (v[6] && whole("--batch", v[6], 1, 1000000, &n))
+        return 2;
+    if (v[6])
+        a->batch = a->train.batch = (int)n;
+    if (v[7] && whole("--seq", v[7], 1, 100000000, &a->train.seq))
+        return 2;
+    if (v[8] && fs_optimizer_parse(v[8], &a->train.optimizer))
+        return fs_usage_error("fit", "--optimizer '%s': expected adam, "
+                              "adam8bit or sgd", v[8]);
+    if (v[9] && whole("--zero", v[9], 0, 3, &n))
+        return 2;
+    if (v[9])
+        a->train.zero = (int)n;
+    if (v[10] && whole("--gpus", v[10], 1, 100000, &n))
+        return 2;
+    if (v[10])
+        a->train.gpus = (int)n;
+    if (v[11])
+        a->models_csv = v[11];
+    if (v[12])
+        a->dir = v[12];
+    if (v[13]) {
+        a->mfu = strtod(v[13], NULL);
+        if (!(a->mfu > 0 && a->mfu <= 1))
+            return fs_usage_error("fit", "--mfu: expected a fraction from 0 "
+                                  "to 1");
+    }
+    return 0;
+}
+
+static int parse(fit_args *a, int argc, char **argv)
+{
+    memset(a, 0, sizeof *a);
+    a->dir = fs_catalog_default_dir();
+    fs_llm_config_default(&a->cfg, NULL);
+    a->train = (fs_llm_training){FS_PREC_BF16, 0, 0, 0, FS_OPT_ADAM, 1, 0, 1};
+    for (int i = 1; i < argc; i++) {
+        int rc = option(a, argc, argv, &i);
+        if (rc == 2)
+            return FS_EXIT_USAGE;
+        if (rc == 0)
+            continue;
+        if (argv[i][0] == '-')
+            return fs_usage_error("fit", "unknown option '%s'", argv[i]);
+        if (a->model)
+            return fs_usage_error("fit", "one model at a time");
+        a->model = argv[i];
+    }
+    if (!a->model || !a->gpu)
+        return fs_usage_error("fit", "which model and GPU? fleetsim fit "
+                              "MODEL --gpu GPU");
+    if (a->training && (!a->train.batch || !a->train.seq))
+        return fs_usage_error("fit", "--training needs --batch and --seq");
+    if (!a->training && !a->batch != !a->context)
+        return fs_usage_error("fit", "--context and --batch go together");
+    if (a->train.zero && a->train.gpus < 2)
+        return fs_usage_error("fit", "--zero %d shards over --gpus N (N >= "
+                              "2)", a->train.zero);
+    if (!a->kv_set)
+        a->cfg.kv = fs_llm_kv_default(a->cfg.weights);
+    return 0;
+}
+
+/* One line of the breakdown; zero lines are left out. */
+static void line(const char *what, double gb, const char *note)
+{
+    printf("  %-18s %8.1f GB%s%s\n", what, gb, note[0] ? "   " : "", note);
+}
+
+static void print_verdict(const fs_llm_memory *m)
+{
+    printf("  %-18s %8.1f GB of %.1f GB: %s\n", "total", m->total,
+           m->capacity, m->fits ? "fits" : "does NOT fit");
+}
+
+/* The memory for the arguments on one GPU: training or inference. */
+static void fit_on(const fit_args *a, const fs_llm_model *m,
+                   const fs_llm_config *cfg, const fs_gpu *g, int batch,
+                   long context, fs_llm_memory *out)
+{
+    fs_llm_hw hw;
+    fs_llm_hw_default(&hw, g);
+    if (a->training) {
+        fs_llm_training t = a->train;
+        t.batch = batch;
+        fs_llm_fit_training(m, &t, &hw, out);
+    } else {
+        fs_llm_fit_inference(cfg, &hw, context, batch, out);
+    }
+}
+
+/* The largest whole n in [1, hi] for which fits(n), by bisection (memory
+ * grows with n); 0 when not even 1 fits. */
+static long largest(const fit_args *a, const fs_llm_model *m,
+                    const fs_gpu *g, int by_context, long hi)
+{
+    fs_llm_memory mem;
+    long lo = 0;
+    while (lo < hi) {
+        long mid = lo + (hi - lo + 1) / 2;
+        if (by_context)
+            fit_on(a, m, &a->cfg, g, a->batch ? a->batch : 1, mid, &mem);
+        else
+            fit_on(a, m, &a->cfg, g, (int)mid,
+                   a->context ? a->context : m->max_context, &mem);
+        if (mem.fits)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+static void print_inference(const fit_args *a, const fs_llm_model *m,
+                            const fs_gpu *g, const fs_llm_memory *mem)
+{
+    printf("%s on %s: %s weights, %s KV cache, tp=%d (per GPU; GB = 10^9 "
+           "bytes)\n", m->name, g->name, fs_precision_name(a->cfg.weights),
+           fs_precision_name(a->cfg.kv), a->cfg.tp);
+    char note[160];
+    line("weights", mem->weights, "");
+    snprintf(note, sizeof note, "(%d x %ld tokens, %.0f bytes a token on "
+             "each GPU)", a->batch, a->context,
+             fs_llm_kv_bytes_per_gpu_token(&a->cfg));
+    if (a->batch)
+        line("KV cache", mem->kv_cache, note);
+    line("activations", mem->activations, "(one prefill chunk)");
+    line("runtime overhead", mem->overhead,
+         "(CUDA context, workspaces: 1 GB + 4% of memory)");
+    print_verdict(mem);
+    long ctx = a->context ? a->context : m->max_context;
+    long b = largest(a, m, g, 0, 100000);
+    printf("  largest batch at %ld tokens of context: %ld\n", ctx, b);
+    long c = largest(a, m, g, 1, m->max_context);
+    printf("  largest context at batch %d: %ld tokens%s\n",
+           a->batch ? a->batch : 1, c,
+           c == m->max_context ? " (the model's maximum)" : "");
+}
+
+static void print_training(const fit_args *a, const fs_llm_model *m,
+                           const fs_gpu *g, const fs_llm_memory *mem)
+{
+    const fs_llm_training *t = &a->train;
+    static const char *const opt_note[] = {
+        "(adam: fp32 m and v, 8 bytes a parameter)",
+        "(adam8bit: 8-bit m and v, 2 bytes a parameter)",
+        "(sgd: fp32 momentum, 4 bytes a parameter)"};
+    printf("%s training on %s: %s weights, %s, batch %d x %ld tokens, %s, "
+           "ZeRO %d over %d GPU%s (per GPU; GB = 10^9 bytes)\n", m->name,
+           g->name, fs_precision_name(t->weights),
+           fs_optimizer_name(t->optimizer), t->batch, t->seq,
+           t->checkpointing ? "activation checkpointing"
+                            : "no activation checkpointing",
+           t->zero, t->gpus, t->gpus > 1 ? "s" : "");
+    line("weights", mem->weights, "");
+    line("gradients", mem->gradients, "(16-bit)");
+    line("optimizer states", mem->optimizer, opt_note[t->optimizer]);
+    if (t->master_weights && t->weights != FS_PREC_FP32)
+        line("master weights", mem->master_weights,
+             "(fp32 copy; --no-master-weights leaves it out)");
+    char note[160];
+    snprintf(note, sizeof note, "(%d x %ld tokens%s)",
+             (t->batch + t->gpus - 1) / t->gpus, t->seq,
+             t->checkpointing ? ": layer inputs + one layer recomputed"
+                              : ": every layer kept");
+    line("activations", mem->activations, note);
+    line("runtime overhead", mem->overhead,
+         "(CUDA context, workspaces: 1 GB + 4% of memory)");
+    print_verdict(mem);
+    printf("  largest batch that fits: %ld\n", largest(a, m, g, 0, 100000));
+    double mfu = a->mfu > 0 ? a->mfu : fs_llm_training_mfu(g);
+    double tps = fs_llm_training_tokens_per_s(m, g, t->weights, mfu,
+                                              t->checkpointing);
+    printf("  throughput: %.0f tokens/s per GPU (MFU %.2f x %.1f TFLOPS / "
+           "(%d x %.2f B active parameters))\n", tps, mfu, g->bf16_tflops,
+           t->checkpointing ? 8 : 6, m->active_params / 1e9);
+}
+
+/* When it does not fit: the nearest configurations on this GPU that do
+ * (more tensor parallelism, then lower precision). */
+static void print_nearest(const fit_args *a, const fs_llm_model *m,
+                          const fs_gpu *g)
+{
+    static const fs_precision order[] = {FS_PREC_BF16, FS_PREC_FP8,
+                                         FS_PREC_INT8, FS_PREC_INT4};
+    printf("Fits on %s with:", g->name);
+    int shown = 0;
+    for (size_t k = 0; k < 4 && shown < 4; k++) {
+        if (fs_precision_bytes(order[k]) >
+            fs_precision_bytes(a->cfg.weights))
+            continue;
+        for (int tp = a->cfg.tp; tp <= 8 && shown < 4; tp *= 2) {
+            fs_llm_config c = a->cfg;
+            c.weights = order[k];
+            c.tp = tp;
+            fs_llm_memory mem;
+            fit_on(a, m, &c, g, a->batch, a->context, &mem);
+            if (!mem.fits || (tp == a->cfg.tp && order[k] == a->cfg.weights))
+                continue;
+            printf("%s tp=%d %s (%.1f GB)", shown ? "," : "", tp,
+                   fs_precision_name(order[k]), mem.total);
+            shown++;
+            break;
+        }
+    }
+    printf("%s\n", shown ? "" : " nothing up to tp=8 and int4");
+}
+
+typedef struct where {
+    const fs_gpu *g;
+    const fs_instance_type *inst;
+    double usd_h, total;
+} where;
+
+static int by_price(const void *x, const void *y)
+{
+    const where *a = x, *b = y;
+    double pa = isnan(a->usd_h) ? INFINITY : a->usd_h;
+    double pb = isnan(b->usd_h) ? INFINITY : b->usd_h;
+    return (pa > pb) - (pa < pb);
+}
+
+/* Every catalog GPU on which it fits, cheapest replica first (on-demand,
+ * the cheapest instance type with enough GPUs, per replica-hour). */
+static void print_where(const fit_args *a, const fs_llm_model *m,
+                        const fs_catalog *cat)
+{
+    where *w = calloc(cat->ngpus, sizeof *w);
+    size_t n = 0;
+    int per = a->training ? 1 : a->cfg.tp;
+    for (size_t i = 0; w && i < cat->ngpus; i++) {
+        fs_llm_memory mem;
+        fit_on(a, m, &a->cfg, &cat->gpus[i], a->training ? a->train.batch
+                                                         : a->batch,
+               a->context, &mem);
+        if (!mem.fits)
+            continue;
+        w[n].g = &cat->gpus[i];
+        w[n].total = mem.total;
+        w[n].inst = fs_catalog_cheapest(cat, cat->gpus[i].name, per, 0);
+        w[n].usd_h = w[n].inst && w[n].inst->gpus >= per
+                         ? w[n].inst->on_demand / w[n].inst->gpus * per
+                         : NAN;
+        n++;
+    }
+    qsort(w, n, sizeof *w, by_price);
+    printf("\nFits on (cheapest first; on-demand $ per %s-hour of %d "
+           "GPU%s):\n", a->training ? "GPU" : "replica", per,
+           per > 1 ? "s" : "");
+    if (!n)
+        printf("  no catalog GPU\n");
+    for (size_t i = 0; i < n; i++) {
+        char inst[96] = "-";
+        if (w[i].inst && !isnan(w[i].usd_h))
+            snprintf(inst, sizeof inst, "%s:%s", w[i].inst->provider,
+                     w[i].inst->name);
+        printf("  %-10s %7.1f GB of %5.0f  %-34s", w[i].g->name, w[i].total,
+               w[i].g->memory_gb, inst);
+        if (isnan(w[i].usd_h))
+            printf(" %9s\n", "-");
+        else
+            printf(" %9.3f\n", w[i].usd_h);
+    }
+    free(w);
+}
+
+static int run(fit_args *a, const fs_catalog *cat, const fs_llm_catalog *mc)
+{
+    const fs_llm_model *m = fs_llm_catalog_find(mc, a->model);
+    char hint[1024];
+    if (!m) {
+        fs_llm_catalog_suggest(mc, a->model, hint, sizeof hint);
+        fprintf(stderr, "fleetsim: fit: unknown model '%s' %s\n", a->model,
+                hint);
+        return FS_EXIT_FAIL;
+    }
+    const fs_gpu *g = fs_catalog_gpu(cat, a->gpu);
+    if (!g) {
+        fs_catalog_suggest_gpu(cat, a->gpu, hint, sizeof hint);
+        fprintf(stderr, "fleetsim: fit: unknown GPU '%s' %s\n", a->gpu, hint);
+        return FS_EXIT_FAIL;
+    }
+    a->cfg.model = m;
+    if (!a->training && a->context > m->max_context) {
+        fprintf(stderr, "fleetsim: fit: --context %ld is beyond %s's "
+                "maximum of %ld tokens\n", a->context, m->name,
+                m->max_context);
+        return FS_EXIT_FAIL;
+    }
+    fs_llm_memory mem;
+    fit_on(a, m, &a->cfg, g, a->training ? a->train.batch : a->batch,
+           a->context, &mem);
+    if (a->training)
+        print_training(a, m, g, &mem);
+    else
+        print_inference(a, m, g, &mem);
+    if (!mem.fits && !a->training)
+        print_nearest(a, m, g);
+    print_where(a, m, cat);
+    return FS_EXIT_OK;
+}
+
+int cmd_fit(int argc, char **argv)
+{
+    fit_args a;
+    int rc = parse(&a, argc, argv);
+    if (rc)
+        return rc;
+    char gpus[2048], inst[2048], models[2048];
+    snprintf(gpus, sizeof gpus, "%s/gpus.csv", a.dir);
+    snprintf(inst, sizeof inst, "%s/instances.csv", a.dir);
+    snprintf(models, sizeof models, "%s/models.csv", a.dir);
+    fs_error err;
+    fs_catalog *cat = fs_catalog_load(gpus, inst, &err);
+    if (!cat)
+        return fs_fail(err.msg);
+    fs_llm_catalog *mc = fs_llm_catalog_load(a.models_csv ? a.models_csv
+                                                          : models, &err);
+    if (!mc) {
+        fs_catalog_free(cat);
+        return fs_fail(err.msg);
+    }
+    rc = run(&a, cat, mc);
+    fs_llm_catalog_free(mc);
+    fs_catalog_free(cat);
+    return rc;
+}

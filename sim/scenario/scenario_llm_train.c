@@ -1,0 +1,174 @@
+/* scenario_llm_train.c -- `model =` on a training workload: the memory fit
+ * and the rescaling of the jobs' durations across GPU types.
+ *
+ *   model = llama-2-7b(batch=16, seq=2048, precision=bf16, optimizer=adam,
+ *                      checkpointing=yes, master_weights=yes, zero=0,
+ *                      gpus=1, reference_gpu=A100-80GB, mfu=0.4)
+ *
+ * Every argument is optional.  The fine-tune's memory per GPU
+ * (models/llm_memory.c) must fit each pool's GPU, or the scenario is
+ * refused at this key with the breakdown and the catalog GPUs that hold it.
+ * The jobs' durations are stated for reference_gpu (default: the first
+ * pool's GPU) and rescale by the training throughput rule, tokens/s = MFU x
+ * peak / (6 x active parameters), 8 x with checkpointing: a job runs
+ * tokens/s(reference) / tokens/s(pool GPU) times as long.  The workload's
+ * pools then share one GPU type.  The model is a row of the catalog's
+ * models.csv. */
+#include "sim/scenario/scenario_impl.h"
+#include "models/llm.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const model_args[] = {
+    "batch", "seq", "precision", "optimizer", "checkpointing",
+    "master_weights", "zero", "gpus", "reference_gpu", "mfu", NULL};
+
+/* The call's arguments into t (defaults: batch 1, seq 2048, bf16, adam,
+ * no checkpointing, master weights, ZeRO 0 over 1 GPU). */
+static int read_args(const fs_call *c, fs_llm_training *t, double *mfu,
+                     char *why, size_t len)
+{
+    *t = (fs_llm_training){FS_PREC_BF16, 1, 2048, 0, FS_OPT_ADAM, 1, 0, 1};
+    *mfu = 0;
+    if (fs_call_check_keys(c, model_args, why, len))
+        return -1;
+    const char *v;
+    long n;
+    if ((v = fs_call_get(c, "batch")) &&
+        (fs_parse_count(v, &n, why, len) || n < 1 || n > 1000000))
+        return snprintf(why, len, "batch: expected 1 to 1000000"), -1;
+    if (v)
+        t->batch = (int)n;
+    if ((v = fs_call_get(c, "seq")) &&
+        (fs_parse_count(v, &t->seq, why, len) || t->seq < 1))
+        return snprintf(why, len, "seq: expected a token count >= 1"), -1;
+    if ((v = fs_call_get(c, "precision")) && fs_precision_parse(v, &t->weights))
+        return snprintf(why, len, "precision '%s': expected fp32, bf16, "
+                        "fp16, fp8, int8 or int4", v), -1;
+    if ((v = fs_call_get(c, "optimizer")) &&
+        fs_optimizer_parse(v, &t->optimizer))
+        return snprintf(why, len, "optimizer '%s': expected adam, adam8bit "
+                        "or sgd", v), -1;
+    if ((v = fs_call_get(c, "checkpointing")) &&
+        fs_parse_bool(v, &t->checkpointing, why, len))
+        return -1;
+    if ((v = fs_call_get(c, "master_weights")) &&
+        fs_parse_bool(v, &t->master_weights, why, len))
+        return -1;
+    if ((v = fs_call_get(c, "zero")) &&
+        (fs_parse_count(v, &n, why, len) || n < 0 || n > 3))
+        return snprintf(why, len, "zero: expected 0 to 3"), -1;
+    if (v)
+        t->zero = (int)n;
+    if ((v = fs_call_get(c, "gpus")) &&
+        (fs_parse_count(v, &n, why, len) || n < 1 || n > 100000))
+        return snprintf(why, len, "gpus: expected 1 to 100000"), -1;
+    if (v)
+        t->gpus = (int)n;
+    if ((v = fs_call_get(c, "mfu")) &&
+        (fs_parse_fraction(v, mfu, why, len) || *mfu <= 0))
+        return snprintf(why, len, "mfu: expected a fraction above 0"), -1;
+    return 0;
+}
+
+/* "fits on: A100-80GB, H100-80GB" (the catalog GPUs that hold it). */
+static void list_fits(const fs_catalog *cat, const fs_llm_model *m,
+                      const fs_llm_training *t, char *buf, size_t len)
+{
+    size_t off = (size_t)snprintf(buf, len, "fits on:");
+    int any = 0;
+    for (size_t i = 0; i < cat->ngpus && off < len; i++) {
+        fs_llm_hw hw;
+        fs_llm_hw_default(&hw, &cat->gpus[i]);
+        fs_llm_memory mem;
+        fs_llm_fit_training(m, t, &hw, &mem);
+        if (mem.fits) {
+            off += (size_t)snprintf(buf + off, len - off, "%s %s",
+                                    any ? "," : "", cat->gpus[i].name);
+            any = 1;
+        }
+    }
+    if (!any && off < len)
+        snprintf(buf + off, len - off, " no catalog GPU");
+}
+
+/* Every pool's GPU holds the fine-tune; 0 or -1 with the message set. */
+static int check_fit(fs_reader *rd, const fs_config_entry *e,
+                     const fs_scenario *sc, const fs_workload_conf *w,
+                     const fs_llm_model *m, const fs_llm_training *t)
+{
+    for (int k = 0; k < w->npools; k++) {
+        const fs_pool_conf *p = &sc->pools[w->pools[k]];
+        fs_llm_hw hw;
+        fs_llm_hw_default(&hw, &p->gpu);
+        fs_llm_memory mem;
+        fs_llm_fit_training(m, t, &hw, &mem);
+        if (mem.fits)
+            continue;
+        char breakdown[512], where[512], why[1200];
+        fs_llm_memory_format(&mem, breakdown, sizeof breakdown);
+        list_fits(sc->catalog, m, t, where, sizeof where);
+        snprintf(why, sizeof why, "%s training does not fit pool %s's %s "
+                 "(per GPU): %s; %s", m->name, p->name, p->gpu.name,
+                 breakdown, where);
+        return fs_rd_bad(rd, e, "%s", why);
+    }
+    return 0;
+}
+
+int fs_scenario_training_model(fs_reader *rd, fs_scenario *sc,
+                               fs_workload_conf *w)
+{
+    fs_config_entry *e = fs_rd_entry(rd, "model");
+    if (!e)
+        return 0;
+    char why[1200];
+    fs_call c;
+    if (fs_parse_call(e->value, &c, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    fs_llm_training t;
+    double mfu;
+    if (read_args(&c, &t, &mfu, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    fs_error lerr;
+    fs_llm_catalog *mc = fs_llm_catalog_load_default(&lerr);
+    if (!mc)
+        return fs_rd_bad(rd, e, "%s", lerr.msg);
+    int rc = -1;
+    const fs_llm_model *m = fs_llm_catalog_find(mc, c.name);
+    const fs_gpu *first = &sc->pools[w->pools[0]].gpu;
+    const fs_gpu *ref = first;
+    const char *rv = fs_call_get(&c, "reference_gpu");
+    if (!m) {
+        char hint[512];
+        fs_llm_catalog_suggest(mc, c.name, hint, sizeof hint);
+        snprintf(why, sizeof why, "unknown model '%s' %s", c.name, hint);
+        fs_rd_bad(rd, e, "%s", why);
+    } else if (rv && !(ref = fs_catalog_gpu(sc->catalog, rv))) {
+        char hint[512];
+        fs_catalog_suggest_gpu(sc->catalog, rv, hint, sizeof hint);
+        snprintf(why, sizeof why, "reference_gpu: unknown GPU '%s' %s", rv,
+                 hint);
+        fs_rd_bad(rd, e, "%s", why);
+    } else if (!check_fit(rd, e, sc, w, m, &t)) {
+        for (int k = 1; k < w->npools; k++)
+            if (strcasecmp(sc->pools[w->pools[k]].gpu.name, first->name)) {
+                fs_rd_bad(rd, e, "%s", "the jobs rescale to one GPU type: "
+                          "the pools of a workload with model = must have "
+                          "the same GPU");
+                goto out;
+            }
+        double scale = fs_llm_training_tokens_per_s(m, ref, t.weights, mfu,
+                                                    t.checkpointing) /
+                       fs_llm_training_tokens_per_s(m, first, t.weights, mfu,
+                                                    t.checkpointing);
+        for (size_t i = 0; i < w->training.jobs.n; i++)
+            w->training.jobs.jobs[i].duration_s *= scale;
+        rc = 0;
+    }
+out:
+    fs_llm_catalog_free(mc);
+    return rc;
+}

@@ -1,0 +1,132 @@
+#!/bin/sh
+# cli_fit.sh -- `fleetsim fit` and `fleetsim catalog models|gpus`.
+#
+# The judged 7B fine-tune (weights 13.5 GB, gradients 13.5 GB, Adam's m and
+# v 53.9 GB, master weights 27.0 GB on a line of their own that
+# --no-master-weights drops), the seeds' low-memory variant (int8 weights,
+# 8-bit Adam, checkpointing: about 50 GB) refused on a 24 GB A10G and
+# placed on 80 GB GPUs; llama-2-70b bf16 refused on one 80 GB GPU with the
+# breakdown and the nearest fits, int4 and tp=2 fitting; unknown names
+# suggest the nearest; the catalog listings show the new columns.
+. "$(dirname "$0")/cli_lib.sh"
+
+expect_exit 0 "fit 7B training" -- "$FLEETSIM" fit llama-2-7b --gpu A100-80GB \
+    --training --batch 16 --seq 2048 --optimizer adam
+expect_in "$TMP/out" "weights                13.5 GB" "7B bf16 weights"
+expect_in "$TMP/out" "gradients              13.5 GB" "7B gradients"
+expect_in "$TMP/out" "optimizer states       53.9 GB   (adam: fp32 m and v" "Adam m and v"
+expect_in "$TMP/out" "master weights         27.0 GB   (fp32 copy" "master weights line"
+expect_in "$TMP/out" "activations           171.7 GB   (16 x 2048 tokens: every layer kept)" "activations"
+expect_in "$TMP/out" "does NOT fit" "bf16 + Adam on one A100"
+expect_in "$TMP/out" "throughput: 3087 tokens/s per GPU" "tokens/s = 0.4 x 312e12 / (6 x 6.738e9)"
+cp "$TMP/out" "$TMP/with_master"
+
+expect_exit 0 "no master weights" -- "$FLEETSIM" fit llama-2-7b --gpu A100-80GB \
+    --training --batch 16 --seq 2048 --activation-checkpointing --no-master-weights
+checks=$((checks + 1))
+grep -q "master weights" "$TMP/out" && fail "--no-master-weights still prints master weights"
+expect_in "$TMP/out" "activations            16.0 GB" "checkpointed activations"
+expect_in "$TMP/out" "total                 101.0 GB of 80.0 GB: does NOT fit" "the seeds' bf16 + Adam"
+expect_in "$TMP/out" "throughput: 2315 tokens/s per GPU" "8 x with recomputation"
+
+# the seeds' low-memory variant: about 50 GB, refused on the A10G
+for gpu in A10G A100-80GB; do
+    expect_exit 0 "low-memory on $gpu" -- "$FLEETSIM" fit llama-2-7b --gpu $gpu \
+        --training --batch 16 --seq 2048 --activation-checkpointing \
+        --no-master-weights --precision int8 --optimizer adam8bit
+    cp "$TMP/out" "$TMP/low_$gpu"
+done
+expect_in "$TMP/low_A10G" "total                  51.6 GB of 24.0 GB: does NOT fit" "A10G refused"
+expect_in "$TMP/low_A100-80GB" "total                  53.9 GB of 80.0 GB: fits" "A100 holds it"
+expect_in "$TMP/low_A10G" "  A100-80GB     53.9 GB of    80" "A10G's answer lists where it fits"
+checks=$((checks + 1))
+grep -q "^  A10G " "$TMP/low_A10G" && fail "A10G listed among the GPUs it fits on"
+
+# ZeRO-3 over 8 GPUs shards weights, gradients and states
+expect_exit 0 "zero 3" -- "$FLEETSIM" fit llama-2-7b --gpu A100-80GB --training \
+    --batch 16 --seq 2048 --zero 3 --gpus 8
+expect_in "$TMP/out" "optimizer states        6.7 GB" "ZeRO-3 shards Adam over 8"
+expect_in "$TMP/out" "master weights          3.4 GB" "and the master copy"
+
+# inference: 70B on one 80 GB GPU
+expect_exit 0 "70B bf16" -- "$FLEETSIM" fit llama-2-70b --gpu A100-80GB --context 4096 --batch 1
+expect_in "$TMP/out" "weights               138.0 GB" "70B bf16 weights"
+expect_in "$TMP/out" "does NOT fit" "70B bf16 refused"
+expect_in "$TMP/out" "Fits on A100-80GB with: tp=2 bf16" "nearest: tp=2"
+expect_in "$TMP/out" "tp=1 int4" "nearest: int4"
+expect_exit 0 "70B int4" -- "$FLEETSIM" fit llama-2-70b --gpu A100-80GB --precision int4 --context 4096 --batch 1
+expect_in "$TMP/out" ": fits" "70B int4 fits"
+expect_in "$TMP/out" "int4 weights, fp8 KV cache" "an int4 model keeps an fp8 cache"
+# (80 - 34.49 weights - 4.2 overhead - 1.87 activations) / (163,840 B x 4096) = 58.8
+expect_in "$TMP/out" "largest batch at 4096 tokens of context: 58" "largest batch, closed form"
+expect_exit 0 "70B tp2" -- "$FLEETSIM" fit llama-2-70b --gpu A100-80GB --tp 2 --context 4096 --batch 1
+expect_in "$TMP/out" "weights                69.0 GB" "70B bf16 over 2 GPUs"
+expect_in "$TMP/out" ": fits" "70B tp=2 fits"
+
+# bad input
+expect_exit 1 "unknown model" -- "$FLEETSIM" fit llama-2-7 --gpu A100-80GB
+expect_in "$TMP/err" "did you mean 'llama-2-7b'" "model suggestion"
+expect_one_line "unknown model"
+expect_exit 1 "unknown gpu" -- "$FLEETSIM" fit llama-2-7b --gpu A100-80
+expect_in "$TMP/err" "did you mean" "GPU suggestion"
+expect_exit 2 "training without seq" -- "$FLEETSIM" fit llama-2-7b --gpu A100-80GB --training --batch 4
+expect_exit 2 "bad tp" -- "$FLEETSIM" fit llama-2-7b --gpu A100-80GB --tp 3
+expect_exit 2 "bad precision" -- "$FLEETSIM" fit llama-2-7b --gpu A100-80GB --precision int3
+printf 'name,params_b\nx,1\n' >"$TMP/m.csv"
+expect_exit 1 "bad models file" -- "$FLEETSIM" fit x --gpu A100-80GB --models "$TMP/m.csv"
+expect_in "$TMP/err" "m.csv:1: missing column 'active_params_b'" "file:line of a bad models file"
+
+# the user's own model
+cat >"$TMP/mine.csv" <<'CSV'
+name,params_b,active_params_b,layers,hidden,heads,kv_heads,head_dim,ffn,experts,experts_per_token,vocab,max_context
+tiny,1.1,1.1,22,2048,32,4,64,5632,0,0,32000,2048
+CSV
+expect_exit 0 "own model" -- "$FLEETSIM" fit tiny --gpu L4 --models "$TMP/mine.csv"
+expect_in "$TMP/out" "weights                 2.2 GB" "1.1B params in bf16"
+
+# catalogs
+expect_exit 0 "catalog models" -- "$FLEETSIM" catalog models
+expect_in "$TMP/out" "qwen3-30b-a3b" "MoE with many experts listed"
+expect_in "$TMP/out" "mixtral-8x7b      46.70    12.88" "Mixtral total and active"
+expect_exit 0 "catalog gpus" -- "$FLEETSIM" catalog gpus
+expect_in "$TMP/out" "int4_TOPS  nvlink    pcie  fp8 gen" "new GPU columns"
+expect_in "$TMP/out" "hopper  sxm" "H100's generation and form"
+
+# case 5: the 7B fine-tune on 8 x A100 and 8 x H100, the A10G refused
+DB="$TMP/case5.db"
+for f in a100 h100; do
+    expect_exit 0 "case5 $f" -- sh -c "cd '$SRCDIR' && '$FLEETSIM' run scenarios/case5-finetune-$f.ini --db '$DB' --quiet"
+done
+job() { sql "$DB" "SELECT $1 FROM job j JOIN run r USING (run_id) WHERE r.name = '$2'"; }
+expect_eq "$(job "status, end_s" case5-finetune-a100)" "finished|2592000.0" "A100: the 30 days as stated"
+# H100: 30 days x (0.4 x 312) / (0.4 x 989.5) tokens/s
+expect_eq "$(job "printf('%.6f', end_s / (2592000.0 * 312 / 989.5))" case5-finetune-h100)" "1.000000" \
+    "H100: the duration rescaled by the training rule"
+expect_eq "$(job "printf('%.2f', gpu_hours * 55.04 / 8)" case5-finetune-h100)" "12495.39" "H100 job cost"
+expect_exit 1 "case5 on A10G" -- sh -c "cd '$SRCDIR' && '$FLEETSIM' run scenarios/case5-finetune-a100.ini --set pool.gpu.instance=aws:g5.48xlarge --db '$TMP/a10g.db' --quiet"
+expect_in "$TMP/err" "case5-finetune-a100.ini:55: workload.finetune.model: llama-2-7b training does not fit pool gpu's A10G" "A10G refused at the model key"
+expect_in "$TMP/err" "= 37.6 GB > 24.0 GB; fits on: A100-40GB, A100-80GB" "with the breakdown and where it fits"
+expect_one_line "case5 on A10G"
+checks=$((checks + 1))
+[ -e "$TMP/a10g.db" ] && fail "a refused scenario wrote a database"
+cat >"$TMP/badmodel.ini" <<'INI'
+[scenario]
+name = bad
+horizon = 1d
+[pool.gpu]
+instance = aws:p4de.24xlarge
+count = 1
+[workload.ft]
+kind = training
+pools = gpu
+jobs = trace(JOBS, format=generic)
+model = llama-2-7(batch=16)
+INI
+sed -i "s#JOBS#$SRCDIR/scenarios/data/finetune_7b_30d_8gpu.csv#" "$TMP/badmodel.ini"
+expect_exit 1 "unknown model key" -- "$FLEETSIM" run "$TMP/badmodel.ini" --db "$TMP/bad.db" --quiet
+expect_in "$TMP/err" "badmodel.ini:11: workload.ft.model: unknown model 'llama-2-7' (did you mean 'llama-2-7b'?" "model key suggestion"
+sed -i 's/llama-2-7(batch=16)/llama-2-7b(batch=16, optimiser=adam)/' "$TMP/badmodel.ini"
+expect_exit 1 "unknown model argument" -- "$FLEETSIM" run "$TMP/badmodel.ini" --db "$TMP/bad.db" --quiet
+expect_in "$TMP/err" "optimiser" "the stray argument named"
+
+report

@@ -1,0 +1,188 @@
+/* test_llm_memory.c -- the model catalog and the memory fit.
+ *
+ * Every shipped model reads, and its parameter count agrees with its shape
+ * (embeddings, attention, FFN or experts) within 1%; a bad row is refused
+ * with file:line and column; a user's model given key by key is checked
+ * the same way.  Memory: the KV cache's closed form; llama-2-70b bf16 does
+ * not fit one 80 GB GPU, int4 and tp=2 do; the 7B fine-tune of the judged
+ * command (weights 13.5 GB, gradients 13.5, Adam 53.9, master weights 27.0)
+ * and the seeds' low-memory variant (about 50 GB, refused on a 24 GB A10G);
+ * ZeRO stages shard what they say. */
+#include "check.h"
+#include "models/llm.h"
+
+#include <unistd.h>
+
+static fs_catalog *cat;
+static fs_llm_catalog *models;
+
+/* Parameters from the shape, as a llama-style decoder counts them. */
+static double shape_params(const fs_llm_model *m)
+{
+    double h = m->hidden, q = (double)m->heads * m->head_dim;
+    double kv = (double)m->kv_heads * m->head_dim;
+    double attn = h * q * 2 + h * kv * 2;
+    double ffn = 3.0 * h * m->ffn * (m->experts ? m->experts : 1);
+    return 2.0 * m->vocab * h + m->layers * (attn + ffn);
+}
+
+static void catalog(void)
+{
+    CHECK(fs_llm_catalog_count(models) >= 13);
+    const char *need[] = {"llama-2-7b", "llama-2-13b", "llama-2-70b",
+                          "llama-3-8b", "llama-3.1-8b", "llama-3-70b",
+                          "llama-3.3-70b", "mistral-7b", "mixtral-8x7b",
+                          "qwen2.5-7b", "qwen2.5-72b", "qwen3-30b-a3b"};
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        CHECK(fs_llm_catalog_find(models, need[i]) != NULL);
+    for (size_t i = 0; i < fs_llm_catalog_count(models); i++) {
+        const fs_llm_model *m = fs_llm_catalog_at(models, i);
+        double rel = shape_params(m) / m->params - 1;
+        if (!CHECK(fabs(rel) < 0.01))
+            printf("     %s: %.3g from the shape, %.3g in the row\n",
+                   m->name, shape_params(m), m->params);
+        CHECK(m->source[0] != '\0');
+    }
+    const fs_llm_model *mx = fs_llm_catalog_find(models, "Mixtral-8x7B");
+    CHECK(mx && mx->experts == 8 && mx->experts_per_token == 2);
+    CHECK_NEAR(mx->active_params, 12.88e9, 1e7);
+    const fs_llm_model *q3 = fs_llm_catalog_find(models, "qwen3-30b-a3b");
+    CHECK(q3 && q3->experts == 128 && q3->experts_per_token == 8);
+    char buf[256];
+    fs_llm_catalog_suggest(models, "llama-2-7", buf, sizeof buf);
+    CHECK_CONTAINS(buf, "did you mean 'llama-2-7b'");
+}
+
+static void bad_rows(void)
+{
+    char path[] = "/tmp/fs_models_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs("name,params_b,active_params_b,layers,hidden,heads,kv_heads,"
+          "head_dim,ffn,experts,experts_per_token,vocab,max_context\n"
+          "ok,6.738,6.738,32,4096,32,32,128,11008,0,0,32000,4096\n"
+          "bad,6.7,6.7,32,4096,32,5,128,11008,0,0,32000,4096\n", f);
+    fclose(f);
+    fs_error err;
+    CHECK(fs_llm_catalog_load(path, &err) == NULL);
+    CHECK_CONTAINS(err.msg, ":3:");
+    CHECK_CONTAINS(err.msg, "not a multiple of 5 KV heads");
+    f = fopen(path, "w");
+    fputs("name,params_b,active_params_b,layers,hidden,heads,kv_heads,"
+          "head_dim,ffn,experts,experts_per_token,vocab,max_context\n"
+          "x,6.7,6.7,3.5,4096,32,32,128,11008,0,0,32000,4096\n", f);
+    fclose(f);
+    CHECK(fs_llm_catalog_load(path, &err) == NULL);
+    CHECK_CONTAINS(err.msg, ":2: layers: '3.5': expected a whole number");
+    unlink(path);
+
+    fs_llm_model m = {0};
+    char why[256];
+    CHECK(fs_llm_model_set(&m, "name", "mine", why, sizeof why) == 0);
+    CHECK(fs_llm_model_set(&m, "layers", "32", why, sizeof why) == 0);
+    CHECK(fs_llm_model_set(&m, "hiden", "32", why, sizeof why) == -1);
+    CHECK_CONTAINS(why, "unknown model column 'hiden'");
+    CHECK(fs_llm_model_finish(&m, why, sizeof why) == -1);
+    CHECK_CONTAINS(why, "a model needs");
+}
+
+static fs_llm_hw hw_of(const char *gpu)
+{
+    fs_llm_hw hw;
+    fs_llm_hw_default(&hw, fs_catalog_gpu(cat, gpu));
+    return hw;
+}
+
+static void inference(void)
+{
+    fs_llm_config c;
+    fs_llm_config_default(&c, fs_llm_catalog_find(models, "llama-2-70b"));
+    fs_llm_hw hw = hw_of("A100-80GB");
+    fs_llm_memory m;
+    fs_llm_fit_inference(&c, &hw, 4096, 1, &m);
+    CHECK_NEAR(m.weights, 68.977 * 2, 1e-9);
+    /* 2 x 80 layers x 8 KV heads x 128 x 2 bytes x 4096 tokens */
+    CHECK_NEAR(m.kv_cache, 2.0 * 80 * 8 * 128 * 2 * 4096 / 1e9, 1e-9);
+    CHECK_NEAR(m.overhead, 1 + 0.04 * 80, 1e-12);
+    CHECK(!m.fits);
+    char buf[512];
+    fs_llm_memory_format(&m, buf, sizeof buf);
+    CHECK_CONTAINS(buf, "weights 138.0 GB + KV cache 1.3 GB");
+    CHECK_CONTAINS(buf, "> 80.0 GB");
+    c.weights = FS_PREC_INT4;
+    fs_llm_fit_inference(&c, &hw, 4096, 1, &m);
+    CHECK(m.fits);
+    c.weights = FS_PREC_BF16;
+    c.tp = 2;
+    fs_llm_fit_inference(&c, &hw, 4096, 1, &m);
+    CHECK(m.fits);
+    CHECK_NEAR(m.weights, 68.977, 1e-9);
+    CHECK_NEAR(m.kv_cache, 2.0 * 80 * 4 * 128 * 2 * 4096 / 1e9, 1e-9);
+}
+
+static void training(void)
+{
+    const fs_llm_model *m = fs_llm_catalog_find(models, "llama-2-7b");
+    fs_llm_hw a100 = hw_of("A100-80GB"), a10g = hw_of("A10G");
+    fs_llm_training t = {FS_PREC_BF16, 16, 2048, 0, FS_OPT_ADAM, 1, 0, 1};
+    fs_llm_memory mem;
+    fs_llm_fit_training(m, &t, &a100, &mem);
+    CHECK_NEAR(mem.weights, 13.476, 0.001);
+    CHECK_NEAR(mem.gradients, 13.476, 0.001);
+    CHECK_NEAR(mem.optimizer, 53.904, 0.001);
+    CHECK_NEAR(mem.master_weights, 26.952, 0.001);
+    /* without checkpointing: every layer's 161,792 bytes a token */
+    double tokens = 16.0 * 2048;
+    double layer = 2.0 * (7 * 4096 + 4 * 11008 + 2 * 32 * 128);
+    CHECK_NEAR(mem.activations,
+               (32 * layer * tokens + 2.0 * 32000 * tokens) / 1e9, 1e-9);
+    CHECK(!mem.fits);
+    /* the seeds' 89 GB: bf16 + Adam, checkpointing, no master copy */
+    t.checkpointing = 1;
+    t.master_weights = 0;
+    fs_llm_fit_training(m, &t, &a100, &mem);
+    CHECK_NEAR(mem.activations,
+               (2.0 * 4096 * 32 * tokens + layer * tokens +
+                2.0 * 32000 * tokens) / 1e9, 1e-9);
+    CHECK(mem.total > 89 * 0.9 && mem.total < 89 * 1.2);
+    /* the low-memory variant: int8 weights, 8-bit Adam: about 50 GB */
+    t.weights = FS_PREC_INT8;
+    t.optimizer = FS_OPT_ADAM8BIT;
+    fs_llm_fit_training(m, &t, &a100, &mem);
+    CHECK(mem.total > 45 && mem.total < 58);
+    CHECK(mem.fits);
+    fs_llm_fit_training(m, &t, &a10g, &mem);
+    CHECK(!mem.fits);
+    /* ZeRO-3 over 8 GPUs shards weights, gradients and optimizer states */
+    t = (fs_llm_training){FS_PREC_BF16, 16, 2048, 1, FS_OPT_ADAM, 1, 3, 8};
+    fs_llm_fit_training(m, &t, &a100, &mem);
+    CHECK_NEAR(mem.weights, 13.476 / 8, 0.001);
+    CHECK_NEAR(mem.gradients, 13.476 / 8, 0.001);
+    CHECK_NEAR(mem.optimizer, 53.904 / 8, 0.001);
+    CHECK_NEAR(mem.master_weights, 26.952 / 8, 0.001);
+    t.zero = 1;
+    fs_llm_fit_training(m, &t, &a100, &mem);
+    CHECK_NEAR(mem.weights, 13.476, 0.001);
+    CHECK_NEAR(mem.gradients, 13.476, 0.001);
+    CHECK_NEAR(mem.optimizer, 53.904 / 8, 0.001);
+}
+
+int main(void)
+{
+    char g[1024], i[1024], mp[1024];
+    check_path(g, sizeof g, "models/catalog/gpus.csv");
+    check_path(i, sizeof i, "models/catalog/instances.csv");
+    check_path(mp, sizeof mp, "models/catalog/models.csv");
+    fs_error err;
+    cat = fs_catalog_load(g, i, &err);
+    models = fs_llm_catalog_load(mp, &err);
+    if (!CHECK(cat && models))
+        return 1;
+    catalog();
+    bad_rows();
+    inference();
+    training();
+    fs_llm_catalog_free(models);
+    fs_catalog_free(cat);
+    return check_report("llm_memory");
+}

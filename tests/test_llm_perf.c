@@ -1,0 +1,199 @@
+/* test_llm_perf.c -- the roofline against published measurements.
+ *
+ * Calibration: every point of TensorRT-LLM's published performance overview
+ * named in doc/llm-validation.md (v0.9.0: Llama-2-7B and Mistral-7B TTFT at
+ * batch 1, 128/128 throughput, Llama-2-70B TP4 on A100; the current table:
+ * Llama-3.1-8B and Llama-3.3-70B at 1000/1000 on H100 and H200) is
+ * reproduced within 25% by the trt-llm defaults.  Physics: llama-2-7b bf16
+ * at light load (2,048-token prompt, 128 outputs) has its TTFT between the
+ * compute floor and 4x it and its TPOT between the bandwidth floor and 3x
+ * it on A100-80GB and H100-80GB; H100 is at least 2x faster in prefill and
+ * 1.3-2.2x in decode.  Plus the iteration's closed forms: a decode step
+ * bound by memory reads weights + KV once, an MoE step reads the experts
+ * its tokens touch, tensor parallelism adds its all-reduces. */
+#include "check.h"
+#include "models/llm.h"
+#include "models/llm_bench.h"
+
+#include <math.h>
+
+static fs_catalog *cat;
+static fs_llm_catalog *models;
+
+static void load(void)
+{
+    char g[1024], i[1024], m[1024];
+    check_path(g, sizeof g, "models/catalog/gpus.csv");
+    check_path(i, sizeof i, "models/catalog/instances.csv");
+    check_path(m, sizeof m, "models/catalog/models.csv");
+    fs_error err;
+    cat = fs_catalog_load(g, i, &err);
+    if (!cat)
+        printf("     %s\n", err.msg);
+    models = fs_llm_catalog_load(m, &err);
+    if (!models)
+        printf("     %s\n", err.msg);
+}
+
+static void calibration(void)
+{
+    size_t n;
+    const fs_llm_bench_point *pts = fs_llm_bench_points(&n);
+    CHECK(n >= 14);
+    for (size_t k = 0; k < n; k++) {
+        double model;
+        char why[512];
+        int rc = fs_llm_bench_eval(&pts[k], cat, models, &model, why,
+                                   sizeof why);
+        CHECK(rc == 0);
+        if (rc) {
+            printf("     %s\n", why);
+            continue;
+        }
+        double err = model / pts[k].measured - 1;
+        printf("  %-14s %-10s %-5s tp%d %5ld/%-5ld b%-5d %-10s %9.1f %9.1f %+6.1f%%\n",
+               pts[k].model, pts[k].gpu, pts[k].precision, pts[k].tp,
+               pts[k].in, pts[k].out, pts[k].batch,
+               fs_llm_bench_metric_name(pts[k].metric), pts[k].measured,
+               model, 100 * err);
+        if (pts[k].calibration > 0)
+            CHECK(fabs(err) <= 0.25);
+        else if (pts[k].calibration == 0)
+            CHECK(fabs(err) <= 0.30);
+        else
+            CHECK(model < 3 * pts[k].measured &&
+                  model > pts[k].measured / 3);
+    }
+}
+
+static fs_llm_perf perf_of(const char *model, const char *gpu,
+                           fs_precision prec, int tp, const char *engine)
+{
+    fs_llm_config c;
+    fs_llm_config_default(&c, fs_llm_catalog_find(models, model));
+    c.weights = prec;
+    c.kv = fs_llm_kv_default(prec);
+    c.tp = tp;
+    if (engine)
+        snprintf(c.engine, sizeof c.engine, "%s", engine);
+    fs_llm_hw hw;
+    fs_llm_hw_default(&hw, fs_catalog_gpu(cat, gpu));
+    fs_llm_perf p;
+    char why[512];
+    if (fs_llm_perf_init(&p, &c, &hw, why, sizeof why))
+        printf("     %s\n", why);
+    return p;
+}
+
+/* llama-2-7b bf16, one 2,048-token prompt and 128 outputs at light load. */
+static void physics(void)
+{
+    const char *gpus[2] = {"A100-80GB", "H100-80GB"};
+    double ttft[2], tpot[2];
+    for (int i = 0; i < 2; i++) {
+        fs_llm_perf p = perf_of("llama-2-7b", gpus[i], FS_PREC_BF16, 1, NULL);
+        const fs_gpu *g = fs_catalog_gpu(cat, gpus[i]);
+        double n = 2048;
+        double floor_c = (2 * 6.738e9 * n + p.attn_flops_per_ctx * n *
+                          (n + 1) / 2) / (g->bf16_tflops * 1e12);
+        double floor_m = 6.738e9 * 2 / (g->memory_bw_gbs * 1e9);
+        ttft[i] = fs_llm_prefill_time(&p, 2048);
+        /* mean TPOT over the 127 steps after the first token */
+        double sum = 0;
+        for (int k = 1; k < 128; k++)
+            sum += fs_llm_iteration_time(&p, 0, 0, 1, 2048 + k);
+        tpot[i] = sum / 127;
+        printf("  %s: TTFT %.1f ms (floor %.1f), TPOT %.2f ms (floor %.2f)\n",
+               gpus[i], 1e3 * ttft[i], 1e3 * floor_c, 1e3 * tpot[i],
+               1e3 * floor_m);
+        CHECK(ttft[i] >= floor_c && ttft[i] <= 4 * floor_c);
+        CHECK(tpot[i] >= floor_m && tpot[i] <= 3 * floor_m);
+    }
+    printf("  H100 speed-up: prefill %.2fx, decode %.2fx\n", ttft[0] / ttft[1],
+           tpot[0] / tpot[1]);
+    CHECK(ttft[0] / ttft[1] >= 2);
+    CHECK(tpot[0] / tpot[1] >= 1.3 && tpot[0] / tpot[1] <= 2.2);
+}
+
+/* Closed forms of one iteration. */
+static void closed_forms(void)
+{
+    /* A decode step at batch 1 on A100, trt-llm: memory-bound, weights
+     * and the KV cache read once at 2,039 GB/s x 0.70. */
+    fs_llm_perf p = perf_of("llama-2-7b", "A100-80GB", FS_PREC_BF16, 1,
+                            "trt-llm");
+    double kv = 2.0 * 32 * 32 * 128 * 2;   /* 524,288 bytes a token */
+    CHECK_NEAR(p.kv_bytes_per_token, kv, 1e-6);
+    double want = (6.738e9 * 2 + kv * 1000) / (2039e9 * 0.70) +
+                  p.step_overhead_s;
+    CHECK_NEAR(fs_llm_iteration_time(&p, 0, 0, 1, 1000), want, 1e-9);
+    CHECK_NEAR(p.step_overhead_s, 0.3e-3 + 32 * 5e-6, 1e-12);
+    /* int4 weights: a quarter of the bytes */
+    fs_llm_perf q = perf_of("llama-2-7b", "A100-80GB", FS_PREC_INT4, 1,
+                            "trt-llm");
+    CHECK_NEAR(q.weight_bytes, 6.738e9 * 0.5, 1);
+    /* an MoE step at batch 1 reads the shared part and 2 of 8 experts */
+    fs_llm_perf m = perf_of("mixtral-8x7b", "H100-80GB", FS_PREC_BF16, 2,
+                            "trt-llm");
+    double expert = 3.0 * 4096 * 14336 * 32 * 2;
+    CHECK_NEAR(m.expert_bytes, expert, 1);
+    double bytes = m.dense_bytes + 2 * expert;
+    double t1 = fs_llm_iteration_time(&m, 0, 0, 1, 0);
+    CHECK_NEAR(t1, bytes / m.bandwidth + m.step_overhead_s +
+                       m.allreduce_fixed_s + m.allreduce_s_per_token, 1e-9);
+    /* 1,000 tokens touch all 8 experts: the whole model's weights */
+    double t2 = fs_llm_iteration_time(&m, 0, 0, 1000, 0);
+    CHECK(t2 > t1);
+    /* tensor parallelism: two ring all-reduces per layer of 2 x 4096
+     * bytes a token, 2 (tp-1)/tp of it over 450 GB/s NVLink each way */
+    CHECK_NEAR(m.allreduce_s_per_token,
+               2.0 * 32 * (2.0 * 4096 * 2 * 0.5) / 450e9, 1e-15);
+    CHECK_NEAR(m.allreduce_fixed_s, 2.0 * 32 * 5e-6, 1e-12);
+    /* efficiencies given override the stack's */
+    fs_llm_config c;
+    fs_llm_config_default(&c, fs_llm_catalog_find(models, "llama-2-7b"));
+    c.mfu = 0.5;
+    c.bw_efficiency = 0.9;
+    fs_llm_hw hw;
+    fs_llm_hw_default(&hw, fs_catalog_gpu(cat, "A100-80GB"));
+    CHECK(fs_llm_perf_init(&p, &c, &hw, NULL, 0) == 0);
+    CHECK_NEAR(p.peak_flops, 312e12 * 0.5, 1);
+    CHECK_NEAR(p.bandwidth, 2039e9 * 0.9, 1);
+    /* 70B bf16 does not fit one 80 GB GPU: refused with the breakdown */
+    char why[512];
+    c.model = fs_llm_catalog_find(models, "llama-2-70b");
+    CHECK(fs_llm_perf_init(&p, &c, &hw, why, sizeof why) == -1);
+    CHECK_CONTAINS(why, "weights 138.0 GB");
+    c.weights = FS_PREC_INT4;
+    CHECK(fs_llm_perf_init(&p, &c, &hw, why, sizeof why) == 0);
+    c.weights = FS_PREC_BF16;
+    c.tp = 2;
+    CHECK(fs_llm_perf_init(&p, &c, &hw, why, sizeof why) == 0);
+    CHECK(p.kv_capacity_tokens % 16 == 0 && p.kv_capacity_tokens > 16);
+}
+
+/* Training: tokens/s = mfu x peak / (6 x params), 8 x with recomputation. */
+static void training(void)
+{
+    const fs_llm_model *m = fs_llm_catalog_find(models, "llama-2-7b");
+    const fs_gpu *a100 = fs_catalog_gpu(cat, "A100-80GB");
+    CHECK_NEAR(fs_llm_training_tokens_per_s(m, a100, FS_PREC_BF16, 0.5, 0),
+               0.5 * 312e12 / (6 * 6.738e9), 1e-6);
+    CHECK_NEAR(fs_llm_training_tokens_per_s(m, a100, FS_PREC_BF16, 0.5, 1),
+               0.5 * 312e12 / (8 * 6.738e9), 1e-6);
+    CHECK_NEAR(fs_llm_training_mfu(a100), 0.40, 1e-12);
+}
+
+int main(void)
+{
+    load();
+    if (!cat || !models)
+        return 1;
+    calibration();
+    physics();
+    closed_forms();
+    training();
+    fs_llm_catalog_free(models);
+    fs_catalog_free(cat);
+    return check_report("llm_perf");
+}
