@@ -15,6 +15,8 @@
 #include <stddef.h>
 
 #include "sim/base/error.h"
+#include "models/catalog.h"
+#include "models/llm.h"
 
 #define FS_MIG_MAX_SLOTS 8       /* memory slices (and placements) */
 #define FS_MIG_MAX_INSTANCES 7   /* instances on one GPU */
@@ -84,5 +86,18 @@ void fs_mig_layout_format(const fs_mig_layout *l, char *buf, size_t len);
 size_t fs_mig_maximal(const fs_mig_catalog *c, const char *gpu,
                       unsigned mask,
                       void (*fn)(const fs_mig_layout *, void *), void *ctx);
+
+/* mig_fit.c: an LLM on one slice of profile p of GPU g (tp 1): the
+ * slice as the LLM model's hardware (compute share = its SMs over the
+ * GPU's, memory share = its memory slices over the GPU's), the memory fit
+ * of batch sequences of context tokens, and the most sequences that fit
+ * (0 to cap; 0 when the weights alone do not). */
+void fs_mig_slice_hw(const fs_mig_profile *p, const fs_gpu *g,
+                     fs_llm_hw *hw);
+void fs_mig_llm_fit(const fs_mig_profile *p, const fs_gpu *g,
+                    const fs_llm_config *c, long context, int batch,
+                    fs_llm_memory *out);
+int fs_mig_llm_max_batch(const fs_mig_profile *p, const fs_gpu *g,
+                         const fs_llm_config *c, long context, int cap);
 
 #endif

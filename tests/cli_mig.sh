@@ -18,6 +18,18 @@ expect_eq "$(grep -c '^ *[0-9][0-9]*  ' "$TMP/out")" 38 "A100-80GB's distinct ma
 expect_exit 1 "catalog mig T4" -- "$FLEETSIM" catalog mig T4
 expect_in "$TMP/err" "T4 has no MIG profiles" "T4"
 
+# An LLM on each slice: 7B bf16 does not fit 1g.10gb (the breakdown says
+# why), fits 2g.20gb with room for one 4096-token sequence.
+expect_exit 0 "catalog mig --model" -- "$FLEETSIM" catalog mig A100-80GB --model llama-2-7b
+expect_in "$TMP/out" "1g.10gb    does not fit  weights 13.5 GB + KV cache 2.1 GB + activations 0.5 GB + overhead 1.4 GB = 17.6 GB > 10.0 GB" "7B on 1g.10gb"
+expect_in "$TMP/out" "2g.20gb    fits          weights 13.5 GB" "7B on 2g.20gb"
+expect_eq "$(grep '^  2g.20gb' "$TMP/out" | sed 's/.*KV cache for //')" "1 sequence" "2g.20gb: a small KV cache"
+expect_exit 0 "catalog mig --model int4" -- "$FLEETSIM" catalog mig A100-80GB --model llama-2-7b --precision int4 --context 2048 --batch 4
+expect_in "$TMP/out" "1g.10gb    fits" "7B int4 fits 1g.10gb"
+expect_exit 1 "catalog mig --model unknown" -- "$FLEETSIM" catalog mig A100-80GB --model llama-7
+expect_in "$TMP/err" "unknown model 'llama-7'" "unknown model"
+expect_exit 2 "catalog mig --model without GPU" -- "$FLEETSIM" catalog mig --model llama-2-7b
+
 pool_ini() {   # pool_ini GPU POOL-KEY-LINES [WORKLOAD-KEY-LINES]
     cat <<INI
 [scenario]

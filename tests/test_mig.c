@@ -217,6 +217,26 @@ static void test_profiles(void)
     fs_results_free(&out);
 }
 
+/* A slice as the LLM model's hardware: its SM and memory-slice shares. */
+static void test_slice_hw(const fs_mig_catalog *c)
+{
+    const fs_mig_profile *p[FS_MIG_MAX_PROFILES];
+    size_t n = fs_mig_profiles(c, "A100-80GB", p, FS_MIG_MAX_PROFILES);
+    fs_gpu g = {.name = "A100-80GB", .memory_gb = 80};
+    for (size_t i = 0; i < n; i++) {
+        fs_llm_hw hw;
+        fs_mig_slice_hw(p[i], &g, &hw);
+        if (strcmp(p[i]->name, "2g.20gb") == 0) {
+            CHECK_NEAR(hw.compute_frac, 28.0 / 108, 1e-12);
+            CHECK_NEAR(hw.memory_frac, 2.0 / 8, 1e-12);
+        }
+        if (strcmp(p[i]->name, "7g.80gb") == 0) {
+            CHECK_NEAR(hw.compute_frac, 98.0 / 108, 1e-12);
+            CHECK_NEAR(hw.memory_frac, 1, 1e-12);
+        }
+    }
+}
+
 int main(void)
 {
     fs_mig_catalog *c = load();
@@ -224,6 +244,7 @@ int main(void)
     if (c) {
         test_maximal(c);
         test_layouts(c);
+        test_slice_hw(c);
     }
     test_mm7();
     test_profiles();

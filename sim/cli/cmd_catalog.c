@@ -117,14 +117,14 @@ static void print_upfront_options(const fs_catalog *c)
 
 int cmd_catalog(int argc, char **argv)
 {
-    const char *what = NULL, *arg = NULL, *dir = fs_catalog_default_dir();
+    const char *what = NULL, *dir = fs_catalog_default_dir();
+    if (argc > 1 && strcmp(argv[1], "mig") == 0)
+        return fs_catalog_mig(argc - 1, argv + 1);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--catalog") == 0 && i + 1 < argc)
             dir = argv[++i];
         else if (argv[i][0] == '-')
             return fs_usage_error("catalog", "unknown option '%s'", argv[i]);
-        else if (what && !arg && strcmp(what, "mig") == 0)
-            arg = argv[i];
         else if (what)
             return fs_usage_error("catalog", "one catalog at a time");
         else
@@ -132,8 +132,6 @@ int cmd_catalog(int argc, char **argv)
     }
     if (!what)
         return fs_usage_error("catalog", "which catalog? gpus or instances");
-    if (strcmp(what, "mig") == 0)
-        return fs_catalog_mig(dir, arg);
     if (strcmp(what, "models") == 0)
         return fs_catalog_print_models(dir, NULL);
     if (strcmp(what, "llms") == 0) {

@@ -241,7 +241,9 @@ static const char report_help[] =
 "Each file is written to FILE.tmp and renamed.\n";
 
 static const char catalog_help[] =
-"usage: fleetsim catalog gpus|instances|models|mig [GPU] [--catalog DIR]\n"
+"usage: fleetsim catalog gpus|instances|models [--catalog DIR]\n"
+"       fleetsim catalog mig [GPU [--model M [--precision P] [--context N]\n"
+"                            [--batch N]]] [--catalog DIR]\n"
 "\n"
 "Prints the GPU catalog (memory, bandwidth, dense bf16/fp16/fp8/int8/int4\n"
 "throughput, NVLink and PCIe GB/s, native fp8, generation, form factor,\n"
@@ -259,7 +261,10 @@ static const char catalog_help[] =
 "memory slices, usable GB, SMs of the slice and of the GPU, most per GPU,\n"
 "allowed first memory slices); with a GPU, its balanced layout and every\n"
 "maximal layout (no instance can be added), as a pool writes it in\n"
-"mig = ..., with one placement.  A GPU without MIG: exit status 1.\n";
+"mig = ..., with one placement.  A GPU without MIG: exit status 1.  With\n"
+"--model (a row of models.csv), whether it fits each profile's slice at\n"
+"--precision (bf16) for --batch (1) sequences of --context (4096) tokens:\n"
+"the memory breakdown in GB and the most sequences its KV cache holds.\n";
 
 static const char fit_help[] =
 "usage: fleetsim fit MODEL --gpu GPU [--precision P] [--kv-precision P]\n"
