@@ -88,4 +88,37 @@ bad_run what "expected timeslice(N) or mps(N)"
 pool_ini A100-80GB "sharing = timeslice(3)" >"$TMP/ts.ini"
 expect_exit 0 "timeslice runs" -- "$FLEETSIM" run "$TMP/ts.ini" --db "$DB" --quiet
 expect_eq "$(sql "$DB" "SELECT cost_usd FROM cost_monthly WHERE run_id = 3")" "96.0" "a whole GPU billed: 24 h x \$4"
+# 5. Spot interruptions on a time-sliced and a MIG pool: lost batches are
+# requeued from both (the sharing's books stay right: each pool's
+# allocated GPU-hours add up to its busy ones, under ASan).
+cat >"$TMP/spot.ini" <<'INI'
+[scenario]
+horizon = 1d
+[pool.s]
+gpu = A100-80GB
+pricing = spot
+price = 1
+count = 2
+interruption = exponential(mean=2h)
+sharing = timeslice(4)
+[pool.m]
+gpu = A100-80GB
+pricing = spot
+price = 1
+count = 2
+interruption = exponential(mean=2h)
+mig = 1g.10gb*7
+[workload.w]
+pools = s, m
+arrivals = poisson(rate=2/s)
+service = exponential(mean=1s)
+[workload.v]
+pools = m
+mig_profile = 1g.10gb
+arrivals = poisson(rate=0.1/s)
+service = exponential(mean=1s)
+INI
+expect_exit 0 "spot on shared and sliced pools" -- "$FLEETSIM" run "$TMP/spot.ini" --db "$TMP/spot.db" --quiet
+expect_eq "$(sql "$TMP/spot.db" "SELECT sum(requests_retried > 0) FROM pool")" 2 "both pools lost and requeued work"
+expect_eq "$(sql "$TMP/spot.db" "SELECT count(*) FROM pool p WHERE abs(p.gpu_hours_busy - (SELECT sum(gpu_hours) FROM cost_allocation c WHERE c.pool = p.pool AND c.workload IS NOT NULL)) < 1e-6")" 2 "allocated GPU-hours = busy GPU-hours"
 report
