@@ -195,7 +195,7 @@ static int list_mig(const char *dir, const char *gpu, const fit_args *fit)
     } else if (gpu) {
         fs_mig_layout l;
         char why[512], text[128];
-        if (fs_mig_layout_parse(c, gpu, "balanced", &l, why, sizeof why) == 0) {
+        if (!fs_mig_layout_parse(c, gpu, "balanced", &l, why, sizeof why)) {
             fs_mig_layout_format(&l, text, sizeof text);
             printf("\nbalanced = %s\n", text);
         }
