@@ -237,6 +237,31 @@ static void test_slice_hw(const fs_mig_catalog *c)
     }
 }
 
+/* The shapes of a 3g.40gb+2g.20gb+1g.20gb GPU: SM and memory shares, and
+ * the shape a workload's mig_profile (or any slice) runs on. */
+static void test_shapes(void)
+{
+    fs_scenario *sc = check_load(
+        "[scenario]\nhorizon = 1h\n[pool.a]\ngpu = A100-80GB\nprice = 4\n"
+        "mig = 3g.40gb+2g.20gb+1g.20gb\n[workload.w]\npools = a\n"
+        "arrivals = poisson(rate=1/s)\nservice = const(1s)\n");
+    if (!CHECK(sc != NULL))
+        return;
+    fs_server_shape s[FS_SHAPES_PER_GPU];
+    int n = fs_shape_of_gpu(&sc->pools[0], s);
+    CHECK(n == 3);
+    const fs_server_shape *two = fs_shape_for_profile(s, n, "2g.20gb");
+    CHECK(two && two->gpus == 1);
+    CHECK(two && fabs(two->speed - 28.0 / 108) < 1e-12);
+    CHECK(two && fabs(two->compute - 28.0 / 108) < 1e-12);
+    CHECK(two && fabs(two->memory - 2.0 / 8) < 1e-12);
+    CHECK(two && fabs(two->memory_gb - 19.5) < 1e-12);
+    const fs_server_shape *any = fs_shape_for_profile(s, n, "");
+    CHECK(any && strcmp(any->profile, "1g.20gb") == 0);
+    CHECK(fs_shape_for_profile(s, n, "7g.80gb") == NULL);
+    fs_scenario_free(sc);
+}
+
 int main(void)
 {
     fs_mig_catalog *c = load();
@@ -246,6 +271,7 @@ int main(void)
         test_layouts(c);
         test_slice_hw(c);
     }
+    test_shapes();
     test_mm7();
     test_profiles();
     fs_mig_free(c);

@@ -2,6 +2,7 @@
 #include "sim/fleet/shape.h"
 
 #include <math.h>
+#include <string.h>
 
 fs_server_shape fs_shape_of_pool(const fs_pool_conf *conf)
 {
@@ -44,6 +45,20 @@ int fs_shape_of_gpu(const fs_pool_conf *conf,
             .slot = i,
         };
     return conf->sharing ? conf->sharing_n : 0;
+}
+
+const fs_server_shape *fs_shape_for_profile(const fs_server_shape *shapes,
+                                            int n, const char *profile)
+{
+    const fs_server_shape *best = NULL;
+    for (int i = 0; i < n; i++) {
+        const fs_server_shape *s = &shapes[i];
+        if (profile[0] && s->profile && strcmp(s->profile, profile) == 0)
+            return s;
+        if (!profile[0] && (!best || s->memory_gb < best->memory_gb))
+            best = s;
+    }
+    return best;
 }
 
 int fs_shape_per_instance(const fs_server_shape *s, long gpus_per_instance)

@@ -41,6 +41,13 @@ fs_server_shape fs_shape_of_pool(const fs_pool_conf *conf);
 int fs_shape_of_gpu(const fs_pool_conf *conf,
                     fs_server_shape out[FS_SHAPES_PER_GPU]);
 
+/* The shape a workload with this mig_profile runs on among a GPU's n
+ * shapes: the first of that profile; for "" (any server) the one with the
+ * least memory, which binds a memory fit; NULL when none matches.  For
+ * the LLM model's fit per slice (fs_llm_hw from compute and memory). */
+const fs_server_shape *fs_shape_for_profile(const fs_server_shape *shapes,
+                                            int n, const char *profile);
+
 /* How many servers of this shape an instance of gpus_per_instance GPUs
  * holds: gpus_per_instance / gpus whole-GPU servers, or as many slices as
  * fit in each GPU's compute and memory. */
