@@ -15,6 +15,9 @@ int cmd_sweep(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
+/* `catalog mig [GPU] [--model M ...] [--catalog DIR]` (catalog_mig.c):
+ * argv[0] is "mig". */
+int fs_catalog_mig(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_roi(int argc, char **argv);

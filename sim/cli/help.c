@@ -17,8 +17,7 @@ static const char usage_tail[] =
 "names file, line and key), 2 usage error.\n"
 "\n"
 "Not in this version: trace gen|stats of request traces (trace fit|stats\n"
-"read preemption traces), catalog mig (MIG partitions come in a later\n"
-"version).\n";
+"read preemption traces).\n";
 
 void fs_help_usage(FILE *out, const fs_command *cmds, size_t n)
 {
@@ -274,6 +273,8 @@ static const char report_help[] =
 
 static const char catalog_help[] =
 "usage: fleetsim catalog gpus|instances|models [--catalog DIR]\n"
+"       fleetsim catalog mig [GPU [--model M [--precision P] [--context N]\n"
+"                            [--batch N]]] [--catalog DIR]\n"
 "\n"
 "Prints the GPU catalog (memory, bandwidth, dense bf16/fp16/fp8/int8/int4\n"
 "throughput, NVLink and PCIe GB/s, native fp8, generation, form factor,\n"
@@ -285,7 +286,16 @@ static const char catalog_help[] =
 "partial, all upfront) as upfront + hourly; \"derived\" marks an option\n"
 "computed from the no-upfront rate, not published.  DIR (or\n"
 "$FLEETSIM_CATALOG) holds gpus.csv and instances.csv; a scenario can\n"
-"point at its own with [scenario] catalog = DIR.\n";
+"point at its own with [scenario] catalog = DIR.\n"
+"\n"
+"catalog mig [GPU] prints NVIDIA's MIG profiles (mig.csv: compute and\n"
+"memory slices, usable GB, SMs of the slice and of the GPU, most per GPU,\n"
+"allowed first memory slices); with a GPU, its balanced layout and every\n"
+"maximal layout (no instance can be added), as a pool writes it in\n"
+"mig = ..., with one placement.  A GPU without MIG: exit status 1.  With\n"
+"--model (a row of models.csv), whether it fits each profile's slice at\n"
+"--precision (bf16) for --batch (1) sequences of --context (4096) tokens:\n"
+"the memory breakdown in GB and the most sequences its KV cache holds.\n";
 
 static const char fit_help[] =
 "usage: fleetsim fit MODEL --gpu GPU [--precision P] [--kv-precision P]\n"

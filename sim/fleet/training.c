@@ -147,7 +147,8 @@ static int reserve_on(fs_training *t, const fs_train_job *head,
     if (n < 0)
         return fs_error_set(t->sim->err, "out of memory");
     if (head->wl->conf->training.span_instances) {
-        qsort(r, (size_t)n, sizeof *r, by_time);
+        if (n > 1)
+            qsort(r, (size_t)n, sizeof *r, by_time);
         int f = 0;
         for (int i = 0; i < tp->cap->max; i++)
             if (fs_capacity_takes_work(tp->cap, i))
@@ -161,7 +162,8 @@ static int reserve_on(fs_training *t, const fs_train_job *head,
         }
         return 0;
     }
-    qsort(r, (size_t)n, sizeof *r, by_inst_then_time);
+    if (n > 1)
+        qsort(r, (size_t)n, sizeof *r, by_inst_then_time);
     for (int i = 0; i < n;) {
         int inst = r[i].inst, f = tp->free_milli[inst];
         double at = INFINITY;

@@ -238,7 +238,8 @@ static int parse_workload(fs_scenario *sc, const char *section,
         return -1;
     w->kind = (fs_workload_kind)kind;
     if (kind == FS_KIND_TRAINING) {
-        if (parse_pools_list(&rd, sc, w) || fs_rd_tags(&rd, w->tags))
+        if (parse_pools_list(&rd, sc, w) || fs_rd_tags(&rd, w->tags) ||
+            fs_scenario_parse_mig_profile(&rd, sc, w))
             return -1;
         int rc = fs_scenario_parse_training(&rd, sc, w);
         if (rc)
@@ -257,7 +258,7 @@ static int parse_workload(fs_scenario *sc, const char *section,
         fs_rd_bool(&rd, "repeat", 0, &w->repeat) ||
         fs_rd_choice(&rd, "bad_rows", bad_rows, 0, &br) ||
         fs_rd_count(&rd, "queue_max", 0, 0, LONG_MAX, &w->queue_max) ||
-        fs_rd_tags(&rd, w->tags))
+        fs_rd_tags(&rd, w->tags) || fs_scenario_parse_mig_profile(&rd, sc, w))
         return -1;
     w->bad_rows = (fs_bad_rows)br;
     fs_config_entry *e = fs_rd_entry(&rd, "rate_scale");
@@ -424,6 +425,7 @@ fs_scenario *fs_scenario_load(const char *path, char *const *sets, int nsets,
     if (!sc->catalog)
         goto fail;
     fs_scenario_llm_catalog_path(sc, gpus_csv);
+    fs_scenario_mig_path(sc, gpus_csv);
 
     if (collect_sections(sc, "pool.", &names, &n))
         goto oom;
@@ -492,6 +494,7 @@ void fs_scenario_free(fs_scenario *sc)
     fs_catalog_free(sc->catalog);
     fs_llm_catalog_free(sc->llm_models);
     fs_llm_catalog_free(sc->llm_user_models);
+    fs_mig_free(sc->mig);
     fs_config_free(sc->cfg);
     free(sc);
 }

@@ -267,6 +267,22 @@ static const char schema_v9[] =
     "ALTER TABLE pool ADD COLUMN cost_per_mtok_out_usd REAL;\n"
     "ALTER TABLE pool ADD COLUMN cost_per_mtok_usd REAL;\n";
 
+/* Version 10: GPU sharing.  One row per MIG profile of a pool cut into
+ * slices: its provisioned and busy slice-hours, its utilization and its
+ * idle cost (the pool's cost x its compute share x its idle fraction). */
+static const char schema_v10[] =
+    "CREATE TABLE slice_utilization ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " pool TEXT,"
+    " profile TEXT,"
+    " slices_per_gpu INTEGER,"
+    " compute_share REAL,"
+    " slice_hours REAL,"
+    " busy_hours REAL,"
+    " utilization REAL,"
+    " idle_cost_usd REAL);\n"
+    "CREATE INDEX slice_utilization_run ON slice_utilization(run_id);\n";
+
 /* migrations[v]: user_version v -> v + 1. */
 static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -278,11 +294,12 @@ static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v7,
     schema_v8,
     schema_v9,
+    schema_v10,
 };
 
 const char *const fs_store_child_tables[] = {
     "cost_monthly", "latency", "utilization", "job", "pool",
-    "cost_allocation", "interruption", NULL,
+    "cost_allocation", "interruption", "slice_utilization", NULL,
 };
 
 /* What a run is written to and read from: each object with the columns
@@ -322,6 +339,9 @@ static const struct required {
       " cost_usd, gpu_hours" },
     { "table", "interruption", "run_id, pool, t_s, instance_id, notice_s,"
       " work_lost_s" },
+    { "table", "slice_utilization", "run_id, pool, profile, slices_per_gpu,"
+      " compute_share, slice_hours, busy_hours, utilization,"
+      " idle_cost_usd" },
     { "view", "run_summary", NULL },     /* fs_summary_columns */
 };
 

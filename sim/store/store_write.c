@@ -370,6 +370,31 @@ static int insert_interrupts(fs_store *s, const fs_results *r, long long id)
     return rc;
 }
 
+static int insert_slices(fs_store *s, const fs_results *r, long long id)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+        "INSERT INTO slice_utilization (run_id, pool, profile,"
+        " slices_per_gpu, compute_share, slice_hours, busy_hours,"
+        " utilization, idle_cost_usd) VALUES (?,?,?,?,?,?,?,?,?)", -1, &st,
+        NULL);
+    for (size_t i = 0; rc == SQLITE_OK && i < r->nslices; i++) {
+        const fs_slice_row *x = &r->slices[i];
+        bind_run_id(s, st, id, &rc);
+        bind_text(st, 2, x->pool, FS_NAME_MAX, &rc);
+        bind_text(st, 3, x->profile, sizeof x->profile, &rc);
+        bind_int(st, 4, x->slices_per_gpu, &rc);
+        bind_real(st, 5, x->compute_share, &rc);
+        bind_real(st, 6, x->slice_hours, &rc);
+        bind_real(st, 7, x->busy_hours, &rc);
+        bind_real(st, 8, x->utilization, &rc);
+        bind_real(st, 9, x->idle_cost_usd, &rc);
+        rc = step_row(st, rc);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* cost_allocation: an idle row's workload is NULL. */
 static int insert_allocs(fs_store *s, const fs_results *r, long long id)
 {
@@ -424,6 +449,8 @@ int fs_store_write_run(fs_store *s, const fs_results *r, long *run_id,
         rc = insert_interrupts(s, r, id);
     if (rc == SQLITE_OK)
         rc = update_llm(s, r, id);
+    if (rc == SQLITE_OK)
+        rc = insert_slices(s, r, id);
     if (rc == SQLITE_OK)
         rc = fs_store_exec(s, "COMMIT");
     if (rc != SQLITE_OK) {
