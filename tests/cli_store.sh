@@ -206,14 +206,16 @@ arrivals = poisson(rate=1/s)
 service = const(0.1s)
 INI
 expect_exit 0 "v1 fixture run" -- "$FLEETSIM" run "$TMP/mig.ini" --db "$MIG" --quiet
-sql "$MIG" "DROP VIEW run_summary; CREATE VIEW run_summary AS SELECT run_id, name, 0 AS cost_per_month_usd FROM run; ALTER TABLE latency DROP COLUMN mean_batch_size; DROP TABLE cost_allocation; ALTER TABLE pool DROP COLUMN instance_type; ALTER TABLE pool DROP COLUMN tags; ALTER TABLE pool DROP COLUMN upfront_usd; ALTER TABLE pool DROP COLUMN term_months; ALTER TABLE pool DROP COLUMN instances; DROP TABLE interruption; ALTER TABLE pool DROP COLUMN requests_retried; ALTER TABLE pool DROP COLUMN work_lost_s; ALTER TABLE pool DROP COLUMN fallback_hours; ALTER TABLE pool DROP COLUMN fallback_cost_usd; ALTER TABLE job DROP COLUMN cost_usd; ALTER TABLE job DROP COLUMN status; ALTER TABLE job DROP COLUMN reason; PRAGMA user_version = 1;"
+sql "$MIG" "DROP INDEX run_uid; ALTER TABLE run DROP COLUMN uid; DROP VIEW run_summary; CREATE VIEW run_summary AS SELECT run_id, name, 0 AS cost_per_month_usd FROM run; ALTER TABLE latency DROP COLUMN mean_batch_size; DROP TABLE cost_allocation; ALTER TABLE pool DROP COLUMN instance_type; ALTER TABLE pool DROP COLUMN tags; ALTER TABLE pool DROP COLUMN upfront_usd; ALTER TABLE pool DROP COLUMN term_months; ALTER TABLE pool DROP COLUMN instances; DROP TABLE interruption; ALTER TABLE pool DROP COLUMN requests_retried; ALTER TABLE pool DROP COLUMN work_lost_s; ALTER TABLE pool DROP COLUMN fallback_hours; ALTER TABLE pool DROP COLUMN fallback_cost_usd; ALTER TABLE job DROP COLUMN cost_usd; ALTER TABLE job DROP COLUMN status; ALTER TABLE job DROP COLUMN reason; PRAGMA user_version = 1;"
 expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "1" "v1 fixture"
 # a reading command never writes: it says how to upgrade
 expect_exit 1 "runs on a v1 database" -- "$FLEETSIM" runs --db "$MIG"
-expect_in "$TMP/err" "database schema version 1 is older than this fleetsim (version 5); \`fleetsim run\` with this --db upgrades it" "runs: v1 message"
+expect_in "$TMP/err" "database schema version 1 is older than this fleetsim (version 6); \`fleetsim run\` with this --db upgrades it" "runs: v1 message"
 expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "1" "runs left the v1 database alone"
 expect_exit 0 "run into a v1 database migrates it" -- "$FLEETSIM" run "$TMP/mig.ini" --db "$MIG" --quiet
-expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "5" "migrated to version 5"
+expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "6" "migrated to version 6"
+expect_eq "$(sql "$MIG" "SELECT uid LIKE 'legacy:1:%' FROM run WHERE run_id = 1")" 1 "v6: the v1 run's identity made of its id, name, times"
+expect_eq "$(sql "$MIG" "SELECT length(uid) || ' ' || (uid GLOB '[0-9a-f]*' AND uid NOT GLOB '*[^0-9a-f]*') FROM run WHERE run_id = 2")" "32 1" "v6: a new run's identity: 32 hex digits"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('job') WHERE name IN ('cost_usd', 'status', 'reason')")" "3" "job columns added by the v4 migration (training)"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('pool') WHERE name IN ('requests_retried', 'work_lost_s', 'fallback_hours', 'fallback_cost_usd')")" "4" "pool columns added by the v5 migration"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM sqlite_master WHERE name = 'interruption'")" "1" "interruption table added by the v5 migration"

@@ -1,15 +1,18 @@
 /* cmd_sweep.c -- `fleetsim sweep SCENARIO --vary SECTION.KEY=V1,V2,...`:
- * one run per point of a grid, N at a time, into one database.
+ * one run per point of a grid (and replication), N at a time, into one
+ * database; or, with --shard I/N, the I-th of N disjoint slices of those
+ * runs (sweep_shard.c), for a batch system's array of tasks whose
+ * databases `fleetsim merge` brings together.
  *
  * Every point's scenario (the file, the --set assignments, the point's
  * values, its name NAME[key=value,...]) is loaded and validated before any
  * work starts, and the database checked writable: a bad value or an
- * unknown key stops the sweep with nothing written.  Then each point runs
- * in a worker process of its own (fork; the same fs_run_scenario as
- * `fleetsim run`, no shell), at most -j at a time, all storing into the
- * one database (the store waits on another writer's lock).  A worker that
- * fails or is killed loses only its point: its transaction is never
- * committed.  Each worker reports the run ids it stored on a pipe; the
+ * unknown key stops the sweep with nothing written.  Then each replication
+ * of each point runs in a worker process of its own (fork; the same
+ * fs_run_scenario as `fleetsim run`, no shell), at most -j at a time, all
+ * storing into the one database (the store waits on another writer's
+ * lock).  A worker that fails or is killed loses only its run: its
+ * transaction is never committed.  Each worker reports the run ids it stored on a pipe; the
  * parent reads them with poll(), and a pipe at EOF means its worker has
  * ended.  At the end a table of the points, with the cost-vs-p99 Pareto
  * front marked (sweep_table.c).
@@ -50,13 +53,21 @@ typedef struct sweep_options {
     double busy_timeout, max_events;
     char seed_set[64], reps_set[64];
     fs_sweep_grid grid;
+    fs_sweep_shard shard;
+    long shard_count;       /* --shard-count (with --shard auto) */
 } sweep_options;
+
+/* One run of the sweep: a point's replication. */
+typedef struct unit {
+    long point, rep;
+} unit;
 
 /* A running worker. */
 typedef struct worker {
     pid_t pid;
     int fd;                 /* read end of its pipe; -1 when free */
     long point;
+    long unit;
     char buf[256];
     size_t len;
 } worker;
@@ -88,6 +99,11 @@ static int take_value(sweep_options *o, const char *opt, const char *v)
         o->sets[o->nsets++] = (char *)v;
     } else if (strcmp(opt, "--db") == 0) {
         o->db = v;
+    } else if (strcmp(opt, "--shard") == 0) {
+        if (fs_sweep_shard_parse(v, &o->shard, why, sizeof why))
+            return usage("--shard: %s", why);
+    } else if (strcmp(opt, "--shard-count") == 0) {
+        return whole(opt, v, 1, &o->shard_count);
     } else if (strcmp(opt, "-j") == 0 || strcmp(opt, "--jobs") == 0) {
         return whole(opt, v, 1, &o->jobs);
     } else if (strcmp(opt, "--seed") == 0 ||
@@ -123,11 +139,11 @@ static int parse_arg(sweep_options *o, int argc, char **argv, int *i)
     static const char *const value_options[] = {
         "--vary", "--set", "--db", "-j", "--jobs", "--seed",
         "--replications", "--progress", "--busy-timeout", "--max-events",
-        NULL};
+        "--shard", "--shard-count", NULL};
     static const char *const options[] = {
         "--vary", "--set", "--db", "-j", "--jobs", "--seed",
         "--replications", "--progress", "--busy-timeout", "--max-events",
-        "--quiet", "--help", NULL};
+        "--shard", "--shard-count", "--quiet", "--help", NULL};
     const char *a = argv[*i], *v;
     for (const char *const *opt = value_options; *opt; opt++) {
         int taken = fs_option_value("sweep", argc, argv, i, *opt, &v);
@@ -172,6 +188,12 @@ static int parse_args(int argc, char **argv, sweep_options *o)
     char why[256];
     if (fs_sweep_grid_finish(&o->grid, why, sizeof why))
         return usage("%s", why);
+    if (o->shard_count && !o->shard.automatic)
+        return usage("--shard-count goes with --shard auto (with --shard "
+                     "I/N, N is the count)");
+    o->shard.count = o->shard.automatic ? o->shard_count : o->shard.count;
+    if (fs_sweep_shard_resolve(&o->shard, why, sizeof why))
+        return usage("%s", why);
     if (o->seed_set[0])
         o->sets[o->nsets++] = o->seed_set;
     if (o->reps_set[0])
@@ -214,19 +236,35 @@ static void free_sets(const sweep_options *o, char **sets, int n)
     free(sets);
 }
 
+/* 1 when msg (after "--set: ") is about what axis a sets: its key, or
+ * its section (a section the --vary made, e.g. a pool not in the file). */
+static int about_axis(const fs_sweep_axis *ax, const char *msg)
+{
+    size_t k = strlen(ax->key);
+    const char *dot = strrchr(ax->key, '.');
+    size_t sec = (size_t)(dot - ax->key);
+    return (strncmp(msg, ax->key, k) == 0 && msg[k] == ':') ||
+           (strncmp(msg, ax->key, sec) == 0 && msg[sec] == ':');
+}
+
 /* A point's scenario failed: the message, with "--set: KEY" said
- * "--vary: KEY" when the key is one that is varied. */
+ * "--vary: KEY" when the key is one that is varied (or its section),
+ * unless a --set names it too. */
 static int point_failed(const sweep_options *o, const fs_sweep_point *pt,
                         const char *msg)
 {
     const char *rest = msg;
     if (strncmp(msg, "--set: ", 7) == 0)
-        for (int a = 0; a < o->grid.naxes; a++) {
-            size_t k = strlen(o->grid.axes[a].key);
-            if (strncmp(msg + 7, o->grid.axes[a].key, k) == 0 &&
-                msg[7 + k] == ':')
+        for (int a = 0; a < o->grid.naxes; a++)
+            if (about_axis(&o->grid.axes[a], msg + 7))
                 rest = NULL;
-        }
+    for (int k = 0; !rest && k < o->nsets; k++) {
+        const char *eq = strchr(o->sets[k], '=');
+        size_t n = eq ? (size_t)(eq - o->sets[k]) : 0;
+        if (n && strncmp(msg + 7, o->sets[k], n) == 0 &&
+            msg[7 + n] == ':')
+            rest = msg;     /* a --set of that very key */
+    }
     if (rest)
         fprintf(stderr, "fleetsim: %s (point %s)\n", msg, pt->name);
     else
@@ -290,9 +328,11 @@ static void report_stored(void *ctx, long id, unsigned rep, int kept)
                 id, strerror(errno));
 }
 
-/* In the child: runs point p as `fleetsim run` would, then exits. */
+/* In the child: runs replication rep of point p as `fleetsim run` would,
+ * then exits.  The first run of the sweep (or shard) prints the
+ * scenario's warnings. */
 static void worker_main(const sweep_options *o, const fs_sweep_point *pt,
-                        long p, int fd)
+                        long p, long rep, int first, int fd)
 {
     const char *kill_at = getenv("FLEETSIM_TEST_SWEEP_KILL");
     if (kill_at && atol(kill_at) == p + 1)
@@ -306,7 +346,8 @@ static void worker_main(const sweep_options *o, const fs_sweep_point *pt,
         fs_run_spec spec = {
             .scenario = o->scenario, .db = o->db, .name = pt->name,
             .label = pt->name,
-            .sets = sets, .nsets = n, .warnings = !o->quiet && p == 0,
+            .sets = sets, .nsets = n, .warnings = !o->quiet && first,
+            .rep_first = (unsigned)rep, .rep_count = 1,
             .output = FS_RUN_NOTHING, .pinterval = 1,
             /* the parent draws the sweep's progress line */
             .pmode = FS_PROGRESS_NEVER,
@@ -320,11 +361,13 @@ static void worker_main(const sweep_options *o, const fs_sweep_point *pt,
     _exit(rc);
 }
 
-/* Starts the worker of point p in slot w of ws[0..nws).  0, or -1 with
+/* Starts the worker of run u in slot w of ws[0..nws).  0, or -1 with
  * a message. */
-static int start_worker(const sweep_options *o, fs_sweep_point *pts, long p,
-                        worker *ws, long nws, long w)
+static int start_worker(const sweep_options *o, fs_sweep_point *pts,
+                        const unit *units, long u, worker *ws, long nws,
+                        long w)
 {
+    long p = units[u].point;
     int fds[2];
     if (pipe(fds)) {
         fprintf(stderr, "fleetsim: sweep: pipe: %s\n", strerror(errno));
@@ -343,10 +386,10 @@ static int start_worker(const sweep_options *o, fs_sweep_point *pts, long p,
         for (long k = 0; k < nws; k++)
             if (ws[k].fd >= 0)
                 close(ws[k].fd);
-        worker_main(o, &pts[p], p, fds[1]);
+        worker_main(o, &pts[p], p, units[u].rep, u == 0, fds[1]);
     }
     close(fds[1]);
-    ws[w] = (worker){.pid = pid, .fd = fds[0], .point = p};
+    ws[w] = (worker){.pid = pid, .fd = fds[0], .point = p, .unit = u};
     return 0;
 }
 
@@ -386,8 +429,13 @@ static int drain(worker *w, fs_sweep_point *pts)
     }
     close(w->fd);
     w->fd = -1;
-    while (waitpid(w->pid, &pt->wstatus, 0) < 0 && errno == EINTR)
+    int status = 0;
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
         ;
+    if (!pt->wstatus)
+        pt->wstatus = status;
+    if (--pt->units_left > 0)
+        return 0;
     pt->done = 1;
     pt->ok = WIFEXITED(pt->wstatus) && WEXITSTATUS(pt->wstatus) == 0 &&
              !pt->kept && pt->nids == pt->nreps;
@@ -408,11 +456,13 @@ static void draw_progress(fs_progress_mode mode, int tty, long done,
     fflush(stderr);
 }
 
-/* Runs every point, at most o->jobs at a time. */
+/* Runs units[0..nunits), at most o->jobs at a time; the progress line
+ * counts the points (npoints of them) whose runs have all ended. */
 static int run_points(const sweep_options *o, fs_sweep_point *pts,
+                      const unit *units, long nunits, long npoints,
                       fs_progress_mode mode)
 {
-    long n = o->grid.npoints, next = 0, done = 0, running = 0, failed = 0;
+    long n = nunits, next = 0, ended = 0, done = 0, running = 0, failed = 0;
     long jobs = o->jobs < n ? o->jobs : n;
     /* A worker is a process and a pipe: more than FS_SWEEP_MAX_JOBS at once
      * only queues them for the processors. */
@@ -430,11 +480,11 @@ static int run_points(const sweep_options *o, fs_sweep_point *pts,
     int tty = isatty(STDERR_FILENO), rc = FS_EXIT_OK;
     for (long k = 0; k < jobs; k++)
         ws[k].fd = -1;
-    while (done < n && rc == FS_EXIT_OK) {
+    while (ended < n && rc == FS_EXIT_OK) {
         long started = next;
         for (long k = 0; k < jobs && next < n; k++)
             if (ws[k].fd < 0) {
-                if (start_worker(o, pts, next, ws, jobs, k)) {
+                if (start_worker(o, pts, units, next, ws, jobs, k)) {
                     rc = FS_EXIT_FAIL;
                     break;
                 }
@@ -442,7 +492,7 @@ static int run_points(const sweep_options *o, fs_sweep_point *pts,
                 running++;
             }
         if (started == 0 && next > 0)
-            draw_progress(mode, tty, done, n, running, failed, 0);
+            draw_progress(mode, tty, done, npoints, running, failed, 0);
         for (long k = 0; k < jobs; k++)
             pfd[k] = (struct pollfd){.fd = ws[k].fd, .events = POLLIN};
         if (poll(pfd, (nfds_t)jobs, -1) < 0 && errno != EINTR)
@@ -451,11 +501,16 @@ static int run_points(const sweep_options *o, fs_sweep_point *pts,
             if (ws[k].fd < 0 || !(pfd[k].revents & (POLLIN | POLLHUP |
                                                      POLLERR)))
                 continue;
-            if (drain(&ws[k], pts)) {
-                done++;
+            long before = ws[k].fd;
+            int point_done = drain(&ws[k], pts);
+            if (before >= 0 && ws[k].fd < 0) {
+                ended++;
                 running--;
+            }
+            if (point_done) {
+                done++;
                 failed += !pts[ws[k].point].ok;
-                draw_progress(mode, tty, done, n, running, failed, 0);
+                draw_progress(mode, tty, done, npoints, running, failed, 0);
             }
         }
     }
@@ -464,7 +519,7 @@ static int run_points(const sweep_options *o, fs_sweep_point *pts,
         while (ws[k].fd >= 0)
             drain(&ws[k], pts);
     if (tty)
-        draw_progress(mode, tty, done, n, 0, failed, 1);
+        draw_progress(mode, tty, done, npoints, 0, failed, 1);
     free(ws);
     free(pfd);
     return rc;
@@ -472,19 +527,22 @@ static int run_points(const sweep_options *o, fs_sweep_point *pts,
 
 /* ---- the end -------------------------------------------------------- */
 
-/* Lists the failed points on stderr; returns how many failed. */
+/* Lists the failed points on stderr; returns how many failed.  Points
+ * with no run in this shard (nreps 0) are not counted. */
 static long report_failures(const fs_sweep_point *pts, long n)
 {
-    long failed = 0;
-    for (long p = 0; p < n; p++)
-        failed += !pts[p].ok;
+    long failed = 0, ran = 0;
+    for (long p = 0; p < n; p++) {
+        failed += pts[p].nreps && !pts[p].ok;
+        ran += pts[p].nreps > 0;
+    }
     if (!failed)
         return 0;
     fprintf(stderr, "fleetsim: sweep: %ld of %ld points failed:\n", failed,
-            n);
+            ran);
     for (long p = 0; p < n; p++) {
         char why[96];
-        if (pts[p].ok)
+        if (pts[p].ok || !pts[p].nreps)
             continue;
         if (!pts[p].done)
             snprintf(why, sizeof why, "not run");
@@ -496,30 +554,86 @@ static long report_failures(const fs_sweep_point *pts, long n)
     return failed;
 }
 
-static int finish(const sweep_options *o, fs_sweep_point *pts)
+/* The table of the points: all of them, or those with runs in this
+ * shard (a shallow copy: the ids stay the points'). */
+static int print_table(const sweep_options *o, fs_sweep_point *all, long n,
+                       long nunits, long total)
 {
-    long n = o->grid.npoints, ok = 0;
+    fs_sweep_point *pts = calloc((size_t)n + 1, sizeof *pts);
+    if (!pts)
+        return fs_fail("out of memory");
+    long m = 0, ok = 0;
     for (long p = 0; p < n; p++)
-        ok += pts[p].ok;
+        if (all[p].nreps) {
+            ok += all[p].ok;
+            pts[m++] = all[p];
+        }
     int rc = FS_EXIT_OK;
     fs_error err = {{0}};
+    if (ok && fs_sweep_read_results(o->db, pts, m, &err)) {
+        rc = fs_fail(err.msg);
+    } else {
+        fs_sweep_mark_front(pts, m);
+        if (o->shard.count > 1)
+            printf("shard %ld/%ld (%s) of the sweep of %s: %ld of its %ld "
+                   "runs, of %ld points, into %s", o->shard.index + 1,
+                   o->shard.count, o->shard.source, o->scenario, nunits,
+                   total, m, o->db);
+        else
+            printf("sweep of %s: %ld points into %s", o->scenario, m, o->db);
+        if (m && pts[0].nreps > 1)
+            printf(" (means over each point's %ld replications)",
+                   pts[0].nreps);
+        fputs("; * = on the cost-vs-p99 Pareto front\n", stdout);
+        if (m)
+            fs_sweep_print_table(stdout, pts, m);
+    }
+    free(pts);
+    return rc;
+}
+
+static int finish(const sweep_options *o, fs_sweep_point *pts, long nunits,
+                  long total)
+{
+    long n = o->grid.npoints;
+    int rc = FS_EXIT_OK;
     if (o->quiet) {
         for (long p = 0; p < n; p++)
             for (long k = 0; pts[p].ok && k < pts[p].nids; k++)
                 printf("%ld\n", pts[p].ids[k]);
-    } else if (ok && fs_sweep_read_results(o->db, pts, n, &err)) {
-        rc = fs_fail(err.msg);
     } else {
-        fs_sweep_mark_front(pts, n);
-        printf("sweep of %s: %ld points into %s", o->scenario, n, o->db);
-        if (pts[0].nreps > 1)
-            printf(" (means over each point's %ld replications)",
-                   pts[0].nreps);
-        fputs("; * = on the cost-vs-p99 Pareto front\n", stdout);
-        fs_sweep_print_table(stdout, pts, n);
+        rc = print_table(o, pts, n, nunits, total);
     }
     fflush(stdout);
     return report_failures(pts, n) ? FS_EXIT_FAIL : rc;
+}
+
+/* The runs of this shard, point by point; each point's nreps becomes the
+ * number of its runs here.  *total gets the sweep's number of runs. */
+static unit *shard_units(const sweep_options *o, fs_sweep_point *pts,
+                         long *nunits, long *total)
+{
+    long n = o->grid.npoints, all = 0;
+    for (long p = 0; p < n; p++)
+        all += pts[p].nreps;
+    unit *us = calloc((size_t)all + 1, sizeof *us);
+    if (!us)
+        return NULL;
+    long k = 0, run = 0;
+    for (long p = 0; p < n; p++) {
+        long mine = 0;
+        pts[p].first_run = run;
+        for (long r = 0; r < pts[p].nreps; r++, run++)
+            if (fs_sweep_shard_takes(&o->shard, run)) {
+                us[k++] = (unit){p, r};
+                mine++;
+            }
+        pts[p].nreps = pts[p].units_left = mine;
+        pts[p].done = pts[p].ok = !mine;
+    }
+    *nunits = k;
+    *total = all;
+    return us;
 }
 
 static int sweep(sweep_options *o)
@@ -538,12 +652,19 @@ static int sweep(sweep_options *o)
     if (!pts)
         return fs_fail("out of memory");
     int rc = validate(o, pts);
+    long nunits = 0, total = 0, npoints = 0;
+    unit *units = NULL;
+    if (rc == FS_EXIT_OK && !(units = shard_units(o, pts, &nunits, &total)))
+        rc = fs_fail("out of memory");
+    for (long p = 0; p < n; p++)
+        npoints += pts[p].nreps > 0;
     if (rc == FS_EXIT_OK)
         rc = check_db(o);
     if (rc == FS_EXIT_OK)
-        rc = run_points(o, pts, mode);
+        rc = run_points(o, pts, units, nunits, npoints, mode);
     if (rc == FS_EXIT_OK)
-        rc = finish(o, pts);
+        rc = finish(o, pts, nunits, total);
+    free(units);
     for (long p = 0; p < n; p++)
         free(pts[p].ids);
     free(pts);

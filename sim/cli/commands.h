@@ -17,6 +17,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_roi(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_plot(int argc, char **argv);

@@ -172,7 +172,21 @@ static const char import_help[] =
 "Copies every run of each fleetsim database KEPT (such as the NAME.kept-\n"
 "PID.db that `fleetsim run` writes when --db cannot take a finished run)\n"
 "into FILE, with all its rows, in one transaction per KEPT.  The runs get\n"
-"new ids; KEPT is left as it was (delete it once imported).\n";
+"new ids; KEPT is left as it was (delete it once imported).  A run FILE\n"
+"holds already (the same run.uid) is skipped: importing twice copies once.\n";
+
+static const char merge_help[] =
+"usage: fleetsim merge INTO PART...\n"
+"\n"
+"Copies every run of the fleetsim databases PART (the parts of a sharded\n"
+"sweep: `fleetsim sweep ... --shard I/N --db part-I.db`) into INTO, created\n"
+"if missing, with all its rows, in ONE transaction.  Runs get new ids; names,\n"
+"scenario text and results are kept.  Each PART is checked first: one that\n"
+"is not a fleetsim database, damaged, or from a newer fleetsim is refused by\n"
+"name and nothing is written; an older one is migrated in a temporary copy\n"
+"(PART itself is never modified).  A run is copied once: a run INTO holds\n"
+"already (the same run.uid) is skipped, so merging a part twice changes\n"
+"nothing.\n";
 
 static const char export_help[] =
 "usage: fleetsim export [--db FILE] --format focus|csv [--granularity hour|day]\n"
@@ -325,7 +339,7 @@ const char *fs_help_text(const char *topic)
 {
     static const struct { const char *topic, *text; } texts[] = {
         {"run", run_help}, {"sweep", sweep_help}, {"runs", runs_help}, {"compare", compare_help},
-        {"rm", rm_help}, {"import", import_help}, {"roi", roi_help}, {"catalog", catalog_help},
+        {"rm", rm_help}, {"import", import_help}, {"merge", merge_help}, {"roi", roi_help}, {"catalog", catalog_help},
         {"export", export_help}, {"plot", plot_help},
         {"report", report_help}, {"trace", trace_help},
     };

@@ -160,13 +160,18 @@ int fs_run_scenario(const fs_run_spec *o)
     fs_keeper keep;
     fs_keeper_init(&keep, o->db);
     int rc = FS_EXIT_OK, kept = 0;
-    for (unsigned r = 0; r < (unsigned)sc->replications && !rc; r++) {
+    unsigned end = (unsigned)sc->replications;
+    if (o->rep_count && o->rep_first + o->rep_count < end)
+        end = o->rep_first + o->rep_count;
+    for (unsigned r = o->rep_first; r < end && !rc; r++) {
         fs_results res;
         fs_results_init(&res);
         double wall;
         if (simulate(o, sc, r, &res, &wall, &err)) {
             rc = fail(o, err.msg);
         } else {
+            if (o->before_store)
+                o->before_store(o->before_ctx, r);
             /* a run that could be neither stored nor kept ends it */
             int where = store_replication(o, store, &keep, &res, wall);
             kept |= where > 0;
