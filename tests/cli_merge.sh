@@ -174,4 +174,31 @@ db_rows gp.db >gp.rows
 checks=$((checks + 1))
 cmp -s one.rows gp.rows || fail "GNU parallel shards differ from one machine"
 
+# The Kubernetes manifest: its pods' command, run here for each completion
+# index with the volumes as directories, merged, equals the sweep on one
+# machine (the scenario of the manifest's --vary keys).
+Y="$SRCDIR/contrib/k8s/sweep-job.yaml"
+cmd=$(sed -n '/- >-/,/volumeMounts:/p' "$Y" | sed -e '1d' -e '$d' -e 's/^ *//' | tr '\n' ' ')
+n=$(sed -n 's/^ *completions: *\([0-9]*\).*/\1/p' "$Y")
+expect_in "$Y" "completionMode: Indexed" "an indexed Job"
+expect_eq "$(printf '%s' "$cmd" | grep -o -- '--shard-count [0-9]*')" "--shard-count $n" "--shard-count = completions"
+mkdir -p k8s/scenarios k8s/scratch k8s/results
+sed -e 's/^\[pool.od\]/[pool.gpu]/' -e 's/pools = od/pools = gpu/' -e 's/^\[workload.w\]/[workload.chat]/' grid.ini >k8s/scenarios/grid.ini
+kcmd=$(printf '%s' "$cmd" | sed -e "s|fleetsim sweep|\"$FLEETSIM\" sweep|" -e "s|/scenarios/|$TMP/k8s/scenarios/|g" \
+    -e "s|/scratch/|$TMP/k8s/scratch/|g" -e "s|/results/|$TMP/k8s/results/|g")
+i=0
+while [ $i -lt "$n" ]; do
+    rm -f k8s/scratch/*
+    expect_exit 0 "Kubernetes pod $i" -- env JOB_COMPLETION_INDEX=$i sh -c "$kcmd"
+    i=$((i + 1))
+done
+expect_exit 0 "merge the pods' parts" -- "$FLEETSIM" merge k8s/all.db k8s/results/part-0.db k8s/results/part-1.db k8s/results/part-2.db k8s/results/part-3.db
+whole=$(printf '%s' "$kcmd" | sed -e 's/ --shard auto --shard-count [0-9]*//' -e 's| --db [^ ]*| --db k8s/one.db|' -e 's/ &&.*//')
+expect_exit 0 "the manifest's sweep on one machine" -- sh -c "$whole"
+expect_eq "$(sql k8s/all.db "SELECT count(*) FROM run")" 36 "12 points x 3 replications from 4 pods"
+db_rows k8s/one.db >k8s-one.rows
+db_rows k8s/all.db >k8s-all.rows
+checks=$((checks + 1))
+cmp -s k8s-one.rows k8s-all.rows || fail "the Kubernetes pods' sweep differs from one machine's"
+
 report
