@@ -148,6 +148,12 @@ int fs_run_scenario(const fs_run_spec *o)
     fs_scenario *sc = fs_scenario_load(o->scenario, o->sets, o->nsets, &err);
     if (!sc)
         return fail(o, err.msg);
+    return fs_run_loaded(o, sc);
+}
+
+int fs_run_loaded(const fs_run_spec *o, fs_scenario *sc)
+{
+    fs_error err = {{0}};
     fs_store_set_busy_timeout(o->busy_timeout);
     fs_store *store = fs_store_open(o->db, FS_STORE_CREATE, &err);
     if (!store || fs_store_check_writable(store, &err)) {

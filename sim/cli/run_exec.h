@@ -52,6 +52,11 @@ typedef struct fs_run_spec {
  * the database or a replication failed, or when a run had to be kept. */
 int fs_run_scenario(const fs_run_spec *spec);
 
+/* fs_run_scenario for a scenario loaded already (from spec's file and
+ * sets); frees it. */
+struct fs_scenario;
+int fs_run_loaded(const fs_run_spec *spec, struct fs_scenario *sc);
+
 /* The replications of spec's scenario in up to `jobs` worker processes
  * (one per replication), each storing its run into spec->db in
  * replication order; their output is printed in replication order, as

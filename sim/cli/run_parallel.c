@@ -48,8 +48,10 @@ static void wait_turn(void *ctx, unsigned replication)
         ;
 }
 
-/* In the child: replication r alone, stdout to out, turn from go. */
-static void worker_main(const fs_run_spec *o, unsigned r, int out, int go)
+/* In the child: replication r alone of sc (the parent's, copied by
+ * fork), stdout to out, turn from go. */
+static void worker_main(const fs_run_spec *o, fs_scenario *sc, unsigned r,
+                        int out, int go)
 {
     if (dup2(out, STDOUT_FILENO) < 0)
         _exit(FS_EXIT_FAIL);
@@ -61,13 +63,13 @@ static void worker_main(const fs_run_spec *o, unsigned r, int out, int go)
     spec.pmode = FS_PROGRESS_NEVER;
     spec.before_store = wait_turn;
     spec.before_ctx = &go;
-    int rc = fs_run_scenario(&spec);
+    int rc = fs_run_loaded(&spec, sc);
     fflush(NULL);
     _exit(rc);
 }
 
-static int start(const fs_run_spec *o, rep_worker *ws, long nreps,
-                 unsigned r)
+static int start(const fs_run_spec *o, fs_scenario *sc, rep_worker *ws,
+                 long nreps, unsigned r)
 {
     int out[2], go[2];
     if (pipe(out))
@@ -95,7 +97,7 @@ static int start(const fs_run_spec *o, rep_worker *ws, long nreps,
             if (ws[k].go >= 0)
                 close(ws[k].go);
         }
-        worker_main(o, r, out[1], go[0]);
+        worker_main(o, sc, r, out[1], go[0]);
     }
     close(out[1]);
     close(go[0]);
@@ -177,16 +179,10 @@ static int outcome(const rep_worker *ws, long nreps)
     return rc;
 }
 
-/* Loads the scenario and checks the database, as fs_run_scenario does
- * first; *nreps gets the replications. */
-static int check(const fs_run_spec *o, long *nreps)
+/* Checks the database, as fs_run_loaded does first. */
+static int check(const fs_run_spec *o)
 {
     fs_error err = {{0}};
-    fs_scenario *sc = fs_scenario_load(o->scenario, o->sets, o->nsets, &err);
-    if (!sc)
-        return fs_fail(err.msg);
-    *nreps = sc->replications;
-    fs_scenario_free(sc);
     fs_store_set_busy_timeout(o->busy_timeout);
     fs_store *s = fs_store_open(o->db, FS_STORE_CREATE, &err);
     int bad = !s || fs_store_check_writable(s, &err);
@@ -196,26 +192,31 @@ static int check(const fs_run_spec *o, long *nreps)
 
 int fs_run_parallel(const fs_run_spec *o, long jobs)
 {
-    long nreps = 1;
-    if (jobs <= 1)
-        return fs_run_scenario(o);
-    int rc = check(o, &nreps);
-    if (rc != FS_EXIT_OK || nreps <= 1)
-        return rc != FS_EXIT_OK ? rc : fs_run_scenario(o);
+    /* loaded once: the workers get it with fork */
+    fs_error err = {{0}};
+    fs_scenario *sc = fs_scenario_load(o->scenario, o->sets, o->nsets, &err);
+    if (!sc)
+        return fs_fail(err.msg);
+    long nreps = sc->replications;
+    if (jobs <= 1 || nreps <= 1)
+        return fs_run_loaded(o, sc);
+    int rc = check(o);
     rep_worker *ws = calloc((size_t)nreps, sizeof *ws);
     struct pollfd *pfd = calloc((size_t)nreps, sizeof *pfd);
-    if (!ws || !pfd) {
+    if (rc != FS_EXIT_OK || !ws || !pfd) {
         free(ws);
         free(pfd);
-        return fs_fail("out of memory");
+        fs_scenario_free(sc);
+        return rc != FS_EXIT_OK ? rc : fs_fail("out of memory");
     }
+    /* the workers print the scenario's warnings; the parent has none */
     for (long r = 0; r < nreps; r++)
         ws[r].out = ws[r].go = -1;
     long next = 0, running = 0, ended = 0, printed = 0;
     int start_failed = 0;
     while (ended < next || next < nreps) {
         while (next < nreps && running < jobs) {
-            if (start(o, ws, nreps, (unsigned)next)) {
+            if (start(o, sc, ws, nreps, (unsigned)next)) {
                 fprintf(stderr, "fleetsim: run: cannot start a worker: "
                         "%s\n", strerror(errno));
                 nreps = next;     /* let the started ones finish */
@@ -252,5 +253,6 @@ int fs_run_parallel(const fs_run_spec *o, long jobs)
     }
     free(ws);
     free(pfd);
+    fs_scenario_free(sc);
     return rc;
 }
