@@ -223,7 +223,9 @@ static int validate(const fs_sweep_options *o, fs_sweep_point *pts)
             return point_failed(o, &pts[p], err.msg);
         pts[p].nreps = sc->replications;
         fs_scenario_free(sc);
-        if (!(pts[p].ids = calloc((size_t)pts[p].nreps, sizeof (long))))
+        pts[p].reps = calloc((size_t)pts[p].nreps, sizeof (long));
+        if (!(pts[p].ids = calloc((size_t)pts[p].nreps, sizeof (long))) ||
+            !pts[p].reps)
             return fs_fail("out of memory");
     }
     return FS_EXIT_OK;
@@ -381,8 +383,10 @@ static int sweep(fs_sweep_options *o)
     if (rc == FS_EXIT_OK)
         rc = finish(o, pts, nunits, total);
     free(units);
-    for (long p = 0; p < n; p++)
+    for (long p = 0; p < n; p++) {
         free(pts[p].ids);
+        free(pts[p].reps);
+    }
     free(pts);
     return rc;
 }

@@ -79,7 +79,9 @@ int fs_sweep_shard_takes(const fs_sweep_shard *sh, long run);
 typedef struct fs_sweep_point {
     char name[FS_NAME_MAX];
     long nreps;         /* replications it should store */
-    long *ids;          /* the runs it stored, nids of them */
+    long *ids;          /* the runs it stored, nids of them, in the order
+                           of their replications once done */
+    long *reps;         /* the replication of each of ids */
     long nids;
     int kept;           /* a run went to a kept database */
     int done;           /* its worker has ended */

@@ -155,8 +155,17 @@ static void take_lines(worker *w, fs_sweep_point *pt)
         if (sscanf(w->buf, "%ld %u %d", &id, &rep, &kept) == 3) {
             if (kept)
                 pt->kept = 1;
-            else if (pt->nids < pt->nreps)
-                pt->ids[pt->nids++] = id;
+            else if (pt->nids < pt->nreps) {
+                /* in replication order (the replications of a point end
+                 * in any order): insertion */
+                long k = pt->nids++;
+                for (; k > 0 && pt->reps[k - 1] > (long)rep; k--) {
+                    pt->ids[k] = pt->ids[k - 1];
+                    pt->reps[k] = pt->reps[k - 1];
+                }
+                pt->ids[k] = id;
+                pt->reps[k] = rep;
+            }
         }
         size_t used = (size_t)(nl + 1 - w->buf);
         memmove(w->buf, nl + 1, w->len - used);
