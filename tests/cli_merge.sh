@@ -135,6 +135,14 @@ for bad in corrupt foreign newer; do
     checks=$((checks + 1)); [ ! -e new.db ] || fail "a refused merge created new.db"
 done
 expect_in err "newer than this fleetsim" "the newer part refused as newer"
+# a part whose pages are damaged past its schema: found while copying,
+# the whole merge rolled back
+cp part-1.db damaged.db
+dd if=/dev/zero of=damaged.db bs=1 seek=50000 count=4000 conv=notrunc 2>/dev/null
+expect_exit 1 "merge a part damaged inside" -- "$FLEETSIM" merge all.db part-2.db damaged.db
+expect_in err "damaged.db: " "the damaged part named"
+expect_exit 1 "merge a part damaged inside into a new file" -- "$FLEETSIM" merge new.db part-2.db damaged.db
+checks=$((checks + 1)); [ ! -e new.db ] || fail "a merge rolled back left new.db"
 checks=$((checks + 1))
 cmp -s all.db before.db || fail "a refused merge changed all.db"
 expect_exit 2 "merge without parts" -- "$FLEETSIM" merge all.db

@@ -418,6 +418,8 @@ int fs_store_merge(const char *target, char *const *paths, int n,
         failed = open_part(&ps[i], target, err);
     }
     fs_store *s = NULL;
+    struct stat st;
+    int existed = stat(target, &st) == 0;
     if (!failed) {
         s = fs_store_open(target, FS_STORE_CREATE, err);
         failed = !s;
@@ -425,6 +427,13 @@ int fs_store_merge(const char *target, char *const *paths, int n,
     if (!failed)
         failed = copy_all(s, ps, n, "merged", out, err);
     fs_store_close(s);
+    if (failed && s && !existed) {
+        /* a part found damaged while copying: the target we created
+         * holds nothing; leave no file behind */
+        part t = {.path = target};
+        snprintf(t.copy, sizeof t.copy, "%s", target);
+        remove_copy(&t);
+    }
     for (int i = 0; i < n; i++)
         close_part(&ps[i]);
     free(ps);
