@@ -272,42 +272,38 @@ static long report_failures(const fs_sweep_point *pts, long n)
     return failed;
 }
 
-/* The table of the points: all of them, or those with runs in this
- * shard (a shallow copy: the ids stay the points'). */
-static int print_table(const fs_sweep_options *o, fs_sweep_point *all, long n,
-                       long nunits, long total)
+/* A shard's outcome: one line, no table (a shard holds some of the
+ * replications of some points: its means and front would mislead). */
+static void print_shard(const fs_sweep_options *o, const fs_sweep_point *pts,
+                        long n, long nunits, long total)
 {
-    fs_sweep_point *pts = calloc((size_t)n + 1, sizeof *pts);
-    if (!pts)
-        return fs_fail("out of memory");
-    long m = 0, ok = 0;
+    long m = 0;
     for (long p = 0; p < n; p++)
-        if (all[p].nreps) {
-            ok += all[p].ok;
-            pts[m++] = all[p];
-        }
-    int rc = FS_EXIT_OK;
+        m += pts[p].nreps > 0;
+    printf("shard %ld/%ld (%s) of the sweep of %s: %ld of its %ld runs, of "
+           "%ld points, stored in %s; `fleetsim merge ALL.db PART.db...` "
+           "brings the shards together\n", o->shard.index + 1,
+           o->shard.count, o->shard.source, o->scenario, nunits, total, m,
+           o->db);
+}
+
+/* The table of the points. */
+static int print_table(const fs_sweep_options *o, fs_sweep_point *pts,
+                       long n)
+{
+    long ok = 0;
+    for (long p = 0; p < n; p++)
+        ok += pts[p].ok;
     fs_error err = {{0}};
-    if (ok && fs_sweep_read_results(o->db, pts, m, &err)) {
-        rc = fs_fail(err.msg);
-    } else {
-        fs_sweep_mark_front(pts, m);
-        if (o->shard.count > 1)
-            printf("shard %ld/%ld (%s) of the sweep of %s: %ld of its %ld "
-                   "runs, of %ld points, into %s", o->shard.index + 1,
-                   o->shard.count, o->shard.source, o->scenario, nunits,
-                   total, m, o->db);
-        else
-            printf("sweep of %s: %ld points into %s", o->scenario, m, o->db);
-        if (m && pts[0].nreps > 1)
-            printf(" (means over each point's %ld replications)",
-                   pts[0].nreps);
-        fputs("; * = on the cost-vs-p99 Pareto front\n", stdout);
-        if (m)
-            fs_sweep_print_table(stdout, pts, m);
-    }
-    free(pts);
-    return rc;
+    if (ok && fs_sweep_read_results(o->db, pts, n, &err))
+        return fs_fail(err.msg);
+    fs_sweep_mark_front(pts, n);
+    printf("sweep of %s: %ld points into %s", o->scenario, n, o->db);
+    if (pts[0].nreps > 1)
+        printf(" (means over each point's %ld replications)", pts[0].nreps);
+    fputs("; * = on the cost-vs-p99 Pareto front\n", stdout);
+    fs_sweep_print_table(stdout, pts, n);
+    return FS_EXIT_OK;
 }
 
 static int finish(const fs_sweep_options *o, fs_sweep_point *pts, long nunits,
@@ -319,8 +315,10 @@ static int finish(const fs_sweep_options *o, fs_sweep_point *pts, long nunits,
         for (long p = 0; p < n; p++)
             for (long k = 0; pts[p].ok && k < pts[p].nids; k++)
                 printf("%ld\n", pts[p].ids[k]);
+    } else if (o->shard.count > 1) {
+        print_shard(o, pts, n, nunits, total);
     } else {
-        rc = print_table(o, pts, n, nunits, total);
+        rc = print_table(o, pts, n);
     }
     fflush(stdout);
     return report_failures(pts, n) ? FS_EXIT_FAIL : rc;
