@@ -80,6 +80,12 @@ db_rows five.db >five.rows
 checks=$((checks + 1))
 cmp -s one.rows five.rows || fail "5 merged shards differ from one machine"
 
+# More shards than runs: the last ones are empty, and merge says so
+expect_exit 0 "an empty shard" -- "$FLEETSIM" sweep grid.ini --vary pool.od.count=1,2 --shard 3/3 --db empty.db
+expect_in out "0 of its 2 runs, of 0 points" "the empty shard says so"
+expect_exit 0 "merge an empty shard" -- "$FLEETSIM" merge empty-all.db empty.db
+expect_in out "merged 0 runs: empty.db holds none" "nothing to merge"
+
 # Merging a part again changes nothing (the runs' identities)
 expect_exit 0 "merge part 2 again" -- "$FLEETSIM" merge all.db part-2.db part-2.db
 expect_in out "merged 0 runs from part-2.db: all.db holds them already" "nothing merged twice"
