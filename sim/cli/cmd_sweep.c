@@ -292,6 +292,8 @@ static int print_table(const fs_sweep_options *o, fs_sweep_point *pts,
                        long n)
 {
     long ok = 0;
+    if (n < 1)      /* never: a grid has a point */
+        return FS_EXIT_OK;
     for (long p = 0; p < n; p++)
         ok += pts[p].ok;
     fs_error err = {{0}};
