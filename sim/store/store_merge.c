@@ -21,6 +21,7 @@
  *   schema as it grows. */
 #include "sim/store/store_impl.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,9 +90,10 @@ static int migrate_copy(part *p, fs_error *err)
              tmp && *tmp ? tmp : "/tmp");
     int fd = mkstemp(p->copy);
     if (fd < 0) {
+        int e = errno;
         p->copy[0] = '\0';
         return fs_error_set(err, "%s: cannot make a temporary copy to "
-                            "migrate: %s", p->path, "mkstemp failed");
+                            "migrate it: %s", p->path, strerror(e));
     }
     close(fd);
     sqlite3 *from = NULL, *to = NULL;
