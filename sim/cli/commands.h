@@ -20,6 +20,7 @@ int cmd_catalog(int argc, char **argv);
 int fs_catalog_mig(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_roi(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_plot(int argc, char **argv);

@@ -150,6 +150,12 @@ int fs_run_scenario(const fs_run_spec *o)
     fs_scenario *sc = fs_scenario_load(o->scenario, o->sets, o->nsets, &err);
     if (!sc)
         return fail(o, err.msg);
+    return fs_run_loaded(o, sc);
+}
+
+int fs_run_loaded(const fs_run_spec *o, fs_scenario *sc)
+{
+    fs_error err = {{0}};
     fs_store_set_busy_timeout(o->busy_timeout);
     fs_store *store = fs_store_open(o->db, FS_STORE_CREATE, &err);
     if (!store || fs_store_check_writable(store, &err)) {
@@ -162,13 +168,18 @@ int fs_run_scenario(const fs_run_spec *o)
     fs_keeper keep;
     fs_keeper_init(&keep, o->db);
     int rc = FS_EXIT_OK, kept = 0;
-    for (unsigned r = 0; r < (unsigned)sc->replications && !rc; r++) {
+    unsigned end = (unsigned)sc->replications;
+    if (o->rep_count && o->rep_first + o->rep_count < end)
+        end = o->rep_first + o->rep_count;
+    for (unsigned r = o->rep_first; r < end && !rc; r++) {
         fs_results res;
         fs_results_init(&res);
         double wall;
         if (simulate(o, sc, r, &res, &wall, &err)) {
             rc = fail(o, err.msg);
         } else {
+            if (o->before_store)
+                o->before_store(o->before_ctx, r);
             /* a run that could be neither stored nor kept ends it */
             int where = store_replication(o, store, &keep, &res, wall);
             kept |= where > 0;

@@ -283,6 +283,21 @@ static const char schema_v10[] =
     " idle_cost_usd REAL);\n"
     "CREATE INDEX slice_utilization_run ON slice_utilization(run_id);\n";
 
+/* Version 11: a run's identity.  run.uid is made when the run is first
+ * stored (128 random bits, as 32 hex digits) and kept when the run is
+ * copied (`fleetsim import`, `fleetsim merge`), so that the same run is
+ * never copied twice into one database.  Runs stored before have none;
+ * they get one made of what tells them apart (their id in this file, name,
+ * seed, replication, start and end time, events): the same file migrated
+ * twice gives its runs the same identities. */
+static const char schema_v11[] =
+    "ALTER TABLE run ADD COLUMN uid TEXT;\n"
+    "UPDATE run SET uid = 'legacy:' || run_id || ':' || name || ':' ||"
+    " coalesce(seed, '') || ':' || coalesce(replication, '') || ':' ||"
+    " coalesce(started_at, '') || ':' || coalesce(finished_at, '') || ':' ||"
+    " coalesce(events, '');\n"
+    "CREATE UNIQUE INDEX run_uid ON run(uid);\n";
+
 /* migrations[v]: user_version v -> v + 1. */
 static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -295,6 +310,7 @@ static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v8,
     schema_v9,
     schema_v10,
+    schema_v11,
 };
 
 const char *const fs_store_child_tables[] = {
@@ -310,7 +326,8 @@ static const struct required {
     { "table", "run", "run_id, name, scenario, scenario_text, seed,"
       " replication, started_at, finished_at, fleetsim_version, start_date,"
       " horizon_s, months, requests, requests_dropped, latency_mean_s,"
-      " latency_p50_s, latency_p99_s, wait_mean_s, slo_attainment, events" },
+      " latency_p50_s, latency_p99_s, wait_mean_s, slo_attainment, events,"
+      " uid" },
     { "table", "cost_monthly", "run_id, month, pool, pricing, cost_usd,"
       " gpu_hours" },
     { "table", "latency", "run_id, workload, count, mean_s, p50_s, p90_s,"
