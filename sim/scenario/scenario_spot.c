@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include "traces/spot_trace.h"
 
 /* replace_delay = DURATION | distribution call. */
 static int parse_replace_delay(fs_reader *rd, fs_spot_conf *s)
@@ -33,6 +34,32 @@ static int parse_replace_delay(fs_reader *rd, fs_spot_conf *s)
     return 0;
 }
 
+/* An availability trace checked now, so that a bad row stops the load:
+ * no row may offer more instances than the pool keeps (count +
+ * spot_extra), which would be an availability the pool never sees. */
+static int check_trace_bound(fs_reader *rd, fs_config_entry *e,
+                             fs_spot_conf *s)
+{
+    if (s->interruption.kind != FS_INTERRUPT_TRACE)
+        return 0;
+    fs_error terr;
+    fs_spot_trace *t = fs_spot_trace_open(s->interruption.path, "available",
+                                          0, 0, &terr);
+    if (!t) {
+        return fs_rd_bad(rd, e, "%s", terr.msg);
+    }
+    long line;
+    double most = fs_spot_trace_max(t, &line);
+    fs_spot_trace_free(t);
+    if (most <= (double)s->target)
+        return 0;
+    char why[1400];
+    snprintf(why, sizeof why, "%s:%ld: available %.0f is more than the "
+             "pool keeps (count + spot_extra = %ld)", s->interruption.path,
+             line, most, s->target);
+    return fs_rd_bad(rd, e, "%s", why);
+}
+
 static int parse_interruption(fs_reader *rd, fs_scenario *sc,
                               fs_spot_conf *s)
 {
@@ -47,7 +74,7 @@ static int parse_interruption(fs_reader *rd, fs_scenario *sc,
         fs_interruption_free(&s->interruption);
         return fs_rd_bad(rd, e, "%s", why);
     }
-    return 0;
+    return check_trace_bound(rd, e, s);
 }
 
 int fs_scenario_parse_spot(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p)
