@@ -29,4 +29,38 @@ spot spot_over "$TMP/three.csv" 2
 bad_run spot_over "$TMP/three.csv:3: available 3 is more than the pool keeps (count + spot_extra = 2)"
 spot spot_fits "$TMP/three.csv" 3
 expect_exit 0 "a trace within count" -- "$FLEETSIM" run "$TMP/spot_fits.ini" --db "$TMP/ok.db" --quiet
+# 4. Training out of memory: njobs was set before the calloc that failed
+# and the free walked a NULL array (SIGSEGV).  An allocation fault is
+# injected by the sanitizer's allocator (no effect on a plain build,
+# where the file is small enough to run).
+train() {
+    printf '[scenario]\nhorizon = 1h\n[pool.p]\ngpu = L4\ncount = 1\nprice = 0.80\n[workload.t]\nkind = training\npools = p\njobs = trace(%s)\n' "$2" >"$TMP/$1.ini"
+}
+awk 'BEGIN{print "job_id,submit_s,gpus,duration_s"; for(i=0;i<262144;i++) printf "j%d,%d,1,3600\n", i, i/100}' >"$TMP/many.csv"
+train oom "$TMP/many.csv"
+if nm "$FLEETSIM" 2>/dev/null | grep -q __asan_init; then
+    ASAN_OPTIONS=max_allocation_size_mb=80:allocator_may_return_null=1 \
+        expect_exit 1 "training out of memory" -- "$FLEETSIM" run "$TMP/oom.ini" --db "$TMP/oom.db" --quiet
+    expect_in "$TMP/err" "fleetsim: out of memory building the training scheduler" "out of memory said"
+    checks=$((checks + 1)); grep -q "runtime error\|SEGV" "$TMP/err" && fail "out of memory crashed"
+fi
+# More jobs than a file may hold: refused by name at the first row over.
+awk 'BEGIN{print "job_id,submit_s,gpus,duration_s"; for(i=0;i<=1000000;i++) printf "%d,0,1,1\n", i}' >"$TMP/toomany.csv"
+train toomany "$TMP/toomany.csv"
+bad_run toomany "toomany.csv:1000002: more than 1000000 jobs in one file (each job holds about 1024 bytes"
+
+# 9. Jobs nonsense: deadline before submission or negative, a header and
+# no row, the same id twice, durations that never end.
+jobs_bad() {
+    printf "job_id,submit_s,gpus,duration_s,deadline_s\n$2" >"$TMP/$1.csv"
+    train "$1" "$TMP/$1.csv"
+    bad_run "$1" "$3"
+}
+jobs_bad deadline_before 'a,100,1,10,50\n' "deadline_before.csv:2: deadline_s: deadline 50 is not after the job's submission (submit_s 100)"
+jobs_bad deadline_neg 'a,0,1,10,-5\n' "deadline_neg.csv:2: deadline_s: deadline -5 is not after"
+jobs_bad no_rows '' "no_rows.csv:1: no job rows after the header"
+jobs_bad same_id 'a,0,1,10,\nb,1,1,10,\na,2,1,10,\n' "same_id.csv:4: job_id: job 'a' again (first on line 2)"
+jobs_bad forever 'a,0,1,1e308,\n' "forever.csv:2: duration_s: expected seconds above 0 and at most 315360000"
+jobs_bad late 'a,1e308,1,1,\n' "late.csv:2: submit_s: expected seconds from 0 to 315360000"
+
 report
