@@ -63,4 +63,35 @@ jobs_bad same_id 'a,0,1,10,\nb,1,1,10,\na,2,1,10,\n' "same_id.csv:4: job_id: job
 jobs_bad forever 'a,0,1,1e308,\n' "forever.csv:2: duration_s: expected seconds above 0 and at most 315360000"
 jobs_bad late 'a,1e308,1,1,\n' "late.csv:2: submit_s: expected seconds from 0 to 315360000"
 
+# A request trace's service time of 1e308 s: a request that never ends.
+printf 'time,service\n0,1\n1,1e308\n' >"$TMP/forever_req.csv"
+good | sed "s|^arrivals = .*|arrivals = trace($TMP/forever_req.csv, format=generic, service=service)|;
+            s|^service = .*|service = trace|" >"$TMP/forever_req.ini"
+expect_exit 1 forever_req -- "$FLEETSIM" run "$TMP/forever_req.ini" --db "$TMP/req.db" --quiet
+expect_one_line forever_req
+expect_in "$TMP/err" "forever_req.csv:3: service: more than 3650 days (a request that never finishes)" forever_req
+expect_eq "$(sql "$TMP/req.db" "SELECT count(*) FROM run")" 0 "forever_req stores no run"
+
+# 3. The event estimate saw neither window openings nor short laps of a
+# repeated spot trace: both ran for hours with --max-events never applying.
+printf 't_seconds,available\n0,1\n' >"$TMP/one.csv"
+spot lap "$TMP/one.csv" 1
+sed -i 's|^horizon = 1h|horizon = 3650d|; s|one.csv)|one.csv, repeat=yes)|;
+        s|rate=0.5/s|rate=1/d|' "$TMP/lap.ini"
+expect_exit 1 "a one-second lap is counted" -- "$FLEETSIM" run "$TMP/lap.ini" --db "$TMP/est.db" --max-events 1e6
+expect_in "$TMP/err" "lap.ini:8: pool.p.interruption: this run would take about" "lap refused at its key"
+expect_in "$TMP/err" "(this key: 315360000 spot trace rows)" "lap: one row a second for 3650 days"
+window() {
+    good | sed "s|^horizon = 1h|horizon = 3650d\n[window.w]\nevery = $2\nduration = $3|;
+                s|^price = 0.80|price = 0.80\nschedule = w|;
+                s|rate=0.5/s|rate=1/d|" >"$TMP/$1.ini"
+}
+window win_fast 2ms 1ms
+bad_run win_fast "win_fast.ini:5: window.w.every: a window opens at most once a minute (every = 1m or more)"
+window win_min 1m 30s
+expect_exit 1 "window openings are counted" -- "$FLEETSIM" run "$TMP/win_min.ini" --db "$TMP/est.db" --max-events 1e6
+expect_in "$TMP/err" "win_min.ini:5: window.w.every: this run would take about" "openings refused at every"
+expect_in "$TMP/err" "(this key: 5256000 window openings)" "openings: one a minute for 3650 days"
+expect_eq "$(sql "$TMP/est.db" "SELECT count(*) FROM run" 2>/dev/null || echo 0)" 0 "a refused estimate stores no run"
+
 report
