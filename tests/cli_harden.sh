@@ -94,4 +94,80 @@ expect_in "$TMP/err" "win_min.ini:5: window.w.every: this run would take about" 
 expect_in "$TMP/err" "(this key: 5256000 window openings)" "openings: one a minute for 3650 days"
 expect_eq "$(sql "$TMP/est.db" "SELECT count(*) FROM run" 2>/dev/null || echo 0)" 0 "a refused estimate stores no run"
 
+# 2. --out: export and report wrote through a predictable OUT.tmp and
+# renamed it over --out; plot removed --out when a write failed.
+ODB="$TMP/out.db"
+for k in 1 2 3 4; do
+    good | sed "s/^name = good/name = run$k/; s/^count = 1/count = $k/" >"$TMP/run$k.ini"
+    "$FLEETSIM" run "$TMP/run$k.ini" --db "$ODB" --quiet >/dev/null 2>&1
+done
+for k in 1 2 3 4; do
+    "$FLEETSIM" export --db "$ODB" --format csv --out "$TMP/want$k.csv" "$k"
+done
+echo precious >"$TMP/victim"
+# a symbolic link planted at the old temporary's name is never written
+ln -s "$TMP/victim" "$TMP/planted.csv.tmp"
+expect_exit 0 "export beside a planted link" -- "$FLEETSIM" export --db "$ODB" --format csv --out "$TMP/planted.csv" 1
+expect_eq "$(cat "$TMP/victim")" precious "the planted link's target is untouched"
+expect_eq "$(cmp "$TMP/planted.csv" "$TMP/want1.csv" && echo same)" same "export written whole"
+# --out a symbolic link to a regular file: refused, link and target kept
+ln -s "$TMP/victim" "$TMP/link.csv"
+for cmd in "export --format csv" "report"; do
+    out="$TMP/link.csv"; [ "$cmd" = report ] && { ln -sf "$TMP/victim" "$TMP/link.html"; out="$TMP/link.html"; }
+    expect_exit 1 "$cmd --out a link" -- "$FLEETSIM" $cmd --db "$ODB" --out "$out" 1
+    expect_one_line "$cmd --out a link"
+    expect_in "$TMP/err" "$out: cannot write: a symbolic link (name the file itself)" "$cmd --out a link said"
+    checks=$((checks + 1)); [ -L "$out" ] || fail "$cmd replaced the link"
+    expect_eq "$(cat "$TMP/victim")" precious "$cmd: the link's target is untouched"
+done
+# a FIFO is written in place, not replaced
+mkfifo "$TMP/fifo"
+cat "$TMP/fifo" >"$TMP/from_fifo" &
+reader=$!
+expect_exit 0 "export to a FIFO" -- "$FLEETSIM" export --db "$ODB" --format csv --out "$TMP/fifo" 2
+wait $reader
+checks=$((checks + 1)); [ -p "$TMP/fifo" ] || fail "the FIFO was replaced"
+expect_eq "$(cmp "$TMP/from_fifo" "$TMP/want2.csv" && echo same)" same "the FIFO's reader got the export"
+# a device: /dev/full fails with a reason and stays a device
+if [ -c /dev/full ] && [ -w /dev/full ]; then
+    expect_exit 1 "export to /dev/full" -- "$FLEETSIM" export --format csv --db "$ODB" --out /dev/full 1
+    expect_one_line "export to /dev/full"
+    expect_in "$TMP/err" "/dev/full: cannot write: No space left on device" "/dev/full said"
+    checks=$((checks + 1)); [ -c /dev/full ] || fail "export replaced /dev/full"
+fi
+# a missing directory: the reason, and --out named, not a temporary
+expect_exit 1 "report into a missing directory" -- "$FLEETSIM" report --db "$ODB" --out "$TMP/no/such/dir/r.html" 1
+expect_eq "$(cat "$TMP/err")" "fleetsim: $TMP/no/such/dir/r.html: cannot write: No such file or directory" "missing directory said"
+# four concurrent exports to one path: each succeeds and the file is one
+# of them, whole; no temporary is left
+pids=""
+for k in 1 2 3 4; do
+    "$FLEETSIM" export --db "$ODB" --format csv --out "$TMP/shared.csv" "$k" 2>"$TMP/err$k" &
+    pids="$pids $!"
+done
+ok=0
+for p in $pids; do wait "$p" && ok=$((ok + 1)); done
+expect_eq "$ok" 4 "four concurrent exports succeed"
+whole=0
+for k in 1 2 3 4; do cmp -s "$TMP/shared.csv" "$TMP/want$k.csv" && whole=1; done
+expect_eq "$whole" 1 "the shared file is one export, whole"
+expect_eq "$(ls -a "$TMP" | grep -c '^\.shared')" 0 "no temporary left"
+# A full disk (a 64 KB tmpfs, when we may mount one): a failed write
+# keeps the user's file (plot removed it) and leaves no temporary.
+MNT="$TMP/mnt"
+mkdir "$MNT"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$MNT" 2>/dev/null; then
+    echo "old chart" >"$MNT/chart.png"
+    cat /dev/zero >"$MNT/fill" 2>/dev/null
+    if command -v gnuplot >/dev/null; then
+        expect_exit 1 "plot onto a full disk" -- "$FLEETSIM" plot --db "$ODB" --chart monthly-cost --out "$MNT/chart.png" 1
+        expect_in "$TMP/err" "$MNT/chart.png: cannot write: No space left on device" "plot on a full disk said"
+        expect_eq "$(cat "$MNT/chart.png")" "old chart" "a failed plot keeps --out"
+    fi
+    expect_exit 1 "export onto a full disk" -- "$FLEETSIM" export --format csv --db "$ODB" --out "$MNT/chart.png" 1
+    expect_eq "$(cat "$MNT/chart.png")" "old chart" "a failed export keeps --out"
+    expect_eq "$(ls -a "$MNT" | grep -c '^\.chart')" 0 "no temporary left on a full disk"
+    umount "$MNT"
+fi
+
 report

@@ -4,8 +4,8 @@
  *
  * The rows come from export_rows.c (periods, exact spreading of each
  * pool-month's cost); this file names the columns and writes them.  The
- * output is written to FILE.tmp and renamed when complete: a failed export
- * leaves no file. */
+ * output is written through sim/base/outfile.h (a temporary renamed when
+ * complete): a failed export leaves the file as it was. */
 #include "sim/cli/commands.h"
 
 #include <errno.h>
@@ -17,6 +17,7 @@
 
 #include "sim/cli/export.h"
 #include "sim/cli/help.h"
+#include "sim/base/outfile.h"
 #include "sim/store/store.h"
 #include "models/purchase.h"
 
@@ -264,30 +265,14 @@ int cmd_export(int argc, char **argv)
     }
     fs_error err;
     fs_store *s = fs_store_open(a.db, FS_STORE_EXISTING, &err);
-    char *tmp = malloc(strlen(a.out) + sizeof ".tmp");
-    FILE *f = NULL;
-    rc = s && tmp ? 0 : -1;
-    if (!tmp && s)
-        fs_error_set(&err, "out of memory");
-    if (!rc) {
-        sprintf(tmp, "%s.tmp", a.out);
-        f = fopen(tmp, "w");
-        if (!f)
-            rc = fs_error_set(&err, "%s: cannot write: %s", a.out,
-                              strerror(errno));
-    }
+    fs_outfile out = {0};
+    rc = s ? fs_outfile_open(&out, a.out, &err) : -1;
     if (!rc)
-        rc = export_runs(s, &a, f, &err);
-    if (f && fclose(f) != 0 && !rc)
-        rc = fs_error_set(&err, "%s: cannot write: %s", a.out,
-                          strerror(errno));
-    if (!rc && rename(tmp, a.out) != 0)
-        rc = fs_error_set(&err, "%s: cannot write: %s", a.out,
-                          strerror(errno));
-    if (rc && f)
-        remove(tmp);
+        rc = export_runs(s, &a, out.f, &err);
+    if (!rc)
+        rc = fs_outfile_commit(&out, &err);
+    fs_outfile_abort(&out);
     fs_store_close(s);
-    free(tmp);
     free(a.runs);
     return rc ? fs_fail(err.msg) : FS_EXIT_OK;
 }
