@@ -152,6 +152,15 @@ whole=0
 for k in 1 2 3 4; do cmp -s "$TMP/shared.csv" "$TMP/want$k.csv" && whole=1; done
 expect_eq "$whole" 1 "the shared file is one export, whole"
 expect_eq "$(ls -a "$TMP" | grep -c '^\.shared')" 0 "no temporary left"
+# 11. Read-only commands on an existing database left empty -wal and -shm.
+rm -f "$ODB-wal" "$ODB-shm"
+for cmd in "runs" "compare 1 2" "roi 1" "export --format csv --out $TMP/e.csv 1" \
+           "report --out $TMP/r.html 1" "plot --chart monthly-cost --out $TMP/p.png 1"; do
+    command -v gnuplot >/dev/null || [ "${cmd#plot}" = "$cmd" ] || continue
+    expect_exit 0 "$cmd" -- "$FLEETSIM" $cmd --db "$ODB"
+    expect_eq "$(ls "$ODB"-* 2>/dev/null)" "" "$cmd leaves no -wal or -shm"
+done
+
 # A full disk (a 64 KB tmpfs, when we may mount one): a failed write
 # keeps the user's file (plot removed it) and leaves no temporary.
 MNT="$TMP/mnt"
@@ -167,6 +176,11 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$MNT" 2>/dev/null; th
     expect_exit 1 "export onto a full disk" -- "$FLEETSIM" export --format csv --db "$ODB" --out "$MNT/chart.png" 1
     expect_eq "$(cat "$MNT/chart.png")" "old chart" "a failed export keeps --out"
     expect_eq "$(ls -a "$MNT" | grep -c '^\.chart')" 0 "no temporary left on a full disk"
+    # 11. run on a full disk left a 0-byte database
+    expect_exit 1 "run onto a full disk" -- "$FLEETSIM" run "$TMP/run1.ini" --db "$MNT/full.db" --quiet
+    expect_one_line "run onto a full disk"
+    expect_in "$TMP/err" "full.db: cannot create the results schema: database or disk is full" "full disk said"
+    expect_eq "$(ls "$MNT" | grep -c full.db)" 0 "no database file left on a full disk"
     umount "$MNT"
 fi
 
