@@ -184,4 +184,29 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs "$MNT" 2>/dev/null; th
     umount "$MNT"
 fi
 
+# 12. Terminal safety: input bytes in messages, and invisible reordering
+# characters (U+202E, U+2028) in names, are shown escaped, never raw.
+printf '[scenario]\nname = ab\nhorizon = 1h\n[pool.p]\ngpu = \033[31mL4\rX\ncount = 1\nprice = 0.80\n[workload.w]\npools = p\narrivals = poisson(rate=0.5/s)\nservice = exponential(mean=1s)\n' >"$TMP/esc.ini"
+bad_run esc "unknown GPU '\\x1b[31mL4\\rX'"
+checks=$((checks + 1)); if LC_ALL=C grep -q "$(printf '\033')" "$TMP/err"; then fail "an ESC reached stderr"; fi
+printf '[scenario]\nname = evil\342\200\256txt.exe\342\200\250x\nhorizon = 1h\n[pool.p]\ngpu = L4\ncount = 1\nprice = 0.80\n[workload.w]\npools = p\narrivals = poisson(rate=0.5/s)\nservice = exponential(mean=1s)\n' >"$TMP/bidi.ini"
+expect_exit 0 "a bidi name is stored" -- "$FLEETSIM" run "$TMP/bidi.ini" --db "$TMP/bidi.db" --quiet
+expect_exit 0 "runs" -- "$FLEETSIM" runs --db "$TMP/bidi.db"
+expect_in "$TMP/out" 'evil\u202etxt.exe\u2028x' "runs table escapes U+202E and U+2028"
+expect_exit 0 "report html" -- "$FLEETSIM" report --db "$TMP/bidi.db" --out "$TMP/b.html" 1
+expect_in "$TMP/b.html" 'evil\u202etxt.exe\u2028x' "HTML escapes them"
+# 13. Markdown links to charts whose file name holds spaces and parentheses
+expect_exit 0 "report md" -- "$FLEETSIM" report --db "$TMP/bidi.db" --out "$TMP/my review (v2).md" 1
+expect_in "$TMP/my review (v2).md" 'evil\\u202etxt.exe\\u2028x' "Markdown escapes them"
+# (the charts' own labels are drawn by gnuplot: not checked here)
+sed '/<svg/,/<\/svg>/d' "$TMP/b.html" >"$TMP/b-text.html"
+for f in "$TMP/b-text.html" "$TMP/my review (v2).md" "$TMP/out"; do
+    checks=$((checks + 1))
+    if grep -q "$(printf '\342\200\256')\|$(printf '\342\200\250')" "$f"; then fail "$(basename "$f") holds a raw U+202E or U+2028"; fi
+done
+if command -v gnuplot >/dev/null; then
+    expect_in "$TMP/my review (v2).md" '![monthly-cost](my%20review%20%28v2%29-monthly-cost.svg)' "Markdown link percent-encoded"
+    checks=$((checks + 1)); [ -s "$TMP/my review (v2)-monthly-cost.svg" ] || fail "the linked chart exists"
+fi
+
 report

@@ -5,6 +5,8 @@
  * these helpers keep the messages and the "--db FILE" / "--db=FILE"
  * spellings identical across them. */
 #include "sim/cli/commands.h"
+#include "sim/base/textout.h"
+#include <stdlib.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,7 +28,9 @@ int fs_usage_error(const char *cmd, const char *fmt, ...)
 
 int fs_fail(const char *msg)
 {
-    fprintf(stderr, "fleetsim: %s\n", msg);
+    char *v = fs_text_visible(msg);   /* input bytes never drive the tty */
+    fprintf(stderr, "fleetsim: %s\n", v ? v : msg);
+    free(v);
     return FS_EXIT_FAIL;
 }
 
