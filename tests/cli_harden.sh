@@ -209,4 +209,44 @@ if command -v gnuplot >/dev/null; then
     checks=$((checks + 1)); [ -s "$TMP/my review (v2)-monthly-cost.svg" ] || fail "the linked chart exists"
 fi
 
+# 9. More nonsense: ragged rows in lifetimes, price and availability
+# traces; a notice longer than every lifetime; --set scenario.include.
+printf 'lifetime_s,x\n60,1\n120\n' >"$TMP/rag_life.csv"
+printf 'lifetime_s\n60\n120\n' >"$TMP/short_life.csv"
+printf 't_seconds,price\n0,1\n10\n' >"$TMP/rag_price.csv"
+printf 't_seconds,available\n0,1\n10\n' >"$TMP/rag_avail.csv"
+spotd() {   # NAME INTERRUPTION [EXTRA LINE]
+    good | sed "s|^gpu = L4|instance = aws:p3.2xlarge\npricing = spot|;
+                s|^price = 0.80|interruption = $2\n${3:-notice = 0s}|" >"$TMP/$1.ini"
+}
+spotd rag_life "empirical($TMP/rag_life.csv)"
+bad_run rag_life "rag_life.ini:8: pool.p.interruption: $TMP/rag_life.csv:3: 1 fields where the first row has 2"
+spotd long_notice "empirical($TMP/short_life.csv)" "notice = 5m"
+bad_run long_notice "long_notice.ini:9: pool.p.notice: 300s is longer than every lifetime of $TMP/short_life.csv (the longest: 120s)"
+spotd rag_price "exponential(mean=1h)" "price_trace = $TMP/rag_price.csv"
+bad_run rag_price "rag_price.ini:9: pool.p.price_trace: $TMP/rag_price.csv:3: 1 fields where the header has 2"
+expect_exit 1 "trace stats ragged" -- "$FLEETSIM" trace stats "$TMP/rag_avail.csv"
+expect_in "$TMP/err" "rag_avail.csv:3: 1 fields where the header has 2" "ragged availability row"
+good >"$TMP/plain.ini"
+for v in "" "$TMP/other.ini"; do
+    expect_exit 1 "--set scenario.include=$v" -- "$FLEETSIM" run "$TMP/plain.ini" --db "$TMP/inc.db" --quiet --set "scenario.include=$v"
+    expect_one_line "--set scenario.include=$v"
+    expect_in "$TMP/err" "scenario.include is read with the scenario file and cannot be set from the command line" "--set include said"
+done
+expect_exit 1 "--vary scenario.include" -- "$FLEETSIM" sweep "$TMP/plain.ini" --db "$TMP/inc.db" --vary "scenario.include=a.ini,b.ini"
+expect_in "$TMP/err" "scenario.include is read with the scenario file" "--vary include said"
+expect_eq "$(sql "$TMP/inc.db" "SELECT count(*) FROM run" 2>/dev/null || echo 0)" 0 "no include run stored"
+
+# 10. Clearer messages.
+spotd neg_delay "exponential(mean=1h)" "replace_delay = -1m"
+bad_run neg_delay "neg_delay.ini:9: pool.p.replace_delay: a duration must not be negative, got '-1m'"
+good | sed 's|^horizon = 1h|horizon = 1h\ncatalog = /nonexistent|' >"$TMP/no_catalog.ini"
+bad_run no_catalog "no_catalog.ini:4: scenario.catalog: cannot read /nonexistent/gpus.csv: No such file or directory"
+good | sed 's|^horizon = 1h|horizon = 1h\ncatalog_instances = nowhere.csv|' >"$TMP/no_inst.ini"
+bad_run no_inst "no_inst.ini:4: scenario.catalog_instances: cannot read $TMP/nowhere.csv"
+for n in "a b" "x,y"; do
+    good | sed "s/^\[pool.p\]/[pool.$n]/; s/^pools = p/pools = $n/" >"$TMP/poolname.ini"
+    bad_run poolname "poolname.ini:5: pool.$n: the name '$n' holds a"
+done
+
 report

@@ -12,6 +12,7 @@ struct fs_spot_trace {
     fs_csv *csv;
     const char *column;
     int tcol, vcol;
+    size_t ncols;            /* the header's fields */
     int repeat;
     long rows;
     double last_t, step;     /* last time, and the step before it */
@@ -31,6 +32,7 @@ static int bind_header(fs_spot_trace *t, fs_error *err)
         return fs_error_set(err, "%s:1: empty trace (expected a header "
                             "t_seconds,%s)", fs_csv_path(t->csv), t->column);
     t->tcol = t->vcol = -1;
+    t->ncols = fs_csv_nfields(t->csv);
     for (size_t i = 0; i < fs_csv_nfields(t->csv); i++) {
         const char *f = fs_csv_field(t->csv, i);
         if (strcmp(f, "t_seconds") == 0)
@@ -51,6 +53,10 @@ static int read_row(fs_spot_trace *t, double prev, double *time,
 {
     const char *path = fs_csv_path(t->csv);
     long line = fs_csv_line(t->csv);
+    if (fs_csv_nfields(t->csv) != t->ncols)   /* as the request readers */
+        return fs_error_set(err, "%s:%ld: %zu fields where the header has "
+                            "%zu", path, line, fs_csv_nfields(t->csv),
+                            t->ncols);
     const char *ts = fs_csv_field(t->csv, (size_t)t->tcol);
     const char *vs = fs_csv_field(t->csv, (size_t)t->vcol);
     if (fs_csv_number(ts, time))
