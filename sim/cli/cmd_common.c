@@ -18,12 +18,22 @@
 int fs_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "fleetsim %s: ", cmd);
+    char msg[2048];
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nRun `fleetsim help %s` for usage.\n", cmd);
+    char *v = fs_text_visible(msg);   /* arguments never drive the tty */
+    fprintf(stderr, "fleetsim %s: %s\n", cmd, v ? v : msg);
+    free(v);
+    fprintf(stderr, "Run `fleetsim help %s` for usage.\n", cmd);
     return FS_EXIT_USAGE;
+}
+
+void fs_print_line(const char *prefix, const char *msg)
+{
+    char *v = fs_text_visible(msg);
+    fprintf(stderr, "%s%s\n", prefix, v ? v : msg);
+    free(v);
 }
 
 int fs_fail(const char *msg)
