@@ -110,6 +110,10 @@ ln -s "$TMP/victim" "$TMP/planted.csv.tmp"
 expect_exit 0 "export beside a planted link" -- "$FLEETSIM" export --db "$ODB" --format csv --out "$TMP/planted.csv" 1
 expect_eq "$(cat "$TMP/victim")" precious "the planted link's target is untouched"
 expect_eq "$(cmp "$TMP/planted.csv" "$TMP/want1.csv" && echo same)" same "export written whole"
+# a private file stays private when replaced
+chmod 600 "$TMP/planted.csv"
+expect_exit 0 "export over a private file" -- "$FLEETSIM" export --db "$ODB" --format csv --out "$TMP/planted.csv" 2
+expect_eq "$(stat -c %a "$TMP/planted.csv")" 600 "the replaced file keeps its mode"
 # --out a symbolic link to a regular file: refused, link and target kept
 ln -s "$TMP/victim" "$TMP/link.csv"
 for cmd in "export --format csv" "report"; do

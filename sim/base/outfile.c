@@ -82,10 +82,14 @@ static int open_temp(fs_outfile *o, fs_error *err)
         return fs_error_set(err, "%s: cannot write: %s", o->path,
                             strerror(e));
     }
-    /* the mode a plain create would give: 0666 less the umask */
+    /* the file's own mode when it exists (a private file stays private),
+     * else what a plain create would give: 0666 less the umask */
     mode_t mask = umask(0);
     umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0 || !(o->f = fdopen(fd, "w"))) {
+    struct stat st;
+    mode_t mode = lstat(o->path, &st) == 0 && S_ISREG(st.st_mode)
+                      ? st.st_mode & 07777 : 0666 & ~mask;
+    if (fchmod(fd, mode) != 0 || !(o->f = fdopen(fd, "w"))) {
         int e = errno;
         close(fd);
         unlink(o->tmp);
