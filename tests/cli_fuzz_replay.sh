@@ -9,6 +9,7 @@
 #   spot-*      fleetsim trace stats FILE (availability) and as a price trace
 #   trace-*     as a request trace: arrivals = trace(FILE, format=generic)
 #   values-*    its first line as --set of each key the harness uses
+#   catalog-*   as a scenario's catalog_gpus and as its catalog_instances
 . "$(dirname "$0")/cli_lib.sh"
 DIR="$SRCDIR/tests/data/fuzz-crashes"
 
@@ -42,6 +43,11 @@ for f in "$DIR"/*; do
     trace-*)
         good | sed "s|^arrivals = .*|arrivals = trace($f, format=generic)|" >"$TMP/trace.ini"
         clean "$b" -- "$FLEETSIM" run "$TMP/trace.ini" --db "$TMP/r.db" --quiet --max-events 1e6 ;;
+    catalog-*)
+        for k in catalog_gpus catalog_instances; do
+            good | sed "s|^horizon = 1h|horizon = 1h\n$k = $f|" >"$TMP/catalog.ini"
+            clean "$b as $k" -- "$FLEETSIM" run "$TMP/catalog.ini" --db "$TMP/r.db" --quiet --max-events 1e6
+        done ;;
     values-*)
         v=$(head -n 1 "$f")
         good >"$TMP/values.ini"

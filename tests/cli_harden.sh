@@ -253,4 +253,9 @@ for n in "a b" "x,y"; do
     bad_run poolname "poolname.ini:5: pool.$n: the name '$n' holds a"
 done
 
+# Found by fuzzing (fuzz_catalog): an instance of 2e116 GPUs was cast to
+# int (undefined behaviour).
+good | sed "s|^horizon = 1h|horizon = 1h\ncatalog_instances = $SRCDIR/tests/data/fuzz-crashes/catalog-instances-gpus-2e116.csv|" >"$TMP/cat_gpus.ini"
+bad_run cat_gpus "catalog-instances-gpus-2e116.csv:2: gpus: expected a whole number of GPUs from 1 to 64"
+
 report
