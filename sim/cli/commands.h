@@ -39,6 +39,9 @@ int fs_usage_error(const char *cmd, const char *fmt, ...)
 
 /* Prints "fleetsim: message" on stderr; returns FS_EXIT_FAIL. */
 int fs_fail(const char *msg);
+/* prefix and msg on stderr, msg's control and invisible reordering
+ * characters escaped (sim/base/textout.h), as fs_fail does. */
+void fs_print_line(const char *prefix, const char *msg);
 
 /* The results database when no --db is given. */
 #define FS_DEFAULT_DB "fleetsim.db"

@@ -300,7 +300,8 @@ static const char report_help[] =
 "resource, every name escaped, each chart an inline <svg>.\n"
 ".md: GitHub tables; each chart is written beside it as STEM-CHART.svg\n"
 "(review.md: review-monthly-cost.svg, ...) and linked as an image.\n"
-"Each file is written to FILE.tmp and renamed.\n";
+"Each file is written to a fresh temporary beside it and renamed when\n"
+"whole; a device or FIFO is written in place, a symbolic link refused.\n";
 
 static const char catalog_help[] =
 "usage: fleetsim catalog gpus|instances|models [--catalog DIR]\n"

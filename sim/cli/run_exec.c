@@ -64,7 +64,7 @@ static void report_kept(const fs_run_spec *o, const fs_keeper *keep,
                         const fs_error *why, long id)
 {
     if (why->msg[0])
-        fprintf(stderr, "fleetsim: %s\n", why->msg);
+        fs_print_line("fleetsim: ", why->msg);
     fprintf(stderr, "fleetsim: the finished run is kept in %s as run "
             "%ld: `fleetsim runs --db ", keep->path, id);
     print_path(stderr, keep->path);
@@ -91,7 +91,7 @@ static int store_replication(const fs_run_spec *o, fs_store *store,
         report_kept(o, keep, &why, id);
     for (int k = 0; res->replication == 0 && o->warnings &&
                     k < res->nwarnings; k++)
-        fprintf(stderr, "fleetsim: warning: %s\n", res->warnings[k]);
+        fs_print_line("fleetsim: warning: ", res->warnings[k]);
     if (o->output == FS_RUN_SUMMARY) {
         if (res->replication)
             putchar('\n');
@@ -164,7 +164,7 @@ int fs_run_loaded(const fs_run_spec *o, fs_scenario *sc)
         return fail(o, err.msg);
     }
     for (size_t k = 0; o->warnings && k < sc->nwarnings; k++)
-        fprintf(stderr, "fleetsim: warning: %s\n", sc->warnings[k]);
+        fs_print_line("fleetsim: warning: ", sc->warnings[k]);
     fs_keeper keep;
     fs_keeper_init(&keep, o->db);
     int rc = FS_EXIT_OK, kept = 0;

@@ -467,12 +467,13 @@ static int init_trainer(fs_training *t, fs_trainer *w,
 {
     w->conf = c;
     w->sched = t;
-    w->njobs = c->training.jobs.n;
-    w->jobs = calloc(w->njobs ? w->njobs : 1, sizeof *w->jobs);
+    size_t njobs = c->training.jobs.n;
+    w->jobs = calloc(njobs ? njobs : 1, sizeof *w->jobs);
     w->busy = calloc((size_t)c->npools * t->sim->cal.nmonths + 1,
                      sizeof *w->busy);
     if (!w->jobs || !w->busy)
         return -1;
+    w->njobs = njobs;     /* only now: the free walks njobs jobs */
     for (size_t i = 0; i < w->njobs; i++) {
         fs_train_job *j = &w->jobs[i];
         j->spec = &c->training.jobs.jobs[i];
@@ -541,7 +542,7 @@ void fs_training_free(fs_training *t)
     if (!t)
         return;
     for (size_t w = 0; w < t->nwls; w++) {
-        for (size_t i = 0; i < t->wls[w].njobs; i++)
+        for (size_t i = 0; t->wls[w].jobs && i < t->wls[w].njobs; i++)
             free(t->wls[w].jobs[i].heap);
         free(t->wls[w].jobs);
         free(t->wls[w].busy);

@@ -14,7 +14,10 @@
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -126,13 +129,19 @@ static int parse_scenario_section(fs_scenario *sc, fs_error *err,
     const char *keys[2] = {"catalog_gpus", "catalog_instances"};
     char *outs[2] = {gpus_csv, inst_csv};
     for (int i = 0; i < 2; i++) {
-        e = fs_rd_entry(&rd, keys[i]);
-        if (!e)
-            continue;
-        if (e->value[0] == '/' || e->line == 0)
-            snprintf(outs[i], len, "%s", e->value);
-        else
-            snprintf(outs[i], len, "%s/%s", sc->dir, e->value);
+        fs_config_entry *k = fs_rd_entry(&rd, keys[i]);
+        if (k && (k->value[0] == '/' || k->line == 0))
+            snprintf(outs[i], len, "%s", k->value);
+        else if (k)
+            snprintf(outs[i], len, "%s/%s", sc->dir, k->value);
+        /* a file the scenario names and cannot be read: its key says so */
+        fs_config_entry *by = k ? k : e;
+        if (by && access(outs[i], R_OK) != 0) {
+            char why[4400];
+            snprintf(why, sizeof why, "cannot read %s: %s", outs[i],
+                     strerror(errno));
+            return fs_rd_bad(&rd, by, "%s", why);
+        }
     }
     return 0;
 }
@@ -363,8 +372,21 @@ static int check_section_names(fs_scenario *sc, fs_error *err)
                      strncmp(bare[k], s, plen) == 0;
         char why[128];
         if (known && dot && dot[1] &&
-            fs_check_name(dot + 1, FS_NAME_MAX, why, sizeof why) == 0)
+            fs_check_name(dot + 1, FS_NAME_MAX, why, sizeof why) == 0) {
+            /* a pool is named in lists (pools = a, b) and a window by
+             * schedule =: a comma or a space could never name them */
+            if ((plen == 4 && strncmp(s, "pool", 4) == 0) ||
+                (plen == 6 && strncmp(s, "window", 6) == 0))
+                for (const char *c = dot + 1; *c; c++)
+                    if (*c == ',' || isspace((unsigned char)*c))
+                        return fs_error_at(err, e->file, e->line, s,
+                                           "the name '%s' holds a %s, so "
+                                           "no key could name it: use "
+                                           "letters, digits, - and _",
+                                           dot + 1, *c == ',' ? "comma"
+                                                              : "space");
             continue;
+        }
         if (known && dot && dot[1])
             return fs_error_at(err, e->file, e->line, s, "the name %s",
                                why);

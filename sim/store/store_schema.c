@@ -473,14 +473,43 @@ int fs_schema_look(fs_store *s, long long *version, fs_error *err)
  * under the write lock so that no other process is writing it.  A process
  * that opened the file meanwhile finds it moved when it writes (SQLite's
  * SQLITE_READONLY_DBMOVED) and opens the path again. */
+/* The file's sidecar path+suffix removed (a journal, -wal, -shm). */
+static void unlink_sidecar(const fs_store *s, const char *suffix)
+{
+    char *p = malloc(strlen(s->path) + strlen(suffix) + 1);
+    if (p) {
+        sprintf(p, "%s%s", s->path, suffix);
+        unlink(p);
+        free(p);
+    }
+}
+
+/* When even the lock cannot be taken (a full disk: no room for -wal), a
+ * file of 0 bytes that is still the one we created holds nothing: it
+ * goes, with the sidecars SQLite made for it. */
+static void remove_if_zero_bytes(fs_store *s)
+{
+    struct stat st;
+    if (stat(s->path, &st) != 0 || st.st_size != 0 || st.st_dev != s->dev ||
+        st.st_ino != s->ino)
+        return;
+    unlink(s->path);
+    unlink_sidecar(s, "-journal");
+    unlink_sidecar(s, "-wal");
+    unlink_sidecar(s, "-shm");
+}
+
 static void remove_if_empty(fs_store *s)
 {
     if (sqlite3_get_autocommit(s->db)) {
         sqlite3_busy_timeout(s->db, 0);
         int rc = fs_store_exec(s, "BEGIN IMMEDIATE");
         sqlite3_busy_timeout(s->db, s->busy_ms);
-        if (rc != SQLITE_OK)
+        if (rc != SQLITE_OK) {
+            if ((rc & 0xff) != SQLITE_BUSY)
+                remove_if_zero_bytes(s);
             return;
+        }
     }
     long long version = -1, objects = -1;
     if (fs_store_query_int(s, "PRAGMA user_version", &version) == SQLITE_OK
@@ -534,9 +563,14 @@ static int create_or_migrate(fs_store *s, int created, fs_error *err)
     static const char what[] = "cannot create the results schema";
     long long version = 0;
     int rc = fs_store_exec(s, "BEGIN IMMEDIATE");
-    if (rc != SQLITE_OK)
-        return file_moved(s) ? FS_SCHEMA_RETRY
-                             : fs_store_sql_error(s, err, rc, what);
+    if (rc != SQLITE_OK) {
+        if (file_moved(s))
+            return FS_SCHEMA_RETRY;
+        fs_store_sql_error(s, err, rc, what);
+        if (created && (rc & 0xff) != SQLITE_BUSY)
+            remove_if_zero_bytes(s);      /* a full disk: not even a lock */
+        return -1;
+    }
     if (fs_schema_identify(s, &version, err)) {
         fs_store_rollback(s);
         return -1;
@@ -557,9 +591,9 @@ static int create_or_migrate(fs_store *s, int created, fs_error *err)
     if (rc != SQLITE_OK) {
         int moved = file_moved(s);
         fs_store_sql_error(s, err, rc, what);
+        fs_store_rollback(s);   /* first: the failed schema is no object */
         if (created && version == 0 && !moved)
             remove_if_empty(s);
-        fs_store_rollback(s);
         return moved ? FS_SCHEMA_RETRY : -1;
     }
     return fs_schema_check(s, err);
