@@ -27,7 +27,8 @@ int fs_servers_init(fs_servers *p, fs_sim *sim, const fs_pool_conf *conf,
     p->idle = calloc(n, sizeof *p->idle);
     p->batch_store = calloc(n * (size_t)batch_cap, sizeof *p->batch_store);
     p->nmonths = sim->cal.nmonths;
-    p->wl_busy = calloc((size_t)FS_MAX_WORKLOADS_PER_POOL * p->nmonths + 1,
+    p->wl_busy = calloc((size_t)(FS_MAX_WORKLOADS_PER_POOL +
+                                 FS_SHAPES_PER_GPU) * p->nmonths + 1,
                         sizeof *p->wl_busy);
     if (!p->servers || !p->idle || !p->batch_store || !p->wl_busy ||
         (conf->sharing && !(p->sharing = fs_sharing_new(p))))
@@ -138,8 +139,11 @@ void fs_servers_account(fs_servers *p, int k, double t0, double t,
  * and its seconds to its slot (per MIG profile). */
 static void account_busy(fs_servers *p, const fs_server *s, double t)
 {
-    if (p->nshapes && t > s->busy_since)
+    if (p->nshapes && t > s->busy_since) {
         p->slot_busy_s[s->shape->slot] += t - s->busy_since;
+        fs_servers_account(p, FS_MAX_WORKLOADS_PER_POOL + s->shape->slot,
+                           s->busy_since, t, fs_shape_busy_gpus(s->shape));
+    }
     if (!p->sharing)
         fs_servers_account(p, s->busy_k, s->busy_since, t,
                            fs_shape_busy_gpus(s->shape));

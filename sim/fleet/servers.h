@@ -99,7 +99,9 @@ struct fs_servers {
     int nwls;
     /* Busy GPU-seconds per workload served and calendar month, for
      * cost_allocation: wl_busy[k * nmonths + m], made at build so that
-     * accounting a batch allocates nothing. */
+     * accounting a batch allocates nothing; then, from row
+     * FS_MAX_WORKLOADS_PER_POOL, the same per MIG slot (a slice's idle
+     * share, allocate.c). */
     double *wl_busy;
     size_t nmonths;
     /* Spot interruptions (dispatch.c): requests requeued, and the service
@@ -158,6 +160,14 @@ void fs_servers_finish(fs_servers *p, double horizon);
 static inline double fs_servers_wl_busy(const fs_servers *p, int k, size_t m)
 {
     return p->wl_busy[(size_t)k * p->nmonths + m];
+}
+
+/* Busy GPU-seconds (seconds x its compute share) of MIG slot `slot` of
+ * every GPU of the pool in calendar month m. */
+static inline double fs_servers_slot_busy(const fs_servers *p, int slot,
+                                          size_t m)
+{
+    return fs_servers_wl_busy(p, FS_MAX_WORKLOADS_PER_POOL + slot, m);
 }
 
 #endif
