@@ -31,6 +31,7 @@
  * does for batches; during a notice or a drain the server admits nothing
  * and finishes what runs. */
 #include "sim/fleet/llm_server.h"
+#include "sim/fleet/sharing.h"
 #include "sim/fleet/dispatch.h"
 
 #include <limits.h>
@@ -251,6 +252,8 @@ static void iterate(fs_server *s, double now)
     w->llm.iterations++;
     w->llm.running_sum += run->n;
     double t = fs_llm_iteration_time(run->perf, prefill, attn, batch, kv);
+    if (s->pool->sharing)   /* a shared GPU: at its speed now */
+        t /= fs_sharing_speed(s->pool->sharing, s);
     s->timer = fs_engine_at(w->sim->engine, now + t, on_iteration, s, 0);
     if (!s->timer) {
         fs_error_set(w->sim->err, "out of memory scheduling an iteration "

@@ -165,6 +165,9 @@ void fs_servers_set_busy(fs_servers *p, fs_server *s, int busy)
         for (int k = 0; k < p->nwls; k++)
             if (p->wls[k] == s->wl)
                 s->busy_k = k;
+        /* an LLM replica on a shared GPU times its own iterations */
+        if (p->sharing && s->llm)
+            fs_sharing_join(p->sharing, s, now);
     } else {
         account_busy(p, s, now);
     }
