@@ -135,6 +135,10 @@ static int refuse(const fs_workload *w, const fs_servers *p, const char *why,
                  "together)", p->conf->sharing_n,
                  p->conf->sharing == FS_SHARING_MPS ? "MPS" : "time-sliced",
                  p->conf->gpu.memory_gb / p->conf->sharing_n);
+    else if (p->nshapes && replica_shape(w, p)->profile)
+        snprintf(shared, sizeof shared, " on a %s slice (%.1f GB)",
+                 replica_shape(w, p)->profile,
+                 p->conf->gpu.memory_gb * replica_shape(w, p)->memory);
     return fs_error_at(err, e ? e->file : w->sim->sc->path, e ? e->line : 0,
                        key, "%s %s does not fit pool %s's %d x %s (tp=%d)%s: "
                        "%s; %s%s", l->model->name,
