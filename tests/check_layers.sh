@@ -121,6 +121,7 @@ done <"$TMP/up"
 checks=$((checks + 1))
 if ! tsort "$TMP/calls" >/dev/null 2>"$TMP/call_loops"; then
     fail "call circle between files (each calls the next; tests/check_layers.sh --graph prints every call):"
-    sed 's/^/    /' "$TMP/call_loops" | head -40
+    sed -e 's/^tsort: .*: input contains a loop:$/  circle:/' \
+        -e 's/^tsort: /    /' "$TMP/call_loops" | head -40
 fi
 report
