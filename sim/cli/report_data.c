@@ -37,28 +37,11 @@ static const char *const head_workload[] = {
 /* Appends one formatted cell to t (row-major). */
 static int cell(fs_rtable *t, fs_error *err, const char *fmt, ...)
 {
-    char **c = fs_vec_grow(t->cells, &t->cap, t->ncells + 1, sizeof *c);
-    if (!c)
-        return fs_error_set(err, "out of memory");
-    t->cells = c;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int rc = fs_rtable_addv(t, err, fmt, ap);
     va_end(ap);
-    char *s = malloc((size_t)n + 1);
-    if (!s)
-        return fs_error_set(err, "out of memory");
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    t->cells[t->ncells++] = s;
-    t->nrows = t->ncells / (size_t)t->ncols;
-    return 0;
-}
-
-int fs_rtable_add(fs_rtable *t, const char *text, fs_error *err)
-{
-    return cell(t, err, "%s", text);
+    return rc;
 }
 
 static const char *money(double v, char *buf, size_t size)

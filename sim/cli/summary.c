@@ -30,40 +30,6 @@ static const char *esc(const char *s, char *buf, size_t size)
     return buf;
 }
 
-void fs_format_money(double usd, char *buf, size_t len)
-{
-    char digits[64];
-    snprintf(digits, sizeof digits, "%.2f", fabs(usd));
-    char *dot = strchr(digits, '.');
-    size_t intlen = (size_t)(dot - digits);
-    char out[96];
-    size_t o = 0;
-    if (usd < 0)
-        out[o++] = '-';
-    out[o++] = '$';
-    for (size_t i = 0; i < intlen; i++) {
-        if (i > 0 && (intlen - i) % 3 == 0)
-            out[o++] = ',';
-        out[o++] = digits[i];
-    }
-    snprintf(out + o, sizeof out - o, "%s", dot);
-    snprintf(buf, len, "%s", out);
-}
-
-void fs_format_seconds(double s, char *buf, size_t len)
-{
-    if (isnan(s))
-        snprintf(buf, len, "-");
-    else if (s < 1)
-        snprintf(buf, len, "%.3gms", s * 1e3);
-    else if (s < 120)
-        snprintf(buf, len, "%.3gs", s);
-    else if (s < 7200)
-        snprintf(buf, len, "%.3gm", s / 60);
-    else
-        snprintf(buf, len, "%.3gh", s / 3600);
-}
-
 static void print_costs(FILE *out, const fs_results *r)
 {
     char money[64], pool[4 * FS_NAME_MAX], pricing[64];

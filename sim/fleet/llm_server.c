@@ -245,7 +245,7 @@ static void iterate(fs_server *s, double now)
     for (int i = old; i < run->n; i++)
         plan_prefill(&run->seq[i], &budget, &prefill, &attn);
     if (run->n == 0) {
-        fs_dispatch_done(s);
+        s->pool->done(s);
         return;
     }
     s->nbatch = run->n;
@@ -387,6 +387,7 @@ const fs_server_discipline fs_llm_discipline = {
     .start = llm_start,
     .lose = llm_lose,
     .in_service = llm_in_service,
+    .free_servers = fs_llm_servers_free,
 };
 
 /* The largest max_batch among the pool's llm workloads. */

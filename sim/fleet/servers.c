@@ -1,6 +1,5 @@
 /* servers.c -- a pool's servers and its idle stack; see servers.h. */
 #include "sim/fleet/servers.h"
-#include "sim/fleet/llm_server.h"
 #include "sim/fleet/sharing.h"
 
 #include <assert.h>
@@ -48,7 +47,8 @@ int fs_servers_init(fs_servers *p, fs_sim *sim, const fs_pool_conf *conf,
 
 void fs_servers_free(fs_servers *p)
 {
-    fs_llm_servers_free(p);
+    if (p->disc && p->disc->free_servers)
+        p->disc->free_servers(p);
     fs_sharing_free(p->sharing);
     p->sharing = NULL;
     free(p->servers);
@@ -116,23 +116,6 @@ fs_event_handle fs_servers_run(fs_servers *p, fs_server *s, double t,
         return fs_sharing_start(p->sharing, s, t, done);
     return fs_engine_at(p->sim->engine, fs_engine_now(p->sim->engine) + t,
                         done, s, 0);
-}
-
-void fs_servers_account(fs_servers *p, int k, double t0, double t,
-                        double gpus)
-{
-    const fs_calendar *cal = &p->sim->cal;
-    double *row = &p->wl_busy[(size_t)k * p->nmonths];
-    if (t <= t0 || k < 0)
-        return;
-    for (size_t m = fs_calendar_month(cal, t0, 0); m < cal->nmonths; m++) {
-        double a = t0 > cal->bound[m] ? t0 : cal->bound[m];
-        double b = t < cal->bound[m + 1] ? t : cal->bound[m + 1];
-        if (b > a)
-            row[m] += (b - a) * gpus;
-        if (cal->bound[m + 1] >= t)
-            break;
-    }
 }
 
 /* s's busy GPU-seconds from busy_since to t go to its batch's workload,

@@ -43,6 +43,9 @@ typedef struct fs_server_discipline {
      * autoscaling: its batch as one (batch), each running request
      * (continuous).  NULL: one. */
     long (*in_service)(const fs_server *s);
+    /* Frees what the discipline made for p's servers (fs_servers_free
+     * calls it).  NULL: nothing. */
+    void (*free_servers)(fs_servers *p);
 } fs_server_discipline;
 typedef struct fs_sharing fs_sharing;
 
@@ -110,6 +113,10 @@ struct fs_servers {
     double lost_s, lost_last;
     const fs_server_discipline *disc;   /* set by the first workload that
                                            binds to the pool (dispatch.c) */
+    /* A server of a discipline that finishes on its own (continuous) ran
+     * dry: dispatch's fs_dispatch_done, set with disc, so that the
+     * discipline calls down, never up into dispatch. */
+    void (*done)(fs_server *s);
     void *llm_store;           /* continuous batching: every server's
                                   running requests, made once */
     /* Tokens served on the pool (continuous batching): prompt tokens of
