@@ -27,7 +27,8 @@ static fs_purchase_bill pool_bill(fs_pool *p)
 {
     return (fs_purchase_bill){&p->meter, &p->sim->cal,
                               (int)p->conf->gpus_per_instance,
-                              p->purchase_state, &p->unused};
+                              p->purchase_state, &p->unused,
+                              &p->after_term};
 }
 
 /* An instance goes: its purchase option bills its life (on-demand: launch
@@ -64,7 +65,8 @@ int fs_pool_init(fs_pool *p, fs_sim *sim, const fs_pool_conf *conf)
         fs_autoscaler_init(&p->scale, sim, conf, &p->cap, &p->servers,
                            &p->usage) ||
         fs_meter_init(&p->meter, &sim->cal) ||
-        fs_meter_init(&p->unused, &sim->cal))
+        fs_meter_init(&p->unused, &sim->cal) ||
+        fs_meter_init(&p->after_term, &sim->cal))
         return -1;
     if (conf->purchase->open &&
         !(p->purchase_state = conf->purchase->open(&conf->terms, &sim->cal)))
@@ -86,6 +88,7 @@ void fs_pool_free(fs_pool *p)
     fs_train_pool_free(&p->train);
     fs_meter_free(&p->meter);
     fs_meter_free(&p->unused);
+    fs_meter_free(&p->after_term);
     fs_spot_free(&p->spot);
     if (p->conf && p->conf->purchase->close)
         p->conf->purchase->close(p->purchase_state);
