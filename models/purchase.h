@@ -1,6 +1,6 @@
 /* purchase.h -- purchase options: how a pool's instances are paid for.
  *
- * Each purchase option (on-demand, reserved; savings plan and spot to come)
+ * Each purchase option (on-demand, reserved, savings plan, spot)
  * is one module, models/purchase_NAME.c, behind the small table of
  * functions below, and one line in the registry (purchase.c).  The fleet
  * never asks which option a pool has: it tells the pool's option what
