@@ -178,7 +178,7 @@ expect_eq "$(ry reserved 2026)" "12000.00 8760.0" "year 1 of 2: the reservation,
 expect_eq "$(ry reserved 2027)" "0.00 0" "year 2 without renewal: nothing for the reservation"
 expect_eq "$(ry on-demand 2027)" "$want_y2 8760.0" "year 2: the instance at the on-demand rate ($od_rate x 8760 h)"
 expect_eq "$(ry on-demand 2026)" "0.00 0" "year 1: nothing on demand"
-expect_in "$TMP/y2.out" "pool r: its 12-month reserved term expired on 2027-01-01 00:00 UTC; its instances ran on at the on-demand rate, 8760.0 GPU-hours billed as on-demand rows: \$$want_y2" "the run says the reservation expired"
+expect_in "$TMP/y2.out" "pool r: its 12-month reserved term expired on 2027-01-01 00:00 UTC; its instances ran on at the on-demand rate, 8760.0 GPU-hours billed as on-demand rows: \$$(python3 -c "print('{:,.2f}'.format($want_y2))")" "the run says the reservation expired"
 expect_exit 0 "two years, renew" -- "$FLEETSIM" run "$TMP/year.ini" --db "$DB" --quiet --name y2r --set scenario.horizon=730d --set pool.r.renew=yes
 expect_eq "$(yr y2r "LIKE '2027-%'")" 12000.00 "year 2 with renew = yes: the next term"
 expect_eq "$(sql "$DB" "SELECT p.renew || ',' || p.term_months || ',' || printf('%.2f', p.upfront_usd) FROM pool p JOIN run r USING (run_id) WHERE r.name = 'y2r'")" "1,12,12000.00" "pool row: renew, term, upfront"

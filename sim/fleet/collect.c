@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 static void on_sample(fs_engine *e, void *obj, long arg);
@@ -90,6 +91,23 @@ static int add_after_term(fs_sim *sim, const fs_pool *p, size_t m)
     return 0;
 }
 
+/* usd >= 0 as "$1,234.56" into buf, as the summary shows money. */
+static const char *money(double usd, char *buf, size_t size)
+{
+    char digits[64], out[96];
+    snprintf(digits, sizeof digits, "%.2f", usd);
+    size_t intlen = strcspn(digits, "."), o = 0;
+    out[o++] = '$';
+    for (size_t i = 0; i < intlen && o + 2 < sizeof out; i++) {
+        if (i > 0 && digits[0] != '-' && (intlen - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    snprintf(out + o, sizeof out - o, "%s", digits + intlen);
+    snprintf(buf, size, "%s", out);
+    return buf;
+}
+
 /* The summary's note on a commitment whose term ended inside the
  * horizon and whose instances ran on at the on-demand rate. */
 static void note_after_term(fs_sim *sim, const fs_pool *p)
@@ -104,15 +122,15 @@ static void note_after_term(fs_sim *sim, const fs_pool *p)
     time_t end = sim->cal.start +
                  (time_t)(fs_term_hours(p->conf->terms.term_months) * 3600);
     struct tm tm;
-    char date[32];
+    char date[32], m[64];
     gmtime_r(&end, &tm);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
     fs_results_add_note(sim->out, "pool %s: its %d-month %s term expired on "
                         "%s; its instances ran on at the on-demand rate, "
-                        "%.1f GPU-hours billed as on-demand rows: $%.2f "
+                        "%.1f GPU-hours billed as on-demand rows: %s "
                         "(renew = yes buys the next term)", p->conf->name,
                         p->conf->terms.term_months, p->conf->purchase->name,
-                        date, hours, usd);
+                        date, hours, money(usd, m, sizeof m));
 }
 
 int fs_collect_costs(fs_world *w)
