@@ -1,6 +1,6 @@
 /* purchase.h -- purchase options: how a pool's instances are paid for.
  *
- * Each purchase option (on-demand, reserved; savings plan and spot to come)
+ * Each purchase option (on-demand, reserved, savings plan, spot)
  * is one module, models/purchase_NAME.c, behind the small table of
  * functions below, and one line in the registry (purchase.c).  The fleet
  * never asks which option a pool has: it tells the pool's option what
@@ -83,6 +83,9 @@ typedef struct fs_purchase_reader {
      * resolves (a spot price trace); NULL or "": the current one.  It
      * lives as long as the scenario, as the values do. */
     const char *base_dir;
+    /* The scenario's horizon in seconds (0: unknown), for an option whose
+     * terms end inside it (a reservation without renew). */
+    double horizon_s;
 } fs_purchase_reader;
 
 /* Where an option charges: a pool's meter, its calendar, and the GPUs of
@@ -96,6 +99,10 @@ typedef struct fs_purchase_bill {
      * charged (its cost rows say PRICING-unused; NULL: nowhere). */
     void *state;
     fs_meter *unused;
+    /* Where a commitment's instances still running after its term are
+     * billed at the on-demand rate (its cost rows say on-demand, FOCUS
+     * PricingCategory Standard; NULL: nowhere). */
+    fs_meter *after_term;
 } fs_purchase_bill;
 
 typedef struct fs_purchase_option {

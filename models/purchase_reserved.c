@@ -1,6 +1,12 @@
 /* purchase_reserved.c -- reserved instances: every hour of the term for
  * every instance, used or not; an upfront payment spread evenly over the
  * term's hours (billing.c); nothing after the term unless renew = yes.
+ * Instances still running after a term that ends inside the horizon
+ * without renew are billed by the second at the on-demand rate of the
+ * pool's instance type, as the providers do ("When your Reserved Instance
+ * expires, you are charged On-Demand rates", AWS), on the bill's
+ * after_term meter (on-demand cost rows): the reservation itself charges
+ * nothing after its term, and the instances are not free.
  *
  * The upfront payment is charged once, so with upfront = all there is no
  * hourly rate, and with partial the hourly rate is the one that goes with
@@ -25,14 +31,17 @@ static const fs_key_doc reserved_keys[] = {
     {"upfront_price", "money per instance", NULL,
      "the upfront payment for the whole term"},
     {"renew", "yes|no", "no",
-     "buy the next term when one ends inside the horizon (no: nothing is "
-     "charged after the term)"},
+     "buy the next term when one ends inside the horizon (no: the "
+     "reservation charges nothing after its term, and its instances are "
+     "billed at the on-demand rate as on-demand rows)"},
     {NULL, NULL, NULL, NULL},
 };
 
 /* The reservation's own terms (fs_purchase_terms.own). */
 typedef struct reserved_terms {
     int renew;
+    double on_demand;   /* $ per instance-hour after a term without renew
+                           that ends inside the horizon; else 0 */
 } reserved_terms;
 _Static_assert(sizeof(reserved_terms) <= sizeof(((fs_purchase_terms *)0)->own),
                "reserved terms fit fs_purchase_terms.own");
@@ -111,6 +120,33 @@ static void split_catalog_rate(fs_purchase_terms *t, int upfront, double rate)
     }
 }
 
+/* Whether the term ends inside the horizon and is not renewed. */
+static int ends_inside(const fs_purchase_reader *rd,
+                       const fs_purchase_terms *t, int renew)
+{
+    return !renew && rd->horizon_s > fs_term_hours(t->term_months) * 3600;
+}
+
+/* The on-demand rate the instances pay after the term: the catalog's
+ * on-demand price of the pool's instance type (its list price); refused
+ * at `term` when the catalog has none. */
+static int after_term_rate(const fs_purchase_reader *rd,
+                           const fs_purchase_terms *t, double *rate)
+{
+    char source[128], why[400];
+    if (rd->catalog_price(rd->ctx, FS_PRICE_ON_DEMAND, rate, source,
+                          sizeof source) == 0 && *rate > 0)
+        return 0;
+    snprintf(why, sizeof why, "the %d-year term ends inside the horizon "
+             "and the instances then run at the on-demand rate, which the "
+             "catalog cannot give for this pool (no on-demand price for its "
+             "instance type, or its GPU sold by several providers: name one "
+             "with instance = or provider =): set renew = yes, or a horizon "
+             "within the term (%.0f days)", t->term_months / 12,
+             fs_term_hours(t->term_months) / 24);
+    return rd->bad(rd->ctx, "term", why);
+}
+
 static int reserved_resolve(const fs_purchase_reader *rd,
                             fs_purchase_terms *t)
 {
@@ -124,6 +160,9 @@ static int reserved_resolve(const fs_purchase_reader *rd,
     static const char *const yesno[] = {"no", "yes", NULL};
     reserved_terms own = {0};
     if (fs_purchase_read_choice(rd, "renew", yesno, 0, &own.renew))
+        return -1;
+    if (ends_inside(rd, t, own.renew) &&
+        after_term_rate(rd, t, &own.on_demand))
         return -1;
     memcpy(t->own.bytes, &own, sizeof own);
     int given = read_upfront_price(rd, t);
@@ -160,23 +199,28 @@ static int reserved_resolve(const fs_purchase_reader *rd,
     return 0;
 }
 
-/* Nothing per launch or per end: the reservation is paid by the hour. */
+/* Nothing per launch or per end in the term: the reservation is paid by
+ * the hour.  The part of a launch after a term that ends without renew
+ * is billed at the on-demand rate by the second (no minimum: the instance
+ * was launched before, it only changes price). */
 static void reserved_terminate(const fs_purchase_terms *t,
                                const fs_purchase_bill *b, double t0,
                                double t1)
 {
-    (void)t;
-    (void)b;
-    (void)t0;
-    (void)t1;
+    reserved_terms r;
+    memcpy(&r, t->own.bytes, sizeof r);
+    double end = fs_term_hours(t->term_months) * 3600;
+    if (r.renew || !(r.on_demand > 0) || !b->after_term || end <= 0 ||
+        t1 <= end)
+        return;
+    fs_bill_on_demand(b->after_term, b->cal, t0 > end ? t0 : end, t1,
+                      r.on_demand, b->gpus, 0);
 }
 
 static void reserved_cut(const fs_purchase_terms *t,
                          const fs_purchase_bill *b, double t0)
 {
-    (void)t;
-    (void)b;
-    (void)t0;
+    reserved_terminate(t, b, t0, b->cal->horizon_s);
 }
 
 /* Every hour of the term inside the horizon for every reserved instance,

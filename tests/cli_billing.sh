@@ -157,9 +157,28 @@ yr() { sql "$DB" "SELECT printf('%.2f', coalesce(sum(cost_usd), 0)) FROM cost_mo
 expect_exit 0 "365 days" -- "$FLEETSIM" run "$TMP/year.ini" --db "$DB" --quiet --name y365
 expect_eq "$(yr y365 "LIKE '2026-%'")" 12000.00 "all upfront over its 365 days: exactly the upfront"
 expect_eq "$(yr y365 "= '2026-01'")" 1019.18 "January: 12000 x 744 / 8760"
-expect_exit 0 "two years, no renewal" -- "$FLEETSIM" run "$TMP/year.ini" --db "$DB" --quiet --name y2 --set scenario.horizon=730d
-expect_eq "$(yr y2 "LIKE '2026-%'")" 12000.00 "year 1 of 2"
-expect_eq "$(yr y2 "LIKE '2027-%'")" 0.00 "year 2 without renewal: nothing"
+# Past the term without renewal the reservation charges nothing, and its
+# instances, still running, are billed at the catalog's on-demand rate of
+# the pool's instance type (as the providers do when a reservation
+# expires): on-demand rows, rate x 8,760 h in year 2, to the cent.  The
+# run says so.  A pool the catalog cannot give an on-demand rate for (L4
+# is sold by several providers) is refused at `term`.
+expect_exit 1 "two years, no renewal, no on-demand rate" -- "$FLEETSIM" run "$TMP/year.ini" --db "$DB" --quiet --name y2 --set scenario.horizon=730d
+expect_one_line "two years, no on-demand rate"
+expect_in "$TMP/err" "year.ini:6: pool.r: the 1-year term ends inside the horizon and the instances then run at the on-demand rate, which the catalog cannot give for this pool" "no on-demand rate after the term: refused"
+expect_in "$TMP/err" "set renew = yes, or a horizon within the term (365 days)" "no on-demand rate after the term: what to do"
+expect_exit 0 "two years, no renewal" -- "$FLEETSIM" run "$TMP/year.ini" --db "$DB" --name y2 --set scenario.horizon=730d --set pool.r.instance=gcp:g2-standard-4
+cp "$TMP/out" "$TMP/y2.out"
+od_rate=$(sql "$DB" "SELECT p.list_price_usd_h FROM pool p JOIN run r USING (run_id) WHERE r.name = 'y2'")
+want_y2=$(awk -v r="$od_rate" 'BEGIN { printf "%.2f", r * 8760 }')
+checks=$((checks + 1))
+[ "$want_y2" != 0.00 ] || fail "g2-standard-4 has no on-demand list price"
+ry() { sql "$DB" "SELECT printf('%.2f', coalesce(sum(cost_usd), 0)) || ' ' || coalesce(sum(gpu_hours), 0) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = 'y2' AND pricing = '$1' AND month LIKE '$2-%'"; }
+expect_eq "$(ry reserved 2026)" "12000.00 8760.0" "year 1 of 2: the reservation, exactly its upfront"
+expect_eq "$(ry reserved 2027)" "0.00 0" "year 2 without renewal: nothing for the reservation"
+expect_eq "$(ry on-demand 2027)" "$want_y2 8760.0" "year 2: the instance at the on-demand rate ($od_rate x 8760 h)"
+expect_eq "$(ry on-demand 2026)" "0.00 0" "year 1: nothing on demand"
+expect_in "$TMP/y2.out" "pool r: its 12-month reserved term expired on 2027-01-01 00:00 UTC; its instances ran on at the on-demand rate, 8760.0 GPU-hours billed as on-demand rows: \$$(python3 -c "print('{:,.2f}'.format($want_y2))")" "the run says the reservation expired"
 expect_exit 0 "two years, renew" -- "$FLEETSIM" run "$TMP/year.ini" --db "$DB" --quiet --name y2r --set scenario.horizon=730d --set pool.r.renew=yes
 expect_eq "$(yr y2r "LIKE '2027-%'")" 12000.00 "year 2 with renew = yes: the next term"
 expect_eq "$(sql "$DB" "SELECT p.renew || ',' || p.term_months || ',' || printf('%.2f', p.upfront_usd) FROM pool p JOIN run r USING (run_id) WHERE r.name = 'y2r'")" "1,12,12000.00" "pool row: renew, term, upfront"

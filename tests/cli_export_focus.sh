@@ -287,6 +287,67 @@ print(len(used), len(unused), c(used, "EffectiveCost") + c(unused, "EffectiveCos
 PY
 )" "4 4 28800 192.0000 0.0000 True True" "reserved, down 14 h a day: Used + Unused = \$288.00 and 192 h, Unused = the hours down"
 
+# ---- a reservation past its term, and one renewed ---------------------------
+# 1 reserved g5.xlarge, all upfront $8,760 for 1 year ($1.00/h), from
+# 2026-01-01.  Over 730 days without renew: one Purchase row ($8,760.00,
+# 2026-01-01), the reservation's rows in year 1 only (EffectiveCost
+# $8,760.00), and the instance in year 2 at the on-demand $2.00/h as
+# Standard rows: 8,760 h x $2.00 = $17,520.00 (List = Effective = Billed).
+# Over 740 days with renew = yes: a Purchase row at each term's start
+# (2026-01-01, 2027-01-01, 2028-01-01) in the charge period it is paid,
+# and the usage rows of every term used: 17,760 instance-hours, $17,760.00.
+cat >"$TMP/term.ini" <<'INI'
+[scenario]
+catalog = cat
+start = 2026-01-01
+horizon = 730d
+metrics_interval = 1h
+[pool.r]
+instance = aws:g5.xlarge
+pricing = reserved
+upfront = all
+upfront_price = 8760
+count = 1
+[workload.w]
+pools = r
+arrivals = poisson(rate=0.0001/s)
+service = const(60s)
+INI
+term_check() {   # FILE RENEW
+    python3 - "$1" "$2" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+renew = sys.argv[2] == "yes"
+c = lambda rs, k: sum(int(round(float(r[k] or 0) * 100)) for r in rs)
+buy = [(r["ChargePeriodStart"], r["BilledCost"]) for r in rows if r["ChargeCategory"] == "Purchase"]
+committed = [r for r in rows if r["ChargeCategory"] == "Usage" and r["PricingCategory"] == "Committed"]
+standard = [r for r in rows if r["PricingCategory"] == "Standard" and r["ChargeCategory"] == "Usage"]
+print(buy)
+print(len(committed), c(committed, "EffectiveCost"), c(committed, "BilledCost"),
+      round(sum(float(r["CommitmentDiscountQuantity"]) for r in committed), 4),
+      max(r["ChargePeriodEnd"] for r in committed))
+print(len(standard), c(standard, "EffectiveCost"), c(standard, "BilledCost"), c(standard, "ListCost"),
+      {r["x_Pricing"] for r in standard}, min([r["ChargePeriodStart"] for r in standard] or [""]),
+      round(sum(float(r["PricingQuantity"]) for r in standard), 4))
+print(all(float(r["ListCost"]) >= float(r["EffectiveCost"]) for r in rows if r["ChargeCategory"] == "Usage"),
+      c(rows, "ListCost") - c(rows, "EffectiveCost") - c([r for r in rows if r["ChargeCategory"] == "Purchase"], "ListCost"))
+PY
+}
+expect_exit 0 "a reservation past its term" -- "$FLEETSIM" run "$TMP/term.ini" --db "$TMP/term.db" --quiet
+expect_exit 0 "its export" -- "$FLEETSIM" export --db "$TMP/term.db" --format focus --granularity day --out "$TMP/term.csv" 1
+expect_eq "$(term_check "$TMP/term.csv" no)" "[('2026-01-01T00:00:00Z', '8760.00')]
+365 876000 0 8760.0 2027-01-01T00:00:00Z
+365 1752000 1752000 1752000 {'on-demand'} 2027-01-01T00:00:00Z 8760.0
+True 876000" "past the term: the reservation in year 1, the instance on demand in year 2"
+expect_eq "$(sql "$TMP/term.db" "SELECT group_concat(pricing || ' ' || s, '; ') FROM (SELECT pricing, printf('%.2f', sum(cost_usd)) s FROM cost_monthly GROUP BY pricing ORDER BY pricing)")" \
+    "on-demand 17520.00; reserved 8760.00" "past the term: cost_monthly"
+expect_exit 0 "a renewed reservation" -- "$FLEETSIM" run "$TMP/term.ini" --db "$TMP/term.db" --quiet --set pool.r.renew=yes --set scenario.horizon=740d
+expect_exit 0 "its export" -- "$FLEETSIM" export --db "$TMP/term.db" --format focus --granularity day --out "$TMP/renew.csv" 2
+expect_eq "$(term_check "$TMP/renew.csv" yes)" "[('2026-01-01T00:00:00Z', '8760.00'), ('2027-01-01T00:00:00Z', '8760.00'), ('2028-01-01T00:00:00Z', '8760.00')]
+740 1776000 0 17760.0 2028-01-11T00:00:00Z
+0 0 0 0 set()  0
+True 1776000" "renewed: a Purchase row at each term's start, every term's hours used"
+
 # ---- CSV formula injection (OWASP): every CSV writer ------------------------
 EVIL="=cmd|' /C calc'!A0"
 expect_exit 0 "a run named like a formula" -- "$FLEETSIM" run "$TMP/focus.ini" --db "$DB" --name "$EVIL" --set scenario.horizon=2d --quiet

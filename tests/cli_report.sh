@@ -65,6 +65,18 @@ expect_in review.html 'already reserved' "html: the reserved pool says so"
 checks=$((checks + 1))
 ! grep -q 'Reserve [0-9]* instances\{0,1\} of pool res' review.html ||
     fail "html: a reservation recommended for the reserved pool"
+# ... and its realised saving, to the cent the FOCUS export's
+# sum(ListCost - EffectiveCost) of the pool (and the summary's saving)
+expect_exit 0 "focus of base" -- "$FLEETSIM" export --db "$DB" \
+    --format focus --out base_focus.csv base
+saved=$(py 'import csv, sys
+s = sum(round(float(r["ListCost"]) * 100) - round(float(r["EffectiveCost"]) * 100)
+        for r in csv.DictReader(open(sys.argv[1])) if r["x_Pool"] == "res")
+print("%s$%d.%02d" % ("-" if s < 0 else "", abs(s) // 100, abs(s) % 100))' base_focus.csv)
+checks=$((checks + 1))
+[ "$saved" != '$0.00' ] || fail "focus: the reserved pool saved nothing"
+expect_in review.html "already reserved: no reservation recommended; realised saving $saved over the run" \
+    "html: the realised saving is the export's ($saved)"
 
 # The summary's figures, from the store: run rates, the change, the bill.
 rate1=$(sql "$DB" "SELECT cost_per_month_usd FROM run_summary WHERE run_id = 1")

@@ -295,8 +295,13 @@ near "$(awk -v a="$n1" -v c="$n3" 'BEGIN { print a - c }')" "$(awk 'BEGIN { prin
 expect_exit 0 "a2 ultra run" -- "$FLEETSIM" run "$TMP/a100.ini" --db "$DB" --quiet --name a2u --set pool.a.instance=gcp:a2-ultragpu-1g --set pool.a.max=16
 expect_exit 0 "a2 ultra roi" -- "$FLEETSIM" roi --db "$DB" a2u --format json
 expect_in "$TMP/out" '"reserved_usd_h": 4.199690411' "a2 ultra: published 1y CUD"
-expect_exit 1 "a2 ultra all upfront" -- "$FLEETSIM" roi --db "$DB" a2u --upfront all
-expect_in "$TMP/err" "for gcp:a2-ultragpu-1g is not sold" "a2 ultra: all upfront not sold"
+# An option the provider does not sell is an answer, not a failure: said
+# on the table (stderr for csv/json, which list no row), exit status 0.
+expect_exit 0 "a2 ultra all upfront" -- "$FLEETSIM" roi --db "$DB" a2u --upfront all
+expect_in "$TMP/out" "pool a: not sold: the catalog's 1-year reservation with all upfront for gcp:a2-ultragpu-1g is not sold (the provider does not sell it" "a2 ultra: all upfront not sold"
+expect_exit 0 "a2 ultra partial, json" -- "$FLEETSIM" roi --db "$DB" a2u --upfront partial --format json
+expect_eq "$(tr -d ' \n' <"$TMP/out")" "[]" "a2 ultra partial, json: no row"
+expect_in "$TMP/err" "pool a skipped: the catalog's 1-year reservation with partial upfront for gcp:a2-ultragpu-1g is not sold" "a2 ultra partial: said on stderr"
 # Your quote prices what the catalog does not (and stands in for it).
 expect_exit 0 "quote, unpriced pool" -- "$FLEETSIM" roi --db "$DB" two --pool g6 --format json --rate 1y:none=2.10/h
 expect_in "$TMP/out" '"rate_basis": "quote"' "quote: used and said"

@@ -163,7 +163,7 @@ static int roi_all(fs_store *s, const roi_opts *o, fs_error *err)
     q.rate = o->rate;
     q.lookback_s = o->lookback_s;
     fs_roi_pool *pools = NULL;
-    size_t np = 0, nrows = 0;
+    size_t np = 0, nrows = 0, not_sold = 0;
     if (fs_roi_for_run(db, run, &q, &pools, &np, err))
         return FS_EXIT_FAIL;
     if (np == 0) {
@@ -178,19 +178,26 @@ static int roi_all(fs_store *s, const roi_opts *o, fs_error *err)
     int rc = rows ? 0 : -1;
     if (!rows)
         fs_error_set(err, "out of memory");
+    int table = !strcmp(o->format, "table") || !strcmp(o->format,
+                                                       "markdown");
     for (size_t i = 0; i < np && rows; i++) {
         if (pools[i].ok)
             rows[nrows++] = pools[i].row;
-        else
+        else if (pools[i].not_sold && table)
+            not_sold += printf("pool %s: not sold: %s\n\n",
+                               pools[i].row.pool, pools[i].note) > 0;
+        else {
+            not_sold += pools[i].not_sold;
             fprintf(stderr, "fleetsim roi: pool %s skipped: %s\n",
                     pools[i].row.pool, pools[i].note);
+        }
     }
-    if (rc >= 0 && nrows == 0) {
+    if (rc >= 0 && nrows == 0 && not_sold == 0) {
         fs_error_set(err, "roi: no pool of run %ld could be priced (see "
                      "above)", run);
         rc = -1;
     }
-    if (rc >= 0)
+    if (rc >= 0 && (nrows > 0 || !table))
         fs_roi_print(stdout, o->fmt, rows, nrows);
     free(rows);
     free(pools);

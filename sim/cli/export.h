@@ -29,7 +29,7 @@ typedef struct fs_export_pool {
     char name[FS_NAME_MAX];
     char gpu[32], pricing[32], instance_type[96], tags[FS_TAGS_MAX];
     double price_usd_h, upfront_usd;
-    int term_months;
+    int term_months, renew;       /* renew: each term is bought again */
     long instances;
     /* schema 6 (0 when unknown): the on-demand list price, a commitment's
      * rate per instance-hour and $ an hour, GPUs per instance */
@@ -40,6 +40,10 @@ typedef struct fs_export_pool {
     int has_list;
     long long *cents;             /* cost_monthly per calendar month */
     long long *unused_cents;      /* its PRICING-unused rows per month */
+    long long *after_cents;       /* a commitment's on-demand rows after
+                                     its term, per month (while read: the
+                                     reader moves them to a pool of their
+                                     own, priced on demand) */
     fs_export_util *util;
     size_t nutil, util_cap;
 } fs_export_pool;
@@ -55,7 +59,10 @@ typedef struct fs_export_run {
 
 struct fs_store;
 /* Reads run run_id; 0, or -1 with err set.  fs_export_free is safe after
- * a failure. */
+ * a failure.  A reservation whose term ended inside the horizon without
+ * renew is two pools: the reservation, to its term's end, and its
+ * instances after it at the on-demand rate (PricingCategory Standard),
+ * each with its own utilization and list cost. */
 int fs_export_read(struct fs_store *s, long run_id, fs_export_run *r,
                    fs_error *err);
 void fs_export_free(fs_export_run *r);
@@ -64,7 +71,8 @@ void fs_export_free(fs_export_run *r);
 typedef enum fs_export_kind {
     FS_EXPORT_USAGE,        /* usage, a commitment's used part */
     FS_EXPORT_UNUSED,       /* a commitment's unused part */
-    FS_EXPORT_PURCHASE,     /* a reservation's upfront payment */
+    FS_EXPORT_PURCHASE,     /* a reservation's upfront payment, one at
+                               each term's start (renew = yes) */
 } fs_export_kind;
 
 /* One charge period of one pool (or of its unused commitment). */
@@ -93,7 +101,8 @@ typedef int (*fs_export_emit)(void *ctx, const fs_export_row *row);
 
 /* Calls emit for every row of r, period by period (period seconds: 3600
  * or 86400), pools in order within a month; a reservation's upfront
- * payment is one purchase row before its first usage row.  The rows of a
+ * payment is a purchase row in the charge period each term starts (once,
+ * or at every term's start with renew), before that month's usage rows.  The rows of a
  * pool-month add up to its cost_monthly rows to the cent (effective cost;
  * the unused rows to its PRICING-unused row), their billed cost to it
  * less the upfront's share, and a pool's list cost to its list_cents.

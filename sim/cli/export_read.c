@@ -95,7 +95,8 @@ static int read_pools(sqlite3 *db, fs_export_run *r, fs_error *err)
     int rc = sqlite3_prepare_v2(db, "SELECT pool, gpu, pricing,"
         " instance_type, tags, price_usd_h, upfront_usd, term_months,"
         " instances, list_price_usd_h, contracted_price_usd_h,"
-        " commitment_usd_h, gpus_per_instance FROM pool WHERE run_id = ?1"
+        " commitment_usd_h, gpus_per_instance, renew FROM pool WHERE"
+        " run_id = ?1"
         " ORDER BY rowid", -1, &st, NULL);
     if (rc != SQLITE_OK)
         return fs_error_set(err, "cannot read the pools: %s",
@@ -122,12 +123,14 @@ static int read_pools(sqlite3 *db, fs_export_run *r, fs_error *err)
         p->contracted_usd_h = sqlite3_column_double(st, 10);
         p->commitment_usd_h = sqlite3_column_double(st, 11);
         p->gpus_per_instance = (long)sqlite3_column_int64(st, 12);
+        p->renew = sqlite3_column_int(st, 13) == 1;
         const fs_purchase_option *o = fs_purchase_find(p->pricing);
         p->category = o ? o->focus_category : "Standard";
         p->cents = calloc(r->cal.nmonths + 1, sizeof *p->cents);
         p->unused_cents = calloc(r->cal.nmonths + 1,
                                  sizeof *p->unused_cents);
-        if (!p->cents || !p->unused_cents)
+        p->after_cents = calloc(r->cal.nmonths + 1, sizeof *p->after_cents);
+        if (!p->cents || !p->unused_cents || !p->after_cents)
             break;
     }
     sqlite3_finalize(st);
@@ -161,13 +164,15 @@ static int read_costs(sqlite3 *db, fs_export_run *r, fs_error *err)
         fs_export_pool *p = find_pool(r, (const char *)
                                       sqlite3_column_text(st, 1));
         const char *pricing = (const char *)sqlite3_column_text(st, 3);
-        /* a commitment's unused part: its own PRICING-unused rows */
-        int unused = p && pricing && strcmp(pricing, p->pricing) &&
-                     strstr(pricing, "-unused");
+        /* a commitment's unused part: its own PRICING-unused rows; its
+         * instances after its term: on-demand rows */
+        int other = p && pricing && strcmp(pricing, p->pricing);
+        int unused = other && strstr(pricing, "-unused");
+        long long *to = !p ? NULL : unused ? p->unused_cents
+                                  : other ? p->after_cents : p->cents;
         for (size_t m = 0; p && month && m < r->cal.nmonths; m++)
             if (!strcmp(r->cal.label[m], month))
-                (unused ? p->unused_cents : p->cents)[m] +=
-                    llround(sqlite3_column_double(st, 2) * 100);
+                to[m] += llround(sqlite3_column_double(st, 2) * 100);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -226,6 +231,59 @@ static int read_savings(fs_store *s, fs_export_run *r, fs_error *err)
     return 0;
 }
 
+/* The utilization samples of p ending after (after set) or up to t:
+ * zeroed (samples hold their average over (previous t, t]). */
+static void clip_util(fs_export_pool *p, double t, int after)
+{
+    for (size_t i = 0; i < p->nutil; i++)
+        if ((p->util[i].t > t) == !!after)
+            p->util[i].gpus = p->util[i].busy = 0;
+}
+
+/* Pool i's instances after its term, as a pool of their own priced on
+ * demand (their on-demand rows, their utilization after the term, their
+ * list cost what they cost); the reservation keeps its term.  0, or -1
+ * when out of memory. */
+static int split_after_term(fs_export_run *r, size_t i)
+{
+    long long total = 0;
+    for (size_t m = 0; m < r->cal.nmonths; m++)
+        total += r->pools[i].after_cents[m];
+    if (total == 0 || r->pools[i].term_months <= 0)
+        return 0;
+    fs_export_pool *v = fs_vec_grow(r->pools, &r->pools_cap, r->npools + 1,
+                                    sizeof *v);
+    if (!v)
+        return -1;
+    r->pools = v;
+    fs_export_pool *p = &v[i], *q = &v[r->npools];
+    *q = *p;
+    q->util = malloc((p->nutil + 1) * sizeof *q->util);
+    q->unused_cents = calloc(r->cal.nmonths + 1, sizeof *q->unused_cents);
+    if (!q->util || !q->unused_cents) {
+        free(q->util);
+        free(q->unused_cents);
+        return -1;
+    }
+    r->npools++;
+    memcpy(q->util, p->util, p->nutil * sizeof *q->util);
+    q->util_cap = p->nutil + 1;
+    snprintf(q->pricing, sizeof q->pricing, "on-demand");
+    q->category = "Standard";
+    q->term_months = q->renew = 0;
+    q->upfront_usd = q->contracted_usd_h = q->commitment_usd_h = 0;
+    q->price_usd_h = p->list_usd_h;
+    q->cents = p->after_cents;
+    q->after_cents = p->after_cents = NULL;
+    q->list_cents = total;
+    q->has_list = 0;
+    p->list_cents -= total;
+    double end = p->term_months / 12.0 * 8760 * 3600;
+    clip_util(p, end, 1);
+    clip_util(q, end, 0);
+    return 0;
+}
+
 int fs_export_read(fs_store *s, long run_id, fs_export_run *r, fs_error *err)
 {
     sqlite3 *db = fs_store_db(s);
@@ -234,6 +292,9 @@ int fs_export_read(fs_store *s, long run_id, fs_export_run *r, fs_error *err)
         read_costs(db, r, err) || read_util(db, r, err) ||
         read_savings(s, r, err))
         return -1;
+    for (size_t i = 0, n = r->npools; i < n; i++)
+        if (split_after_term(r, i))
+            return fs_error_set(err, "out of memory");
     return 0;
 }
 
@@ -242,6 +303,7 @@ void fs_export_free(fs_export_run *r)
     for (size_t i = 0; i < r->npools; i++) {
         free(r->pools[i].cents);
         free(r->pools[i].unused_cents);
+        free(r->pools[i].after_cents);
         free(r->pools[i].util);
     }
     free(r->pools);

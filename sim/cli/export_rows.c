@@ -11,8 +11,9 @@
  * add up to its cost_monthly row exactly.  (A launch's minimum charge is
  * thus spread over the month's usage, not put in the hour it ended.)
  *
- * A reservation's upfront payment is billed once, as a purchase row in the
- * first charge period (when it is paid); each month's cost less the
+ * A reservation's upfront payment is billed as a purchase row in the
+ * charge period it is paid: the first, and with renew = yes the one each
+ * next term starts in (every 8,760 hours a year); each month's cost less the
  * reservation's hourly fee is the upfront's share, however billing
  * amortizes it, spread evenly by the hour over the month's usage rows as
  * amortized cost: billed cost excludes it, effective cost includes it.
@@ -109,6 +110,13 @@ static int has_term(const fs_export_pool *p)
     return fs_export_is_committed(p) && p->term_months > 0;
 }
 
+/* Where the reservation's hours end: its term's end, or with renew
+ * never (each term is bought again). */
+static double term_end(const fs_export_run *r, const fs_export_pool *p)
+{
+    return p->renew ? r->cal.horizon_s : p->term_months / 12.0 * 8760 * 3600;
+}
+
 static long gpus_each(const fs_export_pool *p)
 {
     return p->gpus_per_instance > 0 ? p->gpus_per_instance : 1;
@@ -121,9 +129,9 @@ static long gpus_each(const fs_export_pool *p)
 static long long fee_cents(const fs_export_run *r, const fs_export_pool *p,
                            size_t m)
 {
-    double term_end = p->term_months / 12.0 * 8760 * 3600;
     double a = fmax(r->cal.bound[m], 0);
-    double b = fmin(fmin(r->cal.bound[m + 1], r->cal.horizon_s), term_end);
+    double b = fmin(fmin(r->cal.bound[m + 1], r->cal.horizon_s),
+                    term_end(r, p));
     long long fee = b > a ? llround(fs_round_cents((double)p->instances *
                                                    p->price_usd_h *
                                                    (b - a) / 3600) * 100)
@@ -180,9 +188,9 @@ static void term_periods(const fs_export_run *r, const fs_export_pool *p,
         mw->w[i] = mw->t1[i] - mw->t0[i];
     spread(fee, mw->w, mw->n, mw->billed, mw->frac);
     spread(p->cents[m] - fee, mw->w, mw->n, mw->amort, mw->frac);
-    double term_end = p->term_months / 12.0 * 8760 * 3600;
+    double end = term_end(r, p);
     for (size_t i = 0; i < mw->n; i++) {
-        double held = fmax(0, fmin(mw->t1[i], term_end) - mw->t0[i]);
+        double held = fmax(0, fmin(mw->t1[i], end) - mw->t0[i]);
         double reserved = (double)p->instances * held / 3600;
         mw->used[i] = fmin(mw->inst[i], reserved);
         mw->unused_q[i] = reserved - mw->used[i];
@@ -219,15 +227,29 @@ static void usage_periods(const fs_export_pool *p, size_t m, month_work *mw)
     }
 }
 
-static int emit_purchase(const fs_export_run *r, const fs_export_pool *p,
-                         const month_work *mw, fs_export_emit emit,
-                         void *ctx)
+/* The upfront payments falling in month m: one purchase row in the
+ * charge period each term starts in (every term's with renew). */
+static int emit_purchases(const fs_export_run *r, const fs_export_pool *p,
+                          size_t m, const month_work *mw,
+                          fs_export_emit emit, void *ctx)
 {
     long long upfront = llround((double)p->instances * p->upfront_usd * 100);
     double hours = p->term_months / 12.0 * 8760 * (double)p->instances;
-    fs_export_row buy = {r, p, 0, mw->t0[0], mw->t1[0], FS_EXPORT_PURCHASE,
-                         0, 0, hours, hours, upfront, 0, upfront, 0};
-    return emit(ctx, &buy);
+    double term_s = p->term_months / 12.0 * 8760 * 3600;
+    for (double t = 0; term_s > 0 && t < r->cal.horizon_s; t += term_s) {
+        for (size_t i = 0; i < mw->n; i++) {
+            if (t < mw->t0[i] || t >= mw->t1[i])
+                continue;
+            fs_export_row buy = {r, p, m, mw->t0[i], mw->t1[i],
+                                 FS_EXPORT_PURCHASE, 0, 0, hours, hours,
+                                 upfront, 0, upfront, 0};
+            if (emit(ctx, &buy))
+                return -1;
+        }
+        if (!p->renew)
+            break;
+    }
+    return 0;
 }
 
 static int pool_month(const fs_export_run *r, const fs_export_pool *p,
@@ -255,8 +277,8 @@ static int pool_month(const fs_export_run *r, const fs_export_pool *p,
     int listed = p->has_list && strcmp(p->category, "Standard");
     spread(listed ? list_m - used_cost : 0, mw->w, mw->n, mw->save,
            mw->frac);
-    if (m == 0 && has_term(p) && p->upfront_usd > 0 && p->instances > 0 &&
-        emit_purchase(r, p, mw, emit, ctx))
+    if (has_term(p) && p->upfront_usd > 0 && p->instances > 0 &&
+        emit_purchases(r, p, m, mw, emit, ctx))
         return -1;
     int committed = fs_export_is_committed(p), spend =
         fs_export_spend_based(p);

@@ -95,35 +95,59 @@ static void pool_pricing(fs_store *s, long id, const char *pool, char *buf,
     sqlite3_finalize(st);
 }
 
-/* REALISED SAVING of a pool already committed: its list cost (the usage
- * at on-demand list prices) less what it was billed, as a 730-hour run
- * rate.  The per-pool list cost is being added to the store by another
- * change (FOCUS ListCost per pool); until this database has it, NaN, and
- * the row says the figure is not in the database.  Read it here. */
-static double realised_saving(fs_store *s, long id, const char *pool)
+/* The realised saving of a pool already committed: its list cost (the
+ * instance-hours it ran at the on-demand list price) less its amortized
+ * bill, over the whole run, to the cent (fs_store_pool_savings: the figure
+ * the run summary prints and the FOCUS export's ListCost - EffectiveCost
+ * adds up to), into *total; its 730-hour run rate into *monthly.  -1 when
+ * the pool has no list price (or the store cannot say). */
+static int realised_saving(fs_store *s, long id, const char *pool,
+                           double *total, double *monthly)
 {
-    (void)s;
-    (void)id;
-    (void)pool;
-    return NAN;
+    fs_pool_saving *v = NULL;
+    size_t n = 0;
+    fs_error err;
+    int rc = -1;
+    if (fs_store_pool_savings(s, id, &v, &n, &err))
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(v[i].pool, pool) && v[i].has_list) {
+            *total = (double)v[i].saving_cents / 100;
+            rc = 0;
+        }
+    free(v);
+    double horizon = 0;
+    sqlite3_stmt *st;
+    if (rc == 0 && sqlite3_prepare_v2(fs_store_db(s), "SELECT horizon_s FROM"
+                                      " run WHERE run_id = ?1", -1, &st,
+                                      NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, id);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            horizon = sqlite3_column_double(st, 0);
+        sqlite3_finalize(st);
+    }
+    *monthly = horizon > 0 ? *total * 730 * 3600 / horizon : NAN;
+    return rc;
 }
 
 static int reserved_row(fs_store *s, long id, fs_rtable *t, const char *run,
                         const fs_roi_row *w, const char *pricing,
                         fs_error *err)
 {
-    char note[300], m[64];
-    double saved = realised_saving(s, id, w->pool);
-    if (isnan(saved))
+    char note[300], m[64], a[64];
+    double saved, monthly;
+    const char *what = strcmp(pricing, "reserved") == 0
+                           ? "reserved" : "on a savings plan";
+    if (realised_saving(s, id, w->pool, &saved, &monthly))
         snprintf(note, sizeof note, "already %s: no reservation "
-                 "recommended (realised saving: not in this database)",
-                 strcmp(pricing, "reserved") == 0 ? "reserved"
-                                                  : "on a savings plan");
+                 "recommended (realised saving: unknown, the catalog has no "
+                 "on-demand list price for it)", what);
     else
-        snprintf(note, sizeof note, "already %s: realised saving %s a "
-                 "month (730 h)", strcmp(pricing, "reserved") == 0 ?
-                 "reserved" : "on a savings plan",
-                 fs_report_money(saved, 0, m, sizeof m));
+        snprintf(note, sizeof note, "already %s: no reservation "
+                 "recommended; realised saving %s over the run (its list "
+                 "cost at on-demand prices less its amortized bill), %s a "
+                 "month (730 h)", what, fs_report_money(saved, 0, m,
+                 sizeof m), fs_report_money(monthly, 1, a, sizeof a));
     return note_row(t, run, w->pool, note, err);
 }
 

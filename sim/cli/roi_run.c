@@ -205,12 +205,15 @@ static int reserved_rate(const fs_roi_query *o, const fs_instance_type *it,
         snprintf(name, sizeof name, "%s%s%s", it ? it->provider : "",
                  it ? ":" : "", it ? it->name : gpu);
         if (!it || fs_instance_reserved_option(it, term, kind, &ro) < 0) {
+            int unsold = it && ro.status == FS_RATE_NOT_SOLD;
             snprintf(why, len, "the catalog's %s reservation with %s upfront "
-                     "for %s is %s (give your quote: --rate %s:%s=%s)",
+                     "for %s is %s (%sgive your quote: --rate %s:%s=%s)",
                      term ? "3-year" : "1-year", ups[kind], name,
-                     it ? ro.basis : "not found", tname, ups[kind],
-                     kind == 0 ? "2.10/h" : kind == 2 ? "40000"
-                                                      : "6000+0.70/h");
+                     it ? ro.basis : "not found", unsold ? "the provider "
+                     "does not sell it, see `fleetsim catalog instances`; "
+                     "choose another --upfront or --term, or " : "", tname,
+                     ups[kind], kind == 0 ? "2.10/h" : kind == 2 ? "40000"
+                                                           : "6000+0.70/h");
             return -1;
         }
         double k = (double)gpi / it->gpus;
@@ -454,6 +457,7 @@ int fs_roi_for_run(sqlite3 *db, long run, const fs_roi_query *q,
         rc = roi_pool(db, run, horizon, q, c, &pools[i], &w->row, w->note,
                       sizeof w->note, err);
         w->ok = rc == 0;
+        w->not_sold = rc == 1 && strstr(w->note, " is not sold (") != NULL;
         if (rc == -2 && q->coarse_as_note) {
             snprintf(w->row.pool, sizeof w->row.pool, "%s", pools[i].pool);
             snprintf(w->row.gpu, sizeof w->row.gpu, "%s", pools[i].gpu);

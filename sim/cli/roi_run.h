@@ -41,6 +41,9 @@ int fs_roi_parse_rate(const char *arg, fs_roi_query *q, char *why,
 typedef struct fs_roi_pool {
     fs_roi_row row;
     int ok;
+    int not_sold;   /* skipped because the provider does not sell the
+                       term and upfront option asked (an answer, not a
+                       failure) */
     char note[512];
 } fs_roi_pool;
 

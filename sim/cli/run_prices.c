@@ -74,7 +74,8 @@ static int probe_hour(const fs_pool_conf *p, double busy_s, double *paid,
         goto done;
     if (o->open && !(state = o->open(&p->terms, &cal)))
         goto done;
-    fs_purchase_bill b = {&m, &cal, (int)p->gpus_per_instance, state, &un};
+    fs_purchase_bill b = {&m, &cal, (int)p->gpus_per_instance, state, &un,
+                          NULL};
     if (busy_s > 0)
         o->cut(&p->terms, &b, 3600 - busy_s);
     o->finish(&p->terms, &b, 1);

@@ -5,9 +5,12 @@
  * the workloads' streaming histograms. */
 #include "sim/fleet/collect.h"
 #include "sim/fleet/world.h"
+#include "sim/fleet/notes.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 static void on_sample(fs_engine *e, void *obj, long arg);
 
@@ -74,30 +77,90 @@ static int add_unused(fs_sim *sim, const fs_pool *p, size_t m)
     return 0;
 }
 
+/* A commitment's instances after its term in month m: on-demand rows. */
+static int add_after_term(fs_sim *sim, const fs_pool *p, size_t m)
+{
+    fs_cost_row *row = fs_results_add_cost(sim->out);
+    if (!row)
+        return fs_error_set(sim->err, "out of memory");
+    snprintf(row->month, sizeof row->month, "%s", sim->cal.label[m]);
+    snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+    snprintf(row->pricing, sizeof row->pricing, "on-demand");
+    row->cost_usd = fs_meter_cents(p->after_term.usd, m);
+    row->gpu_hours = p->after_term.gpu_hours[m];
+    return 0;
+}
+
+/* usd >= 0 as "$1,234.56" into buf, as the summary shows money. */
+static const char *money(double usd, char *buf, size_t size)
+{
+    char digits[64], out[96];
+    snprintf(digits, sizeof digits, "%.2f", usd);
+    size_t intlen = strcspn(digits, "."), o = 0;
+    out[o++] = '$';
+    for (size_t i = 0; i < intlen && o + 2 < sizeof out; i++) {
+        if (i > 0 && digits[0] != '-' && (intlen - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    snprintf(out + o, sizeof out - o, "%s", digits + intlen);
+    snprintf(buf, size, "%s", out);
+    return buf;
+}
+
+/* The summary's note on a commitment whose term ended inside the
+ * horizon and whose instances ran on at the on-demand rate. */
+static void note_after_term(fs_sim *sim, const fs_pool *p)
+{
+    double usd = 0, hours = 0;
+    for (size_t m = 0; m < sim->cal.nmonths; m++) {
+        usd += fs_meter_cents(p->after_term.usd, m);
+        hours += p->after_term.gpu_hours[m];
+    }
+    if (hours <= 0 && usd == 0)
+        return;
+    time_t end = sim->cal.start +
+                 (time_t)(fs_term_hours(p->conf->terms.term_months) * 3600);
+    struct tm tm;
+    char date[32], m[64];
+    gmtime_r(&end, &tm);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
+    fs_results_add_note(sim->out, "pool %s: its %d-month %s term expired on "
+                        "%s; its instances ran on at the on-demand rate, "
+                        "%.1f GPU-hours billed as on-demand rows: %s "
+                        "(renew = yes buys the next term)", p->conf->name,
+                        p->conf->terms.term_months, p->conf->purchase->name,
+                        date, hours, money(usd, m, sizeof m));
+}
+
 int fs_collect_costs(fs_world *w)
 {
     fs_sim *sim = &w->sim;
     for (size_t m = 0; m < sim->cal.nmonths; m++)
         for (size_t i = 0; i < w->npools; i++) {
             const fs_pool *p = &w->pools[i];
-            if (p->meter.usd[m] == 0 && p->meter.gpu_hours[m] == 0 &&
-                !(p->unused.usd && p->unused.usd[m] != 0))
-                continue;
-            fs_cost_row *row = fs_results_add_cost(sim->out);
-            if (!row)
-                return fs_error_set(sim->err, "out of memory");
-            snprintf(row->month, sizeof row->month, "%s", sim->cal.label[m]);
-            snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
-            snprintf(row->pricing, sizeof row->pricing, "%s",
-                     p->conf->purchase->name);
-            row->cost_usd = fs_meter_cents(p->meter.usd, m);
-            row->gpu_hours = p->meter.gpu_hours[m];
-            if (p->unused.usd && p->unused.usd[m] != 0 &&
-                add_unused(sim, p, m))
+            if (p->meter.usd[m] != 0 || p->meter.gpu_hours[m] != 0 ||
+                (p->unused.usd && p->unused.usd[m] != 0)) {
+                fs_cost_row *row = fs_results_add_cost(sim->out);
+                if (!row)
+                    return fs_error_set(sim->err, "out of memory");
+                snprintf(row->month, sizeof row->month, "%s",
+                         sim->cal.label[m]);
+                snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+                snprintf(row->pricing, sizeof row->pricing, "%s",
+                         p->conf->purchase->name);
+                row->cost_usd = fs_meter_cents(p->meter.usd, m);
+                row->gpu_hours = p->meter.gpu_hours[m];
+                if (p->unused.usd && p->unused.usd[m] != 0 &&
+                    add_unused(sim, p, m))
+                    return -1;
+            }
+            if (p->after_term.gpu_hours[m] > 0 && add_after_term(sim, p, m))
                 return -1;
         }
     for (size_t i = 0; i < w->npools; i++) {
         const fs_pool *p = &w->pools[i];
+        note_after_term(sim, p);
         fs_pool_row *row = fs_results_add_pool(sim->out);
         if (!row)
             return fs_error_set(sim->err, "out of memory");

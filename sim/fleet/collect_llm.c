@@ -21,6 +21,8 @@ static double pool_cost(const fs_pool *p, size_t nmonths)
         usd += fs_round_cents(p->meter.usd[m]);
         if (p->unused.usd)
             usd += fs_round_cents(p->unused.usd[m]);
+        if (p->after_term.usd)
+            usd += fs_round_cents(p->after_term.usd[m]);
     }
     return usd;
 }

@@ -27,7 +27,8 @@ static fs_purchase_bill pool_bill(fs_pool *p)
 {
     return (fs_purchase_bill){&p->meter, &p->sim->cal,
                               (int)p->conf->gpus_per_instance,
-                              p->purchase_state, &p->unused};
+                              p->purchase_state, &p->unused,
+                              &p->after_term};
 }
 
 /* An instance goes: its purchase option bills its life (on-demand: launch
@@ -153,7 +154,8 @@ static int billing_init(fs_pool *p)
 {
     const fs_pool_conf *conf = p->conf;
     if (fs_meter_init(&p->meter, &p->sim->cal) ||
-        fs_meter_init(&p->unused, &p->sim->cal))
+        fs_meter_init(&p->unused, &p->sim->cal) ||
+        fs_meter_init(&p->after_term, &p->sim->cal))
         return -1;
     if (conf->purchase->open &&
         !(p->purchase_state = conf->purchase->open(&conf->terms,
@@ -183,6 +185,7 @@ static void billing_free(fs_pool *p)
 {
     fs_meter_free(&p->meter);
     fs_meter_free(&p->unused);
+    fs_meter_free(&p->after_term);
     if (p->conf && p->conf->purchase->close)
         p->conf->purchase->close(p->purchase_state);
     p->purchase_state = NULL;

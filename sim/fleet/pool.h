@@ -37,6 +37,8 @@ typedef struct fs_pool {
     fs_train_pool train;    /* the training scheduler's view (training.h) */
     fs_window_run window;   /* schedule = WINDOW: opens and closes it */
     fs_meter unused;        /* a commitment's unused part (savings plan) */
+    fs_meter after_term;    /* its instances after a commitment's term, at
+                               the on-demand rate (purchase.h) */
     void *purchase_state;   /* the purchase option's, or NULL */
     fs_spot spot;           /* set up by the world (spot.h), after every
                                pool is built: a fallback is another pool */

@@ -387,7 +387,7 @@ static int price_pool(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p,
                                   key_price, key_catalog_price,
                                   key_catalog_reserved,
                                   key_catalog_plan_discount, FS_MAX_PRICE,
-                                  sc->dir};
+                                  sc->dir, sc->horizon_s};
     return p->purchase->resolve(&r, &p->terms);
 }
 
