@@ -11,17 +11,16 @@ S="$SRCDIR/traces/sample"
 CONV="$SRCDIR/scenarios/llm-azure-conv.ini"
 
 # rows of a trace and the sums of its token columns, by awk
-# refused NAME FRAGMENT: $TMP/NAME.ini is refused: exit 1, one line on
-# stderr containing FRAGMENT, and no run stored.  (Unlike bad_run, the
-# database may have been created: the fit is checked when the world is
-# built, against its servers' shape, after the database was opened.)
+# refused NAME FRAGMENT: $TMP/NAME.ini is refused at the memory fit (when
+# the world is built, after the database was opened): bad_run's checks, no
+# database file left behind; and an existing database is kept as it was.
 refused() {
     rm -f "$TMP/bad.db"
-    expect_exit 1 "$1" -- "$FLEETSIM" run "$TMP/$1.ini" --db "$TMP/bad.db" --quiet
-    expect_one_line "$1"
-    expect_in "$TMP/err" "$2" "$1"
+    bad_run "$@"
+    cp "$DB" "$TMP/kept.db"
+    expect_exit 1 "$1 into an existing database" -- "$FLEETSIM" run "$TMP/$1.ini" --db "$TMP/kept.db" --quiet
     checks=$((checks + 1))
-    [ "$(sql "$TMP/bad.db" 'SELECT count(*) FROM run' 2>/dev/null || echo 0)" = 0 ] || fail "$1 stored a run"
+    cmp -s "$DB" "$TMP/kept.db" || fail "$1 changed an existing database"
 }
 rows() { awk 'END { print NR - 1 }' "$1"; }
 sum_col() { awk -F, -v c="$2" 'NR > 1 { s += $c } END { printf "%d\n", s }' "$1"; }
@@ -69,6 +68,33 @@ expect_eq "$(q "l.mean_batch_size" before)" "1.0" "case 2: one at a time before"
 expect_exit 1 "llm run over --max-events" -- "$FLEETSIM" run "$CONV" --db "$TMP/est.db" --max-events 100000
 expect_in "$TMP/err" "llm-azure-conv.ini:32: workload.chat.service: this run would take about" "estimate: at the service key"
 expect_in "$TMP/err" "LLM server iterations" "estimate: iterations named"
+checks=$((checks + 1)); [ ! -e "$TMP/est.db" ] || fail "a run refused at the estimate left a database"
+
+# ---- tokens_in = empirical(FILE): a sample of token counts ----------------
+mkdir -p "$TMP/emp"
+printf 'tokens\n100\n300\n' >"$TMP/emp/in.csv"
+printf '20\n' >"$TMP/emp/out.csv"
+cat >"$TMP/emp/emp.ini" <<'INI'
+[scenario]
+name = emp
+horizon = 10m
+[pool.a100]
+gpu = A100-80GB
+price = 3.00
+[workload.chat]
+pools = a100
+arrivals = poisson(rate=2/s)
+service = llm(model=llama-3-8b)
+tokens_in = empirical(in.csv)
+tokens_out = empirical(out.csv)
+INI
+expect_exit 0 "tokens from empirical(FILE), relative to the scenario" -- "$FLEETSIM" run "$TMP/emp/emp.ini" --db "$TMP/emp.db" --quiet
+# every request 100 or 300 prompt tokens (about half each), 20 out
+expect_eq "$(sql "$TMP/emp.db" "SELECT tokens_out = 20.0 * count AND abs(tokens_in / count - 200) < 10 FROM latency")" "1" "empirical tokens: 20 out each, 200 in on average"
+printf 'tokens\n100\nmany\n' >"$TMP/emp/in.csv"
+expect_exit 1 "a bad empirical file" -- "$FLEETSIM" run "$TMP/emp/emp.ini" --db "$TMP/emp2.db" --quiet
+expect_in "$TMP/err" "emp.ini:11: workload.chat.tokens_in: $TMP/emp/in.csv:3: 'many' is not a number of tokens" "empirical: the scenario's line and the file's"
+checks=$((checks + 1)); [ ! -e "$TMP/emp2.db" ] || fail "a bad empirical file left a database"
 
 # ---- (d) a model that does not fit is refused before any event ------------
 cat >"$TMP/big.ini" <<'INI'

@@ -73,9 +73,12 @@ static int resolve_model(fs_reader *rd, fs_scenario *sc, fs_llm_service *l,
     return fs_rd_bad(rd, e, "%s", why);
 }
 
-/* tokens_in = DIST: a distribution of the grammar, in tokens. */
-static int token_dist(fs_reader *rd, const char *key, fs_dist *d, int *has)
+/* tokens_in = DIST: a distribution of the grammar, in tokens
+ * (empirical(FILE) against the scenario's directory). */
+static int token_dist(fs_reader *rd, const char *dir, const char *key,
+                      fs_dist *d, int *has)
 {
+    static const fs_empirical_words w = {"a token count", "tokens"};
     fs_config_entry *e = fs_rd_entry(rd, key);
     *has = 0;
     if (!e)
@@ -83,7 +86,7 @@ static int token_dist(fs_reader *rd, const char *key, fs_dist *d, int *has)
     fs_call c;
     char why[600];
     if (fs_parse_call(e->value, &c, why, sizeof why) ||
-        fs_dist_parse(&c, d, why, sizeof why))
+        fs_dist_parse_in(&c, dir, w, d, why, sizeof why))
         return fs_rd_bad(rd, e, "%s", why);
     if (!(fs_dist_mean(d) >= 1)) {
         snprintf(why, sizeof why, "a mean of at least 1 token, got '%s'",
@@ -151,8 +154,8 @@ int fs_scenario_parse_llm(fs_reader *rd, fs_scenario *sc,
     }
     fs_llm_service *l = &w->service.llm;
     if (resolve_model(rd, sc, l, e) ||
-        token_dist(rd, "tokens_in", &l->tokens_in, &l->has_tokens_in) ||
-        token_dist(rd, "tokens_out", &l->tokens_out, &l->has_tokens_out) ||
+        token_dist(rd, sc->dir, "tokens_in", &l->tokens_in, &l->has_tokens_in) ||
+        token_dist(rd, sc->dir, "tokens_out", &l->tokens_out, &l->has_tokens_out) ||
         slo_key(rd, "slo_ttft", &w->slo_ttft_s) ||
         slo_key(rd, "slo_tpot", &w->slo_tpot_s) || apply_tp(rd, sc, w, e))
         return -1;
