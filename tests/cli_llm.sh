@@ -62,6 +62,8 @@ expect_eq "$(q "s.utilization < 0.5" before) $(q "s.utilization > 0.7" after)" "
 expect_eq "$(q "l.ttft_p99_s" after | awk -v b="$(q l.ttft_p99_s before)" '{ print ($1 < b / 2) }')" "1" "case 2: TTFT p99 down more than 2x"
 expect_eq "$(q "l.tpot_p50_s" after | awk -v b="$(q l.tpot_p50_s before)" '{ print ($1 > b && $1 < 1.2 * b) }')" "1" "case 2: TPOT p50 up less than 20%"
 expect_eq "$(q "l.mean_batch_size" before)" "1.0" "case 2: one at a time before"
+# the figures README's case table and the scenario's comment quote
+expect_eq "$(q "printf('%.0f %.1f', l.ttft_p99_s * 1000, l.tpot_p50_s * 1000)" before) $(q "printf('%.0f %.1f', l.ttft_p99_s * 1000, l.tpot_p50_s * 1000)" after)" "401 10.9 157 11.7" "case 2: TTFT p99 401 -> 157 ms, TPOT p50 10.9 -> 11.7 ms"
 
 # the event estimate counts the servers' iterations (upper bound: one per
 # output token, or every server iterating alone): refused at --max-events
@@ -138,6 +140,20 @@ rm -f "$TMP/bad.db"
 expect_exit 1 "a malformed models file" -- "$FLEETSIM" run "$TMP/mine.ini" --db "$TMP/bad.db" --quiet
 expect_in "$TMP/err" "my.csv:3" "models file: the bad row's line"
 expect_in "$TMP/err" "scenario.models" "models file: the key"
+
+# ---- README's "Which GPU for an LLM": the sweep's conclusion, pinned -------
+# (the command of README and scenarios/llm-gpu-choice.ini; the figures the
+# README quotes, at its rounding)
+expect_exit 0 "llm-gpu-choice sweep" -- "$FLEETSIM" sweep "$SRCDIR/scenarios/llm-gpu-choice.ini" --db "$TMP/choice.db" --quiet \
+    --vary pool.gpu.instance=azure:Standard_NC24ads_A100_v4,aws:p5.4xlarge,aws:g6e.xlarge \
+    --vary pool.gpu.count=2,4,6,8
+ch() { sql "$TMP/choice.db" "SELECT $1 FROM run_summary WHERE name = 'llm-gpu-choice[instance=$2,count=$3]'"; }
+expect_eq "$(sql "$TMP/choice.db" "SELECT name, cost_per_month_usd FROM run_summary WHERE name LIKE 'llm-gpu-choice[%' AND ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05 ORDER BY cost_per_month_usd LIMIT 1")" \
+    "llm-gpu-choice[instance=aws:p5.4xlarge,count=2]|10044.8" "cheapest meeting TTFT p99 500 ms and TPOT p99 50 ms: two H100s"
+expect_eq "$(ch "printf('%.2f %.0f', ttft_p99_s, tpot_p99_s * 1000)" aws:p5.4xlarge 2)" "0.24 22" "two H100s: TTFT p99 0.24 s, TPOT p99 22 ms"
+expect_eq "$(ch "printf('%.1f %.3f', cost_per_month_usd, ttft_p99_s)" azure:Standard_NC24ads_A100_v4 4)" "10731.0 0.509" "four A100s just miss TTFT"
+expect_eq "$(ch "printf('%.1f %d', tpot_p99_s * 1000, ttft_p99_s <= 0.5)" aws:g6e.xlarge 6)" "53.5 1" "six L40S miss TPOT"
+expect_eq "$(ch "printf('%.1f %d', cost_per_month_usd, ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05)" aws:g6e.xlarge 8)" "10862.4 1" "eight L40S meet both, dearer"
 
 # ---- what a user mistypes ------------------------------------------------
 rm -f "$TMP/bad.db"
