@@ -155,6 +155,26 @@ expect_eq "$(ch "printf('%.1f %.3f', cost_per_month_usd, ttft_p99_s)" azure:Stan
 expect_eq "$(ch "printf('%.1f %d', tpot_p99_s * 1000, ttft_p99_s <= 0.5)" aws:g6e.xlarge 6)" "53.5 1" "six L40S miss TPOT"
 expect_eq "$(ch "printf('%.1f %d', cost_per_month_usd, ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05)" aws:g6e.xlarge 8)" "10862.4 1" "eight L40S meet both, dearer"
 
+# ---- model = custom(...): a user's model in the scenario itself ------------
+sed 's/model=my-8b, precision=bf16)/model=custom, precision=bf16)\nmodel = custom(params_b=8.03, layers=32, hidden=4096, heads=32, kv_heads=8, head_dim=128, ffn=14336, vocab=128256, max_context=8192)/; /^models = /d' "$TMP/mine.ini" >"$TMP/custom.ini"
+expect_exit 0 "model = custom(...)" -- "$FLEETSIM" run "$TMP/custom.ini" --db "$TMP/mine.db" --quiet
+expect_eq "$(sql "$TMP/mine.db" "SELECT count(DISTINCT mean_s || ttft_p99_s || tpot_p99_s) FROM latency")" "1" "custom(...) with llama-3-8b's shape gives the catalog model's figures"
+sed 's/heads=32, kv_heads=8/heads=32, kv_heads=7/' "$TMP/custom.ini" >"$TMP/custkv.ini"
+bad_run custkv "custkv.ini:12: workload.chat.model: custom(): 32 heads are not a multiple of 7 KV heads"
+sed 's/, max_context=8192)/)/' "$TMP/custom.ini" >"$TMP/custmiss.ini"
+bad_run custmiss "custmiss.ini:12: workload.chat.model: custom(): a model needs name, params_b, layers"
+sed 's/layers=32/layers=3.5/' "$TMP/custom.ini" >"$TMP/custnum.ini"
+bad_run custnum "workload.chat.model: custom(): layers: '3.5': expected a whole number"
+sed 's/layers=32/layer=32/' "$TMP/custom.ini" >"$TMP/custkey.ini"
+bad_run custkey "workload.chat.model: custom(): layer: unknown model column 'layer'"
+sed '/^model = /d' "$TMP/custom.ini" >"$TMP/custnone.ini"
+bad_run custnone "custnone.ini:11: workload.chat.service: llm(model=custom) needs the workload's model = custom("
+sed 's/model=custom,/model=llama-3-8b,/' "$TMP/custom.ini" >"$TMP/custnot.ini"
+bad_run custnot "custnot.ini:12: workload.chat.model: on a workload serving an llm, model = custom(...) gives the shape of llm(model=custom)"
+# a 70B-shaped custom model is refused at the fit like the catalog's
+sed 's/params_b=8.03, layers=32, hidden=4096, heads=32, kv_heads=8, head_dim=128, ffn=14336/params_b=69, layers=80, hidden=8192, heads=64, kv_heads=8, head_dim=128, ffn=28672/' "$TMP/custom.ini" >"$TMP/cust70.ini"
+bad_run cust70 "workload.chat.service: custom bf16 does not fit pool a100's 1 x A100-80GB (tp=1): weights 138.0 GB"
+
 # ---- what a user mistypes ------------------------------------------------
 rm -f "$TMP/bad.db"
 sed 's/model=llama-2-70b/model=llama-2-70/' "$TMP/big.ini" >"$TMP/typo.ini"

@@ -182,7 +182,9 @@ static const fs_key_doc workload_keys[] = {
      "training: a job waiting this long may take the next pool of its list"},
     {"model", "MODEL(batch=, seq=, precision=, optimizer=, ...)", NULL,
      "training: the LLM fine-tuned: refused where it does not fit a pool's "
-     "GPU; durations stated on reference_gpu rescale by tokens/s"},
+     "GPU; durations stated on reference_gpu rescale by tokens/s.  llm: "
+     "custom(params_b=, layers=, hidden=, heads=, kv_heads=, head_dim=, "
+     "ffn=, vocab=, max_context=, ...) is the shape of llm(model=custom)"},
     {"tokens_in", "distribution", NULL,
      "llm: prompt tokens of a generated request, e.g. lognormal(mean=1000, "
      "sigma=0.8), const(512) or empirical(FILE) (one count a row); traces "
