@@ -65,6 +65,51 @@ expect_eq "$(q "l.mean_batch_size" before)" "1.0" "case 2: one at a time before"
 # the figures README's case table and the scenario's comment quote
 expect_eq "$(q "printf('%.0f %.1f', l.ttft_p99_s * 1000, l.tpot_p50_s * 1000)" before) $(q "printf('%.0f %.1f', l.ttft_p99_s * 1000, l.tpot_p50_s * 1000)" after)" "401 10.9 157 11.7" "case 2: TTFT p99 401 -> 157 ms, TPOT p50 10.9 -> 11.7 ms"
 
+# ---- per pool: TTFT, TPOT and end to end over all the pool serves ----------
+# one workload on a pool: the pool's quantiles are its workload's
+expect_eq "$(sql "$DB" "SELECT p.ttft_p50_s = l.ttft_p50_s AND p.ttft_p99_s = l.ttft_p99_s AND p.tpot_p50_s = l.tpot_p50_s AND p.tpot_p99_s = l.tpot_p99_s AND p.e2e_p50_s = l.p50_s AND p.e2e_p99_s = l.p99_s FROM pool p JOIN latency l USING (run_id) JOIN run r USING (run_id) WHERE r.name = 'case2-llm-after'")" "1" "pool latency = its only workload's"
+cat >"$TMP/two.ini" <<'INI'
+[scenario]
+name = two
+horizon = 20m
+[pool.a100]
+gpu = A100-80GB
+price = 3.00
+count = 2
+[pool.cpu]
+gpu = L4
+price = 1.00
+[workload.short]
+pools = a100
+arrivals = poisson(rate=3/s)
+service = llm(model=llama-3-8b)
+tokens_in = const(200)
+tokens_out = const(20)
+[workload.long]
+pools = a100
+arrivals = poisson(rate=1/s)
+service = llm(model=llama-3-8b)
+tokens_in = const(3000)
+tokens_out = const(300)
+[workload.plain]
+pools = cpu
+arrivals = poisson(rate=1/s)
+service = exponential(mean=100ms)
+INI
+expect_exit 0 "two llm workloads on one pool" -- "$FLEETSIM" run "$TMP/two.ini" --db "$TMP/two.db" --quiet
+# the pool's quantiles lie between its two workloads' (a mixture's do)
+for c in ttft_p50_s ttft_p99_s tpot_p50_s e2e_p50_s; do
+    l=$(echo "$c" | sed 's/^e2e_//')
+    expect_eq "$(sql "$TMP/two.db" "SELECT p.$c BETWEEN min(l.$l) * 0.99 AND max(l.$l) * 1.01 AND min(l.$l) < max(l.$l) FROM pool p, latency l WHERE p.pool = 'a100' AND l.workload IN ('short', 'long')")" "1" "pool $c between its workloads'"
+done
+expect_eq "$(sql "$TMP/two.db" "SELECT count(*) FROM pool WHERE pool = 'cpu' AND ttft_p50_s IS NULL AND tpot_p99_s IS NULL AND e2e_p99_s IS NULL")" "1" "a pool with no llm: NULL"
+expect_exit 0 "compare json: the pools' TTFT" -- "$FLEETSIM" compare --db "$TMP/two.db" two --format json
+expect_in "$TMP/out" '"e2e_p99_s":null}' "compare json: pools[].e2e_p99_s (NULL for a pool with no llm)"
+expect_in "$TMP/out" '"ttft_p50_s":0.6' "compare json: pools[].ttft_p50_s"
+expect_exit 0 "run prints the pool's latency" -- "$FLEETSIM" run "$TMP/two.ini" --db "$TMP/two.db"
+expect_in "$TMP/out" "TTFT p50" "run: the pool's TTFT line"
+expect_in "$TMP/out" "end to end p50" "run: the pool's end-to-end"
+
 # the event estimate counts the servers' iterations (upper bound: one per
 # output token, or every server iterating alone): refused at --max-events
 expect_exit 1 "llm run over --max-events" -- "$FLEETSIM" run "$CONV" --db "$TMP/est.db" --max-events 100000
