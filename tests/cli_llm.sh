@@ -165,6 +165,11 @@ expect_in "$TMP/err" "> 80.0 GB; fits with precision=" "refusal: the breakdown a
 # on an 8-GPU instance it says tp=2 fits; and tp=2 runs there
 sed 's/^gpu = A100-80GB$/instance = aws:p4de.24xlarge/; /^price/d' "$TMP/big.ini" >"$TMP/big8.ini"
 refused big8 "fits with tp=2 (instances of 8 GPUs)"
+# with replications run by worker processes (-j 2), the parent removes the
+# file once its workers are done
+rm -f "$TMP/bad.db"
+expect_exit 1 "refused with -j 2" -- "$FLEETSIM" run "$TMP/big8.ini" --set scenario.replications=2 -j 2 --db "$TMP/bad.db" --quiet
+checks=$((checks + 1)); [ ! -e "$TMP/bad.db" ] || fail "a refusal with -j 2 left a database"
 sed 's/precision=bf16)/precision=bf16, tp=2)/' "$TMP/big8.ini" >"$TMP/tp2.ini"
 expect_exit 0 "llama-2-70b bf16 tp=2 runs" -- "$FLEETSIM" run "$TMP/tp2.ini" --db "$DB" --quiet
 sed 's/precision=bf16)/precision=int4)/' "$TMP/big.ini" >"$TMP/int4.ini"

@@ -11,7 +11,9 @@
  * event (estimate.h).  A database file this invocation created is removed
  * again when it ends holding no run (a run refused at the memory fit, the
  * estimate, a trace error), so a refusal leaves no file behind; a file
- * that existed before is never removed. */
+ * that existed before is never removed, nor one a sweep or run -j shares
+ * among processes (the parent of run -j removes it once its workers are
+ * done). */
 #include "sim/cli/run_exec.h"
 #include "sim/cli/commands.h"
 #include "sim/scenario/scenario.h"
@@ -160,14 +162,13 @@ int fs_run_scenario(const fs_run_spec *o)
     return fs_run_loaded(o, sc);
 }
 
-/* 1 when path names nothing yet (so that this invocation creates it). */
-static int db_missing(const char *path)
+int fs_run_db_missing(const char *path)
 {
     struct stat st;
     return lstat(path, &st) != 0 && errno == ENOENT;
 }
 
-/* 1 when the store holds no run (neither ours nor a parallel worker's). */
+/* 1 when the store holds no run. */
 static int store_has_no_run(fs_store *store)
 {
     sqlite3_stmt *st = NULL;
@@ -180,14 +181,8 @@ static int store_has_no_run(fs_store *store)
     return none;
 }
 
-/* Closes the store; when this invocation created its file and it holds
- * no run, removes the file and SQLite's companions. */
-static void close_store(fs_store *store, const char *path, int created)
+static void unlink_db(const char *path)
 {
-    int drop = store && created && store_has_no_run(store);
-    fs_store_close(store);
-    if (!drop)
-        return;
     static const char *const ext[] = {"", "-wal", "-shm", "-journal"};
     char buf[4200];
     for (size_t i = 0; i < sizeof ext / sizeof *ext; i++)
@@ -196,11 +191,29 @@ static void close_store(fs_store *store, const char *path, int created)
             unlink(buf);
 }
 
+/* Closes the store; when this invocation alone writes it, created its
+ * file and left it holding no run, removes the file. */
+static void close_store(fs_store *store, const char *path, int created)
+{
+    int drop = store && created && store_has_no_run(store);
+    fs_store_close(store);
+    if (drop)
+        unlink_db(path);
+}
+
+void fs_run_drop_empty_db(const char *path)
+{
+    fs_error err;
+    fs_store *store = fs_store_open(path, FS_STORE_EXISTING, &err);
+    if (store)
+        close_store(store, path, 1);
+}
+
 int fs_run_loaded(const fs_run_spec *o, fs_scenario *sc)
 {
     fs_error err = {{0}};
     fs_store_set_busy_timeout(o->busy_timeout);
-    int created = db_missing(o->db);
+    int created = o->db_alone && fs_run_db_missing(o->db);
     fs_store *store = fs_store_open(o->db, FS_STORE_CREATE, &err);
     if (!store || fs_store_check_writable(store, &err)) {
         fs_store_close(store);

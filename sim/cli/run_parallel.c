@@ -63,6 +63,7 @@ static void worker_main(const fs_run_spec *o, fs_scenario *sc, unsigned r,
     spec.pmode = FS_PROGRESS_NEVER;
     spec.before_store = wait_turn;
     spec.before_ctx = &go;
+    spec.db_alone = 0;     /* the parent removes an empty file it made */
     int rc = fs_run_loaded(&spec, sc);
     fflush(NULL);
     _exit(rc);
@@ -200,6 +201,7 @@ int fs_run_parallel(const fs_run_spec *o, long jobs)
     long nreps = sc->replications;
     if (jobs <= 1 || nreps <= 1)
         return fs_run_loaded(o, sc);
+    int created = o->db_alone && fs_run_db_missing(o->db);
     int rc = check(o);
     rep_worker *ws = calloc((size_t)nreps, sizeof *ws);
     struct pollfd *pfd = calloc((size_t)nreps, sizeof *pfd);
@@ -254,5 +256,7 @@ int fs_run_parallel(const fs_run_spec *o, long jobs)
     free(ws);
     free(pfd);
     fs_scenario_free(sc);
+    if (created)   /* every worker is done: nothing else writes there */
+        fs_run_drop_empty_db(o->db);
     return rc;
 }
