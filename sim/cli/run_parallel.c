@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,23 @@ static int drain(rep_worker *w)
     return 1;
 }
 
+/* Writes the turn byte to fd.  A worker that ended before its turn (its
+ * replication refused) has closed the pipe: EPIPE, not a SIGPIPE that
+ * would kill the parent; its own exit status tells what happened. */
+static int give_turn(int fd)
+{
+    struct sigaction ign, old;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old);
+    ssize_t n = write(fd, "g", 1);
+    int e = errno;
+    sigaction(SIGPIPE, &old, NULL);
+    errno = e;
+    return n == 1 || (n < 0 && e == EPIPE) ? 0 : -1;
+}
+
 /* Gives the turn to store to the first replication whose earlier ones
  * have all ended, and prints the outputs of ended ones in order. */
 static void advance(rep_worker *ws, long nreps, long *printed)
@@ -153,7 +171,7 @@ static void advance(rep_worker *ws, long nreps, long *printed)
     }
     if (*printed < nreps && ws[*printed].started && ws[*printed].go >= 0) {
         rep_worker *w = &ws[*printed];
-        if (write(w->go, "g", 1) != 1)
+        if (give_turn(w->go))
             fprintf(stderr, "fleetsim: run: cannot signal replication %ld: "
                     "%s\n", *printed, strerror(errno));
         close(w->go);
