@@ -3,13 +3,15 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_randist.h>
 
 #define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
 
 static const char *const dist_names[] = {"const", "exponential",
-                                         "lognormal", "weibull", NULL};
+                                         "lognormal", "weibull",
+                                         "empirical", NULL};
 
 int fs_dist_duration_arg(const fs_call *c, const char *key, int pos,
                          double *out, char *why, size_t whylen)
@@ -43,7 +45,48 @@ static int number_arg(const fs_call *c, const char *key, double *out,
     return 0;
 }
 
+/* empirical(FILE): the file read now; d->a its mean. */
+static int parse_empirical(const fs_call *c, const char *base_dir,
+                           fs_empirical_words w, fs_dist *d, char *why,
+                           size_t whylen)
+{
+    static const char *const k_emp[] = {"path", NULL};
+    d->kind = FS_DIST_EMPIRICAL;
+    if (fs_call_check_keys(c, k_emp, why, whylen))
+        return -1;
+    const char *p = fs_call_get(c, "path");
+    if (!p)
+        p = fs_call_positional(c, 0);
+    if (!p || !p[0])
+        return WHY("empirical() needs a file, e.g. empirical(sample.csv)");
+    char path[1024];
+    if (fs_empirical_resolve(base_dir, p, path, sizeof path))
+        return WHY("empirical(): path too long");
+    if (fs_empirical_read(path, w, &d->values, &d->n, why, whylen))
+        return -1;
+    double s = 0;
+    for (size_t i = 0; i < d->n; i++)
+        s += d->values[i];
+    d->a = s / (double)d->n;
+    return 0;
+}
+
 int fs_dist_parse(const fs_call *c, fs_dist *d, char *why, size_t whylen)
+{
+    fs_empirical_words w = {"a value", "seconds"};
+    return fs_dist_parse_in(c, NULL, w, d, why, whylen);
+}
+
+void fs_dist_free(fs_dist *d)
+{
+    free(d->values);
+    d->values = NULL;
+    d->n = 0;
+}
+
+int fs_dist_parse_in(const fs_call *c, const char *base_dir,
+                     fs_empirical_words w, fs_dist *d, char *why,
+                     size_t whylen)
 {
     static const char *const k_const[] = {"value", NULL};
     static const char *const k_exp[] = {"mean", NULL};
@@ -51,6 +94,8 @@ int fs_dist_parse(const fs_call *c, fs_dist *d, char *why, size_t whylen)
     static const char *const k_weib[] = {"shape", "scale", NULL};
     memset(d, 0, sizeof *d);
     const char *n = c->name;
+    if (strcmp(n, "empirical") == 0)
+        return parse_empirical(c, base_dir, w, d, why, whylen);
     if (strcmp(n, "const") == 0) {
         d->kind = FS_DIST_CONST;
         if (fs_call_check_keys(c, k_const, why, whylen))
@@ -113,7 +158,7 @@ int fs_dist_parse(const fs_call *c, fs_dist *d, char *why, size_t whylen)
     if (near)
         return WHY("unknown distribution '%s' (did you mean '%s'?)", n, near);
     return WHY("unknown distribution '%s' (const, exponential, lognormal, "
-               "weibull)", n);
+               "weibull, empirical)", n);
 }
 
 double fs_dist_draw(const fs_dist *d, gsl_rng *r)
@@ -123,6 +168,8 @@ double fs_dist_draw(const fs_dist *d, gsl_rng *r)
     case FS_DIST_EXPONENTIAL: return gsl_ran_exponential(r, d->a);
     case FS_DIST_LOGNORMAL: return gsl_ran_lognormal(r, d->a, d->b);
     case FS_DIST_WEIBULL: return gsl_ran_weibull(r, d->b, d->a);
+    case FS_DIST_EMPIRICAL:
+        return d->values[gsl_rng_uniform_int(r, d->n)];
     }
     return 0;
 }
@@ -134,6 +181,7 @@ double fs_dist_mean(const fs_dist *d)
     case FS_DIST_EXPONENTIAL: return d->a;
     case FS_DIST_LOGNORMAL: return exp(d->a + d->b * d->b / 2);
     case FS_DIST_WEIBULL: return d->b * tgamma(1 + 1 / d->a);
+    case FS_DIST_EMPIRICAL: return d->a;
     }
     return 0;
 }

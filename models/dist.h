@@ -3,7 +3,8 @@
  *
  * Parsed from the call grammar: const(50ms), exponential(mean=1s),
  * lognormal(mean=2s, sigma=0.5) or lognormal(mu=0.3, sigma=0.5),
- * weibull(shape=0.8, scale=20h).  Draws use GSL's variate generators on a
+ * weibull(shape=0.8, scale=20h), empirical(FILE) (a sample, one value a
+ * row: dist_empirical.h).  Draws use GSL's variate generators on a
  * caller-owned stream.
  *
  * Parameters are bounded so that every draw is a usable duration: every
@@ -19,6 +20,7 @@
 #include <gsl/gsl_rng.h>
 #include "sim/base/grammar.h"
 #include "sim/base/error.h"
+#include "models/dist_empirical.h"
 
 #define FS_LOGNORMAL_SIGMA_MAX 4.0
 #define FS_LOGNORMAL_MEDIAN_MIN 1e-6    /* seconds */
@@ -30,16 +32,28 @@ typedef enum fs_dist_kind {
     FS_DIST_EXPONENTIAL,
     FS_DIST_LOGNORMAL,
     FS_DIST_WEIBULL,
+    FS_DIST_EMPIRICAL,
 } fs_dist_kind;
 
 typedef struct fs_dist {
     fs_dist_kind kind;
     double a, b;   /* const: value; exp: mean; lognormal: mu, sigma;
-                      weibull: shape, scale */
+                      weibull: shape, scale; empirical: the mean */
+    double *values;   /* empirical: the sample, owned (fs_dist_free) */
+    size_t n;
 } fs_dist;
 
-/* Parses one of the forms above; durations take units (50ms, 1s, 20h). */
+/* Parses one of the forms above; durations take units (50ms, 1s, 20h).
+ * empirical(FILE) resolves FILE against base_dir (the scenario's
+ * directory; NULL: as given) and reads it now, w naming its values in
+ * messages; fs_dist_parse reads seconds. */
+int fs_dist_parse_in(const fs_call *c, const char *base_dir,
+                     fs_empirical_words w, fs_dist *d, char *why,
+                     size_t whylen);
 int fs_dist_parse(const fs_call *c, fs_dist *d, char *why, size_t whylen);
+
+/* Frees an empirical sample (a no-op for the other kinds). */
+void fs_dist_free(fs_dist *d);
 
 /* One draw, in seconds. */
 double fs_dist_draw(const fs_dist *d, gsl_rng *r);

@@ -23,10 +23,6 @@
 #include "models/dist.h"
 #include "sim/base/grammar.h"
 
-/* The most lifetimes an empirical file may hold (they are kept in
- * memory, 8 bytes each). */
-#define FS_EMPIRICAL_MAX 10000000
-
 typedef enum fs_interruption_kind {
     FS_INTERRUPT_NONE,        /* never interrupted */
     FS_INTERRUPT_DIST,        /* exponential, weibull, lognormal */
@@ -36,9 +32,7 @@ typedef enum fs_interruption_kind {
 
 typedef struct fs_interruption {
     fs_interruption_kind kind;
-    fs_dist dist;             /* FS_INTERRUPT_DIST */
-    double *lifetimes;        /* FS_INTERRUPT_EMPIRICAL: owned, n of them */
-    size_t nlifetimes;
+    fs_dist dist;             /* DIST, EMPIRICAL (its sample owned here) */
     char path[1024];          /* EMPIRICAL, TRACE: resolved path */
     int repeat;               /* TRACE: loop the trace past its end */
 } fs_interruption;

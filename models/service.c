@@ -13,6 +13,7 @@ extern const fs_service_model fs_service_const;
 extern const fs_service_model fs_service_exponential;
 extern const fs_service_model fs_service_lognormal;
 extern const fs_service_model fs_service_weibull;
+extern const fs_service_model fs_service_empirical;
 extern const fs_service_model fs_service_linear;
 extern const fs_service_model fs_service_trace;
 extern const fs_service_model fs_service_llm;
@@ -22,6 +23,7 @@ const fs_service_model *const fs_service_models[] = {
     &fs_service_exponential,
     &fs_service_lognormal,
     &fs_service_weibull,
+    &fs_service_empirical,
     &fs_service_linear,
     &fs_service_trace,
     &fs_service_llm,
@@ -63,15 +65,29 @@ static int unknown_model(const char *name, char *why, size_t whylen)
     return -1;
 }
 
-int fs_service_parse(const fs_call *c, fs_service *s, char *why,
-                     size_t whylen)
+int fs_service_parse_in(const fs_call *c, const char *base_dir,
+                        fs_service *s, char *why, size_t whylen)
 {
     memset(s, 0, sizeof *s);
+    s->base_dir = base_dir;
     const fs_service_model *m = fs_service_find(c->name);
     if (!m)
         return unknown_model(c->name, why, whylen);
     s->model = m;
     return m->parse(c, s, why, whylen);
+}
+
+int fs_service_parse(const fs_call *c, fs_service *s, char *why,
+                     size_t whylen)
+{
+    return fs_service_parse_in(c, NULL, s, why, whylen);
+}
+
+void fs_service_free(fs_service *s)
+{
+    fs_dist_free(&s->dist);
+    fs_dist_free(&s->llm.tokens_in);
+    fs_dist_free(&s->llm.tokens_out);
 }
 
 double fs_service_longest(const fs_service *s, const fs_request *batch,

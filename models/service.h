@@ -65,6 +65,7 @@ typedef struct fs_service {
     fs_dist dist;                /* distributions: what demand is drawn from */
     double base, per_item;       /* linear: seconds */
     fs_llm_service llm;          /* llm(...) */
+    const char *base_dir;        /* where empirical(FILE) files are */
 } fs_service;
 
 struct fs_service_model {
@@ -101,6 +102,12 @@ const fs_service_model *fs_service_find(const char *name);
  * (did you mean 'exponential'?)".  0, or -1 with the reason in why. */
 int fs_service_parse(const fs_call *c, fs_service *s, char *why,
                      size_t whylen);
+/* The same, with empirical(FILE) resolved against base_dir (the
+ * scenario's directory). */
+int fs_service_parse_in(const fs_call *c, const char *base_dir,
+                        fs_service *s, char *why, size_t whylen);
+/* Frees what a parse read (empirical samples). */
+void fs_service_free(fs_service *s);
 
 /* The batch time shared by the models whose requests run in lockstep: the
  * longest demand in the batch, scaled by speed. */

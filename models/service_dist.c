@@ -1,5 +1,5 @@
 /* service_dist.c -- the generic service models: const, exponential,
- * lognormal, weibull.
+ * lognormal, weibull, empirical(FILE) (a sample of seconds).
  *
  * Each request's demand is one draw from the distribution (dist.c) on the
  * workload's service stream when it arrives; the requests of a batch run
@@ -9,7 +9,8 @@
 static int dist_parse(const fs_call *c, fs_service *s, char *why,
                       size_t whylen)
 {
-    return fs_dist_parse(c, &s->dist, why, whylen);
+    static const fs_empirical_words w = {"a service time", "seconds"};
+    return fs_dist_parse_in(c, s->base_dir, w, &s->dist, why, whylen);
 }
 
 static void dist_arrive(const fs_service *s, gsl_rng *rng, double recorded_s,
@@ -32,3 +33,5 @@ const fs_service_model fs_service_lognormal =
     DIST_MODEL("lognormal", "lognormal(mean=D, sigma=S)");
 const fs_service_model fs_service_weibull =
     DIST_MODEL("weibull", "weibull(shape=K, scale=D)");
+const fs_service_model fs_service_empirical =
+    DIST_MODEL("empirical", "empirical(FILE)");

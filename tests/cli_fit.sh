@@ -102,9 +102,13 @@ expect_eq "$(job "status, end_s" case5-finetune-a100)" "finished|2592000.0" "A10
 # H100: 30 days x (0.4 x 312) / (0.4 x 989.5) tokens/s
 expect_eq "$(job "printf('%.6f', end_s / (2592000.0 * 312 / 989.5))" case5-finetune-h100)" "1.000000" \
     "H100: the duration rescaled by the training rule"
-expect_eq "$(job "printf('%.2f', gpu_hours * 55.04 / 8)" case5-finetune-h100)" "12495.39" "H100 job cost"
+# 3-year reserved, no upfront (the published us-east-1 rates): the job's
+# instance-hours at the rate
+expect_eq "$(job "printf('%.2f', cost_usd)" case5-finetune-a100)" "8436.80" "A100 job cost: 720 h x \$11.717773"
+expect_eq "$(job "printf('%.2f|%.2f', cost_usd, gpu_hours * 23.77728 / 8)" case5-finetune-h100)" "5398.01|5398.01" "H100 job cost: 227 h x \$23.77728"
+expect_eq "$(sql "$DB" "SELECT group_concat(pricing || ' ' || price_usd_h, ',') FROM pool")" "reserved 11.717773,reserved 23.77728" "case 5: 3-year reserved rates"
 expect_exit 1 "case5 on A10G" -- sh -c "cd '$SRCDIR' && '$FLEETSIM' run scenarios/case5-finetune-a100.ini --set pool.gpu.instance=aws:g5.48xlarge --db '$TMP/a10g.db' --quiet"
-expect_in "$TMP/err" "case5-finetune-a100.ini:55: workload.finetune.model: llama-2-7b training does not fit pool gpu's A10G" "A10G refused at the model key"
+expect_in "$TMP/err" "case5-finetune-a100.ini:61: workload.finetune.model: llama-2-7b training does not fit pool gpu's A10G" "A10G refused at the model key"
 expect_in "$TMP/err" "= 37.6 GB > 24.0 GB; fits on: A100-40GB, A100-80GB" "with the breakdown and where it fits"
 expect_one_line "case5 on A10G"
 checks=$((checks + 1))

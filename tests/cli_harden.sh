@@ -70,7 +70,7 @@ good | sed "s|^arrivals = .*|arrivals = trace($TMP/forever_req.csv, format=gener
 expect_exit 1 forever_req -- "$FLEETSIM" run "$TMP/forever_req.ini" --db "$TMP/req.db" --quiet
 expect_one_line forever_req
 expect_in "$TMP/err" "forever_req.csv:3: service: more than 3650 days (a request that never finishes)" forever_req
-expect_eq "$(sql "$TMP/req.db" "SELECT count(*) FROM run")" 0 "forever_req stores no run"
+checks=$((checks + 1)); [ ! -e "$TMP/req.db" ] || fail "forever_req (a trace error mid-run) left a database"
 
 # 3. The event estimate saw neither window openings nor short laps of a
 # repeated spot trace: both ran for hours with --max-events never applying.
@@ -92,7 +92,7 @@ window win_min 1m 30s
 expect_exit 1 "window openings are counted" -- "$FLEETSIM" run "$TMP/win_min.ini" --db "$TMP/est.db" --max-events 1e6
 expect_in "$TMP/err" "win_min.ini:5: window.w.every: this run would take about" "openings refused at every"
 expect_in "$TMP/err" "(this key: 5256000 window openings)" "openings: one a minute for 3650 days"
-expect_eq "$(sql "$TMP/est.db" "SELECT count(*) FROM run" 2>/dev/null || echo 0)" 0 "a refused estimate stores no run"
+checks=$((checks + 1)); [ ! -e "$TMP/est.db" ] || fail "a refused estimate left a database"
 
 # 2. --out: export and report wrote through a predictable OUT.tmp and
 # renamed it over --out; plot removed --out when a write failed.

@@ -11,17 +11,16 @@ S="$SRCDIR/traces/sample"
 CONV="$SRCDIR/scenarios/llm-azure-conv.ini"
 
 # rows of a trace and the sums of its token columns, by awk
-# refused NAME FRAGMENT: $TMP/NAME.ini is refused: exit 1, one line on
-# stderr containing FRAGMENT, and no run stored.  (Unlike bad_run, the
-# database may have been created: the fit is checked when the world is
-# built, against its servers' shape, after the database was opened.)
+# refused NAME FRAGMENT: $TMP/NAME.ini is refused at the memory fit (when
+# the world is built, after the database was opened): bad_run's checks, no
+# database file left behind; and an existing database is kept as it was.
 refused() {
     rm -f "$TMP/bad.db"
-    expect_exit 1 "$1" -- "$FLEETSIM" run "$TMP/$1.ini" --db "$TMP/bad.db" --quiet
-    expect_one_line "$1"
-    expect_in "$TMP/err" "$2" "$1"
+    bad_run "$@"
+    cp "$DB" "$TMP/kept.db"
+    expect_exit 1 "$1 into an existing database" -- "$FLEETSIM" run "$TMP/$1.ini" --db "$TMP/kept.db" --quiet
     checks=$((checks + 1))
-    [ "$(sql "$TMP/bad.db" 'SELECT count(*) FROM run' 2>/dev/null || echo 0)" = 0 ] || fail "$1 stored a run"
+    cmp -s "$DB" "$TMP/kept.db" || fail "$1 changed an existing database"
 }
 rows() { awk 'END { print NR - 1 }' "$1"; }
 sum_col() { awk -F, -v c="$2" 'NR > 1 { s += $c } END { printf "%d\n", s }' "$1"; }
@@ -63,12 +62,86 @@ expect_eq "$(q "s.utilization < 0.5" before) $(q "s.utilization > 0.7" after)" "
 expect_eq "$(q "l.ttft_p99_s" after | awk -v b="$(q l.ttft_p99_s before)" '{ print ($1 < b / 2) }')" "1" "case 2: TTFT p99 down more than 2x"
 expect_eq "$(q "l.tpot_p50_s" after | awk -v b="$(q l.tpot_p50_s before)" '{ print ($1 > b && $1 < 1.2 * b) }')" "1" "case 2: TPOT p50 up less than 20%"
 expect_eq "$(q "l.mean_batch_size" before)" "1.0" "case 2: one at a time before"
+# the figures README's case table and the scenario's comment quote
+expect_eq "$(q "printf('%.0f %.1f', l.ttft_p99_s * 1000, l.tpot_p50_s * 1000)" before) $(q "printf('%.0f %.1f', l.ttft_p99_s * 1000, l.tpot_p50_s * 1000)" after)" "401 10.9 157 11.7" "case 2: TTFT p99 401 -> 157 ms, TPOT p50 10.9 -> 11.7 ms"
+
+# ---- per pool: TTFT, TPOT and end to end over all the pool serves ----------
+# one workload on a pool: the pool's quantiles are its workload's
+expect_eq "$(sql "$DB" "SELECT p.ttft_p50_s = l.ttft_p50_s AND p.ttft_p99_s = l.ttft_p99_s AND p.tpot_p50_s = l.tpot_p50_s AND p.tpot_p99_s = l.tpot_p99_s AND p.e2e_p50_s = l.p50_s AND p.e2e_p99_s = l.p99_s FROM pool p JOIN latency l USING (run_id) JOIN run r USING (run_id) WHERE r.name = 'case2-llm-after'")" "1" "pool latency = its only workload's"
+cat >"$TMP/two.ini" <<'INI'
+[scenario]
+name = two
+horizon = 20m
+[pool.a100]
+gpu = A100-80GB
+price = 3.00
+count = 2
+[pool.cpu]
+gpu = L4
+price = 1.00
+[workload.short]
+pools = a100
+arrivals = poisson(rate=3/s)
+service = llm(model=llama-3-8b)
+tokens_in = const(200)
+tokens_out = const(20)
+[workload.long]
+pools = a100
+arrivals = poisson(rate=1/s)
+service = llm(model=llama-3-8b)
+tokens_in = const(3000)
+tokens_out = const(300)
+[workload.plain]
+pools = cpu
+arrivals = poisson(rate=1/s)
+service = exponential(mean=100ms)
+INI
+expect_exit 0 "two llm workloads on one pool" -- "$FLEETSIM" run "$TMP/two.ini" --db "$TMP/two.db" --quiet
+# the pool's quantiles lie between its two workloads' (a mixture's do)
+for c in ttft_p50_s ttft_p99_s tpot_p50_s e2e_p50_s; do
+    l=$(echo "$c" | sed 's/^e2e_//')
+    expect_eq "$(sql "$TMP/two.db" "SELECT p.$c BETWEEN min(l.$l) * 0.99 AND max(l.$l) * 1.01 AND min(l.$l) < max(l.$l) FROM pool p, latency l WHERE p.pool = 'a100' AND l.workload IN ('short', 'long')")" "1" "pool $c between its workloads'"
+done
+expect_eq "$(sql "$TMP/two.db" "SELECT count(*) FROM pool WHERE pool = 'cpu' AND ttft_p50_s IS NULL AND tpot_p99_s IS NULL AND e2e_p99_s IS NULL")" "1" "a pool with no llm: NULL"
+expect_exit 0 "compare json: the pools' TTFT" -- "$FLEETSIM" compare --db "$TMP/two.db" two --format json
+expect_in "$TMP/out" '"e2e_p99_s":null}' "compare json: pools[].e2e_p99_s (NULL for a pool with no llm)"
+expect_in "$TMP/out" '"ttft_p50_s":0.6' "compare json: pools[].ttft_p50_s"
+expect_exit 0 "run prints the pool's latency" -- "$FLEETSIM" run "$TMP/two.ini" --db "$TMP/two.db"
+expect_in "$TMP/out" "TTFT p50" "run: the pool's TTFT line"
+expect_in "$TMP/out" "end to end p50" "run: the pool's end-to-end"
 
 # the event estimate counts the servers' iterations (upper bound: one per
 # output token, or every server iterating alone): refused at --max-events
 expect_exit 1 "llm run over --max-events" -- "$FLEETSIM" run "$CONV" --db "$TMP/est.db" --max-events 100000
 expect_in "$TMP/err" "llm-azure-conv.ini:32: workload.chat.service: this run would take about" "estimate: at the service key"
 expect_in "$TMP/err" "LLM server iterations" "estimate: iterations named"
+checks=$((checks + 1)); [ ! -e "$TMP/est.db" ] || fail "a run refused at the estimate left a database"
+
+# ---- tokens_in = empirical(FILE): a sample of token counts ----------------
+mkdir -p "$TMP/emp"
+printf 'tokens\n100\n300\n' >"$TMP/emp/in.csv"
+printf '20\n' >"$TMP/emp/out.csv"
+cat >"$TMP/emp/emp.ini" <<'INI'
+[scenario]
+name = emp
+horizon = 10m
+[pool.a100]
+gpu = A100-80GB
+price = 3.00
+[workload.chat]
+pools = a100
+arrivals = poisson(rate=2/s)
+service = llm(model=llama-3-8b)
+tokens_in = empirical(in.csv)
+tokens_out = empirical(out.csv)
+INI
+expect_exit 0 "tokens from empirical(FILE), relative to the scenario" -- "$FLEETSIM" run "$TMP/emp/emp.ini" --db "$TMP/emp.db" --quiet
+# every request 100 or 300 prompt tokens (about half each), 20 out
+expect_eq "$(sql "$TMP/emp.db" "SELECT tokens_out = 20.0 * count AND abs(tokens_in / count - 200) < 10 FROM latency")" "1" "empirical tokens: 20 out each, 200 in on average"
+printf 'tokens\n100\nmany\n' >"$TMP/emp/in.csv"
+expect_exit 1 "a bad empirical file" -- "$FLEETSIM" run "$TMP/emp/emp.ini" --db "$TMP/emp2.db" --quiet
+expect_in "$TMP/err" "emp.ini:11: workload.chat.tokens_in: $TMP/emp/in.csv:3: 'many' is not a number of tokens" "empirical: the scenario's line and the file's"
+checks=$((checks + 1)); [ ! -e "$TMP/emp2.db" ] || fail "a bad empirical file left a database"
 
 # ---- (d) a model that does not fit is refused before any event ------------
 cat >"$TMP/big.ini" <<'INI'
@@ -92,6 +165,11 @@ expect_in "$TMP/err" "> 80.0 GB; fits with precision=" "refusal: the breakdown a
 # on an 8-GPU instance it says tp=2 fits; and tp=2 runs there
 sed 's/^gpu = A100-80GB$/instance = aws:p4de.24xlarge/; /^price/d' "$TMP/big.ini" >"$TMP/big8.ini"
 refused big8 "fits with tp=2 (instances of 8 GPUs)"
+# with replications run by worker processes (-j 2), the parent removes the
+# file once its workers are done
+rm -f "$TMP/bad.db"
+expect_exit 1 "refused with -j 2" -- "$FLEETSIM" run "$TMP/big8.ini" --set scenario.replications=2 -j 2 --db "$TMP/bad.db" --quiet
+checks=$((checks + 1)); [ ! -e "$TMP/bad.db" ] || fail "a refusal with -j 2 left a database"
 sed 's/precision=bf16)/precision=bf16, tp=2)/' "$TMP/big8.ini" >"$TMP/tp2.ini"
 expect_exit 0 "llama-2-70b bf16 tp=2 runs" -- "$FLEETSIM" run "$TMP/tp2.ini" --db "$DB" --quiet
 sed 's/precision=bf16)/precision=int4)/' "$TMP/big.ini" >"$TMP/int4.ini"
@@ -112,6 +190,40 @@ rm -f "$TMP/bad.db"
 expect_exit 1 "a malformed models file" -- "$FLEETSIM" run "$TMP/mine.ini" --db "$TMP/bad.db" --quiet
 expect_in "$TMP/err" "my.csv:3" "models file: the bad row's line"
 expect_in "$TMP/err" "scenario.models" "models file: the key"
+
+# ---- README's "Which GPU for an LLM": the sweep's conclusion, pinned -------
+# (the command of README and scenarios/llm-gpu-choice.ini; the figures the
+# README quotes, at its rounding)
+expect_exit 0 "llm-gpu-choice sweep" -- "$FLEETSIM" sweep "$SRCDIR/scenarios/llm-gpu-choice.ini" --db "$TMP/choice.db" --quiet \
+    --vary pool.gpu.instance=azure:Standard_NC24ads_A100_v4,aws:p5.4xlarge,aws:g6e.xlarge \
+    --vary pool.gpu.count=2,4,6,8
+ch() { sql "$TMP/choice.db" "SELECT $1 FROM run_summary WHERE name = 'llm-gpu-choice[instance=$2,count=$3]'"; }
+expect_eq "$(sql "$TMP/choice.db" "SELECT name, cost_per_month_usd FROM run_summary WHERE name LIKE 'llm-gpu-choice[%' AND ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05 ORDER BY cost_per_month_usd LIMIT 1")" \
+    "llm-gpu-choice[instance=aws:p5.4xlarge,count=2]|10044.8" "cheapest meeting TTFT p99 500 ms and TPOT p99 50 ms: two H100s"
+expect_eq "$(ch "printf('%.2f %.0f', ttft_p99_s, tpot_p99_s * 1000)" aws:p5.4xlarge 2)" "0.24 22" "two H100s: TTFT p99 0.24 s, TPOT p99 22 ms"
+expect_eq "$(ch "printf('%.1f %.3f', cost_per_month_usd, ttft_p99_s)" azure:Standard_NC24ads_A100_v4 4)" "10731.0 0.509" "four A100s just miss TTFT"
+expect_eq "$(ch "printf('%.1f %d', tpot_p99_s * 1000, ttft_p99_s <= 0.5)" aws:g6e.xlarge 6)" "53.5 1" "six L40S miss TPOT"
+expect_eq "$(ch "printf('%.1f %d', cost_per_month_usd, ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05)" aws:g6e.xlarge 8)" "10862.4 1" "eight L40S meet both, dearer"
+
+# ---- model = custom(...): a user's model in the scenario itself ------------
+sed 's/model=my-8b, precision=bf16)/model=custom, precision=bf16)\nmodel = custom(params_b=8.03, layers=32, hidden=4096, heads=32, kv_heads=8, head_dim=128, ffn=14336, vocab=128256, max_context=8192)/; /^models = /d' "$TMP/mine.ini" >"$TMP/custom.ini"
+expect_exit 0 "model = custom(...)" -- "$FLEETSIM" run "$TMP/custom.ini" --db "$TMP/mine.db" --quiet
+expect_eq "$(sql "$TMP/mine.db" "SELECT count(DISTINCT mean_s || ttft_p99_s || tpot_p99_s) FROM latency")" "1" "custom(...) with llama-3-8b's shape gives the catalog model's figures"
+sed 's/heads=32, kv_heads=8/heads=32, kv_heads=7/' "$TMP/custom.ini" >"$TMP/custkv.ini"
+bad_run custkv "custkv.ini:12: workload.chat.model: custom(): 32 heads are not a multiple of 7 KV heads"
+sed 's/, max_context=8192)/)/' "$TMP/custom.ini" >"$TMP/custmiss.ini"
+bad_run custmiss "custmiss.ini:12: workload.chat.model: custom(): a model needs name, params_b, layers"
+sed 's/layers=32/layers=3.5/' "$TMP/custom.ini" >"$TMP/custnum.ini"
+bad_run custnum "workload.chat.model: custom(): layers: '3.5': expected a whole number"
+sed 's/layers=32/layer=32/' "$TMP/custom.ini" >"$TMP/custkey.ini"
+bad_run custkey "workload.chat.model: custom(): layer: unknown model column 'layer'"
+sed '/^model = /d' "$TMP/custom.ini" >"$TMP/custnone.ini"
+bad_run custnone "custnone.ini:11: workload.chat.service: llm(model=custom) needs the workload's model = custom("
+sed 's/model=custom,/model=llama-3-8b,/' "$TMP/custom.ini" >"$TMP/custnot.ini"
+bad_run custnot "custnot.ini:12: workload.chat.model: on a workload serving an llm, model = custom(...) gives the shape of llm(model=custom)"
+# a 70B-shaped custom model is refused at the fit like the catalog's
+sed 's/params_b=8.03, layers=32, hidden=4096, heads=32, kv_heads=8, head_dim=128, ffn=14336/params_b=69, layers=80, hidden=8192, heads=64, kv_heads=8, head_dim=128, ffn=28672/' "$TMP/custom.ini" >"$TMP/cust70.ini"
+bad_run cust70 "workload.chat.service: custom bf16 does not fit pool a100's 1 x A100-80GB (tp=1): weights 138.0 GB"
 
 # ---- what a user mistypes ------------------------------------------------
 rm -f "$TMP/bad.db"

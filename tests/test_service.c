@@ -6,13 +6,17 @@
  * draws them from the same seed, consuming the stream the same way (what
  * keeps results identical to the ones before the models had a table); and
  * the token counts of the Azure sample trace reaching the requests, summed
- * against the CSV read line by line here. */
+ * against the CSV read line by line here; empirical(FILE): the mean and
+ * the 90th percentile of 100,000 draws against the file's, and every kind
+ * of bad file refused with file:line. */
 #include "tests/check.h"
 #include "models/service.h"
 #include "traces/arrivals.h"
 #include "sim/base/rng.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* s from the call text; exits on a call the test got wrong. */
 static void parse_or_die(const char *text, fs_service *s)
@@ -42,7 +46,8 @@ static const char *parse_error(const char *text)
 static void test_registry(void)
 {
     static const char *const names[] = {"const", "exponential", "lognormal",
-                                        "weibull", "linear", "trace", "llm"};
+                                        "weibull", "empirical", "linear",
+                                        "trace", "llm"};
     size_t n = 0;
     for (const fs_service_model *const *m = fs_service_models; *m; m++, n++) {
         CHECK(n < sizeof names / sizeof names[0] &&
@@ -76,7 +81,7 @@ static void test_registry(void)
           == 0);
     CHECK(strcmp(parse_error("zzzzzzzz(x=1)"), "unknown distribution "
                  "'zzzzzzzz' (const, exponential, lognormal, weibull, "
-                 "linear, trace, llm)") == 0);
+                 "empirical, linear, trace, llm)") == 0);
     /* llm(...): its arguments; the model is resolved by the scenario */
     parse_or_die("llm(model=llama-3-8b, precision=fp8, tp=2, max_batch=64, "
                  "engine=trt-llm, chunked_prefill=512)", &s);
@@ -102,8 +107,8 @@ static void test_registry(void)
     {
         gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
         parse_or_die("llm(model=llama-3-8b)", &s);
-        s.llm.tokens_in = (fs_dist){FS_DIST_CONST, 700, 0};
-        s.llm.tokens_out = (fs_dist){FS_DIST_CONST, 0.2, 0};
+        s.llm.tokens_in = (fs_dist){FS_DIST_CONST, 700, 0, NULL, 0};
+        s.llm.tokens_out = (fs_dist){FS_DIST_CONST, 0.2, 0, NULL, 0};
         s.llm.has_tokens_in = s.llm.has_tokens_out = 1;
         fs_request r = fs_service_request(&s, rng, 0, -1, -1, -1);
         CHECK(r.tokens_in == 700 && r.tokens_out == 1 && r.demand == 701);
@@ -331,6 +336,104 @@ static void test_tokens_reach_requests(void)
     CHECK(t.requests == 4 && t.with_tokens == 0 && t.demand == 2.75);
 }
 
+/* text into a new temporary file, its path in path (PATH_MAX-sized). */
+static void write_temp(char *path, const char *text)
+{
+    strcpy(path, "/tmp/test_service_XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+    if (!f) {
+        printf("cannot create a temporary file\n");
+        exit(99);
+    }
+    fputs(text, f);
+    fclose(f);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The message fs_dist_parse_in gives for a file holding text ("" if it
+ * reads it), with the file's path put where "@" is in want. */
+static void check_bad_file(const char *text, const char *want)
+{
+    char path[64], call[128], why[512], exp[512];
+    write_temp(path, text);
+    snprintf(call, sizeof call, "empirical(%s)", path);
+    fs_call c;
+    fs_dist d;
+    fs_empirical_words w = {"a token count", "tokens"};
+    CHECK(fs_parse_call(call, &c, why, sizeof why) == 0);
+    int rc = fs_dist_parse_in(&c, NULL, w, &d, why, sizeof why);
+    const char *at = strchr(want, '@');
+    snprintf(exp, sizeof exp, "%.*s%s%s", (int)(at - want), want, path,
+             at + 1);
+    CHECK(rc == -1 && strcmp(why, exp) == 0);
+    if (rc == 0 || strcmp(why, exp))
+        printf("  got: %s\n  want: %s\n", rc ? why : "(accepted)", exp);
+    unlink(path);
+}
+
+/* empirical(FILE): 1..1000 tokens with a header, from a directory given
+ * as base_dir; 100,000 draws have the file's mean (500.5, standard error
+ * 288.7/sqrt(1e5) = 0.91: within 5) and 90th percentile (900.5, within
+ * 10: the order statistic's standard error is about 1 value). */
+static void test_empirical(void)
+{
+    char path[64];
+    static char text[8000];
+    size_t len = (size_t)snprintf(text, sizeof text, "tokens\n");
+    for (int v = 1; v <= 1000; v++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "%d\n", v);
+    write_temp(path, text);
+    fs_call c;
+    char why[512];
+    fs_service s;
+    CHECK(fs_parse_call("empirical(path=test_service_x)", &c, why,
+                        sizeof why) == 0);
+    snprintf(c.args[0].value, sizeof c.args[0].value, "%s", path + 5);
+    CHECK(fs_service_parse_in(&c, "/tmp", &s, why, sizeof why) == 0);
+    CHECK(s.model == fs_service_find("empirical"));
+    CHECK(s.dist.kind == FS_DIST_EMPIRICAL && s.dist.n == 1000);
+    CHECK(fs_dist_mean(&s.dist) == 500.5);
+    enum { DRAWS = 100000 };
+    static double x[DRAWS];
+    gsl_rng *r = fs_rng_new(7, 0, "service:empirical");
+    double sum = 0;
+    for (int i = 0; i < DRAWS; i++) {
+        fs_request q = fs_service_request(&s, r, 0, -1, -1, -1);
+        x[i] = q.demand;
+        sum += x[i];
+    }
+    qsort(x, DRAWS, sizeof *x, cmp_double);
+    double mean = sum / DRAWS, p90 = x[DRAWS * 9 / 10];
+    printf("  empirical 1..1000: mean %.2f (500.5), p90 %.0f (900.5)\n",
+           mean, p90);
+    CHECK(fabs(mean - 500.5) < 5 && fabs(p90 - 900.5) < 10);
+    CHECK(x[0] >= 1 && x[DRAWS - 1] <= 1000);
+    gsl_rng_free(r);
+    fs_service_free(&s);
+    CHECK(s.dist.values == NULL);
+    unlink(path);
+
+    check_bad_file("n\n3\nabc\n", "@:3: 'abc' is not a number of tokens");
+    check_bad_file("5\n0\n", "@:2: a token count must be above 0 tokens, "
+                   "got '0'");
+    check_bad_file("5\n-1\n", "@:2: a token count must be above 0 tokens, "
+                   "got '-1'");
+    check_bad_file("5\ninf\n", "@:2: 'inf' is not a number of tokens");
+    check_bad_file("5,1\n4\n", "@:2: 1 fields where the first row has 2");
+    check_bad_file("tokens\n", "empirical(): @ holds no values");
+    check_bad_file("", "empirical(): @ holds no values");
+    CHECK(strcmp(parse_error("empirical()"), "empirical() needs a file, "
+                 "e.g. empirical(sample.csv)") == 0);
+    CHECK(strncmp(parse_error("empirical(/nonexistent/x.csv)"),
+                  "empirical(): cannot open /nonexistent/x.csv", 43) == 0);
+}
+
 int main(void)
 {
     /* A request stays small: queues and batches hold millions (an llm
@@ -340,5 +443,6 @@ int main(void)
     test_batch_time();
     test_draws_identical();
     test_tokens_reach_requests();
+    test_empirical();
     return check_report("service");
 }

@@ -194,6 +194,7 @@ static int run_all(run_options *o)
         .sets = o->sets, .nsets = o->nsets, .warnings = !o->quiet,
         .output = o->quiet ? FS_RUN_IDS : FS_RUN_SUMMARY,
         .max_events = o->max_events, .busy_timeout = o->busy_timeout,
+        .db_alone = 1,
     };
     int prc = progress_settings(o, &spec.pmode, &spec.pinterval);
     if (prc != FS_EXIT_OK)

@@ -87,6 +87,13 @@ static const fs_cmp_column pool_cols[] = {
     { "fallback_cost_usd", "fallback cost", FS_COL_MONEY, 1,
       "CASE WHEN p.pricing = 'spot' THEN round(p.fallback_cost_usd, 2) END",
       1 },
+    /* pools serving an llm only: over every workload they serve */
+    { "ttft_p50_s", "TTFT p50", FS_COL_SECONDS, 1, "p.ttft_p50_s", 1 },
+    { "ttft_p99_s", "TTFT p99", FS_COL_SECONDS, 1, "p.ttft_p99_s", 1 },
+    { "tpot_p50_s", "TPOT p50", FS_COL_SECONDS, 1, "p.tpot_p50_s", 1 },
+    { "tpot_p99_s", "TPOT p99", FS_COL_SECONDS, 1, "p.tpot_p99_s", 1 },
+    { "e2e_p50_s", "end-to-end p50", FS_COL_SECONDS, 1, "p.e2e_p50_s", 1 },
+    { "e2e_p99_s", "end-to-end p99", FS_COL_SECONDS, 1, "p.e2e_p99_s", 1 },
 };
 
 static const fs_cmp_column pricing_cols[] = {

@@ -8,7 +8,12 @@
  * them.  A finished run that its database cannot take is kept in a
  * database of its own (store_keep.c), never thrown away.  A run estimated
  * above max_events is refused once its world is built, before its first
- * event (estimate.h). */
+ * event (estimate.h).  A database file this invocation created is removed
+ * again when it ends holding no run (a run refused at the memory fit, the
+ * estimate, a trace error), so a refusal leaves no file behind; a file
+ * that existed before is never removed, nor one a sweep or run -j shares
+ * among processes (the parent of run -j removes it once its workers are
+ * done). */
 #include "sim/cli/run_exec.h"
 #include "sim/cli/commands.h"
 #include "sim/scenario/scenario.h"
@@ -16,10 +21,14 @@
 #include "sim/store/store.h"
 #include "sim/cli/summary.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sqlite3.h>
 
 static void iso_now(char *buf, size_t len)
 {
@@ -153,10 +162,58 @@ int fs_run_scenario(const fs_run_spec *o)
     return fs_run_loaded(o, sc);
 }
 
+int fs_run_db_missing(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) != 0 && errno == ENOENT;
+}
+
+/* 1 when the store holds no run. */
+static int store_has_no_run(fs_store *store)
+{
+    sqlite3_stmt *st = NULL;
+    int none = 0;
+    if (sqlite3_prepare_v2(fs_store_db(store), "SELECT count(*) FROM run",
+                           -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        none = sqlite3_column_int64(st, 0) == 0;
+    sqlite3_finalize(st);
+    return none;
+}
+
+static void unlink_db(const char *path)
+{
+    static const char *const ext[] = {"", "-wal", "-shm", "-journal"};
+    char buf[4200];
+    for (size_t i = 0; i < sizeof ext / sizeof *ext; i++)
+        if (snprintf(buf, sizeof buf, "%s%s", path, ext[i]) <
+            (int)sizeof buf)
+            unlink(buf);
+}
+
+/* Closes the store; when this invocation alone writes it, created its
+ * file and left it holding no run, removes the file. */
+static void close_store(fs_store *store, const char *path, int created)
+{
+    int drop = store && created && store_has_no_run(store);
+    fs_store_close(store);
+    if (drop)
+        unlink_db(path);
+}
+
+void fs_run_drop_empty_db(const char *path)
+{
+    fs_error err;
+    fs_store *store = fs_store_open(path, FS_STORE_EXISTING, &err);
+    if (store)
+        close_store(store, path, 1);
+}
+
 int fs_run_loaded(const fs_run_spec *o, fs_scenario *sc)
 {
     fs_error err = {{0}};
     fs_store_set_busy_timeout(o->busy_timeout);
+    int created = o->db_alone && fs_run_db_missing(o->db);
     fs_store *store = fs_store_open(o->db, FS_STORE_CREATE, &err);
     if (!store || fs_store_check_writable(store, &err)) {
         fs_store_close(store);
@@ -189,7 +246,7 @@ int fs_run_loaded(const fs_run_spec *o, fs_scenario *sc)
         fs_results_free(&res);
     }
     fs_keeper_close(&keep);
-    fs_store_close(store);
+    close_store(store, o->db, created);
     fs_scenario_free(sc);
     return rc ? rc : kept ? FS_EXIT_FAIL : FS_EXIT_OK;
 }

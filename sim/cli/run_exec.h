@@ -45,6 +45,10 @@ typedef struct fs_run_spec {
      * stored in replication order); may be NULL. */
     void (*before_store)(void *ctx, unsigned replication);
     void *before_ctx;
+    /* This process alone writes db (`fleetsim run` without workers): a
+     * file it created is removed again when it ends holding no run.  0 in
+     * sweeps and run -j workers, which share the file with others. */
+    int db_alone;
 } fs_run_spec;
 
 /* Runs every replication of the scenario.  Returns the exit status: 0
@@ -58,6 +62,13 @@ struct fs_results;
  * per instance) from the scenario (run_prices.c).  -1 when out of
  * memory. */
 int fs_run_pool_prices(const struct fs_scenario *sc, struct fs_results *res);
+
+/* 1 when path names nothing yet (so that this invocation creates it). */
+int fs_run_db_missing(const char *path);
+/* Removes the database at path (and SQLite's companions) when it holds no
+ * run; for a file this invocation created, once no other process of it
+ * writes there. */
+void fs_run_drop_empty_db(const char *path);
 
 /* fs_run_scenario for a scenario loaded already (from spec's file and
  * sets); frees it. */

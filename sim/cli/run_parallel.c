@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,7 @@ static void worker_main(const fs_run_spec *o, fs_scenario *sc, unsigned r,
     spec.pmode = FS_PROGRESS_NEVER;
     spec.before_store = wait_turn;
     spec.before_ctx = &go;
+    spec.db_alone = 0;     /* the parent removes an empty file it made */
     int rc = fs_run_loaded(&spec, sc);
     fflush(NULL);
     _exit(rc);
@@ -138,6 +140,23 @@ static int drain(rep_worker *w)
     return 1;
 }
 
+/* Writes the turn byte to fd.  A worker that ended before its turn (its
+ * replication refused) has closed the pipe: EPIPE, not a SIGPIPE that
+ * would kill the parent; its own exit status tells what happened. */
+static int give_turn(int fd)
+{
+    struct sigaction ign, old;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old);
+    ssize_t n = write(fd, "g", 1);
+    int e = errno;
+    sigaction(SIGPIPE, &old, NULL);
+    errno = e;
+    return n == 1 || (n < 0 && e == EPIPE) ? 0 : -1;
+}
+
 /* Gives the turn to store to the first replication whose earlier ones
  * have all ended, and prints the outputs of ended ones in order. */
 static void advance(rep_worker *ws, long nreps, long *printed)
@@ -152,7 +171,7 @@ static void advance(rep_worker *ws, long nreps, long *printed)
     }
     if (*printed < nreps && ws[*printed].started && ws[*printed].go >= 0) {
         rep_worker *w = &ws[*printed];
-        if (write(w->go, "g", 1) != 1)
+        if (give_turn(w->go))
             fprintf(stderr, "fleetsim: run: cannot signal replication %ld: "
                     "%s\n", *printed, strerror(errno));
         close(w->go);
@@ -200,6 +219,7 @@ int fs_run_parallel(const fs_run_spec *o, long jobs)
     long nreps = sc->replications;
     if (jobs <= 1 || nreps <= 1)
         return fs_run_loaded(o, sc);
+    int created = o->db_alone && fs_run_db_missing(o->db);
     int rc = check(o);
     rep_worker *ws = calloc((size_t)nreps, sizeof *ws);
     struct pollfd *pfd = calloc((size_t)nreps, sizeof *pfd);
@@ -254,5 +274,7 @@ int fs_run_parallel(const fs_run_spec *o, long jobs)
     free(ws);
     free(pfd);
     fs_scenario_free(sc);
+    if (created)   /* every worker is done: nothing else writes there */
+        fs_run_drop_empty_db(o->db);
     return rc;
 }

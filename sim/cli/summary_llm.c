@@ -1,7 +1,8 @@
 /* summary_llm.c -- the LLM serving lines of run's printed summary: per
  * llm workload TTFT and TPOT (p50, p99, objective attainment), tokens per
  * GPU-second and cost per million tokens; per pool serving one, its
- * tokens per GPU-second and cost per million tokens.  Nothing is printed
+ * tokens per GPU-second, cost per million tokens, and its TTFT, TPOT and
+ * end-to-end p50 and p99 over all it serves.  Nothing is printed
  * for a run without an llm workload. */
 #include "sim/cli/summary.h"
 
@@ -83,6 +84,16 @@ static void print_pools(FILE *out, const fs_results *r)
                 "%s in, %s out; %s per million output tokens, %s per "
                 "million tokens\n", r->pools[i].pool, m->tokens_in,
                 m->tokens_out, tin, tout, mo, ma);
+        const fs_llm_pool_lat *t = &r->pools[i].llm_lat;
+        char a[16], b[16], c[16], d[16], e[16], f[16];
+        fs_format_seconds(t->ttft_p50_s, a, sizeof a);
+        fs_format_seconds(t->ttft_p99_s, b, sizeof b);
+        fs_format_seconds(t->tpot_p50_s, c, sizeof c);
+        fs_format_seconds(t->tpot_p99_s, d, sizeof d);
+        fs_format_seconds(t->e2e_p50_s, e, sizeof e);
+        fs_format_seconds(t->e2e_p99_s, f, sizeof f);
+        fprintf(out, "  %-20s  TTFT p50 %s p99 %s; TPOT p50 %s p99 %s; "
+                "end to end p50 %s p99 %s\n", "", a, b, c, d, e, f);
     }
 }
 

@@ -11,6 +11,7 @@
  * completed within the horizon. */
 #include "sim/fleet/collect.h"
 #include "sim/fleet/world.h"
+#include "sim/fleet/llm_server.h"
 
 #include <math.h>
 
@@ -123,6 +124,7 @@ int fs_collect_llm(fs_world *world)
         const fs_pool *p = &world->pools[i];
         fs_llm_row *r = &out->pools[p0 + i].llm;
         no_llm(r);
+        fs_llm_servers_latency(&p->servers, &out->pools[p0 + i].llm_lat);
         if (p->servers.llm_store)
             fill_tokens(r, p->servers.tokens_in, p->servers.tokens_out,
                         p->usage.area_gpus, pool_cost(p, nmonths));

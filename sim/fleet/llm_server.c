@@ -66,6 +66,7 @@ struct fs_llm_run {
 typedef struct llm_store {
     fs_llm_run *runs;
     llm_seq *seqs;
+    fs_hist ttft, tpot, e2e;    /* the pool's measured requests */
 } llm_store;
 
 static void on_iteration(fs_engine *e, void *obj, long arg);
@@ -273,11 +274,15 @@ static void retire(fs_server *s, const llm_seq *q, double now)
         fs_hist_add(&w->latency, e2e);
         w->slo_met += e2e <= c->slo_s;
         w->measured++;
+        llm_store *ps = s->pool->llm_store;
+        fs_hist_add(&ps->e2e, e2e);
         fs_hist_add(&st->ttft, ttft);
+        fs_hist_add(&ps->ttft, ttft);
         st->ttft_met += ttft <= c->slo_ttft_s;
         if (q->out > 1) {
             double tpot = (now - q->first_t) / (q->out - 1);
             fs_hist_add(&st->tpot, tpot);
+            fs_hist_add(&ps->tpot, tpot);
             st->tpot_met += tpot <= c->slo_tpot_s;
             st->tpot_n++;
         }
@@ -414,6 +419,9 @@ int fs_llm_servers_init(fs_servers *p)
     if (!st)
         return -1;
     p->llm_store = st;
+    if (fs_hist_init(&st->ttft) || fs_hist_init(&st->tpot) ||
+        fs_hist_init(&st->e2e))
+        return -1;
     size_t n = p->nservers ? p->nservers : 1;
     int cap = pool_batch_cap(p);
     st->runs = calloc(n, sizeof *st->runs);
@@ -434,6 +442,25 @@ void fs_llm_servers_free(fs_servers *p)
         return;
     free(st->runs);
     free(st->seqs);
+    fs_hist_free(&st->ttft);
+    fs_hist_free(&st->tpot);
+    fs_hist_free(&st->e2e);
     free(st);
     p->llm_store = NULL;
+}
+
+void fs_llm_servers_latency(const fs_servers *p, fs_llm_pool_lat *out)
+{
+    const llm_store *st = p->llm_store;
+    if (!st) {
+        out->ttft_p50_s = out->ttft_p99_s = out->tpot_p50_s = NAN;
+        out->tpot_p99_s = out->e2e_p50_s = out->e2e_p99_s = NAN;
+        return;
+    }
+    out->ttft_p50_s = fs_hist_quantile(&st->ttft, 0.50);
+    out->ttft_p99_s = fs_hist_quantile(&st->ttft, 0.99);
+    out->tpot_p50_s = fs_hist_quantile(&st->tpot, 0.50);
+    out->tpot_p99_s = fs_hist_quantile(&st->tpot, 0.99);
+    out->e2e_p50_s = fs_hist_quantile(&st->e2e, 0.50);
+    out->e2e_p99_s = fs_hist_quantile(&st->e2e, 0.99);
 }

@@ -7,6 +7,7 @@
 #define FS_LLM_SERVER_H
 
 #include "sim/fleet/servers.h"
+#include "sim/fleet/results.h"
 
 extern const fs_server_discipline fs_llm_discipline;
 
@@ -26,5 +27,10 @@ double fs_llm_estimate_iterations(const fs_workload *w, double requests);
  * memory (fs_llm_servers_free is still safe). */
 int fs_llm_servers_init(fs_servers *p);
 void fs_llm_servers_free(fs_servers *p);
+/* The pool's TTFT, TPOT and end-to-end p50 and p99 over the measured
+ * requests (arrived after the warmup) of all its llm workloads, from
+ * histograms made with the slots (nothing allocated per request); NaN
+ * when it has none. */
+void fs_llm_servers_latency(const fs_servers *p, fs_llm_pool_lat *out);
 
 #endif

@@ -52,6 +52,13 @@ typedef struct fs_llm_row {
     long preempted, too_long;
 } fs_llm_row;
 
+/* A pool serving an llm: latency over the measured requests of every
+ * workload it serves, from its own histograms (NaN = NULL elsewhere). */
+typedef struct fs_llm_pool_lat {
+    double ttft_p50_s, ttft_p99_s, tpot_p50_s, tpot_p99_s;
+    double e2e_p50_s, e2e_p99_s;   /* end to end: arrival to last token */
+} fs_llm_pool_lat;
+
 typedef struct fs_latency_row {
     char workload[FS_NAME_MAX];
     long count;                 /* completed requests */
@@ -96,6 +103,7 @@ typedef struct fs_pool_row {
     double commitment_usd_h;        /* a commitment's $ an hour */
     long gpus_per_instance;
     fs_llm_row llm;             /* pools serving an llm only (is_llm) */
+    fs_llm_pool_lat llm_lat;    /* the same pools' TTFT, TPOT, end to end */
 } fs_pool_row;
 
 /* One spot interruption (the interruption table). */

@@ -132,8 +132,8 @@ static const fs_key_doc workload_keys[] = {
      "(required)"},
     {"service", "distribution", NULL,
      "const(D) | exponential(mean=D) | lognormal(mean=D, sigma=S) | "
-     "lognormal(mu=M, sigma=S) | weibull(shape=K, scale=D) | linear(base=D, "
-     "per_item=D) | trace: seconds on reference_gpu; or llm(model=M, "
+     "lognormal(mu=M, sigma=S) | weibull(shape=K, scale=D) | "
+     "empirical(FILE) | linear(base=D, per_item=D) | trace: seconds on reference_gpu; or llm(model=M, "
      "precision=P, tp=N, max_batch=B, kv_precision=P, engine=E, "
      "chunked_prefill=T): continuous batching of an LLM (required)"},
     {"reference_gpu", "catalog GPU", "the first pool's GPU",
@@ -182,10 +182,13 @@ static const fs_key_doc workload_keys[] = {
      "training: a job waiting this long may take the next pool of its list"},
     {"model", "MODEL(batch=, seq=, precision=, optimizer=, ...)", NULL,
      "training: the LLM fine-tuned: refused where it does not fit a pool's "
-     "GPU; durations stated on reference_gpu rescale by tokens/s"},
+     "GPU; durations stated on reference_gpu rescale by tokens/s.  llm: "
+     "custom(params_b=, layers=, hidden=, heads=, kv_heads=, head_dim=, "
+     "ffn=, vocab=, max_context=, ...) is the shape of llm(model=custom)"},
     {"tokens_in", "distribution", NULL,
      "llm: prompt tokens of a generated request, e.g. lognormal(mean=1000, "
-     "sigma=0.8) or const(512); traces with token columns use theirs"},
+     "sigma=0.8), const(512) or empirical(FILE) (one count a row); traces "
+     "with token columns use theirs"},
     {"tokens_out", "distribution", NULL,
      "llm: output tokens of a generated request, as tokens_in"},
     {"slo_ttft", "duration", NULL,

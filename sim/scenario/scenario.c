@@ -303,7 +303,8 @@ static int parse_workload(fs_scenario *sc, const char *section,
     fs_call sc_call;
     if (fs_parse_call(e->value, &sc_call, why, sizeof why))
         return fs_rd_bad(&rd, e, "%s", why);
-    if (fs_service_parse(&sc_call, &w->service, why, sizeof why))
+    if (fs_service_parse_in(&sc_call, sc->dir, &w->service, why,
+                            sizeof why))
         return fs_rd_bad(&rd, e, "%s", why);
     w->service_from_trace = w->service.model->reads_trace_service;
     if (fs_scenario_parse_llm(&rd, sc, w, e))
@@ -505,11 +506,15 @@ void fs_scenario_free(fs_scenario *sc)
 {
     if (!sc)
         return;
-    for (size_t i = 0; i < sc->npools; i++)
+    for (size_t i = 0; i < sc->npools; i++) {
         fs_interruption_free(&sc->pools[i].spot.interruption);
+        fs_dist_free(&sc->pools[i].spot.replace_delay);
+    }
     free(sc->pools);
-    for (size_t i = 0; sc->workloads && i < sc->nworkloads; i++)
+    for (size_t i = 0; sc->workloads && i < sc->nworkloads; i++) {
         fs_jobs_free(&sc->workloads[i].training.jobs);
+        fs_service_free(&sc->workloads[i].service);
+    }
     free(sc->workloads);
     free(sc->windows);
     free(sc->warnings);

@@ -121,6 +121,7 @@ typedef struct fs_workload_conf {
     double batch_wait;
     double slo_s;                 /* NaN: none */
     double slo_ttft_s, slo_tpot_s;   /* llm: NaN when not set */
+    fs_llm_model custom_model;       /* llm(model=custom): model = custom(..) */
     double rate_scale;
     double growth;                /* per month, a fraction; 0: none */
     const fs_config_entry *growth_entry;   /* NULL when not set */

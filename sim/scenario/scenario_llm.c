@@ -2,6 +2,7 @@
  *
  *   [scenario]  models = FILE          a user's own LLMs (models.csv columns)
  *   [workload]  service = llm(model=M, precision=P, ...)   (models/service_llm.c)
+ *               model = custom(params_b=, layers=, ...)     llm(model=custom)
  *               tokens_in = DIST, tokens_out = DIST         generated requests
  *               slo_ttft = D, slo_tpot = D                  objectives
  *   [pool]      mfu = F, bw_efficiency = F                  efficiencies
@@ -21,7 +22,7 @@
 #include <string.h>
 
 static const char *const llm_keys[] = {
-    "tokens_in", "tokens_out", "slo_ttft", "slo_tpot", NULL,
+    "tokens_in", "tokens_out", "slo_ttft", "slo_tpot", "model", NULL,
 };
 
 void fs_scenario_llm_catalog_path(fs_scenario *sc, const char *gpus_csv)
@@ -55,9 +56,60 @@ static int load_catalogs(fs_reader *rd, fs_scenario *sc)
     return sc->llm_models ? 0 : -1;
 }
 
+/* llm(model=custom): the workload's model = custom(params_b=, layers=,
+ * hidden=, heads=, kv_heads=, head_dim=, ffn=, vocab=, max_context=[,
+ * experts=, experts_per_token=, active_params_b=, name=]), the columns of
+ * models.csv checked as a row of it is (models/llm_catalog.c). */
+static int custom_model(fs_reader *rd, fs_workload_conf *w,
+                        const fs_config_entry *svc)
+{
+    fs_llm_service *l = &w->service.llm;
+    fs_config_entry *e = fs_rd_entry(rd, "model");
+    int custom = strcmp(l->model_name, "custom") == 0;
+    if (!e && !custom)
+        return 0;
+    if (!e)
+        return fs_rd_bad(rd, svc, "%s", "llm(model=custom) needs the "
+                         "workload's model = custom(params_b=, layers=, "
+                         "hidden=, heads=, kv_heads=, head_dim=, ffn=, "
+                         "vocab=, max_context=)");
+    char why[600];
+    fs_call c;
+    if (fs_parse_call(e->value, &c, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    if (!custom || strcmp(c.name, "custom"))
+        return fs_rd_bad(rd, e, "%s", "on a workload serving an llm, model "
+                         "= custom(...) gives the shape of "
+                         "llm(model=custom)");
+    fs_llm_model *m = &w->custom_model;
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "custom");
+    snprintf(m->source, sizeof m->source, "%s", "the scenario's model key");
+    for (int i = 0; i < c.nargs; i++) {
+        const char *k = c.args[i].key;
+        if (!k[0])
+            return fs_rd_bad(rd, e, "%s", "custom(): every argument is "
+                             "KEY=VALUE, e.g. layers=32");
+        if (fs_llm_model_set(m, k, c.args[i].value, why, sizeof why)) {
+            char msg[700];
+            snprintf(msg, sizeof msg, "custom(): %s: %s", k, why);
+            return fs_rd_bad(rd, e, "%s", msg);
+        }
+    }
+    if (fs_llm_model_finish(m, why, sizeof why)) {
+        char msg[700];
+        snprintf(msg, sizeof msg, "custom(): %s", why);
+        return fs_rd_bad(rd, e, "%s", msg);
+    }
+    l->model = m;
+    return 0;
+}
+
 static int resolve_model(fs_reader *rd, fs_scenario *sc, fs_llm_service *l,
                          const fs_config_entry *e)
 {
+    if (l->model)   /* model = custom(...) */
+        return 0;
     if (load_catalogs(rd, sc))
         return -1;
     l->model = sc->llm_user_models
@@ -73,9 +125,12 @@ static int resolve_model(fs_reader *rd, fs_scenario *sc, fs_llm_service *l,
     return fs_rd_bad(rd, e, "%s", why);
 }
 
-/* tokens_in = DIST: a distribution of the grammar, in tokens. */
-static int token_dist(fs_reader *rd, const char *key, fs_dist *d, int *has)
+/* tokens_in = DIST: a distribution of the grammar, in tokens
+ * (empirical(FILE) against the scenario's directory). */
+static int token_dist(fs_reader *rd, const char *dir, const char *key,
+                      fs_dist *d, int *has)
 {
+    static const fs_empirical_words w = {"a token count", "tokens"};
     fs_config_entry *e = fs_rd_entry(rd, key);
     *has = 0;
     if (!e)
@@ -83,7 +138,7 @@ static int token_dist(fs_reader *rd, const char *key, fs_dist *d, int *has)
     fs_call c;
     char why[600];
     if (fs_parse_call(e->value, &c, why, sizeof why) ||
-        fs_dist_parse(&c, d, why, sizeof why))
+        fs_dist_parse_in(&c, dir, w, d, why, sizeof why))
         return fs_rd_bad(rd, e, "%s", why);
     if (!(fs_dist_mean(d) >= 1)) {
         snprintf(why, sizeof why, "a mean of at least 1 token, got '%s'",
@@ -150,9 +205,9 @@ int fs_scenario_parse_llm(fs_reader *rd, fs_scenario *sc,
         return 0;
     }
     fs_llm_service *l = &w->service.llm;
-    if (resolve_model(rd, sc, l, e) ||
-        token_dist(rd, "tokens_in", &l->tokens_in, &l->has_tokens_in) ||
-        token_dist(rd, "tokens_out", &l->tokens_out, &l->has_tokens_out) ||
+    if (custom_model(rd, w, e) || resolve_model(rd, sc, l, e) ||
+        token_dist(rd, sc->dir, "tokens_in", &l->tokens_in, &l->has_tokens_in) ||
+        token_dist(rd, sc->dir, "tokens_out", &l->tokens_out, &l->has_tokens_out) ||
         slo_key(rd, "slo_ttft", &w->slo_ttft_s) ||
         slo_key(rd, "slo_tpot", &w->slo_tpot_s) || apply_tp(rd, sc, w, e))
         return -1;

@@ -15,10 +15,12 @@
 #include "traces/spot_trace.h"
 
 /* replace_delay = DURATION | distribution call. */
-static int parse_replace_delay(fs_reader *rd, fs_spot_conf *s)
+static int parse_replace_delay(fs_reader *rd, const char *dir,
+                               fs_spot_conf *s)
 {
+    static const fs_empirical_words w = {"a delay", "seconds"};
     fs_config_entry *e = fs_rd_entry(rd, "replace_delay");
-    s->replace_delay = (fs_dist){FS_DIST_CONST, 0, 0};
+    s->replace_delay = (fs_dist){FS_DIST_CONST, 0, 0, NULL, 0};
     if (!e)
         return 0;
     char why[600];
@@ -31,7 +33,7 @@ static int parse_replace_delay(fs_reader *rd, fs_spot_conf *s)
         return fs_rd_bad(rd, e, "%s", why);
     fs_call c;
     if (fs_parse_call(e->value, &c, why, sizeof why) ||
-        fs_dist_parse(&c, &s->replace_delay, why, sizeof why))
+        fs_dist_parse_in(&c, dir, w, &s->replace_delay, why, sizeof why))
         return fs_rd_bad(rd, e, "%s", why);
     return 0;
 }
@@ -88,9 +90,9 @@ static int check_notice(fs_reader *rd, const fs_spot_conf *s)
     if (it->kind != FS_INTERRUPT_EMPIRICAL || s->notice_s <= 0)
         return 0;
     double longest = 0;
-    for (size_t i = 0; i < it->nlifetimes; i++)
-        if (it->lifetimes[i] > longest)
-            longest = it->lifetimes[i];
+    for (size_t i = 0; i < it->dist.n; i++)
+        if (it->dist.values[i] > longest)
+            longest = it->dist.values[i];
     if (s->notice_s <= longest)
         return 0;
     char why[1400];
@@ -108,7 +110,7 @@ int fs_scenario_parse_spot(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p)
         fs_rd_double(rd, "fallback_after", fs_parse_duration, 0,
                      &s->fallback_after) ||
         fs_rd_count(rd, "spot_extra", 0, 0, 1000, &s->extra) ||
-        parse_replace_delay(rd, s))
+        parse_replace_delay(rd, sc->dir, s))
         return -1;
     if (p->count + s->extra > FS_MAX_INSTANCES)
         return fs_rd_bad(rd, fs_rd_entry(rd, "spot_extra"), "%s",

@@ -25,7 +25,7 @@ static const char *const inference_only[] = {
 
 static const char *const training_only[] = {
     "jobs", "checkpoint_interval", "checkpoint_cost", "restore_cost",
-    "span_instances", "fallback_after", "model", NULL,
+    "span_instances", "fallback_after", NULL,   /* model: llm's too */
 };
 
 int fs_scenario_refuse_keys(fs_reader *rd, int training)

@@ -307,7 +307,9 @@ static int update_llm(fs_store *s, const fs_results *r, long long id)
     rc = sqlite3_prepare_v2(s->db,
         "UPDATE pool SET tokens_in = ?1, tokens_out = ?2,"
         " tokens_in_per_gpu_s = ?3, tokens_out_per_gpu_s = ?4,"
-        " cost_per_mtok_out_usd = ?5, cost_per_mtok_usd = ?6"
+        " cost_per_mtok_out_usd = ?5, cost_per_mtok_usd = ?6,"
+        " ttft_p50_s = ?9, ttft_p99_s = ?10, tpot_p50_s = ?11,"
+        " tpot_p99_s = ?12, e2e_p50_s = ?13, e2e_p99_s = ?14"
         " WHERE run_id = ?7 AND pool = ?8", -1, &pool, NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < r->nlatency; i++) {
         const fs_latency_row *l = &r->latency[i];
@@ -335,6 +337,12 @@ static int update_llm(fs_store *s, const fs_results *r, long long id)
         bind_llm(pool, &p->llm, &rc);
         bind_int(pool, 7, id, &rc);
         bind_text(pool, 8, FIELD(p, pool), &rc);
+        bind_real(pool, 9, p->llm_lat.ttft_p50_s, &rc);
+        bind_real(pool, 10, p->llm_lat.ttft_p99_s, &rc);
+        bind_real(pool, 11, p->llm_lat.tpot_p50_s, &rc);
+        bind_real(pool, 12, p->llm_lat.tpot_p99_s, &rc);
+        bind_real(pool, 13, p->llm_lat.e2e_p50_s, &rc);
+        bind_real(pool, 14, p->llm_lat.e2e_p99_s, &rc);
         rc = step_row(pool, rc);
     }
     sqlite3_finalize(lat);
