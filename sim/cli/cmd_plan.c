@@ -54,14 +54,10 @@ static int parse_purchase(fs_plan *p, const char *list)
             const char *near = fs_nearest_name(t, (const char *const[]){
                 "on-demand", "reserved", "savings-plan", "spot", NULL});
             return usage("--purchase: unknown '%s'%s%s%s (on-demand, "
-                         "reserved, savings-plan)", t,
+                         "reserved, savings-plan, spot)", t,
                          near ? " (did you mean '" : "", near ? near : "",
                          near ? "'?)" : "");
         }
-        if (k == FS_PLAN_SPOT)
-            return usage("--purchase: spot is not priced by plan yet: put "
-                         "a spot pool in the scenario and `fleetsim roi` "
-                         "its run");
         p->purchases[k] = 1;
     }
     return 0;

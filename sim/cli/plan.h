@@ -61,6 +61,9 @@ typedef struct fs_plan_candidate {
     int sims;
     fs_plan_probe best;    /* the smallest passing count */
     fs_plan_probe below;   /* count - 1 (failing), count 0 when none */
+    fs_plan_probe spot;    /* the chosen count priced as spot (--purchase
+                              spot), run_id 0 when not run */
+    long spot_k;           /* reserved under spot */
     /* buying it: 730-hour run rates */
     double cost[FS_PLAN_PURCHASES];   /* NaN: not asked or not priced */
     long reserved_k;
@@ -127,11 +130,12 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
 /* The --set list of candidate c at count n: malloc'd, *nsets entries, the
  * first p->nsets borrowed from p->sets (free with fs_plan_sets_free). */
 char **fs_plan_sets(const fs_plan *p, const fs_plan_candidate *c, long n,
-                    int *nsets);
+                    int spot, int *nsets);
 void fs_plan_sets_free(const fs_plan *p, char **sets, int n);
-/* plan[gpu=...,precision=...,tp=...,count=N] */
+/* plan[gpu=...,precision=...,tp=...,count=N] (",spot]": the pool priced
+ * as spot, spot true). */
 void fs_plan_run_name(const fs_plan *p, const fs_plan_candidate *c, long n,
-                      char *buf, size_t len);
+                      int spot, char *buf, size_t len);
 
 /* ---- plan_search.c ---- */
 /* Searches every candidate, p->jobs at a time: 0, or an exit status. */

@@ -282,16 +282,18 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
 }
 
 char **fs_plan_sets(const fs_plan *p, const fs_plan_candidate *c, long n,
-                    int *nsets)
+                    int spot, int *nsets)
 {
-    int total = p->nsets + 7;
+    int total = p->nsets + 8;
     char **s = calloc((size_t)total, sizeof *s);
     if (!s)
         return NULL;
     memcpy(s, p->sets, (size_t)p->nsets * sizeof *s);
     int k = p->nsets, ok = 1;
     char name[FS_NAME_MAX];
-    fs_plan_run_name(p, c, n, name, sizeof name);
+    fs_plan_run_name(p, c, n, spot, name, sizeof name);
+    if (spot)
+        ok &= asprintf(&s[k++], "pool.%s.pricing=spot", p->pool) >= 0;
     ok &= asprintf(&s[k++], "pool.%s.gpu=%s", p->pool, c->gpu) >= 0;
     ok &= asprintf(&s[k++], "pool.%s.%s=%ld", p->pool,
                    p->autoscale ? "max" : "count", n) >= 0;
@@ -325,13 +327,14 @@ void fs_plan_sets_free(const fs_plan *p, char **sets, int n)
 }
 
 void fs_plan_run_name(const fs_plan *p, const fs_plan_candidate *c, long n,
-                      char *buf, size_t len)
+                      int spot, char *buf, size_t len)
 {
+    const char *tail = spot ? ",spot]" : "]";
     if (p->llm)
-        snprintf(buf, len, "plan[gpu=%s,precision=%s,tp=%d,%s=%ld]",
+        snprintf(buf, len, "plan[gpu=%s,precision=%s,tp=%d,%s=%ld%s",
                  c->gpu, c->precision, c->tp, p->autoscale ? "max" : "count",
-                 n);
+                 n, tail);
     else
-        snprintf(buf, len, "plan[gpu=%s,%s=%ld]", c->gpu,
-                 p->autoscale ? "max" : "count", n);
+        snprintf(buf, len, "plan[gpu=%s,%s=%ld%s", c->gpu,
+                 p->autoscale ? "max" : "count", n, tail);
 }

@@ -6,7 +6,11 @@
  *                 upfront) from the run's hour-by-hour demand, plus
  *                 on-demand above k;
  *   savings-plan  the hourly commitment of least cost, plus on-demand
- *                 above it.
+ *                 above it;
+ *   spot          the same fleet simulated again with its pool priced as
+ *                 spot (plan_search.c), and roi on that run: k reserved
+ *                 (0 when none pays) and spot above, against its spot
+ *                 bill.
  * The cheapest of those asked is the plan's.  Nothing is recomputed
  * here: the figures are roi's. */
 #include "sim/cli/plan.h"
@@ -75,6 +79,12 @@ static void price_one(const fs_plan *p, sqlite3 *db, fs_plan_candidate *c)
                  c->cost_note, sizeof c->cost_note)) {
         c->cost[FS_PLAN_SAVINGS] = with;
         c->commitment = commit;
+    }
+    if (p->purchases[FS_PLAN_SPOT] && c->spot.done &&
+        !roi_sum(db, c->spot.run_id, 0, &od, &with, &k, &commit,
+                 c->cost_note, sizeof c->cost_note)) {
+        c->cost[FS_PLAN_SPOT] = with;
+        c->spot_k = k;
     }
     c->purchase = -1;
     for (int i = 0; i < FS_PLAN_PURCHASES; i++)

@@ -100,6 +100,8 @@ static const char *purchase_text(const fs_plan_candidate *c, char *buf,
         snprintf(buf, len, "-");
     else if (c->purchase == FS_PLAN_RESERVED)
         snprintf(buf, len, "%ld reserved + on-demand", c->reserved_k);
+    else if (c->purchase == FS_PLAN_SPOT && c->spot_k)
+        snprintf(buf, len, "%ld reserved + spot", c->spot_k);
     else if (c->purchase == FS_PLAN_SAVINGS)
         snprintf(buf, len, "savings plan $%.2f/h + on-demand",
                  c->commitment);

@@ -54,14 +54,14 @@ static int show_progress(const fs_plan *p)
 
 /* Simulates candidate c at count n into pr: 0, or -1 when the run could
  * not be done (its message on stderr). */
-static int probe(const fs_plan *p, fs_plan_candidate *c, long n,
+static int probe(const fs_plan *p, fs_plan_candidate *c, long n, int spot,
                  fs_plan_probe *pr)
 {
     memset(pr, 0, sizeof *pr);
     pr->count = n;
-    fs_plan_run_name(p, c, n, pr->run_name, sizeof pr->run_name);
+    fs_plan_run_name(p, c, n, spot, pr->run_name, sizeof pr->run_name);
     int nsets;
-    char **sets = fs_plan_sets(p, c, n, &nsets);
+    char **sets = fs_plan_sets(p, c, n, spot, &nsets);
     if (!sets)
         return fs_fail("out of memory"), -1;
     stored_ids ids = {.n = 0};
@@ -137,7 +137,7 @@ static int test(const fs_plan *p, fs_plan_candidate *c, long n,
     for (int i = 0; i < *nseen; i++)
         if (seen[i].count == n)
             return seen[i].pass;
-    if (*nseen == 64 || probe(p, c, n, &seen[*nseen]))
+    if (*nseen == 64 || probe(p, c, n, 0, &seen[*nseen]))
         return -1;
     return seen[(*nseen)++].pass;
 }
@@ -215,7 +215,20 @@ static int search_one(const fs_plan *p, fs_plan_candidate *c)
 /* Searches c, marking it failed when a run could not be done. */
 static void search_or_fail(const fs_plan *p, fs_plan_candidate *c)
 {
-    if (search_one(p, c)) {
+    int rc = search_one(p, c);
+    /* --purchase spot: the chosen fleet again, its pool priced as spot
+     * (the same requests; interruptions only if the scenario gives the
+     * pool spot keys) */
+    if (!rc && c->feasible && p->purchases[FS_PLAN_SPOT]) {
+        if (p->autoscale)
+            snprintf(c->cost_note, sizeof c->cost_note, "spot: not priced, "
+                     "a spot pool has a fixed count and pool %s autoscales",
+                     p->pool);
+        else if (probe(p, c, c->count, 1, &c->spot))
+            snprintf(c->cost_note, sizeof c->cost_note, "spot: its run "
+                     "failed (the message above)");
+    }
+    if (rc) {
         c->feasible = 0;
         c->failed = 1;
         snprintf(c->reason, sizeof c->reason, "the simulation failed (its "
