@@ -69,6 +69,7 @@ static int take(fs_plan *p, plan_args *a, const char *opt, const char *v)
     char why[256];
     if (!strcmp(opt, "--slo")) a->slo = v;
     else if (!strcmp(opt, "--workload")) p->workload = v;
+    else if (!strcmp(opt, "--pool")) p->pool_arg = v;
     else if (!strcmp(opt, "--gpus")) a->gpus = v;
     else if (!strcmp(opt, "--precision")) a->precs = v;
     else if (!strcmp(opt, "--tp")) a->tps = v;
@@ -112,12 +113,12 @@ static int parse(int argc, char **argv, fs_plan *p, plan_args *a)
         "--slo", "--workload", "--gpus", "--precision", "--tp", "--purchase",
         "--db", "--set", "-j", "--jobs", "--max-count", "--seed",
         "--replications", "--max-unfinished", "--format", "--progress",
-        NULL};
+        "--pool", NULL};
     static const char *const known[] = {
         "--slo", "--workload", "--gpus", "--precision", "--tp", "--purchase",
         "--db", "--set", "-j", "--jobs", "--max-count", "--seed",
         "--replications", "--max-unfinished", "--format", "--progress",
-        "--quiet", "--help", NULL};
+        "--pool", "--quiet", "--help", NULL};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *v;
         int taken = 0;

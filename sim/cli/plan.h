@@ -66,6 +66,8 @@ typedef struct fs_plan_candidate {
     long spot_k;           /* reserved under spot */
     /* buying it: 730-hour run rates */
     double cost[FS_PLAN_PURCHASES];   /* NaN: not asked or not priced */
+    double as_run;         /* the run's own bill (the scenario's pools
+                              and purchase options), run rate */
     long reserved_k;
     double commitment;
     int purchase;          /* the cheapest asked */
@@ -75,6 +77,7 @@ typedef struct fs_plan_candidate {
 
 typedef struct fs_plan {
     const char *scenario, *db, *workload;
+    const char *pool_arg;        /* --pool: the pool sized, or NULL */
     char *const *sets;
     int nsets;
     fs_plan_slo slo[FS_PLAN_SLOS_MAX];

@@ -111,6 +111,24 @@ static void read_arrivals(fs_plan *p, const char *arrivals)
         p->lambda = NAN;
 }
 
+/* The pool sized: --pool, which must be one of the workload's, else its
+ * first. */
+static int pick_pool(fs_plan *p, const char *pools)
+{
+    char buf[1024], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", pools ? pools : "");
+    for (char *t = strtok_r(buf, ", ", &save); t;
+         t = strtok_r(NULL, ", ", &save))
+        if (!p->pool_arg || strcmp(t, p->pool_arg) == 0) {
+            snprintf(p->pool, sizeof p->pool, "%s", t);
+            return 0;
+        }
+    fprintf(stderr, "fleetsim: plan: %s: --pool %s is not a pool of "
+            "workload '%s' (its pools: %s)\n", p->scenario,
+            p->pool_arg ? p->pool_arg : "", p->workload, pools ? pools : "");
+    return -1;
+}
+
 int fs_plan_read_scenario(fs_plan *p)
 {
     fs_error err;
@@ -128,9 +146,10 @@ int fs_plan_read_scenario(fs_plan *p)
         fs_config_free(c);
         return rc;
     }
-    const char *pools = get(c, ws, "pools");
-    size_t k = strcspn(pools, ", ");
-    snprintf(p->pool, sizeof p->pool, "%.*s", (int)k, pools);
+    if (pick_pool(p, get(c, ws, "pools"))) {
+        fs_config_free(c);
+        return FS_EXIT_FAIL;
+    }
     char ps[128];
     snprintf(ps, sizeof ps, "pool.%s", p->pool);
     const char *max = get(c, ps, "max"), *min = get(c, ps, "min");

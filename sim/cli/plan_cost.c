@@ -11,7 +11,9 @@
  *                 spot (plan_search.c), and roi on that run: k reserved
  *                 (0 when none pays) and spot above, against its spot
  *                 bill.
- * The cheapest of those asked is the plan's.  Nothing is recomputed
+ * The cheapest of those asked is the plan's.  Beside them, the run's own
+ * bill (its pools bought as the scenario says: a reserved base and an
+ * on-demand or spot burst, say), from run_summary.  Nothing is recomputed
  * here: the figures are roi's. */
 #include "sim/cli/plan.h"
 #include "sim/cli/commands.h"
@@ -61,8 +63,25 @@ static int roi_sum(sqlite3 *db, long run, int plan, double *od,
     return rc;
 }
 
+/* The run's cost_per_month_usd: its pools as the scenario buys them. */
+static double as_run(sqlite3 *db, long run)
+{
+    sqlite3_stmt *st;
+    double v = NAN;
+    if (sqlite3_prepare_v2(db, "SELECT cost_per_month_usd FROM run_summary "
+                           "WHERE run_id = ?1", -1, &st, NULL) != SQLITE_OK)
+        return v;
+    sqlite3_bind_int64(st, 1, run);
+    if (sqlite3_step(st) == SQLITE_ROW &&
+        sqlite3_column_type(st, 0) != SQLITE_NULL)
+        v = sqlite3_column_double(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
 static void price_one(const fs_plan *p, sqlite3 *db, fs_plan_candidate *c)
 {
+    c->as_run = as_run(db, c->best.run_id);
     double od, with, commit;
     long k;
     if (roi_sum(db, c->best.run_id, 0, &od, &with, &k, &commit,

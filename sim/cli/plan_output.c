@@ -122,12 +122,13 @@ static void print_rows(FILE *out, const fs_plan *p, int md)
     for (int k = 0; k < FS_PLAN_PURCHASES; k++)
         if (p->purchases[k])
             fprintf(out, "%s%-13s", sep, fs_plan_purchase_names[k]);
+    fprintf(out, "%s%-13s", sep, "as run");
     for (int k = 0; k < p->nslo; k++)
         fprintf(out, "%s%-10s%s%-8s", sep, p->slo[k].metric, sep, "margin");
     fprintf(out, "%s%-10s%s%s%s\n", sep, "unfinished", sep, "run",
             md ? " |" : "");
     if (md) {
-        int cols = 9 + 2 * p->nslo;
+        int cols = 10 + 2 * p->nslo;
         for (int k = 0; k < FS_PLAN_PURCHASES; k++)
             cols += p->purchases[k];
         for (int k = 0; k < cols; k++)
@@ -154,6 +155,9 @@ static void print_rows(FILE *out, const fs_plan *p, int md)
             if (p->purchases[k])
                 fprintf(out, "%s%-13s", sep, v);
         }
+        char ar[48];
+        money(c->feasible ? c->as_run : NAN, ar, sizeof ar);
+        fprintf(out, "%s%-13s", sep, ar);
         for (int k = 0; k < p->nslo; k++) {
             char v[48], g[48];
             double x = c->feasible ? c->best.value[k] : NAN;
@@ -222,7 +226,7 @@ static void print_csv(FILE *out, const fs_plan *p)
         fprintf(out, ",%s_monthly_usd", fs_plan_purchase_names[k]);
     for (int k = 0; k < p->nslo; k++)
         fprintf(out, ",%s", p->slo[k].metric);
-    fputs(",unfinished,run_id,run\n", out);
+    fputs(",as_run_monthly_usd,unfinished,run_id,run\n", out);
     for (int i = 0; i < p->ncand; i++) {
         const fs_plan_candidate *c = &p->cand[i];
         fprintf(out, "%d,", i + 1);
@@ -247,6 +251,7 @@ static void print_csv(FILE *out, const fs_plan *p)
         csv_num(out, c->commitment);
         for (int k = 0; k < FS_PLAN_PURCHASES; k++)
             csv_num(out, c->feasible ? c->cost[k] : NAN);
+        csv_num(out, c->feasible ? c->as_run : NAN);
         for (int k = 0; k < p->nslo; k++)
             csv_num(out, c->feasible ? c->best.value[k] : NAN);
         csv_num(out, c->feasible ? c->best.unfinished : NAN);
@@ -305,7 +310,9 @@ static void print_json_one(FILE *out, const fs_plan *p, int i)
             json_num(out, fs_plan_purchase_names[k],
                      c->feasible ? c->cost[k] : NAN);
         }
-    fputs("}, \"slo\": {", out);
+    fputs("}, ", out);
+    json_num(out, "as_run_monthly_usd", c->feasible ? c->as_run : NAN);
+    fputs(", \"slo\": {", out);
     for (int k = 0; k < p->nslo; k++) {
         fputs(k ? ", " : "", out);
         json_num(out, p->slo[k].metric, c->feasible ? c->best.value[k] : NAN);

@@ -207,8 +207,13 @@ static int search_one(const fs_plan *p, fs_plan_candidate *c)
     c->feasible = 1;
     c->count = hi;
     c->min = p->autoscale ? (p->base_min > hi ? hi : p->base_min) : -1;
-    snprintf(c->reason, sizeof c->reason, "%s",
-             below ? below->why : "one is enough");
+    if (below)
+        snprintf(c->reason, sizeof c->reason, "meets every SLO at %s=%ld; "
+                 "at %ld: %.300s", p->autoscale ? "max" : "count", hi, lo,
+                 below->why);
+    else
+        snprintf(c->reason, sizeof c->reason, "meets every SLO at %s=1",
+                 p->autoscale ? "max" : "count");
     return 0;
 }
 
