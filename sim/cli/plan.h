@@ -50,8 +50,10 @@ typedef struct fs_plan_candidate {
     char precision[16];    /* "" for a generic service */
     int tp;                /* 0 for a generic service */
     double gpu_tflops;     /* dense bf16, for the service speed */
+    char instance[96];     /* instance = PROVIDER:TYPE to set, or "" */
     char memory[384];      /* fs_llm_memory_format */
     int excluded_memory;
+    int excluded_other;    /* no instance type sells it */
     /* the outcome */
     int feasible;
     int failed;            /* a simulation could not be done */
@@ -99,8 +101,12 @@ typedef struct fs_plan {
     double lambda, mean_s;       /* for the bracket: NaN when unknown */
     double ref_tflops;           /* the workload's reference GPU */
     char ref_gpu[64], pool_gpu[64];
+    char pool_instance[96];      /* instance = of the pool, or "" */
+    int pool_instance_gpus;
     int pin_ref;                 /* set reference_gpu = the pool's GPU, so
                                     that service times scale by GPU */
+    int npools;                  /* the workload's pools */
+    int pool_on_demand;          /* the pool's pricing is on-demand */
     int pool_has_price;          /* price = pins the price: warned */
     fs_plan_candidate *cand;
     int ncand;

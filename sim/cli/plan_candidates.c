@@ -117,12 +117,17 @@ static int pick_pool(fs_plan *p, const char *pools)
 {
     char buf[1024], *save = NULL;
     snprintf(buf, sizeof buf, "%s", pools ? pools : "");
+    int found = 0;
     for (char *t = strtok_r(buf, ", ", &save); t;
-         t = strtok_r(NULL, ", ", &save))
-        if (!p->pool_arg || strcmp(t, p->pool_arg) == 0) {
+         t = strtok_r(NULL, ", ", &save)) {
+        p->npools++;
+        if (!found && (!p->pool_arg || strcmp(t, p->pool_arg) == 0)) {
             snprintf(p->pool, sizeof p->pool, "%s", t);
-            return 0;
+            found = 1;
         }
+    }
+    if (found)
+        return 0;
     fprintf(stderr, "fleetsim: plan: %s: --pool %s is not a pool of "
             "workload '%s' (its pools: %s)\n", p->scenario,
             p->pool_arg ? p->pool_arg : "", p->workload, pools ? pools : "");
@@ -159,14 +164,19 @@ int fs_plan_read_scenario(fs_plan *p)
     read_arrivals(p, get(c, ws, "arrivals"));
     const char *ref = get(c, ws, "reference_gpu");
     const char *gpu = get(c, ps, "gpu");
+    const char *inst = get(c, ps, "instance");
     snprintf(p->ref_gpu, sizeof p->ref_gpu, "%s", ref ? ref : gpu ? gpu : "");
     snprintf(p->pool_gpu, sizeof p->pool_gpu, "%s", gpu ? gpu : "");
+    snprintf(p->pool_instance, sizeof p->pool_instance, "%s",
+             inst ? inst : "");
     p->pool_has_price = get(c, ps, "price") != NULL;
+    const char *pricing = get(c, ps, "pricing");
+    p->pool_on_demand = !pricing || strcmp(pricing, "on-demand") == 0;
     p->pin_ref = !ref && !p->llm;
     fs_config_free(c);
-    if (!gpu) {
-        fprintf(stderr, "fleetsim: plan: %s: pool '%s' names an instance, "
-                "not a gpu: plan varies `gpu =`\n", p->scenario, p->pool);
+    if (!gpu && !inst) {
+        fprintf(stderr, "fleetsim: plan: %s: pool '%s' names neither a gpu "
+                "nor an instance\n", p->scenario, p->pool);
         return FS_EXIT_FAIL;
     }
     return 0;
@@ -225,6 +235,44 @@ static int add(fs_plan *p, const char *gpu, const char *prec, int tp)
     return 0;
 }
 
+/* A pool given as instance = PROVIDER:TYPE: its GPU is the pool's. */
+static int pool_instance(fs_plan *p, const fs_catalog *cat)
+{
+    const fs_instance_type *t = fs_catalog_instance(cat, p->pool_instance);
+    if (!t) {
+        fprintf(stderr, "fleetsim: plan: %s: pool '%s': unknown instance "
+                "'%s'\n", p->scenario, p->pool, p->pool_instance);
+        return FS_EXIT_FAIL;
+    }
+    snprintf(p->pool_gpu, sizeof p->pool_gpu, "%s", t->gpu);
+    if (!p->ref_gpu[0])
+        snprintf(p->ref_gpu, sizeof p->ref_gpu, "%s", t->gpu);
+    p->pool_instance_gpus = t->gpus;
+    return 0;
+}
+
+/* On a pool given by instance type: the pool's own type for its GPU (and
+ * a TP it holds), else the catalog's cheapest on-demand type of the
+ * candidate's GPU with tp GPUs (any provider); none: excluded. */
+static void choose_instance(const fs_plan *p, const fs_catalog *cat,
+                            fs_plan_candidate *c)
+{
+    int need = c->tp > 0 ? c->tp : 1;
+    if (!p->pool_instance[0] || (strcmp(c->gpu, p->pool_gpu) == 0 &&
+                                 p->pool_instance_gpus >= need))
+        return;
+    const fs_instance_type *t = fs_catalog_cheapest(cat, c->gpu, need, 0);
+    if (t && t->gpus >= need) {
+        snprintf(c->instance, sizeof c->instance, "%s:%s", t->provider,
+                 t->name);
+        return;
+    }
+    c->excluded_memory = 0;
+    c->excluded_other = 1;
+    snprintf(c->reason, sizeof c->reason, "no catalog instance type has "
+             "%d x %s priced on demand", need, c->gpu);
+}
+
 static int check_gpu(const fs_catalog *cat, const char *g)
 {
     if (fs_catalog_gpu(cat, g))
@@ -242,8 +290,7 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
     snprintf(gbuf, sizeof gbuf, "%s", gpus ? gpus : p->pool_gpu);
     snprintf(pbuf, sizeof pbuf, "%s", precs ? precs : "bf16");
     snprintf(tbuf, sizeof tbuf, "%s", tps ? tps : "1");
-    int ng = split(gbuf, gl, 32), np = split(pbuf, pl, 8),
-        nt = split(tbuf, tl, 8);
+    int ng = 0, np = split(pbuf, pl, 8), nt = split(tbuf, tl, 8);
     if (!p->llm && (precs || tps))
         return fs_usage_error("plan", "--precision and --tp need an llm(...) "
                               "service; workload '%s' has another",
@@ -264,6 +311,11 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
                 p->scenario, p->llm_model, s);
         rc = FS_EXIT_FAIL;
     }
+    if (!rc && p->pool_instance[0])
+        rc = pool_instance(p, cat);
+    if (!rc && !gpus)
+        snprintf(gbuf, sizeof gbuf, "%s", p->pool_gpu);
+    ng = split(gbuf, gl, 32);
     const fs_gpu *ref = fs_catalog_gpu(cat, p->ref_gpu);
     p->ref_tflops = ref ? ref->bf16_tflops : NAN;
     for (int i = 0; i < ng && !rc; i++)
@@ -290,7 +342,8 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
                 else {
                     fs_plan_candidate *c = &p->cand[p->ncand - 1];
                     c->gpu_tflops = g->bf16_tflops;
-                    if (p->llm)
+                    choose_instance(p, cat, c);
+                    if (p->llm && !c->excluded_other)
                         check_memory(p, c, g, m);
                 }
             }
@@ -313,7 +366,11 @@ char **fs_plan_sets(const fs_plan *p, const fs_plan_candidate *c, long n,
     fs_plan_run_name(p, c, n, spot, name, sizeof name);
     if (spot)
         ok &= asprintf(&s[k++], "pool.%s.pricing=spot", p->pool) >= 0;
-    ok &= asprintf(&s[k++], "pool.%s.gpu=%s", p->pool, c->gpu) >= 0;
+    if (c->instance[0])
+        ok &= asprintf(&s[k++], "pool.%s.instance=%s", p->pool,
+                       c->instance) >= 0;
+    else if (!p->pool_instance[0])
+        ok &= asprintf(&s[k++], "pool.%s.gpu=%s", p->pool, c->gpu) >= 0;
     ok &= asprintf(&s[k++], "pool.%s.%s=%ld", p->pool,
                    p->autoscale ? "max" : "count", n) >= 0;
     if (p->autoscale && p->base_min > n)
@@ -325,7 +382,7 @@ char **fs_plan_sets(const fs_plan *p, const fs_plan_candidate *c, long n,
         ok &= asprintf(&s[k++], "workload.%s.service=llm(model=%s,"
                        "precision=%s,tp=%d%s)", p->workload, p->llm_model,
                        c->precision, c->tp, p->service_args) >= 0;
-        if (c->tp > 1)
+        if (c->tp > 1 && !p->pool_instance[0])
             ok &= asprintf(&s[k++], "pool.%s.gpus_per_instance=%d", p->pool,
                            c->tp) >= 0;
     }

@@ -85,11 +85,19 @@ static void price_one(const fs_plan *p, sqlite3 *db, fs_plan_candidate *c)
     double od, with, commit;
     long k;
     if (roi_sum(db, c->best.run_id, 0, &od, &with, &k, &commit,
-                c->cost_note, sizeof c->cost_note))
-        return;
+                c->cost_note, sizeof c->cost_note)) {
+        /* no reservation price: all on demand is still the run's own bill
+         * when its one pool is on demand */
+        if (p->purchases[FS_PLAN_OD] && p->pool_on_demand && p->npools == 1)
+            od = c->as_run;
+        else
+            od = NAN;
+        with = NAN;
+        k = 0;
+    }
     if (p->purchases[FS_PLAN_OD])
         c->cost[FS_PLAN_OD] = od;
-    if (p->purchases[FS_PLAN_RESERVED]) {
+    if (p->purchases[FS_PLAN_RESERVED] && !isnan(with)) {
         c->cost[FS_PLAN_RESERVED] = with;
         c->reserved_k = k;
     }

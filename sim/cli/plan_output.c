@@ -7,6 +7,7 @@
 #include "sim/base/textout.h"
 #include "sim/cli/summary.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@ static double key(const fs_plan_candidate *c)
 {
     if (!c->feasible)
         return INFINITY;
-    return isnan(c->monthly) ? HUGE_VAL / 2 : c->monthly;
+    return isnan(c->monthly) ? DBL_MAX : c->monthly;
 }
 
 static int by_rank(const void *a, const void *b)

@@ -304,10 +304,10 @@ int fs_plan_search(fs_plan *p)
 {
     int todo = 0;
     for (int i = 0; i < p->ncand; i++)
-        todo += !p->cand[i].excluded_memory;
+        todo += !p->cand[i].excluded_memory && !p->cand[i].excluded_other;
     if (p->jobs <= 1 || todo <= 1) {
         for (int i = 0; i < p->ncand; i++)
-            if (!p->cand[i].excluded_memory)
+            if (!p->cand[i].excluded_memory && !p->cand[i].excluded_other)
                 search_or_fail(p, &p->cand[i]);
         return 0;
     }
@@ -320,7 +320,7 @@ int fs_plan_search(fs_plan *p)
     }
     int running = 0, rc = 0;
     for (int i = 0; i < p->ncand && !rc; i++) {
-        if (p->cand[i].excluded_memory)
+        if (p->cand[i].excluded_memory || p->cand[i].excluded_other)
             continue;
         if (running == p->jobs && reap(p, pids, fds) == 0)
             running--;
