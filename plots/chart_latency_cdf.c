@@ -36,7 +36,7 @@ static int push_slo(slos *s, double v)
 }
 
 static int write_run(fs_plot_ctx *ctx, long run, fs_plot_strs *series,
-                     slos *slo, double *min_q)
+                     slos *slo, double *min_q, double *max_q)
 {
     char name[512];
     if (fs_plot_run_name(ctx, run, name, sizeof name) != 0)
@@ -65,6 +65,8 @@ static int write_run(fs_plot_ctx *ctx, long run, fs_plot_strs *series,
             double q = sqlite3_column_double(st, i + 1);
             if (q < *min_q)
                 *min_q = q;
+            if (q > *max_q)
+                *max_q = q;
             fs_plot_num(ctx->data, q, "\t");
             fs_plot_num(ctx->data, -log10(1 - probs[i]), "\n");
         }
@@ -77,10 +79,11 @@ int fs_chart_latency_cdf(fs_plot_ctx *ctx)
 {
     fs_plot_strs series = {0};
     slos slo = {0};
-    double min_q = INFINITY;
+    double min_q = INFINITY, max_q = 0;
     int rc = 0;
     for (size_t r = 0; rc == 0 && r < ctx->rq->nruns; r++)
-        rc = write_run(ctx, ctx->rq->run_ids[r], &series, &slo, &min_q);
+        rc = write_run(ctx, ctx->rq->run_ids[r], &series, &slo, &min_q,
+                       &max_q);
     if (rc == 0 && series.n == 0)
         rc = fs_error_set(ctx->err, "latency-cdf: the runs have no served "
                           "requests (no latency rows)");
@@ -92,6 +95,10 @@ int fs_chart_latency_cdf(fs_plot_ctx *ctx)
         for (size_t i = 0; i < slo.n; i++)
             fprintf(ctx->vars, "slo[%zu] = %.10g\n", i + 1, slo.v[i]);
         fs_plot_var(ctx, "logx", min_q > 0);
+        for (size_t i = 0; i < slo.n; i++)
+            if (slo.v[i] > 0)
+                max_q = fmax(max_q, slo.v[i]), min_q = fmin(min_q, slo.v[i]);
+        fs_plot_time_tics(ctx, "x", min_q, max_q);
     }
     free(slo.v);
     fs_plot_strs_free(&series);

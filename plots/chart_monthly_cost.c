@@ -125,7 +125,18 @@ int fs_chart_monthly_cost(fs_plot_ctx *ctx)
         fs_plot_names(ctx, "pricing", (const char *const *)pr.v, pr.n);
         fs_plot_names(ctx, "label", (const char *const *)labels.v, labels.n);
         fs_plot_var(ctx, "npricing", (double)pr.n);
+        fs_plot_var(ctx, "nlabels", (double)labels.n);
         fs_plot_money_axis(ctx, max);
+        /* more than 6 bars: numbered, named in a legend below */
+        int wide = labels.n > 6;
+        fs_plot_var(ctx, "wide", wide);
+        ctx->legend_rows = wide ? (int)(labels.n + pr.n + 1) / 2 : 0;
+        fs_plot_var(ctx, "legend_rows", ctx->legend_rows);
+        /* bar numbers, 1.. over the named bars (the gaps have none) */
+        fprintf(ctx->vars, "array num[%zu]\n", labels.n ? labels.n : 1);
+        for (size_t i = 0, k = 0; i < labels.n; i++)
+            fprintf(ctx->vars, "num[%zu] = %zu\n", i + 1,
+                    labels.v[i][0] ? ++k : 0);
     }
     fs_plot_strs_free(&pr);
     fs_plot_strs_free(&labels);

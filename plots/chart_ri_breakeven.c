@@ -1,20 +1,23 @@
 /* chart_ri_breakeven.c -- data of `ri-breakeven`: for one pool of each
- * run, the cumulative cost over a reservation's term of
- *   on-demand:  the pool's average GPUs, G = gpu_hours_provisioned /
- *               horizon hours, at the on-demand rate per GPU-hour (the
- *               pool's own: its cost / its GPU-hours, when it is an
- *               on-demand pool; else the catalog's on-demand price of its
- *               instance / GPUs per instance), times 730 h a month;
- *   reserved, paid monthly: R = ceil(G) GPUs at the catalog's reserved
- *               rate for the term (no upfront), per GPU-hour;
- *   reserved, paid upfront: the same term total paid at month 0 (real
- *               all-upfront prices are a few percent lower; none is
- *               assumed).
- * Break-even: the month at which on-demand has cost the upfront total,
- * upfront / (on-demand per month); none within the term when later.
+ * run, what `fleetsim roi` recommends, drawn from roi's own figures
+ * (sim/cli/roi_run.h: the same call the report's reservation table makes,
+ * so the chart and the table agree to the cent), in two panels:
+ *   top:    the pool's instances in use hour by hour (the utilization
+ *           table's instances_up, time-averaged into hours, as roi reads
+ *           them), the recommended reserved count as a line, and the
+ *           on-demand overflow above it shaded: the hours the
+ *           reservation does not cover;
+ *   bottom: cumulative cost over the term: all on demand (roi's monthly
+ *           run rate x months), with the reservation (roi's amortized
+ *           monthly cost x months; the upfront paid in month 0 when there
+ *           is one), break-even marked where roi finds one.
+ * The pool: --pool, else the run's first on-demand pool roi can size,
+ * else its first sized pool.  A pool bought reserved is marked "already
+ * reserved": roi's count there is what it would have chosen.
  *
- * Data: one block per run: month, on-demand, reserved monthly, reserved
- * upfront (cumulative USD).  Preamble: series[] ("RUN / POOL (GPU)"),
+ * Data: block 2i: hours of run i (days, instances in use); block 2i+1:
+ * months (month, all on demand, with the reservation).  Preamble:
+ * series[] ("RUN / POOL ..." with roi's count and savings), count[],
  * breakeven[] (months; -1: none within the term), nseries, term_months,
  * money axis. */
 #include "plots/plot_impl.h"
@@ -22,144 +25,203 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "models/catalog.h"
+#include "sim/cli/roi_run.h"
+#include "sim/store/store.h"
 
-typedef struct pool_use {
-    char pool[256], gpu[64], pricing[32], instance[96];
-    double gpu_hours, cost, horizon_h;
-} pool_use;
+typedef struct rb_series {
+    long count;
+    double breakeven;
+} rb_series;
 
-/* The requested pool, else the first on-demand pool, else the first. */
-static int find_pool(fs_plot_ctx *ctx, long run, pool_use *u)
+/* The pool to draw among roi's rows: 0.. or -1 (why in ctx->err). */
+static long pick_pool(fs_plot_ctx *ctx, long run, const fs_roi_pool *p,
+                      size_t n)
 {
+    long first = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!p[i].ok)
+            continue;
+        if (first < 0)
+            first = (long)i;
+        sqlite3_stmt *st = fs_plot_prepare(ctx,
+            "SELECT pricing FROM pool WHERE run_id = ?1 AND pool = ?2");
+        if (!st)
+            return -1;
+        sqlite3_bind_int64(st, 1, run);
+        sqlite3_bind_text(st, 2, p[i].row.pool, -1, SQLITE_STATIC);
+        int od = sqlite3_step(st) == SQLITE_ROW &&
+                 sqlite3_column_text(st, 0) &&
+                 strcmp((const char *)sqlite3_column_text(st, 0),
+                        "on-demand") == 0;
+        sqlite3_finalize(st);
+        if (od)
+            return (long)i;
+    }
+    if (first >= 0)
+        return first;
+    return fs_error_set(ctx->err, "ri-breakeven: run %ld: %s", run,
+                        n ? p[0].note : "no pool to size");
+}
+
+/* The pool's pricing ("reserved", ...) into buf. */
+static void pool_pricing(fs_plot_ctx *ctx, long run, const char *pool,
+                         char *buf, size_t size)
+{
+    buf[0] = '\0';
     sqlite3_stmt *st = fs_plot_prepare(ctx,
-        "SELECT p.pool, p.gpu, p.pricing, p.instance,"
-        " p.gpu_hours_provisioned, r.horizon_s / 3600.0,"
-        " (SELECT SUM(cost_usd) FROM cost_monthly c"
-        "  WHERE c.run_id = p.run_id AND c.pool = p.pool)"
-        " FROM pool p JOIN run r USING (run_id) WHERE p.run_id = ?"
-        " AND (?2 IS NULL OR p.pool = ?2)"
-        " ORDER BY p.pricing <> 'on-demand', p.rowid LIMIT 1");
+        "SELECT pricing FROM pool WHERE run_id = ?1 AND pool = ?2");
     if (!st)
-        return -1;
+        return;
     sqlite3_bind_int64(st, 1, run);
-    if (ctx->rq->pool)
-        sqlite3_bind_text(st, 2, ctx->rq->pool, -1, SQLITE_STATIC);
-    int found = sqlite3_step(st) == SQLITE_ROW;
-    if (found) {
-        const unsigned char *t;
-#define TEXT(i, f) t = sqlite3_column_text(st, i); \
-        snprintf(u->f, sizeof u->f, "%s", t ? (const char *)t : "")
-        TEXT(0, pool);
-        TEXT(1, gpu);
-        TEXT(2, pricing);
-        TEXT(3, instance);
-#undef TEXT
-        u->gpu_hours = sqlite3_column_double(st, 4);
-        u->horizon_h = sqlite3_column_double(st, 5);
-        u->cost = sqlite3_column_double(st, 6);
+    sqlite3_bind_text(st, 2, pool, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+        snprintf(buf, size, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+}
+
+/* The pool's instances in use hour by hour, as roi reads them: each
+ * utilization sample's instances_up over the interval it closes, spread
+ * over the hours it covers, divided by the hour's length. */
+static int write_demand(fs_plot_ctx *ctx, long run, const char *pool,
+                        double *peak)
+{
+    double horizon = 0;
+    if (fs_roi_run_horizon(ctx->db, run, &horizon, ctx->err))
+        return -1;
+    size_t n = (size_t)ceil(horizon / 3600 - 1e-9);
+    double *d = calloc(n ? n : 1, sizeof *d);
+    sqlite3_stmt *st = d ? fs_plot_prepare(ctx,
+        "SELECT t_s, instances_up FROM utilization WHERE run_id = ?1"
+        " AND pool = ?2 ORDER BY t_s") : NULL;
+    if (!st) {
+        free(d);
+        return d ? -1 : fs_error_set(ctx->err, "out of memory");
+    }
+    sqlite3_bind_int64(st, 1, run);
+    sqlite3_bind_text(st, 2, pool, -1, SQLITE_STATIC);
+    double prev = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        double t = sqlite3_column_double(st, 0);
+        double up = sqlite3_column_double(st, 1);
+        for (size_t h = (size_t)(prev / 3600); h < n && h * 3600.0 < t; h++) {
+            double a = fmax(prev, h * 3600.0), b = fmin(t, (h + 1) * 3600.0);
+            if (b > a)
+                d[h] += up * (b - a);
+        }
+        prev = t;
     }
     sqlite3_finalize(st);
-    if (!found)
-        return fs_error_set(ctx->err, ctx->rq->pool ?
-                            "ri-breakeven: run %ld has no pool '%s'" :
-                            "ri-breakeven: run %ld has no pools", run,
-                            ctx->rq->pool);
-    return 0;
-}
-
-/* The catalog instance priced for the pool: its own, else the cheapest
- * with its GPU that has a reserved price for the term. */
-static const fs_instance_type *priced(const fs_catalog *c,
-                                      const pool_use *u, int column)
-{
-    const fs_instance_type *t = u->instance[0] ?
-        fs_catalog_instance(c, u->instance) : NULL;
-    if (t && !isnan(fs_instance_price(t, column)))
-        return t;
-    return fs_catalog_cheapest(c, u->gpu, 0, column);
-}
-
-static int write_run(fs_plot_ctx *ctx, const fs_catalog *cat, long run,
-                     int years, fs_plot_strs *series, double *be,
-                     double *max)
-{
-    char name[512];
-    pool_use u = {0};
-    if (fs_plot_run_name(ctx, run, name, sizeof name) != 0 ||
-        find_pool(ctx, run, &u) != 0)
-        return -1;
-    int col = years == 3 ? 3 : 2;
-    const fs_instance_type *res = priced(cat, &u, col);
-    const fs_instance_type *od = priced(cat, &u, 0);
-    if (!res)
-        return fs_error_set(ctx->err, "ri-breakeven: the catalog has no "
-                            "%dy reserved price for %s (pool %s of run %ld)",
-                            years, u.gpu, u.pool, run);
-    if (u.horizon_h <= 0 || u.gpu_hours <= 0)
-        return fs_error_set(ctx->err, "ri-breakeven: pool %s of run %ld "
-                            "provisioned no GPU-hours", u.pool, run);
-    double g = u.gpu_hours / u.horizon_h;
-    double od_rate = strcmp(u.pricing, "on-demand") == 0 ?
-        u.cost / u.gpu_hours :
-        od ? fs_instance_price(od, 0) / od->gpus : NAN;
-    if (isnan(od_rate))
-        return fs_error_set(ctx->err, "ri-breakeven: no on-demand price "
-                            "for %s (pool %s of run %ld)", u.gpu, u.pool,
-                            run);
-    double rgpus = ceil(g - 1e-9);
-    double res_rate = fs_instance_price(res, col) / res->gpus;
-    double od_month = g * od_rate * 730, res_month = rgpus * res_rate * 730;
-    int months = 12 * years;
-    double upfront = res_month * months;
-    *be = od_month > 0 && upfront / od_month <= months ?
-        upfront / od_month : -1;
-    char label[1200];
-    snprintf(label, sizeof label, "%s / %s (%s, %.3g GPU(s) reserved)", name,
-             u.pool, u.gpu, rgpus);
-    if (fs_plot_strs_push(series, label) != 0)
-        return fs_error_set(ctx->err, "out of memory");
-    if (series->n > 1)
-        fputs("\n\n", ctx->data);
-    for (int m = 0; m <= months; m++) {
-        fprintf(ctx->data, "%d\t", m);
-        fs_plot_num(ctx->data, od_month * m, "\t");
-        fs_plot_num(ctx->data, res_month * m, "\t");
-        fs_plot_num(ctx->data, upfront, "\n");
+    for (size_t h = 0; h < n; h++) {
+        double v = d[h] / fmin(3600.0, horizon - h * 3600.0);
+        fprintf(ctx->data, "%.10g\t", h / 24.0);
+        fs_plot_num(ctx->data, v, "\n");
+        fprintf(ctx->data, "%.10g\t", (h + 1) / 24.0);
+        fs_plot_num(ctx->data, v, "\n");
+        *peak = fmax(*peak, v);
     }
-    *max = fmax(*max, fmax(upfront, od_month * months));
+    free(d);
     return 0;
+}
+
+/* "$1,234.56" */
+static const char *usd(double v, char *buf, size_t size)
+{
+    char n[64];
+    snprintf(buf, size, "%s$%s", v < 0 ? "-" : "",
+             fs_format_thousands(fabs(v), 2, n, sizeof n));
+    return buf;
+}
+
+static int write_run(fs_plot_ctx *ctx, long run, int years,
+                     fs_plot_strs *series, rb_series *out, double *max,
+                     double *peak)
+{
+    char name[512], pricing[32];
+    if (fs_plot_run_name(ctx, run, name, sizeof name))
+        return -1;
+    fs_roi_query q;
+    fs_roi_query_default(&q);
+    q.term_months = 12 * years;
+    q.pool = ctx->rq->pool;
+    q.coarse_as_note = 1;
+    fs_roi_pool *pools = NULL;
+    size_t np = 0;
+    if (fs_roi_for_run(ctx->db, run, &q, &pools, &np, ctx->err))
+        return -1;
+    long k = np ? pick_pool(ctx, run, pools, np) : -1;
+    if (np == 0)
+        fs_error_set(ctx->err, ctx->rq->pool ?
+                     "ri-breakeven: run %ld has no pool '%s'" :
+                     "ri-breakeven: run %ld has no pools", run,
+                     ctx->rq->pool);
+    if (k < 0) {
+        free(pools);
+        return -1;
+    }
+    const fs_roi_row *w = &pools[k].row;
+    const fs_roi_result *r = &w->r;
+    pool_pricing(ctx, run, w->pool, pricing, sizeof pricing);
+    char label[1400], a[64], b[64];
+    snprintf(label, sizeof label, "%s / %s (%s%s): reserve %ld (roi), "
+             "saves %s a month (%.1f%%) of %s on demand", name, w->pool,
+             w->gpu, strcmp(pricing, "reserved") == 0 ?
+             ", already reserved" : "", r->count,
+             usd(r->savings_monthly, a, sizeof a), r->savings_pct,
+             usd(r->on_demand_monthly, b, sizeof b));
+    out->count = r->count;
+    out->breakeven = isnan(r->break_even_months) ? -1
+                                                 : r->break_even_months;
+    int rc = fs_plot_strs_push(series, label) ? fs_error_set(ctx->err,
+                                                     "out of memory") : 0;
+    if (rc == 0) {
+        if (series->n > 1)
+            fputs("\n\n", ctx->data);
+        rc = write_demand(ctx, run, w->pool, peak);
+    }
+    if (rc == 0) {
+        /* months: all on demand, and with the reservation (its upfront
+         * in month 0, the rest of its amortized monthly cost after) */
+        int months = 12 * years;
+        double rest = r->with_monthly - r->upfront_cost / months;
+        fputs("\n\n", ctx->data);
+        for (int m = 0; m <= months; m++) {
+            fprintf(ctx->data, "%d\t", m);
+            fs_plot_num(ctx->data, r->on_demand_monthly * m, "\t");
+            fs_plot_num(ctx->data, r->upfront_cost + rest * m, "\n");
+        }
+        *max = fmax(*max, fmax(r->on_demand_monthly,
+                               r->with_monthly) * months);
+    }
+    free(pools);
+    return rc;
 }
 
 int fs_chart_ri_breakeven(fs_plot_ctx *ctx)
 {
     int years = ctx->rq->term_years == 3 ? 3 : 1;
-    const char *dir = fs_catalog_default_dir();
-    char g[4200], i[4200];
-    snprintf(g, sizeof g, "%s/gpus.csv", dir);
-    snprintf(i, sizeof i, "%s/instances.csv", dir);
-    fs_catalog *cat = fs_catalog_load(g, i, ctx->err);
-    if (!cat)
-        return -1;
     size_t n = ctx->rq->nruns;
-    double *be = calloc(n, sizeof *be), max = 0;
+    rb_series *s = calloc(n ? n : 1, sizeof *s);
+    double max = 0, peak = 0;
     fs_plot_strs series = {0};
-    int rc = be ? 0 : fs_error_set(ctx->err, "out of memory");
+    int rc = s ? 0 : fs_error_set(ctx->err, "out of memory");
     for (size_t r = 0; rc == 0 && r < n; r++)
-        rc = write_run(ctx, cat, ctx->rq->run_ids[r], years, &series,
-                       &be[r], &max);
+        rc = write_run(ctx, ctx->rq->run_ids[r], years, &series, &s[r],
+                       &max, &peak);
     if (rc == 0) {
         fs_plot_names(ctx, "series", (const char *const *)series.v,
                       series.n);
         fs_plot_var(ctx, "nseries", (double)series.n);
         fs_plot_var(ctx, "term_months", 12 * years);
-        fprintf(ctx->vars, "array breakeven[%zu]\n", n);
+        fs_plot_var(ctx, "peak", peak);
+        fprintf(ctx->vars, "array count[%zu]\narray breakeven[%zu]\n", n,
+                n);
         for (size_t r = 0; r < n; r++)
-            fprintf(ctx->vars, "breakeven[%zu] = %.10g\n", r + 1, be[r]);
+            fprintf(ctx->vars, "count[%zu] = %ld\nbreakeven[%zu] = %.10g\n",
+                    r + 1, s[r].count, r + 1, s[r].breakeven);
         fs_plot_money_axis(ctx, max);
+        ctx->legend_rows = 2 * (int)n + 2;   /* in the top panel: half the image */
     }
     fs_plot_strs_free(&series);
-    free(be);
-    fs_catalog_free(cat);
+    free(s);
     return rc;
 }

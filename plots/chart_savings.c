@@ -5,9 +5,13 @@
  * step (green a saving, red an increase, labelled with the change from the
  * previous run), and the last run's total.
  *
+ * Readable for a 20-point sweep: past 6 bars they are numbered, named in
+ * a legend below the plot (two columns; the image grows with it), and
+ * their amounts stand upright above them.
+ *
  * Data: x, bottom, top, kind (1 total, 2 saving, 3 increase).
  * Preamble: label[] (x tick labels), amount[] (text above each bar),
- * nbars, money axis. */
+ * nbars, wide (past 6 bars), legend_rows, money axis. */
 #include "plots/plot_impl.h"
 
 #include <math.h>
@@ -80,8 +84,13 @@ int fs_chart_savings(fs_plot_ctx *ctx)
     if (rc == 0 && labels.n > 1) {
         money(prev, a2, sizeof a2);
         money(prev - b, a3, sizeof a3);
-        snprintf(amount, sizeof amount, "%s (%s%s, %+.1f%% vs baseline)", a2,
-                 prev > b ? "+" : "", a3, b != 0 ? 100 * (prev - b) / b : 0.0);
+        if (labels.n + 1 > 6)      /* upright: short */
+            snprintf(amount, sizeof amount, "%s (%+.1f%%)", a2,
+                     b != 0 ? 100 * (prev - b) / b : 0.0);
+        else
+            snprintf(amount, sizeof amount, "%s (%s%s, %+.1f%% vs baseline)",
+                     a2, prev > b ? "+" : "", a3,
+                     b != 0 ? 100 * (prev - b) / b : 0.0);
         snprintf(label, sizeof label, "%s (last)", name);
         rc = add(ctx, &labels, &amounts, label, amount, 0, prev, 1);
     }
@@ -91,6 +100,12 @@ int fs_chart_savings(fs_plot_ctx *ctx)
                       amounts.n);
         fs_plot_var(ctx, "nbars", (double)labels.n);
         fs_plot_money_axis(ctx, max);
+        /* more than 6 bars: numbered, named in a legend below, amounts
+         * upright, so that nothing prints over anything */
+        int wide = labels.n > 6;
+        fs_plot_var(ctx, "wide", wide);
+        ctx->legend_rows = wide ? (int)(labels.n + 1) / 2 : 0;
+        fs_plot_var(ctx, "legend_rows", ctx->legend_rows);
     }
     fs_plot_strs_free(&labels);
     fs_plot_strs_free(&amounts);

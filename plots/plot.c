@@ -90,7 +90,8 @@ static int gnuplot_on_path(void)
     return found;
 }
 
-/* The gnuplot terminal for the extension of path; NULL when none. */
+/* The gnuplot terminal for the extension of path, with %d for the
+ * height in pixels (PDF: hundredths of an inch); NULL when none. */
 static const char *terminal_for(const char *path, const char **ext)
 {
     const char *dot = strrchr(path, '.');
@@ -98,13 +99,23 @@ static const char *terminal_for(const char *path, const char **ext)
         return NULL;
     *ext = dot + 1;
     if (strcasecmp(dot, ".png") == 0)
-        return "pngcairo noenhanced size 1000,600 font 'Sans,10'";
+        return "pngcairo noenhanced size 1000,%d font 'Sans,10'";
     if (strcasecmp(dot, ".svg") == 0)
-        return "svg noenhanced size 1000,600 fixed font 'Sans,10'";
+        return "svg noenhanced size 1000,%d fixed font 'Sans,10'";
     if (strcasecmp(dot, ".pdf") == 0)
-        return "pdfcairo noenhanced size 10in,6in font 'Sans,10'";
+        return "pdfcairo noenhanced size 10in,%.2fin font 'Sans,10'";
     return NULL;
 }
+
+/* The style of series i (1, 2, ...) for every chart: ten colours and
+ * five dash patterns, stepped so that two series share both only after
+ * 50, and neighbours differ in both; six filled point shapes. */
+static const char series_styles[] =
+    "fs_palette = '#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b #e377c2"
+    " #7f7f7f #bcbd22 #17becf'\n"
+    "fs_lc(i) = word(fs_palette, (i - 1) % 10 + 1)\n"
+    "fs_dt(i) = ((i - 1) + int((i - 1) / 10)) % 5 + 1\n"
+    "fs_pt(i) = ((i - 1) % 6) * 2 + 5\n";
 
 /* A path as a gnuplot single-quoted string. */
 static void put_quoted(FILE *f, const char *s)
@@ -234,7 +245,7 @@ static int deliver(const char *from, const char *out, int pdf, fs_error *err)
 
 static void remove_tree(const char *dir)
 {
-    static const char *const files[] = {"data.tsv", "script.gp",
+    static const char *const files[] = {"data.tsv", "names.tsv", "script.gp",
                                         "gnuplot.err", "out.png", "out.svg",
                                         "out.pdf", NULL};
     char p[4200];
@@ -260,7 +271,9 @@ static int draw(fs_store *s, const fs_plot_request *rq, const fs_chart *c,
                 fs_error *err)
 {
     char data[4200], script[4200], errp[4200], img[4200], tpl[4200];
+    char names[4200];
     snprintf(data, sizeof data, "%s/data.tsv", dir);
+    snprintf(names, sizeof names, "%s/names.tsv", dir);
     snprintf(script, sizeof script, "%s/script.gp", dir);
     snprintf(errp, sizeof errp, "%s/gnuplot.err", dir);
     snprintf(img, sizeof img, "%s/out.%s", dir, ext);
@@ -270,26 +283,38 @@ static int draw(fs_store *s, const fs_plot_request *rq, const fs_chart *c,
                             "directory of the chart templates)", tpl,
                             strerror(errno));
     fs_plot_ctx ctx = {fs_store_db(s), rq, fopen(data, "w"),
-                       fopen(script, "w"), err};
+                       fopen(script, "w"), fopen(names, "w"), 0, err, 0};
     int rc = -1;
-    if (!ctx.data || !ctx.vars) {
+    if (!ctx.data || !ctx.vars || !ctx.names) {
         fs_error_set(err, "%s: %s", dir, strerror(errno));
         goto out;
     }
-    fprintf(ctx.vars, "# fleetsim plot --chart %s\nset terminal %s\n"
-            "set output ", c->name, term);
+    fprintf(ctx.vars, "# fleetsim plot --chart %s\nset output ", c->name);
     put_quoted(ctx.vars, img);
     fputs("\ndatafile = ", ctx.vars);
     put_quoted(ctx.vars, data);
+    fputs("\nnamesfile = ", ctx.vars);
+    put_quoted(ctx.vars, names);
     fputs("\nset datafile separator \"\\t\"\nset encoding utf8\n", ctx.vars);
+    fputs(series_styles, ctx.vars);
     if (c->write(&ctx) != 0)
         goto out;
+    /* a long legend below the plot makes the image taller, not the
+     * plot smaller */
+    int height = 600 + 13 * (ctx.legend_rows > 6 ? ctx.legend_rows - 6 : 0);
+    fputs("set terminal ", ctx.vars);
+    if (strcmp(ext, "pdf") == 0)
+        fprintf(ctx.vars, term, height / 100.0);
+    else
+        fprintf(ctx.vars, term, height);
+    fputc('\n', ctx.vars);
     fputs("# the template\n", ctx.vars);
     if (append_file(ctx.vars, tpl, err) != 0)
         goto out;
     int bad = fclose(ctx.data) != 0;
     bad |= fclose(ctx.vars) != 0;
-    ctx.data = ctx.vars = NULL;
+    bad |= fclose(ctx.names) != 0;
+    ctx.data = ctx.vars = ctx.names = NULL;
     if (bad) {
         fs_error_set(err, "%s: cannot write", dir);
         goto out;
@@ -302,6 +327,8 @@ out:
         fclose(ctx.data);
     if (ctx.vars)
         fclose(ctx.vars);
+    if (ctx.names)
+        fclose(ctx.names);
     return rc;
 }
 

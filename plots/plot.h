@@ -2,9 +2,10 @@
  *
  * Each chart is a gnuplot template (plots/NAME.gp) and a C function that
  * writes its data.  fs_plot_render makes a private temporary directory
- * (mkdtemp), writes there the chart's data (numbers only) and a preamble
- * (terminal, output file, the names of runs, pools and workloads as
- * gnuplot string arrays, escaped), runs gnuplot on preamble + template as
+ * (mkdtemp), writes there the chart's data (numbers only), the names of
+ * runs, pools and workloads as data (names.tsv, never gnuplot text) and a
+ * preamble (terminal, output file, the names read into gnuplot string
+ * arrays), runs gnuplot on preamble + template as
  * a child process (no shell), and removes the directory.  The output
  * terminal follows out_path's extension: .png (pngcairo), .svg, .pdf
  * (pdfcairo).  The same data gives the same bytes: the PDF's creation date

@@ -12,8 +12,12 @@ typedef struct fs_plot_ctx {
     sqlite3 *db;
     const fs_plot_request *rq;
     FILE *data;     /* data.tsv: numbers only, tab-separated */
-    FILE *vars;     /* preamble: numeric variables and name arrays */
+    FILE *vars;     /* preamble: numeric variables, the name arrays read */
+    FILE *names;    /* names.tsv: the names, as data (fs_plot_names) */
+    int narrays;    /* name arrays written so far */
     fs_error *err;
+    int legend_rows;   /* rows of a legend below the plot: the image
+                          grows 13 px a row past 6 (the chart sets it) */
 } fs_plot_ctx;
 
 /* A chart: its name, a one-line summary, and the writer of its data.
@@ -34,9 +38,10 @@ int fs_chart_savings(fs_plot_ctx *ctx);
 /* Writes `NAME = value` (a number) into the preamble. */
 void fs_plot_var(fs_plot_ctx *ctx, const char *name, double value);
 
-/* Writes `array NAME[n]` with the strings, each in single quotes with '
- * doubled and control characters turned into spaces: no name can end the
- * string, and gnuplot substitutes nothing inside single quotes. */
+/* Makes gnuplot's string array NAME[n] hold the strings, passed as data
+ * (names.tsv, read by the preamble), never as gnuplot text: a name that
+ * begins with a quote, or holds any byte, draws as written (control
+ * characters as spaces). */
 void fs_plot_names(fs_plot_ctx *ctx, const char *name,
                    const char *const *values, size_t n);
 
@@ -64,6 +69,12 @@ void fs_plot_strs_free(fs_plot_strs *a);
 /* Writes money_div and money_fmt ('$%g', '$%gk' or '$%gM') for an axis
  * whose largest amount is max_abs (chart_money.c). */
 void fs_plot_money_axis(fs_plot_ctx *ctx, double max_abs);
+
+/* Writes `set AXIStics (...)` for a log time axis from lo to hi seconds,
+ * labelled "100 ms", "1 s", "10 min", "1 h" (1-2-5 steps over up to 2.5
+ * decades, decades beyond, every other decade beyond 6). */
+void fs_plot_time_tics(fs_plot_ctx *ctx, const char *axis, double lo,
+                       double hi);
 
 /* A numeric column of run_summary for the run (NaN when NULL). */
 int fs_plot_summary_num(fs_plot_ctx *ctx, long run_id, const char *column,

@@ -189,7 +189,7 @@ grep -qi 'nan' delta.txt && fail "table: nan"
 
 expect_exit 0 "markdown baseline" -- "$FLEETSIM" compare --db "$DB" --format markdown --baseline base fast2
 expect_in "$TMP/out" "| **workload quick** |" "markdown: workload section"
-expect_in "$TMP/out" "| latency p99 | 0.1004 s | 0.1004 s | 0 s | 0.0% |" "markdown: per-workload p99"
+expect_in "$TMP/out" "| latency p99 (finished requests) | 0.1 s | 0.1 s | 0 s | 0.0% |" "markdown: per-workload p99"
 expect_in "$TMP/out" "| cost | \$0.80 | \$1.60 | +\$0.80 | +100.0% |" "markdown: per-pool cost"
 
 # ---- defect 13: names with control characters and UTF-8 ------------------
@@ -254,4 +254,86 @@ expect_exit 0 "compare json batch" -- "$FLEETSIM" compare --db "$DB" --format js
 expect_eq "$(py 'import json,sys; print([w for w in json.load(open(sys.argv[1]))[0]["workloads"] if w["workload"] == "heavy"][0]["mean_batch_size"])' "$TMP/out")" "2.5" "compare json: mean batch size"
 expect_exit 0 "compare table batch" -- "$FLEETSIM" compare --db "$DB" batched
 expect_in "$TMP/out" "mean batch size" "compare table: mean batch size row"
+# Intervals that mean something: M/M/1 at rho = 0.7 (mean service 1 s),
+# 5 replications of 2 days after a 2 h warmup.  The sojourn time is
+# exponential of rate mu - lambda = 0.3/s, so p99 = ln(100) / 0.3 =
+# 15.3506 s.  Each replication's p99 is read inside its histogram bin (not
+# one value per bin), so the five differ: compare's 95% interval is not a
+# false "+- 0", and it covers the closed form.
+cat >mm1.ini <<'INI'
+[scenario]
+name = mm1
+start = 2026-01-01
+horizon = 2d
+warmup = 2h
+seed = 3
+[pool.gpu]
+gpu = L4
+count = 1
+price = 1.00
+[workload.w]
+pools = gpu
+arrivals = poisson(rate=0.7/s)
+service = exponential(mean=1s)
+INI
+expect_exit 0 "M/M/1, 5 replications" -- "$FLEETSIM" run mm1.ini \
+    --replications 5 --db "$DB" --quiet
+expect_eq "$(sql "$DB" "SELECT count(DISTINCT p99_s) FROM latency JOIN run USING (run_id) WHERE name = 'mm1'")" \
+    5 "five replications, five different stored p99s"
+expect_exit 0 "compare --group mm1" -- "$FLEETSIM" compare --db "$DB" \
+    --group --format json mm1
+expect_eq "$(py 'import json,sys,math
+s = json.load(open(sys.argv[1]))[0]["workloads"][0]["latency_p99_s"]
+exact = math.log(100) / 0.3
+print("%.4f" % exact, s["ci_high"] - s["ci_low"] > 0.01 * exact,
+      s["ci_low"] <= exact <= s["ci_high"],
+      s["ci_high"] - s["ci_low"] < 0.2 * exact)' "$TMP/out")" \
+    "15.3506 True True True" \
+    "p99 interval: not zero, holds ln(100)/0.3 s, narrower than 20%"
+# Overload never hidden, in all four formats: 1.2 s requests in pairs every
+# 2 s, queue_max = 1, one server: 898 of 3592 dropped (25.00%); two
+# servers: none.
+seq 0 2 3590 | awk 'BEGIN { print "t" } { print; print }' >pairs.csv
+cat >over.ini <<'INI'
+[scenario]
+name = over
+start = 2026-01-01
+horizon = 1h
+[pool.od]
+gpu = L4
+count = 1
+price = 1.00
+[workload.w]
+pools = od
+arrivals = trace(pairs.csv, format=generic, time=t)
+service = const(1.2s)
+queue_max = 1
+INI
+expect_exit 0 "overloaded run" -- "$FLEETSIM" run over.ini --db "$DB"
+expect_in "$TMP/out" "898 (25.00%)  OVERLOADED" "run summary: unfinished and the flag"
+expect_in "$TMP/out" "p50, p99 and mean over finished requests only" "run summary: p99 labelled"
+expect_exit 0 "two servers" -- "$FLEETSIM" run over.ini --db "$DB" --quiet \
+    --set pool.od.count=2 --name fine
+expect_exit 0 "compare table, overloaded" -- "$FLEETSIM" compare --db "$DB" over fine
+expect_in "$TMP/out" "25.00% OVERLOADED" "table: run flagged"
+expect_in "$TMP/out" "requests unfinished" "table: unfinished row"
+expect_in "$TMP/out" "latency p99 (finished requests)" "table: p99 labelled"
+expect_exit 0 "compare markdown, overloaded" -- "$FLEETSIM" compare --db "$DB" --format markdown over fine
+expect_in "$TMP/out" "| unfinished share | 25.00% OVERLOADED | 0.00% |" "markdown: flagged"
+expect_in "$TMP/out" "| requests unfinished | 898 | 0 |" "markdown: count"
+expect_exit 0 "compare csv, overloaded" -- "$FLEETSIM" compare --db "$DB" --format csv over fine
+expect_in "$TMP/out" "overloaded,yes,no" "csv: overloaded row"
+expect_in "$TMP/out" "workloads.w.requests_unfinished,898,0" "csv: per workload"
+expect_exit 0 "compare json, overloaded" -- "$FLEETSIM" compare --db "$DB" --format json over fine
+expect_eq "$(py 'import json,sys
+a, b = json.load(open(sys.argv[1]))
+w = a["workloads"][0]
+print(a["overloaded"], b["overloaded"], a["requests_unfinished"], a["unfinished_share"], w["requests_unfinished"], w["overloaded"])' "$TMP/out")" \
+    "True False 898 0.25 898 yes" "json: flags and counts"
+expect_exit 0 "overloaded, 2 replications" -- "$FLEETSIM" run over.ini \
+    --db "$DB" --quiet --replications 2 --name over2
+expect_exit 0 "compare --group, overloaded" -- "$FLEETSIM" compare \
+    --db "$DB" --group over2
+expect_in "$TMP/out" "25.00% ± 0.00% OVERLOADED" "group: the mean flagged, after its interval"
+
 report

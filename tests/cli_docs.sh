@@ -129,4 +129,35 @@ cmp -s "$TMP/out" "$TMP/usage" || fail "--help differs from help"
 expect_exit 2 "help --man scenario" -- "$FLEETSIM" help --man scenario
 expect_exit 2 "help colums" -- "$FLEETSIM" help colums
 expect_in "$TMP/err" "did you mean 'columns'" "help suggests a topic"
+# ---- main.c's table itself: every command there is in help and the man
+# page (the table is read from the source, not through `help commands`)
+sed -n 's/^ *{"\([a-z]*\)", cmd_[a-z_]*,.*/\1/p' "$SRCDIR/sim/cli/main.c" >"$TMP/main.commands"
+checks=$((checks + 1))
+[ "$(wc -l <"$TMP/main.commands")" -ge 10 ] ||
+    fail "main.c: only $(wc -l <"$TMP/main.commands") commands read from its table"
+while read -r cmd; do
+    expect_has "$TMP/usage" "  $cmd " "fleetsim help lists $cmd (main.c)"
+    expect_has "$MAN" ".SS \"$cmd" "man page COMMANDS, $cmd (main.c)"
+    expect_has "$TMP/commands" "$cmd	" "help commands lists $cmd (main.c)"
+done <"$TMP/main.commands"
+
+# ---- nothing that exists is said to come later ----------------------------
+# Spot pools, training jobs and windows exist (their keys are in help keys):
+# no sentence of help, README or the man page that says "later version"
+# may name them.
+for k in pool.interruption workload.jobs window.every; do
+    expect_has "$TMP/keys" "$k	" "help keys: $k exists"
+done
+for f in "$TMP/usage" "$README" "$MAN"; do
+    checks=$((checks + 1))
+    bad=$(tr '\n' ' ' <"$f" | sed 's/\([.;:]\) /\1\n/g' |
+          grep -i 'later version' | grep -iE 'spot|training|window' || true)
+    [ -z "$bad" ] || fail "$(basename "$f") says existing features come later: $bad"
+done
+
+# ---- the schema version the docs give is the one a database gets ---------
+v=$(sql "$DB" "PRAGMA user_version")
+expect_has "$README" "\`PRAGMA user_version\` = $v " "README.md: schema version $v"
+expect_has "$MAN" "is the schema version ($v)." "man page: schema version $v"
+
 report

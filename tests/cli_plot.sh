@@ -55,6 +55,18 @@ for c in monthly-cost utilization latency-cdf cost-vs-latency ri-breakeven \
 done
 checks=$((checks + 1))
 [ ! -e owned ] && [ ! -e owned2 ] || fail "a run name ran a command"
+# a name beginning with a quote (issue 20 item 6): names reach gnuplot as
+# data, never inside its command text, so every chart draws it as written
+expect_exit 0 "quote run" -- "$FLEETSIM" run p.ini --db "$DB" --quiet \
+    --set pool.od.count=3 --name "'x"
+for c in monthly-cost utilization latency-cdf cost-vs-latency ri-breakeven \
+         savings; do
+    expect_exit 0 "plot $c with a run named 'x" -- "$FLEETSIM" plot \
+        --db "$DB" --chart "$c" --out "quote-$c.svg" 1 3 || continue
+    if grep -qF "&apos;x" "quote-$c.svg" || grep -qF "'x" "quote-$c.svg"; then
+        checks=$((checks + 1))
+    else expect_in "quote-$c.svg" "'x" "$c: the name 'x shown"; fi
+done
 # the name, XML-escaped, in the legend / labels of the SVGs
 esc=$(printf '%s' "$EVIL" | sed -e 's/&/\&amp;/g' -e 's/"/\&quot;/g' \
       -e "s/'/\&apos;/g" -e 's/</\&lt;/g' -e 's/>/\&gt;/g')
@@ -73,10 +85,20 @@ r=$(awk -F, '$1 == "gcp" && $2 == "g2-standard-4" { print $7 }' \
     "$FLEETSIM_CATALOG/instances.csv")
 pct=$(awk -v r="$r" 'BEGIN { printf "+%.1f%%", 100 / (1 + r) }')
 expect_in savings.svg "+\$730 ($pct)" "savings: the step, +\$730"
-# ri-breakeven (pool od: $1.00/h, 1 GPU on average, 1 reserved at r):
-# upfront 12 x 730 r, on-demand 730 a month: break-even at 12 r months
-be=$(awk -v r="$r" 'BEGIN { printf "%.1f", 12 * r }')
-expect_in ri-breakeven.svg "break-even $be mo" "ri-breakeven: 12 x $r months"
+# ri-breakeven draws what roi recommends, from roi's own figures: pool od
+# ($1.00/h, 1 instance all day): reserve 1 at r an hour, $730 a month on
+# demand, 730 r with it; the chart's legend gives roi's count and savings
+# to the cent, the same as `fleetsim roi --format json`.
+expect_exit 0 "roi json" -- "$FLEETSIM" roi --db "$DB" 1 --pool od --format json
+want=$(py 'import json,sys
+r = json.load(open(sys.argv[1]))[0]
+print("od (L4): reserve %d (roi), saves $%s a month (%.1f%%) of $%s on demand" % (
+    r["recommended_count"], format(r["estimated_monthly_savings_usd"], ",.2f"),
+    r["estimated_savings_pct"], format(r["on_demand_cost_usd"], ",.2f")))' "$TMP/out")
+expect_in ri-breakeven.svg "$want" "ri-breakeven: roi's count and savings"
+expect_eq "$(py 'import sys; print(round(730 * (1 - float(sys.argv[1])), 2))' "$r")" \
+    "$(py 'import json,sys; print(json.load(open(sys.argv[1]))[0]["estimated_monthly_savings_usd"])' "$TMP/out")" \
+    "roi's saving: 730 x (1 - r)"
 
 # a run given twice (the same names twice) and a baseline that is not
 # the first run
@@ -90,6 +112,7 @@ expect_in base2.svg "-\$730 (" "savings from run 2: a -\$730 step"
 expect_exit 0 "ri-breakeven --pool res --term 3y" -- "$FLEETSIM" plot \
     --db "$DB" --chart ri-breakeven --pool res --term 3y --out res.svg 1
 expect_in res.svg "36-month term" "ri-breakeven: the 3-year term"
+expect_in res.svg "already reserved" "ri-breakeven: a reserved pool says so"
 expect_exit 1 "ri-breakeven: no such pool" -- "$FLEETSIM" plot --db "$DB" \
     --chart ri-breakeven --pool nope --out nope.svg 1
 expect_in "$TMP/err" "run 1 has no pool 'nope'" "no such pool named"
@@ -116,4 +139,55 @@ expect_in "$TMP/err" \
     "gnuplot missing: the message"
 checks=$((checks + 1))
 [ ! -e nog.png ] || fail "gnuplot missing: an output file was written"
+# ---- readable for a 20-point sweep -----------------------------------------
+# 4 fleet sizes x 5 arrival rates, 2 hours each.  Every chart draws the 20
+# runs with no two pieces of text printed over each other (svg_text.py),
+# every run named in a legend (none dropped for want of room); the
+# latency axes are logarithmic, labelled in time units (never a negative
+# latency); the series differ in colour and in dash pattern.
+cat >grid.ini <<'INI'
+[scenario]
+name = g
+start = 2026-01-01
+horizon = 2h
+metrics_interval = 10m
+seed = 4
+[pool.gpu]
+gpu = L4
+count = 2
+price = 0.80
+[workload.chat]
+pools = gpu
+arrivals = poisson(rate=1.5/s)
+service = exponential(mean=1s)
+slo_p99 = 10s
+INI
+expect_exit 0 "20-point sweep" -- "$FLEETSIM" sweep grid.ini --db grid.db \
+    --quiet -j 2 --vary pool.gpu.count=2,3,4,5 \
+    --vary 'workload.chat.arrivals=poisson(rate=1.5/s),poisson(rate=2/s),poisson(rate=2.5/s),poisson(rate=3/s),poisson(rate=3.5/s)'
+runs=$(sql grid.db "SELECT group_concat(run_id, ' ') FROM run")
+for c in monthly-cost utilization latency-cdf cost-vs-latency ri-breakeven \
+         savings; do
+    # shellcheck disable=SC2086
+    expect_exit 0 "20 runs: $c" -- "$FLEETSIM" plot --db grid.db \
+        --chart "$c" --out "grid-$c.svg" $runs || continue
+    python3 "$SRCDIR/tests/svg_text.py" "grid-$c.svg" >"grid-$c.txt"
+    checks=$((checks + 1))
+    ! grep -q '^OVERLAP' "grid-$c.txt" ||
+        fail "20 runs: $c prints text over text: $(grep -m3 '^OVERLAP' "grid-$c.txt" | tr '\n' ' ')"
+    checks=$((checks + 1))
+    named=$(grep -o 'g\[count=[0-9],arrivals=poisson(rate=[0-9.]*/s)\]' "grid-$c.svg" | sort -u | wc -l)
+    [ "$named" -eq 20 ] || fail "20 runs: $c names $named of the 20 runs"
+done
+for c in latency-cdf cost-vs-latency; do
+    expect_in "grid-$c.svg" "<text>10 s</text>" "$c: a log latency axis in time units"
+    checks=$((checks + 1))
+    ! grep -q '<text>-[0-9]' "grid-$c.svg" || fail "$c: a negative tic"
+done
+checks=$((checks + 1))
+colours=$(grep -o "stroke='rgb([^)]*)'" grid-latency-cdf.svg | sort -u | wc -l)
+dashes=$(grep -o "stroke-dasharray='[^']*'" grid-latency-cdf.svg | tr -d ' ' | sort -u | wc -l)
+[ "$colours" -ge 10 ] && [ "$dashes" -ge 4 ] ||
+    fail "latency-cdf: $colours colours and $dashes dash patterns for 20 series"
+
 report

@@ -90,7 +90,7 @@ expect_exit 0 "compare --group table" -- "$FLEETSIM" compare --db "$DB" \
     --group --baseline mmc mmc5
 expect_in "$TMP/out" "mmc (n=5)" "table heading"
 expect_in "$TMP/out" "+\$48.00 ± \$0.00 (+25.0% ± 0.0%)" "table cost change"
-expect_in "$TMP/out" "requests                          483,772 ± 421" \
+expect_in "$TMP/out" "requests                           483,772 ± 421" \
     "table requests mean ± half-width"
 expect_exit 0 "compare --group markdown" -- "$FLEETSIM" compare --db "$DB" \
     --group --format markdown mmc

@@ -1,19 +1,29 @@
 #!/bin/sh
 # cli_report.sh -- `fleetsim report`: one budget review of two one-day
 # runs (an on-demand L4 at $1.00/h and a reserved one; the second run has
-# two on-demand L4s and a name with HTML in it).  The HTML references no
-# URL, escapes the name, holds the exact savings ($24.00 total, $730.00
-# run-rate: one more GPU at $1.00/h) and six inline <svg> charts;
-# chromium renders it (a screenshot that is not blank, a DOM with the
-# summary table and six <svg>).  The Markdown has GitHub tables and its
-# charts beside it.  A chart that cannot be drawn (ri-breakeven of a pool
-# with no GPU-hours) is a note.  The reservation recommendation row is
-# `fleetsim roi`'s, and a run sampled every 2 h has a note.  Bad --out
-# exits 2 and writes nothing.
+# two on-demand L4s and a name with HTML in it), and of a week of diurnal
+# demand on an autoscaled pool.  What a reader sees, in headless chromium:
+#   - the executive summary first, its figures equal to the store's (run
+#     rate, change against the baseline in $ and %, the calendar-month
+#     bill), money as $1,234, no raw column name anywhere (horizon_s,
+#     cost_per_month_usd, ...), the reserved pool "already reserved",
+#     never recommended a reservation;
+#   - every chart present: six inline <svg>, each with content;
+#   - the reservation table and the ri-breakeven chart agree: the chart's
+#     count, monthly savings and percentage are the table's (and roi's), on
+#     diurnal demand where the daily-average sizing would choose more;
+#   - a run named 'x (a leading quote) draws every chart;
+#   - an overloaded run (25% of requests dropped) is flagged;
+#   - the top saving of case study 6 (on demand against spot) is moving
+#     training to spot, sized from the store's run rates.
+# The Markdown has GitHub tables and its charts beside it.  A chart that
+# cannot be drawn (ri-breakeven of a run sampled every 2 h) is a note.
+# Bad --out exits 2 and writes nothing.
 . "$(dirname "$0")/cli_lib.sh"
 export FLEETSIM_PLOTS="${FLEETSIM_PLOTS:-$SRCDIR/plots}"
 DB="$TMP/report.db"
 cd "$TMP" || exit 1
+py() { python3 -c "$@"; }
 
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "cli_report: gnuplot not installed (Debian: gnuplot-nox); skipped"
@@ -37,15 +47,59 @@ checks=$((checks + 1))
 expect_in review.html 'two&lt;b&gt;&amp;od' "html: the name escaped"
 checks=$((checks + 1))
 ! grep -q 'two<b>' review.html || fail "html: a name not escaped"
-expect_in review.html '<td>+24.00</td><td>+69.18%</td></tr>' \
+expect_in review.html '<td>+$24.00</td><td>+69.18%</td></tr>' \
     "html: total cost delta"
-expect_in review.html '<td>1,785.15</td><td>+730.00</td>' \
+expect_in review.html '<td>$1,785.15</td><td>+$730.00</td>' \
     "html: run-rate delta"
-expect_in review.html '<td>2026-01</td><td>on-demand</td><td>48.00</td>' \
-    "html: cost_monthly"
+expect_in review.html '<td>2026-01</td><td>on-demand</td><td>$48.00</td>' \
+    "html: the calendar-month bill"
+# the executive summary opens the review, before every table
+checks=$((checks + 1))
+[ "$(grep -n 'Executive summary' review.html | cut -d: -f1)" -lt \
+  "$(grep -n '<table>' review.html | head -1 | cut -d: -f1)" ] ||
+    fail "html: the executive summary is not first"
+# the reserved pool: already reserved, never a recommendation to reserve
+expect_in review.html '<td>base</td><td>res</td><td class="note" colspan="10">already reserved: no reservation recommended' \
+    "html: the reserved pool gets no recommendation"
+expect_in review.html 'already reserved' "html: the reserved pool says so"
+checks=$((checks + 1))
+! grep -q 'Reserve [0-9]* instances\{0,1\} of pool res' review.html ||
+    fail "html: a reservation recommended for the reserved pool"
 
-# In a real browser.
+# The summary's figures, from the store: run rates, the change, the bill.
+rate1=$(sql "$DB" "SELECT cost_per_month_usd FROM run_summary WHERE run_id = 1")
+rate2=$(sql "$DB" "SELECT cost_per_month_usd FROM run_summary WHERE run_id = 2")
+bill1=$(sql "$DB" "SELECT printf('%.2f', sum(cost_usd)) FROM cost_monthly WHERE run_id = 1 AND month = '2026-01'")
+want_head=$(py 'import sys
+r1, r2 = float(sys.argv[1]), float(sys.argv[2])
+print("base (the baseline) runs at $%s a month" % format(round(r1), ","))' "$rate1" "$rate2")
+want_change=$(py 'import sys
+r1, r2 = float(sys.argv[1]), float(sys.argv[2])
+print("+$%.2f (%+.1f%%)" % (r2 - r1, 100 * (r2 - r1) / r1))' "$rate1" "$rate2")
+
+# ---- what a reader sees: chromium -----------------------------------------
 CHROME=$(command -v chromium || command -v chromium-browser || true)
+chrome() {   # chromium with a fresh profile, no network
+    rm -rf "$TMP/chrome"
+    "$CHROME" --headless --no-sandbox --disable-gpu --disable-quic \
+        --no-first-run --disable-background-networking \
+        --disable-component-update --disable-sync \
+        --user-data-dir="$TMP/chrome" "$@" 2>/dev/null
+}
+# seen DOM: the document's text (what a reader reads, the charts' text
+# included), one line per element, and a check that every <svg> has
+# content (at least 20 drawn elements: paths, texts, lines)
+seen() {
+    python3 - "$1" <<'PY'
+import sys, re, html
+dom = open(sys.argv[1], encoding="utf-8").read()
+svgs = re.findall(r"<svg\b.*?</svg>", dom, re.S)
+drawn = [len(re.findall(r"<(path|text|line|rect|polyline|polygon|circle)\b", s)) for s in svgs]
+text = html.unescape(re.sub(r"<[^>]+>", "\n", re.sub(r"<style.*?</style>", "", dom, flags=re.S)))
+open("seen.txt", "w").write("\n".join(l.strip() for l in text.split("\n") if l.strip()) + "\n")
+print(len(svgs), min(drawn) if drawn else 0)
+PY
+}
 if [ -z "$CHROME" ]; then
     if [ "${CI:-}" = true ]; then
         fail "chromium not installed (CI installs it: .ci/run)"
@@ -53,12 +107,8 @@ if [ -z "$CHROME" ]; then
         echo "cli_report: chromium not installed; browser checks skipped"
     fi
 else
-    set -- --headless --no-sandbox --disable-gpu --disable-quic \
-        --no-first-run --disable-background-networking \
-        --disable-component-update --disable-sync \
-        --user-data-dir="$TMP/chrome" --virtual-time-budget=2000
-    "$CHROME" "$@" --screenshot="$TMP/shot.png" --window-size=1280,2000 \
-        "file://$TMP/review.html" >/dev/null 2>&1
+    chrome --screenshot="$TMP/shot.png" --window-size=1280,2000 \
+        --virtual-time-budget=2000 "file://$TMP/review.html" >/dev/null
     checks=$((checks + 1))
     if [ -s "$TMP/shot.png" ]; then
         set -- $(python3 "$SRCDIR/tests/png_colours.py" "$TMP/shot.png")
@@ -67,34 +117,137 @@ else
     else
         fail "chromium wrote no screenshot"
     fi
-    set -- --headless --no-sandbox --disable-gpu --disable-quic \
-        --no-first-run --disable-background-networking \
-        --disable-component-update --disable-sync \
-        --user-data-dir="$TMP/chrome"
-    "$CHROME" "$@" --dump-dom "file://$TMP/review.html" >dom.html \
-        2>/dev/null
+    chrome --dump-dom "file://$TMP/review.html" >dom.html
+    set -- $(seen dom.html)
+    expect_eq "${1:-0}" 6 "dom: six charts"
     checks=$((checks + 1))
-    [ "$(grep -o '<svg' dom.html | wc -l)" -eq 6 ] ||
-        fail "dom: not six <svg> charts"
-    expect_in dom.html '<th>Column</th><th>base</th><th>two&lt;b&gt;&amp;od</th>' \
-        "dom: the summary table with the run names"
+    [ "${2:-0}" -ge 20 ] || fail "dom: a chart without content (${2:-0} elements)"
+    expect_in dom.html '<th>Figure</th><th>base</th><th>two&lt;b&gt;&amp;od</th>' \
+        "dom: the figures table with the run names"
     checks=$((checks + 1))
-    [ "$(grep -o '<table>' dom.html | wc -l)" -eq 6 ] ||
-        fail "dom: not six tables"
+    [ "$(grep -o '<table>' dom.html | wc -l)" -eq 7 ] ||
+        fail "dom: not seven tables (at a glance and six)"
+    expect_in seen.txt "$want_head" "seen: the baseline's run rate ($rate1)"
+    expect_in seen.txt "$want_change" "seen: the change against the baseline"
+    expect_in seen.txt "2026-01: \$$bill1 (1 of 31 days run)" \
+        "seen: the calendar-month bill ($bill1)"
+    expect_in seen.txt "Monthly run rate (730 h)" "seen: the run rate labelled"
+    # no raw column name of the store anywhere a reader looks
+    for c in run_id horizon_s total_cost_usd cost_per_month_usd \
+             gpu_hours_provisioned gpu_hours_busy requests_dropped \
+             latency_mean_s latency_p50_s latency_p99_s wait_mean_s \
+             slo_attainment jobs_missed_deadline requests_unfinished \
+             unfinished_share p50_s p99_s slo_s cost_usd; do
+        checks=$((checks + 1))
+        ! grep -q "$c" seen.txt || fail "seen: the raw column name $c"
+    done
 fi
+
+# ---- the reservation table and the ri-breakeven chart agree ------------
+# A week of diurnal demand (2 to 12 requests/s) on an autoscaled L4 pool:
+# roi reserves fewer than the daily average would; the chart draws roi's
+# count, with its savings to the cent, as the table gives them.
+cat >diurnal.ini <<'INI'
+[scenario]
+name = diurnal
+start = 2026-01-01
+horizon = 7d
+metrics_interval = 1h
+seed = 2
+[pool.a]
+instance = gcp:g2-standard-4
+pricing = on-demand
+autoscale = utilization(target=70%)
+min = 1
+max = 40
+cooldown = 10m
+[workload.chat]
+pools = a
+arrivals = diurnal(peak=12/s, trough=2/s, peak_hour=14)
+service = exponential(mean=1s)
+INI
+expect_exit 0 "diurnal run" -- "$FLEETSIM" run diurnal.ini --db "$DB" --quiet
+expect_exit 0 "report of the diurnal run" -- "$FLEETSIM" report --db "$DB" \
+    --out diurnal.html diurnal
+agree=$(python3 - <<'PY'
+import re, html
+dom = open("diurnal.html", encoding="utf-8").read()
+head, rest = dom.split("Reservation recommendation", 1)
+row = re.search(r"<tr><td>diurnal</td><td>a</td>(.*?)</tr>", rest).group(1)
+cells = [html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", row)]
+count, od, with_, save, pct, daily = cells[0], cells[1], cells[2], cells[3], cells[4], cells[7]
+svg = re.search(r"<figcaption>ri-breakeven.*?</figure>", dom, re.S).group(0)
+text = html.unescape(" ".join(re.findall(r">([^<]*)<", svg)))
+m = re.search(r"reserve (\d+) \(roi\), saves (\$[\d,.]+) a month \(([\d.]+%)\) of (\$[\d,.]+) on demand", text)
+print(count == m.group(1), save == m.group(2), pct == m.group(3),
+      od == m.group(4), with_ != "" and daily != "", int(count) < int(daily),
+      count, save, daily)
+PY
+)
+case $agree in
+"True True True True True True "*) checks=$((checks + 1)) ;;
+*) checks=$((checks + 1)); fail "ri-breakeven and the table disagree: $agree" ;;
+esac
+roi=$("$FLEETSIM" roi --db "$DB" diurnal --format csv | sed -n 2p)
+expect_eq "$(echo "$roi" | cut -d, -f4)" "$(echo "$agree" | cut -d' ' -f7)" \
+    "the table's count is roi's"
+
+# ---- a name beginning with a quote, and an overloaded run -------------
+seq 0 2 3590 | awk 'BEGIN { print "t" } { print; print }' >pairs.csv
+cat >over.ini <<'INI'
+[scenario]
+name = over
+start = 2026-01-01
+horizon = 1h
+metrics_interval = 10m
+[pool.od]
+gpu = L4
+count = 1
+price = 1.00
+[workload.w]
+pools = od
+arrivals = trace(pairs.csv, format=generic, time=t)
+service = const(1.2s)
+queue_max = 1
+INI
+expect_exit 0 "overloaded run" -- "$FLEETSIM" run over.ini --db "$DB" \
+    --quiet --name "'x"
+expect_exit 0 "report of 'x" -- "$FLEETSIM" report --db "$DB" \
+    --out quote.html base "'x"
+checks=$((checks + 1))
+[ "$(grep -c '<svg' quote.html)" -eq 6 ] ||
+    fail "'x: not six charts ($(grep -c '<svg' quote.html))"
+expect_in quote.html "898 (25.00%), overloaded" "overloaded: flagged at a glance"
+expect_in quote.html "Unfinished work: run &#39;x left 898 requests (25.00%" \
+    "overloaded: a risk, named"
+expect_in quote.html "  'x (overloaded)</text>" "overloaded: marked in cost-vs-latency"
+
+# ---- the top savings name what a cheaper run changes ----------------------
+# Case study 6: the same fine-tunes on demand and on spot.  The summary's
+# first saving is moving training to spot, sized as the store's run rates
+# differ (whole dollars), before right-sizing.
+(cd "$SRCDIR" && "$FLEETSIM" run scenarios/case6-finetune-a100-on-demand.ini \
+    --db "$TMP/c6.db" --quiet && "$FLEETSIM" run \
+    scenarios/case6-finetune-a100-spot.ini --db "$TMP/c6.db" --quiet) >/dev/null
+expect_exit 0 "report of case 6" -- "$FLEETSIM" report --db c6.db \
+    --out c6.md 1 2
+save=$(sql c6.db "SELECT printf('%,d', round(a.cost_per_month_usd - b.cost_per_month_usd)) FROM run_summary a, run_summary b WHERE a.run_id = 1 AND b.run_id = 2")
+expect_in c6.md "1. Move training to spot, as run case6-finetune-a100-spot does: saves \$$save a month" \
+    "summary: moving training to spot, \$$save a month"
 
 # ---- Markdown ------------------------------------------------------------
 expect_exit 0 "report md" -- "$FLEETSIM" report --db "$DB" --baseline 2 \
     --out review.md base 2
-expect_in review.md '| Run | Run-rate (USD/730 h) |' "md: savings table"
-expect_in review.md '| base | 1,055.15 | -730.00 | -40.89% | 34.69 | -24.00 | -40.89% |' \
+expect_in review.md '## Executive summary' "md: the executive summary"
+expect_in review.md '| Run | Monthly run rate (730 h) |' "md: savings table"
+expect_in review.md '| base | $1,055.15 | -$730.00 | -40.89% | $34.69 | -$24.00 | -40.89% |' \
     "md: savings against baseline 2"
 expect_in review.md '| two\<b>&od |' "md: the name in the table (< escaped)"
 # showback: each workload's row carries the cost cost_allocation gives it
 alloc=$(sql "$DB" "SELECT printf('%.2f', total(cost_usd)) FROM cost_allocation WHERE run_id = 1 AND workload IS NOT NULL")
 checks=$((checks + 1))
 [ "$alloc" != "0.00" ] || fail "the base run allocates no cost to its workload"
-expect_in review.md " | $alloc | " "md: the workload's allocated cost ($alloc)"
+expect_in review.md " | \$$alloc | " "md: the workload's allocated cost ($alloc)"
 for c in monthly-cost utilization latency-cdf cost-vs-latency ri-breakeven \
          savings; do
     checks=$((checks + 1))
@@ -103,30 +256,12 @@ for c in monthly-cost utilization latency-cdf cost-vs-latency ri-breakeven \
     expect_in review.md "![$c](review-$c.svg)" "md: links $c"
 done
 
-# ---- a chart that cannot be drawn: a note in its place ----------------
-# Without on-demand GPUs the run's default ri-breakeven pool (od) has no
-# GPU-hours: five charts, and the note naming why.
-expect_exit 0 "run without od GPUs" -- "$FLEETSIM" run r.ini --db "$DB" \
-    --quiet --set pool.od.count=0 --name zero
-expect_exit 0 "report with a note" -- "$FLEETSIM" report --db "$DB" \
-    --out zero.html zero
-checks=$((checks + 1))
-[ "$(grep -c '<svg' zero.html)" -eq 5 ] || fail "note: not five <svg>"
-expect_in zero.html '<p class="note">Not drawn for these runs: ri-breakeven: pool od of run 3 provisioned no GPU-hours</p>' \
-    "note: ri-breakeven without GPU-hours"
-expect_exit 0 "md report with a note" -- "$FLEETSIM" report --db "$DB" \
-    --out zero.md zero
-expect_in zero.md '*Not drawn for these runs:* ri-breakeven: pool od' \
-    "md note"
-checks=$((checks + 1))
-[ ! -e zero-ri-breakeven.svg ] && [ -e zero-savings.svg ] ||
-    fail "md note: wrong chart files"
-
 # ---- the reservation recommendation: what `fleetsim roi` says ---------
 # Pool od of run base ($1.00/h on demand, one instance all day): the row's
 # recommended count and monthly savings are roi's CSV figures (1 and
 # 404.93: $730.00 on demand against $325.07 reserved a month), in HTML and
-# Markdown; a run sampled every 2 h gets a note row per pool instead.
+# Markdown; a run sampled every 2 h gets a note row per pool instead, and
+# its ri-breakeven chart a note.
 roi=$("$FLEETSIM" roi --db "$DB" base --pool od --format csv | sed -n 2p)
 count=$(echo "$roi" | cut -d, -f4)
 save=$(echo "$roi" | cut -d, -f12)
@@ -137,11 +272,11 @@ row=$(awk '/^## Reservation recommendation/ { on = 1 }
            on && /^\| base \| od \|/ { print; exit }' review.md)
 checks=$((checks + 1))
 [ "$(echo "$row" | cut -d'|' -f4 | tr -d ' ')" = "$count" ] &&
-    [ "$(echo "$row" | cut -d'|' -f7 | tr -d ' ,')" = "$save" ] ||
+    [ "$(echo "$row" | cut -d'|' -f7 | tr -d ' ,$')" = "$save" ] ||
     fail "md recommendation row '$row' is not roi's ($count, $save)"
 expect_in review.md '## Reservation recommendation (1-year, no upfront, hour-by-hour demand)' \
     "md: the recommendation table"
-expect_in review.html "<td>base</td><td>od</td><td>$count</td><td>730.00</td><td>325.07</td><td>$save</td><td>55.5%</td>" \
+expect_in review.html "<td>base</td><td>od</td><td>$count</td><td>\$730.00</td><td>\$325.07</td><td>\$$save</td><td>55.5%</td>" \
     "html: the recommendation row"
 expect_exit 0 "coarse run" -- "$FLEETSIM" run r.ini --db "$DB" --quiet \
     --set scenario.metrics_interval=2h --name coarse
@@ -149,10 +284,19 @@ expect_exit 0 "report of a coarse run" -- "$FLEETSIM" report --db "$DB" \
     --out coarse.md coarse
 expect_in coarse.md '| coarse | res | — | — | — | — | — | — | — | — | — | not sized: metrics\_interval 2h is over 1 h' \
     "md: a note for a run sampled every 2 h"
+expect_in coarse.md '*Not drawn for these runs:* ri-breakeven: run ' \
+    "md: the chart that cannot be drawn is a note"
+checks=$((checks + 1))
+[ ! -e coarse-ri-breakeven.svg ] && [ -e coarse-savings.svg ] ||
+    fail "md note: wrong chart files"
 expect_exit 0 "html report of a coarse run" -- "$FLEETSIM" report \
     --db "$DB" --out coarse.html coarse
-expect_in coarse.html '<td>coarse</td><td>od</td><td>—</td>' \
+expect_in coarse.html '<td>coarse</td><td>od</td><td class="note" colspan="10">not sized: metrics_interval 2h' \
     "html: the note row"
+checks=$((checks + 1))
+[ "$(grep -c '<svg' coarse.html)" -eq 5 ] || fail "note: not five <svg>"
+expect_in coarse.html '<p class="note">Not drawn for these runs: ri-breakeven: run ' \
+    "html: the note in the chart's place"
 
 # ---- bad use --------------------------------------------------------------
 expect_exit 2 "report .txt" -- "$FLEETSIM" report --db "$DB" \

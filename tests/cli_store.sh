@@ -210,10 +210,10 @@ sql "$MIG" "DROP VIEW run_summary; CREATE VIEW run_summary AS SELECT run_id, nam
 expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "1" "v1 fixture"
 # a reading command never writes: it says how to upgrade
 expect_exit 1 "runs on a v1 database" -- "$FLEETSIM" runs --db "$MIG"
-expect_in "$TMP/err" "database schema version 1 is older than this fleetsim (version 7); \`fleetsim run\` with this --db upgrades it" "runs: v1 message"
+expect_in "$TMP/err" "database schema version 1 is older than this fleetsim (version 8); \`fleetsim run\` with this --db upgrades it" "runs: v1 message"
 expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "1" "runs left the v1 database alone"
 expect_exit 0 "run into a v1 database migrates it" -- "$FLEETSIM" run "$TMP/mig.ini" --db "$MIG" --quiet
-expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "7" "migrated to version 7"
+expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "8" "migrated to version 8"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('pool') WHERE name IN ('list_price_usd_h', 'contracted_price_usd_h', 'commitment_usd_h', 'gpus_per_instance')")" "4" "pool columns added by the v7 migration (FOCUS prices)"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('job') WHERE name IN ('cost_usd', 'status', 'reason')")" "3" "job columns added by the v4 migration (training)"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('pool') WHERE name IN ('requests_retried', 'work_lost_s', 'fallback_hours', 'fallback_cost_usd')")" "4" "pool columns added by the v5 migration"

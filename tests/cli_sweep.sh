@@ -123,4 +123,19 @@ expect_in "$TMP/err" "point 2, pairs[count=2]: killed by signal 9" "the killed p
 expect_eq "$(sql "$TMP/kill.db" "PRAGMA integrity_check")" ok "integrity_check after a killed worker"
 expect_eq "$(sql "$TMP/kill.db" "SELECT count(*) FROM cost_monthly WHERE run_id NOT IN (SELECT run_id FROM run)")" 0 "no orphan rows"
 
+# Overload never hidden: 1.2 s requests in pairs every 2 s with
+# queue_max = 1.  One server drops 898 of the 3592 (25.00%): cheaper than
+# two and its p99 over the finished (2.4 s) would put it on the front, but
+# it is overloaded, so it is left off and listed under the table.
+sed -e 's/^service = .*/service = const(value=1.2s)\nqueue_max = 1/' "$TMP/pairs.ini" >"$TMP/over.ini"
+expect_exit 0 "overloaded sweep" -- "$FLEETSIM" sweep "$TMP/over.ini" --vary pool.od.count=1,2 --db "$TMP/over.db"
+cp "$TMP/out" "$TMP/table"
+expect_eq "$(sql "$TMP/over.db" "SELECT requests_unfinished || ' ' || unfinished_share FROM run_summary WHERE name = 'pairs[count=1]'")" \
+    "898 0.25" "898 of 3592 dropped: 25%"
+expect_eq "$(awk '$3 == "pairs[count=1]" { print $NF }' "$TMP/table")" overloaded "count=1 flagged overloaded"
+expect_eq "$(front 'pairs[count=1]')" 0 "overloaded count=1 off the front"
+expect_eq "$(front 'pairs[count=2]')" 1 "count=2 on the front"
+expect_in "$TMP/table" "p99 (finished)" "p99 labelled: finished requests"
+expect_in "$TMP/table" "  point 1  pairs[count=1]: 898 unfinished requests (25.00%)" "listed under the front"
+
 report

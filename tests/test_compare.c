@@ -194,20 +194,24 @@ static char *compare_text(fs_compare_format fmt, const fs_compare_run *runs,
 
 static void test_formats(void)
 {
-    CHECK(fs_compare_section_columns(FS_COMPARE_WORKLOADS) == 8);
+    CHECK(fs_compare_section_columns(FS_COMPARE_WORKLOADS) == 11);
     CHECK(fs_compare_section_columns(FS_COMPARE_POOLS) == 12);
     CHECK(fs_compare_section_columns(FS_COMPARE_PRICING) == 2);
 
     fs_compare_run runs[2];
     make_run(&runs[0], "1", "today", "100.0");
     make_run(&runs[1], "2", "a|b\tc", "150.0");
-    /* workload, requests, p50, p99, wait, slo, attainment, batch size */
+    /* workload, requests, unfinished, unfinished share, overloaded, p50,
+     * p99, wait, slo, attainment, batch size */
     add_row(&runs[0], FS_COMPARE_WORKLOADS, (const char *[]){
-        "chat", "1000", "0.1", "0.2", "0.01", "1.0", "0.99", "1.0" });
+        "chat", "1000", "0", "0.0", "no", "0.1", "0.2", "0.01", "1.0",
+        "0.99", "1.0" });
     add_row(&runs[0], FS_COMPARE_WORKLOADS, (const char *[]){
-        "batch", "10", "50.0", "160.0", "40.0", NULL, NULL, "2.5" });
+        "batch", "10", "5", "0.3333", "yes", "50.0", "160.0", "40.0", NULL,
+        NULL, "2.5" });
     add_row(&runs[1], FS_COMPARE_WORKLOADS, (const char *[]){
-        "chat", "1000", "0.1", "0.3", "0.02", "1.0", "0.95", "1.5" });
+        "chat", "1000", "0", "0.0", "no", "0.1", "0.3", "0.02", "1.0",
+        "0.95", "1.5" });
     /* pool, pricing, gpu, provisioned, busy, utilization, cost, idle,
      * and for spot pools interruptions, retried, fallback hours, cost */
     add_row(&runs[0], FS_COMPARE_POOLS, (const char *[]){
@@ -229,7 +233,8 @@ static void test_formats(void)
     /* json: rows in their run's object, deltas against the same name */
     char *json = compare_text(FS_COMPARE_JSON, runs, 2, 0);
     CHECK_CONTAINS(json, "\"workloads\":[{\"workload\":\"chat\",\"requests\":"
-                   "1000,\"latency_p50_s\":0.1,\"latency_p99_s\":0.2,"
+                   "1000,\"requests_unfinished\":0,\"unfinished_share\":0.0,"
+                   "\"overloaded\":\"no\",\"latency_p50_s\":0.1,\"latency_p99_s\":0.2,"
                    "\"wait_mean_s\":0.01,\"slo_s\":1.0,\"slo_attainment\":"
                    "0.99,\"mean_batch_size\":1.0},{\"workload\":\"batch\",");
     CHECK_CONTAINS(json, "\"slo_s\":null,\"slo_attainment\":null,"
@@ -237,10 +242,14 @@ static void test_formats(void)
     CHECK_CONTAINS(json, "\"name\":\"a|b\\tc\"");
     CHECK_CONTAINS(json, "\"latency_p99_s\":0.3,\"wait_mean_s\":0.02,"
                    "\"slo_s\":1.0,\"slo_attainment\":0.95,\"mean_batch_size\":1.5,"
-                   "\"delta_vs_baseline\":{\"requests\":0,\"latency_p50_s\":0,"
+                   "\"delta_vs_baseline\":{\"requests\":0,"
+                   "\"requests_unfinished\":0,\"unfinished_share\":0,"
+                   "\"latency_p50_s\":0,"
                    "\"latency_p99_s\":0.1,\"wait_mean_s\":0.01,\"slo_s\":0,"
                    "\"slo_attainment\":-0.04,\"mean_batch_size\":0.5},\"delta_pct_vs_baseline\":{"
-                   "\"requests\":0,\"latency_p50_s\":0,\"latency_p99_s\":50,"
+                   "\"requests\":0,\"requests_unfinished\":null,"
+                   "\"unfinished_share\":null,\"latency_p50_s\":0,"
+                   "\"latency_p99_s\":50,"
                    "\"wait_mean_s\":100,");
     CHECK_CONTAINS(json, "{\"pool\":\"spare\",\"pricing\":\"spot\",\"gpu\":"
                    "\"L4\",\"gpu_hours_provisioned\":0.0,\"gpu_hours_busy\":"
@@ -286,9 +295,14 @@ static void test_formats(void)
     /* the cells, with runs of spaces squeezed and line ends trimmed */
     char *cells = squeeze(table);
     CHECK_CONTAINS(cells, "\nworkload chat\n requests 1,000 1,000 0 0.0%\n"
-                   " latency p50 0.1 s 0.1 s 0 s 0.0%\n"
-                   " latency p99 0.2 s 0.3 s +0.1 s +50.0%\n");
-    CHECK_CONTAINS(cells, "\nworkload batch\n requests 10\n");
+                   " requests unfinished 0 0 0\n"
+                   " unfinished share 0.00% 0.00% 0.00 pp\n"
+                   " overloaded no no\n"
+                   " latency p50 (finished requests) 0.1 s 0.1 s 0 s 0.0%\n"
+                   " latency p99 (finished requests) 0.2 s 0.3 s +0.1 s +50.0%\n");
+    CHECK_CONTAINS(cells, "\nworkload batch\n requests 10\n"
+                   " requests unfinished 5\n"
+                   " unfinished share 33.33% OVERLOADED\n overloaded yes\n");
     CHECK_CONTAINS(cells, "\n SLO p99 -\n SLO attainment -\n mean batch size 2.50\n"
                    "pool od|1\n");
     CHECK_CONTAINS(cells, "\n utilization 50.00% 25.00% -25.00 pp -50.0%\n");

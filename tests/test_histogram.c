@@ -65,6 +65,36 @@ int main(void)
     fs_hist_free(&a);
     fs_hist_free(&b);
 
+    /* One distinct value in a bin is read back exactly (the bin's smallest
+     * and largest sample are kept), not as the bin's middle. */
+    fs_hist c;
+    fs_hist_init(&c);
+    for (int i = 0; i < 1000; i++)
+        fs_hist_add(&c, 0.1);
+    CHECK(fs_hist_quantile(&c, 0.5) == 0.1 && fs_hist_quantile(&c, 0.99) == 0.1);
+    /* Two sample sets whose p99 falls in the same bin (ratio 1.0099: 10.0
+     * to 10.05 is inside one) read different p99s, as their samples
+     * differ, each between its bin's samples: not quantized to the bin. */
+    fs_hist d1, d2;
+    fs_hist_init(&d1);
+    fs_hist_init(&d2);
+    for (int i = 0; i < 990; i++) {
+        fs_hist_add(&d1, 1.0);
+        fs_hist_add(&d2, 1.0);
+    }
+    for (int i = 0; i < 10; i++) {
+        fs_hist_add(&d1, 10.0 + 0.001 * i);
+        fs_hist_add(&d2, 10.02 + 0.003 * i);
+    }
+    double p1 = fs_hist_quantile(&d1, 0.999), p2 = fs_hist_quantile(&d2, 0.999);
+    CHECK(p1 != p2);
+    CHECK(p1 >= 10.0 && p1 <= 10.009 && p2 >= 10.02 && p2 <= 10.047);
+    fs_hist_merge(&d1, &d2);
+    CHECK(fs_hist_quantile(&d1, 1.0) == 10.02 + 0.003 * 9);
+    fs_hist_free(&c);
+    fs_hist_free(&d1);
+    fs_hist_free(&d2);
+
     fs_hist e;
     fs_hist_init(&e);
     CHECK(isnan(fs_hist_quantile(&e, 0.5)));

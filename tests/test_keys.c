@@ -89,7 +89,7 @@ static void test_tables(void)
     size_t n = fs_summary_column_list(list, sizeof list);
     CHECK(n == strlen(list) && n < sizeof list);
     CHECK(strncmp(list, "run_id, name, scenario, seed,", 29) == 0);
-    CHECK(strcmp(list + n - 15, ", interruptions") == 0);
+    CHECK(strcmp(list + n - 18, ", unfinished_share") == 0);
     CHECK(fs_summary_column_list(tiny, sizeof tiny) == n);
     CHECK(strcmp(tiny, "run_id,") == 0);
 }
@@ -201,6 +201,7 @@ static void test_view(void)
         "CREATE TABLE pool (run_id, pool, gpu_hours_provisioned REAL,"
         " gpu_hours_busy REAL, interruptions INTEGER);"
         "CREATE TABLE job (run_id, met_deadline);"
+        "CREATE TABLE latency (run_id, workload, unfinished, dropped);"
         /* run 1: 10 days, $100.004 + $50, 2 pools; run 2: nothing */
         "INSERT INTO run VALUES (1, 'a', 's.ini', 7, 0, 864000, 1, 90, 3,"
         " 0.5, 0.4, 1.9, 0.1, 0.99);"
@@ -209,7 +210,9 @@ static void test_view(void)
         "INSERT INTO cost_monthly VALUES (1, '2026-01', 'p', 'on-demand',"
         " 100.004, 10), (1, '2026-01', 'q', 'reserved', 50, 5);"
         "INSERT INTO pool VALUES (1, 'p', 30, 15, 0), (1, 'q', 10, 5, 2);"
-        "INSERT INTO job VALUES (1, 1), (1, 0), (1, 0);";
+        "INSERT INTO job VALUES (1, 1), (1, 0), (1, 0);"
+        /* 90 arrived: 4 + 5 unfinished, 3 dropped (one NULL) */
+        "INSERT INTO latency VALUES (1, 'w', 4, 3), (1, 'v', 5, NULL);";
     CHECK(sqlite3_exec(db, tables, NULL, NULL, NULL) == SQLITE_OK);
     CHECK(view && sqlite3_exec(db, view, NULL, NULL, NULL) == SQLITE_OK);
     free(view);
@@ -231,12 +234,16 @@ static void test_view(void)
     CHECK(sqlite3_column_int(st, 18) == 3);                  /* jobs */
     CHECK(sqlite3_column_int(st, 19) == 2);                  /* missed */
     CHECK(sqlite3_column_int(st, 20) == 2);                  /* interrupts */
+    CHECK(sqlite3_column_int(st, 21) == 12);                 /* unfinished */
+    CHECK_NEAR(sqlite3_column_double(st, 22), 12.0 / 90, 1e-15);
     /* run 2: no child rows, no horizon: zeros and NULLs, one row */
     CHECK(sqlite3_step(st) == SQLITE_ROW);
     CHECK(sqlite3_column_double(st, 6) == 0);
     CHECK(sqlite3_column_type(st, 7) == SQLITE_NULL);
     CHECK(sqlite3_column_type(st, 10) == SQLITE_NULL);
     CHECK(sqlite3_column_int(st, 18) == 0);
+    CHECK(sqlite3_column_int(st, 21) == 0);
+    CHECK(sqlite3_column_type(st, 22) == SQLITE_NULL);      /* 0 arrived */
     CHECK(sqlite3_step(st) == SQLITE_DONE);
     sqlite3_finalize(st);
     sqlite3_close(db);

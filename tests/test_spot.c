@@ -6,6 +6,8 @@
  *     count: within 4 standard deviations, sqrt(1440) = 37.9), and the
  *     bill exactly 20 x 720 h x $1.00 (per second, nothing after an
  *     interruption, no gap when the replacement is instant);
+ *   - with spot_extra 1, the fallback replaces only the missing count,
+ *     never the extra (SpotHedge): exact hours and dollars;
  *   - a trace drop takes a running instance; the fallback pool launches
  *     after fallback_after and gives its instance back when spot returns:
  *     every second and dollar worked out by hand;
@@ -27,7 +29,7 @@
 #include "models/lifetime_fit.h"
 #include "traces/spot_trace.h"
 
-static char tmp[8][64];
+static char tmp[12][64];
 static int ntmp;
 
 static const char *write_tmp(const char *text)
@@ -108,6 +110,46 @@ static void check_fallback(void)
         CHECK(fabs(total_cost(&r, "s") - 3.00) < 1e-9);   /* 100 + 200 s */
         CHECK(fabs(total_cost(&r, "od") - 2.40) < 1e-9);  /* 160 -> 400 s */
         CHECK(r.ninterrupts == 1 && r.interrupts[0].t_s == 100);
+    }
+    fs_results_free(&r);
+}
+
+/* SpotHedge's over-provisioning: s keeps count 1 + spot_extra 1 = 2 spot
+ * instances ($1/h each); od ($3/h) is its fallback after 30 min.  The
+ * trace gives 2, then 1 from 1 h (the extra is missing: count is still
+ * met, no fallback), 0 from 3 h (the count is missing: the fallback
+ * replaces that one instance, never the extra, from 3.5 h), 2 again from
+ * 5 h (the fallback gives it back).  Horizon 8 h.  Spot: 2 x 1 h + 1 x 2 h
+ * + 2 x 3 h = 10 instance-hours, $10.00; fallback: exactly 1.5 h, $4.50. */
+static void check_fallback_extra(void)
+{
+    const char *tr = write_tmp("t_seconds,available\n0,2\n3600,1\n"
+                               "10800,0\n18000,2\n36000,2\n");
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[scenario]\nhorizon = 8h\nmetrics_interval = 1h\n"
+             "[pool.s]\ngpu = L4\npricing = spot\nprice = 1\ncount = 1\n"
+             "spot_extra = 1\nprovision_delay = 0s\n"
+             "interruption = trace(%s)\n"
+             "fallback = od\nfallback_after = 30m\n"
+             "[pool.od]\ngpu = L4\nprice = 3\ncount = 0\n"
+             "provision_delay = 0s\n"
+             "[workload.w]\npools = s, od\narrivals = poisson(rate=0.0001/s)\n"
+             "service = const(1s)\n", tr);
+    fs_results r;
+    int rc = check_simulate(text, &r);
+    CHECK(rc == 0 && r.npools == 2);
+    if (rc == 0 && r.npools == 2) {
+        const fs_pool_row *s = &r.pools[0], *od = &r.pools[1];
+        printf("  fallback with spot_extra 1: %.4f h on demand ($%.2f), "
+               "spot $%.2f\n", s->fallback_hours, total_cost(&r, "od"),
+               total_cost(&r, "s"));
+        CHECK(fabs(s->fallback_hours - 1.5) < 1e-9);
+        CHECK(fabs(s->fallback_cost_usd - 4.50) < 1e-9);
+        CHECK(fabs(total_cost(&r, "od") - 4.50) < 1e-9);
+        CHECK(fabs(total_cost(&r, "s") - 10.00) < 1e-9);
+        CHECK(od->launches == 1);
+        CHECK(s->interruptions == 2);   /* at 1 h and at 3 h */
     }
     fs_results_free(&r);
 }
@@ -307,6 +349,7 @@ int main(void)
 {
     check_exponential();
     check_fallback();
+    check_fallback_extra();
     check_price_trace();
     check_empirical();
     check_weibull_fit();

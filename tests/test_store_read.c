@@ -108,7 +108,7 @@ static void test_summary(void)
     static const char *const want[FS_SUMMARY_COLUMNS] = {
         "1", "base", "scenarios/quickstart.ini", "7", "0", "5097600.0",
         "1234.56", "636.46", "1500.0", "750.0", "0.5", "1000", "3", "0.5",
-        "0.4", "1.9", "0.1", NULL, "3", "1", "4",
+        "0.4", "1.9", "0.1", NULL, "3", "1", "4", "3", "0.003",
     };
     for (int c = 0; c < FS_SUMMARY_COLUMNS; c++) {
         int same = want[c] ? sm.col[c] && strcmp(sm.col[c], want[c]) == 0
@@ -240,17 +240,17 @@ static void test_compare_formats(void)
     static const char *const a[FS_SUMMARY_COLUMNS] = {
         "1", "today", "scenarios/today.ini", "1", "0", "2592000.0",
         "80.0", "80.0", "1000.0", "500.0", "0.5", "1000", "0", "0.25",
-        "0.2", "1.5", "0.05", "0.99", "2", "0", "0",
+        "0.2", "1.5", "0.05", "0.99", "2", "0", "0", "0", "0.0",
     };
     static const char *const b[FS_SUMMARY_COLUMNS] = {
         "2", "with \"spot\", 3x", "scenarios/spot.ini", "1", "0", "2592000.0",
         "100.0", "100.0", "1500.0", "1200.0", "0.8", "3000", "12", "0.3",
-        "0.25", "2.0", NULL, NULL, "2", "1", "5",
+        "0.25", "2.0", NULL, NULL, "2", "1", "5", "12", "0.004",
     };
     static const char *const big[FS_SUMMARY_COLUMNS] = {
         "3", "big", "s.ini", "1", "0", "2592000.0",
         "1234567.891", "1234.56", "1500.0", "1200.0", "0.8", "3000", "12",
-        "0.3", "0.25", "2.0", NULL, NULL, "2", "1", "5",
+        "0.3", "0.25", "2.0", NULL, NULL, "2", "1", "5", "12", "0.004",
     };
     fs_summary runs[3];
     set_summary(&runs[0], a);
@@ -288,15 +288,16 @@ static void test_compare_formats(void)
     CHECK(count_lines(json) == 4);
     free(json);
 
-    /* csv: a header and one row per run_summary column */
+    /* csv: a header, one row per run_summary column, and overloaded */
     char *csv = compare_text(FS_COMPARE_CSV, runs, 2, -1);
-    CHECK(count_lines(csv) == 1 + FS_SUMMARY_COLUMNS);
+    CHECK(count_lines(csv) == 2 + FS_SUMMARY_COLUMNS);
+    CHECK_CONTAINS(csv, "\noverloaded,no,no\n");
     CHECK_CONTAINS(csv, "metric,today #1,\"with \"\"spot\"\", 3x #2\"\n");
     CHECK_CONTAINS(csv, "\ntotal_cost_usd,80.0,100.0\n");
     CHECK_CONTAINS(csv, "\nwait_mean_s,0.05,\n");
     free(csv);
     csv = compare_text(FS_COMPARE_CSV, runs, 2, 0);
-    CHECK(count_lines(csv) == 1 + FS_SUMMARY_COLUMNS);
+    CHECK(count_lines(csv) == 2 + FS_SUMMARY_COLUMNS);
     CHECK_CONTAINS(csv, "metric,today #1,\"with \"\"spot\"\", 3x #2\","
                    "\"with \"\"spot\"\", 3x #2 delta\","
                    "\"with \"\"spot\"\", 3x #2 delta %\"\n");

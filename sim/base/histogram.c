@@ -1,4 +1,5 @@
-/* histogram.c -- log-binned latency histogram on gsl_histogram. */
+/* histogram.c -- log-binned latency histogram on gsl_histogram, each
+ * bin's smallest and largest sample beside it (histogram.h says why). */
 #include "sim/base/histogram.h"
 
 #include <assert.h>
@@ -9,6 +10,7 @@ int fs_hist_init(fs_hist *h)
 {
     size_t n = (size_t)ceil(log(FS_HIST_MAX / FS_HIST_MIN) /
                             log(FS_HIST_RATIO));
+    h->bmin = h->bmax = NULL;
     h->h = gsl_histogram_alloc(n);
     if (!h->h)
         return -1;
@@ -22,6 +24,16 @@ int fs_hist_init(fs_hist *h)
         range[i] = FS_HIST_MIN * pow(FS_HIST_RATIO, (double)i);
     gsl_histogram_set_ranges(h->h, range, n + 1);
     free(range);
+    h->bmin = malloc(n * sizeof *h->bmin);
+    h->bmax = malloc(n * sizeof *h->bmax);
+    if (!h->bmin || !h->bmax) {
+        fs_hist_free(h);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        h->bmin[i] = INFINITY;
+        h->bmax[i] = -INFINITY;
+    }
     h->log_min = log(FS_HIST_MIN);
     h->inv_log_ratio = 1 / log(FS_HIST_RATIO);
     h->count = h->sum = 0;
@@ -33,6 +45,9 @@ void fs_hist_free(fs_hist *h)
     if (h->h)
         gsl_histogram_free(h->h);
     h->h = NULL;
+    free(h->bmin);
+    free(h->bmax);
+    h->bmin = h->bmax = NULL;
 }
 
 void fs_hist_add(fs_hist *h, double x)
@@ -63,13 +78,31 @@ void fs_hist_add(fs_hist *h, double x)
     assert(range[i] <= x || i == 0);
     assert(x < range[i + 1] || i == g->n - 1);
     g->bin[i] += 1;
+    if (x < h->bmin[i])
+        h->bmin[i] = x;
+    if (x > h->bmax[i])
+        h->bmax[i] = x;
 }
 
 void fs_hist_merge(fs_hist *dst, const fs_hist *src)
 {
     gsl_histogram_add(dst->h, src->h);
+    for (size_t i = 0; i < dst->h->n; i++) {
+        dst->bmin[i] = fmin(dst->bmin[i], src->bmin[i]);
+        dst->bmax[i] = fmax(dst->bmax[i], src->bmax[i]);
+    }
     dst->count += src->count;
     dst->sum += src->sum;
+}
+
+/* The k-th of the c samples of a bin (1 <= k <= c) whose smallest is lo
+ * and largest hi: lo for the first, hi for the last, geometrically evenly
+ * between (the bins are geometric; a bin of zeros stays 0). */
+static double in_bin(double lo, double hi, double k, double c)
+{
+    if (c <= 1 || !(hi > lo) || !(lo > 0))
+        return k >= c ? hi : lo;
+    return lo * pow(hi / lo, (k - 1) / (c - 1));
 }
 
 double fs_hist_quantile(const fs_hist *h, double q)
@@ -82,12 +115,10 @@ double fs_hist_quantile(const fs_hist *h, double q)
     double seen = 0;
     size_t n = gsl_histogram_bins(h->h);
     for (size_t i = 0; i < n; i++) {
-        seen += gsl_histogram_get(h->h, i);
-        if (seen >= rank) {
-            double lo, hi;
-            gsl_histogram_get_range(h->h, i, &lo, &hi);
-            return sqrt(lo * hi);
-        }
+        double c = gsl_histogram_get(h->h, i);
+        if (seen + c >= rank)
+            return in_bin(h->bmin[i], h->bmax[i], rank - seen, c);
+        seen += c;
     }
     return h->h->range[n];
 }

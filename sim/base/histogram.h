@@ -1,10 +1,16 @@
 /* histogram.h -- streaming latency histogram with bounded relative error.
  *
  * A gsl_histogram over geometrically spaced bins (ratio FS_HIST_RATIO) from
- * 1 microsecond to about 3 years; a percentile is the geometric middle of
- * the bin that holds it, so it is within sqrt(ratio) - 1 < 1% of the exact
- * sample percentile.  Memory is fixed (about 1,700 bins) however many
- * samples arrive.  Mean and count are kept exactly on the side. */
+ * 1 microsecond to about 3 years, with the smallest and largest sample of
+ * each bin kept beside it.  A percentile is read inside the bin that holds
+ * it, interpolated geometrically between that bin's smallest and largest
+ * sample by its rank among the bin's samples, so it lies between two
+ * samples of the same bin: within ratio - 1 < 1% of the exact sample
+ * percentile, exact when the bin holds one distinct value, and not
+ * quantized to one value per bin (replications of a run differ as their
+ * samples do, so intervals across them are never a false "± 0").  Memory
+ * is fixed (about 3 x 3,400 doubles) however many samples arrive.  Mean
+ * and count are kept exactly on the side. */
 #ifndef FS_HISTOGRAM_H
 #define FS_HISTOGRAM_H
 
@@ -12,10 +18,11 @@
 
 #define FS_HIST_MIN 1e-6
 #define FS_HIST_MAX 1e8
-#define FS_HIST_RATIO 1.0199
+#define FS_HIST_RATIO 1.0099
 
 typedef struct fs_hist {
     gsl_histogram *h;
+    double *bmin, *bmax;    /* each bin's smallest and largest sample */
     double log_min, inv_log_ratio;
     double count, sum;
 } fs_hist;

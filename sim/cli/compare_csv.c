@@ -118,6 +118,14 @@ int fs_cmp_write_csv(FILE *out, const fs_compare_run *runs, size_t n,
             value[i] = runs[i].summary.col[c];
         write_values(out, &k, value, has, n, baseline);
     }
+    if (!failed) {      /* unfinished_share over 1%: yes */
+        fs_cmp_column k = {"overloaded", "overloaded", FS_COL_TEXT, 0, NULL,
+                           0};
+        fs_csv_write_field(out, k.name);
+        for (size_t i = 0; i < n; i++)
+            value[i] = fs_cmp_overloaded(&runs[i].summary) ? "yes" : "no";
+        write_values(out, &k, value, has, n, baseline);
+    }
     for (int s = 0; s < FS_COMPARE_SECTIONS && !failed; s++)
         failed = write_section(out, runs, n, baseline,
                                (fs_compare_section)s, value, has) != 0;

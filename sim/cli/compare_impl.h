@@ -34,6 +34,10 @@ extern const fs_cmp_section fs_cmp_sections[FS_COMPARE_SECTIONS];
  * kind, compared with the baseline unless text or an id. */
 fs_cmp_column fs_cmp_summary_column(int c);
 
+/* 1 when the run's unfinished_share is over FS_OVERLOADED_SHARE
+ * (sim/store/columns.h). */
+int fs_cmp_overloaded(const fs_summary *r);
+
 /* The run the others are compared with, when baseline >= 0. */
 static inline int fs_cmp_is_delta_run(size_t i, int baseline)
 {
@@ -73,6 +77,12 @@ int fs_cmp_number(const char *s, double *v);
 /* A value as the table shows it: "-" for NULL, units for numbers, text
  * escaped.  malloc'd; NULL when out of memory. */
 char *fs_cmp_format_value(const fs_cmp_column *c, const char *text);
+
+/* The same, with " OVERLOADED" after an unfinished_share over the
+ * threshold (the table and markdown flag an overloaded run so). */
+char *fs_cmp_format_flagged(const fs_cmp_column *c, const char *text);
+/* 1 when c is unfinished_share and v is over FS_OVERLOADED_SHARE. */
+int fs_cmp_flags_overload(const fs_cmp_column *c, double v);
 
 /* A change as the table shows it ("+$20.00", "-0.012 s", "+5.00 pp"), and
  * the relative change ("+25.0%", "0.0%", "" without one). */

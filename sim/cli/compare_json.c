@@ -91,6 +91,8 @@ static void write_summary(FILE *out, const fs_summary *sm,
         fprintf(out, "%s\"%s\":", c ? "," : "", cols[c].name);
         write_value(out, &cols[c], sm->col[c]);
     }
+    fprintf(out, ",\"overloaded\":%s", fs_cmp_overloaded(sm) ? "true"
+                                                             : "false");
     if (!base)
         return;
     const char *const *v = (const char *const *)sm->col;

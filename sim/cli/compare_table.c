@@ -126,8 +126,8 @@ static int add_metric(grid *g, char *label, const fs_cmp_column *k,
     int fail = grid_take(g, row, 0, label);
     size_t col = 1;
     for (size_t i = 0; i < n; i++) {
-        fail |= has[i] ? grid_take(g, row, col, fs_cmp_format_value(k,
-                                                                    value[i]))
+        fail |= has[i] ? grid_take(g, row, col, fs_cmp_format_flagged(k,
+                                                                      value[i]))
                        : grid_set(g, row, col, "");
         col++;
         if (!fs_cmp_is_delta_run(i, baseline))

@@ -34,8 +34,21 @@ fs_cmp_column fs_cmp_summary_column(int c)
 static const fs_cmp_column workload_cols[] = {
     { "workload", NULL, FS_COL_TEXT, 0, "workload", 0 },
     { "requests", "requests", FS_COL_COUNT, 1, "count", 0 },
-    { "latency_p50_s", "latency p50", FS_COL_SECONDS, 1, "p50_s", 0 },
-    { "latency_p99_s", "latency p99", FS_COL_SECONDS, 1, "p99_s", 0 },
+    /* unfinished: arrived but not finished by the horizon, plus dropped;
+     * the percentiles below cover finished requests only */
+    { "requests_unfinished", "requests unfinished", FS_COL_COUNT, 1,
+      "coalesce(unfinished, 0) + coalesce(dropped, 0)", 0 },
+    { "unfinished_share", "unfinished share", FS_COL_RATIO, 1,
+      "CASE WHEN arrivals > 0 THEN (coalesce(unfinished, 0) +"
+      " coalesce(dropped, 0)) * 1.0 / arrivals END", 0 },
+    { "overloaded", "overloaded", FS_COL_TEXT, 0,
+      "CASE WHEN arrivals > 0 AND (coalesce(unfinished, 0) +"
+      " coalesce(dropped, 0)) * 1.0 / arrivals > " FS_OVERLOADED_SQL
+      " THEN 'yes' ELSE 'no' END", 0 },
+    { "latency_p50_s", "latency p50 (finished requests)", FS_COL_SECONDS, 1,
+      "p50_s", 0 },
+    { "latency_p99_s", "latency p99 (finished requests)", FS_COL_SECONDS, 1,
+      "p99_s", 0 },
     { "wait_mean_s", "wait mean", FS_COL_SECONDS, 1, "wait_mean_s", 0 },
     { "slo_s", "SLO p99", FS_COL_SECONDS, 1, "slo_s", 0 },
     { "slo_attainment", "SLO attainment", FS_COL_RATIO, 1,
@@ -295,6 +308,15 @@ static void format_magnitude(fs_column_kind k, double v, char *buf,
     }
 }
 
+int fs_cmp_overloaded(const fs_summary *r)
+{
+    double v;
+    for (int c = 0; c < FS_SUMMARY_COLUMNS; c++)
+        if (strcmp(fs_summary_columns[c].name, "unfinished_share") == 0)
+            return fs_cmp_number(r->col[c], &v) && v > FS_OVERLOADED_SHARE;
+    return 0;
+}
+
 char *fs_cmp_format_value(const fs_cmp_column *c, const char *text)
 {
     double v;
@@ -312,6 +334,24 @@ char *fs_cmp_format_value(const fs_cmp_column *c, const char *text)
         format_magnitude(c->kind, v, buf, sizeof buf);
     }
     return strdup(buf);
+}
+
+int fs_cmp_flags_overload(const fs_cmp_column *c, double v)
+{
+    return strcmp(c->name, "unfinished_share") == 0 &&
+           v > FS_OVERLOADED_SHARE;
+}
+
+char *fs_cmp_format_flagged(const fs_cmp_column *c, const char *text)
+{
+    char *s = fs_cmp_format_value(c, text), *out = NULL;
+    double v;
+    if (!s || !fs_cmp_number(text, &v) || !fs_cmp_flags_overload(c, v))
+        return s;
+    if (asprintf(&out, "%s OVERLOADED", s) < 0)
+        out = NULL;
+    free(s);
+    return out;
 }
 
 void fs_cmp_format_change(const fs_cmp_column *c, double d, char *buf,

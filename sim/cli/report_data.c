@@ -6,6 +6,7 @@
  * a private temporary directory. */
 #include "sim/cli/report.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,19 +15,24 @@
 #include <sqlite3.h>
 
 #include "plots/plot.h"
+#include "sim/store/columns.h"
+#include "sim/base/grammar.h"
 #include "sim/base/vec.h"
 
 static const char *const head_monthly[] = {
-    "Run", "Month", "Pricing", "Cost (USD)", "GPU-hours"};
+    "Run", "Calendar month", "Pricing", "Bill", "GPU-hours"};
 static const char *const head_savings[] = {
-    "Run", "Run-rate (USD/730 h)", "Δ run-rate (USD)", "Δ run-rate (%)",
-    "Total cost (USD)", "Δ total (USD)", "Δ total (%)"};
+    "Run", "Monthly run rate (730 h)", "Change in run rate",
+    "Change in run rate (%)", "Cost over the run", "Change in cost",
+    "Change in cost (%)"};
 static const char *const head_idle[] = {
-    "Run", "Pool", "Idle cost (USD)", "Idle GPU-hours", "Pool cost (USD)",
+    "Run", "Pool", "Idle cost", "Idle GPU-hours", "Pool cost",
     "Idle share"};
 static const char *const head_workload[] = {
-    "Run", "Workload", "Requests", "GPU-hours used", "Share of GPU-hours",
-    "Allocated cost (USD)", "Mean latency (s)", "p50 (s)", "p99 (s)", "SLO (s)", "SLO attainment"};
+    "Run", "Workload", "Requests finished", "Unfinished (share)",
+    "GPU-hours used", "Share of GPU-hours", "Allocated cost",
+    "Mean latency, finished", "p50, finished", "p99, finished", "SLO (p99)",
+    "SLO attainment"};
 
 /* Appends one formatted cell to t (row-major). */
 static int cell(fs_rtable *t, fs_error *err, const char *fmt, ...)
@@ -57,12 +63,24 @@ int fs_rtable_add(fs_rtable *t, const char *text, fs_error *err)
 
 static const char *money(double v, char *buf, size_t size)
 {
-    return fs_format_thousands(v, 2, buf, size);
+    return fs_report_money(v, 0, buf, size);
+}
+
+/* Seconds with their unit, 4 significant digits: "0.1 s", "1,234 s". */
+static const char *seconds(double v, char *buf, size_t size)
+{
+    char n[48];
+    if (fabs(v) >= 1000)
+        fs_format_thousands(v, 0, n, sizeof n);
+    else
+        snprintf(n, sizeof n, "%.4g", v);
+    snprintf(buf, size, "%s s", n);
+    return buf;
 }
 
 /* A summary value as it reads: money with separators, ratios as %. */
-static int summary_cell(fs_rtable *t, fs_column_kind kind, const char *v,
-                        fs_error *err)
+static int summary_cell(fs_rtable *t, const char *name, fs_column_kind kind,
+                        const char *v, fs_error *err)
 {
     char b[64];
     if (!v)
@@ -74,8 +92,17 @@ static int summary_cell(fs_rtable *t, fs_column_kind kind, const char *v,
         return cell(t, err, "%s", fs_format_thousands(atof(v), 1, b,
                                                       sizeof b));
     case FS_COL_RATIO:
-        return cell(t, err, "%.2f%%", 100 * atof(v));
+        return cell(t, err, "%.2f%%%s", 100 * atof(v),
+                    strcmp(name, "unfinished_share") == 0 &&
+                    atof(v) > FS_OVERLOADED_SHARE ? ", overloaded" : "");
+    case FS_COL_COUNT:
+        return cell(t, err, "%s", fs_format_thousands(atof(v), 0, b,
+                                                      sizeof b));
     case FS_COL_SECONDS:
+        return cell(t, err, "%s", seconds(atof(v), b, sizeof b));
+    case FS_COL_DURATION:
+        fs_format_duration(atof(v), b, sizeof b);
+        return cell(t, err, "%s", b);
     case FS_COL_NUMBER:
         return cell(t, err, "%.4g", atof(v));
     default:
@@ -83,29 +110,45 @@ static int summary_cell(fs_rtable *t, fs_column_kind kind, const char *v,
     }
 }
 
-/* The summary, transposed: one row per declared column, one column per
- * run (21 columns would not fit across). */
+/* A column's label, or its name in words ("run id") when it has none. */
+static int label_cell(fs_rtable *t, const fs_column *c, fs_error *err)
+{
+    if (c->label)
+        return cell(t, err, "%s", c->label);
+    char words[64];
+    snprintf(words, sizeof words, "%s", c->name);
+    for (char *p = words; *p; p++)
+        if (*p == '_')
+            *p = ' ';
+    return cell(t, err, "%s", words);
+}
+
+/* The summary, transposed: one row per declared column, labelled in
+ * words (never the view's column name), one column per run. */
 static int gather_summary(fs_store *s, const long *ids, fs_report *r,
                           fs_error *err)
 {
     fs_rtable *t = &r->tables[0];
-    t->title = "Summary";
-    t->intro = "The run_summary view, one column per run.";
+    t->title = "Every figure of each run";
+    t->intro = "Money over the run and as a monthly run rate (730 hours); "
+               "latency over finished requests only, beside the requests "
+               "left unfinished.";
     t->ncols = (int)r->nruns + 1;
     const char **head = calloc(r->nruns + 1, sizeof *head);
     fs_summary *sm = calloc(r->nruns, sizeof *sm);
     int rc = head && sm ? 0 : fs_error_set(err, "out of memory");
     t->head = head;
     if (head)
-        head[0] = "Column";
+        head[0] = "Figure";
     for (size_t i = 0; rc == 0 && i < r->nruns; i++) {
         head[i + 1] = r->run_names[i];
         rc = fs_store_summary(s, ids[i], &sm[i], err);
     }
     for (int c = 0; rc == 0 && c < FS_SUMMARY_COLUMNS; c++) {
-        rc = cell(t, err, "%s", fs_summary_columns[c].name);
+        rc = label_cell(t, &fs_summary_columns[c], err);
         for (size_t i = 0; rc == 0 && i < r->nruns; i++)
-            rc = summary_cell(t, fs_summary_columns[c].kind,
+            rc = summary_cell(t, fs_summary_columns[c].name,
+                              fs_summary_columns[c].kind,
                               sm[i].col[c], err);
     }
     for (size_t i = 0; sm && i < r->nruns; i++)
@@ -177,11 +220,19 @@ static int row_workload(sqlite3_stmt *st, fs_report *r, size_t run,
                         fs_error *err)
 {
     fs_rtable *t = &r->tables[4];
-    char b[64];
+    char b[64], u[64];
     double used = sqlite3_column_double(st, 7);
     double all = sqlite3_column_double(st, 8);
+    double un = sqlite3_column_double(st, 10);
+    double arrived = sqlite3_column_double(st, 11);
+    double share = arrived > 0 ? un / arrived : 0;
+    fs_format_thousands(un, 0, u, sizeof u);
     if (cell(t, err, "%s", r->run_names[run]) ||
-        cell(t, err, "%s", text(st, 0)) || cell(t, err, "%s", text(st, 1)) ||
+        cell(t, err, "%s", text(st, 0)) ||
+        cell(t, err, "%s", fs_format_thousands(sqlite3_column_double(st, 1),
+                                               0, b, sizeof b)) ||
+        cell(t, err, "%s (%.2f%%)%s", u, 100 * share,
+             share > FS_OVERLOADED_SHARE ? ", overloaded" : "") ||
         cell(t, err, "%s", fs_format_thousands(used, 1, b, sizeof b)) ||
         (all > 0 ? cell(t, err, "%.2f%%", 100 * used / all)
                  : cell(t, err, "–")) ||
@@ -190,7 +241,8 @@ static int row_workload(sqlite3_stmt *st, fs_report *r, size_t run,
     for (int c = 2; c <= 5; c++)
         if (sqlite3_column_type(st, c) == SQLITE_NULL
                 ? cell(t, err, "–")
-                : cell(t, err, "%.4g", sqlite3_column_double(st, c)))
+                : cell(t, err, "%s", seconds(sqlite3_column_double(st, c),
+                                             b, sizeof b)))
             return -1;
     return sqlite3_column_type(st, 6) == SQLITE_NULL
                ? cell(t, err, "–")
@@ -213,7 +265,9 @@ static const char sql_workload[] =
     " (SELECT TOTAL(a.gpu_hours) FROM cost_allocation a"
     "  WHERE a.run_id = l.run_id),"
     " (SELECT TOTAL(a.cost_usd) FROM cost_allocation a"
-    "  WHERE a.run_id = l.run_id AND a.workload = l.workload)"
+    "  WHERE a.run_id = l.run_id AND a.workload = l.workload),"
+    " coalesce(l.unfinished, 0) + coalesce(l.dropped, 0),"
+    " coalesce(l.arrivals, 0)"
     " FROM latency l WHERE l.run_id = ?1 ORDER BY l.workload";
 
 /* Δ and Δ% of v against b, as cells. */
@@ -328,18 +382,20 @@ int fs_report_gather(fs_store *s, const long *ids, size_t n, long base,
         int ncols;
         const char *const *head;
     } fixed[] = {
-        {"Cost by month and pricing model",
-         "Calendar-month bill (cost_monthly), summed over pools.", 5,
-         head_monthly},
+        {"Bill by calendar month and pricing model",
+         "What each calendar month of the run is billed, summed over the "
+         "pools.", 5, head_monthly},
         {"Savings against the baseline",
-         "Run-rate (730-hour month) and total cost of each run, and their "
-         "differences from the baseline run.", 7, head_savings},
+         "Each run's monthly run rate (its cost scaled to a 730-hour "
+         "month) and its cost over the run, and their changes against the "
+         "baseline run.", 7, head_savings},
         {"Idle cost per pool",
-         "Cost of provisioned GPU-hours no workload used "
-         "(cost_allocation rows without a workload).", 6, head_idle},
+         "What each pool paid for GPU-hours that no workload used.", 6,
+         head_idle},
         {"Utilization and latency against SLO per workload",
-         "GPU-hours each workload used and the pool cost they carry "
-         "(cost_allocation: showback), and its latency (latency table).", 11,
+         "The GPU-hours each workload used and the pool cost they carry "
+         "(showback), its requests left unfinished at the horizon or "
+         "dropped, and its latency over the finished ones.", 12,
          head_workload},
     };
     for (int k = 0; k < 4; k++) {
@@ -359,6 +415,8 @@ int fs_report_gather(fs_store *s, const long *ids, size_t n, long base,
     if (rc == 0)
         rc = fs_report_gather_roi(s, ids, n, r, err);
     if (rc == 0)
+        rc = fs_report_gather_brief(s, ids, n, base, r, err);
+    if (rc == 0)
         rc = gather_charts(s, ids, base, r, err);
     return rc;
 }
@@ -372,6 +430,7 @@ void fs_report_free(fs_report *r)
         free(t->cells);
     }
     free((void *)r->tables[0].head);
+    fs_rbrief_free(&r->brief);
     for (size_t i = 0; i < r->ncharts; i++) {
         free(r->charts[i].svg);
         free(r->charts[i].note);

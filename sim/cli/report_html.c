@@ -12,7 +12,11 @@ static const char style[] =
     "th,td{border:1px solid #bbb;padding:0.25em 0.6em;text-align:right}"
     "th{background:#eef}td:first-child,th:first-child{text-align:left}"
     "figure{margin:1em 0 2em}figcaption{font-weight:bold}"
-    "p.note{color:#a40;font-style:italic}";
+    "p.note{color:#a40;font-style:italic}td.note{text-align:left}"
+    "section.brief{border:2px solid #446;padding:0.5em 1.2em;"
+    "margin-bottom:2em;background:#f8f8fc}"
+    "section.brief li{margin:0.2em 0}section.brief td{text-align:left}"
+    "figure svg{max-width:100%;height:auto}";
 
 /* Writes s with &, <, >, " and ' escaped. */
 static void esc(FILE *out, const char *s)
@@ -27,6 +31,70 @@ static void esc(FILE *out, const char *s)
         default: fputc(*s, out);
         }
     }
+}
+
+static void table(FILE *out, const fs_rtable *t);
+
+static void list(FILE *out, const char *const *v, size_t n)
+{
+    fputs("<ul>\n", out);
+    for (size_t i = 0; i < n; i++) {
+        fputs("<li>", out);
+        esc(out, v[i]);
+        fputs("</li>\n", out);
+    }
+    fputs("</ul>\n", out);
+}
+
+/* The executive summary: the headline, the at-a-glance table, the top
+ * three savings and the risks. */
+static void brief(FILE *out, const fs_rbrief *b)
+{
+    fputs("<section class=\"brief\">\n<h2>Executive summary</h2>\n", out);
+    for (size_t i = 0; i < b->headline.n; i++) {
+        fputs("<p>", out);
+        esc(out, b->headline.v[i]);
+        fputs("</p>\n", out);
+    }
+    table(out, &b->glance);
+    fputs("<h3>Top savings</h3>\n", out);
+    if (b->nsavings == 0) {
+        fputs("<p>None: no run is cheaper than the baseline without "
+              "leaving work unfinished, no reservation would save, no "
+              "on-demand pool is mostly idle.</p>\n", out);
+    } else {
+        fputs("<ol>\n", out);
+        for (size_t i = 0; i < b->nsavings && i < 3; i++) {
+            fputs("<li>", out);
+            esc(out, b->savings[i].text);
+            fputs("</li>\n", out);
+        }
+        fputs("</ol>\n", out);
+    }
+    fputs("<h3>Risks</h3>\n", out);
+    list(out, (const char *const *)b->risks.v, b->risks.n);
+    fputs("</section>\n", out);
+}
+
+/* A row that only says why (its figures all "—", a note in the last
+ * cell): its first two cells, then the note across the figures' columns,
+ * so that the note reads as a sentence.  0 when r is not such a row. */
+static int note_row(FILE *out, const fs_rtable *t, size_t r)
+{
+    char *const *cell = t->cells + r * (size_t)t->ncols;
+    if (t->ncols < 4 || !cell[t->ncols - 1][0])
+        return 0;
+    for (int c = 2; c < t->ncols - 1; c++)
+        if (strcmp(cell[c], "—") != 0)
+            return 0;
+    fputs("<td>", out);
+    esc(out, cell[0]);
+    fputs("</td><td>", out);
+    esc(out, cell[1]);
+    fprintf(out, "</td><td class=\"note\" colspan=\"%d\">", t->ncols - 2);
+    esc(out, cell[t->ncols - 1]);
+    fputs("</td>", out);
+    return 1;
 }
 
 static void table(FILE *out, const fs_rtable *t)
@@ -44,6 +112,10 @@ static void table(FILE *out, const fs_rtable *t)
     fputs("</tr>\n", out);
     for (size_t r = 0; r < t->nrows; r++) {
         fputs("<tr>", out);
+        if (note_row(out, t, r)) {
+            fputs("</tr>\n", out);
+            continue;
+        }
         for (int c = 0; c < t->ncols; c++) {
             fputs("<td>", out);
             esc(out, t->cells[r * (size_t)t->ncols + (size_t)c]);
@@ -90,6 +162,7 @@ int fs_report_write_html(const fs_report *r, FILE *out)
     fputs(". Baseline: ", out);
     esc(out, r->baseline_name);
     fputs(".</p>\n", out);
+    brief(out, &r->brief);
     for (int k = 0; k < FS_REPORT_TABLES; k++)
         table(out, &r->tables[k]);
     fputs("<h2>Charts</h2>\n", out);

@@ -39,6 +39,35 @@ static void table(FILE *out, const fs_rtable *t)
     fputs(t->nrows ? "\n" : "\n(no rows)\n\n", out);
 }
 
+/* The executive summary: the headline, the at-a-glance table, the top
+ * three savings and the risks. */
+static void brief(FILE *out, const fs_rbrief *b)
+{
+    fputs("## Executive summary\n\n", out);
+    for (size_t i = 0; i < b->headline.n; i++) {
+        cell(out, b->headline.v[i]);
+        fputs("\n\n", out);
+    }
+    table(out, &b->glance);
+    fputs("### Top savings\n\n", out);
+    if (b->nsavings == 0)
+        fputs("None: no run is cheaper than the baseline without leaving "
+              "work unfinished, no reservation would save, no on-demand "
+              "pool is mostly idle.\n\n", out);
+    for (size_t i = 0; i < b->nsavings && i < 3; i++) {
+        fprintf(out, "%zu. ", i + 1);
+        cell(out, b->savings[i].text);
+        fputc('\n', out);
+    }
+    fputs(b->nsavings ? "\n### Risks\n\n" : "### Risks\n\n", out);
+    for (size_t i = 0; i < b->risks.n; i++) {
+        fputs("- ", out);
+        cell(out, b->risks.v[i]);
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+}
+
 int fs_report_write_md(const fs_report *r, char *const *chart_files,
                        FILE *out)
 {
@@ -50,6 +79,7 @@ int fs_report_write_md(const fs_report *r, char *const *chart_files,
     fputs(". Baseline: ", out);
     cell(out, r->baseline_name);
     fputs(".\n\n", out);
+    brief(out, &r->brief);
     for (int k = 0; k < FS_REPORT_TABLES; k++)
         table(out, &r->tables[k]);
     fputs("## Charts\n\n", out);

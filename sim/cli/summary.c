@@ -10,6 +10,7 @@
 #include "sim/base/textout.h"
 #include "sim/fleet/notes.h"
 #include "sim/store/store.h"
+#include "sim/store/columns.h"
 #include "models/billing.h"
 #include "models/purchase.h"
 
@@ -190,17 +191,29 @@ static void print_spot(FILE *out, const fs_results *r)
     }
 }
 
+/* Unfinished (queued or in service at the horizon) plus dropped, and
+ * their share of the arrivals: what the percentiles, over finished
+ * requests only, leave out.  Over 1%: the workload is overloaded. */
+static double unfinished_share(const fs_latency_row *l, long *n)
+{
+    *n = l->unfinished + l->dropped;
+    return l->arrivals > 0 ? (double)*n / (double)l->arrivals : 0;
+}
+
 static void print_latency(FILE *out, const fs_results *r)
 {
     if (r->nlatency == 0)
         return;             /* training only: the notes say what ran */
-    fprintf(out, "\n  %-20s  %10s  %9s  %9s  %9s  %9s  %9s  %s\n", "workload",
-            "requests", "p50", "p99", "mean", "mean wait", "SLO p99",
-            "attainment");
+    fprintf(out, "\n  %-20s  %10s  %9s  %9s  %9s  %9s  %9s  %-10s  %s\n",
+            "workload", "requests", "p50", "p99", "mean", "mean wait",
+            "SLO p99", "attainment", "unfinished");
+    int overloaded = 0;
     for (size_t i = 0; i < r->nlatency; i++) {
         const fs_latency_row *l = &r->latency[i];
         char p50[16], p99[16], mean[16], wait[16], slo[16], att[32];
         char name[4 * FS_NAME_MAX];
+        long un;
+        double share = unfinished_share(l, &un);
         fs_format_seconds(l->p50_s, p50, sizeof p50);
         fs_format_seconds(l->p99_s, p99, sizeof p99);
         fs_format_seconds(l->mean_s, mean, sizeof mean);
@@ -210,14 +223,20 @@ static void print_latency(FILE *out, const fs_results *r)
             snprintf(att, sizeof att, "-");
         else
             snprintf(att, sizeof att, "%.2f%%", l->slo_attainment * 100);
-        fprintf(out, "  %-20s  %10ld  %9s  %9s  %9s  %9s  %9s  %s\n",
-                esc(l->workload, name, sizeof name), l->count, p50, p99, mean,
-                wait, slo, att);
+        fprintf(out, "  %-20s  %10ld  %9s  %9s  %9s  %9s  %9s  %-10s  %ld "
+                "(%.2f%%)%s\n", esc(l->workload, name, sizeof name),
+                l->count, p50, p99, mean, wait, slo, att, un, share * 100,
+                share > FS_OVERLOADED_SHARE ? "  OVERLOADED" : "");
+        overloaded |= share > FS_OVERLOADED_SHARE;
         if (l->dropped || l->unfinished)
             fprintf(out, "  %-20s  (%ld arrived, %ld dropped by queue_max, "
                     "%ld unfinished at the horizon)\n", "", l->arrivals,
                     l->dropped, l->unfinished);
     }
+    fprintf(out, "  (p50, p99 and mean over finished requests only%s)\n",
+            overloaded ? "; OVERLOADED: more than 1% of a workload's "
+            "requests did not finish, so its percentiles understate its "
+            "latency" : "");
 }
 
 void fs_summary_print(FILE *out, const fs_results *r, long run_id,

@@ -61,6 +61,9 @@ typedef struct fs_sweep_point {
     int wstatus;        /* the worker's wait status */
     /* run_summary means over its replications; NaN when NULL */
     double cost, rate, p99, slo;
+    double unfinished, unfinished_share;   /* arrived, not finished, or
+                                              dropped: count and share */
+    int overloaded;     /* unfinished_share over 1%: never on the front */
     int front;          /* on the cost-vs-p99 Pareto front */
 } fs_sweep_point;
 
@@ -69,13 +72,16 @@ typedef struct fs_sweep_point {
 int fs_sweep_read_results(const char *db, fs_sweep_point *pts, long n,
                           fs_error *err);
 
-/* Marks the points on the cost-vs-p99 Pareto front: ok points with a
- * cost and a p99 that no other such point beats on both (lower or equal,
- * one strictly lower). */
+/* Marks the points on the cost-vs-p99 Pareto front: ok points, not
+ * overloaded (their p99 is over finished requests only), with a cost and
+ * a p99 that no other such point beats on both (lower or equal, one
+ * strictly lower). */
 void fs_sweep_mark_front(fs_sweep_point *pts, long n);
 
-/* The table: point, run, name, total cost, run rate, p99, SLO attainment,
- * front mark; failed points say how they failed. */
+/* The table: point, run, name, total cost, run rate, p99 (finished
+ * requests), SLO attainment, unfinished share, front mark ("overloaded"
+ * for a point left off the front), then the overloaded points listed;
+ * failed points say how they failed. */
 void fs_sweep_print_table(FILE *out, const fs_sweep_point *pts, long n);
 
 /* "exit status 1", "killed by signal 9" for a wait status. */

@@ -53,12 +53,16 @@ static void fallback_account(fs_spot *s)
     s->fb_last = now;
 }
 
-/* Spot instances up and taking work, short of the target. */
+/* Spot instances up and taking work, short of the pool's count (its
+ * target less spot_extra): as SkyServe's SpotHedge does, the fallback
+ * replaces only the instances the pool needs, never the over-provisioned
+ * extras, whose loss spot alone makes good. */
 static long shortfall(const fs_spot *s)
 {
     const fs_capacity *c = s->cap;
     long ready = c->up - c->draining - c->noticed;
-    return ready < s->sc->target ? s->sc->target - ready : 0;
+    long need = s->sc->target - s->sc->extra;
+    return ready < need ? need - ready : 0;
 }
 
 /* Arms the fallback when spot is short; gives fallback instances back as

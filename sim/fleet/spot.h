@@ -11,9 +11,11 @@
  *
  * An interrupted instance is relaunched after replace_delay (then
  * provisions as any launch).  With a fallback pool, once the pool has had
- * fewer spot instances up than its target for fallback_after, the
- * fallback launches the shortfall, and gives an instance back for each
- * spot instance that comes up again. */
+ * fewer spot instances up than its count (spot_extra not included) for
+ * fallback_after, the fallback launches the shortfall below the count, and
+ * gives an instance back for each spot instance that comes up again: as
+ * SkyServe's SpotHedge, the over-provisioned extras are never replaced on
+ * demand. */
 #ifndef FS_SPOT_H
 #define FS_SPOT_H
 

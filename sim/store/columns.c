@@ -20,6 +20,11 @@
 #define POOL_SUM(col) "coalesce((SELECT sum(p." col ") FROM pool p" \
                       " WHERE p.run_id = r.run_id), 0)"
 
+/* Unfinished and dropped requests of a run, over its workloads. */
+#define UNFINISHED "coalesce((SELECT sum(coalesce(l.unfinished, 0) +" \
+                   " coalesce(l.dropped, 0)) FROM latency l" \
+                   " WHERE l.run_id = r.run_id), 0)"
+
 const fs_column fs_summary_columns[] = {
     {"run_id", "r.run_id", FS_COL_ID, NULL, "the run's id"},
     {"name", "r.name", FS_COL_TEXT, NULL,
@@ -56,19 +61,20 @@ const fs_column fs_summary_columns[] = {
      "requests served"},
     {"requests_dropped", "r.requests_dropped", FS_COL_COUNT,
      "requests dropped", "arrivals dropped by queue_max"},
-    {"latency_mean_s", "r.latency_mean_s", FS_COL_SECONDS, "latency mean",
-     "mean latency, arrival to completion, seconds"},
-    {"latency_p50_s", "r.latency_p50_s", FS_COL_SECONDS, "latency p50",
-     "median latency, seconds"},
-    {"latency_p99_s", "r.latency_p99_s", FS_COL_SECONDS, "latency p99",
-     "99th percentile latency, seconds"},
+    {"latency_mean_s", "r.latency_mean_s", FS_COL_SECONDS, "latency mean (finished requests)",
+     "mean latency, arrival to completion, of the finished requests, seconds"},
+    {"latency_p50_s", "r.latency_p50_s", FS_COL_SECONDS, "latency p50 (finished requests)",
+     "median latency of the finished requests, seconds"},
+    {"latency_p99_s", "r.latency_p99_s", FS_COL_SECONDS, "latency p99 (finished requests)",
+     "99th percentile latency of the finished requests (see "
+     "unfinished_share), seconds"},
     {"wait_mean_s", "r.wait_mean_s", FS_COL_SECONDS, "wait mean",
      "mean wait, arrival to start of service, seconds"},
     {"slo_attainment", "r.slo_attainment", FS_COL_RATIO, "SLO attainment",
      "share of served requests within their workload's slo_p99, over the "
      "workloads that have one"},
     {"jobs", "(SELECT count(*) FROM job j WHERE j.run_id = r.run_id)",
-     FS_COL_COUNT, "jobs", "training jobs (later versions)"},
+     FS_COL_COUNT, "jobs", "training jobs (rows of the job table)"},
     {"jobs_missed_deadline",
      "(SELECT count(*) FROM job j WHERE j.run_id = r.run_id"
      " AND j.met_deadline = 0)",
@@ -77,6 +83,17 @@ const fs_column fs_summary_columns[] = {
     {"interruptions", POOL_SUM("interruptions"), FS_COL_COUNT,
      "interruptions", "spot interruptions, all pools (the interruption "
      "table has one row each)"},
+    /* overload never hidden: latency percentiles are over finished
+     * requests only, so what did not finish is shown beside them */
+    {"requests_unfinished", UNFINISHED, FS_COL_COUNT,
+     "requests unfinished",
+     "requests that arrived but had not finished by the horizon (still "
+     "queued or in service), plus those dropped by queue_max"},
+    {"unfinished_share",
+     "CASE WHEN r.requests > 0 THEN " UNFINISHED " * 1.0 / r.requests END",
+     FS_COL_RATIO, "unfinished share",
+     "requests_unfinished over the requests that arrived; a run above 1% is "
+     "overloaded (its latency percentiles cover finished requests only)"},
 };
 
 _Static_assert(sizeof fs_summary_columns / sizeof fs_summary_columns[0] ==

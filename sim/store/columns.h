@@ -32,7 +32,16 @@ typedef struct fs_column {
     const char *help;   /* one line for the man page, no final period */
 } fs_column;
 
-#define FS_SUMMARY_COLUMNS 21
+/* A run (or workload) with a larger share of its requests unfinished at
+ * the horizon or dropped (unfinished_share) is overloaded: its latency
+ * percentiles, over finished requests only, understate what users waited.
+ * run, compare, sweep, plot and report all flag it from this one figure. */
+#define FS_OVERLOADED_SHARE 0.01
+#define FS_OVERLOADED_STR_(x) #x
+#define FS_OVERLOADED_STR(x) FS_OVERLOADED_STR_(x)
+#define FS_OVERLOADED_SQL FS_OVERLOADED_STR(FS_OVERLOADED_SHARE)   /* "0.01" */
+
+#define FS_SUMMARY_COLUMNS 23
 /* In the view's column order (the contract's). */
 extern const fs_column fs_summary_columns[FS_SUMMARY_COLUMNS];
 

@@ -230,6 +230,13 @@ static const char schema_v7[] =
     "ALTER TABLE pool ADD COLUMN commitment_usd_h REAL;\n"
     "ALTER TABLE pool ADD COLUMN gpus_per_instance INTEGER;\n";
 
+/* Version 8: overload never hidden.  run_summary gains
+ * requests_unfinished (arrived but not finished by the horizon, plus
+ * dropped, from the latency table's own columns) and unfinished_share; the
+ * view is created anew from columns.c after the last migration, so there
+ * is nothing else to change. */
+static const char schema_v8[] = "";
+
 /* migrations[v]: user_version v -> v + 1. */
 static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -239,6 +246,7 @@ static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v5,
     schema_v6,
     schema_v7,
+    schema_v8,
 };
 
 const char *const fs_store_child_tables[] = {
