@@ -70,6 +70,7 @@ typedef struct fs_plan_candidate {
     double cost[FS_PLAN_PURCHASES];   /* NaN: not asked or not priced */
     double as_run;         /* the run's own bill (the scenario's pools
                               and purchase options), run rate */
+    double usd_per_mtok;   /* monthly's $ per million tokens (llm) */
     long reserved_k;
     double commitment;
     int purchase;          /* the cheapest asked */

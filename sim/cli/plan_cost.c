@@ -63,13 +63,17 @@ static int roi_sum(sqlite3 *db, long run, int plan, double *od,
     return rc;
 }
 
-/* The run's cost_per_month_usd: its pools as the scenario buys them. */
-static double as_run(sqlite3 *db, long run)
+/* A run_summary column of the run (cost_per_month_usd: its pools as the
+ * scenario buys them); NaN when NULL or when the schema has no such
+ * column. */
+static double summary_value(sqlite3 *db, long run, const char *column)
 {
     sqlite3_stmt *st;
     double v = NAN;
-    if (sqlite3_prepare_v2(db, "SELECT cost_per_month_usd FROM run_summary "
-                           "WHERE run_id = ?1", -1, &st, NULL) != SQLITE_OK)
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT %s FROM run_summary WHERE run_id = "
+             "?1", column);
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return v;
     sqlite3_bind_int64(st, 1, run);
     if (sqlite3_step(st) == SQLITE_ROW &&
@@ -81,7 +85,7 @@ static double as_run(sqlite3 *db, long run)
 
 static void price_one(const fs_plan *p, sqlite3 *db, fs_plan_candidate *c)
 {
-    c->as_run = as_run(db, c->best.run_id);
+    c->as_run = summary_value(db, c->best.run_id, "cost_per_month_usd");
     double od, with, commit;
     long k;
     if (roi_sum(db, c->best.run_id, 0, &od, &with, &k, &commit,
@@ -120,6 +124,10 @@ static void price_one(const fs_plan *p, sqlite3 *db, fs_plan_candidate *c)
             c->purchase = i;
             c->monthly = c->cost[i];
         }
+    /* the run's $ per million tokens, scaled from its own bill to the
+     * plan's */
+    double mtok = summary_value(db, c->best.run_id, "cost_per_mtok_usd");
+    c->usd_per_mtok = c->as_run > 0 ? mtok * c->monthly / c->as_run : NAN;
 }
 
 int fs_plan_price(fs_plan *p)

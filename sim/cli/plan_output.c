@@ -124,12 +124,14 @@ static void print_rows(FILE *out, const fs_plan *p, int md)
         if (p->purchases[k])
             fprintf(out, "%s%-13s", sep, fs_plan_purchase_names[k]);
     fprintf(out, "%s%-13s", sep, "as run");
+    if (p->llm)
+        fprintf(out, "%s%-8s", sep, "$/Mtok");
     for (int k = 0; k < p->nslo; k++)
         fprintf(out, "%s%-10s%s%-8s", sep, p->slo[k].metric, sep, "margin");
     fprintf(out, "%s%-10s%s%s%s\n", sep, "unfinished", sep, "run",
             md ? " |" : "");
     if (md) {
-        int cols = 10 + 2 * p->nslo;
+        int cols = 10 + 2 * p->nslo + p->llm;
         for (int k = 0; k < FS_PLAN_PURCHASES; k++)
             cols += p->purchases[k];
         for (int k = 0; k < cols; k++)
@@ -159,6 +161,12 @@ static void print_rows(FILE *out, const fs_plan *p, int md)
         char ar[48];
         money(c->feasible ? c->as_run : NAN, ar, sizeof ar);
         fprintf(out, "%s%-13s", sep, ar);
+        if (p->llm) {
+            char mt[32] = "-";
+            if (c->feasible && !isnan(c->usd_per_mtok))
+                snprintf(mt, sizeof mt, "$%.3f", c->usd_per_mtok);
+            fprintf(out, "%s%-8s", sep, mt);
+        }
         for (int k = 0; k < p->nslo; k++) {
             char v[48], g[48];
             double x = c->feasible ? c->best.value[k] : NAN;
@@ -313,6 +321,9 @@ static void print_json_one(FILE *out, const fs_plan *p, int i)
         }
     fputs("}, ", out);
     json_num(out, "as_run_monthly_usd", c->feasible ? c->as_run : NAN);
+    fputs(", ", out);
+    json_num(out, "usd_per_million_tokens",
+             c->feasible ? c->usd_per_mtok : NAN);
     fputs(", \"slo\": {", out);
     for (int k = 0; k < p->nslo; k++) {
         fputs(k ? ", " : "", out);
