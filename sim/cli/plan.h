@@ -100,6 +100,7 @@ typedef struct fs_plan {
     char llm_model[64];
     char service_args[512];      /* the llm call's other arguments */
     double lambda, mean_s;       /* for the bracket: NaN when unknown */
+    double tokens_in, tokens_out;   /* llm: the draws' means, or NaN */
     double ref_tflops;           /* the workload's reference GPU */
     char ref_gpu[64], pool_gpu[64];
     char pool_instance[96];      /* instance = of the pool, or "" */

@@ -98,6 +98,23 @@ static void read_service(fs_plan *p, const char *service)
         p->mean_s = fs_dist_mean(&d);
 }
 
+/* The mean of tokens_in = / tokens_out = (a call's mean= or const's
+ * value), or NaN. */
+static double token_mean(const char *text)
+{
+    fs_call call;
+    char why[256];
+    double v = NAN;
+    if (!text || fs_parse_call(text, &call, why, sizeof why))
+        return NAN;
+    const char *m = fs_call_get(&call, "mean");
+    if (!m && strcmp(call.name, "const") == 0)
+        m = call.nargs ? call.args[0].value : NULL;
+    if (!m || fs_parse_number(m, &v, why, sizeof why) || !(v > 0))
+        return NAN;
+    return v;
+}
+
 static void read_arrivals(fs_plan *p, const char *arrivals)
 {
     fs_call call;
@@ -162,6 +179,8 @@ int fs_plan_read_scenario(fs_plan *p)
     p->base_min = min ? atol(min) : -1;
     read_service(p, get(c, ws, "service"));
     read_arrivals(p, get(c, ws, "arrivals"));
+    p->tokens_in = token_mean(get(c, ws, "tokens_in"));
+    p->tokens_out = token_mean(get(c, ws, "tokens_out"));
     const char *ref = get(c, ws, "reference_gpu");
     const char *gpu = get(c, ps, "gpu");
     const char *inst = get(c, ps, "instance");
@@ -214,6 +233,48 @@ static void check_memory(const fs_plan *p, fs_plan_candidate *c,
         snprintf(c->reason, sizeof c->reason, "memory: %.300s (one %ld-token "
                  "request, tp %d)", c->memory, ctx, c->tp);
     (void)p;
+}
+
+/* The roofline's lower bound on instances: the replicas whose prefill
+ * (at peak compute) and decode (at the largest batch the KV cache holds)
+ * time per second of traffic reaches one, at lambda x the token means;
+ * -1 when those are unknown.  A start for the search, never the answer. */
+static long roofline_bound(const fs_plan *p, const fs_plan_candidate *c,
+                           const fs_gpu *g, const fs_llm_model *m)
+{
+    if (isnan(p->lambda) || isnan(p->tokens_in) || isnan(p->tokens_out))
+        return -1;
+    fs_llm_config cfg;
+    fs_llm_config_default(&cfg, m);
+    fs_precision_parse(c->precision, &cfg.weights);
+    cfg.kv = fs_llm_kv_default(cfg.weights);
+    cfg.tp = c->tp;
+    fs_llm_hw hw;
+    fs_llm_hw_default(&hw, g);
+    fs_llm_perf perf;
+    char why[512];
+    if (fs_llm_perf_init(&perf, &cfg, &hw, why, sizeof why))
+        return -1;
+    double seq = p->tokens_in + p->tokens_out;
+    long batch = (long)(perf.kv_capacity_tokens / seq);
+    if (batch > 256)
+        batch = 256;
+    if (batch < 1)
+        batch = 1;
+    double step = fs_llm_iteration_time(&perf, 0, 0, (int)batch,
+                                        (long)(batch * (p->tokens_in +
+                                                        p->tokens_out / 2)));
+    double prefill = perf.peak_flops / perf.flops_per_token;
+    double busy = p->lambda * (p->tokens_in / prefill +
+                               p->tokens_out * step / (double)batch);
+    long per_instance = p->pool_instance[0] && c->tp > 0
+                            ? (c->instance[0] ? 1 : p->pool_instance_gpus /
+                                                        c->tp)
+                            : 1;
+    if (per_instance < 1)
+        per_instance = 1;
+    long n = (long)ceil(busy / (double)per_instance);
+    return n < 1 ? 1 : n;
 }
 
 static int add(fs_plan *p, const char *gpu, const char *prec, int tp)
@@ -345,6 +406,8 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
                     choose_instance(p, cat, c);
                     if (p->llm && !c->excluded_other)
                         check_memory(p, c, g, m);
+                    if (p->llm && !c->excluded_other && !c->excluded_memory)
+                        c->estimate = roofline_bound(p, c, g, m);
                 }
             }
     }

@@ -199,7 +199,8 @@ static void print_notes(FILE *out, const fs_plan *p, int md)
             fprintf(out, "; %ld fails (run %ld, %s): %s", c->below.count,
                     c->below.run_id, c->below.run_name, c->below.why);
         fprintf(out, "; %d simulations%s\n", c->sims,
-                c->estimate > 0 ? ", started at the M/M/c estimate" : "");
+                c->estimate <= 0 ? "" : p->llm ? ", started at the roofline's "
+                "bound" : ", started at the M/M/c estimate");
         if (c->cost_note[0])
             fprintf(out, "%s  cost: %s\n", bullet, c->cost_note);
     }

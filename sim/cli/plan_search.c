@@ -4,7 +4,10 @@
  * A closed form brackets the count: for a generic service with Poisson
  * arrivals, the M/M/c queue (models/erlang.h) at the service's mean on
  * the candidate's GPU gives the smallest c meeting each latency SLO.
- * Without one (a trace, an LLM), the search starts at 1.  Full
+ * For an llm service with Poisson arrivals and token draws, the roofline
+ * bounds it from below (plan_candidates.c): prefill at peak compute and
+ * decode at the largest batch the KV cache holds.  Without either (a
+ * trace), the search starts at 1.  Full
  * simulations then decide: from the start, down (or up) in doubling steps
  * until one count passes and one fails, then bisection to the smallest
  * passing count, whose count - 1 has failed.  Each simulation is a stored
@@ -157,7 +160,8 @@ static int search_one(const fs_plan *p, fs_plan_candidate *c)
     fs_plan_probe seen[64];
     int nseen = 0, t;
     long lo = 0, hi = -1, step = 1;   /* lo fails (0: none), hi passes */
-    c->estimate = bracket(p, c);
+    if (!p->llm)
+        c->estimate = bracket(p, c);   /* llm: the roofline's, if any */
     long start = c->estimate > 0 ? c->estimate : 1;
     if ((t = test(p, c, start, seen, &nseen)) < 0)
         return -1;
