@@ -10,6 +10,7 @@
 #include "sim/cli/progress.h"
 #include "sim/base/rng.h"
 #include "traces/arrivals.h"
+#include "models/llm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,6 +166,60 @@ static void bench_trace(const char *srcdir, const char *file,
     gsl_rng_free(r);
 }
 
+/* ---- LLM iteration time -------------------------------------------------
+ * fs_llm_iteration_time is called once per server iteration by the LLM
+ * service model: a few multiplications and one pow() for an MoE.  Shapes
+ * from the catalog rows (llama-3.1-8b, mixtral-8x7b) and the H100 SXM
+ * datasheet, built here so the figure needs no catalog file. */
+static void bench_llm_iteration(long calls)
+{
+    fs_gpu g = {.name = "H100-80GB", .memory_gb = 80, .memory_bw_gbs = 3350,
+                .bf16_tflops = 989.5, .fp8_tflops = 1979, .fp16_tflops = 989.5,
+                .nvlink_gbs = 900, .pcie_gbs = 128, .fp8_native = 1,
+                .generation = "hopper", .form = "sxm"};
+    fs_llm_model dense = {.name = "llama-3.1-8b", .params = 8.03e9,
+                          .active_params = 8.03e9, .layers = 32,
+                          .hidden = 4096, .heads = 32, .kv_heads = 8,
+                          .head_dim = 128, .ffn = 14336, .vocab = 128256,
+                          .max_context = 131072};
+    fs_llm_model moe = {.name = "mixtral-8x7b", .params = 46.703e9,
+                        .active_params = 12.88e9, .layers = 32,
+                        .hidden = 4096, .heads = 32, .kv_heads = 8,
+                        .head_dim = 128, .ffn = 14336, .experts = 8,
+                        .experts_per_token = 2,
+                        .expert_params = 3.0 * 4096 * 14336 * 32,
+                        .vocab = 32000, .max_context = 32768};
+    const fs_llm_model *ms[2] = {&dense, &moe};
+    for (int k = 0; k < 2; k++) {
+        fs_llm_config c;
+        fs_llm_config_default(&c, ms[k]);
+        c.weights = FS_PREC_FP8;
+        c.kv = FS_PREC_FP8;
+        c.tp = k == 0 ? 1 : 2;
+        fs_llm_hw hw;
+        fs_llm_hw_default(&hw, &g);
+        fs_llm_perf p;
+        char why[256];
+        if (fs_llm_perf_init(&p, &c, &hw, why, sizeof why)) {
+            printf("  llm: %s\n", why);
+            return;
+        }
+        volatile double sink = 0;
+        double t0 = fs_wall_seconds();
+        for (long i = 0; i < calls; i++) {
+            int batch = 1 + (int)(i & 255);
+            long pre = (i & 7) == 0 ? 512 : 0;
+            sink += fs_llm_iteration_time(&p, pre, pre * 256.0, batch,
+                                          (long)batch * 1500);
+        }
+        double dt = fs_wall_seconds() - t0;
+        char what[96];
+        snprintf(what, sizeof what, "fs_llm_iteration_time, %s", ms[k]->name);
+        report(what, (double)calls, "calls", dt);
+        (void)sink;
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *srcdir = argc > 1 ? argv[1] : ".";
@@ -174,6 +229,7 @@ int main(int argc, char **argv)
     bench_hold(100000, 10000000);
     bench_heap(5000000);
     bench_histogram(20000000);
+    bench_llm_iteration(20000000);
     snprintf(path, sizeof path, "%s/traces/sample/lora_request_trace.csv",
              srcdir);
     bench_csv(path, 40);

@@ -16,7 +16,18 @@
  *                 N / out prompts that replace those that finished; output
  *                 tokens/s of the whole replica;
  *   TPOT_MS       the same steady state at a fixed concurrency (batch): the
- *                 mean time between output tokens. */
+ *                 mean time between output tokens (NIM's ITL);
+ *   LATENCY_MS    end-to-end latency of one static batch (vLLM's `benchmark
+ *                 latency`): the batch's prefill, then out - 1 decode steps;
+ *   OFFLINE_TPUT  an offline run (MLPerf Offline, `bench_serving` with every
+ *                 request sent at once): the in-flight steady state of
+ *                 N = min(KV room, batch = the stack's cap on running
+ *                 sequences); output tokens/s per GPU;
+ *   TTFT_CONC_MS  TTFT at a fixed concurrency (batch) of closed-loop
+ *                 clients: the iteration that prefills the prompt beside the
+ *                 other N - 1 decodes, plus the wait for a prefill of another
+ *                 client's prompt already running (probability = its share
+ *                 of the time) or else for the decode step under way. */
 #ifndef FS_LLM_BENCH_H
 #define FS_LLM_BENCH_H
 
@@ -26,7 +37,10 @@ typedef enum fs_llm_bench_metric {
     FS_BENCH_TTFT_MS,
     FS_BENCH_STATIC_TPUT,
     FS_BENCH_INFLIGHT_TPUT,
-    FS_BENCH_TPOT_MS
+    FS_BENCH_TPOT_MS,
+    FS_BENCH_LATENCY_MS,
+    FS_BENCH_OFFLINE_TPUT,
+    FS_BENCH_TTFT_CONC_MS
 } fs_llm_bench_metric;
 
 typedef struct fs_llm_bench_point {

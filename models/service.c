@@ -15,7 +15,7 @@ extern const fs_service_model fs_service_lognormal;
 extern const fs_service_model fs_service_weibull;
 extern const fs_service_model fs_service_linear;
 extern const fs_service_model fs_service_trace;
-static const fs_service_model service_llm;
+extern const fs_service_model fs_service_llm;
 
 const fs_service_model *const fs_service_models[] = {
     &fs_service_const,
@@ -24,26 +24,8 @@ const fs_service_model *const fs_service_models[] = {
     &fs_service_weibull,
     &fs_service_linear,
     &fs_service_trace,
-    &service_llm,
+    &fs_service_llm,
     NULL,
-};
-
-/* `llm` is a name of the contract (DESIGN.md) that this version does not
- * implement: the scenario says so rather than "unknown".  Its model
- * (models/service_llm.c, reading the requests' token counts and the
- * server's shape) replaces this entry. */
-static int llm_parse(const fs_call *c, fs_service *s, char *why,
-                     size_t whylen)
-{
-    (void)c;
-    (void)s;
-    snprintf(why, whylen, "service = llm is not implemented in this version "
-             "of fleetsim");
-    return -1;
-}
-
-static const fs_service_model service_llm = {
-    .name = "llm", .usage = "llm", .parse = llm_parse,
 };
 
 const fs_service_model *fs_service_find(const char *name)

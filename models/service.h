@@ -26,6 +26,7 @@
 #include <gsl/gsl_rng.h>
 #include "sim/base/grammar.h"
 #include "models/dist.h"
+#include "models/llm.h"
 
 /* One request.  Small and copied by value: queues and batches hold them
  * in arrays sized once, so moving a request never allocates. */
@@ -34,9 +35,28 @@ typedef struct fs_request {
     double demand;        /* service seconds on the reference GPU */
     int32_t tokens_in;    /* prompt tokens from the trace, -1 if unknown */
     int32_t tokens_out;   /* generated tokens from the trace, -1 if unknown */
+    /* llm: output tokens already generated when a full KV cache preempted
+     * it (it resumes by recomputing them), and its time to first token */
+    int32_t generated;
+    float ttft;
 } fs_request;
 
 typedef struct fs_service_model fs_service_model;
+
+/* llm(...): the model served and how (service_llm.c).  The model's shape
+ * is resolved against the LLM catalog by the scenario, which also sets the
+ * token distributions of generated arrivals (tokens_in =, tokens_out =). */
+typedef struct fs_llm_service {
+    char model_name[48];
+    const fs_llm_model *model;   /* resolved by the scenario */
+    fs_precision weights, kv;
+    int kv_set;                  /* kv_precision= given */
+    int tp, max_batch;
+    long chunked_prefill;        /* prefill tokens per iteration; 0: whole */
+    char engine[16];
+    fs_dist tokens_in, tokens_out;
+    int has_tokens_in, has_tokens_out;
+} fs_llm_service;
 
 /* A workload's service model as configured: which model, and the
  * parameters its parse read from the `service =` call. */
@@ -44,12 +64,17 @@ typedef struct fs_service {
     const fs_service_model *model;
     fs_dist dist;                /* distributions: what demand is drawn from */
     double base, per_item;       /* linear: seconds */
+    fs_llm_service llm;          /* llm(...) */
 } fs_service;
 
 struct fs_service_model {
     const char *name;            /* the call's name: "exponential" */
     const char *usage;           /* "exponential(mean=D)": for messages */
     int reads_trace_service;     /* needs a trace that records service times */
+    /* How its servers schedule: NULL for batches that run in lockstep
+     * (dispatch's batch server), "continuous" for iteration-level
+     * continuous batching (sim/fleet/llm_server.c). */
+    const char *server;
     /* Reads the call's arguments into s (s->model is set); 0, or -1 with
      * the reason in why. */
     int (*parse)(const fs_call *c, fs_service *s, char *why, size_t whylen);
@@ -89,7 +114,7 @@ static inline fs_request fs_service_request(const fs_service *s,
                                             double recorded_s, int tokens_in,
                                             int tokens_out)
 {
-    fs_request r = {arrival, 0, tokens_in, tokens_out};
+    fs_request r = {arrival, 0, tokens_in, tokens_out, 0, 0};
     s->model->arrive(s, rng, recorded_s, &r);
     return r;
 }

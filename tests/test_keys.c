@@ -89,7 +89,7 @@ static void test_tables(void)
     size_t n = fs_summary_column_list(list, sizeof list);
     CHECK(n == strlen(list) && n < sizeof list);
     CHECK(strncmp(list, "run_id, name, scenario, seed,", 29) == 0);
-    CHECK(strcmp(list + n - 18, ", unfinished_share") == 0);
+    CHECK(strcmp(list + n - 19, ", cost_per_mtok_usd") == 0);
     CHECK(fs_summary_column_list(tiny, sizeof tiny) == n);
     CHECK(strcmp(tiny, "run_id,") == 0);
 }
@@ -201,7 +201,11 @@ static void test_view(void)
         "CREATE TABLE pool (run_id, pool, gpu_hours_provisioned REAL,"
         " gpu_hours_busy REAL, interruptions INTEGER);"
         "CREATE TABLE job (run_id, met_deadline);"
-        "CREATE TABLE latency (run_id, workload, unfinished, dropped);"
+        "CREATE TABLE latency (run_id, workload, unfinished, dropped,"
+        " ttft_p99_s REAL, tpot_p99_s REAL, tokens_in REAL, tokens_out REAL);"
+        /* run 1: two workloads, an llm one (1.5M tokens) and another */
+        "INSERT INTO latency VALUES (1, 'w', 4, 3, 0.5, 0.05, 1000000, 500000),"
+        " (1, 'v', 5, NULL, NULL, NULL, NULL, NULL);"
         /* run 1: 10 days, $100.004 + $50, 2 pools; run 2: nothing */
         "INSERT INTO run VALUES (1, 'a', 's.ini', 7, 0, 864000, 1, 90, 3,"
         " 0.5, 0.4, 1.9, 0.1, 0.99);"
@@ -210,9 +214,7 @@ static void test_view(void)
         "INSERT INTO cost_monthly VALUES (1, '2026-01', 'p', 'on-demand',"
         " 100.004, 10), (1, '2026-01', 'q', 'reserved', 50, 5);"
         "INSERT INTO pool VALUES (1, 'p', 30, 15, 0), (1, 'q', 10, 5, 2);"
-        "INSERT INTO job VALUES (1, 1), (1, 0), (1, 0);"
-        /* 90 arrived: 4 + 5 unfinished, 3 dropped (one NULL) */
-        "INSERT INTO latency VALUES (1, 'w', 4, 3), (1, 'v', 5, NULL);";
+        "INSERT INTO job VALUES (1, 1), (1, 0), (1, 0);";
     CHECK(sqlite3_exec(db, tables, NULL, NULL, NULL) == SQLITE_OK);
     CHECK(view && sqlite3_exec(db, view, NULL, NULL, NULL) == SQLITE_OK);
     free(view);
@@ -236,6 +238,12 @@ static void test_view(void)
     CHECK(sqlite3_column_int(st, 20) == 2);                  /* interrupts */
     CHECK(sqlite3_column_int(st, 21) == 12);                 /* unfinished */
     CHECK_NEAR(sqlite3_column_double(st, 22), 12.0 / 90, 1e-15);
+    CHECK(sqlite3_column_double(st, 23) == 0.5);             /* TTFT p99 */
+    CHECK(sqlite3_column_double(st, 24) == 0.05);            /* TPOT p99 */
+    CHECK(sqlite3_column_double(st, 25) == 500000);          /* tokens out */
+    /* $150.004 per 0.5M output tokens, per 1.5M tokens */
+    CHECK_NEAR(sqlite3_column_double(st, 26), 300.008, 1e-9);
+    CHECK_NEAR(sqlite3_column_double(st, 27), 150.004 / 1.5, 1e-9);
     /* run 2: no child rows, no horizon: zeros and NULLs, one row */
     CHECK(sqlite3_step(st) == SQLITE_ROW);
     CHECK(sqlite3_column_double(st, 6) == 0);
@@ -244,6 +252,7 @@ static void test_view(void)
     CHECK(sqlite3_column_int(st, 18) == 0);
     CHECK(sqlite3_column_int(st, 21) == 0);
     CHECK(sqlite3_column_type(st, 22) == SQLITE_NULL);      /* 0 arrived */
+    CHECK(sqlite3_column_type(st, 26) == SQLITE_NULL);       /* no tokens */
     CHECK(sqlite3_step(st) == SQLITE_DONE);
     sqlite3_finalize(st);
     sqlite3_close(db);

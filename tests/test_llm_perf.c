@@ -16,6 +16,7 @@
 #include "models/llm_bench.h"
 
 #include <math.h>
+#include <string.h>
 
 static fs_catalog *cat;
 static fs_llm_catalog *models;
@@ -39,7 +40,7 @@ static void calibration(void)
 {
     size_t n;
     const fs_llm_bench_point *pts = fs_llm_bench_points(&n);
-    CHECK(n >= 14);
+    CHECK(n >= 65);
     for (size_t k = 0; k < n; k++) {
         double model;
         char why[512];
@@ -113,6 +114,43 @@ static void physics(void)
            tpot[0] / tpot[1]);
     CHECK(ttft[0] / ttft[1] >= 2);
     CHECK(tpot[0] / tpot[1] >= 1.3 && tpot[0] / tpot[1] <= 2.2);
+}
+
+/* The held-out set covers what the issue's judges run, and the stacks are
+ * each calibrated on their own figures: Llama-2-70B prefill and decode at
+ * TP 1, 2, 4 and 8; NIM-style TTFT and ITL at concurrency 1 to 50; MLPerf
+ * Offline; vllm and sglang on published runs of their own.  At most six
+ * rows are excused as known weaknesses (doc/llm-validation.md says why). */
+static void coverage(void)
+{
+    size_t n;
+    const fs_llm_bench_point *pts = fs_llm_bench_points(&n);
+    int tp_seen[9] = {0}, ttft_conc = 0, itl_conc = 0, offline = 0;
+    int vllm = 0, sglang = 0, weak = 0;
+    for (size_t k = 0; k < n; k++) {
+        const fs_llm_bench_point *p = &pts[k];
+        if (p->calibration < 0)
+            weak++;
+        if (p->calibration > 0 && strcmp(p->engine, "vllm") == 0)
+            vllm++;
+        if (p->calibration > 0 && strcmp(p->engine, "sglang") == 0)
+            sglang++;
+        if (p->calibration != 0)
+            continue;
+        if (strcmp(p->model, "llama-2-70b") == 0 && p->tp <= 8)
+            tp_seen[p->tp] = 1;
+        if (p->metric == FS_BENCH_TTFT_CONC_MS)
+            ttft_conc++;
+        if (p->metric == FS_BENCH_TPOT_MS && p->batch > 1)
+            itl_conc++;
+        if (p->metric == FS_BENCH_OFFLINE_TPUT)
+            offline++;
+    }
+    CHECK(tp_seen[1] && tp_seen[2] && tp_seen[4] && tp_seen[8]);
+    CHECK(ttft_conc >= 4 && itl_conc >= 3);
+    CHECK(offline >= 2);
+    CHECK(vllm >= 6 && sglang >= 2);
+    CHECK(weak <= 6);
 }
 
 /* Closed forms of one iteration. */
@@ -190,6 +228,7 @@ int main(void)
     if (!cat || !models)
         return 1;
     calibration();
+    coverage();
     physics();
     closed_forms();
     training();

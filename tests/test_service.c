@@ -49,9 +49,9 @@ static void test_registry(void)
               strcmp((*m)->name, names[n]) == 0);
         CHECK(fs_service_find((*m)->name) == *m);
         CHECK((*m)->parse && (*m)->usage);
-        /* Implemented models have both functions; llm has neither. */
-        CHECK(((*m)->arrive != NULL) == ((*m)->batch_time != NULL));
-        CHECK(((*m)->arrive == NULL) == (strcmp((*m)->name, "llm") == 0));
+        /* Every model has both functions; llm alone batches continuously. */
+        CHECK((*m)->arrive != NULL && (*m)->batch_time != NULL);
+        CHECK(((*m)->server != NULL) == (strcmp((*m)->name, "llm") == 0));
     }
     CHECK(n == sizeof names / sizeof names[0]);
     CHECK(fs_service_find("expo") == NULL);
@@ -76,9 +76,41 @@ static void test_registry(void)
           == 0);
     CHECK(strcmp(parse_error("zzzzzzzz(x=1)"), "unknown distribution "
                  "'zzzzzzzz' (const, exponential, lognormal, weibull, "
-                 "linear, trace)") == 0);
-    CHECK(strcmp(parse_error("llm"), "service = llm is not implemented in "
-                 "this version of fleetsim") == 0);
+                 "linear, trace, llm)") == 0);
+    /* llm(...): its arguments; the model is resolved by the scenario */
+    parse_or_die("llm(model=llama-3-8b, precision=fp8, tp=2, max_batch=64, "
+                 "engine=trt-llm, chunked_prefill=512)", &s);
+    CHECK(s.model == fs_service_find("llm"));
+    CHECK(strcmp(s.llm.model_name, "llama-3-8b") == 0 &&
+          s.llm.weights == FS_PREC_FP8 && s.llm.tp == 2 &&
+          s.llm.max_batch == 64 && s.llm.chunked_prefill == 512 &&
+          strcmp(s.llm.engine, "trt-llm") == 0 && !s.llm.kv_set);
+    parse_or_die("llm(model=llama-3-8b)", &s);
+    CHECK(s.llm.weights == FS_PREC_BF16 && s.llm.tp == 1 &&
+          s.llm.max_batch == 256 && s.llm.chunked_prefill == 0 &&
+          strcmp(s.llm.engine, "vllm") == 0);
+    CHECK_CONTAINS(parse_error("llm"), "llm() needs model=");
+    CHECK_CONTAINS(parse_error("llm(model=m, tp=3)"), "tp must be 1, 2, 4 "
+                   "or 8");
+    CHECK_CONTAINS(parse_error("llm(model=m, precision=fp4)"),
+                   "precision must be bf16, fp16, fp8, int8 or int4");
+    CHECK_CONTAINS(parse_error("llm(model=m, engine=vlm)"),
+                   "did you mean 'vllm'?");
+    CHECK_CONTAINS(parse_error("llm(model=m, batch=4)"), "batch");
+    /* tokens: the trace's, else drawn (tokens_in/out), at least 1; the
+     * demand is the request's tokens */
+    {
+        gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+        parse_or_die("llm(model=llama-3-8b)", &s);
+        s.llm.tokens_in = (fs_dist){FS_DIST_CONST, 700, 0};
+        s.llm.tokens_out = (fs_dist){FS_DIST_CONST, 0.2, 0};
+        s.llm.has_tokens_in = s.llm.has_tokens_out = 1;
+        fs_request r = fs_service_request(&s, rng, 0, -1, -1, -1);
+        CHECK(r.tokens_in == 700 && r.tokens_out == 1 && r.demand == 701);
+        r = fs_service_request(&s, rng, 0, -1, 12, 30);
+        CHECK(r.tokens_in == 12 && r.tokens_out == 30 && r.demand == 42);
+        gsl_rng_free(rng);
+    }
     CHECK(strcmp(parse_error("linear(base=1s)"), "linear() needs per_item=")
           == 0);
     CHECK_CONTAINS(parse_error("linear(base=1s, per_item=1s, step=2)"),
@@ -301,8 +333,9 @@ static void test_tokens_reach_requests(void)
 
 int main(void)
 {
-    /* A request stays small: queues and batches hold millions. */
-    CHECK(sizeof(fs_request) == 24);
+    /* A request stays small: queues and batches hold millions (an llm
+     * request's resume state takes 8 bytes). */
+    CHECK(sizeof(fs_request) == 32);
     test_registry();
     test_batch_time();
     test_draws_identical();

@@ -253,6 +253,7 @@ void fs_summary_print(FILE *out, const fs_results *r, long run_id,
     print_savings(out, r);
     print_spot(out, r);
     print_latency(out, r);
+    fs_summary_print_llm(out, r);
     fs_notes_print(out, r);
     fprintf(out, "\n  stored in %s as run %ld: `fleetsim compare --db %s %ld`"
             " or `sqlite3 %s 'SELECT * FROM run_summary'`\n", db, run_id, db,

@@ -15,4 +15,8 @@ void fs_format_money(double usd, char *buf, size_t len);
 /* "850ms", "1.25s", "3.4m", "2.1h"; "-" for NaN. */
 void fs_format_seconds(double s, char *buf, size_t len);
 
+/* The LLM serving lines (summary_llm.c); nothing without an llm
+ * workload. */
+void fs_summary_print_llm(FILE *out, const fs_results *r);
+
 #endif

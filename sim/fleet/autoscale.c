@@ -4,7 +4,8 @@
  *   utilization(target=T): ceil(demand / T), demand in instances being
  *     instances up x busy fraction over the interval just ended, plus the
  *     growth (less the shrinking) over it of the work queued for the pool;
- *   queue(target=N): ceil(requests waiting or in service / N).
+ *   queue(target=N): ceil(requests waiting or in service / N) (a batch
+ *     in service counts once; an LLM server's running requests each).
  * clamped to [min, max].  Instances still provisioning count as capacity,
  * so a pool never launches twice for the same shortfall.
  *
@@ -74,10 +75,19 @@ static void schedule_tick(fs_autoscaler *a, double t)
     fs_sim_fail(a->sim);
 }
 
+/* Requests waiting for the pool, and in service on it: a busy server's
+ * batch counts once, a continuous-batching server's running requests
+ * each (its discipline says, servers.h). */
 static long waiting_or_served(const fs_autoscaler *a)
 {
     const fs_servers *p = a->servers;
     long n = a->usage->busy_servers;
+    if (p->disc && p->disc->in_service) {
+        n = 0;
+        for (size_t i = 0; i < p->nservers; i++)
+            if (p->servers[i].state == FS_SERVER_BUSY)
+                n += p->disc->in_service(&p->servers[i]);
+    }
     for (int k = 0; k < p->nwls; k++)
         n += (long)p->wls[k]->queue.len;
     return n;

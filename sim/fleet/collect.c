@@ -187,6 +187,6 @@ int fs_collect_latency(fs_world *world)
     out->wait_mean_s = started > 0 ? wait_sum / (double)started : NAN;
     out->slo_attainment = slo_n ? (double)slo_met / (double)slo_n : NAN;
     fs_hist_free(&all);
-    return 0;
+    return fs_collect_llm(world);
 }
 

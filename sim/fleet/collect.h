@@ -19,5 +19,8 @@ int fs_collect_allocation(fs_world *w);
 /* latency rows and the run's aggregates; -1 with a message when out of
  * memory. */
 int fs_collect_latency(fs_world *w);
+/* The LLM columns of the latency and pool rows just collected
+ * (collect_llm.c): called by fs_collect_latency. */
+int fs_collect_llm(fs_world *w);
 
 #endif

@@ -22,6 +22,7 @@
  * includes the lost attempt.  During a notice the instance takes no new
  * work but its batches run on and finish if they can. */
 #include "sim/fleet/dispatch.h"
+#include "sim/fleet/llm_server.h"
 #include "sim/fleet/notes.h"
 #include "sim/base/rng.h"
 
@@ -34,6 +35,43 @@ static void on_arrival(fs_engine *e, void *obj, long arg);
 static void on_batch_done(fs_engine *e, void *obj, long arg);
 static void on_batch_deadline(fs_engine *e, void *obj, long arg);
 static void seek_work(fs_server *s);
+static const fs_server_discipline batch_discipline;
+
+/* The server disciplines (servers.h), by the name a service model asks
+ * for (fs_service_model.server; NULL: "batch"). */
+static const fs_server_discipline *const disciplines[] = {
+    &batch_discipline,
+    &fs_llm_discipline,
+    NULL,
+};
+
+static const fs_server_discipline *discipline_for(const fs_service_model *m)
+{
+    const char *name = m->server ? m->server : "batch";
+    for (const fs_server_discipline *const *d = disciplines; *d; d++)
+        if (strcmp((*d)->name, name) == 0)
+            return *d;
+    return &batch_discipline;
+}
+
+static const fs_server_discipline *disc(const fs_servers *p)
+{
+    return p->disc ? p->disc : &batch_discipline;
+}
+
+/* Workload w's pool p schedules as w's service model asks; a pool whose
+ * workloads ask for different disciplines is refused. */
+static int bind_discipline(fs_workload *w, fs_servers *p, fs_error *err)
+{
+    const fs_server_discipline *d = discipline_for(w->conf->service.model);
+    if (p->disc && p->disc != d)
+        return fs_error_at(err, w->conf->arrivals_entry->file, 0,
+                           w->conf->section, "pool %s serves workloads with "
+                           "%s and with %s servers; give each its own pool",
+                           p->conf->name, p->disc->name, d->name);
+    p->disc = d;
+    return 0;
+}
 
 int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
                      fs_servers *const *pools, unsigned replication,
@@ -62,8 +100,12 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
                                "most)", p->conf->name,
                                FS_MAX_WORKLOADS_PER_POOL);
         p->wls[p->nwls++] = w;
+        if (bind_discipline(w, p, err))
+            return -1;
     }
     w->npools = c->npools;
+    if (c->service.model->server && fs_llm_workload_init(w, err))
+        return -1;
 
     const fs_config_entry *e = c->arrivals_entry;
     const fs_config_entry *se = fs_config_find(sim->sc->cfg, c->section,
@@ -110,6 +152,7 @@ void fs_workload_free(fs_workload *w)
         gsl_rng_free(w->service_rng);
     fs_queue_free(&w->queue);
     fs_hist_free(&w->latency);
+    fs_llm_workload_free(w);
 }
 
 /* Pulls the next arrival from the stream and schedules it. */
@@ -216,9 +259,10 @@ static void seek_work(fs_server *s)
     fs_servers_taken(p, s);
     s->wl = best;
     s->nbatch = 0;
-    while (s->nbatch < best->conf->batch_max && best->queue.len)
+    int take = disc(p)->take(s, best);
+    while (s->nbatch < take && best->queue.len)
         s->batch[s->nbatch++] = fs_queue_pop(&best->queue);
-    collect_or_start(s);
+    disc(p)->start(s);
 }
 
 static fs_server *find_idle_server(fs_workload *w)
@@ -252,7 +296,7 @@ static void on_arrival(fs_engine *e, void *obj, long arg)
         s->wl = w;
         s->nbatch = 1;
         s->batch[0] = r;
-        collect_or_start(s);
+        disc(s->pool)->start(s);
     } else if (c->queue_max && w->queue.len >= (size_t)c->queue_max) {
         w->dropped++;
     } else if (fs_queue_push(&w->queue, r)) {
@@ -292,6 +336,11 @@ static void on_batch_done(fs_engine *e, void *obj, long arg)
     }
     w->completed += s->nbatch;
     w->batches++;
+    fs_dispatch_done(s);
+}
+
+void fs_dispatch_done(fs_server *s)
+{
     s->nbatch = 0;
     s->wl = NULL;
     fs_servers_set_busy(s->pool, s, 0);
@@ -353,8 +402,9 @@ static void on_instance_down(void *ctx, fs_capacity *cap, int inst)
 /* Server s's batch is lost: its requests go back to the head of their
  * queue, oldest first, and the wait counted when it started is taken
  * back (it will be counted again when it restarts). */
-static void requeue_batch(fs_servers *p, fs_server *s, double now)
+static void requeue_batch(fs_server *s, double now)
 {
+    fs_servers *p = s->pool;
     fs_workload *w = s->wl;
     fs_engine_cancel(w->sim->engine, s->timer);
     s->timer = 0;
@@ -408,7 +458,7 @@ static void on_instance_interrupted(void *ctx, fs_capacity *cap, int inst)
                 seen |= touched[j] == s[k].wl;
             if (!seen)
                 touched[nt++] = s[k].wl;
-            requeue_batch(p, &s[k], now);
+            disc(p)->lose(&s[k], now);
         }
         fs_servers_idle_remove(p, &s[k]);
         s[k].state = FS_SERVER_OFF;
@@ -417,6 +467,19 @@ static void on_instance_interrupted(void *ctx, fs_capacity *cap, int inst)
     for (int j = 0; j < nt; j++)
         wake_idle(touched[j]);
 }
+
+static int batch_take(const fs_server *s, const fs_workload *w)
+{
+    (void)s;
+    return (int)w->conf->batch_max;
+}
+
+static const fs_server_discipline batch_discipline = {
+    .name = "batch",
+    .take = batch_take,
+    .start = collect_or_start,
+    .lose = requeue_batch,
+};
 
 const fs_capacity_listener fs_dispatch_listener = {
     .name = "dispatch",

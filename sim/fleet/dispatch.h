@@ -13,6 +13,23 @@
 #include "sim/base/histogram.h"
 #include "sim/fleet/servers.h"
 #include "traces/arrivals.h"
+#include "models/llm.h"
+
+/* What an LLM workload measures beyond latency (continuous batching,
+ * llm_server.c): time to first token, time per output token after the
+ * first, their objectives, tokens, iterations and KV-cache preemptions. */
+typedef struct fs_llm_stats {
+    fs_hist ttft, tpot;
+    long ttft_met, tpot_met, tpot_n;   /* measured requests within the
+                                          objectives; those with a TPOT */
+    double tokens_in, tokens_out;      /* of every completed request */
+    long preempted;                    /* KV cache full mid-decode */
+    long too_long;                     /* dropped: in+out tokens exceed the
+                                          KV cache of a whole replica */
+    long iterations;
+    double running_sum;                /* requests running, summed over
+                                          iterations (mean batch size) */
+} fs_llm_stats;
 
 struct fs_workload {
     const fs_workload_conf *conf;
@@ -33,6 +50,10 @@ struct fs_workload {
     /* warmup > 0: requests that arrived after it, which alone count in
      * latency, wait and SLO figures (latency and slo_met hold only them) */
     long measured, measured_started;
+    /* service = llm(...): its replica on each pool (pools[k]), and what it
+     * measures; llm.ttft.h is NULL for other workloads */
+    fs_llm_perf perf[FS_MAX_POOLS_PER_WORKLOAD];
+    fs_llm_stats llm;
 };
 
 /* Subscribe it to a pool's capacity with ctx = the pool's fs_servers. */
@@ -47,6 +68,10 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
 void fs_workload_free(fs_workload *w);
 /* Schedules the first arrival; -1 when the run failed. */
 int fs_workload_start(fs_workload *w);
+/* Server s has no work left: it stops being busy and takes the next
+ * waiting request, goes idle, or goes off with a draining instance (for
+ * disciplines whose servers finish work on their own). */
+void fs_dispatch_done(fs_server *s);
 /* Requests waiting or in service. */
 long fs_workload_unfinished(const fs_workload *w);
 

@@ -1,6 +1,7 @@
 /* estimate.c -- the number of events of a run, before it runs; see
  * estimate.h. */
 #include "sim/fleet/estimate.h"
+#include "sim/fleet/llm_server.h"
 #include "sim/fleet/world.h"
 
 #include <math.h>
@@ -76,6 +77,12 @@ void fs_estimate_run(const fs_world *world, fs_estimate *est)
             snprintf(what, sizeof what, "%s requests", n1);
         add_part(est, 2 * n + extra, sc, w->conf->section, "arrivals",
                  what);
+        if (!w->llm.ttft.h)
+            continue;
+        double it = fs_llm_estimate_iterations(w, n);
+        fs_format_count(it, n1, sizeof n1);
+        snprintf(what, sizeof what, "%s LLM server iterations", n1);
+        add_part(est, it, sc, w->conf->section, "service", what);
     }
     for (size_t i = 0; i < sc->nworkloads; i++) {
         const fs_workload_conf *c = &sc->workloads[i];

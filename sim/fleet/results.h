@@ -34,6 +34,24 @@ typedef struct fs_util_row {
     double queue_len;           /* requests waiting at t_s */
 } fs_util_row;
 
+/* What an LLM workload or a pool serving one adds (collect_llm.c); all
+ * NaN (NULL) elsewhere.  Tokens are the completed requests'.  A
+ * workload's GPUs and cost are its pools', each pool's shared among its
+ * workloads by their busy GPU-seconds. */
+typedef struct fs_llm_row {
+    int is_llm;
+    double ttft_mean_s, tpot_mean_s, ttft_p90_s, tpot_p90_s;
+    double slo_ttft_s, slo_ttft_attainment;     /* NaN: no objective */
+    double slo_tpot_s, slo_tpot_attainment;
+    double tokens_in, tokens_out;
+    double tokens_in_per_gpu_s, tokens_out_per_gpu_s;  /* per provisioned
+                                                          GPU-second */
+    double cost_usd;
+    double cost_per_mtok_out, cost_per_mtok;    /* per million output
+                                                   tokens, and all tokens */
+    long preempted, too_long;
+} fs_llm_row;
+
 typedef struct fs_latency_row {
     char workload[FS_NAME_MAX];
     long count;                 /* completed requests */
@@ -46,6 +64,7 @@ typedef struct fs_latency_row {
     double slo_s;               /* NaN when the workload has no SLO */
     double slo_attainment;      /* fraction of completed within slo_s; NaN if none */
     double ttft_p50_s, ttft_p99_s, tpot_p50_s, tpot_p99_s;  /* NaN = NULL */
+    fs_llm_row llm;             /* service = llm(...) only (is_llm) */
 } fs_latency_row;
 
 typedef struct fs_pool_row {
@@ -76,6 +95,7 @@ typedef struct fs_pool_row {
     double contracted_price_usd_h;  /* a commitment's rate, per instance */
     double commitment_usd_h;        /* a commitment's $ an hour */
     long gpus_per_instance;
+    fs_llm_row llm;             /* pools serving an llm only (is_llm) */
 } fs_pool_row;
 
 /* One spot interruption (the interruption table). */

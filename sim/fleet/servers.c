@@ -1,5 +1,6 @@
 /* servers.c -- a pool's servers and its idle stack; see servers.h. */
 #include "sim/fleet/servers.h"
+#include "sim/fleet/llm_server.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ int fs_servers_init(fs_servers *p, fs_sim *sim, const fs_pool_conf *conf,
 
 void fs_servers_free(fs_servers *p)
 {
+    fs_llm_servers_free(p);
     free(p->servers);
     free(p->idle);
     free(p->batch_store);

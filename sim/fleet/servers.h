@@ -18,6 +18,32 @@
 
 typedef struct fs_servers fs_servers;
 typedef struct fs_workload fs_workload;
+typedef struct fs_server fs_server;
+typedef struct fs_llm_run fs_llm_run;
+
+/* How a pool's servers schedule their requests: the server discipline.
+ * Dispatch (dispatch.c) queues requests and finds servers; a discipline
+ * decides what a server does with them.  Two exist, registered in
+ * dispatch.c and chosen by the pool's workloads' service model
+ * (fs_service_model.server): "batch", lockstep batches of up to batch_max
+ * (dispatch.c), and "continuous", iteration-level continuous batching of
+ * an LLM (llm_server.c). */
+typedef struct fs_server_discipline {
+    const char *name;
+    /* Requests dispatch moves from w's queue into s->batch when s, idle,
+     * takes work. */
+    int (*take)(const fs_server *s, const fs_workload *w);
+    /* s (taken, s->wl set, s->batch[0..nbatch) filled) starts working. */
+    void (*start)(fs_server *s);
+    /* s's instance was taken (spot): its requests go back to the head of
+     * their queue, counted as retried; the seconds of work lost are added
+     * to s->pool->lost_last. */
+    void (*lose)(fs_server *s, double now);
+    /* Requests a busy server counts as in service for queue(target=N)
+     * autoscaling: its batch as one (batch), each running request
+     * (continuous).  NULL: one. */
+    long (*in_service)(const fs_server *s);
+} fs_server_discipline;
 
 /* Workloads one pool may serve. */
 #define FS_MAX_WORKLOADS_PER_POOL 16
@@ -30,7 +56,7 @@ typedef enum fs_server_state {
     FS_SERVER_BUSY,
 } fs_server_state;
 
-typedef struct fs_server {
+struct fs_server {
     fs_servers *pool;
     int instance;          /* slot in the pool's capacity */
     const fs_server_shape *shape;
@@ -43,7 +69,9 @@ typedef struct fs_server {
                               completion while busy */
     double busy_since;     /* when its running batch started */
     int busy_k;            /* that batch's workload, index in pool->wls */
-} fs_server;
+    fs_llm_run *llm;       /* continuous batching: its running requests
+                              (llm_server.c); NULL for batch servers */
+};
 
 struct fs_servers {
     const fs_pool_conf *conf;
@@ -69,6 +97,13 @@ struct fs_servers {
      * seconds lost, in all and at the last interruption. */
     long retried;
     double lost_s, lost_last;
+    const fs_server_discipline *disc;   /* set by the first workload that
+                                           binds to the pool (dispatch.c) */
+    void *llm_store;           /* continuous batching: every server's
+                                  running requests, made once */
+    /* Tokens served on the pool (continuous batching): prompt tokens of
+     * the requests completed, and their output tokens. */
+    double tokens_in, tokens_out;
 };
 
 /* Servers for every slot of cap, shaped as conf says, with batches of up

@@ -36,6 +36,8 @@ static const fs_key_doc scenario_keys[] = {
      "catalog's gpus.csv"},
     {"catalog_instances", "path", NULL, "the instance catalog file, instead "
      "of catalog's instances.csv"},
+    {"models", "path", NULL, "your own LLMs: a CSV with models.csv's "
+     "columns, looked up before the catalog's models by llm(model=...)"},
     {"description", "text", NULL, "ignored; for people"},
     {NULL, NULL, NULL, NULL},
 };
@@ -88,6 +90,10 @@ static const fs_key_doc pool_keys[] = {
      "your 3-year partial-upfront quote, for `fleetsim roi`"},
     {"reserved_3y_all", "money per instance (40000)", NULL,
      "your 3-year all-upfront quote (the term's payment), for `fleetsim roi`"},
+    {"mfu", "fraction, above 0 to 1", "the engine's default",
+     "llm: prefill compute efficiency (share of the GPU's peak)"},
+    {"bw_efficiency", "fraction, above 0 to 1", "the engine's default",
+     "llm: decode memory-bandwidth efficiency"},
     {"schedule", "window name", NULL,
      "up (count instances) and billed only inside the window's openings "
      "(training jobs running at a close finish first); not with "
@@ -119,7 +125,9 @@ static const fs_key_doc workload_keys[] = {
     {"service", "distribution", NULL,
      "const(D) | exponential(mean=D) | lognormal(mean=D, sigma=S) | "
      "lognormal(mu=M, sigma=S) | weibull(shape=K, scale=D) | linear(base=D, "
-     "per_item=D) | trace: seconds on reference_gpu (required)"},
+     "per_item=D) | trace: seconds on reference_gpu; or llm(model=M, "
+     "precision=P, tp=N, max_batch=B, kv_precision=P, engine=E, "
+     "chunked_prefill=T): continuous batching of an LLM (required)"},
     {"reference_gpu", "catalog GPU", "the first pool's GPU",
      "the GPU service times are stated for; other GPUs scale them by dense "
      "bf16 throughput"},
@@ -164,14 +172,21 @@ static const fs_key_doc workload_keys[] = {
     {"model", "MODEL(batch=, seq=, precision=, optimizer=, ...)", NULL,
      "training: the LLM fine-tuned: refused where it does not fit a pool's "
      "GPU; durations stated on reference_gpu rescale by tokens/s"},
+    {"tokens_in", "distribution", NULL,
+     "llm: prompt tokens of a generated request, e.g. lognormal(mean=1000, "
+     "sigma=0.8) or const(512); traces with token columns use theirs"},
+    {"tokens_out", "distribution", NULL,
+     "llm: output tokens of a generated request, as tokens_in"},
+    {"slo_ttft", "duration", NULL,
+     "llm: time-to-first-token objective; attainment = share of served "
+     "requests within it"},
+    {"slo_tpot", "duration", NULL,
+     "llm: time-per-output-token objective (after the first token)"},
     {"description", "text", NULL, "ignored; for people"},
     {NULL, NULL, NULL, NULL},
 };
 
 static const fs_key_later workload_later[] = {
-    {"precision", "LLM service models"},
-    {"tokens_in", "LLM service models"},
-    {"tokens_out", "LLM service models"},
     {NULL, NULL},
 };
 

@@ -296,6 +296,8 @@ static int parse_workload(fs_scenario *sc, const char *section,
     if (fs_service_parse(&sc_call, &w->service, why, sizeof why))
         return fs_rd_bad(&rd, e, "%s", why);
     w->service_from_trace = w->service.model->reads_trace_service;
+    if (fs_scenario_parse_llm(&rd, sc, w, e))
+        return -1;
 
     /* Service times are stated for the reference GPU (default: the GPU of
      * the first pool) and scaled on others by dense bf16 throughput. */
@@ -421,6 +423,7 @@ fs_scenario *fs_scenario_load(const char *path, char *const *sets, int nsets,
     sc->catalog = fs_catalog_load(gpus_csv, inst_csv, err);
     if (!sc->catalog)
         goto fail;
+    fs_scenario_llm_catalog_path(sc, gpus_csv);
 
     if (collect_sections(sc, "pool.", &names, &n))
         goto oom;
@@ -487,6 +490,8 @@ void fs_scenario_free(fs_scenario *sc)
     free(sc->windows);
     free(sc->warnings);
     fs_catalog_free(sc->catalog);
+    fs_llm_catalog_free(sc->llm_models);
+    fs_llm_catalog_free(sc->llm_user_models);
     fs_config_free(sc->cfg);
     free(sc);
 }

@@ -16,6 +16,7 @@
 #include "sim/base/tags.h"
 #include "models/catalog.h"
 #include "models/interruption.h"
+#include "models/llm.h"
 #include "models/purchase.h"
 #include "models/service.h"
 #include "traces/arrivals.h"
@@ -67,6 +68,8 @@ typedef struct fs_pool_conf {
     char rate_quotes[512];        /* the reserved_* quote keys, as roi's
                                      --rate reads them: "1y:none=2.10/h
                                      3y:all=40000", or "" */
+    double mfu, bw_efficiency;    /* LLM serving efficiencies; 0: the
+                                     engine's default (models/llm.h) */
 } fs_pool_conf;
 
 typedef enum fs_workload_kind {
@@ -101,6 +104,7 @@ typedef struct fs_workload_conf {
     long batch_max;
     double batch_wait;
     double slo_s;                 /* NaN: none */
+    double slo_ttft_s, slo_tpot_s;   /* llm: NaN when not set */
     double rate_scale;
     double growth;                /* per month, a fraction; 0: none */
     const fs_config_entry *growth_entry;   /* NULL when not set */
@@ -144,6 +148,10 @@ typedef struct fs_scenario {
     size_t nwarnings;
     fs_config *cfg;               /* owned: entries referenced above */
     fs_catalog *catalog;          /* owned */
+    char llm_catalog_csv[4096];   /* the catalog's models.csv */
+    fs_llm_catalog *llm_models;   /* owned: loaded when a workload serves
+                                     an llm (scenario_llm.c); NULL else */
+    fs_llm_catalog *llm_user_models;   /* models = FILE, looked up first */
 } fs_scenario;
 
 /* Loads path, applies the --set assignments in order, and validates.

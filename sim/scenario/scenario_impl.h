@@ -79,6 +79,13 @@ int fs_scenario_link_spot(fs_scenario *sc, fs_error *err);
 
 /* scenario_check.c: the bounds that span sections (request slots per pool,
  * result rows per run); and a warning for each pool no workload uses. */
+/* LLM serving (scenario_llm.c): the models.csv beside the GPU catalog;
+ * a workload's llm keys and its model (e: its service entry); a pool's
+ * efficiencies. */
+void fs_scenario_llm_catalog_path(fs_scenario *sc, const char *gpus_csv);
+int fs_scenario_parse_llm(fs_reader *rd, fs_scenario *sc,
+                          fs_workload_conf *w, const fs_config_entry *e);
+int fs_scenario_parse_llm_pool(fs_reader *rd, fs_pool_conf *p);
 int fs_scenario_check_limits(fs_scenario *sc, fs_error *err);
 int fs_scenario_warn_unused_pools(fs_scenario *sc);
 

@@ -20,7 +20,7 @@
 static const char *const inference_only[] = {
     "arrivals", "service", "reference_gpu", "batch_max", "batch_wait",
     "slo_p99", "rate_scale", "repeat", "growth", "bad_rows", "statuses",
-    "queue_max", NULL,
+    "queue_max", "tokens_in", "tokens_out", "slo_ttft", "slo_tpot", NULL,
 };
 
 static const char *const training_only[] = {

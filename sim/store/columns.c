@@ -94,6 +94,33 @@ const fs_column fs_summary_columns[] = {
      FS_COL_RATIO, "unfinished share",
      "requests_unfinished over the requests that arrived; a run above 1% is "
      "overloaded (its latency percentiles cover finished requests only)"},
+    /* LLM serving (schema version 6): NULL without an llm workload */
+    {"ttft_p99_s",
+     "(SELECT max(l.ttft_p99_s) FROM latency l WHERE l.run_id = r.run_id)",
+     FS_COL_SECONDS, "TTFT p99",
+     "time to first token, 99th percentile, the largest of the llm "
+     "workloads', seconds"},
+    {"tpot_p99_s",
+     "(SELECT max(l.tpot_p99_s) FROM latency l WHERE l.run_id = r.run_id)",
+     FS_COL_SECONDS, "TPOT p99",
+     "time per output token after the first, 99th percentile, the largest "
+     "of the llm workloads', seconds"},
+    {"tokens_out",
+     "(SELECT sum(l.tokens_out) FROM latency l WHERE l.run_id = r.run_id)",
+     FS_COL_NUMBER, "output tokens",
+     "output tokens of the llm requests completed"},
+    {"cost_per_mtok_out_usd",
+     "(SELECT CASE WHEN sum(l.tokens_out) > 0 THEN " RUN_COST
+     " * 1e6 / sum(l.tokens_out) END FROM latency l"
+     " WHERE l.run_id = r.run_id)",
+     FS_COL_MONEY, "cost per million output tokens",
+     "the horizon's cost, all pools, per million output tokens"},
+    {"cost_per_mtok_usd",
+     "(SELECT CASE WHEN sum(l.tokens_in + l.tokens_out) > 0 THEN " RUN_COST
+     " * 1e6 / sum(l.tokens_in + l.tokens_out) END FROM latency l"
+     " WHERE l.run_id = r.run_id)",
+     FS_COL_MONEY, "cost per million tokens",
+     "the horizon's cost, all pools, per million tokens in and out"},
 };
 
 _Static_assert(sizeof fs_summary_columns / sizeof fs_summary_columns[0] ==

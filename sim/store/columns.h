@@ -41,7 +41,7 @@ typedef struct fs_column {
 #define FS_OVERLOADED_STR(x) FS_OVERLOADED_STR_(x)
 #define FS_OVERLOADED_SQL FS_OVERLOADED_STR(FS_OVERLOADED_SHARE)   /* "0.01" */
 
-#define FS_SUMMARY_COLUMNS 23
+#define FS_SUMMARY_COLUMNS 28
 /* In the view's column order (the contract's). */
 extern const fs_column fs_summary_columns[FS_SUMMARY_COLUMNS];
 

@@ -237,6 +237,36 @@ static const char schema_v7[] =
  * is nothing else to change. */
 static const char schema_v8[] = "";
 
+/* Version 9: LLM serving.  latency gains, for llm workloads (NULL for
+ * others), the mean and p90 of TTFT and TPOT, their objectives and attainment,
+ * tokens in and out, tokens per provisioned GPU-second, the workload's
+ * cost, cost per million output tokens and per million tokens, and the
+ * requests preempted by a full KV cache; pool gains the tokens served,
+ * per GPU-second and the cost per million tokens. */
+static const char schema_v9[] =
+    "ALTER TABLE latency ADD COLUMN ttft_mean_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN tpot_mean_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN ttft_p90_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN tpot_p90_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN slo_ttft_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN slo_ttft_attainment REAL;\n"
+    "ALTER TABLE latency ADD COLUMN slo_tpot_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN slo_tpot_attainment REAL;\n"
+    "ALTER TABLE latency ADD COLUMN tokens_in REAL;\n"
+    "ALTER TABLE latency ADD COLUMN tokens_out REAL;\n"
+    "ALTER TABLE latency ADD COLUMN tokens_in_per_gpu_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN tokens_out_per_gpu_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN cost_usd REAL;\n"
+    "ALTER TABLE latency ADD COLUMN cost_per_mtok_out_usd REAL;\n"
+    "ALTER TABLE latency ADD COLUMN cost_per_mtok_usd REAL;\n"
+    "ALTER TABLE latency ADD COLUMN preempted INTEGER;\n"
+    "ALTER TABLE pool ADD COLUMN tokens_in REAL;\n"
+    "ALTER TABLE pool ADD COLUMN tokens_out REAL;\n"
+    "ALTER TABLE pool ADD COLUMN tokens_in_per_gpu_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN tokens_out_per_gpu_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN cost_per_mtok_out_usd REAL;\n"
+    "ALTER TABLE pool ADD COLUMN cost_per_mtok_usd REAL;\n";
+
 /* migrations[v]: user_version v -> v + 1. */
 static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -247,6 +277,7 @@ static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v6,
     schema_v7,
     schema_v8,
+    schema_v9,
 };
 
 const char *const fs_store_child_tables[] = {
@@ -268,7 +299,11 @@ static const struct required {
     { "table", "latency", "run_id, workload, count, mean_s, p50_s, p90_s,"
       " p95_s, p99_s, p999_s, slo_s, slo_attainment, ttft_p50_s, ttft_p99_s,"
       " tpot_p50_s, tpot_p99_s, arrivals, dropped, unfinished, wait_mean_s,"
-      " mean_batch_size" },
+      " mean_batch_size"
+      ", ttft_mean_s, tpot_mean_s, ttft_p90_s, tpot_p90_s, slo_ttft_s, slo_ttft_attainment,"
+      " slo_tpot_s, slo_tpot_attainment, tokens_in, tokens_out,"
+      " tokens_in_per_gpu_s, tokens_out_per_gpu_s, cost_usd,"
+      " cost_per_mtok_out_usd, cost_per_mtok_usd, preempted" },
     { "table", "utilization", "run_id, pool, t_s, instances_up,"
       " gpus_provisioned, gpus_busy, queue_len" },
     { "table", "job", "run_id, workload, job_id, submit_s, start_s, end_s,"
@@ -280,7 +315,9 @@ static const struct required {
       " requests_retried, work_lost_s, fallback_hours, fallback_cost_usd,"
       " renew, rate_quotes,"
       " list_price_usd_h, contracted_price_usd_h, commitment_usd_h,"
-      " gpus_per_instance" },
+      " gpus_per_instance"
+      ", tokens_in, tokens_out, tokens_in_per_gpu_s, tokens_out_per_gpu_s,"
+      " cost_per_mtok_out_usd, cost_per_mtok_usd" },
     { "table", "cost_allocation", "run_id, month, workload, pool, tags,"
       " cost_usd, gpu_hours" },
     { "table", "interruption", "run_id, pool, t_s, instance_id, notice_s,"

@@ -252,6 +252,70 @@ static int insert_pools(fs_store *s, const fs_results *r, long long id)
     return rc;
 }
 
+/* The LLM columns (schema version 6) of one latency or pool row, by name;
+ * rows of other workloads and pools keep them NULL. */
+static void bind_llm(sqlite3_stmt *st, const fs_llm_row *l, int *rc)
+{
+    bind_real(st, 1, l->tokens_in, rc);
+    bind_real(st, 2, l->tokens_out, rc);
+    bind_real(st, 3, l->tokens_in_per_gpu_s, rc);
+    bind_real(st, 4, l->tokens_out_per_gpu_s, rc);
+    bind_real(st, 5, l->cost_per_mtok_out, rc);
+    bind_real(st, 6, l->cost_per_mtok, rc);
+}
+
+static int update_llm(fs_store *s, const fs_results *r, long long id)
+{
+    sqlite3_stmt *lat, *pool;
+    int rc = sqlite3_prepare_v2(s->db,
+        "UPDATE latency SET tokens_in = ?1, tokens_out = ?2,"
+        " tokens_in_per_gpu_s = ?3, tokens_out_per_gpu_s = ?4,"
+        " cost_per_mtok_out_usd = ?5, cost_per_mtok_usd = ?6,"
+        " ttft_mean_s = ?7, tpot_mean_s = ?8, slo_ttft_s = ?9,"
+        " slo_ttft_attainment = ?10, slo_tpot_s = ?11,"
+        " slo_tpot_attainment = ?12, cost_usd = ?13, preempted = ?14,"
+        " ttft_p90_s = ?17, tpot_p90_s = ?18"
+        " WHERE run_id = ?15 AND workload = ?16", -1, &lat, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    rc = sqlite3_prepare_v2(s->db,
+        "UPDATE pool SET tokens_in = ?1, tokens_out = ?2,"
+        " tokens_in_per_gpu_s = ?3, tokens_out_per_gpu_s = ?4,"
+        " cost_per_mtok_out_usd = ?5, cost_per_mtok_usd = ?6"
+        " WHERE run_id = ?7 AND pool = ?8", -1, &pool, NULL);
+    for (size_t i = 0; rc == SQLITE_OK && i < r->nlatency; i++) {
+        const fs_latency_row *l = &r->latency[i];
+        if (!l->llm.is_llm)
+            continue;
+        bind_llm(lat, &l->llm, &rc);
+        bind_real(lat, 7, l->llm.ttft_mean_s, &rc);
+        bind_real(lat, 8, l->llm.tpot_mean_s, &rc);
+        bind_real(lat, 9, l->llm.slo_ttft_s, &rc);
+        bind_real(lat, 10, l->llm.slo_ttft_attainment, &rc);
+        bind_real(lat, 11, l->llm.slo_tpot_s, &rc);
+        bind_real(lat, 12, l->llm.slo_tpot_attainment, &rc);
+        bind_real(lat, 13, l->llm.cost_usd, &rc);
+        bind_int(lat, 14, l->llm.preempted, &rc);
+        bind_int(lat, 15, id, &rc);
+        bind_text(lat, 16, FIELD(l, workload), &rc);
+        bind_real(lat, 17, l->llm.ttft_p90_s, &rc);
+        bind_real(lat, 18, l->llm.tpot_p90_s, &rc);
+        rc = step_row(lat, rc);
+    }
+    for (size_t i = 0; rc == SQLITE_OK && i < r->npools; i++) {
+        const fs_pool_row *p = &r->pools[i];
+        if (!p->llm.is_llm)
+            continue;
+        bind_llm(pool, &p->llm, &rc);
+        bind_int(pool, 7, id, &rc);
+        bind_text(pool, 8, FIELD(p, pool), &rc);
+        rc = step_row(pool, rc);
+    }
+    sqlite3_finalize(lat);
+    sqlite3_finalize(pool);
+    return rc;
+}
+
 static int insert_jobs(fs_store *s, const fs_results *r, long long id)
 {
     sqlite3_stmt *st;
@@ -358,6 +422,8 @@ int fs_store_write_run(fs_store *s, const fs_results *r, long *run_id,
         rc = insert_allocs(s, r, id);
     if (rc == SQLITE_OK)
         rc = insert_interrupts(s, r, id);
+    if (rc == SQLITE_OK)
+        rc = update_llm(s, r, id);
     if (rc == SQLITE_OK)
         rc = fs_store_exec(s, "COMMIT");
     if (rc != SQLITE_OK) {

@@ -1,0 +1,175 @@
+/* llm_setup.c -- an llm workload's replicas on its pools, and the memory
+ * fit that refuses a scenario before any event.
+ *
+ * On each pool, the replica is tp GPUs of the pool's type, each cut as the
+ * server's shape says (shape.h: compute and memory fractions, whole GPUs
+ * today, MIG slices alike), joined by the GPU's interconnect (NVLink on an
+ * SXM part, else PCIe: fs_llm_hw_default).  fs_llm_perf_init fills the
+ * constants its iterations need, or says why the model does not fit:
+ * then the scenario is refused at the workload's service key with the
+ * breakdown in GB and the nearest configurations that do fit (more tp on
+ * the pool's instances, a lower precision, a catalog GPU with more
+ * memory). */
+#include "sim/fleet/llm_server.h"
+#include "sim/fleet/dispatch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void replica_hw(const fs_servers *p, fs_llm_hw *hw)
+{
+    fs_llm_hw_default(hw, &p->conf->gpu);
+    hw->compute_frac = p->shape.compute;
+    hw->memory_frac = p->shape.memory;
+}
+
+static void replica_config(const fs_workload *w, const fs_servers *p,
+                           fs_llm_config *c)
+{
+    const fs_llm_service *l = &w->conf->service.llm;
+    memset(c, 0, sizeof *c);
+    c->model = l->model;
+    c->weights = l->weights;
+    c->kv = l->kv_set ? l->kv : fs_llm_kv_default(l->weights);
+    c->tp = l->tp;
+    snprintf(c->engine, sizeof c->engine, "%s", l->engine);
+    c->mfu = p->conf->mfu;
+    c->bw_efficiency = p->conf->bw_efficiency;
+}
+
+static int fits(const fs_llm_config *c, const fs_llm_hw *hw)
+{
+    fs_llm_perf perf;
+    char why[8];
+    return fs_llm_perf_init(&perf, c, hw, why, sizeof why) == 0;
+}
+
+/* "tp=2; precision=int4; a larger GPU: H100-80GB (80 GB)", or "". */
+static void nearest_fits(const fs_workload *w, const fs_servers *p,
+                         char *buf, size_t len)
+{
+    fs_llm_config c;
+    fs_llm_hw hw;
+    size_t n = 0;
+    buf[0] = '\0';
+    replica_config(w, p, &c);
+    replica_hw(p, &hw);
+    for (int tp = c.tp * 2; tp <= 8 && tp <= p->conf->gpus_per_instance;
+         tp *= 2) {
+        fs_llm_config t = c;
+        t.tp = tp;
+        if (fits(&t, &hw)) {
+            n += (size_t)snprintf(buf + n, len - n, "tp=%d (instances of "
+                                  "%ld GPUs)", tp, p->conf->gpus_per_instance);
+            break;
+        }
+    }
+    static const fs_precision lower[] = {FS_PREC_FP8, FS_PREC_INT8,
+                                         FS_PREC_INT4};
+    for (size_t i = 0; i < 3 && n < len; i++) {
+        fs_llm_config t = c;
+        if (fs_precision_bytes(lower[i]) >= fs_precision_bytes(c.weights))
+            continue;
+        t.weights = lower[i];
+        if (!w->conf->service.llm.kv_set)
+            t.kv = fs_llm_kv_default(lower[i]);
+        if (fits(&t, &hw)) {
+            n += (size_t)snprintf(buf + n, len - n, "%sprecision=%s",
+                                  n ? "; " : "", fs_precision_name(lower[i]));
+            break;
+        }
+    }
+    const fs_catalog *cat = w->sim->sc->catalog;
+    const fs_gpu *best = NULL;
+    for (size_t i = 0; i < cat->ngpus; i++) {
+        const fs_gpu *g = &cat->gpus[i];
+        if (g->memory_gb <= p->conf->gpu.memory_gb ||
+            (best && g->memory_gb >= best->memory_gb))
+            continue;
+        fs_llm_hw h = hw;
+        fs_llm_hw_default(&h, g);
+        if (fits(&c, &h))
+            best = g;
+    }
+    if (best && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "%sa larger GPU: %s "
+                              "(%.0f GB)", n ? "; " : "", best->name,
+                              best->memory_gb);
+}
+
+static int refuse(const fs_workload *w, const fs_servers *p, const char *why,
+                  fs_error *err)
+{
+    const fs_workload_conf *c = w->conf;
+    const fs_llm_service *l = &c->service.llm;
+    const fs_config_entry *e = fs_config_find(w->sim->sc->cfg, c->section,
+                                              "service");
+    char key[FS_NAME_MAX + 24], near[512];
+    snprintf(key, sizeof key, "%s.service", c->section);
+    nearest_fits(w, p, near, sizeof near);
+    return fs_error_at(err, e ? e->file : w->sim->sc->path, e ? e->line : 0,
+                       key, "%s %s does not fit pool %s's %d x %s (tp=%d): "
+                       "%s; %s%s", l->model->name,
+                       fs_precision_name(l->weights), p->conf->name, l->tp,
+                       p->conf->gpu.name, l->tp, why,
+                       near[0] ? "fits with " : "no configuration on the "
+                       "catalog's GPUs fits", near);
+}
+
+/* Seconds per token at a full decode batch: the autoscaler's measure of
+ * queued work (a request's demand is its tokens). */
+static double seconds_per_token(const fs_llm_perf *perf, int max_batch)
+{
+    const long ctx = 1024;
+    long b = perf->kv_capacity_tokens / (2 * ctx);
+    if (b > max_batch)
+        b = max_batch;
+    if (b < 1)
+        b = 1;
+    return fs_llm_iteration_time(perf, 0, 0, (int)b, b * ctx) / (double)b;
+}
+
+int fs_llm_workload_init(fs_workload *w, fs_error *err)
+{
+    if (fs_hist_init(&w->llm.ttft) || fs_hist_init(&w->llm.tpot))
+        return fs_error_set(err, "out of memory");
+    for (int k = 0; k < w->npools; k++) {
+        fs_servers *p = w->pools[k];
+        fs_llm_config c;
+        fs_llm_hw hw;
+        char why[512];
+        replica_config(w, p, &c);
+        replica_hw(p, &hw);
+        if (fs_llm_perf_init(&w->perf[k], &c, &hw, why, sizeof why))
+            return refuse(w, p, why, err);
+        w->speed[k] = seconds_per_token(&w->perf[k],
+                                        w->conf->service.llm.max_batch);
+        if (fs_llm_servers_init(p))
+            return fs_error_set(err, "out of memory");
+    }
+    return 0;
+}
+
+void fs_llm_workload_free(fs_workload *w)
+{
+    if (w->llm.ttft.h)
+        fs_hist_free(&w->llm.ttft);
+    if (w->llm.tpot.h)
+        fs_hist_free(&w->llm.tpot);
+}
+
+double fs_llm_estimate_iterations(const fs_workload *w, double requests)
+{
+    const fs_llm_service *l = &w->conf->service.llm;
+    double horizon = w->sim->sc->horizon_s, most = 0;
+    for (int k = 0; k < w->npools; k++) {
+        const fs_servers *p = w->pools[k];
+        double t = fs_llm_iteration_time(&w->perf[k], 0, 0, 1, 1);
+        if (t > 0)
+            most += (double)p->nservers * horizon / t;
+    }
+    if (!l->has_tokens_out)
+        return most;
+    double per = fs_dist_mean(&l->tokens_out) + 1;
+    return requests * per < most ? requests * per : most;
+}

@@ -1,0 +1,186 @@
+/* scenario_llm.c -- the keys of LLM serving.
+ *
+ *   [scenario]  models = FILE          a user's own LLMs (models.csv columns)
+ *   [workload]  service = llm(model=M, precision=P, ...)   (models/service_llm.c)
+ *               tokens_in = DIST, tokens_out = DIST         generated requests
+ *               slo_ttft = D, slo_tpot = D                  objectives
+ *   [pool]      mfu = F, bw_efficiency = F                  efficiencies
+ *
+ * The model named by llm(model=...) is resolved here, against the user's
+ * file first and then the catalog's models.csv (loaded only when a
+ * workload serves an LLM), with "did you mean" for an unknown name.
+ * Whether it fits its pools' GPUs is the fleet's question (the server
+ * shape decides the memory): sim/fleet/llm_server.c refuses it before any
+ * event.  The llm keys on a workload that does not serve an llm are
+ * refused, not ignored. */
+#include "sim/scenario/scenario_impl.h"
+
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const llm_keys[] = {
+    "tokens_in", "tokens_out", "slo_ttft", "slo_tpot", NULL,
+};
+
+void fs_scenario_llm_catalog_path(fs_scenario *sc, const char *gpus_csv)
+{
+    char tmp[sizeof sc->llm_catalog_csv];
+    snprintf(tmp, sizeof tmp, "%s", gpus_csv);
+    snprintf(sc->llm_catalog_csv, sizeof sc->llm_catalog_csv,
+             "%.4000s/models.csv", dirname(tmp));
+}
+
+/* The catalogs, loaded once: models = FILE, then the catalog's. */
+static int load_catalogs(fs_reader *rd, fs_scenario *sc)
+{
+    if (sc->llm_models)
+        return 0;
+    fs_config_entry *e = fs_config_find(sc->cfg, "scenario", "models");
+    if (e && !sc->llm_user_models) {
+        char path[2200];
+        if (e->value[0] == '/' || e->line == 0)
+            snprintf(path, sizeof path, "%s", e->value);
+        else
+            snprintf(path, sizeof path, "%s/%s", sc->dir, e->value);
+        fs_error why;
+        sc->llm_user_models = fs_llm_catalog_load(path, &why);
+        if (!sc->llm_user_models) {
+            fs_reader srd = {sc->cfg, "scenario", rd->err};
+            return fs_rd_bad(&srd, e, "%s", why.msg);
+        }
+    }
+    sc->llm_models = fs_llm_catalog_load(sc->llm_catalog_csv, rd->err);
+    return sc->llm_models ? 0 : -1;
+}
+
+static int resolve_model(fs_reader *rd, fs_scenario *sc, fs_llm_service *l,
+                         const fs_config_entry *e)
+{
+    if (load_catalogs(rd, sc))
+        return -1;
+    l->model = sc->llm_user_models
+        ? fs_llm_catalog_find(sc->llm_user_models, l->model_name) : NULL;
+    if (!l->model)
+        l->model = fs_llm_catalog_find(sc->llm_models, l->model_name);
+    if (l->model)
+        return 0;
+    char hint[1024], why[1200];
+    fs_llm_catalog_suggest(sc->llm_models, l->model_name, hint, sizeof hint);
+    snprintf(why, sizeof why, "llm(): unknown model '%s' %s; models = "
+             "FILE adds your own", l->model_name, hint);
+    return fs_rd_bad(rd, e, "%s", why);
+}
+
+/* tokens_in = DIST: a distribution of the grammar, in tokens. */
+static int token_dist(fs_reader *rd, const char *key, fs_dist *d, int *has)
+{
+    fs_config_entry *e = fs_rd_entry(rd, key);
+    *has = 0;
+    if (!e)
+        return 0;
+    fs_call c;
+    char why[600];
+    if (fs_parse_call(e->value, &c, why, sizeof why) ||
+        fs_dist_parse(&c, d, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    if (!(fs_dist_mean(d) >= 1)) {
+        snprintf(why, sizeof why, "a mean of at least 1 token, got '%s'",
+                 e->value);
+        return fs_rd_bad(rd, e, "%s", why);
+    }
+    *has = 1;
+    return 0;
+}
+
+static int slo_key(fs_reader *rd, const char *key, double *out)
+{
+    fs_config_entry *e = fs_rd_entry(rd, key);
+    char why[256];
+    *out = NAN;
+    if (!e)
+        return 0;
+    if (fs_parse_duration(e->value, out, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    if (!(*out > 0))
+        return fs_rd_bad(rd, e, "%s", "must be longer than 0s");
+    return 0;
+}
+
+/* tp = N: each replica spans N GPUs of one instance, so the pools' servers
+ * are N GPUs wide (gpus_per_server, set here when the pool leaves it). */
+static int apply_tp(fs_reader *rd, fs_scenario *sc, const fs_workload_conf *w,
+                    const fs_config_entry *e)
+{
+    long tp = w->service.llm.tp;
+    char why[512];
+    for (int k = 0; k < w->npools; k++) {
+        fs_pool_conf *p = &sc->pools[w->pools[k]];
+        const fs_config_entry *g = fs_config_find(sc->cfg, p->section,
+                                                  "gpus_per_server");
+        if (p->gpus_per_instance % tp) {
+            snprintf(why, sizeof why, "llm(): tp=%ld needs instances of a "
+                     "multiple of %ld GPUs; pool %s's have %ld", tp, tp,
+                     p->name, p->gpus_per_instance);
+            return fs_rd_bad(rd, e, "%s", why);
+        }
+        if (p->gpus_per_server != tp && (g || p->gpus_per_server != 1)) {
+            snprintf(why, sizeof why, "llm(): tp=%ld, but pool %s's servers "
+                     "are %ld GPUs wide (gpus_per_server, or another llm "
+                     "workload's tp)", tp, p->name, p->gpus_per_server);
+            return fs_rd_bad(rd, e, "%s", why);
+        }
+        p->gpus_per_server = tp;
+    }
+    return 0;
+}
+
+int fs_scenario_parse_llm(fs_reader *rd, fs_scenario *sc,
+                          fs_workload_conf *w, const fs_config_entry *e)
+{
+    w->slo_ttft_s = w->slo_tpot_s = NAN;
+    if (!w->service.model->server) {
+        for (const char *const *k = llm_keys; *k; k++) {
+            fs_config_entry *x = fs_rd_entry(rd, *k);
+            if (x)
+                return fs_rd_bad(rd, x, "%s", "applies to workloads with "
+                                 "service = llm(...) only");
+        }
+        return 0;
+    }
+    fs_llm_service *l = &w->service.llm;
+    if (resolve_model(rd, sc, l, e) ||
+        token_dist(rd, "tokens_in", &l->tokens_in, &l->has_tokens_in) ||
+        token_dist(rd, "tokens_out", &l->tokens_out, &l->has_tokens_out) ||
+        slo_key(rd, "slo_ttft", &w->slo_ttft_s) ||
+        slo_key(rd, "slo_tpot", &w->slo_tpot_s) || apply_tp(rd, sc, w, e))
+        return -1;
+    if (w->batch_max != 1 || fs_rd_entry(rd, "batch_wait"))
+        return fs_rd_bad(rd, fs_rd_entry(rd, "batch_max")
+                         ? fs_rd_entry(rd, "batch_max")
+                         : fs_rd_entry(rd, "batch_wait"), "%s",
+                         "an llm server batches continuously: set "
+                         "max_batch= in llm(...) instead");
+    return 0;
+}
+
+static int efficiency(fs_reader *rd, const char *key, double *out)
+{
+    fs_config_entry *e = fs_rd_entry(rd, key);
+    char why[256];
+    *out = 0;
+    if (!e)
+        return 0;
+    if (fs_parse_fraction(e->value, out, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    if (!(*out > 0))
+        return fs_rd_bad(rd, e, "%s", "must be above 0");
+    return 0;
+}
+
+int fs_scenario_parse_llm_pool(fs_reader *rd, fs_pool_conf *p)
+{
+    return efficiency(rd, "mfu", &p->mfu) ||
+           efficiency(rd, "bw_efficiency", &p->bw_efficiency) ? -1 : 0;
+}
