@@ -115,6 +115,42 @@ expect_in "$TMP/out" "L4 bf16 tp1: memory: weights 141.1 GB" "excluded for memor
 expect_in "$TMP/out" "L4 fp8 tp1: memory: weights 70.6 GB" "fp8 excluded too"
 expect_in "$TMP/err" "no candidate meets every SLO" "impossible plan says so"
 
+# ---- LLM: the Azure conversation trace (one hour, traces/sample) at 3x,
+# llama-3-8b fp8 on L40S or H100: the cheapest fleet, re-run with `run`,
+# meets both SLOs; the same fleet one instance smaller does not.
+conv="$SRCDIR/scenarios/llm-azure-conv.ini"
+slo='ttft_p99<=500ms,tpot_p99<=50ms'
+expect_exit 0 "plan llm" -- "$FLEETSIM" plan "$conv" --set workload.chat.rate_scale=3 \
+    --slo "$slo" --db llm.db --gpus L40S,H100-80GB --precision fp8 --format json -j 2
+set -- $(python3 -c "
+import json
+d = json.load(open('$TMP/out'))
+e = d[0]
+print(e['instance'] or '-', e['count'], e['precision'], e['tp'], e['feasible'], len(d))")
+inst=$1 n=$2
+expect_eq "$5" True "llm: the first entry is feasible"
+expect_eq "$6" 2 "llm: two candidates"
+rerun() {
+    "$FLEETSIM" run "$conv" --db rerun.db --quiet --name "rerun-$1" \
+        --set workload.chat.rate_scale=3 --set "pool.a100.count=$1" \
+        --set "workload.chat.service=llm(model=llama-3-8b,precision=fp8,tp=1)" \
+        $inst >"$TMP/rerun.err" 2>&1
+}
+if [ "$inst" = - ]; then inst=; else inst="--set pool.a100.instance=$inst"; fi
+checks=$((checks + 1))
+if rerun "$n" && rerun $((n - 1)); then
+    ok=$(sql rerun.db "SELECT ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05 FROM latency l JOIN run r USING (run_id) WHERE r.name = 'rerun-$n'")
+    bad=$(sql rerun.db "SELECT ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05 FROM latency l JOIN run r USING (run_id) WHERE r.name = 'rerun-$((n - 1))'")
+    expect_eq "$ok" 1 "llm: the cheapest fleet re-run meets every SLO"
+    expect_eq "$bad" 0 "llm: one instance fewer does not"
+    # the plan's stored run and the re-run agree (same seed, same requests)
+    a=$(sql llm.db "SELECT ttft_p99_s FROM latency WHERE run_id = (SELECT run_id FROM run WHERE name LIKE 'plan[gpu=%,precision=fp8,tp=1,count=$n]' ORDER BY run_id LIMIT 1)")
+    b=$(sql rerun.db "SELECT ttft_p99_s FROM latency l JOIN run r USING (run_id) WHERE r.name = 'rerun-$n'")
+    [ -n "$a" ] && expect_eq "$a" "$b" "llm: plan's run = re-run, bit for bit"
+else
+    fail "llm: re-run failed: $(head -2 "$TMP/rerun.err")"
+fi
+
 # ---- diurnal traffic, autoscaled: plan's reserved k = roi's on its run
 cat >diurnal.ini <<'INI'
 [scenario]
@@ -148,6 +184,18 @@ set -- $(python3 -c "import json; r = json.load(open('$TMP/out'))[0]; print(r['r
 expect_eq "$1" "$k" "plan's reserved k = roi's recommended_count"
 expect_eq "$2" "$3" "plan's monthly = roi's with_reservation_cost_usd"
 
+# ---- --purchase spot on a fixed fleet: the chosen count re-simulated as a
+# spot pool, priced as roi prices that run
+sed 's/^autoscale.*//; s/^min = 1//; s/^max = 12/count = 3/; s/^autoscale_interval.*//; s/^cooldown.*//' diurnal.ini >fixed.ini
+expect_exit 0 "plan spot" -- "$FLEETSIM" plan fixed.ini --slo 'p99<=20s' \
+    --db s.db --purchase on-demand,spot --format json -j 1
+set -- $(python3 -c "import json; e = json.load(open('$TMP/out'))[0]; print(e['run'], '%.2f' % e['monthly_cost_by_purchase']['spot'])")
+spotrun="${1%]},spot]"
+expect_exit 0 "roi on the spot run" -- "$FLEETSIM" roi --db s.db "$spotrun" --format json
+got=$(python3 -c "import json; print('%.2f' % json.load(open('$TMP/out'))[0]['with_reservation_cost_usd'])")
+expect_eq "$got" "$2" "spot mix = roi's on the spot run"
+expect_eq "$(sql s.db "SELECT pricing FROM pool WHERE run_id = (SELECT run_id FROM run WHERE name = '$spotrun')")" spot "the spot run's pool is spot"
+
 # ---- bad input
 expect_exit 2 "no slo" -- "$FLEETSIM" plan mmc.ini --db bad.db
 expect_in "$TMP/err" "--slo is required" "no slo"
@@ -164,6 +212,8 @@ expect_in "$TMP/err" "did you mean" "unknown gpu suggests"
 expect_exit 2 "precision on generic" -- "$FLEETSIM" plan mmc.ini --db bad.db --slo 'p99<=6s' --precision fp8
 expect_exit 2 "bad purchase" -- "$FLEETSIM" plan mmc.ini --db bad.db --slo 'p99<=6s' --purchase reservd
 expect_in "$TMP/err" "did you mean 'reserved'" "bad purchase suggests"
+expect_exit 1 "bad pool" -- "$FLEETSIM" plan mmc.ini --db bad.db --slo 'p99<=6s' --pool q
+expect_in "$TMP/err" "--pool q is not a pool of workload 'w'" "bad pool"
 expect_exit 2 "bad format" -- "$FLEETSIM" plan mmc.ini --db bad.db --slo 'p99<=6s' --format xml
 expect_exit 2 "unknown option" -- "$FLEETSIM" plan mmc.ini --slo 'p99<=6s' --gpu L4
 printf '[scenario]\nhorizon = 1h\n[pool.p]\ngpu = L4\ncount = 1\nprice = 1\n' >noload.ini

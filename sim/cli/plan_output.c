@@ -293,7 +293,12 @@ static void print_json_one(FILE *out, const fs_plan *p, int i)
         fs_json_write_string(out, c->precision);
     else
         fputs("null", out);
-    fprintf(out, ", \"tp\": %d, ", c->tp ? c->tp : 1);
+    fprintf(out, ", \"tp\": %d, \"instance\": ", c->tp ? c->tp : 1);
+    if (c->instance[0])
+        fs_json_write_string(out, c->instance);
+    else
+        fputs("null", out);
+    fputs(", ", out);
     if (!c->feasible)
         fputs(p->autoscale ? "\"min\": null, \"max\": null"
                            : "\"count\": null", out);
