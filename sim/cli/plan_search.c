@@ -153,6 +153,24 @@ static const fs_plan_probe *find(const fs_plan_probe *seen, int n, long k)
     return NULL;
 }
 
+/* Two failing counts, b at least twice a, whose every SLO value is the
+ * same within 0.5% and whose failure is not overload: adding instances
+ * no longer moves the metrics (a prompt whose prefill alone is over the
+ * TTFT bound, say), so the SLO cannot be met by count. */
+static int plateau(const fs_plan *p, const fs_plan_probe *a,
+                   const fs_plan_probe *b)
+{
+    if (!a || !b || a->pass || b->pass || b->count < 2 * a->count ||
+        strncmp(b->why, "SLO", 3) != 0)
+        return 0;
+    for (int k = 0; k < p->nslo; k++) {
+        double x = a->value[k], y = b->value[k];
+        if (isnan(x) || isnan(y) || fabs(x - y) > 0.005 * fabs(x))
+            return 0;
+    }
+    return 1;
+}
+
 /* The search of one candidate, its outcome in c.  0, or -1 when a run
  * could not be done. */
 static int search_one(const fs_plan *p, fs_plan_candidate *c)
@@ -169,12 +187,15 @@ static int search_one(const fs_plan *p, fs_plan_candidate *c)
         hi = start;
     else
         lo = start;
-    while (hi < 0 && lo < p->max_count) {   /* up, doubling */
+    long flat = 0;   /* a count at which more instances stopped helping */
+    while (hi < 0 && lo < p->max_count && !flat) {   /* up, doubling */
         long n = lo + step > p->max_count ? p->max_count : lo + step;
         if ((t = test(p, c, n, seen, &nseen)) < 0)
             return -1;
         if (t)
             hi = n;
+        else if (plateau(p, find(seen, nseen, lo), find(seen, nseen, n)))
+            flat = lo, lo = n;
         else
             lo = n;
         step *= 2;
@@ -200,6 +221,13 @@ static int search_one(const fs_plan *p, fs_plan_candidate *c)
     const fs_plan_probe *below = find(seen, nseen, lo);
     if (below)
         c->below = *below;
+    if (hi < 0 && flat) {
+        c->feasible = 0;
+        snprintf(c->reason, sizeof c->reason, "%.280s at %s=%ld as at %ld: "
+                 "more instances do not help", below ? below->why : "fails",
+                 p->autoscale ? "max" : "count", lo, flat);
+        return 0;
+    }
     if (hi < 0) {
         c->feasible = 0;
         snprintf(c->reason, sizeof c->reason, "%s at %s=%ld, the most "
