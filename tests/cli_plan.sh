@@ -86,6 +86,20 @@ expect_eq "$cost" "$(python3 -c "print('%.2f' % ($cstar * 2 * 730))")" "on-deman
 expect_exit 0 "compare plan runs" -- "$FLEETSIM" compare --db mmc.db \
     "plan[gpu=A100-80GB,count=$cstar]" "plan[gpu=A100-80GB,count=$((cstar - 1))]"
 
+# ---- --replications 3: the value judged is the pessimistic end of the 95%
+# t interval of the mean over the 3 runs (t(0.975, 2) = 4.302653)
+expect_exit 0 "plan replications" -- "$FLEETSIM" plan mmc.ini --set scenario.horizon=6h \
+    --slo 'p99<=5.6s' --db rep.db --replications 3 --purchase on-demand --format json
+set -- $(python3 -c "import json; e = json.load(open('$TMP/out'))[0]; print(e['run'], '%.9f' % e['slo']['p99'])")
+sql rep.db "SELECT l.p99_s FROM latency l JOIN run r USING (run_id) WHERE r.name = '$1'" >reps.txt
+got=$(python3 -c "
+import math
+x = [float(v) for v in open('$TMP/reps.txt')]
+m = sum(x) / len(x)
+sd = math.sqrt(sum((v - m) ** 2 for v in x) / (len(x) - 1))
+print(len(x), '%.9f' % (m + 4.302652729911275 * sd / math.sqrt(len(x))))")
+expect_eq "$got" "3 $2" "replications: pessimistic p99 = mean + t sd / sqrt(n)"
+
 # ---- memory: llama-3-70b in bf16 on one L4 or one A10G does not fit
 cat >llm.ini <<'INI'
 [scenario]
