@@ -228,9 +228,9 @@ static int load_instances(fs_catalog *c, const char *path, fs_error *err)
             number_cell(r, &cols, 6, &t->reserved_1y, 1, err) ||
             number_cell(r, &cols, 7, &t->reserved_3y, 1, err))
             goto fail;
-        if (gpus < 1 || gpus != floor(gpus)) {
+        if (gpus < 1 || gpus > 64 || gpus != floor(gpus)) {
             fs_error_at(err, path, line, "gpus",
-                        "expected a whole number of GPUs >= 1");
+                        "expected a whole number of GPUs from 1 to 64");
             goto fail;
         }
         t->gpus = (int)gpus;

@@ -62,10 +62,18 @@ static int read_lifetimes(fs_interruption *it, char *why, size_t whylen)
     fs_csv *r = fs_csv_open(it->path, &err);
     if (!r)
         return WHY("empirical(): cannot open %s", it->path);
-    size_t cap = 0;
+    size_t cap = 0, ncols = 0;
     int rc, bad = 0;
-    while (!bad && (rc = fs_csv_next(r, &err)) == 1)
+    while (!bad && (rc = fs_csv_next(r, &err)) == 1) {
+        if (!ncols)
+            ncols = fs_csv_nfields(r);
+        if (fs_csv_nfields(r) != ncols) {   /* as the request readers */
+            bad = WHY("%s:%ld: %zu fields where the first row has %zu",
+                      it->path, fs_csv_line(r), fs_csv_nfields(r), ncols);
+            break;
+        }
         bad = one_lifetime(it, &cap, r, why, whylen) < 0;
+    }
     fs_csv_free(r);
     if (bad)
         return -1;

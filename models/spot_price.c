@@ -81,7 +81,14 @@ int fs_spot_price_load(const char *path, double max_price, fs_spot_price *sp,
         fs_csv_free(r);
         return -1;
     }
+    size_t ncols = fs_csv_nfields(r);
     while ((rc = fs_csv_next(r, err)) == 1) {
+        if (fs_csv_nfields(r) != ncols) {     /* as the request readers */
+            rc = fs_error_set(err, "%s:%ld: %zu fields where the header has "
+                              "%zu", path, fs_csv_line(r), fs_csv_nfields(r),
+                              ncols);
+            break;
+        }
         if (row(r, tc, pc, prev, max_price, &t, &usd, err))
             break;
         if (sp->n == FS_SPOT_PRICE_MAX_ROWS) {

@@ -5,6 +5,7 @@
  * directory removed.  The charts are registered in `charts` below. */
 #include "plots/plot.h"
 #include "plots/plot_impl.h"
+#include "sim/base/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -228,19 +229,9 @@ static int deliver(const char *from, const char *out, int pdf, fs_error *err)
     }
     if (pdf)
         fix_pdf_dates(b, n);
-    FILE *o = fopen(out, "wb");
-    if (!o) {
-        free(b);
-        return fs_error_set(err, "%s: %s", out, strerror(errno));
-    }
-    int bad = fwrite(b, 1, n, o) != n;
-    bad |= fclose(o) != 0;
+    int rc = fs_outfile_write(out, b, n, err);   /* out kept on failure */
     free(b);
-    if (bad) {
-        remove(out);
-        return fs_error_set(err, "%s: cannot write", out);
-    }
-    return 0;
+    return rc;
 }
 
 static void remove_tree(const char *dir)

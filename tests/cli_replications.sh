@@ -163,4 +163,24 @@ bad_run "warmup longer than horizon" w.ini \
 sed 's|^horizon = 1h|horizon = 365d|; s|^slo_p99 = 35s|growth = 100%/month|' \
     warm.ini >gt.ini
 bad_run "growth beyond 1000x" gt.ini "gt.ini:13: workload.w.growth: "
+# run -j K: the replications in K processes, the rows and the order of
+# -j 1 (run ids by replication), the summaries printed in that order.
+. "$SRCDIR/tests/db_rows.sh"
+sed 's|^horizon = 2d|horizon = 2h|' mmc.ini >par.ini
+expect_exit 0 "-j 1" -- "$FLEETSIM" run par.ini --replications 5 -j 1 --db j1.db
+sed -e 's/ in [0-9.]*s$//' -e 's/j1\.db/J.db/g' "$TMP/out" >j1.out
+expect_exit 0 "-j 3" -- "$FLEETSIM" run par.ini --replications 5 -j 3 --db j3.db
+sed -e 's/ in [0-9.]*s$//' -e 's/j3\.db/J.db/g' "$TMP/out" >j3.out
+checks=$((checks + 1))
+cmp -s j1.out j3.out || { fail "-j 3 printed otherwise than -j 1"; diff j1.out j3.out | head -5; }
+db_rows j1.db >j1.rows
+db_rows j3.db >j3.rows
+checks=$((checks + 1))
+cmp -s j1.rows j3.rows || fail "-j 3 stored other rows than -j 1"
+expect_eq "$(sql j3.db "SELECT group_concat(run_id || ':' || replication, ' ') FROM (SELECT * FROM run ORDER BY run_id)")" \
+    "1:0 2:1 3:2 4:3 5:4" "-j 3: runs stored in replication order"
+expect_exit 0 "-j2 --quiet" -- "$FLEETSIM" run par.ini --replications 3 -j2 --quiet --db j2.db
+expect_eq "$(tr '\n' ' ' <"$TMP/out")" "1 2 3 " "-j2 --quiet: the ids in order"
+expect_exit 2 "-j 0" -- "$FLEETSIM" run par.ini -j 0 --db j0.db
+expect_in "$TMP/err" "-j needs a whole number of at least 1, got '0'" "-j 0 refused"
 report

@@ -101,6 +101,15 @@ checks=$((checks + 1)); [ -e "$TMP/bad.db" ] && fail "a refused sweep created it
 expect_exit 2 "malformed --vary" -- "$FLEETSIM" sweep "$TMP/pairs.ini" --vary count=1,2 --db "$TMP/bad.db"
 expect_exit 2 "a value twice" -- "$FLEETSIM" sweep "$TMP/pairs.ini" --vary pool.od.count=1,1 --db "$TMP/bad.db"
 expect_exit 2 "no --vary" -- "$FLEETSIM" sweep "$TMP/pairs.ini" --db "$TMP/bad.db"
+# unbalanced parentheses: refused as such, not split into a confusing call
+expect_exit 2 "an unclosed (" -- "$FLEETSIM" sweep "$TMP/pairs.ini" --vary 'workload.w.service=const(value=1s,const(value=2s)' --db "$TMP/bad.db"
+expect_in "$TMP/err" "--vary workload.w.service: 1 '(' not closed in 'const(value=1s,const(value=2s)'" "unclosed ( named"
+expect_exit 2 "a stray )" -- "$FLEETSIM" sweep "$TMP/pairs.ini" --vary 'workload.w.service=const(value=1s)),const(value=2s)' --db "$TMP/bad.db"
+expect_in "$TMP/err" "a ')' with no '(' before it" "stray ) named"
+# a section only the --vary makes: said --vary, not --set
+expect_exit 1 "a new section" -- "$FLEETSIM" sweep "$TMP/pairs.ini" --vary pool.nope.count=1,2 --db "$TMP/bad.db"
+expect_in "$TMP/err" "fleetsim: --vary: pool.nope: missing gpu" "the --vary named"
+checks=$((checks + 1)); [ ! -e "$TMP/bad.db" ] || fail "a bad --vary wrote a database"
 
 # A point that fails at run time (its world is too large for --max-events:
 # 300 days of 10-minute metrics samples) loses only itself.

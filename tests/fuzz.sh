@@ -1,8 +1,11 @@
 #!/bin/sh
-# fuzz.sh -- build the libFuzzer harnesses and fuzz the scenario parser and
-# the trace readers.
+# fuzz.sh -- build the libFuzzer harnesses and fuzz every reader: the
+# scenario parser (scenario), request and jobs traces (trace), spot
+# availability/preemption/price traces and empirical() lifetimes (spot),
+# the catalog CSVs (catalog), and --set/--vary values with windows and
+# time zones (values).
 #
-#   tests/fuzz.sh [SECONDS] [scenario|trace|all]   fuzz each for SECONDS (600)
+#   tests/fuzz.sh [SECONDS] [HARNESS|all]          fuzz each for SECONDS (600)
 #   tests/fuzz.sh --replay                         run the seeds and the saved
 #                                                  reproducers once, no fuzzing
 #
@@ -24,8 +27,8 @@ replay=0
 for a in "$@"; do
     case $a in
     --replay) replay=1 ;;
-    scenario|trace|all) which=$a ;;
-    *[!0-9]*|'') echo "usage: tests/fuzz.sh [SECONDS] [scenario|trace|all] | --replay" >&2; exit 2 ;;
+    scenario|trace|spot|catalog|values|all) which=$a ;;
+    *[!0-9]*|'') echo "usage: tests/fuzz.sh [SECONDS] [scenario|trace|spot|catalog|values|all] | --replay" >&2; exit 2 ;;
     *) seconds=$a ;;
     esac
 done
@@ -65,12 +68,22 @@ seed() {
         for t in "$SRC"/traces/sample/*.csv; do
             head -n 40 "$t" >"$OUT/seeds_trace/head_$(basename "$t")"
         done ;;
+    spot)
+        for t in "$SRC"/traces/sample/spot/*.csv; do
+            head -n 60 "$t" >"$OUT/seeds_spot/head_$(basename "$t")"
+        done
+        cp "$SRC"/tests/data/fuzz-seeds/spot-*.csv "$OUT/seeds_spot/" ;;
+    catalog)
+        head -n 20 "$SRC/models/catalog/gpus.csv" >"$OUT/seeds_catalog/gpus.csv"
+        head -n 20 "$SRC/models/catalog/instances.csv" >"$OUT/seeds_catalog/instances.csv" ;;
+    values)
+        cp "$SRC"/tests/data/fuzz-seeds/values-*.txt "$OUT/seeds_values/" ;;
     esac
     [ -d "$SRC/tests/data/fuzz-crashes" ] && find "$SRC/tests/data/fuzz-crashes" -name "$1-*" -type f -exec cp {} "$OUT/seeds_$1/" \; || :
 }
 
 status=0
-for h in scenario trace; do
+for h in scenario trace spot catalog values; do
     [ "$which" = all ] || [ "$which" = "$h" ] || continue
     build "$h"
     seed "$h"
@@ -80,7 +93,7 @@ for h in scenario trace; do
         echo "fuzz.sh: replaying the $h seeds and reproducers"
         "./fuzz_$h" -runs=0 -timeout=10 -rss_limit_mb=2048 "seeds_$h" || status=1
     else
-        echo "fuzz.sh: fuzzing the $h parser for ${seconds}s"
+        echo "fuzz.sh: fuzzing the $h readers for ${seconds}s"
         "./fuzz_$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
             -max_len=65536 -print_final_stats=1 \
             -artifact_prefix="$OUT/artifacts/$h-" "corpus_$h" "seeds_$h" || status=1

@@ -205,8 +205,8 @@ int main(void)
                  NULL);
     expect_error("[pool.p]\ngpu = L4\ncuont = 2\n", "s.ini:3: pool.p.cuont",
                  "did you mean 'count'");
-    expect_error("[pool.p]\ngpu = L4\nmig = 3g.40gb\n", "pool.p.mig",
-                 "not implemented");
+    expect_error("[pool.p]\ngpu = L4\nprice = 1\nmig = 3g.40gb\n",
+                 "s.ini:4: pool.p.mig", "L4 has no MIG");
     expect_error("[pol.p]\ngpu = L4\n", "s.ini:2: pol.p",
                  "did you mean 'pool'");
     expect_error("[pool.p]\ngpu = L4\ngpu = T4\n", "s.ini:3:",

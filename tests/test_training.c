@@ -15,6 +15,7 @@
 #include "check.h"
 #include "simulate.h"
 #include "sim/fleet/world.h"
+#include "sim/fleet/training_impl.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -387,8 +388,22 @@ static void check_young_daly(void)
     unlink(csv);
 }
 
+/* What a job costs in memory while a run holds it stays within the
+ * documented FS_JOBS_BYTES: its record, the scheduler's state, a queue and
+ * a running slot, and its result row. */
+static void check_job_cost(void)
+{
+    size_t bytes = sizeof(fs_job_spec) + sizeof(fs_train_job) +
+                   2 * sizeof(fs_train_job *) + sizeof(fs_job_row);
+    printf("  a job holds %zu bytes (documented: at most %d)\n", bytes,
+           FS_JOBS_BYTES);
+    CHECK(bytes <= FS_JOBS_BYTES);
+    CHECK(bytes * 2 > FS_JOBS_BYTES);   /* and the figure is not loose */
+}
+
 int main(void)
 {
+    check_job_cost();
     check_young_daly();
     check_closed_form();
     check_backfill();

@@ -63,6 +63,44 @@ static const fs_jobs_format *check_call(const fs_call *call, const char *file,
     return f;
 }
 
+/* The first id seen twice, by sorting pointers to the jobs: "" when every
+ * id is unique.  *line is the later row's line. */
+static int by_id(const void *a, const void *b)
+{
+    const fs_job_spec *x = *(const fs_job_spec *const *)a;
+    const fs_job_spec *y = *(const fs_job_spec *const *)b;
+    int c = strcmp(x->id, y->id);
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static int check_ids(const char *path, const fs_jobs_format *f,
+                     const fs_jobs *jobs, fs_error *err)
+{
+    if (jobs->n < 2)
+        return 0;
+    const fs_job_spec **p = malloc(jobs->n * sizeof *p);
+    if (!p)
+        return fs_error_set(err, "out of memory reading %s", path);
+    for (size_t i = 0; i < jobs->n; i++)
+        p[i] = &jobs->jobs[i];
+    qsort(p, jobs->n, sizeof *p, by_id);
+    const fs_job_spec *dup = NULL, *first = NULL;
+    for (size_t i = 1; i < jobs->n; i++)
+        if (strcmp(p[i - 1]->id, p[i]->id) == 0 &&
+            (!dup || p[i]->line < dup->line)) {
+            dup = p[i];
+            first = p[i - 1];
+        }
+    int rc = 0;
+    if (dup)
+        rc = fs_error_at(err, path, (int)dup->line,
+                         strcmp(f->name, "openb") == 0 ? "name" : "job_id",
+                         "job '%s' again (first on line %ld): each job needs "
+                         "its own id", dup->id, first->line);
+    free(p);
+    return rc;
+}
+
 /* Reads the rows after the header into out. */
 static int read_rows(fs_csv *csv, const fs_jobs_format *f,
                      const fs_jobs_cols *cols, fs_jobs *out, fs_error *err)
@@ -92,6 +130,12 @@ static int read_rows(fs_csv *csv, const fs_jobs_format *f,
                                "before (%g): jobs must be in submit order",
                                job.submit_s, last);
         last = job.submit_s;
+        if (out->n == FS_JOBS_MAX)
+            return fs_error_at(err, fs_csv_path(csv), (int)job.line, NULL,
+                               "more than %d jobs in one file (each job "
+                               "holds about %d bytes while it runs): split "
+                               "the trace or sample it", FS_JOBS_MAX,
+                               FS_JOBS_BYTES);
         fs_job_spec *a = fs_vec_grow(out->jobs, &out->cap, out->n + 1,
                                      sizeof *a);
         if (!a)
@@ -100,7 +144,12 @@ static int read_rows(fs_csv *csv, const fs_jobs_format *f,
         out->jobs = a;
         out->jobs[out->n++] = job;
     }
-    return rc < 0 ? -1 : 0;
+    if (rc < 0)
+        return -1;
+    if (out->n == 0 && out->skipped == 0)
+        return fs_error_at(err, fs_csv_path(csv), (int)fs_csv_line(csv),
+                           NULL, "no job rows after the header");
+    return check_ids(fs_csv_path(csv), f, out, err);
 }
 
 int fs_jobs_read(const fs_call *call, const char *base_dir, const char *file,

@@ -63,6 +63,14 @@ typedef struct fs_jobs_format {
 
 extern const fs_jobs_format fs_jobs_generic, fs_jobs_openb;
 
+/* The most jobs one file may hold, and about what each costs in memory
+ * while a run holds it (its record here, the scheduler's state, its place
+ * in the queues and its result row; tests/test_jobs_limits.c checks the
+ * sum): a million jobs is about 1 GB.  A larger trace is refused by name
+ * before memory runs out. */
+#define FS_JOBS_MAX 1000000
+#define FS_JOBS_BYTES 1024
+
 /* Reads the jobs of call (jobs = PATH(format=...)); a relative path
  * resolves against base_dir.  file, line and key name the scenario entry
  * for messages about the call itself.  -1 with a message in err (the

@@ -7,6 +7,7 @@
  * integer, higher first (0 when the column is absent or the cell empty).
  * A row with an empty deadline has none. */
 #include "traces/jobs.h"
+#include "sim/base/grammar.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -59,15 +60,25 @@ static fs_jobs_row generic_parse(const fs_csv *row, const fs_jobs_cols *cols,
                    FS_JOBS_ROW_BAD;
     }
     *key = names[C_SUBMIT];
-    if (v[C_SUBMIT] < 0)
-        return snprintf(why, whylen, "must be at least 0"), FS_JOBS_ROW_BAD;
+    if (v[C_SUBMIT] < 0 || v[C_SUBMIT] > FS_DURATION_MAX)
+        return snprintf(why, whylen, "expected seconds from 0 to %.0f "
+                        "(3650 days), got %g", FS_DURATION_MAX, v[C_SUBMIT]),
+               FS_JOBS_ROW_BAD;
     *key = names[C_GPUS];
     if (v[C_GPUS] < 1 || v[C_GPUS] > 65536 || v[C_GPUS] != floor(v[C_GPUS]))
         return snprintf(why, whylen, "expected a whole number of GPUs from 1 "
                         "to 65536, got %g", v[C_GPUS]), FS_JOBS_ROW_BAD;
     *key = names[C_DURATION];
-    if (!(v[C_DURATION] > 0))
-        return snprintf(why, whylen, "must be above 0"), FS_JOBS_ROW_BAD;
+    if (!(v[C_DURATION] > 0) || v[C_DURATION] > FS_DURATION_MAX)
+        return snprintf(why, whylen, "expected seconds above 0 and at most "
+                        "%.0f (3650 days: a job that never ends), got %g",
+                        FS_DURATION_MAX, v[C_DURATION]), FS_JOBS_ROW_BAD;
+    *key = names[C_DEADLINE];
+    if (!isnan(v[C_DEADLINE]) && !(v[C_DEADLINE] > v[C_SUBMIT]))
+        return snprintf(why, whylen, "deadline %g is not after the job's "
+                        "submission (submit_s %g): deadline_s is seconds "
+                        "from the scenario start, like submit_s",
+                        v[C_DEADLINE], v[C_SUBMIT]), FS_JOBS_ROW_BAD;
     *key = names[C_PRIORITY];
     if (!isnan(v[C_PRIORITY]) && (fabs(v[C_PRIORITY]) > 1e6 ||
                                   v[C_PRIORITY] != floor(v[C_PRIORITY])))

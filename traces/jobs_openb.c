@@ -11,6 +11,7 @@
  * run time: it is kept as a job refused with that reason, so that every GPU
  * pod is accounted for. */
 #include "traces/jobs.h"
+#include "sim/base/grammar.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -85,6 +86,15 @@ static fs_jobs_row openb_parse(const fs_csv *row, const fs_jobs_cols *cols,
                         "scheduled_time %g", v[C_DELETION], v[C_SCHEDULED]),
                FS_JOBS_ROW_BAD;
     out->duration_s = v[C_DELETION] - v[C_SCHEDULED];
+    if (out->duration_s > FS_DURATION_MAX)
+        return snprintf(why, whylen, "the pod runs %g s, more than %.0f "
+                        "(3650 days)", out->duration_s, FS_DURATION_MAX),
+               FS_JOBS_ROW_BAD;
+    *key = names[C_CREATION];
+    if (out->submit_s > FS_DURATION_MAX)
+        return snprintf(why, whylen, "creation_time %g is more than %.0f s "
+                        "(3650 days) from the start", out->submit_s,
+                        FS_DURATION_MAX), FS_JOBS_ROW_BAD;
     return FS_JOBS_ROW_JOB;
 }
 

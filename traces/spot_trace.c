@@ -12,10 +12,13 @@ struct fs_spot_trace {
     fs_csv *csv;
     const char *column;
     int tcol, vcol;
+    size_t ncols;            /* the header's fields */
     int repeat;
     long rows;
     double last_t, step;     /* last time, and the step before it */
     double lap_s;            /* a lap's length (repeat) */
+    double max_v;            /* the largest value, and its line */
+    long max_line;
     long lap;
 };
 
@@ -29,6 +32,7 @@ static int bind_header(fs_spot_trace *t, fs_error *err)
         return fs_error_set(err, "%s:1: empty trace (expected a header "
                             "t_seconds,%s)", fs_csv_path(t->csv), t->column);
     t->tcol = t->vcol = -1;
+    t->ncols = fs_csv_nfields(t->csv);
     for (size_t i = 0; i < fs_csv_nfields(t->csv); i++) {
         const char *f = fs_csv_field(t->csv, i);
         if (strcmp(f, "t_seconds") == 0)
@@ -49,6 +53,10 @@ static int read_row(fs_spot_trace *t, double prev, double *time,
 {
     const char *path = fs_csv_path(t->csv);
     long line = fs_csv_line(t->csv);
+    if (fs_csv_nfields(t->csv) != t->ncols)   /* as the request readers */
+        return fs_error_set(err, "%s:%ld: %zu fields where the header has "
+                            "%zu", path, line, fs_csv_nfields(t->csv),
+                            t->ncols);
     const char *ts = fs_csv_field(t->csv, (size_t)t->tcol);
     const char *vs = fs_csv_field(t->csv, (size_t)t->vcol);
     if (fs_csv_number(ts, time))
@@ -63,6 +71,11 @@ static int read_row(fs_spot_trace *t, double prev, double *time,
     if (fs_csv_number(vs, value) || *value < 0)
         return fs_error_set(err, "%s:%ld: %s '%s' is not a number at least "
                             "0", path, line, t->column, vs);
+    if (strcmp(t->column, "available") == 0 &&
+        (*value != floor(*value) || *value > FS_SPOT_TRACE_MAX_AVAILABLE))
+        return fs_error_set(err, "%s:%ld: available '%s' is not a whole "
+                            "number of instances from 0 to %d", path, line,
+                            vs, FS_SPOT_TRACE_MAX_AVAILABLE);
     return 0;
 }
 
@@ -76,6 +89,10 @@ static int check_all(fs_spot_trace *t, double horizon_s, fs_error *err)
         if (read_row(t, prev, &tm, &v, err))
             return -1;
         t->step = t->rows ? tm - prev : 0;
+        if (t->rows == 0 || v > t->max_v) {
+            t->max_v = v;
+            t->max_line = fs_csv_line(t->csv);
+        }
         prev = tm;
         t->rows++;
         last_line = fs_csv_line(t->csv);
@@ -149,6 +166,18 @@ long fs_spot_trace_rows(const fs_spot_trace *t)
 double fs_spot_trace_end(const fs_spot_trace *t)
 {
     return t->last_t;
+}
+
+double fs_spot_trace_lap(const fs_spot_trace *t)
+{
+    return t->lap_s;
+}
+
+double fs_spot_trace_max(const fs_spot_trace *t, long *line)
+{
+    if (line)
+        *line = t->max_line;
+    return t->max_v;
 }
 
 /* Lifetimes: births kept in a FIFO of start times. */

@@ -6,7 +6,9 @@
  * run starts, so that a bad trace stops the run before its first event:
  * a header naming t_seconds and the value column; every time a number of
  * seconds at least 0 and at least the previous one; every value a number
- * at least 0; and, unless repeat is set, a last time at or beyond the
+ * at least 0 (an `available` a whole number of instances, at most
+ * FS_SPOT_TRACE_MAX_AVAILABLE, the most instances a pool may hold:
+ * anything above would only exhaust memory); and, unless repeat is set, a last time at or beyond the
  * horizon.  Each refusal names the file and line.  With repeat the trace
  * loops: lap n is shifted by n x its length (last time plus one step).
  *
@@ -21,6 +23,8 @@
 #include "sim/base/error.h"
 
 typedef struct fs_spot_trace fs_spot_trace;
+
+#define FS_SPOT_TRACE_MAX_AVAILABLE 1000000
 
 /* Opens and checks path, whose value column is named column ("available"
  * or "price").  horizon_s <= 0: no horizon check.  NULL with
@@ -38,6 +42,10 @@ int fs_spot_trace_next(fs_spot_trace *t, double *time, double *value,
 /* Rows in one lap, and the time of the last one. */
 long fs_spot_trace_rows(const fs_spot_trace *t);
 double fs_spot_trace_end(const fs_spot_trace *t);
+/* A lap's length with repeat: the last time plus the last step. */
+double fs_spot_trace_lap(const fs_spot_trace *t);
+/* The largest value of the trace, and the line it is on. */
+double fs_spot_trace_max(const fs_spot_trace *t, long *line);
 
 typedef struct fs_lifetimes {
     double *life;       /* seconds, in order of their end; owned */

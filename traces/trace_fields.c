@@ -4,6 +4,7 @@
  * or sscanf on the common path, since they run once per field of every
  * row of every trace. */
 #include "traces/arrivals_impl.h"
+#include "sim/base/grammar.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -158,6 +159,9 @@ int fs_field_seconds(const char *s, double *out, const char **what)
          * division gives what strtod would (Clinger's fast path). */
         if (m < (UINT64_C(1) << 53)) {
             *out = (double)m / p10[nf];
+            if (*out > FS_DURATION_MAX)
+                return *what = "more than 3650 days (a request that never "
+                               "finishes)", -1;
             return 0;
         }
     }
@@ -174,6 +178,9 @@ int fs_field_seconds(const char *s, double *out, const char **what)
         return *what = "out of range", -1;
     if (v < 0)
         return *what = "negative", -1;
+    if (v > FS_DURATION_MAX)
+        return *what = "more than 3650 days (a request that never "
+                       "finishes)", -1;
     *out = v;
     return 0;
 }

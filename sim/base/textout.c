@@ -60,6 +60,15 @@ size_t fs_utf8_char(const char *s, unsigned long *cp)
 
 /* ---- for people --------------------------------------------------------- */
 
+/* Characters that reorder or break the text around them without being
+ * seen: bidirectional controls (U+202E makes "exe.txt" of "txt.exe") and
+ * the Unicode line and paragraph separators. */
+static int invisible(unsigned long cp)
+{
+    return cp == 0x061C || cp == 0x200E || cp == 0x200F ||
+           (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
 /* The escape for the character of len bytes at s, or NULL to copy it. */
 static const char *escape_for(const char *s, size_t len, unsigned long cp,
                               char buf[8])
@@ -78,14 +87,26 @@ static const char *escape_for(const char *s, size_t len, unsigned long cp,
     }
     if (cp < 0x20 || cp == 0x7F)
         snprintf(buf, 8, "\\x%02lx", cp);
-    else if (cp >= 0x80 && cp <= 0x9F)
-        snprintf(buf, 8, "\\u%04lx", cp);
+    else if ((cp >= 0x80 && cp <= 0x9F) || invisible(cp))
+        snprintf(buf, 8, "\\u%04x", (unsigned)cp & 0xFFFFu);
     else
         return NULL;
     return buf;
 }
 
+static char *escape(const char *s, int keep_backslash);
+
 char *fs_text_escape(const char *s)
+{
+    return escape(s, 0);
+}
+
+char *fs_text_visible(const char *s)
+{
+    return escape(s, 1);
+}
+
+static char *escape(const char *s, int keep_backslash)
 {
     if (!s)
         s = "";
@@ -99,7 +120,8 @@ char *fs_text_escape(const char *s)
         unsigned long cp = 0;
         size_t len = fs_utf8_char(s, &cp);
         char buf[8];
-        const char *esc = escape_for(s, len, cp, buf);
+        const char *esc = keep_backslash && cp == '\\' && len == 1
+                              ? NULL : escape_for(s, len, cp, buf);
         if (esc) {
             size_t n = strlen(esc);
             memcpy(o, esc, n);
@@ -120,6 +142,17 @@ size_t fs_text_width(const char *s)
     for (; *s; s++)
         w += !continuation((unsigned char)*s);
     return w;
+}
+
+void fs_url_write_path(FILE *out, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+            (*p >= '0' && *p <= '9') || strchr("/._-~", *p))
+            fputc(*p, out);
+        else
+            fprintf(out, "%%%02X", *p);
+    }
 }
 
 /* ---- JSON --------------------------------------------------------------- */

@@ -24,8 +24,18 @@ size_t fs_utf8_char(const char *s, unsigned long *cp);
 /* A malloc'd copy of s for a terminal or a text table: "\\" for a
  * backslash, "\n", "\r", "\t", "\xNN" for other control characters
  * (C0 and DEL) and for bytes that are not UTF-8, "\u00NN" for C1
- * controls; everything else as is.  NULL when out of memory. */
+ * controls and for the invisible characters that reorder or break text
+ * (bidirectional controls such as U+202E, and U+2028/U+2029);
+ * everything else as is.  NULL when out of memory. */
 char *fs_text_escape(const char *s);
+/* The same, but a backslash stays one: for messages, and for HTML and
+ * Markdown, which escape their own way. */
+char *fs_text_visible(const char *s);
+
+/* Writes a relative file name as a URL path: bytes other than letters,
+ * digits and / . _ - ~ percent-encoded (a space is %20, "(" %28), so a
+ * Markdown link to any file name holds. */
+void fs_url_write_path(FILE *out, const char *s);
 
 /* The columns s takes on a terminal: one per character (UTF-8
  * continuation bytes take none; wide characters are not told apart). */

@@ -135,6 +135,8 @@ static void print_upfront_options(const fs_catalog *c)
 int cmd_catalog(int argc, char **argv)
 {
     const char *what = NULL, *dir = fs_catalog_default_dir();
+    if (argc > 1 && strcmp(argv[1], "mig") == 0)
+        return fs_catalog_mig(argc - 1, argv + 1);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--catalog") == 0 && i + 1 < argc)
             dir = argv[++i];
@@ -149,14 +151,14 @@ int cmd_catalog(int argc, char **argv)
         return fs_usage_error("catalog", "which catalog? gpus or instances");
     if (strcmp(what, "models") == 0)
         return fs_catalog_print_models(dir, NULL);
-    if (strcmp(what, "mig") == 0) {
+    if (strcmp(what, "llms") == 0) {
         fprintf(stderr, "fleetsim: catalog %s is not in this version of "
                 "fleetsim (gpus, instances and models are)\n", what);
         return FS_EXIT_FAIL;
     }
     if (strcmp(what, "gpus") != 0 && strcmp(what, "instances") != 0)
         return fs_usage_error("catalog", "unknown catalog '%s' (gpus, "
-                              "instances or models)", what);
+                              "instances, models or mig)", what);
     char gpus[2048], inst[2048];
     snprintf(gpus, sizeof gpus, "%s/gpus.csv", dir);
     snprintf(inst, sizeof inst, "%s/instances.csv", dir);

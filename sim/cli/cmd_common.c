@@ -5,6 +5,8 @@
  * these helpers keep the messages and the "--db FILE" / "--db=FILE"
  * spellings identical across them. */
 #include "sim/cli/commands.h"
+#include "sim/base/textout.h"
+#include <stdlib.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,17 +18,29 @@
 int fs_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "fleetsim %s: ", cmd);
+    char msg[2048];
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nRun `fleetsim help %s` for usage.\n", cmd);
+    char *v = fs_text_visible(msg);   /* arguments never drive the tty */
+    fprintf(stderr, "fleetsim %s: %s\n", cmd, v ? v : msg);
+    free(v);
+    fprintf(stderr, "Run `fleetsim help %s` for usage.\n", cmd);
     return FS_EXIT_USAGE;
+}
+
+void fs_print_line(const char *prefix, const char *msg)
+{
+    char *v = fs_text_visible(msg);
+    fprintf(stderr, "%s%s\n", prefix, v ? v : msg);
+    free(v);
 }
 
 int fs_fail(const char *msg)
 {
-    fprintf(stderr, "fleetsim: %s\n", msg);
+    char *v = fs_text_visible(msg);   /* input bytes never drive the tty */
+    fprintf(stderr, "fleetsim: %s\n", v ? v : msg);
+    free(v);
     return FS_EXIT_FAIL;
 }
 

@@ -5,8 +5,8 @@
  * The rows come from export_rows.c (periods, exact spreading of each
  * pool-month's cost); export_focus.c writes them as FOCUS, this file as
  * plain CSV, every cell through fs_csv_write_field (no live formula).  The
- * output is written to FILE.tmp and renamed when complete: a failed export
- * leaves no file. */
+ * output is written through sim/base/outfile.h (a temporary renamed when
+ * complete): a failed export leaves the file as it was. */
 #include "sim/cli/commands.h"
 
 #include <errno.h>
@@ -19,6 +19,7 @@
 #include "sim/base/textout.h"
 #include "sim/cli/export.h"
 #include "sim/cli/help.h"
+#include "sim/base/outfile.h"
 #include "sim/store/store.h"
 
 typedef struct export_out {
@@ -157,30 +158,14 @@ int cmd_export(int argc, char **argv)
     }
     fs_error err;
     fs_store *s = fs_store_open(a.db, FS_STORE_EXISTING, &err);
-    char *tmp = malloc(strlen(a.out) + sizeof ".tmp");
-    FILE *f = NULL;
-    rc = s && tmp ? 0 : -1;
-    if (!tmp && s)
-        fs_error_set(&err, "out of memory");
-    if (!rc) {
-        sprintf(tmp, "%s.tmp", a.out);
-        f = fopen(tmp, "w");
-        if (!f)
-            rc = fs_error_set(&err, "%s: cannot write: %s", a.out,
-                              strerror(errno));
-    }
+    fs_outfile out = {0};
+    rc = s ? fs_outfile_open(&out, a.out, &err) : -1;
     if (!rc)
-        rc = export_runs(s, &a, f, &err);
-    if (f && fclose(f) != 0 && !rc)
-        rc = fs_error_set(&err, "%s: cannot write: %s", a.out,
-                          strerror(errno));
-    if (!rc && rename(tmp, a.out) != 0)
-        rc = fs_error_set(&err, "%s: cannot write: %s", a.out,
-                          strerror(errno));
-    if (rc && f)
-        remove(tmp);
+        rc = export_runs(s, &a, out.f, &err);
+    if (!rc)
+        rc = fs_outfile_commit(&out, &err);
+    fs_outfile_abort(&out);
     fs_store_close(s);
-    free(tmp);
     free(a.runs);
     return rc ? fs_fail(err.msg) : FS_EXIT_OK;
 }

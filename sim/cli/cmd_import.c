@@ -3,7 +3,9 @@
  * transaction per file.  Its use: a finished run that could not be stored
  * (the database was locked past the busy timeout, the disk was full) is
  * kept in a database of its own, and this brings it home.  The runs get
- * new ids; the files are left as they were. */
+ * new ids; the files are left as they were; a run the database holds
+ * already (the same run.uid) is skipped, so importing a file twice copies
+ * it once (store_merge.c). */
 #include "sim/cli/commands.h"
 
 #include <stdio.h>

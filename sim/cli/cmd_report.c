@@ -1,10 +1,11 @@
 /* cmd_report.c -- `fleetsim report [--db FILE] [--baseline RUN] --out
  * review.html|review.md RUN...`: one budget review of the runs (tables of
  * sim/cli/report_data.c, written by report_html.c or report_md.c).  The
- * review is written to FILE.tmp and renamed; Markdown's charts go beside
+ * review is written through sim/base/outfile.h; Markdown's charts go beside
  * it as STEM-CHART.svg, each written the same way.  Usage errors exit 2;
  * a run that is not there or a write error exit 1 with one line. */
 #include "sim/cli/commands.h"
+#include "sim/base/outfile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,21 +85,10 @@ static int run_names(fs_store *s, const long *ids, fs_report *r,
     return rc;
 }
 
-/* Writes text to path through path.tmp. */
+/* Writes text to path (sim/base/outfile.h). */
 static int write_file(const char *path, const char *text, fs_error *err)
 {
-    char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return fs_error_set(err, "%s: the name is too long", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return fs_error_set(err, "%s: cannot write", tmp);
-    fputs(text, f);
-    if (ferror(f) | fclose(f) || rename(tmp, path)) {
-        unlink(tmp);
-        return fs_error_set(err, "%s: cannot write", path);
-    }
-    return 0;
+    return fs_outfile_write(path, text, strlen(text), err);
 }
 
 /* Markdown's charts beside the .md: STEM-CHART.svg; names[i] the link. */
@@ -131,21 +121,16 @@ static int write_review(const report_args *a, const fs_report *r,
     if (!files)
         return fs_error_set(err, "out of memory");
     int rc = a->md ? write_md_charts(a->out, r, files, err) : 0;
-    char tmp[4200];
-    if (rc == 0 && snprintf(tmp, sizeof tmp, "%s.tmp", a->out) >=
-                       (int)sizeof tmp)
-        rc = fs_error_set(err, "%s: the name is too long", a->out);
-    FILE *f = rc ? NULL : fopen(tmp, "w");
-    if (rc == 0 && !f)
-        rc = fs_error_set(err, "%s: cannot write", tmp);
-    if (f) {
-        int w = a->md ? fs_report_write_md(r, files, f)
-                      : fs_report_write_html(r, f);
-        if (w | fclose(f) || rename(tmp, a->out)) {
-            unlink(tmp);
-            rc = fs_error_set(err, "%s: cannot write", a->out);
-        }
+    fs_outfile out = {0};
+    if (rc == 0 && fs_outfile_open(&out, a->out, err) == 0) {
+        int w = a->md ? fs_report_write_md(r, files, out.f)
+                      : fs_report_write_html(r, out.f);
+        rc = w ? fs_error_set(err, "%s: cannot write", a->out)
+               : fs_outfile_commit(&out, err);
+    } else if (rc == 0) {
+        rc = -1;
     }
+    fs_outfile_abort(&out);
     for (size_t i = 0; i < r->ncharts; i++)
         free(files[i]);
     free(files);

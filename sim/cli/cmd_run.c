@@ -4,7 +4,8 @@
  * simulate and store each replication, keep what cannot be stored) is
  * fs_run_scenario (run_exec.c), which `fleetsim sweep` shares.  A run
  * estimated above --max-events is refused once its world is built, before
- * its first event (estimate.h); the progress line (progress.h) follows
+ * its first event (estimate.h).  With -j K (default: the cores) the
+ * replications run in up to K processes (run_parallel.c); the progress line (progress.h) follows
  * --progress, FLEETSIM_PROGRESS and --quiet. */
 #include "sim/cli/commands.h"
 #include "sim/base/grammar.h"
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct run_options {
     const char *scenario;
@@ -30,6 +32,7 @@ typedef struct run_options {
     char seed_set[64], reps_set[64], name_set[FS_NAME_MAX + 16];
     const char *progress;   /* --progress: auto | always | never */
     double max_events;      /* --max-events: refuse larger runs; 0: none */
+    long jobs;              /* -j: replications at once; default the cores */
 } run_options;
 
 /* --seed and --replications: a whole number, recorded as a --set of the
@@ -83,6 +86,14 @@ static int take_value(run_options *o, const char *opt, const char *v)
     else if (strcmp(opt, "--seed") == 0)
         return whole_number_option(opt, v, 0, o->seed_set,
                                    sizeof o->seed_set);
+    else if (strcmp(opt, "-j") == 0 || strcmp(opt, "--jobs") == 0) {
+        char *end;
+        errno = 0;
+        o->jobs = strtol(v, &end, 10);
+        if (*end || end == v || errno || o->jobs < 1)
+            return fs_usage_error("run", "%s needs a whole number of at "
+                                  "least 1, got '%s'", opt, v);
+    }
     else if (strcmp(opt, "--busy-timeout") == 0) {
         char why[256];
         if (fs_parse_duration(v, &o->busy_timeout, why, sizeof why))
@@ -98,14 +109,17 @@ static int parse_args(int argc, char **argv, run_options *o)
 {
     static const char *const value_options[] = {
         "--db", "--name", "--set", "--seed", "--replications",
-        "--busy-timeout", "--progress", "--max-events", NULL};
+        "--busy-timeout", "--progress", "--max-events", "-j", "--jobs", NULL};
     static const char *const options[] = {
         "--db", "--name", "--set", "--seed", "--replications", "--quiet",
-        "--busy-timeout", "--progress", "--max-events", "--help", NULL};
+        "--busy-timeout", "--progress", "--max-events", "-j", "--jobs",
+        "--help", NULL};
     memset(o, 0, sizeof *o);
     o->db = FS_DEFAULT_DB;
     o->busy_timeout = -1;
     o->max_events = FS_MAX_EVENTS_DEFAULT;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    o->jobs = cpus > 0 ? cpus : 1;
     o->sets = calloc((size_t)argc + 2, sizeof *o->sets);
     if (!o->sets)
         return fs_fail("out of memory");
@@ -125,7 +139,11 @@ static int parse_args(int argc, char **argv, run_options *o)
         }
         if (taken)
             continue;
-        if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
+        if (strncmp(a, "-j", 2) == 0 && a[2] >= '0' && a[2] <= '9') {
+            int rc = take_value(o, "-j", a + 2);
+            if (rc != FS_EXIT_OK)
+                return rc;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
             o->quiet = 1;
         else if (a[0] == '-' && a[1])
             return fs_unknown_option("run", a, options);
@@ -180,7 +198,7 @@ static int run_all(run_options *o)
     int prc = progress_settings(o, &spec.pmode, &spec.pinterval);
     if (prc != FS_EXIT_OK)
         return prc;
-    return fs_run_scenario(&spec);
+    return fs_run_parallel(&spec, o->jobs);
 }
 
 int cmd_run(int argc, char **argv)

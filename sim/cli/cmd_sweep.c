@@ -1,28 +1,24 @@
 /* cmd_sweep.c -- `fleetsim sweep SCENARIO --vary SECTION.KEY=V1,V2,...`:
- * one run per point of a grid, N at a time, into one database.
+ * one run per point of a grid (and replication), N at a time, into one
+ * database; or, with --shard I/N, the I-th of N disjoint slices of those
+ * runs (sweep_shard.c), for a batch system's array of tasks whose
+ * databases `fleetsim merge` brings together.
  *
- * Every point's scenario (the file, the --set assignments, the point's
- * values, its name NAME[key=value,...]) is loaded and validated before any
- * work starts, and the database checked writable: a bad value or an
- * unknown key stops the sweep with nothing written.  Then each point runs
- * in a worker process of its own (fork; the same fs_run_scenario as
- * `fleetsim run`, no shell), at most -j at a time, all storing into the
- * one database (the store waits on another writer's lock).  A worker that
- * fails or is killed loses only its point: its transaction is never
- * committed.  Each worker reports the run ids it stored on a pipe; the
- * parent reads them with poll(), and a pipe at EOF means its worker has
- * ended.  At the end a table of the points, with the cost-vs-p99 Pareto
- * front marked (sweep_table.c).
+ * This file reads the options, then loads and validates every point's
+ * scenario (the file, the --set assignments, the point's values, its name
+ * NAME[key=value,...]) before any work starts, and checks the database
+ * writable: a bad value or an unknown key stops the sweep with nothing
+ * written.  Then each replication of each point of the shard runs in a
+ * worker process of its own (sweep_workers.c).  At the end a table of the
+ * points, with the cost-vs-p99 Pareto front marked (sweep_table.c).
  *
  * Every point uses the scenario's seed: its random streams are seeded from
  * (seed, replication, source name), so points that differ only in the
- * fleet see the same arrivals and demands (common random numbers).
- *
- * Test hook: FLEETSIM_TEST_SWEEP_KILL=N makes the worker of point N
- * (1-based) kill itself with SIGKILL before it simulates. */
+ * fleet see the same arrivals and demands (common random numbers), and a
+ * run is the same whichever shard or worker runs it. */
 #include "sim/cli/commands.h"
 #include "sim/cli/run_exec.h"
-#include "sim/cli/sweep.h"
+#include "sim/cli/sweep_impl.h"
 #include "sim/base/grammar.h"
 #include "sim/fleet/estimate.h"
 #include "sim/scenario/scenario.h"
@@ -30,36 +26,10 @@
 
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-/* The most worker processes at once (-j is clamped to it). */
-#define FS_SWEEP_MAX_JOBS 256
-
-typedef struct sweep_options {
-    const char *scenario, *db, *progress;
-    char **sets;            /* --set, then seed/replications */
-    int nsets;
-    long jobs;
-    int quiet;
-    double busy_timeout, max_events;
-    char seed_set[64], reps_set[64];
-    fs_sweep_grid grid;
-} sweep_options;
-
-/* A running worker. */
-typedef struct worker {
-    pid_t pid;
-    int fd;                 /* read end of its pipe; -1 when free */
-    long point;
-    char buf[256];
-    size_t len;
-} worker;
 
 #define usage(...) fs_usage_error("sweep", __VA_ARGS__)
 
@@ -76,7 +46,7 @@ static int whole(const char *opt, const char *v, long min, long *out)
     return FS_EXIT_OK;
 }
 
-static int take_value(sweep_options *o, const char *opt, const char *v)
+static int take_value(fs_sweep_options *o, const char *opt, const char *v)
 {
     char why[512];
     long n;
@@ -88,6 +58,11 @@ static int take_value(sweep_options *o, const char *opt, const char *v)
         o->sets[o->nsets++] = (char *)v;
     } else if (strcmp(opt, "--db") == 0) {
         o->db = v;
+    } else if (strcmp(opt, "--shard") == 0) {
+        if (fs_sweep_shard_parse(v, &o->shard, why, sizeof why))
+            return usage("--shard: %s", why);
+    } else if (strcmp(opt, "--shard-count") == 0) {
+        return whole(opt, v, 1, &o->shard_count);
     } else if (strcmp(opt, "-j") == 0 || strcmp(opt, "--jobs") == 0) {
         return whole(opt, v, 1, &o->jobs);
     } else if (strcmp(opt, "--seed") == 0 ||
@@ -118,16 +93,16 @@ static int take_value(sweep_options *o, const char *opt, const char *v)
 
 /* One argument at argv[*i]: an option with its value, a flag, or the
  * scenario. */
-static int parse_arg(sweep_options *o, int argc, char **argv, int *i)
+static int parse_arg(fs_sweep_options *o, int argc, char **argv, int *i)
 {
     static const char *const value_options[] = {
         "--vary", "--set", "--db", "-j", "--jobs", "--seed",
         "--replications", "--progress", "--busy-timeout", "--max-events",
-        NULL};
+        "--shard", "--shard-count", NULL};
     static const char *const options[] = {
         "--vary", "--set", "--db", "-j", "--jobs", "--seed",
         "--replications", "--progress", "--busy-timeout", "--max-events",
-        "--quiet", "--help", NULL};
+        "--shard", "--shard-count", "--quiet", "--help", NULL};
     const char *a = argv[*i], *v;
     for (const char *const *opt = value_options; *opt; opt++) {
         int taken = fs_option_value("sweep", argc, argv, i, *opt, &v);
@@ -150,7 +125,7 @@ static int parse_arg(sweep_options *o, int argc, char **argv, int *i)
     return FS_EXIT_OK;
 }
 
-static int parse_args(int argc, char **argv, sweep_options *o)
+static int parse_args(int argc, char **argv, fs_sweep_options *o)
 {
     memset(o, 0, sizeof *o);
     o->db = FS_DEFAULT_DB;
@@ -172,6 +147,12 @@ static int parse_args(int argc, char **argv, sweep_options *o)
     char why[256];
     if (fs_sweep_grid_finish(&o->grid, why, sizeof why))
         return usage("%s", why);
+    if (o->shard_count && !o->shard.automatic)
+        return usage("--shard-count goes with --shard auto (with --shard "
+                     "I/N, N is the count)");
+    o->shard.count = o->shard.automatic ? o->shard_count : o->shard.count;
+    if (fs_sweep_shard_resolve(&o->shard, why, sizeof why))
+        return usage("%s", why);
     if (o->seed_set[0])
         o->sets[o->nsets++] = o->seed_set;
     if (o->reps_set[0])
@@ -181,52 +162,35 @@ static int parse_args(int argc, char **argv, sweep_options *o)
 
 /* ---- the points' scenarios ------------------------------------------ */
 
-/* The --set list of point p: the options' sets, the point's values, its
- * name.  malloc'd strings from index o->nsets on; NULL when out of
- * memory. */
-static char **point_sets(const sweep_options *o, const fs_sweep_point *pt,
-                         long p, int *n)
+/* 1 when msg (after "--set: ") is about what axis a sets: its key, or
+ * its section (a section the --vary made, e.g. a pool not in the file). */
+static int about_axis(const fs_sweep_axis *ax, const char *msg)
 {
-    int total = o->nsets + o->grid.naxes + 1;
-    char **sets = calloc((size_t)total, sizeof *sets);
-    if (!sets)
-        return NULL;
-    memcpy(sets, o->sets, (size_t)o->nsets * sizeof *sets);
-    int ok = 1;
-    for (int a = 0; a < o->grid.naxes; a++)
-        ok &= (sets[o->nsets + a] = fs_sweep_assignment(&o->grid, p, a)) !=
-              NULL;
-    ok &= asprintf(&sets[total - 1], "scenario.name=%s", pt->name) >= 0;
-    *n = total;
-    if (!ok) {
-        for (int k = o->nsets; k < total; k++)
-            free(sets[k]);
-        free(sets);
-        return NULL;
-    }
-    return sets;
-}
-
-static void free_sets(const sweep_options *o, char **sets, int n)
-{
-    for (int k = o->nsets; sets && k < n; k++)
-        free(sets[k]);
-    free(sets);
+    size_t k = strlen(ax->key);
+    const char *dot = strrchr(ax->key, '.');
+    size_t sec = (size_t)(dot - ax->key);
+    return (strncmp(msg, ax->key, k) == 0 && msg[k] == ':') ||
+           (strncmp(msg, ax->key, sec) == 0 && msg[sec] == ':');
 }
 
 /* A point's scenario failed: the message, with "--set: KEY" said
- * "--vary: KEY" when the key is one that is varied. */
-static int point_failed(const sweep_options *o, const fs_sweep_point *pt,
+ * "--vary: KEY" when the key is one that is varied (or its section),
+ * unless a --set names it too. */
+static int point_failed(const fs_sweep_options *o, const fs_sweep_point *pt,
                         const char *msg)
 {
     const char *rest = msg;
     if (strncmp(msg, "--set: ", 7) == 0)
-        for (int a = 0; a < o->grid.naxes; a++) {
-            size_t k = strlen(o->grid.axes[a].key);
-            if (strncmp(msg + 7, o->grid.axes[a].key, k) == 0 &&
-                msg[7 + k] == ':')
+        for (int a = 0; a < o->grid.naxes; a++)
+            if (about_axis(&o->grid.axes[a], msg + 7))
                 rest = NULL;
-        }
+    for (int k = 0; !rest && k < o->nsets; k++) {
+        const char *eq = strchr(o->sets[k], '=');
+        size_t n = eq ? (size_t)(eq - o->sets[k]) : 0;
+        if (n && strncmp(msg + 7, o->sets[k], n) == 0 &&
+            msg[7 + n] == ':')
+            rest = msg;     /* a --set of that very key */
+    }
     if (rest)
         fprintf(stderr, "fleetsim: %s (point %s)\n", msg, pt->name);
     else
@@ -237,7 +201,7 @@ static int point_failed(const sweep_options *o, const fs_sweep_point *pt,
 
 /* Loads the scenario of every point: names them, counts their
  * replications, refuses the sweep at the first one that fails. */
-static int validate(const sweep_options *o, fs_sweep_point *pts)
+static int validate(const fs_sweep_options *o, fs_sweep_point *pts)
 {
     fs_error err = {{0}};
     fs_scenario *base = fs_scenario_load(o->scenario, o->sets, o->nsets,
@@ -250,16 +214,18 @@ static int validate(const sweep_options *o, fs_sweep_point *pts)
     fs_scenario_free(base);
     for (long p = 0; p < o->grid.npoints; p++) {
         int n;
-        char **sets = point_sets(o, &pts[p], p, &n);
+        char **sets = fs_sweep_point_sets(o, &pts[p], p, &n);
         if (!sets)
             return fs_fail("out of memory");
         fs_scenario *sc = fs_scenario_load(o->scenario, sets, n, &err);
-        free_sets(o, sets, n);
+        fs_sweep_free_sets(o, sets, n);
         if (!sc)
             return point_failed(o, &pts[p], err.msg);
         pts[p].nreps = sc->replications;
         fs_scenario_free(sc);
-        if (!(pts[p].ids = calloc((size_t)pts[p].nreps, sizeof (long))))
+        pts[p].reps = calloc((size_t)pts[p].nreps, sizeof (long));
+        if (!(pts[p].ids = calloc((size_t)pts[p].nreps, sizeof (long))) ||
+            !pts[p].reps)
             return fs_fail("out of memory");
     }
     return FS_EXIT_OK;
@@ -267,7 +233,7 @@ static int validate(const sweep_options *o, fs_sweep_point *pts)
 
 /* Creates or migrates the database and checks it writable, then closes
  * it: the workers open their own. */
-static int check_db(const sweep_options *o)
+static int check_db(const fs_sweep_options *o)
 {
     fs_error err = {{0}};
     fs_store_set_busy_timeout(o->busy_timeout);
@@ -277,214 +243,24 @@ static int check_db(const sweep_options *o)
     return rc ? fs_fail(err.msg) : FS_EXIT_OK;
 }
 
-/* ---- the workers ---------------------------------------------------- */
-
-/* fs_run_stored_fn of a worker: "ID REPLICATION KEPT\n" on its pipe (one
- * write, shorter than PIPE_BUF: never interleaved). */
-static void report_stored(void *ctx, long id, unsigned rep, int kept)
-{
-    char line[96];
-    int n = snprintf(line, sizeof line, "%ld %u %d\n", id, rep, kept);
-    if (write(*(int *)ctx, line, (size_t)n) != n)
-        fprintf(stderr, "fleetsim: sweep: could not report run %ld: %s\n",
-                id, strerror(errno));
-}
-
-/* In the child: runs point p as `fleetsim run` would, then exits. */
-static void worker_main(const sweep_options *o, const fs_sweep_point *pt,
-                        long p, int fd)
-{
-    const char *kill_at = getenv("FLEETSIM_TEST_SWEEP_KILL");
-    if (kill_at && atol(kill_at) == p + 1)
-        raise(SIGKILL);
-    int n;
-    char **sets = point_sets(o, pt, p, &n);
-    int rc = FS_EXIT_FAIL;
-    if (!sets) {
-        fs_fail("out of memory");
-    } else {
-        fs_run_spec spec = {
-            .scenario = o->scenario, .db = o->db, .name = pt->name,
-            .label = pt->name,
-            .sets = sets, .nsets = n, .warnings = !o->quiet && p == 0,
-            .output = FS_RUN_NOTHING, .pinterval = 1,
-            /* the parent draws the sweep's progress line */
-            .pmode = FS_PROGRESS_NEVER,
-            .max_events = o->max_events, .busy_timeout = o->busy_timeout,
-            .stored = report_stored, .stored_ctx = &fd,
-        };
-        rc = fs_run_scenario(&spec);
-    }
-    free_sets(o, sets, n);
-    fflush(NULL);
-    _exit(rc);
-}
-
-/* Starts the worker of point p in slot w of ws[0..nws).  0, or -1 with
- * a message. */
-static int start_worker(const sweep_options *o, fs_sweep_point *pts, long p,
-                        worker *ws, long nws, long w)
-{
-    int fds[2];
-    if (pipe(fds)) {
-        fprintf(stderr, "fleetsim: sweep: pipe: %s\n", strerror(errno));
-        return -1;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        fprintf(stderr, "fleetsim: sweep: fork: %s\n", strerror(errno));
-        return -1;
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        for (long k = 0; k < nws; k++)
-            if (ws[k].fd >= 0)
-                close(ws[k].fd);
-        worker_main(o, &pts[p], p, fds[1]);
-    }
-    close(fds[1]);
-    ws[w] = (worker){.pid = pid, .fd = fds[0], .point = p};
-    return 0;
-}
-
-/* Takes the complete lines in w's buffer: the runs its point stored. */
-static void take_lines(worker *w, fs_sweep_point *pt)
-{
-    char *nl;
-    while ((nl = memchr(w->buf, '\n', w->len))) {
-        *nl = '\0';
-        long id;
-        unsigned rep;
-        int kept;
-        if (sscanf(w->buf, "%ld %u %d", &id, &rep, &kept) == 3) {
-            if (kept)
-                pt->kept = 1;
-            else if (pt->nids < pt->nreps)
-                pt->ids[pt->nids++] = id;
-        }
-        size_t used = (size_t)(nl + 1 - w->buf);
-        memmove(w->buf, nl + 1, w->len - used);
-        w->len -= used;
-    }
-}
-
-/* Reads what w has written; at EOF waits for it and frees the slot.
- * Returns 1 when the worker has ended. */
-static int drain(worker *w, fs_sweep_point *pts)
-{
-    fs_sweep_point *pt = &pts[w->point];
-    ssize_t n = read(w->fd, w->buf + w->len, sizeof w->buf - 1 - w->len);
-    if (n < 0 && errno == EINTR)
-        return 0;
-    if (n > 0) {
-        w->len += (size_t)n;
-        take_lines(w, pt);
-        return 0;
-    }
-    close(w->fd);
-    w->fd = -1;
-    while (waitpid(w->pid, &pt->wstatus, 0) < 0 && errno == EINTR)
-        ;
-    pt->done = 1;
-    pt->ok = WIFEXITED(pt->wstatus) && WEXITSTATUS(pt->wstatus) == 0 &&
-             !pt->kept && pt->nids == pt->nreps;
-    return 1;
-}
-
-/* The sweep's progress line: points done of the total. */
-static void draw_progress(fs_progress_mode mode, int tty, long done,
-                          long total, long running, long failed, int last)
-{
-    if (mode == FS_PROGRESS_NEVER || (mode == FS_PROGRESS_AUTO && !tty))
-        return;
-    fprintf(stderr, "%sfleetsim sweep: %ld of %ld points done, %ld running"
-            ", %ld failed%s", tty ? "\r" : "", done, total, running, failed,
-            tty ? "\033[K" : "\n");
-    if (tty && last)
-        fputs("\r\033[K", stderr);
-    fflush(stderr);
-}
-
-/* Runs every point, at most o->jobs at a time. */
-static int run_points(const sweep_options *o, fs_sweep_point *pts,
-                      fs_progress_mode mode)
-{
-    long n = o->grid.npoints, next = 0, done = 0, running = 0, failed = 0;
-    long jobs = o->jobs < n ? o->jobs : n;
-    /* A worker is a process and a pipe: more than FS_SWEEP_MAX_JOBS at once
-     * only queues them for the processors. */
-    if (jobs > FS_SWEEP_MAX_JOBS)
-        jobs = FS_SWEEP_MAX_JOBS;
-    if (jobs < 1)
-        jobs = 1;
-    worker *ws = calloc((size_t)jobs, sizeof *ws);
-    struct pollfd *pfd = calloc((size_t)jobs, sizeof *pfd);
-    if (!ws || !pfd) {
-        free(ws);
-        free(pfd);
-        return fs_fail("out of memory");
-    }
-    int tty = isatty(STDERR_FILENO), rc = FS_EXIT_OK;
-    for (long k = 0; k < jobs; k++)
-        ws[k].fd = -1;
-    while (done < n && rc == FS_EXIT_OK) {
-        long started = next;
-        for (long k = 0; k < jobs && next < n; k++)
-            if (ws[k].fd < 0) {
-                if (start_worker(o, pts, next, ws, jobs, k)) {
-                    rc = FS_EXIT_FAIL;
-                    break;
-                }
-                next++;
-                running++;
-            }
-        if (started == 0 && next > 0)
-            draw_progress(mode, tty, done, n, running, failed, 0);
-        for (long k = 0; k < jobs; k++)
-            pfd[k] = (struct pollfd){.fd = ws[k].fd, .events = POLLIN};
-        if (poll(pfd, (nfds_t)jobs, -1) < 0 && errno != EINTR)
-            break;
-        for (long k = 0; k < jobs; k++) {
-            if (ws[k].fd < 0 || !(pfd[k].revents & (POLLIN | POLLHUP |
-                                                     POLLERR)))
-                continue;
-            if (drain(&ws[k], pts)) {
-                done++;
-                running--;
-                failed += !pts[ws[k].point].ok;
-                draw_progress(mode, tty, done, n, running, failed, 0);
-            }
-        }
-    }
-    /* a failed fork: let the workers already started finish */
-    for (long k = 0; k < jobs; k++)
-        while (ws[k].fd >= 0)
-            drain(&ws[k], pts);
-    if (tty)
-        draw_progress(mode, tty, done, n, 0, failed, 1);
-    free(ws);
-    free(pfd);
-    return rc;
-}
-
 /* ---- the end -------------------------------------------------------- */
 
-/* Lists the failed points on stderr; returns how many failed. */
+/* Lists the failed points on stderr; returns how many failed.  Points
+ * with no run in this shard (nreps 0) are not counted. */
 static long report_failures(const fs_sweep_point *pts, long n)
 {
-    long failed = 0;
-    for (long p = 0; p < n; p++)
-        failed += !pts[p].ok;
+    long failed = 0, ran = 0;
+    for (long p = 0; p < n; p++) {
+        failed += pts[p].nreps && !pts[p].ok;
+        ran += pts[p].nreps > 0;
+    }
     if (!failed)
         return 0;
     fprintf(stderr, "fleetsim: sweep: %ld of %ld points failed:\n", failed,
-            n);
+            ran);
     for (long p = 0; p < n; p++) {
         char why[96];
-        if (pts[p].ok)
+        if (pts[p].ok || !pts[p].nreps)
             continue;
         if (!pts[p].done)
             snprintf(why, sizeof why, "not run");
@@ -496,33 +272,89 @@ static long report_failures(const fs_sweep_point *pts, long n)
     return failed;
 }
 
-static int finish(const sweep_options *o, fs_sweep_point *pts)
+/* A shard's outcome: one line, no table (a shard holds some of the
+ * replications of some points: its means and front would mislead). */
+static void print_shard(const fs_sweep_options *o, const fs_sweep_point *pts,
+                        long n, long nunits, long total)
 {
-    long n = o->grid.npoints, ok = 0;
+    long m = 0;
+    for (long p = 0; p < n; p++)
+        m += pts[p].nreps > 0;
+    printf("shard %ld/%ld (%s) of the sweep of %s: %ld of its %ld runs, of "
+           "%ld points, stored in %s; `fleetsim merge ALL.db PART.db...` "
+           "brings the shards together\n", o->shard.index + 1,
+           o->shard.count, o->shard.source, o->scenario, nunits, total, m,
+           o->db);
+}
+
+/* The table of the points. */
+static int print_table(const fs_sweep_options *o, fs_sweep_point *pts,
+                       long n)
+{
+    long ok = 0;
+    if (n < 1)      /* never: a grid has a point */
+        return FS_EXIT_OK;
     for (long p = 0; p < n; p++)
         ok += pts[p].ok;
-    int rc = FS_EXIT_OK;
     fs_error err = {{0}};
+    if (ok && fs_sweep_read_results(o->db, pts, n, &err))
+        return fs_fail(err.msg);
+    fs_sweep_mark_front(pts, n);
+    printf("sweep of %s: %ld points into %s", o->scenario, n, o->db);
+    if (pts[0].nreps > 1)
+        printf(" (means over each point's %ld replications)", pts[0].nreps);
+    fputs("; * = on the cost-vs-p99 Pareto front\n", stdout);
+    fs_sweep_print_table(stdout, pts, n);
+    return FS_EXIT_OK;
+}
+
+static int finish(const fs_sweep_options *o, fs_sweep_point *pts, long nunits,
+                  long total)
+{
+    long n = o->grid.npoints;
+    int rc = FS_EXIT_OK;
     if (o->quiet) {
         for (long p = 0; p < n; p++)
             for (long k = 0; pts[p].ok && k < pts[p].nids; k++)
                 printf("%ld\n", pts[p].ids[k]);
-    } else if (ok && fs_sweep_read_results(o->db, pts, n, &err)) {
-        rc = fs_fail(err.msg);
+    } else if (o->shard.count > 1) {
+        print_shard(o, pts, n, nunits, total);
     } else {
-        fs_sweep_mark_front(pts, n);
-        printf("sweep of %s: %ld points into %s", o->scenario, n, o->db);
-        if (pts[0].nreps > 1)
-            printf(" (means over each point's %ld replications)",
-                   pts[0].nreps);
-        fputs("; * = on the cost-vs-p99 Pareto front\n", stdout);
-        fs_sweep_print_table(stdout, pts, n);
+        rc = print_table(o, pts, n);
     }
     fflush(stdout);
     return report_failures(pts, n) ? FS_EXIT_FAIL : rc;
 }
 
-static int sweep(sweep_options *o)
+/* The runs of this shard, point by point; each point's nreps becomes the
+ * number of its runs here.  *total gets the sweep's number of runs. */
+static fs_sweep_unit *shard_units(const fs_sweep_options *o, fs_sweep_point *pts,
+                         long *nunits, long *total)
+{
+    long n = o->grid.npoints, all = 0;
+    for (long p = 0; p < n; p++)
+        all += pts[p].nreps;
+    fs_sweep_unit *us = calloc((size_t)all + 1, sizeof *us);
+    if (!us)
+        return NULL;
+    long k = 0, run = 0;
+    for (long p = 0; p < n; p++) {
+        long mine = 0;
+        pts[p].first_run = run;
+        for (long r = 0; r < pts[p].nreps; r++, run++)
+            if (fs_sweep_shard_takes(&o->shard, run)) {
+                us[k++] = (fs_sweep_unit){p, r};
+                mine++;
+            }
+        pts[p].nreps = pts[p].units_left = mine;
+        pts[p].done = pts[p].ok = !mine;
+    }
+    *nunits = k;
+    *total = all;
+    return us;
+}
+
+static int sweep(fs_sweep_options *o)
 {
     fs_progress_mode mode = FS_PROGRESS_AUTO;
     double interval = 1;
@@ -538,21 +370,30 @@ static int sweep(sweep_options *o)
     if (!pts)
         return fs_fail("out of memory");
     int rc = validate(o, pts);
+    long nunits = 0, total = 0, npoints = 0;
+    fs_sweep_unit *units = NULL;
+    if (rc == FS_EXIT_OK && !(units = shard_units(o, pts, &nunits, &total)))
+        rc = fs_fail("out of memory");
+    for (long p = 0; p < n; p++)
+        npoints += pts[p].nreps > 0;
     if (rc == FS_EXIT_OK)
         rc = check_db(o);
     if (rc == FS_EXIT_OK)
-        rc = run_points(o, pts, mode);
+        rc = fs_sweep_run_units(o, pts, units, nunits, npoints, mode);
     if (rc == FS_EXIT_OK)
-        rc = finish(o, pts);
-    for (long p = 0; p < n; p++)
+        rc = finish(o, pts, nunits, total);
+    free(units);
+    for (long p = 0; p < n; p++) {
         free(pts[p].ids);
+        free(pts[p].reps);
+    }
     free(pts);
     return rc;
 }
 
 int cmd_sweep(int argc, char **argv)
 {
-    sweep_options o;
+    fs_sweep_options o;
     int rc = parse_args(argc, argv, &o);
     if (rc == FS_EXIT_OK)
         rc = sweep(&o);

@@ -15,8 +15,12 @@ int cmd_sweep(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
+/* `catalog mig [GPU] [--model M ...] [--catalog DIR]` (catalog_mig.c):
+ * argv[0] is "mig". */
+int fs_catalog_mig(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_roi(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
@@ -36,6 +40,9 @@ int fs_usage_error(const char *cmd, const char *fmt, ...)
 
 /* Prints "fleetsim: message" on stderr; returns FS_EXIT_FAIL. */
 int fs_fail(const char *msg);
+/* prefix and msg on stderr, msg's control and invisible reordering
+ * characters escaped (sim/base/textout.h), as fs_fail does. */
+void fs_print_line(const char *prefix, const char *msg);
 
 /* The results database when no --db is given. */
 #define FS_DEFAULT_DB "fleetsim.db"

@@ -17,8 +17,7 @@ static const char usage_tail[] =
 "names file, line and key), 2 usage error.\n"
 "\n"
 "Not in this version: trace gen|stats of request traces (trace fit|stats\n"
-"read preemption traces), catalog mig (MIG partitions come in a later\n"
-"version).\n";
+"read preemption traces).\n";
 
 void fs_help_usage(FILE *out, const fs_command *cmds, size_t n)
 {
@@ -58,6 +57,9 @@ static const char run_help[] =
 "  --seed N           overrides [scenario] seed\n"
 "  --replications N   overrides [scenario] replications (runs 0..N-1, each\n"
 "                     its own random streams, each stored as a run)\n"
+"  -j K, --jobs K     replications run at once, one process each (default:\n"
+"                     the processors); stored and printed in replication\n"
+"                     order, identical to -j 1 (no progress line when K > 1)\n"
 "  --set S.K=V        overrides any scenario key, e.g. --set pool.gpu.count=6\n"
 "                     (repeatable; applied after the file and its include)\n"
 "  --name NAME        the run's name, at most 63 bytes (default [scenario]\n"
@@ -92,6 +94,7 @@ static const char sweep_help[] =
 "                      [--set SECTION.KEY=VALUE]... [--seed N]\n"
 "                      [--progress auto|always|never] [--max-events N]\n"
 "                      [--busy-timeout DURATION]\n"
+"                      [--shard I/N | --shard auto [--shard-count N]]\n"
 "\n"
 "Runs SCENARIO once per point of a grid: the cartesian product of the\n"
 "--vary lists, in the order of nested loops (the first --vary slowest):\n"
@@ -107,11 +110,12 @@ static const char sweep_help[] =
 "fleet see the same arrivals and service demands (common random numbers).\n"
 "Every point's scenario is loaded and checked before any work starts: an\n"
 "unknown key or a bad value exits 1 naming it, with nothing written.\n"
-"Then each point runs in a worker process of its own, at most N at a time\n"
-"(-j N, default the number of processors), exactly as `fleetsim run`\n"
-"would run it, all storing into one database.  A point that fails (or\n"
-"whose worker is killed) loses only its own runs; the others are stored,\n"
-"the failed points are listed on stderr and the exit status is 1.\n"
+"Then each replication of each point runs in a worker process of its own,\n"
+"at most N at a time (-j N, default the number of processors), exactly as\n"
+"`fleetsim run` would run it, all storing into one database.  A point\n"
+"that fails (or whose worker is killed) loses only its own runs; the\n"
+"others are stored, the failed points are listed on stderr and the exit\n"
+"status is 1.\n"
 "\n"
 "At the end it prints one line per point: its run id (replication 0),\n"
 "name, total cost, monthly run rate (730 h), p99 latency of the finished\n"
@@ -123,7 +127,19 @@ static const char sweep_help[] =
 "front (its p99 leaves those requests out) and listed under the table.\n"
 "\n"
 "  --vary S.K=V1,...  a key and its values (repeatable; each key once)\n"
-"  -j N, --jobs N     points run at the same time\n"
+"  -j N, --jobs N     runs (a point's replication each) at the same time\n"
+"  --shard I/N        run only the I-th of N disjoint slices of the sweep's\n"
+"                     runs (1/N to N/N; run k, numbered point by point, is\n"
+"                     in shard k mod N + 1), into its own --db; `fleetsim\n"
+"                     merge` brings the parts together.  A run's random\n"
+"                     streams come from its point and replication, never\n"
+"                     the shard: the merged parts equal the whole sweep.\n"
+"                     A shard prints one line, not the table\n"
+"  --shard auto       I and N from the batch system: SLURM_ARRAY_TASK_ID -\n"
+"                     SLURM_ARRAY_TASK_MIN of SLURM_ARRAY_TASK_COUNT (Slurm\n"
+"                     job arrays), JOB_COMPLETION_INDEX with --shard-count N\n"
+"                     (Kubernetes indexed Jobs), OMPI_COMM_WORLD_RANK/SIZE\n"
+"                     or PMI_RANK/SIZE (MPI)\n"
 "  --quiet            no progress line, no warnings, no table: print the\n"
 "                     new run ids, point by point\n"
 "  --progress MODE    points done of the total on stderr: auto (when stderr\n"
@@ -182,7 +198,21 @@ static const char import_help[] =
 "Copies every run of each fleetsim database KEPT (such as the NAME.kept-\n"
 "PID.db that `fleetsim run` writes when --db cannot take a finished run)\n"
 "into FILE, with all its rows, in one transaction per KEPT.  The runs get\n"
-"new ids; KEPT is left as it was (delete it once imported).\n";
+"new ids; KEPT is left as it was (delete it once imported).  A run FILE\n"
+"holds already (the same run.uid) is skipped: importing twice copies once.\n";
+
+static const char merge_help[] =
+"usage: fleetsim merge INTO PART...\n"
+"\n"
+"Copies every run of the fleetsim databases PART (the parts of a sharded\n"
+"sweep: `fleetsim sweep ... --shard I/N --db part-I.db`) into INTO, created\n"
+"if missing, with all its rows, in ONE transaction.  Runs get new ids; names,\n"
+"scenario text and results are kept.  Each PART is checked first: one that\n"
+"is not a fleetsim database, damaged, or from a newer fleetsim is refused by\n"
+"name and nothing is written; an older one is migrated in a temporary copy\n"
+"(PART itself is never modified).  A run is copied once: a run INTO holds\n"
+"already (the same run.uid) is skipped, so merging a part twice changes\n"
+"nothing.\n";
 
 static const char export_help[] =
 "usage: fleetsim export [--db FILE] --format focus|csv [--granularity hour|day]\n"
@@ -270,10 +300,13 @@ static const char report_help[] =
 "resource, every name escaped, each chart an inline <svg>.\n"
 ".md: GitHub tables; each chart is written beside it as STEM-CHART.svg\n"
 "(review.md: review-monthly-cost.svg, ...) and linked as an image.\n"
-"Each file is written to FILE.tmp and renamed.\n";
+"Each file is written to a fresh temporary beside it and renamed when\n"
+"whole; a device or FIFO is written in place, a symbolic link refused.\n";
 
 static const char catalog_help[] =
 "usage: fleetsim catalog gpus|instances|models [--catalog DIR]\n"
+"       fleetsim catalog mig [GPU [--model M [--precision P] [--context N]\n"
+"                            [--batch N]]] [--catalog DIR]\n"
 "\n"
 "Prints the GPU catalog (memory, bandwidth, dense bf16/fp16/fp8/int8/int4\n"
 "throughput, NVLink and PCIe GB/s, native fp8, generation, form factor,\n"
@@ -285,7 +318,16 @@ static const char catalog_help[] =
 "partial, all upfront) as upfront + hourly; \"derived\" marks an option\n"
 "computed from the no-upfront rate, not published.  DIR (or\n"
 "$FLEETSIM_CATALOG) holds gpus.csv and instances.csv; a scenario can\n"
-"point at its own with [scenario] catalog = DIR.\n";
+"point at its own with [scenario] catalog = DIR.\n"
+"\n"
+"catalog mig [GPU] prints NVIDIA's MIG profiles (mig.csv: compute and\n"
+"memory slices, usable GB, SMs of the slice and of the GPU, most per GPU,\n"
+"allowed first memory slices); with a GPU, its balanced layout and every\n"
+"maximal layout (no instance can be added), as a pool writes it in\n"
+"mig = ..., with one placement.  A GPU without MIG: exit status 1.  With\n"
+"--model (a row of models.csv), whether it fits each profile's slice at\n"
+"--precision (bf16) for --batch (1) sequences of --context (4096) tokens:\n"
+"the memory breakdown in GB and the most sequences its KV cache holds.\n";
 
 static const char fit_help[] =
 "usage: fleetsim fit MODEL --gpu GPU [--precision P] [--kv-precision P]\n"
@@ -436,7 +478,8 @@ const char *fs_help_text(const char *topic)
 {
     static const struct { const char *topic, *text; } texts[] = {
         {"run", run_help}, {"sweep", sweep_help}, {"runs", runs_help}, {"compare", compare_help},
-        {"rm", rm_help}, {"import", import_help}, {"roi", roi_help}, {"catalog", catalog_help}, {"fit", fit_help}, {"plan", plan_help},
+        {"rm", rm_help}, {"import", import_help}, {"merge", merge_help}, {"roi", roi_help},
+        {"catalog", catalog_help}, {"fit", fit_help}, {"plan", plan_help},
         {"export", export_help}, {"plot", plot_help},
         {"report", report_help}, {"trace", trace_help},
     };

@@ -33,7 +33,10 @@ static const char scenario_tail[] =
 "at most 64; batch_max at most 65536; replications at most 10000; price at\n"
 "most $10000 per instance-hour; rate_scale at most 1000; lognormal sigma at\n"
 "most 4; weibull shape 0.1 to 100; per pool, servers x batch_max at most\n"
-"4194304; pools x replications x (samples + months) at most 5000000.\n";
+"4194304; pools x replications x (samples + months) at most 5000000.\n"
+"A window's every at least 1m; a spot trace's available a whole number at\n"
+"most 1000000 and the pool's count + spot_extra; a jobs file at most\n"
+"1000000 jobs (about 1 KB each), ids unique, deadline_s after submit_s.\n";
 
 /* ---- text ------------------------------------------------------------- */
 

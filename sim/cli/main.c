@@ -31,6 +31,8 @@ static const fs_command commands[] = {
     {"rm", cmd_rm, "RUN...", "remove runs and all their rows"},
     {"import", cmd_import, "KEPT...",
      "copy the runs of a kept database into --db"},
+    {"merge", cmd_merge, "INTO PART...",
+     "copy the runs of sweep shards into one database, each run once"},
     {"roi", cmd_roi, "RUN",
      "how many instances to reserve (or commit to), from a run's usage"},
     {"export", cmd_export, "--format focus|csv --out FILE RUN...",

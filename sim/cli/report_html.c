@@ -3,6 +3,8 @@
  * each chart is its <svg> element inline (namespace attributes dropped,
  * which HTML does not need), or a note where it could not be drawn. */
 #include "sim/cli/report.h"
+#include "sim/base/textout.h"
+#include <stdlib.h>
 
 #include <string.h>
 
@@ -21,7 +23,8 @@ static const char style[] =
 /* Writes s with &, <, >, " and ' escaped. */
 static void esc(FILE *out, const char *s)
 {
-    for (; *s; s++) {
+    char *v = fs_text_visible(s), *keep = v;   /* no bidi or separators */
+    for (s = v ? v : s; *s; s++) {
         switch (*s) {
         case '&': fputs("&amp;", out); break;
         case '<': fputs("&lt;", out); break;
@@ -31,6 +34,7 @@ static void esc(FILE *out, const char *s)
         default: fputc(*s, out);
         }
     }
+    free(keep);
 }
 
 static void table(FILE *out, const fs_rtable *t);

@@ -3,16 +3,20 @@
  * link to its SVG file written beside the .md, or a note where it could
  * not be drawn. */
 #include "sim/cli/report.h"
+#include "sim/base/textout.h"
+#include <stdlib.h>
 
 /* Writes s as one table cell's text. */
 static void cell(FILE *out, const char *s)
 {
-    for (; *s; s++) {
+    char *v = fs_text_visible(s), *keep = v;   /* no bidi or separators */
+    for (s = v ? v : s; *s; s++) {
         if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`' ||
             *s == '<' || *s == '[' || *s == ']')
             fputc('\\', out);
         fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
     }
+    free(keep);
 }
 
 static void table(FILE *out, const fs_rtable *t)
@@ -87,7 +91,9 @@ int fs_report_write_md(const fs_report *r, char *const *chart_files,
         const fs_rchart *c = &r->charts[i];
         fprintf(out, "### %s\n\n%s\n\n", c->name, c->summary);
         if (c->svg && chart_files[i]) {
-            fprintf(out, "![%s](%s)\n\n", c->name, chart_files[i]);
+            fprintf(out, "![%s](", c->name);
+            fs_url_write_path(out, chart_files[i]);   /* spaces, () */
+            fputs(")\n\n", out);
         } else {
             fputs("*Not drawn for these runs:* ", out);
             cell(out, c->note ? c->note : "no file");

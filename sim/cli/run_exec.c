@@ -64,7 +64,7 @@ static void report_kept(const fs_run_spec *o, const fs_keeper *keep,
                         const fs_error *why, long id)
 {
     if (why->msg[0])
-        fprintf(stderr, "fleetsim: %s\n", why->msg);
+        fs_print_line("fleetsim: ", why->msg);
     fprintf(stderr, "fleetsim: the finished run is kept in %s as run "
             "%ld: `fleetsim runs --db ", keep->path, id);
     print_path(stderr, keep->path);
@@ -91,7 +91,7 @@ static int store_replication(const fs_run_spec *o, fs_store *store,
         report_kept(o, keep, &why, id);
     for (int k = 0; res->replication == 0 && o->warnings &&
                     k < res->nwarnings; k++)
-        fprintf(stderr, "fleetsim: warning: %s\n", res->warnings[k]);
+        fs_print_line("fleetsim: warning: ", res->warnings[k]);
     if (o->output == FS_RUN_SUMMARY) {
         if (res->replication)
             putchar('\n');
@@ -150,6 +150,12 @@ int fs_run_scenario(const fs_run_spec *o)
     fs_scenario *sc = fs_scenario_load(o->scenario, o->sets, o->nsets, &err);
     if (!sc)
         return fail(o, err.msg);
+    return fs_run_loaded(o, sc);
+}
+
+int fs_run_loaded(const fs_run_spec *o, fs_scenario *sc)
+{
+    fs_error err = {{0}};
     fs_store_set_busy_timeout(o->busy_timeout);
     fs_store *store = fs_store_open(o->db, FS_STORE_CREATE, &err);
     if (!store || fs_store_check_writable(store, &err)) {
@@ -158,17 +164,22 @@ int fs_run_scenario(const fs_run_spec *o)
         return fail(o, err.msg);
     }
     for (size_t k = 0; o->warnings && k < sc->nwarnings; k++)
-        fprintf(stderr, "fleetsim: warning: %s\n", sc->warnings[k]);
+        fs_print_line("fleetsim: warning: ", sc->warnings[k]);
     fs_keeper keep;
     fs_keeper_init(&keep, o->db);
     int rc = FS_EXIT_OK, kept = 0;
-    for (unsigned r = 0; r < (unsigned)sc->replications && !rc; r++) {
+    unsigned end = (unsigned)sc->replications;
+    if (o->rep_count && o->rep_first + o->rep_count < end)
+        end = o->rep_first + o->rep_count;
+    for (unsigned r = o->rep_first; r < end && !rc; r++) {
         fs_results res;
         fs_results_init(&res);
         double wall;
         if (simulate(o, sc, r, &res, &wall, &err)) {
             rc = fail(o, err.msg);
         } else {
+            if (o->before_store)
+                o->before_store(o->before_ctx, r);
             /* a run that could be neither stored nor kept ends it */
             int where = store_replication(o, store, &keep, &res, wall);
             kept |= where > 0;

@@ -36,8 +36,15 @@ typedef struct fs_run_spec {
     double pinterval;
     double max_events;        /* refuse larger runs; 0: no limit */
     double busy_timeout;      /* < 0: FLEETSIM_BUSY_TIMEOUT or default */
+    unsigned rep_first;       /* the replications run: rep_first on, */
+    unsigned rep_count;       /* rep_count of them (0: all the rest) */
     fs_run_stored_fn stored;  /* may be NULL */
     void *stored_ctx;
+    /* Called after each replication is simulated, before it is stored
+     * (run -j: waits for the turn of this replication, so that runs are
+     * stored in replication order); may be NULL. */
+    void (*before_store)(void *ctx, unsigned replication);
+    void *before_ctx;
 } fs_run_spec;
 
 /* Runs every replication of the scenario.  Returns the exit status: 0
@@ -51,5 +58,16 @@ struct fs_results;
  * per instance) from the scenario (run_prices.c).  -1 when out of
  * memory. */
 int fs_run_pool_prices(const struct fs_scenario *sc, struct fs_results *res);
+
+/* fs_run_scenario for a scenario loaded already (from spec's file and
+ * sets); frees it. */
+int fs_run_loaded(const fs_run_spec *spec, struct fs_scenario *sc);
+
+/* The replications of spec's scenario in up to `jobs` worker processes
+ * (one per replication), each storing its run into spec->db in
+ * replication order; their output is printed in replication order, as
+ * fs_run_scenario prints it.  One replication or one job: the same as
+ * fs_run_scenario (run_parallel.c). */
+int fs_run_parallel(const fs_run_spec *spec, long jobs);
 
 #endif

@@ -200,6 +200,26 @@ static double unfinished_share(const fs_latency_row *l, long *n)
     return l->arrivals > 0 ? (double)*n / (double)l->arrivals : 0;
 }
 
+/* MIG pools: each slice profile's busy share and idle cost (nothing
+ * printed without one). */
+static void print_slices(FILE *out, const fs_results *r)
+{
+    if (r->nslices == 0)
+        return;
+    fprintf(out, "\n  %-20s  %-10s  %6s  %9s  %11s  %10s\n", "MIG pool",
+            "profile", "slices", "SM share", "utilization", "idle cost");
+    for (size_t i = 0; i < r->nslices; i++) {
+        const fs_slice_row *s = &r->slices[i];
+        char pool[4 * FS_NAME_MAX], money[64];
+        fs_format_money(fs_round_cents(s->idle_cost_usd), money,
+                        sizeof money);
+        fprintf(out, "  %-20s  %-10s  %6d  %8.1f%%  %10.1f%%  %10s\n",
+                esc(s->pool, pool, sizeof pool), s->profile,
+                s->slices_per_gpu, 100 * s->compute_share,
+                100 * s->utilization, money);
+    }
+}
+
 static void print_latency(FILE *out, const fs_results *r)
 {
     if (r->nlatency == 0)
@@ -252,6 +272,7 @@ void fs_summary_print(FILE *out, const fs_results *r, long run_id,
     print_pools(out, r);
     print_savings(out, r);
     print_spot(out, r);
+    print_slices(out, r);
     print_latency(out, r);
     fs_summary_print_llm(out, r);
     fs_notes_print(out, r);

@@ -49,16 +49,47 @@ char *fs_sweep_assignment(const fs_sweep_grid *g, long p, int a);
 void fs_sweep_point_name(const fs_sweep_grid *g, const char *base, long p,
                          char *buf, size_t size);
 
+/* ---- shards (sweep_shard.c) ---------------------------------------- */
+
+/* Which of the sweep's runs (every point's replications, numbered point by
+ * point from 0) this process runs: those whose number is index modulo
+ * count.  count 0: all of them. */
+typedef struct fs_sweep_shard {
+    long index, count;      /* 0-based index, of count */
+    int automatic;          /* --shard auto: read from the environment */
+    char source[64];        /* where it came from, for messages */
+} fs_sweep_shard;
+
+/* `--shard I/N` (1-based: 1/4 to 4/4) or `--shard auto`.  0, or -1 with
+ * why set. */
+int fs_sweep_shard_parse(const char *arg, fs_sweep_shard *sh, char *why,
+                         size_t whylen);
+
+/* For --shard auto: the index and count from SLURM_ARRAY_TASK_ID (minus
+ * SLURM_ARRAY_TASK_MIN, over SLURM_ARRAY_TASK_STEP) and
+ * SLURM_ARRAY_TASK_COUNT; JOB_COMPLETION_INDEX (Kubernetes indexed Jobs;
+ * the count from --shard-count, set in sh->count beforehand); or MPI's
+ * OMPI_COMM_WORLD_RANK/SIZE or PMI_RANK/SIZE.  0, or -1 with why set. */
+int fs_sweep_shard_resolve(fs_sweep_shard *sh, char *why, size_t whylen);
+
+/* 1 when the shard runs the sweep's run number `run`. */
+int fs_sweep_shard_takes(const fs_sweep_shard *sh, long run);
+
 /* ---- one point's outcome, and the table of them (sweep_table.c) ---- */
 typedef struct fs_sweep_point {
     char name[FS_NAME_MAX];
     long nreps;         /* replications it should store */
-    long *ids;          /* the runs it stored, nids of them */
+    long *ids;          /* the runs it stored, nids of them, in the order
+                           of their replications once done */
+    long *reps;         /* the replication of each of ids */
     long nids;
     int kept;           /* a run went to a kept database */
     int done;           /* its worker has ended */
     int ok;             /* exit status 0, every replication stored */
-    int wstatus;        /* the worker's wait status */
+    int wstatus;        /* the worker's wait status (the first failed
+                           one, when its replications ran apart) */
+    long first_run;     /* the sweep's number of its replication 0 */
+    long units_left;    /* its workers still to end */
     /* run_summary means over its replications; NaN when NULL */
     double cost, rate, p99, slo;
     double unfinished, unfinished_share;   /* arrived, not finished, or

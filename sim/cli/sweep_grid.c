@@ -44,6 +44,18 @@ static int split_values(fs_sweep_axis *ax, const char *list, char *why,
 {
     int depth = 0;
     const char *start = list;
+    /* Unbalanced parentheses would split the list in the wrong places and
+     * hand the scenario a confusing call: refuse them here. */
+    for (const char *c = list; *c; c++) {
+        depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+        if (depth < 0)
+            return why_set(why, whylen, "%s: a ')' with no '(' before it "
+                           "in '%s' (at '%s')", ax->key, list, c);
+    }
+    if (depth > 0)
+        return why_set(why, whylen, "%s: %d '(' not closed in '%s' (values "
+                       "are split at commas outside parentheses)", ax->key,
+                       depth, list);
     for (const char *c = list;; c++) {
         if (*c == '(')
             depth++;

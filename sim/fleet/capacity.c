@@ -18,9 +18,22 @@ int fs_capacity_init(fs_capacity *cap, fs_engine *engine, int max,
     cap->provision_delay = provision_delay;
     cap->max = max;
     cap->inst = calloc(max > 0 ? (size_t)max : 1, sizeof *cap->inst);
-    if (!cap->inst || fs_slots_init(&cap->free_slots, max))
+    if (!cap->inst || fs_slots_init(&cap->free_slots, max) ||
+        fs_slotset_init(&cap->provisioning, max) ||
+        fs_slotset_init(&cap->upset, max) || fs_slotset_init(&cap->idle, max))
         return -1;
     return 0;
+}
+
+/* Files slot idx under its kind after its state or holds changed. */
+static void index_slot(fs_capacity *cap, int idx)
+{
+    const fs_instance *in = &cap->inst[idx];
+    int up = in->state == FS_INSTANCE_UP;
+    fs_slotset_put(&cap->provisioning, idx,
+                   in->state == FS_INSTANCE_PROVISIONING);
+    fs_slotset_put(&cap->upset, idx, up);
+    fs_slotset_put(&cap->idle, idx, up && in->holds == 0);
 }
 
 void fs_capacity_free(fs_capacity *cap)
@@ -28,6 +41,9 @@ void fs_capacity_free(fs_capacity *cap)
     free(cap->inst);
     cap->inst = NULL;
     fs_slots_free(&cap->free_slots);
+    fs_slotset_free(&cap->provisioning);
+    fs_slotset_free(&cap->upset);
+    fs_slotset_free(&cap->idle);
 }
 
 int fs_capacity_subscribe(fs_capacity *cap, const fs_capacity_listener *l,
@@ -56,6 +72,7 @@ static void instance_up(fs_capacity *cap, int idx)
     fs_instance *in = &cap->inst[idx];
     in->state = FS_INSTANCE_UP;
     in->ready = 0;
+    index_slot(cap, idx);
     cap->up++;
     notify(cap, FS_CAPACITY_UP, idx);
 }
@@ -91,6 +108,7 @@ static int instance_launch(fs_capacity *cap, int immediately)
     in->holds = 0;
     in->ready = ready;
     in->interrupt_at = INFINITY;
+    index_slot(cap, idx);
     cap->launched++;
     cap->launches++;
     notify(cap, FS_CAPACITY_PROVISIONING, idx);
@@ -137,41 +155,42 @@ static void instance_terminate(fs_capacity *cap, int idx)
     notify(cap, FS_CAPACITY_DOWN, idx);   /* still in its last state */
     in->state = FS_INSTANCE_FREE;
     in->ready = 0;
+    index_slot(cap, idx);
     fs_slots_give(&cap->free_slots, idx);
 }
 
 static void instance_drain(fs_capacity *cap, int idx)
 {
     cap->inst[idx].state = FS_INSTANCE_DRAINING;
+    index_slot(cap, idx);
     cap->draining++;
     notify(cap, FS_CAPACITY_NOTICE, idx);
 }
 
+/* Each kind newest slot first, as a scan from the top would: the next
+ * slot is the highest member below the last one taken, looked up again
+ * after each change, so subscribers' reactions are seen as a scan saw
+ * them. */
 int fs_capacity_release(fs_capacity *cap, long n)
 {
     long left = n;
-    for (int i = cap->max - 1; i >= 0 && left > 0; i--)
-        if (cap->inst[i].state == FS_INSTANCE_PROVISIONING) {
-            instance_terminate(cap, i);
-            left--;
-        }
-    for (int i = cap->max - 1; i >= 0 && left > 0; i--)
-        if (cap->inst[i].state == FS_INSTANCE_UP && cap->inst[i].holds == 0) {
-            instance_terminate(cap, i);
-            left--;
-        }
-    for (int i = cap->max - 1; i >= 0 && left > 0; i--)
-        if (cap->inst[i].state == FS_INSTANCE_UP) {
-            instance_drain(cap, i);
-            left--;
-        }
+    for (int i = cap->max; left > 0 &&
+         (i = fs_slotset_prev(&cap->provisioning, i)) >= 0; left--)
+        instance_terminate(cap, i);
+    for (int i = cap->max; left > 0 &&
+         (i = fs_slotset_prev(&cap->idle, i)) >= 0; left--)
+        instance_terminate(cap, i);
+    for (int i = cap->max; left > 0 &&
+         (i = fs_slotset_prev(&cap->upset, i)) >= 0; left--)
+        instance_drain(cap, i);
     return (int)(n - left);
 }
 
 void fs_capacity_hold(fs_capacity *cap, int idx)
 {
     assert(cap->inst[idx].state == FS_INSTANCE_UP);
-    cap->inst[idx].holds++;
+    if (cap->inst[idx].holds++ == 0)
+        index_slot(cap, idx);
 }
 
 void fs_capacity_unhold(fs_capacity *cap, int idx)
@@ -180,6 +199,8 @@ void fs_capacity_unhold(fs_capacity *cap, int idx)
     assert(in->holds > 0);
     if (--in->holds == 0 && in->state == FS_INSTANCE_DRAINING)
         instance_terminate(cap, idx);
+    else if (in->holds == 0)
+        index_slot(cap, idx);
 }
 
 /* The provider takes the instance: subscribers drop their work on it,
@@ -192,6 +213,7 @@ static void instance_interrupted(fs_capacity *cap, int idx)
     cap->interruptions++;
     notify(cap, FS_CAPACITY_INTERRUPTED, idx);
     in->holds = 0;
+    index_slot(cap, idx);
     instance_terminate(cap, idx);
 }
 
@@ -217,6 +239,7 @@ int fs_capacity_interrupt(fs_capacity *cap, int idx, double notice_s)
     if (in->state == FS_INSTANCE_DRAINING)
         cap->draining--;
     in->state = FS_INSTANCE_NOTICE;
+    index_slot(cap, idx);
     in->interrupt_at = now + notice_s;
     in->ready = end;
     cap->noticed++;

@@ -23,6 +23,7 @@
 
 #include "sim/engine/engine.h"
 #include "sim/fleet/slots.h"
+#include "sim/fleet/slotset.h"
 
 typedef enum fs_instance_state {
     FS_INSTANCE_FREE,          /* slot not in use: never launched, or gone */
@@ -78,6 +79,9 @@ struct fs_capacity {
     int max;                   /* slots: the pool's largest size */
     fs_instance *inst;         /* max slots */
     fs_slots free_slots;
+    /* slots by kind, for release (newest first, O(log n)): provisioning,
+       up, and up with no holds */
+    fs_slotset provisioning, upset, idle;
     int launched;              /* provisioning, up or draining */
     int up;                    /* up or draining */
     int draining;

@@ -200,8 +200,9 @@ static void start_batch(fs_server *s)
         if (w->collecting == s)
             w->collecting = NULL;
     }
+    /* A MIG slice runs at its share of the GPU's SMs (shape.h). */
     double t = fs_service_batch_time(&w->conf->service, s->batch, s->nbatch,
-                                     pool_speed(w, s->pool));
+                                     pool_speed(w, s->pool)) / s->shape->speed;
     double warmup = w->sim->sc->warmup_s;
     for (int i = 0; i < s->nbatch; i++)
         if (s->batch[i].arrival >= warmup) {
@@ -210,7 +211,7 @@ static void start_batch(fs_server *s)
         }
     fs_servers_set_busy(s->pool, s, 1);
     s->state = FS_SERVER_BUSY;
-    s->timer = fs_engine_at(e, now + t, on_batch_done, s, 0);
+    s->timer = fs_servers_run(s->pool, s, t, on_batch_done);
     if (!s->timer) {
         fs_error_set(w->sim->err, "out of memory scheduling completions");
         fs_sim_fail(w->sim);
@@ -248,7 +249,8 @@ static void seek_work(fs_server *s)
     fs_workload *best = NULL;
     for (int k = 0; k < p->nwls; k++) {
         const fs_request *head = fs_queue_peek(&p->wls[k]->queue);
-        if (head && (!best ||
+        if (head && fs_server_takes(s, p->wls[k]->conf->mig_profile) &&
+            (!best ||
                      head->arrival < fs_queue_peek(&best->queue)->arrival))
             best = p->wls[k];
     }
@@ -268,7 +270,8 @@ static void seek_work(fs_server *s)
 static fs_server *find_idle_server(fs_workload *w)
 {
     for (int k = 0; k < w->npools; k++) {
-        fs_server *s = fs_servers_idle_pop(w->pools[k]);
+        fs_server *s = fs_servers_idle_pop_for(w->pools[k],
+                                               w->conf->mig_profile);
         if (s)
             return s;
     }

@@ -49,15 +49,34 @@ static void add_spot(fs_estimate *est, const fs_scenario *sc,
         snprintf(what, sizeof what, "%s interruptions", n1);
         add_part(est, 4 * n, sc, p->section, "interruption", what);
     } else if (it->kind == FS_INTERRUPT_TRACE && pool->spot.trace) {
+        /* with repeat, one lap (last time + a step; 1 s for one row) per
+         * lap length of the horizon */
         const fs_spot_trace *t = pool->spot.trace;
-        double end = fs_spot_trace_end(t);
+        double lap = fs_spot_trace_lap(t);
         n = (double)fs_spot_trace_rows(t);
-        if (end > 0 && end < sc->horizon_s)
-            n *= ceil(sc->horizon_s / end);
+        if (it->repeat && lap > 0 && fs_spot_trace_end(t) < sc->horizon_s)
+            n *= ceil(sc->horizon_s / lap);
         fs_format_count(n, n1, sizeof n1);
         snprintf(what, sizeof what, "%s spot trace rows", n1);
         add_part(est, n, sc, p->section, "interruption", what);
     }
+}
+
+/* A pool that follows a window: an opening and a closing per period
+ * (office hours: at most one a day). */
+static void add_window(fs_estimate *est, const fs_scenario *sc,
+                       const fs_pool_conf *p)
+{
+    if (p->schedule < 0)
+        return;
+    const fs_window_conf *win = &sc->windows[p->schedule];
+    double every = win->days ? 86400 : win->every;
+    double opens = every > 0 ? ceil(sc->horizon_s / every) : 0;
+    char what[160], n1[32];
+    fs_format_count(opens, n1, sizeof n1);
+    snprintf(what, sizeof what, "%s window openings", n1);
+    add_part(est, 2 * opens, sc, win->section, win->days ? "days" : "every",
+             what);
 }
 
 void fs_estimate_run(const fs_world *world, fs_estimate *est)
@@ -104,8 +123,10 @@ void fs_estimate_run(const fs_world *world, fs_estimate *est)
     fs_format_count(samples, n1, sizeof n1);
     snprintf(what, sizeof what, "%s metrics samples", n1);
     add_part(est, samples, sc, "scenario", "metrics_interval", what);
-    for (size_t i = 0; i < world->npools; i++)
+    for (size_t i = 0; i < world->npools; i++) {
         add_spot(est, sc, &world->pools[i]);
+        add_window(est, sc, world->pools[i].conf);
+    }
     for (size_t i = 0; i < world->npools; i++) {
         const fs_pool_conf *p = world->pools[i].conf;
         if (p->scale == FS_SCALE_FIXED)

@@ -16,11 +16,26 @@
 #include <stdio.h>
 #include <string.h>
 
-static void replica_hw(const fs_servers *p, fs_llm_hw *hw)
+/* The slice a replica runs on: the pool's one shape, or on a MIG pool
+ * the workload's mig_profile (without one, the slice with the least
+ * memory, which binds the fit: fs_shape_for_profile). */
+static const fs_server_shape *replica_shape(const fs_workload *w,
+                                            const fs_servers *p)
 {
+    if (p->nshapes == 0)
+        return &p->shape;
+    const fs_server_shape *sh =
+        fs_shape_for_profile(p->shapes, p->nshapes, w->conf->mig_profile);
+    return sh ? sh : &p->shape;
+}
+
+static void replica_hw(const fs_workload *w, const fs_servers *p,
+                       fs_llm_hw *hw)
+{
+    const fs_server_shape *sh = replica_shape(w, p);
     fs_llm_hw_default(hw, &p->conf->gpu);
-    hw->compute_frac = p->shape.compute;
-    hw->memory_frac = p->shape.memory;
+    hw->compute_frac = sh->compute;
+    hw->memory_frac = sh->memory;
 }
 
 static void replica_config(const fs_workload *w, const fs_servers *p,
@@ -53,7 +68,7 @@ static void nearest_fits(const fs_workload *w, const fs_servers *p,
     size_t n = 0;
     buf[0] = '\0';
     replica_config(w, p, &c);
-    replica_hw(p, &hw);
+    replica_hw(w, p, &hw);
     for (int tp = c.tp * 2; tp <= 8 && tp <= p->conf->gpus_per_instance;
          tp *= 2) {
         fs_llm_config t = c;
@@ -116,6 +131,23 @@ static int refuse(const fs_workload *w, const fs_servers *p, const char *why,
                        "catalog's GPUs fits", near);
 }
 
+/* Time-sliced and MPS replicas share one GPU's memory and speed, which
+ * the continuous-batching server does not model yet: refused by name. */
+static int refuse_shared(const fs_workload *w, const fs_servers *p,
+                         fs_error *err)
+{
+    const fs_workload_conf *c = w->conf;
+    const fs_config_entry *e = fs_config_find(w->sim->sc->cfg, c->section,
+                                              "service");
+    char key[FS_NAME_MAX + 24];
+    snprintf(key, sizeof key, "%s.service", c->section);
+    return fs_error_at(err, e ? e->file : w->sim->sc->path, e ? e->line : 0,
+                       key, "an llm service on pool %s, whose GPUs are "
+                       "shared (sharing = ...), is not supported: serve it "
+                       "on whole GPUs or MIG slices (mig = ...)",
+                       p->conf->name);
+}
+
 /* Seconds per token at a full decode batch: the autoscaler's measure of
  * queued work (a request's demand is its tokens). */
 static double seconds_per_token(const fs_llm_perf *perf, int max_batch)
@@ -138,8 +170,10 @@ int fs_llm_workload_init(fs_workload *w, fs_error *err)
         fs_llm_config c;
         fs_llm_hw hw;
         char why[512];
+        if (p->sharing)
+            return refuse_shared(w, p, err);
         replica_config(w, p, &c);
-        replica_hw(p, &hw);
+        replica_hw(w, p, &hw);
         if (fs_llm_perf_init(&w->perf[k], &c, &hw, why, sizeof why))
             return refuse(w, p, why, err);
         w->speed[k] = seconds_per_token(&w->perf[k],

@@ -59,7 +59,9 @@ void fs_results_free(fs_results *r)
                    r->pools_cap * sizeof *r->pools +
                    r->jobs_cap * sizeof *r->jobs +
                    r->interrupts_cap * sizeof *r->interrupts +
-                   r->allocs_cap * sizeof *r->allocs);
+                   r->allocs_cap * sizeof *r->allocs +
+                   r->slices_cap * sizeof *r->slices);
+    free(r->slices);
     free(r->allocs);
     free(r->costs);
     free(r->util);
@@ -95,6 +97,7 @@ static void *grow(void *rows, size_t n, size_t *cap, size_t size)
     }
 
 DEFINE_ADD(fs_results_add_cost, fs_cost_row, costs, ncosts, costs_cap)
+DEFINE_ADD(fs_results_add_slice, fs_slice_row, slices, nslices, slices_cap)
 DEFINE_ADD(fs_results_add_util, fs_util_row, util, nutil, util_cap)
 DEFINE_ADD(fs_results_add_latency, fs_latency_row, latency, nlatency,
            latency_cap)

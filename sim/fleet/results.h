@@ -119,6 +119,19 @@ typedef struct fs_alloc_row {
     double gpu_hours;           /* busy GPU-hours, or idle ones */
 } fs_alloc_row;
 
+/* One MIG profile of a pool cut into slices (slice_utilization). */
+typedef struct fs_slice_row {
+    char pool[FS_NAME_MAX];
+    char profile[24];           /* "2g.20gb" */
+    int slices_per_gpu;         /* of this profile in the layout */
+    double compute_share;       /* one slice's SMs / the GPU's */
+    double slice_hours;         /* provisioned slice-hours */
+    double busy_hours;          /* slice-hours holding work */
+    double utilization;         /* busy / provisioned; NaN when none */
+    double idle_cost_usd;       /* the pool's cost x these slices' compute
+                                   share x their idle fraction */
+} fs_slice_row;
+
 typedef struct fs_job_row {
     char workload[FS_NAME_MAX];
     char job_id[64];
@@ -164,12 +177,14 @@ typedef struct fs_results {
     fs_job_row *jobs;         size_t njobs, jobs_cap;
     fs_alloc_row *allocs;     size_t nallocs, allocs_cap;
     fs_interrupt_row *interrupts; size_t ninterrupts, interrupts_cap;
+    fs_slice_row *slices;     size_t nslices, slices_cap;
 } fs_results;
 
 void fs_results_init(fs_results *r);
 void fs_results_free(fs_results *r);
 /* Append a zeroed row and return it; NULL when out of memory. */
 fs_cost_row *fs_results_add_cost(fs_results *r);
+fs_slice_row *fs_results_add_slice(fs_results *r);
 fs_util_row *fs_results_add_util(fs_results *r);
 fs_latency_row *fs_results_add_latency(fs_results *r);
 fs_pool_row *fs_results_add_pool(fs_results *r);

@@ -1,6 +1,7 @@
 /* servers.c -- a pool's servers and its idle stack; see servers.h. */
 #include "sim/fleet/servers.h"
 #include "sim/fleet/llm_server.h"
+#include "sim/fleet/sharing.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -15,8 +16,10 @@ int fs_servers_init(fs_servers *p, fs_sim *sim, const fs_pool_conf *conf,
     p->cap = cap;
     p->usage = usage;
     p->shape = fs_shape_of_pool(conf);
-    p->per_instance = fs_shape_per_instance(&p->shape,
-                                            conf->gpus_per_instance);
+    p->nshapes = fs_shape_of_gpu(conf, p->shapes);
+    p->per_instance = p->nshapes
+        ? (int)conf->gpus_per_instance * p->nshapes
+        : fs_shape_per_instance(&p->shape, conf->gpus_per_instance);
     p->batch_cap = batch_cap;
     p->nservers = (size_t)cap->max * (size_t)p->per_instance;
     size_t n = p->nservers ? p->nservers : 1;
@@ -26,13 +29,15 @@ int fs_servers_init(fs_servers *p, fs_sim *sim, const fs_pool_conf *conf,
     p->nmonths = sim->cal.nmonths;
     p->wl_busy = calloc((size_t)FS_MAX_WORKLOADS_PER_POOL * p->nmonths + 1,
                         sizeof *p->wl_busy);
-    if (!p->servers || !p->idle || !p->batch_store || !p->wl_busy)
+    if (!p->servers || !p->idle || !p->batch_store || !p->wl_busy ||
+        (conf->sharing && !(p->sharing = fs_sharing_new(p))))
         return -1;
     for (size_t i = 0; i < p->nservers; i++) {
         fs_server *s = &p->servers[i];
         s->pool = p;
         s->instance = (int)(i / (size_t)p->per_instance);
-        s->shape = &p->shape;
+        s->shape = p->nshapes ? &p->shapes[i % (size_t)p->nshapes]
+                              : &p->shape;
         s->state = FS_SERVER_OFF;
         s->idle_pos = -1;
         s->batch = &p->batch_store[i * (size_t)batch_cap];
@@ -43,6 +48,8 @@ int fs_servers_init(fs_servers *p, fs_sim *sim, const fs_pool_conf *conf,
 void fs_servers_free(fs_servers *p)
 {
     fs_llm_servers_free(p);
+    fs_sharing_free(p->sharing);
+    p->sharing = NULL;
     free(p->servers);
     free(p->idle);
     free(p->batch_store);
@@ -81,14 +88,41 @@ fs_server *fs_servers_idle_pop(fs_servers *p)
     return s;
 }
 
-/* Adds s's busy GPU-seconds from busy_since to t to its batch's workload,
- * split at month boundaries. */
-static void account_busy(fs_servers *p, const fs_server *s, double t)
+int fs_server_takes(const fs_server *s, const char *profile)
+{
+    return !profile[0] ||
+           (s->shape->profile && strcmp(s->shape->profile, profile) == 0);
+}
+
+fs_server *fs_servers_idle_pop_for(fs_servers *p, const char *profile)
+{
+    if (!profile[0])
+        return fs_servers_idle_pop(p);
+    for (int i = p->nidle - 1; i >= 0; i--) {
+        fs_server *s = &p->servers[p->idle[i]];
+        if (fs_server_takes(s, profile)) {
+            fs_servers_idle_remove(p, s);
+            return s;
+        }
+    }
+    return NULL;
+}
+
+fs_event_handle fs_servers_run(fs_servers *p, fs_server *s, double t,
+                               fs_handler done)
+{
+    if (p->sharing)
+        return fs_sharing_start(p->sharing, s, t, done);
+    return fs_engine_at(p->sim->engine, fs_engine_now(p->sim->engine) + t,
+                        done, s, 0);
+}
+
+void fs_servers_account(fs_servers *p, int k, double t0, double t,
+                        double gpus)
 {
     const fs_calendar *cal = &p->sim->cal;
-    double gpus = fs_shape_busy_gpus(s->shape), t0 = s->busy_since;
-    double *row = &p->wl_busy[(size_t)s->busy_k * p->nmonths];
-    if (t <= t0 || s->busy_k < 0)
+    double *row = &p->wl_busy[(size_t)k * p->nmonths];
+    if (t <= t0 || k < 0)
         return;
     for (size_t m = fs_calendar_month(cal, t0, 0); m < cal->nmonths; m++) {
         double a = t0 > cal->bound[m] ? t0 : cal->bound[m];
@@ -100,13 +134,27 @@ static void account_busy(fs_servers *p, const fs_server *s, double t)
     }
 }
 
+/* s's busy GPU-seconds from busy_since to t go to its batch's workload,
+ * and its seconds to its slot (per MIG profile). */
+static void account_busy(fs_servers *p, const fs_server *s, double t)
+{
+    if (p->nshapes && t > s->busy_since)
+        p->slot_busy_s[s->shape->slot] += t - s->busy_since;
+    if (!p->sharing)
+        fs_servers_account(p, s->busy_k, s->busy_since, t,
+                           fs_shape_busy_gpus(s->shape));
+}
+
 void fs_servers_set_busy(fs_servers *p, fs_server *s, int busy)
 {
     int was = s->state == FS_SERVER_BUSY;
     if (was == busy)
         return;
     double now = fs_engine_now(p->sim->engine);
-    fs_usage_busy(p->usage, now, s->shape, busy);
+    if (!p->sharing)
+        fs_usage_busy(p->usage, now, s->shape, busy);
+    else if (!busy)
+        fs_sharing_stop(p->sharing, s, now);
     if (busy) {
         s->busy_since = now;
         s->busy_k = -1;
@@ -123,6 +171,8 @@ void fs_servers_finish(fs_servers *p, double horizon)
     for (size_t i = 0; i < p->nservers; i++)
         if (p->servers[i].state == FS_SERVER_BUSY)
             account_busy(p, &p->servers[i], horizon);
+    if (p->sharing)
+        fs_sharing_finish(p->sharing, horizon);
 }
 
 void fs_servers_taken(fs_servers *p, fs_server *s)

@@ -44,6 +44,7 @@ typedef struct fs_server_discipline {
      * (continuous).  NULL: one. */
     long (*in_service)(const fs_server *s);
 } fs_server_discipline;
+typedef struct fs_sharing fs_sharing;
 
 /* Workloads one pool may serve. */
 #define FS_MAX_WORKLOADS_PER_POOL 16
@@ -78,7 +79,15 @@ struct fs_servers {
     fs_sim *sim;
     fs_capacity *cap;          /* the instances they run on */
     fs_usage *usage;           /* told when a server is busy */
-    fs_server_shape shape;     /* every server's, today */
+    fs_server_shape shape;     /* every server's, unless shapes[] is used */
+    /* A pool whose GPUs are cut (mig) or shared: the shapes of each GPU's
+     * servers (fs_shape_of_gpu), their busy seconds, and the processor
+     * sharing of a shared GPU's replicas (sharing.c); nshapes 0 and
+     * sharing NULL otherwise. */
+    fs_server_shape shapes[FS_SHAPES_PER_GPU];
+    double slot_busy_s[FS_SHAPES_PER_GPU];
+    int nshapes;
+    fs_sharing *sharing;
     int per_instance;
     size_t nservers;           /* cap->max * per_instance */
     fs_server *servers;
@@ -121,6 +130,18 @@ static inline fs_server *fs_servers_of(fs_servers *p, int inst)
 
 void fs_servers_idle_push(fs_servers *p, fs_server *s);
 fs_server *fs_servers_idle_pop(fs_servers *p);
+/* The most recently idle server of MIG profile profile ("": any). */
+fs_server *fs_servers_idle_pop_for(fs_servers *p, const char *profile);
+/* s may run work of a workload with this mig_profile ("": any). */
+int fs_server_takes(const fs_server *s, const char *profile);
+/* s (busy) runs its batch for t seconds alone: its completion event
+ * (done(engine, s, 0)), or the processor sharing's on a shared GPU. */
+fs_event_handle fs_servers_run(fs_servers *p, fs_server *s, double t,
+                               fs_handler done);
+/* Adds gpus x (t1 - t0) busy GPU-seconds to workload p->wls[k], split at
+ * month boundaries (the sharing's accounting uses it too). */
+void fs_servers_account(fs_servers *p, int k, double t0, double t1,
+                        double gpus);
 /* Takes s off the idle stack, wherever it is (no-op when not on it). */
 void fs_servers_idle_remove(fs_servers *p, fs_server *s);
 

@@ -19,11 +19,34 @@ typedef struct fs_server_shape {
     double compute;      /* fraction of each GPU's compute: 1, or a slice's */
     double memory;       /* fraction of each GPU's memory */
     double memory_gb;    /* memory it holds, all its GPUs together */
+    double speed;        /* its speed alone, a whole GPU's = 1: a MIG
+                            slice's SMs / the GPU's */
+    const char *profile; /* its MIG profile ("2g.20gb"), or NULL */
+    int slot;            /* its place among its GPU's servers */
 } fs_server_shape;
+
+/* Servers on one GPU at most: a MIG layout's instances, or the replicas
+ * of sharing = timeslice(N) | mps(N). */
+#define FS_SHAPES_PER_GPU 48
 
 /* The shape of a pool's servers as the scenario describes them: whole
  * GPUs, gpus_per_server of them. */
 fs_server_shape fs_shape_of_pool(const fs_pool_conf *conf);
+
+/* The servers of each GPU of a pool that cuts or shares its GPUs: one
+ * shape per MIG instance of its layout (compute = speed = the slice's SMs
+ * / the GPU's, memory = its memory slices / the GPU's), or N replicas of
+ * the whole GPU (mps: at most sm_cap each).  0 for a pool of whole GPUs
+ * (fs_shape_of_pool). */
+int fs_shape_of_gpu(const fs_pool_conf *conf,
+                    fs_server_shape out[FS_SHAPES_PER_GPU]);
+
+/* The shape a workload with this mig_profile runs on among a GPU's n
+ * shapes: the first of that profile; for "" (any server) the one with the
+ * least memory, which binds a memory fit; NULL when none matches.  For
+ * the LLM model's fit per slice (fs_llm_hw from compute and memory). */
+const fs_server_shape *fs_shape_for_profile(const fs_server_shape *shapes,
+                                            int n, const char *profile);
 
 /* How many servers of this shape an instance of gpus_per_instance GPUs
  * holds: gpus_per_instance / gpus whole-GPU servers, or as many slices as

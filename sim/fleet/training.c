@@ -147,7 +147,8 @@ static int reserve_on(fs_training *t, const fs_train_job *head,
     if (n < 0)
         return fs_error_set(t->sim->err, "out of memory");
     if (head->wl->conf->training.span_instances) {
-        qsort(r, (size_t)n, sizeof *r, by_time);
+        if (n > 1)
+            qsort(r, (size_t)n, sizeof *r, by_time);
         int f = 0;
         for (int i = 0; i < tp->cap->max; i++)
             if (fs_capacity_takes_work(tp->cap, i))
@@ -161,7 +162,8 @@ static int reserve_on(fs_training *t, const fs_train_job *head,
         }
         return 0;
     }
-    qsort(r, (size_t)n, sizeof *r, by_inst_then_time);
+    if (n > 1)
+        qsort(r, (size_t)n, sizeof *r, by_inst_then_time);
     for (int i = 0; i < n;) {
         int inst = r[i].inst, f = tp->free_milli[inst];
         double at = INFINITY;
@@ -465,12 +467,13 @@ static int init_trainer(fs_training *t, fs_trainer *w,
 {
     w->conf = c;
     w->sched = t;
-    w->njobs = c->training.jobs.n;
-    w->jobs = calloc(w->njobs ? w->njobs : 1, sizeof *w->jobs);
+    size_t njobs = c->training.jobs.n;
+    w->jobs = calloc(njobs ? njobs : 1, sizeof *w->jobs);
     w->busy = calloc((size_t)c->npools * t->sim->cal.nmonths + 1,
                      sizeof *w->busy);
     if (!w->jobs || !w->busy)
         return -1;
+    w->njobs = njobs;     /* only now: the free walks njobs jobs */
     for (size_t i = 0; i < w->njobs; i++) {
         fs_train_job *j = &w->jobs[i];
         j->spec = &c->training.jobs.jobs[i];
@@ -539,7 +542,7 @@ void fs_training_free(fs_training *t)
     if (!t)
         return;
     for (size_t w = 0; w < t->nwls; w++) {
-        for (size_t i = 0; i < t->wls[w].njobs; i++)
+        for (size_t i = 0; t->wls[w].jobs && i < t->wls[w].njobs; i++)
             free(t->wls[w].jobs[i].heap);
         free(t->wls[w].jobs);
         free(t->wls[w].busy);

@@ -220,7 +220,7 @@ int fs_train_run(fs_train_job *j, int k, const fs_train_part *parts,
         j->start_s = now;
     fs_engine_cancel(t->sim->engine, j->wake);
     j->wake = 0;
-    j->shape = (fs_server_shape){1, 1, 1, 0};
+    j->shape = (fs_server_shape){1, 1, 1, 0, 1, NULL, 0};
     if (j->spec->milli >= 1000)
         j->shape.gpus = j->spec->milli / 1000;
     else

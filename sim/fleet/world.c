@@ -7,6 +7,7 @@
  * (collect.h). */
 #include "sim/fleet/world.h"
 #include "sim/fleet/collect.h"
+#include "sim/fleet/slices.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,7 +158,7 @@ static int finish(fs_world *w)
     snprintf(out->start_date, sizeof out->start_date, "%s", sc->start_date);
     if (fs_training_collect(w->training, sc->horizon_s) ||
         fs_collect_sample(w, sc->horizon_s) || fs_collect_costs(w) ||
-        fs_collect_allocation(w) ||
+        fs_collect_allocation(w) || fs_collect_slices(w) ||
         fs_collect_latency(w))
         return -1;
     return 0;

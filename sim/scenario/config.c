@@ -460,6 +460,13 @@ int fs_config_set(fs_config *c, const char *assignment, fs_error *err)
     char section[FS_CONFIG_SECTION_MAX + 1], key[FS_CONFIG_LINE_MAX + 1];
     snprintf(section, sizeof section, "%.*s", (int)slen, assignment);
     snprintf(key, sizeof key, "%.*s", (int)klen, dot + 1);
+    /* the include is read with the file; set afterwards it would be
+     * ignored without a word */
+    if (strcmp(section, "scenario") == 0 && strcmp(key, "include") == 0)
+        return fs_error_set(err, "--set %s: scenario.include is read with "
+                            "the scenario file and cannot be set from the "
+                            "command line; write `include = FILE` in the "
+                            "file", assignment);
     const char *file = intern_file(c, "--set");
     if (!file || add_entry(c, section, key, eq + 1, file, 0) ||
         append_text(c, "; --set ", 8) ||

@@ -100,12 +100,20 @@ static const fs_key_doc pool_keys[] = {
      "autoscale nor on a spot pool"},
     {"drain", "yes|no", "no",
      "with schedule: stay up past a close until no request waits"},
+    {"mig", "PROFILE[*N]+...|balanced", NULL,
+     "MIG layout of every GPU, e.g. 3g.40gb+2g.20gb*2: each instance a "
+     "server (fleetsim catalog mig GPU lists the valid ones)"},
+    {"sharing", "timeslice(N)|mps(N[, sm_cap=F])", NULL,
+     "N replicas on each whole GPU, sharing its speed while busy together "
+     "(mps: each at most sm_cap of the SMs, default 1/N)"},
+    {"timeslice_efficiency", "fraction, above 0 to 1", "0.9",
+     "timeslice: share of the GPU's speed left to k >= 2 busy replicas "
+     "(context switches); an assumption, see README"},
     {"description", "text", NULL, "ignored; for people"},
     {NULL, NULL, NULL, NULL},
 };
 
 static const fs_key_later pool_later[] = {
-    {"mig", "MIG partitions"},
     {NULL, NULL},
 };
 
@@ -167,6 +175,9 @@ static const fs_key_doc workload_keys[] = {
      "this window"},
     {"span_instances", "yes|no", "no",
      "training: a job may take its GPUs from several instances of a pool"},
+    {"mig_profile", "MIG profile", NULL,
+     "the slice profile it runs on, e.g. 2g.20gb (its pools must have "
+     "one); default: any server of its pools"},
     {"fallback_after", "duration", "0s (all pools at once)",
      "training: a job waiting this long may take the next pool of its list"},
     {"model", "MODEL(batch=, seq=, precision=, optimizer=, ...)", NULL,

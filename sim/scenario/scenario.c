@@ -14,7 +14,10 @@
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -126,13 +129,19 @@ static int parse_scenario_section(fs_scenario *sc, fs_error *err,
     const char *keys[2] = {"catalog_gpus", "catalog_instances"};
     char *outs[2] = {gpus_csv, inst_csv};
     for (int i = 0; i < 2; i++) {
-        e = fs_rd_entry(&rd, keys[i]);
-        if (!e)
-            continue;
-        if (e->value[0] == '/' || e->line == 0)
-            snprintf(outs[i], len, "%s", e->value);
-        else
-            snprintf(outs[i], len, "%s/%s", sc->dir, e->value);
+        fs_config_entry *k = fs_rd_entry(&rd, keys[i]);
+        if (k && (k->value[0] == '/' || k->line == 0))
+            snprintf(outs[i], len, "%s", k->value);
+        else if (k)
+            snprintf(outs[i], len, "%s/%s", sc->dir, k->value);
+        /* a file the scenario names and cannot be read: its key says so */
+        fs_config_entry *by = k ? k : e;
+        if (by && access(outs[i], R_OK) != 0) {
+            char why[4400];
+            snprintf(why, sizeof why, "cannot read %s: %s", outs[i],
+                     strerror(errno));
+            return fs_rd_bad(&rd, by, "%s", why);
+        }
     }
     return 0;
 }
@@ -238,7 +247,8 @@ static int parse_workload(fs_scenario *sc, const char *section,
         return -1;
     w->kind = (fs_workload_kind)kind;
     if (kind == FS_KIND_TRAINING) {
-        if (parse_pools_list(&rd, sc, w) || fs_rd_tags(&rd, w->tags))
+        if (parse_pools_list(&rd, sc, w) || fs_rd_tags(&rd, w->tags) ||
+            fs_scenario_parse_mig_profile(&rd, sc, w))
             return -1;
         int rc = fs_scenario_parse_training(&rd, sc, w);
         if (rc)
@@ -257,7 +267,7 @@ static int parse_workload(fs_scenario *sc, const char *section,
         fs_rd_bool(&rd, "repeat", 0, &w->repeat) ||
         fs_rd_choice(&rd, "bad_rows", bad_rows, 0, &br) ||
         fs_rd_count(&rd, "queue_max", 0, 0, LONG_MAX, &w->queue_max) ||
-        fs_rd_tags(&rd, w->tags))
+        fs_rd_tags(&rd, w->tags) || fs_scenario_parse_mig_profile(&rd, sc, w))
         return -1;
     w->bad_rows = (fs_bad_rows)br;
     fs_config_entry *e = fs_rd_entry(&rd, "rate_scale");
@@ -362,8 +372,21 @@ static int check_section_names(fs_scenario *sc, fs_error *err)
                      strncmp(bare[k], s, plen) == 0;
         char why[128];
         if (known && dot && dot[1] &&
-            fs_check_name(dot + 1, FS_NAME_MAX, why, sizeof why) == 0)
+            fs_check_name(dot + 1, FS_NAME_MAX, why, sizeof why) == 0) {
+            /* a pool is named in lists (pools = a, b) and a window by
+             * schedule =: a comma or a space could never name them */
+            if ((plen == 4 && strncmp(s, "pool", 4) == 0) ||
+                (plen == 6 && strncmp(s, "window", 6) == 0))
+                for (const char *c = dot + 1; *c; c++)
+                    if (*c == ',' || isspace((unsigned char)*c))
+                        return fs_error_at(err, e->file, e->line, s,
+                                           "the name '%s' holds a %s, so "
+                                           "no key could name it: use "
+                                           "letters, digits, - and _",
+                                           dot + 1, *c == ',' ? "comma"
+                                                              : "space");
             continue;
+        }
         if (known && dot && dot[1])
             return fs_error_at(err, e->file, e->line, s, "the name %s",
                                why);
@@ -424,6 +447,7 @@ fs_scenario *fs_scenario_load(const char *path, char *const *sets, int nsets,
     if (!sc->catalog)
         goto fail;
     fs_scenario_llm_catalog_path(sc, gpus_csv);
+    fs_scenario_mig_path(sc, gpus_csv);
 
     if (collect_sections(sc, "pool.", &names, &n))
         goto oom;
@@ -492,6 +516,7 @@ void fs_scenario_free(fs_scenario *sc)
     fs_catalog_free(sc->catalog);
     fs_llm_catalog_free(sc->llm_models);
     fs_llm_catalog_free(sc->llm_user_models);
+    fs_mig_free(sc->mig);
     fs_config_free(sc->cfg);
     free(sc);
 }

@@ -17,6 +17,7 @@
 #include "models/catalog.h"
 #include "models/interruption.h"
 #include "models/llm.h"
+#include "models/mig.h"
 #include "models/purchase.h"
 #include "models/service.h"
 #include "traces/arrivals.h"
@@ -41,6 +42,12 @@ typedef struct fs_spot_conf {
     long extra;                     /* spot_extra: already in count */
     long target;                    /* count + spot_extra */
 } fs_spot_conf;
+
+typedef enum fs_sharing_kind {
+    FS_SHARING_NONE,
+    FS_SHARING_TIMESLICE,
+    FS_SHARING_MPS,
+} fs_sharing_kind;
 
 typedef struct fs_pool_conf {
     char name[FS_NAME_MAX];
@@ -70,6 +77,15 @@ typedef struct fs_pool_conf {
                                      3y:all=40000", or "" */
     double mfu, bw_efficiency;    /* LLM serving efficiencies; 0: the
                                      engine's default (models/llm.h) */
+    /* mig = LAYOUT (scenario_mig.c): the instances of each GPU; n == 0:
+     * whole GPUs.  sharing = timeslice(N) | mps(N): N replicas on each
+     * whole GPU (sim/fleet/sharing.c); 0: none. */
+    fs_mig_layout mig;
+    char mig_text[96];            /* the layout as written back */
+    fs_sharing_kind sharing;
+    int sharing_n;
+    double sharing_efficiency;    /* timeslice: speed kept when shared */
+    double sharing_cap;           /* mps: a client's most SM share */
 } fs_pool_conf;
 
 typedef enum fs_workload_kind {
@@ -113,6 +129,8 @@ typedef struct fs_workload_conf {
     long queue_max;               /* 0: unbounded */
     fs_gpu reference_gpu;         /* service times are stated for this GPU */
     char tags[FS_TAGS_MAX];       /* tags = k:v,... normalised, or "" */
+    char mig_profile[24];         /* mig_profile = : the slices it takes;
+                                     "" any server of its pools */
 } fs_workload_conf;
 
 typedef struct fs_window_conf {
@@ -152,6 +170,8 @@ typedef struct fs_scenario {
     fs_llm_catalog *llm_models;   /* owned: loaded when a workload serves
                                      an llm (scenario_llm.c); NULL else */
     fs_llm_catalog *llm_user_models;   /* models = FILE, looked up first */
+    fs_mig_catalog *mig;          /* owned; read when a pool sets mig */
+    char mig_csv[4096];           /* beside gpus.csv, else the installed */
 } fs_scenario;
 
 /* Loads path, applies the --set assignments in order, and validates.

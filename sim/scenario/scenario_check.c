@@ -26,7 +26,8 @@ static int check_pool_slots(fs_scenario *sc, size_t ip, fs_error *err)
 {
     const fs_pool_conf *p = &sc->pools[ip];
     double servers = (double)p->max * (double)(p->gpus_per_instance /
-                                               p->gpus_per_server);
+                                               p->gpus_per_server) *
+                     (p->mig.n ? p->mig.n : p->sharing ? p->sharing_n : 1);
     long batch = 1;
     const fs_workload_conf *widest = NULL;
     for (size_t w = 0; w < sc->nworkloads; w++)

@@ -74,6 +74,13 @@ int fs_scenario_resolve_windows(fs_scenario *sc, fs_error *err);
 /* scenario_spot.c: a spot pool's interruption, notice, replacement and
  * spot_extra (read after its size); then, once every pool is read, each
  * fallback resolved to an on-demand pool, whose max grows to take it. */
+/* scenario_mig.c: where mig.csv is; a pool's mig, sharing and
+ * timeslice_efficiency; a workload's mig_profile (its pools read). */
+void fs_scenario_mig_path(fs_scenario *sc, const char *gpus_csv);
+int fs_scenario_parse_sharing(fs_reader *rd, fs_scenario *sc,
+                              fs_pool_conf *p);
+int fs_scenario_parse_mig_profile(fs_reader *rd, fs_scenario *sc,
+                                  fs_workload_conf *w);
 int fs_scenario_parse_spot(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p);
 int fs_scenario_link_spot(fs_scenario *sc, fs_error *err);
 

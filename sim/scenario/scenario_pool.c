@@ -435,7 +435,8 @@ int fs_scenario_parse_pool(fs_scenario *sc, const char *section,
         parse_hardware(&rd, sc, p, &it) || parse_size(&rd, p) ||
         fs_rd_tags(&rd, p->tags) || fs_scenario_parse_schedule(&rd, p) ||
         price_pool(&rd, sc, p, it) || parse_quotes(&rd, p) ||
-        fs_scenario_parse_llm_pool(&rd, p))
+        fs_scenario_parse_llm_pool(&rd, p) ||
+        fs_scenario_parse_sharing(&rd, sc, p))
         return -1;
     return fs_scenario_parse_spot(&rd, sc, p);
 }

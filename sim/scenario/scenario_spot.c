@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include "traces/spot_trace.h"
 
 /* replace_delay = DURATION | distribution call. */
 static int parse_replace_delay(fs_reader *rd, fs_spot_conf *s)
@@ -26,11 +27,39 @@ static int parse_replace_delay(fs_reader *rd, fs_spot_conf *s)
         s->replace_delay.a = d;
         return 0;
     }
+    if (!strchr(e->value, '('))     /* not a call: the duration's reason */
+        return fs_rd_bad(rd, e, "%s", why);
     fs_call c;
     if (fs_parse_call(e->value, &c, why, sizeof why) ||
         fs_dist_parse(&c, &s->replace_delay, why, sizeof why))
         return fs_rd_bad(rd, e, "%s", why);
     return 0;
+}
+
+/* An availability trace checked now, so that a bad row stops the load:
+ * no row may offer more instances than the pool keeps (count +
+ * spot_extra), which would be an availability the pool never sees. */
+static int check_trace_bound(fs_reader *rd, fs_config_entry *e,
+                             fs_spot_conf *s)
+{
+    if (s->interruption.kind != FS_INTERRUPT_TRACE)
+        return 0;
+    fs_error terr;
+    fs_spot_trace *t = fs_spot_trace_open(s->interruption.path, "available",
+                                          0, 0, &terr);
+    if (!t) {
+        return fs_rd_bad(rd, e, "%s", terr.msg);
+    }
+    long line;
+    double most = fs_spot_trace_max(t, &line);
+    fs_spot_trace_free(t);
+    if (most <= (double)s->target)
+        return 0;
+    char why[1400];
+    snprintf(why, sizeof why, "%s:%ld: available %.0f is more than the "
+             "pool keeps (count + spot_extra = %ld)", s->interruption.path,
+             line, most, s->target);
+    return fs_rd_bad(rd, e, "%s", why);
 }
 
 static int parse_interruption(fs_reader *rd, fs_scenario *sc,
@@ -47,7 +76,28 @@ static int parse_interruption(fs_reader *rd, fs_scenario *sc,
         fs_interruption_free(&s->interruption);
         return fs_rd_bad(rd, e, "%s", why);
     }
-    return 0;
+    return check_trace_bound(rd, e, s);
+}
+
+/* A notice longer than every lifetime of an empirical() file would come
+ * before the instance exists: every instance would be noticed at its
+ * launch. */
+static int check_notice(fs_reader *rd, const fs_spot_conf *s)
+{
+    const fs_interruption *it = &s->interruption;
+    if (it->kind != FS_INTERRUPT_EMPIRICAL || s->notice_s <= 0)
+        return 0;
+    double longest = 0;
+    for (size_t i = 0; i < it->nlifetimes; i++)
+        if (it->lifetimes[i] > longest)
+            longest = it->lifetimes[i];
+    if (s->notice_s <= longest)
+        return 0;
+    char why[1400];
+    snprintf(why, sizeof why, "%gs is longer than every lifetime of %s (the "
+             "longest: %gs): the notice would come before the instance "
+             "starts", s->notice_s, it->path, longest);
+    return fs_rd_bad(rd, fs_rd_entry(rd, "notice"), "%s", why);
 }
 
 int fs_scenario_parse_spot(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p)
@@ -78,7 +128,13 @@ int fs_scenario_parse_spot(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p)
                          "relaunches to its count after each interruption "
                          "and cannot follow a window in this version; put "
                          "the window on an on-demand pool");
-    return parse_interruption(rd, sc, s);
+    if (parse_interruption(rd, sc, s))
+        return -1;
+    if (check_notice(rd, s)) {
+        fs_interruption_free(&s->interruption);   /* the pool is not kept */
+        return -1;
+    }
+    return 0;
 }
 
 /* fallback = POOL: an on-demand pool of the scenario. */

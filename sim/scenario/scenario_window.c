@@ -148,6 +148,10 @@ int fs_scenario_parse_window(fs_scenario *sc, const char *section,
                          "windows take every and duration)");
     if (fs_rd_double(&rd, "every", fs_parse_duration, 86400, &win->every))
         return -1;
+    if (win->every < FS_WINDOW_EVERY_MIN)
+        return fs_rd_bad(&rd, fs_rd_entry(&rd, "every"), "%s", "a window opens "
+                         "at most once a minute (every = 1m or more): "
+                         "capacity provisioned for less is noise");
     fs_config_entry *e = fs_rd_entry(&rd, "open");
     if (e && time_of_day(&rd, e, &win->open))
         return -1;

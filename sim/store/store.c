@@ -303,6 +303,33 @@ static int reopen_immutable(fs_store *s)
     return rc;
 }
 
+/* A reader.  Where the file and its directory are writable, a read-write
+ * connection that may only query: as the last connection it checkpoints
+ * and removes the -wal and -shm files on close, which a read-only
+ * connection cannot (it left them behind, empty, after every `runs`).
+ * Elsewhere a read-only connection. */
+static int open_reader(fs_store *s)
+{
+    char *dir = strdup(s->path);
+    if (!dir)
+        return SQLITE_NOMEM;
+    char *slash = strrchr(dir, '/');
+    const char *d = slash ? (slash == dir ? "/" : (*slash = 0, dir)) : ".";
+    int writable = access(s->path, W_OK) == 0 && access(d, W_OK) == 0;
+    free(dir);
+    if (writable) {
+        int rc = sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READWRITE,
+                                 NULL);
+        if (rc == SQLITE_OK &&
+            sqlite3_exec(s->db, "PRAGMA query_only = ON", NULL, NULL,
+                         NULL) == SQLITE_OK)
+            return SQLITE_OK;
+        sqlite3_close(s->db);
+        s->db = NULL;
+    }
+    return sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READONLY, NULL);
+}
+
 static int open_readonly(fs_store *s, fs_error *err)
 {
     struct stat st;
@@ -317,7 +344,7 @@ static int open_readonly(fs_store *s, fs_error *err)
         return fs_error_set(err, "%s: is a directory, not a results "
                             "database", s->path);
 
-    int rc = sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READONLY, NULL);
+    int rc = open_reader(s);
     if (rc != SQLITE_OK)
         return fs_store_sql_error(s, err, rc, "cannot open the results "
                                   "database");

@@ -14,7 +14,7 @@
 #include "sim/fleet/results.h"
 #include "sim/store/columns.h"
 
-#define FS_SCHEMA_VERSION 9
+#define FS_SCHEMA_VERSION 11
 
 typedef struct fs_store fs_store;
 
@@ -90,9 +90,17 @@ int fs_store_remove_runs(fs_store *s, char *const *runs, int n, FILE *out,
                          fs_error *err);
 
 /* Copies every run of the fleetsim database at path `from` (a kept file)
- * into s, with all their rows, in one transaction; the runs get new ids.
- * Prints what it did to out. */
+ * into s, with all their rows, in one transaction; the runs get new ids,
+ * and a run s holds already (the same run.uid) is skipped.  An older
+ * schema is migrated in a temporary copy; `from` is never modified.
+ * Prints what it did to out (store_merge.c). */
 int fs_store_import(fs_store *s, const char *from, FILE *out, fs_error *err);
+
+/* `fleetsim merge`: checks every part first (refused by name, target
+ * untouched), then opens or creates target and copies the runs of all
+ * parts it does not hold yet (by run.uid), in one transaction. */
+int fs_store_merge(const char *target, char *const *parts, int n,
+                   FILE *out, fs_error *err);
 
 /* Where the finished runs of one command go when their database cannot
  * take them (store_keep.c). */

@@ -267,6 +267,37 @@ static const char schema_v9[] =
     "ALTER TABLE pool ADD COLUMN cost_per_mtok_out_usd REAL;\n"
     "ALTER TABLE pool ADD COLUMN cost_per_mtok_usd REAL;\n";
 
+/* Version 10: GPU sharing.  One row per MIG profile of a pool cut into
+ * slices: its provisioned and busy slice-hours, its utilization and its
+ * idle cost (the pool's cost x its compute share x its idle fraction). */
+static const char schema_v10[] =
+    "CREATE TABLE slice_utilization ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " pool TEXT,"
+    " profile TEXT,"
+    " slices_per_gpu INTEGER,"
+    " compute_share REAL,"
+    " slice_hours REAL,"
+    " busy_hours REAL,"
+    " utilization REAL,"
+    " idle_cost_usd REAL);\n"
+    "CREATE INDEX slice_utilization_run ON slice_utilization(run_id);\n";
+
+/* Version 11: a run's identity.  run.uid is made when the run is first
+ * stored (128 random bits, as 32 hex digits) and kept when the run is
+ * copied (`fleetsim import`, `fleetsim merge`), so that the same run is
+ * never copied twice into one database.  Runs stored before have none;
+ * they get one made of what tells them apart (their id in this file, name,
+ * seed, replication, start and end time, events): the same file migrated
+ * twice gives its runs the same identities. */
+static const char schema_v11[] =
+    "ALTER TABLE run ADD COLUMN uid TEXT;\n"
+    "UPDATE run SET uid = 'legacy:' || run_id || ':' || name || ':' ||"
+    " coalesce(seed, '') || ':' || coalesce(replication, '') || ':' ||"
+    " coalesce(started_at, '') || ':' || coalesce(finished_at, '') || ':' ||"
+    " coalesce(events, '');\n"
+    "CREATE UNIQUE INDEX run_uid ON run(uid);\n";
+
 /* migrations[v]: user_version v -> v + 1. */
 static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -278,11 +309,13 @@ static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v7,
     schema_v8,
     schema_v9,
+    schema_v10,
+    schema_v11,
 };
 
 const char *const fs_store_child_tables[] = {
     "cost_monthly", "latency", "utilization", "job", "pool",
-    "cost_allocation", "interruption", NULL,
+    "cost_allocation", "interruption", "slice_utilization", NULL,
 };
 
 /* What a run is written to and read from: each object with the columns
@@ -293,7 +326,8 @@ static const struct required {
     { "table", "run", "run_id, name, scenario, scenario_text, seed,"
       " replication, started_at, finished_at, fleetsim_version, start_date,"
       " horizon_s, months, requests, requests_dropped, latency_mean_s,"
-      " latency_p50_s, latency_p99_s, wait_mean_s, slo_attainment, events" },
+      " latency_p50_s, latency_p99_s, wait_mean_s, slo_attainment, events,"
+      " uid" },
     { "table", "cost_monthly", "run_id, month, pool, pricing, cost_usd,"
       " gpu_hours" },
     { "table", "latency", "run_id, workload, count, mean_s, p50_s, p90_s,"
@@ -322,6 +356,9 @@ static const struct required {
       " cost_usd, gpu_hours" },
     { "table", "interruption", "run_id, pool, t_s, instance_id, notice_s,"
       " work_lost_s" },
+    { "table", "slice_utilization", "run_id, pool, profile, slices_per_gpu,"
+      " compute_share, slice_hours, busy_hours, utilization,"
+      " idle_cost_usd" },
     { "view", "run_summary", NULL },     /* fs_summary_columns */
 };
 
@@ -436,14 +473,43 @@ int fs_schema_look(fs_store *s, long long *version, fs_error *err)
  * under the write lock so that no other process is writing it.  A process
  * that opened the file meanwhile finds it moved when it writes (SQLite's
  * SQLITE_READONLY_DBMOVED) and opens the path again. */
+/* The file's sidecar path+suffix removed (a journal, -wal, -shm). */
+static void unlink_sidecar(const fs_store *s, const char *suffix)
+{
+    char *p = malloc(strlen(s->path) + strlen(suffix) + 1);
+    if (p) {
+        sprintf(p, "%s%s", s->path, suffix);
+        unlink(p);
+        free(p);
+    }
+}
+
+/* When even the lock cannot be taken (a full disk: no room for -wal), a
+ * file of 0 bytes that is still the one we created holds nothing: it
+ * goes, with the sidecars SQLite made for it. */
+static void remove_if_zero_bytes(fs_store *s)
+{
+    struct stat st;
+    if (stat(s->path, &st) != 0 || st.st_size != 0 || st.st_dev != s->dev ||
+        st.st_ino != s->ino)
+        return;
+    unlink(s->path);
+    unlink_sidecar(s, "-journal");
+    unlink_sidecar(s, "-wal");
+    unlink_sidecar(s, "-shm");
+}
+
 static void remove_if_empty(fs_store *s)
 {
     if (sqlite3_get_autocommit(s->db)) {
         sqlite3_busy_timeout(s->db, 0);
         int rc = fs_store_exec(s, "BEGIN IMMEDIATE");
         sqlite3_busy_timeout(s->db, s->busy_ms);
-        if (rc != SQLITE_OK)
+        if (rc != SQLITE_OK) {
+            if ((rc & 0xff) != SQLITE_BUSY)
+                remove_if_zero_bytes(s);
             return;
+        }
     }
     long long version = -1, objects = -1;
     if (fs_store_query_int(s, "PRAGMA user_version", &version) == SQLITE_OK
@@ -497,9 +563,14 @@ static int create_or_migrate(fs_store *s, int created, fs_error *err)
     static const char what[] = "cannot create the results schema";
     long long version = 0;
     int rc = fs_store_exec(s, "BEGIN IMMEDIATE");
-    if (rc != SQLITE_OK)
-        return file_moved(s) ? FS_SCHEMA_RETRY
-                             : fs_store_sql_error(s, err, rc, what);
+    if (rc != SQLITE_OK) {
+        if (file_moved(s))
+            return FS_SCHEMA_RETRY;
+        fs_store_sql_error(s, err, rc, what);
+        if (created && (rc & 0xff) != SQLITE_BUSY)
+            remove_if_zero_bytes(s);      /* a full disk: not even a lock */
+        return -1;
+    }
     if (fs_schema_identify(s, &version, err)) {
         fs_store_rollback(s);
         return -1;
@@ -520,9 +591,9 @@ static int create_or_migrate(fs_store *s, int created, fs_error *err)
     if (rc != SQLITE_OK) {
         int moved = file_moved(s);
         fs_store_sql_error(s, err, rc, what);
+        fs_store_rollback(s);   /* first: the failed schema is no object */
         if (created && version == 0 && !moved)
             remove_if_empty(s);
-        fs_store_rollback(s);
         return moved ? FS_SCHEMA_RETRY : -1;
     }
     return fs_schema_check(s, err);

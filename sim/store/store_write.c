@@ -13,7 +13,9 @@
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 
 #ifdef PACKAGE_VERSION
 #define FS_VERSION_STRING PACKAGE_VERSION
@@ -81,16 +83,39 @@ static int step_row(sqlite3_stmt *st, int rc)
 
 #define FIELD(row, f) (row)->f, sizeof (row)->f
 
+/* A new run identity (run.uid): 128 random bits as 32 hex digits.  Random
+ * rather than derived from the scenario, so that the same scenario run
+ * twice on purpose gives two runs; kept when a run is copied (import,
+ * merge), so that a copy is recognised. */
+static int new_uid(char out[33])
+{
+    unsigned char b[16];
+    size_t got = 0;
+    while (got < sizeof b) {
+        ssize_t n = getrandom(b + got, sizeof b - got, 0);
+        if (n <= 0)
+            return SQLITE_IOERR;
+        got += (size_t)n;
+    }
+    for (size_t i = 0; i < sizeof b; i++)
+        snprintf(out + 2 * i, 3, "%02x", b[i]);
+    return SQLITE_OK;
+}
+
 static int insert_run(fs_store *s, const fs_results *r, long long *run_id)
 {
     static const char sql[] =
         "INSERT INTO run (name, scenario, scenario_text, seed, replication,"
         " started_at, finished_at, fleetsim_version, start_date, horizon_s,"
         " months, requests, requests_dropped, latency_mean_s, latency_p50_s,"
-        " latency_p99_s, wait_mean_s, slo_attainment, events)"
-        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?)";
+        " latency_p99_s, wait_mean_s, slo_attainment, events, uid)"
+        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?)";
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+    char uid[33];
+    int rc = new_uid(uid);
+    if (rc != SQLITE_OK)
+        return rc;
+    rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
     if (rc != SQLITE_OK)
         return rc;
     s->inserts++;
@@ -117,6 +142,7 @@ static int insert_run(fs_store *s, const fs_results *r, long long *run_id)
     bind_real(st, 17, r->wait_mean_s, &rc);
     bind_real(st, 18, r->slo_attainment, &rc);
     bind_int(st, 19, r->events, &rc);
+    bind_text(st, 20, uid, sizeof uid, &rc);
     rc = step_row(st, rc);
     sqlite3_finalize(st);
     if (rc == SQLITE_OK)
@@ -370,6 +396,31 @@ static int insert_interrupts(fs_store *s, const fs_results *r, long long id)
     return rc;
 }
 
+static int insert_slices(fs_store *s, const fs_results *r, long long id)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+        "INSERT INTO slice_utilization (run_id, pool, profile,"
+        " slices_per_gpu, compute_share, slice_hours, busy_hours,"
+        " utilization, idle_cost_usd) VALUES (?,?,?,?,?,?,?,?,?)", -1, &st,
+        NULL);
+    for (size_t i = 0; rc == SQLITE_OK && i < r->nslices; i++) {
+        const fs_slice_row *x = &r->slices[i];
+        bind_run_id(s, st, id, &rc);
+        bind_text(st, 2, x->pool, FS_NAME_MAX, &rc);
+        bind_text(st, 3, x->profile, sizeof x->profile, &rc);
+        bind_int(st, 4, x->slices_per_gpu, &rc);
+        bind_real(st, 5, x->compute_share, &rc);
+        bind_real(st, 6, x->slice_hours, &rc);
+        bind_real(st, 7, x->busy_hours, &rc);
+        bind_real(st, 8, x->utilization, &rc);
+        bind_real(st, 9, x->idle_cost_usd, &rc);
+        rc = step_row(st, rc);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* cost_allocation: an idle row's workload is NULL. */
 static int insert_allocs(fs_store *s, const fs_results *r, long long id)
 {
@@ -424,6 +475,8 @@ int fs_store_write_run(fs_store *s, const fs_results *r, long *run_id,
         rc = insert_interrupts(s, r, id);
     if (rc == SQLITE_OK)
         rc = update_llm(s, r, id);
+    if (rc == SQLITE_OK)
+        rc = insert_slices(s, r, id);
     if (rc == SQLITE_OK)
         rc = fs_store_exec(s, "COMMIT");
     if (rc != SQLITE_OK) {

@@ -1,0 +1,66 @@
+#!/bin/sh
+# cli_cases_sharing.sh -- the GPU sharing case studies as their comments
+# state them.
+# - case 4 (scenarios/case4-mig-*): three A100s at 1.7% (98% idle) cost
+#   three times one A100 cut into MIG slices or time-sliced; a spike on
+#   model b swamps its slice (SLO attainment falls) and leaves a and c
+#   untouched, while time-slicing absorbs it (all within the objective) at
+#   the price of a and c's latency.
+# - case 1 (scenarios/case1-before.ini, case1-after.ini), with the serving
+#   rate scaled by the files' "test-set" lines: each change's direction
+#   (training on spot, serving on MIG and reserved, right-sized
+#   evaluation), exact bills where they are closed forms, the same
+#   requests served (common random numbers) at twice the utilization.
+. "$(dirname "$0")/cli_lib.sh"
+DB="$TMP/cases.db"
+cd "$SRCDIR" || exit 1
+
+run_case() {   # run_case NAME: scenarios/NAME.ini with its test-set lines
+    name=$1
+    set --
+    for s in $(sed -n 's/^; test-set: //p' "scenarios/$name.ini"); do set -- "$@" --set "$s"; done
+    expect_exit 0 "$name" -- "$FLEETSIM" run "scenarios/$name.ini" --db "$DB" --quiet "$@"
+}
+q() { sql "$DB" "$1"; }
+lat() {   # lat RUN WORKLOAD COLUMN
+    q "SELECT l.$3 FROM latency l JOIN run r USING (run_id) WHERE r.name = '$1' AND l.workload = '$2'"
+}
+
+for s in separate sliced timeslice separate-spike sliced-spike timeslice-spike; do
+    run_case case4-mig-$s
+done
+expect_eq "$(q "SELECT printf('%.2f', total_cost_usd) FROM run_summary WHERE name = 'case4-mig-separate'")" 7933.68 "case 4: 3 x 720 h x \$3.673"
+expect_eq "$(q "SELECT printf('%.2f', total_cost_usd) FROM run_summary WHERE name = 'case4-mig-sliced'")" 2644.56 "case 4: one A100"
+expect_eq "$(q "SELECT printf('%.2f', total_cost_usd) FROM run_summary WHERE name = 'case4-mig-timeslice'")" 2644.56 "case 4: one A100 time-sliced"
+expect_eq "$(q "SELECT count(*) FROM pool p JOIN run r USING (run_id) WHERE r.name = 'case4-mig-separate' AND gpu_hours_busy / gpu_hours_provisioned < 0.02")" 3 "case 4: each of the three A100s is over 98% idle"
+expect_eq "$(q "SELECT count(*) FROM slice_utilization s JOIN run r USING (run_id) WHERE r.name = 'case4-mig-sliced'")" 3 "case 4: one row per slice profile"
+# The spike: b's slice is swamped, its neighbours see nothing.
+expect_eq "$(q "SELECT $(lat case4-mig-sliced-spike b slo_attainment) < 0.9")" 1 "case 4: the spike breaks b's objective on its slice"
+expect_eq "$(lat case4-mig-sliced-spike a p99_s)" "$(lat case4-mig-sliced a p99_s)" "case 4: a is isolated from b's spike"
+expect_eq "$(lat case4-mig-sliced-spike c p99_s)" "$(lat case4-mig-sliced c p99_s)" "case 4: c is isolated from b's spike"
+expect_eq "$(lat case4-mig-timeslice-spike b slo_attainment)" 1.0 "case 4: time-slicing absorbs the spike"
+expect_eq "$(q "SELECT $(lat case4-mig-timeslice-spike a p99_s) > $(lat case4-mig-timeslice a p99_s)")" 1 "case 4: at the price of a's latency"
+expect_eq "$(q "SELECT $(lat case4-mig-timeslice-spike b p99_s) < $(lat case4-mig-sliced-spike b p99_s) / 100")" 1 "case 4: b's p99 under time-slicing is a small fraction of its slice's"
+
+run_case case1-before
+run_case case1-after
+pool_rate() {   # pool_rate RUN POOL: its 730-hour run rate, $
+    q "SELECT sum(c.cost_usd) * 730 * 3600 / r.horizon_s FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = '$1' AND c.pool LIKE '$2'"
+}
+b_train=$(pool_rate case1-before 'team%'); a_train=$(pool_rate case1-after 'team%')
+b_serve=$(pool_rate case1-before serving); a_serve=$(pool_rate case1-after serving)
+b_eval=$(pool_rate case1-before eval); a_eval=$(pool_rate case1-after eval)
+expect_eq "$(q "SELECT $a_train < 0.30 * $b_train")" 1 "case 1: training on spot saves more than 70% (the article's -70%)"
+bill() {   # bill RUN POOL: its bill over the week, $
+    q "SELECT printf('%.2f', sum(c.cost_usd)) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = '$1' AND c.pool = '$2'"
+}
+expect_eq "$(bill case1-before serving)" 24685.15 "case 1: 168 h x 5 x \$29.38708 (a2-highgpu-8g on demand)"
+expect_eq "$(bill case1-after serving)" 7775.74 "case 1: 168 h x 20/8 x \$18.51366 (1-year committed use)"
+expect_eq "$(bill case1-before eval)" 705.29 "case 1: evaluation 24 h x \$29.38708"
+expect_eq "$(bill case1-after eval)" 235.10 "case 1: evaluation 8 h (-66%)"
+expect_eq "$(q "SELECT $a_serve < 0.5 * $b_serve AND $a_eval < $b_eval")" 1 "case 1: serving and evaluation run rates fall"
+expect_eq "$(q "SELECT (SELECT cost_per_month_usd FROM run_summary WHERE name = 'case1-after') < 0.42 * (SELECT cost_per_month_usd FROM run_summary WHERE name = 'case1-before')")" 1 "case 1: the total falls by more than the article's 58%"
+expect_eq "$(q "SELECT count(DISTINCT arrivals) FROM latency WHERE workload = 'serving'")" 1 "case 1: the same requests before and after"
+expect_eq "$(q "SELECT group_concat(printf('%.2f', gpu_hours_busy / gpu_hours_provisioned), ' ') FROM pool p JOIN run r USING (run_id) WHERE p.pool = 'serving' ORDER BY r.run_id")" "0.20 0.40" "case 1: serving utilization 20% -> 40%"
+expect_eq "$(q "SELECT count(*) FROM job j JOIN run r USING (run_id) WHERE j.status = 'finished' GROUP BY r.run_id" | tr '\n' ' ')" "43 43 " "case 1: the same jobs finish before and after"
+report
