@@ -11,6 +11,7 @@
 #include "sim/cli/plan.h"
 #include "sim/base/grammar.h"
 #include "sim/fleet/estimate.h"
+#include "sim/store/columns.h"
 #include "sim/store/store.h"
 
 #include <errno.h>
@@ -217,7 +218,7 @@ int cmd_plan(int argc, char **argv)
     memset(&p, 0, sizeof p);
     memset(&a, 0, sizeof a);
     p.db = FS_DEFAULT_DB;
-    p.max_unfinished = 0.001;
+    p.max_unfinished = FS_OVERLOADED_SHARE;   /* run's "overloaded" */
     p.purchases[FS_PLAN_OD] = p.purchases[FS_PLAN_RESERVED] = 1;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     p.jobs = cpus > 0 ? cpus : 1;

@@ -191,8 +191,10 @@ static void print_notes(FILE *out, const fs_plan *p, int md)
         const fs_plan_candidate *c = &p->cand[i];
         if (!c->feasible)
             continue;
-        fprintf(out, "%s%s%s%s: %s=%ld meets every SLO (run %ld, %s)",
+        fprintf(out, "%s%s%s%s%s%s: %s=%ld meets every SLO (run %ld, %s)",
                 bullet, c->gpu, c->precision[0] ? " " : "", c->precision,
+                c->tp ? " tp" : "", c->tp ? (char[]){(char)('0' + c->tp), 0}
+                                          : "",
                 p->autoscale ? "max" : "count", c->count, c->best.run_id,
                 c->best.run_name);
         if (c->below.done)
@@ -205,6 +207,27 @@ static void print_notes(FILE *out, const fs_plan *p, int md)
             fprintf(out, "%s  cost: %s\n", bullet, c->cost_note);
     }
     int any = 0;
+    for (int i = 0; i < p->ncand; i++) {
+        const fs_plan_candidate *c = &p->cand[i];
+        char m[48], v[48];
+        if (!on_front(p, i))
+            continue;
+        money(c->monthly, m, sizeof m);
+        fs_plan_value_format(&p->slo[0], c->best.value[0], v, sizeof v);
+        if (!any++)
+            fprintf(out, "\n%scost-vs-%s frontier:%s ", md ? "**" : "",
+                    p->slo[0].metric, md ? "**" : "");
+        else
+            fputs(" -> ", out);
+        fprintf(out, "%s%s%s", c->gpu, c->precision[0] ? " " : "",
+                c->precision);
+        if (c->tp)
+            fprintf(out, " tp%d", c->tp);
+        fprintf(out, " x%ld %s %s", c->count, m, v);
+    }
+    if (any)
+        fputc('\n', out);
+    any = 0;
     for (int i = 0; i < p->ncand; i++) {
         const fs_plan_candidate *c = &p->cand[i];
         if (c->feasible)

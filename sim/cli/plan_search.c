@@ -154,15 +154,16 @@ static const fs_plan_probe *find(const fs_plan_probe *seen, int n, long k)
 }
 
 /* Two failing counts, b at least twice a, whose every SLO value is the
- * same within 0.5% and whose failure is not overload: adding instances
+ * and unfinished share are the same within 0.5%: adding instances
  * no longer moves the metrics (a prompt whose prefill alone is over the
  * TTFT bound, say), so the SLO cannot be met by count. */
 static int plateau(const fs_plan *p, const fs_plan_probe *a,
                    const fs_plan_probe *b)
 {
-    if (!a || !b || a->pass || b->pass || b->count < 2 * a->count ||
-        strncmp(b->why, "SLO", 3) != 0)
+    if (!a || !b || a->pass || b->pass || b->count < 2 * a->count)
         return 0;
+    if (fabs(a->unfinished - b->unfinished) > 0.005 * a->unfinished + 1e-9)
+        return 0;   /* the share unfinished still moves */
     for (int k = 0; k < p->nslo; k++) {
         double x = a->value[k], y = b->value[k];
         if (isnan(x) || isnan(y) || fabs(x - y) > 0.005 * fabs(x))
