@@ -100,6 +100,17 @@ sd = math.sqrt(sum((v - m) ** 2 for v in x) / (len(x) - 1))
 print(len(x), '%.9f' % (m + 4.302652729911275 * sd / math.sqrt(len(x))))")
 expect_eq "$got" "3 $2" "replications: pessimistic p99 = mean + t sd / sqrt(n)"
 
+# ---- the four formats of the same plan (mmc.db already holds its runs)
+expect_exit 0 "plan csv" -- "$FLEETSIM" plan mmc.ini --slo 'p99<=5.6s' --db fmt.db --format csv --purchase on-demand
+expect_eq "$(head -1 "$TMP/out" | cut -d, -f1-5)" "rank,gpu,precision,tp,count" "csv header"
+expect_eq "$(sed -n 2p "$TMP/out" | cut -d, -f2,5,8)" "A100-80GB,$cstar,1" "csv row: gpu, count, feasible"
+expect_exit 0 "plan markdown" -- "$FLEETSIM" plan mmc.ini --slo 'p99<=5.6s' --db fmt.db --format markdown --purchase on-demand
+expect_in "$TMP/out" "| rank | gpu" "markdown table"
+expect_in "$TMP/out" "**cost-vs-p99 frontier:**" "markdown frontier"
+expect_exit 0 "plan table" -- "$FLEETSIM" plan mmc.ini --slo 'p99<=5.6s' --db fmt.db --purchase on-demand
+expect_in "$TMP/out" "run rate over a 730-hour month" "table labels its money"
+expect_in "$TMP/out" "count=$cstar meets every SLO" "table says what was verified"
+
 # ---- memory: llama-3-70b in bf16 on one L4 or one A10G does not fit
 cat >llm.ini <<'INI'
 [scenario]
