@@ -111,6 +111,9 @@ static void test_slo(void)
     CHECK(fs_plan_parse_slo(&q, "p99<2s", db, why, sizeof why));
     CHECK_CONTAINS(why, "expected METRIC<=VALUE");
     memset(&q, 0, sizeof q);
+    CHECK(fs_plan_parse_slo(&q, "p99<=2s,p99<=3s", db, why, sizeof why));
+    CHECK_CONTAINS(why, "p99 given twice");
+    memset(&q, 0, sizeof q);
     CHECK(fs_plan_parse_slo(&q, "attainment<=0.9", db, why, sizeof why));
     CHECK_CONTAINS(why, "takes >=");
     sqlite3_close(db);

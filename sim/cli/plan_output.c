@@ -359,6 +359,11 @@ static void print_json_one(FILE *out, const fs_plan *p, int i)
         json_num(out, p->slo[k].metric, c->feasible ? c->best.value[k] : NAN);
     }
     fputs("}, ", out);
+    for (int k = 0; k < p->nslo; k++) {   /* and each at the top level */
+        json_num(out, p->slo[k].metric,
+                 c->feasible ? c->best.value[k] : NAN);
+        fputs(", ", out);
+    }
     json_num(out, "unfinished", c->feasible ? c->best.unfinished : NAN);
     fputs(", \"memory\": ", out);
     fs_json_write_string(out, c->memory);

@@ -123,6 +123,11 @@ int fs_plan_parse_slo(fs_plan *p, const char *arg, sqlite3 *db, char *why,
             rc = -1;
         } else {
             rc = parse_one(it, names, nnames, &p->slo[p->nslo], why, len);
+            for (int k = 0; !rc && k < p->nslo; k++)
+                if (strcmp(p->slo[k].metric, p->slo[p->nslo].metric) == 0) {
+                    snprintf(why, len, "%s given twice", p->slo[k].metric);
+                    rc = -1;
+                }
             p->nslo += !rc;
         }
     }
