@@ -85,6 +85,11 @@ expect_eq "$cost" "$(python3 -c "print('%.2f' % ($cstar * 2 * 730))")" "on-deman
 # compare works on the stored runs
 expect_exit 0 "compare plan runs" -- "$FLEETSIM" compare --db mmc.db \
     "plan[gpu=A100-80GB,count=$cstar]" "plan[gpu=A100-80GB,count=$((cstar - 1))]"
+expect_exit 0 "report on plan runs" -- "$FLEETSIM" report --db mmc.db --out plan.md \
+    "plan[gpu=A100-80GB,count=$cstar]" "plan[gpu=A100-80GB,count=$((cstar - 1))]"
+expect_in plan.md "gpu=A100-80GB,count=$cstar" "report names the plan's run"
+expect_exit 0 "export a plan run" -- "$FLEETSIM" export --db mmc.db --format focus \
+    --out plan.csv "plan[gpu=A100-80GB,count=$cstar]"
 
 # ---- --replications 3: the value judged is the pessimistic end of the 95%
 # t interval of the mean over the 3 runs (t(0.975, 2) = 4.302653)
