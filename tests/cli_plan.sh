@@ -116,6 +116,19 @@ expect_exit 0 "plan table" -- "$FLEETSIM" plan mmc.ini --slo 'p99<=5.6s' --db fm
 expect_in "$TMP/out" "run rate over a 730-hour month" "table labels its money"
 expect_in "$TMP/out" "count=$cstar meets every SLO" "table says what was verified"
 
+# ---- -j 2 (a worker per candidate) gives the plan -j 1 gives, run ids aside
+for j in 1 2; do
+    "$FLEETSIM" plan mmc.ini --set scenario.horizon=6h --slo 'p99<=5.6s' \
+        --gpus A100-80GB,H100-80GB --db "par$j.db" --format json -j $j \
+        --purchase on-demand >"par$j.json" 2>/dev/null
+done
+strip='import json, sys; d = json.load(open(sys.argv[1]))
+for e in d:
+    for k in ("run_id", "below"): e.pop(k, None)
+print(json.dumps(d, sort_keys=True))'
+expect_eq "$(python3 -c "$strip" par1.json)" "$(python3 -c "$strip" par2.json)" "-j 2 = -j 1"
+expect_eq "$(python3 -c "import json; print(len(json.load(open('$TMP/par2.json'))))")" 2 "-j 2: both candidates"
+
 # ---- memory: llama-3-70b in bf16 on one L4 or one A10G does not fit
 cat >llm.ini <<'INI'
 [scenario]
