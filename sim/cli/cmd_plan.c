@@ -14,7 +14,10 @@
 #include "sim/store/columns.h"
 #include "sim/store/store.h"
 
+#include "sim/base/textout.h"
+
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,18 @@
 #include <unistd.h>
 
 #define usage(...) fs_usage_error("plan", __VA_ARGS__)
+
+void fs_plan_say(const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char *v = fs_text_visible(buf);
+    fprintf(stderr, "fleetsim: plan: %s\n", v ? v : buf);
+    free(v);
+}
 
 typedef struct plan_args {
     const char *slo, *gpus, *precs, *tps, *purchase, *format, *progress;
@@ -193,8 +208,8 @@ static int plan(fs_plan *p, plan_args *a)
     if (rc)
         return rc;
     if (p->pool_has_price && a->gpus)
-        fprintf(stderr, "fleetsim: plan: warning: pool '%s' sets price =, "
-                "which every GPU candidate keeps\n", p->pool);
+        fs_plan_say("warning: pool '%s' sets price =, "
+                "which every GPU candidate keeps", p->pool);
     if ((rc = fs_plan_search(p)) || (rc = fs_plan_price(p)))
         return rc;
     fs_plan_rank(p);
@@ -206,8 +221,8 @@ static int plan(fs_plan *p, plan_args *a)
         failed += p->cand[i].failed;
     }
     if (!feasible)
-        fprintf(stderr, "fleetsim: plan: no candidate meets every SLO (why "
-                "for each: above)\n");
+        fs_plan_say("no candidate meets every SLO (why "
+                "for each: above)");
     return feasible && !failed ? FS_EXIT_OK : FS_EXIT_FAIL;
 }
 

@@ -114,6 +114,10 @@ typedef struct fs_plan {
     int ncand;
 } fs_plan;
 
+/* "fleetsim: plan: MESSAGE" on stderr, its bytes made visible
+ * (fs_text_visible: a name never drives the terminal).  cmd_plan.c. */
+void fs_plan_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* ---- plan_slo.c ---- */
 /* Parses "ttft_p99<=500ms,attainment>=99.5%" into p->slo: 0, or -1 with
  * why.  Metric names are checked against the latency columns of the

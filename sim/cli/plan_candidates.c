@@ -49,19 +49,19 @@ static int find_workload(fs_plan *p, const fs_config *c, char *section,
                  "%s%s", n++ ? ", " : "", s + 9);
     }
     if (p->workload) {
-        fprintf(stderr, "fleetsim: plan: %s: no inference workload '%s' "
-                "(it has: %s)\n", p->scenario, p->workload,
+        fs_plan_say("%s: no inference workload '%s' "
+                "(it has: %s)", p->scenario, p->workload,
                 n ? names : "none");
         return FS_EXIT_FAIL;
     }
     if (n != 1) {
         if (n)
-            fprintf(stderr, "fleetsim: plan: %s has %d inference workloads "
-                    "(%s): name one with --workload\n", p->scenario, n,
+            fs_plan_say("%s has %d inference workloads "
+                    "(%s): name one with --workload", p->scenario, n,
                     names);
         else
-            fprintf(stderr, "fleetsim: plan: %s has no inference workload "
-                    "to plan for\n", p->scenario);
+            fs_plan_say("%s has no inference workload "
+                    "to plan for", p->scenario);
         return n ? FS_EXIT_USAGE : FS_EXIT_FAIL;
     }
     snprintf(p->workload_name, sizeof p->workload_name, "%s", only);
@@ -145,8 +145,8 @@ static int pick_pool(fs_plan *p, const char *pools)
     }
     if (found)
         return 0;
-    fprintf(stderr, "fleetsim: plan: %s: --pool %s is not a pool of "
-            "workload '%s' (its pools: %s)\n", p->scenario,
+    fs_plan_say("%s: --pool %s is not a pool of "
+            "workload '%s' (its pools: %s)", p->scenario,
             p->pool_arg ? p->pool_arg : "", p->workload, pools ? pools : "");
     return -1;
 }
@@ -194,8 +194,8 @@ int fs_plan_read_scenario(fs_plan *p)
     p->pin_ref = !ref && !p->llm;
     fs_config_free(c);
     if (!gpu && !inst) {
-        fprintf(stderr, "fleetsim: plan: %s: pool '%s' names neither a gpu "
-                "nor an instance\n", p->scenario, p->pool);
+        fs_plan_say("%s: pool '%s' names neither a gpu "
+                "nor an instance", p->scenario, p->pool);
         return FS_EXIT_FAIL;
     }
     return 0;
@@ -301,8 +301,8 @@ static int pool_instance(fs_plan *p, const fs_catalog *cat)
 {
     const fs_instance_type *t = fs_catalog_instance(cat, p->pool_instance);
     if (!t) {
-        fprintf(stderr, "fleetsim: plan: %s: pool '%s': unknown instance "
-                "'%s'\n", p->scenario, p->pool, p->pool_instance);
+        fs_plan_say("%s: pool '%s': unknown instance "
+                "'%s'", p->scenario, p->pool, p->pool_instance);
         return FS_EXIT_FAIL;
     }
     snprintf(p->pool_gpu, sizeof p->pool_gpu, "%s", t->gpu);
@@ -368,7 +368,7 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
     if (!rc && p->llm && !m) {
         char s[512];
         fs_llm_catalog_suggest(mc, p->llm_model, s, sizeof s);
-        fprintf(stderr, "fleetsim: plan: %s: unknown model '%s' (%s)\n",
+        fs_plan_say("%s: unknown model '%s' (%s)",
                 p->scenario, p->llm_model, s);
         rc = FS_EXIT_FAIL;
     }

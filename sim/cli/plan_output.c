@@ -13,6 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Text from a scenario or a database, made safe for a terminal. */
+static void put(FILE *out, const char *s)
+{
+    char *v = fs_text_escape(s);
+    fputs(v ? v : "?", out);
+    free(v);
+}
+
 static double key(const fs_plan_candidate *c)
 {
     if (!c->feasible)
@@ -197,14 +205,19 @@ static void print_notes(FILE *out, const fs_plan *p, int md)
                                           : "",
                 p->autoscale ? "max" : "count", c->count, c->best.run_id,
                 c->best.run_name);
-        if (c->below.done)
-            fprintf(out, "; %ld fails (run %ld, %s): %s", c->below.count,
-                    c->below.run_id, c->below.run_name, c->below.why);
+        if (c->below.done) {
+            fprintf(out, "; %ld fails (run %ld, %s): ", c->below.count,
+                    c->below.run_id, c->below.run_name);
+            put(out, c->below.why);
+        }
         fprintf(out, "; %d simulations%s\n", c->sims,
                 c->estimate <= 0 ? "" : p->llm ? ", started at the roofline's "
                 "bound" : ", started at the M/M/c estimate");
-        if (c->cost_note[0])
-            fprintf(out, "%s  cost: %s\n", bullet, c->cost_note);
+        if (c->cost_note[0]) {
+            fprintf(out, "%s  cost: ", bullet);
+            put(out, c->cost_note);
+            fputc('\n', out);
+        }
     }
     int any = 0;
     for (int i = 0; i < p->ncand; i++) {
@@ -235,9 +248,11 @@ static void print_notes(FILE *out, const fs_plan *p, int md)
         if (!any++)
             fprintf(out, "\n%sexcluded:%s\n", md ? "**" : "",
                     md ? "**\n" : "");
-        fprintf(out, "%s%s%s%s%s%s: %s\n", bullet, c->gpu,
+        fprintf(out, "%s%s%s%s%s%s: ", bullet, c->gpu,
                 c->precision[0] ? " " : "", c->precision, c->tp ? " tp" : "",
-                c->tp ? (char[]){(char)('0' + c->tp), 0} : "", c->reason);
+                c->tp ? (char[]){(char)('0' + c->tp), 0} : "");
+        put(out, c->reason);
+        fputc('\n', out);
     }
 }
 
@@ -414,10 +429,14 @@ void fs_plan_print(FILE *out, const fs_plan *p, int format)
         snprintf(slos + strlen(slos), sizeof slos - strlen(slos), "%s%s",
                  k ? ", " : "", s);
     }
-    fprintf(out, "%splan for workload '%s' of %s (pool '%s'): %s; monthly "
-            "= run rate over a 730-hour month; * = on the cost-vs-%s "
-            "frontier\n\n", md ? "### " : "", p->workload, p->scenario,
-            p->pool, slos, p->slo[0].metric);
+    fprintf(out, "%splan for workload '", md ? "### " : "");
+    put(out, p->workload);
+    fputs("' of ", out);
+    put(out, p->scenario);
+    fputs(" (pool '", out);
+    put(out, p->pool);
+    fprintf(out, "'): %s; monthly = run rate over a 730-hour month; * = on "
+            "the cost-vs-%s frontier\n\n", slos, p->slo[0].metric);
     print_rows(out, p, md);
     print_notes(out, p, md);
 }

@@ -87,7 +87,7 @@ static int probe(const fs_plan *p, fs_plan_candidate *c, long n, int spot,
                              sizeof why);
     fs_store_close(s);
     if (rc) {
-        fprintf(stderr, "fleetsim: plan: %s: %s\n", pr->run_name,
+        fs_plan_say("%s: %s", pr->run_name,
                 s ? why : err.msg);
         return -1;
     }
