@@ -292,36 +292,6 @@ void fs_catalog_free(fs_catalog *c)
     free(c);
 }
 
-const fs_gpu *fs_catalog_gpu(const fs_catalog *c, const char *name)
-{
-    for (size_t i = 0; i < c->ngpus; i++)
-        if (strcasecmp(c->gpus[i].name, name) == 0)
-            return &c->gpus[i];
-    return NULL;
-}
-
-const fs_instance_type *fs_catalog_instance(const fs_catalog *c,
-                                            const char *name)
-{
-    const char *colon = strchr(name, ':');
-    const fs_instance_type *found = NULL;
-    for (size_t i = 0; i < c->ninst; i++) {
-        const fs_instance_type *t = &c->inst[i];
-        if (colon) {
-            size_t pl = (size_t)(colon - name);
-            if (strlen(t->provider) == pl &&
-                strncasecmp(t->provider, name, pl) == 0 &&
-                strcasecmp(t->name, colon + 1) == 0)
-                return t;
-        } else if (strcasecmp(t->name, name) == 0) {
-            if (found)
-                return NULL;   /* ambiguous without a provider */
-            found = t;
-        }
-    }
-    return found;
-}
-
 /* Builds the suggestion text from a NULL-terminated list of names. */
 static void suggest(const char *name, const char **names, size_t n,
                     const char *what, char *buf, size_t len)
@@ -384,23 +354,6 @@ double fs_instance_price(const fs_instance_type *t, int column)
     case 3: return t->reserved_3y;
     }
     return NAN;
-}
-
-void fs_reserved_derive(double rate, int term_months, int upfront,
-                        double *hourly, double *upfront_usd)
-{
-    /* The same arithmetic, in the same order, as a reserved pool has
-     * always used: results stay bit-identical. */
-    double term_cost = rate * 24 * 365 * term_months / 12.0;
-    *upfront_usd = 0;
-    if (upfront == FS_UPFRONT_PARTIAL) {
-        *upfront_usd = term_cost / 2;
-        rate /= 2;
-    } else if (upfront == FS_UPFRONT_ALL) {
-        *upfront_usd = term_cost;
-        rate = 0;
-    }
-    *hourly = rate;
 }
 
 const fs_instance_type *fs_catalog_cheapest(const fs_catalog *c,

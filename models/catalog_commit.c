@@ -136,6 +136,23 @@ static int read_row(fs_catalog *c, fs_csv *r, const int *idx, fs_error *err)
     return 0;
 }
 
+void fs_reserved_derive(double rate, int term_months, int upfront,
+                        double *hourly, double *upfront_usd)
+{
+    /* The same arithmetic, in the same order, as a reserved pool has
+     * always used: results stay bit-identical. */
+    double term_cost = rate * 24 * 365 * term_months / 12.0;
+    *upfront_usd = 0;
+    if (upfront == FS_UPFRONT_PARTIAL) {
+        *upfront_usd = term_cost / 2;
+        rate /= 2;
+    } else if (upfront == FS_UPFRONT_ALL) {
+        *upfront_usd = term_cost;
+        rate = 0;
+    }
+    *hourly = rate;
+}
+
 int fs_catalog_load_commitments(fs_catalog *c, const char *path,
                                 fs_error *err)
 {

@@ -26,6 +26,13 @@ static int heads_per_gpu(const fs_llm_model *m, int tp)
     return h < 1 ? 1 : h;
 }
 
+double fs_llm_kv_bytes_per_token(const fs_llm_config *c)
+{
+    const fs_llm_model *m = c->model;
+    return 2.0 * m->layers * m->kv_heads * m->head_dim *
+           fs_precision_bytes(c->kv);
+}
+
 double fs_llm_kv_bytes_per_gpu_token(const fs_llm_config *c)
 {
     const fs_llm_model *m = c->model;

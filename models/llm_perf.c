@@ -21,33 +21,6 @@
 #include <string.h>
 #include <strings.h>
 
-static const struct {
-    const char *name;
-    double bytes;
-} precisions[FS_PREC_COUNT] = {
-    {"fp32", 4}, {"bf16", 2}, {"fp16", 2}, {"fp8", 1}, {"int8", 1},
-    {"int4", 0.5}};
-
-int fs_precision_parse(const char *s, fs_precision *out)
-{
-    for (int p = 0; p < FS_PREC_COUNT; p++)
-        if (strcasecmp(s, precisions[p].name) == 0) {
-            *out = (fs_precision)p;
-            return 0;
-        }
-    return -1;
-}
-
-const char *fs_precision_name(fs_precision p)
-{
-    return p < FS_PREC_COUNT ? precisions[p].name : "?";
-}
-
-double fs_precision_bytes(fs_precision p)
-{
-    return p < FS_PREC_COUNT ? precisions[p].bytes : 2;
-}
-
 /* A serving stack's defaults.  Efficiencies per GPU generation (index:
  * volta/turing, ampere, ada, hopper); overheads in seconds.  Calibrated on
  * TensorRT-LLM's published figures (trt-llm) and set from it for the
@@ -161,13 +134,6 @@ static double compute_peak(const fs_gpu *g, fs_precision p)
 fs_precision fs_llm_kv_default(fs_precision weights)
 {
     return fs_precision_bytes(weights) >= 1 ? weights : FS_PREC_FP8;
-}
-
-double fs_llm_kv_bytes_per_token(const fs_llm_config *c)
-{
-    const fs_llm_model *m = c->model;
-    return 2.0 * m->layers * m->kv_heads * m->head_dim *
-           fs_precision_bytes(c->kv);
 }
 
 static void fill_timing(fs_llm_perf *p, const fs_llm_config *c,

@@ -1,13 +1,24 @@
 #!/bin/sh
-# check_layers.sh -- the folders are layers, and no include goes up or
-# round in a circle.
+# check_layers.sh -- the folders are layers, and no include or call goes
+# up or round in a circle.
 #
 # Layers, lowest first: sim/base, sim/engine, models/ and traces/ (side by
 # side: neither includes the other), sim/scenario, sim/fleet, sim/store,
 # sim/cli (and plots/ beside it).  A file may include its own layer or a
 # lower one.  Include cycles are found with tsort(1) over every
-# "file includes file" edge of the library.  doc/ARCHITECTURE.md explains.
+# "file includes file" edge of the library.
+#
+# Calls likewise, from the built objects of libfleetsim.a (run from the
+# build directory, as `make check` does): nm(1) lists what each object
+# defines and what it uses.  A file that uses a symbol another file
+# defines depends on it: no such use may go up a layer, and no call (a use
+# of a function: a call or its address in a table) may go round a circle
+# of files (tsort again).  A registry's table naming an implementation's
+# const table is data, not a call: that is how a seam registers.  With
+# --graph it prints the file-level call graph ("caller callee" lines) and
+# exits.  doc/ARCHITECTURE.md explains.
 . "$(dirname "$0")/cli_lib.sh"
+BUILDDIR=$(pwd)
 cd "$SRCDIR"
 
 rank() {
@@ -45,5 +56,72 @@ checks=$((checks + 1))
 if ! tsort "$edges" >/dev/null 2>"$TMP/loops"; then
     fail "include cycle:"
     sed 's/^/    /' "$TMP/loops" | head -20
+fi
+
+# ---- calls: the objects of libfleetsim.a ---------------------------------
+
+NM=${NM:-nm}
+# gcc-nm reads the objects of an LTO build (GIMPLE) as well as plain ones
+[ "$NM" = nm ] && command -v gcc-nm >/dev/null 2>&1 && NM=gcc-nm
+sources=$(sed -n '/^libfleetsim_a_SOURCES/,/^[[:space:]]*$/p' Makefile.am |
+          tr ' \t\\' '\n\n\n' | grep '\.c$')
+syms="$TMP/syms"
+: >"$syms"
+checks=$((checks + 1))
+nobj=0
+for s in $sources; do
+    o="$BUILDDIR/${s%.c}.o"
+    if [ ! -f "$o" ]; then
+        fail "no object $o for $s: build first (make), then run from the build directory"
+        break
+    fi
+    nobj=$((nobj + 1))
+    # "D symbol file kind" for each definition, "U symbol file" for each use
+    $NM -g --defined-only "$o" | awk -v f="$s" 'NF == 3 { print "D", $3, f, $2 }' >>"$syms"
+    $NM -u "$o" | awk -v f="$s" '{ print "U", $NF, f }' >>"$syms"
+done
+[ "$nobj" -gt 100 ] || fail "only $nobj objects of libfleetsim.a read"
+
+# "user definer symbol kind" for each use of a symbol another file defines
+awk '$1 == "D" { def[$2] = $3; kind[$2] = $4; next }
+     { use[++n] = $3 " " $2 }
+     END { for (i = 1; i <= n; i++) { split(use[i], u, " ")
+             if ((u[2] in def) && def[u[2]] != u[1])
+                 print u[1], def[u[2]], u[2], kind[u[2]] } }' "$syms" |
+    sort -u >"$TMP/uses"
+# functions (T, W: calls, or a function's address in a table) make edges
+awk '$4 == "T" || $4 == "W" { print $1, $2 }' "$TMP/uses" | sort -u >"$TMP/calls"
+if [ "${1:-}" = --graph ]; then
+    cat "$TMP/calls"
+    exit 0
+fi
+ncalls=$(wc -l <"$TMP/calls")
+checks=$((checks + 1))
+[ "$ncalls" -gt 300 ] || fail "only $ncalls calls between files found (nm: $NM)"
+
+# every use, functions and data, stays in its layer or goes down (rank()
+# above, in awk: one process, however many uses)
+awk 'function rank(f) {
+         if (f ~ /^sim\/base\//) return 0
+         if (f ~ /^sim\/engine\//) return 1
+         if (f ~ /^models\//) return 2
+         if (f ~ /^traces\//) return 3
+         if (f ~ /^sim\/scenario\//) return 4
+         if (f ~ /^sim\/fleet\//) return 5
+         if (f ~ /^sim\/store\//) return 6
+         if (f ~ /^(sim\/cli|plots)\//) return 7
+         return 9 }
+     { ru = rank($1); rd = rank($2)
+       if (rd > ru || (ru == 2 && rd == 3)) print $1, $3, $2 }' "$TMP/uses" >"$TMP/up"
+checks=$((checks + $(wc -l <"$TMP/uses")))
+while read -r user sym definer; do
+    fail "$user (layer $(dirname "$user")) uses $sym of $definer, a higher layer"
+done <"$TMP/up"
+
+checks=$((checks + 1))
+if ! tsort "$TMP/calls" >/dev/null 2>"$TMP/call_loops"; then
+    fail "call circle between files (each calls the next; tests/check_layers.sh --graph prints every call):"
+    sed -e 's/^tsort: .*: input contains a loop:$/  circle:/' \
+        -e 's/^tsort: /    /' "$TMP/call_loops" | head -40
 fi
 report

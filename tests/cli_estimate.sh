@@ -54,6 +54,15 @@ expect_exit 1 "1e12/s refused" -- timeout 120 "$FLEETSIM" run "$TMP/huge.ini" --
 expect_in "$TMP/err" "huge.ini:11: workload.w.arrivals: poisson: rate: 1e+12/s over 1h is 3.6e+15 arrivals, more than fleetsim can simulate" "1e12/s: why"
 expect_eq "$(runs)" 3 "nothing stored by the refused runs"
 
+# A shared GPU (timeslice(4)): each start and finish of a request
+# reschedules up to 3 others' completions, 2 x 3 x 2000 = 12000 more:
+# 4010 + 12000 = 16010, at the pool's sharing key.
+scenario "$TMP/shared.ini" "poisson(rate=2/s)" 1000s 100s
+sed -i 's/^price = 1$/price = 1\nsharing = timeslice(4)/' "$TMP/shared.ini"
+expect_exit 1 "shared: just above the limit" -- "$FLEETSIM" run "$TMP/shared.ini" --db "$DB" --max-events 16009
+expect_in "$TMP/err" "shared.ini:9: pool.p.sharing: this run would take about 16010 events (this key: 12000 completions rescheduled by sharing), more than the limit of 16009" "shared: the rescheduled completions counted"
+expect_exit 0 "shared: at the limit" -- "$FLEETSIM" run "$TMP/shared.ini" --db "$DB" --max-events 16010 --quiet
+
 expect_exit 2 "negative --max-events" -- "$FLEETSIM" run "$TMP/small.ini" --db "$DB" --max-events -1
 expect_in "$TMP/err" "--max-events needs a number of events (0 for no limit), got '-1'" "negative --max-events named"
 expect_exit 2 "--max-events not a number" -- "$FLEETSIM" run "$TMP/small.ini" --db "$DB" --max-events lots

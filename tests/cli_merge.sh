@@ -155,10 +155,10 @@ expect_exit 2 "merge without parts" -- "$FLEETSIM" merge all.db
 expect_exit 1 "merge a file into itself" -- "$FLEETSIM" merge all.db all.db
 expect_in err "is the database itself" "itself refused"
 
-# An older part (schema version 10: no run.uid) is migrated in a copy: the
+# An older part (schema version 10: no run.uid, no cost_allocation.profile) is migrated in a copy: the
 # part is left byte for byte, its runs merged once however often.
 cp part-4.db old.db
-sql old.db "PRAGMA journal_mode = DELETE; DROP INDEX run_uid; ALTER TABLE run DROP COLUMN uid; PRAGMA user_version = 10;" >/dev/null
+sql old.db "PRAGMA journal_mode = DELETE; DROP INDEX run_uid; ALTER TABLE run DROP COLUMN uid; ALTER TABLE cost_allocation DROP COLUMN profile; PRAGMA user_version = 10;" >/dev/null
 sum=$(cksum <old.db)
 expect_exit 0 "merge an older part" -- "$FLEETSIM" merge old-into.db part-1.db old.db
 expect_in out "merged 9 runs from old.db" "older part merged"

@@ -123,8 +123,7 @@ expect_eq "$(sql "$TMP/spot.db" "SELECT sum(requests_retried > 0) FROM pool")" 2
 expect_eq "$(sql "$TMP/spot.db" "SELECT count(*) FROM pool p WHERE abs(p.gpu_hours_busy - (SELECT sum(gpu_hours) FROM cost_allocation c WHERE c.pool = p.pool AND c.workload IS NOT NULL)) < 1e-6")" 2 "allocated GPU-hours = busy GPU-hours"
 
 # An llm on MIG slices: the slice's memory and bandwidth share (2g.20gb
-# holds llama-2-7b bf16; 1g.10gb refused with the breakdown); an llm on a
-# time-sliced pool is refused by name.
+# holds llama-2-7b bf16; 1g.10gb refused with the breakdown).
 cat >"$TMP/llm-mig.ini" <<'INI'
 [scenario]
 name = llm-mig
@@ -151,8 +150,44 @@ expect_exit 1 "llm on 1g.10gb" -- "$FLEETSIM" run "$TMP/llm-mig1.ini" --db "$TMP
 expect_in "$TMP/err" "workload.chat.service: llama-2-7b bf16 does not fit" "1g.10gb refused"
 expect_in "$TMP/err" "weights 13.5 GB" "1g.10gb refusal shows the breakdown"
 expect_in "$TMP/err" "> 10.0 GB" "1g.10gb refusal shows the slice's memory"
-sed 's/^mig = .*/sharing = timeslice(3)/; /^mig_profile/d' "$TMP/llm-mig.ini" >"$TMP/llm-ts.ini"
-expect_exit 1 "llm on a time-sliced pool" -- "$FLEETSIM" run "$TMP/llm-ts.ini" --db "$TMP/llm-ts.db" --quiet
-expect_in "$TMP/err" "whose GPUs are shared (sharing = ...), is not supported" "llm on timeslice refused"
+# An llm on a time-sliced pool: each of N replicas holds its model in 1/N
+# of the GPU's memory (8 x llama-2-7b bf16 do not fit an A100-80GB: the
+# breakdown against 10.0 GB), and runs at the GPU's speed / k x 0.9 while k
+# replicas are busy.  Alone it is the whole GPU (requests 1000 s apart: the
+# same TTFT and TPOT as on a whole GPU); two requests at once on
+# timeslice(2) decode at 2 / 0.9 of the whole GPU's TPOT (the first one,
+# whose prefill ran alone, all the way: the p99), where one whole GPU
+# would batch them at about its batch-of-one TPOT.
+llm_trace() {   # FILE SHARING TRACE
+    cat >"$1" <<INI
+[scenario]
+horizon = 1h
+[pool.a]
+gpu = A100-80GB
+price = 4
+count = 1
+$2
+[workload.chat]
+pools = a
+arrivals = trace($3, format=generic)
+tokens_in = const(512)
+tokens_out = const(64)
+service = llm(model=llama-2-7b, precision=bf16)
+INI
+}
+printf 'time\n0\n1000\n2000\n' >"$TMP/apart.csv"
+printf 'time\n0\n0\n' >"$TMP/together.csv"
+llm_trace "$TMP/llm-whole.ini" "" "$TMP/apart.csv"
+llm_trace "$TMP/llm-ts.ini" "sharing = timeslice(3)" "$TMP/apart.csv"
+llm_trace "$TMP/llm-ts2.ini" "sharing = timeslice(2)" "$TMP/together.csv"
+for n in whole ts ts2; do
+    expect_exit 0 "llm $n" -- "$FLEETSIM" run "$TMP/llm-$n.ini" --db "$TMP/llm-sh.db" --quiet
+done
+lat() { sql "$TMP/llm-sh.db" "SELECT $1 FROM latency WHERE run_id = $2"; }
+expect_eq "$(lat 'count, ttft_p50_s, tpot_p50_s' 2)" "$(lat 'count, ttft_p50_s, tpot_p50_s' 1)" "one busy time-sliced replica = the whole GPU"
+expect_eq "$(sql "$TMP/llm-sh.db" "SELECT abs(b.tpot_p99_s / (a.tpot_p50_s * 2 / 0.9) - 1) < 0.005 FROM latency a, latency b WHERE a.run_id = 1 AND b.run_id = 3")" 1 "two busy replicas: TPOT x 2 / 0.9"
+sed 's/timeslice(3)/timeslice(8)/' "$TMP/llm-ts.ini" >"$TMP/llm-ts8.ini"
+expect_exit 1 "8 replicas of a 7B on one A100-80GB" -- "$FLEETSIM" run "$TMP/llm-ts8.ini" --db "$TMP/llm-ts8.db" --quiet
+expect_in "$TMP/err" "workload.chat.service: llama-2-7b bf16 does not fit pool a's 1 x A100-80GB (tp=1) as one of its 8 time-sliced replicas (each 10.0 GB: the replicas' models must fit the GPU together): weights 13.5 GB + activations 1.1 GB + overhead 1.4 GB = 16.0 GB > 10.0 GB; fits with precision=fp8" "shared fit refused with the breakdown"
 
 report

@@ -210,10 +210,10 @@ sql "$MIG" "DROP INDEX run_uid; ALTER TABLE run DROP COLUMN uid; DROP VIEW run_s
 expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "1" "v1 fixture"
 # a reading command never writes: it says how to upgrade
 expect_exit 1 "runs on a v1 database" -- "$FLEETSIM" runs --db "$MIG"
-expect_in "$TMP/err" "database schema version 1 is older than this fleetsim (version 11); \`fleetsim run\` with this --db upgrades it" "runs: v1 message"
+expect_in "$TMP/err" "database schema version 1 is older than this fleetsim (version 12); \`fleetsim run\` with this --db upgrades it" "runs: v1 message"
 expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "1" "runs left the v1 database alone"
 expect_exit 0 "run into a v1 database migrates it" -- "$FLEETSIM" run "$TMP/mig.ini" --db "$MIG" --quiet
-expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "11" "migrated to version 11"
+expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "12" "migrated to version 12"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('pool') WHERE name IN ('list_price_usd_h', 'contracted_price_usd_h', 'commitment_usd_h', 'gpus_per_instance')")" "4" "pool columns added by the v7 migration (FOCUS prices)"
 expect_eq "$(sql "$MIG" "SELECT uid LIKE 'legacy:1:%' FROM run WHERE run_id = 1")" 1 "v11: the v1 run's identity made of its id, name, times"
 expect_eq "$(sql "$MIG" "SELECT length(uid) || ' ' || (uid GLOB '[0-9a-f]*' AND uid NOT GLOB '*[^0-9a-f]*') FROM run WHERE run_id = 2")" "32 1" "v11: a new run's identity: 32 hex digits"
@@ -228,7 +228,7 @@ expect_eq "$(sql "$MIG" 'SELECT count(*) FROM run_summary')" "2" "the v1 run kep
 # 1 hour at $0.80: a run rate of 0.80 x 730 = 584.00 for both runs
 expect_eq "$(sql "$MIG" 'SELECT group_concat(cost_per_month_usd) FROM run_summary')" "584.0,584.0" "v2 view: the 730-h run rate"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('latency') WHERE name = 'mean_batch_size'")" "1" "latency.mean_batch_size added"
-expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('cost_allocation')")" "7" "cost_allocation added by the v3 migration"
+expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('cost_allocation')")" "8" "cost_allocation added by the v3 migration (and its profile by v12)"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('interruption')")" "6" "interruption added by the v4 migration"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM cost_allocation c JOIN run r USING (run_id) WHERE r.run_id = (SELECT max(run_id) FROM run)")" "2" "the new run has allocation rows (workload w and idle)"
 report

@@ -1,11 +1,10 @@
-/* arrivals.c -- opening arrival streams: the registries of arrival
- * processes and trace formats, and what their messages share.
+/* arrivals.c -- what every arrival stream shares: its messages, the calls
+ * through its vtable, the registry of trace formats and the header lookup.
  *
- * fs_arrivals_open picks the implementation from the call's name: the
- * generators live in generators.c, trace replay in trace_replay.c, and a
- * trace's format (format=) in trace_NAME.c.  Each kind is one line in a
- * table below; the messages that list the choices are made from the
- * tables. */
+ * The registry of arrival processes (fs_arrivals_open) is arrivals_open.c,
+ * above the implementations, which call down into this file only.  A
+ * trace's format (format=) is trace_NAME.c, one line in a table below; the
+ * messages that list the choices are made from the tables. */
 #include "traces/arrivals_impl.h"
 
 #include <assert.h>
@@ -43,8 +42,9 @@ static const char *suggest(const char *name, const char *const *candidates)
 }
 
 /* " (did you mean 'X'?)" or "". */
-static void did_you_mean(const char *name, const char *const *candidates,
-                         char *buf, size_t len)
+void fs_arrivals_did_you_mean(const char *name,
+                              const char *const *candidates, char *buf,
+                              size_t len)
 {
     const char *near = suggest(name, candidates);
     if (near)
@@ -54,7 +54,7 @@ static void did_you_mean(const char *name, const char *const *candidates,
 }
 
 /* "a, b or c" from a NULL-ended list of names. */
-static void list_names(const char *const *names, char *buf, size_t len)
+void fs_arrivals_list_names(const char *const *names, char *buf, size_t len)
 {
     size_t n = 0, used = 0;
     while (names[n])
@@ -92,7 +92,7 @@ const fs_trace_format *fs_trace_format_find(const fs_arrivals_spec *spec,
         names[n] = formats[n]->name;
     names[n] = NULL;
     char list[256];
-    list_names(names, list, sizeof list);
+    fs_arrivals_list_names(names, list, sizeof list);
     const char *name = fs_call_get(spec->call, "format");
     if (!name) {
         fs_arrivals_error(spec, err, "trace: missing format=: one of %s, "
@@ -104,52 +104,9 @@ const fs_trace_format *fs_trace_format_find(const fs_arrivals_spec *spec,
         if (strcasecmp(name, formats[i]->name) == 0)
             return formats[i];
     char dym[80];
-    did_you_mean(name, names, dym, sizeof dym);
+    fs_arrivals_did_you_mean(name, names, dym, sizeof dym);
     fs_arrivals_error(spec, err, "trace: unknown format '%s': expected %s%s",
                       name, list, dym);
-    return NULL;
-}
-
-/* ---- Arrival processes ------------------------------------------------- */
-
-/* One line per process: the call's name, and what opens it. */
-static const struct {
-    const char *name;
-    fs_arrivals *(*open)(const fs_arrivals_spec *, fs_error *);
-} processes[] = {
-    {"poisson", fs_poisson_open},
-    {"diurnal", fs_diurnal_open},
-    {"mmpp", fs_mmpp_open},
-    {"trace", fs_trace_open},
-    {NULL, NULL},
-};
-
-fs_arrivals *fs_arrivals_open(const fs_arrivals_spec *spec, fs_error *err)
-{
-    assert(spec && spec->call);
-    assert(spec->horizon_s >= 0);   /* also rejects NaN */
-    const char *name = spec->call->name;
-    if (spec->statuses.value && strcmp(name, "trace") != 0) {
-        const fs_spec_key *k = &spec->statuses;
-        return fs_error_at(err, k->file, k->line, k->key, "only traces have "
-                           "statuses (these arrivals are %s(...)): remove "
-                           "statuses", name), NULL;
-    }
-    const char *names[MAX_KINDS + 1];
-    size_t n = 0;
-    for (; processes[n].name && n < MAX_KINDS; n++) {
-        if (strcmp(name, processes[n].name) == 0)
-            return spec->growth != 0
-                ? fs_growth_open(spec, processes[n].open, err)
-                : processes[n].open(spec, err);
-        names[n] = processes[n].name;
-    }
-    names[n] = NULL;
-    char list[256], dym[80];
-    list_names(names, list, sizeof list);
-    did_you_mean(name, names, dym, sizeof dym);
-    fs_arrivals_error(spec, err, "unknown arrival process '%s': expected "
-                      "%s%s", name, list, dym);
     return NULL;
 }
 
@@ -213,7 +170,7 @@ int fs_trace_require_column(const fs_csv *header, const char *name, int *col,
     }
     cand[nc] = NULL;
     char dym[80];
-    did_you_mean(name, cand, dym, sizeof dym);
+    fs_arrivals_did_you_mean(name, cand, dym, sizeof dym);
     return fs_error_set(err, "%s:%ld: missing column '%s' (columns: %s)%s",
                         fs_csv_path(header), fs_csv_line(header), name, list,
                         dym);

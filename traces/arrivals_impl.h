@@ -34,6 +34,13 @@ struct fs_arrivals {
 int fs_arrivals_error(const fs_arrivals_spec *spec, fs_error *err,
                       const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* "a, b or c" from a NULL-ended list of names (arrivals.c). */
+void fs_arrivals_list_names(const char *const *names, char *buf, size_t len);
+/* " (did you mean 'X'?)" or "": the nearest candidate by edit distance,
+ * or one that name is the start of (arrivals.c). */
+void fs_arrivals_did_you_mean(const char *name,
+                              const char *const *candidates, char *buf,
+                              size_t len);
 
 /* Generators (generators.c); spec->call->name selects them. */
 fs_arrivals *fs_poisson_open(const fs_arrivals_spec *spec, fs_error *err);

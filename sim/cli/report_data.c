@@ -37,28 +37,11 @@ static const char *const head_workload[] = {
 /* Appends one formatted cell to t (row-major). */
 static int cell(fs_rtable *t, fs_error *err, const char *fmt, ...)
 {
-    char **c = fs_vec_grow(t->cells, &t->cap, t->ncells + 1, sizeof *c);
-    if (!c)
-        return fs_error_set(err, "out of memory");
-    t->cells = c;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int rc = fs_rtable_addv(t, err, fmt, ap);
     va_end(ap);
-    char *s = malloc((size_t)n + 1);
-    if (!s)
-        return fs_error_set(err, "out of memory");
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    t->cells[t->ncells++] = s;
-    t->nrows = t->ncells / (size_t)t->ncols;
-    return 0;
-}
-
-int fs_rtable_add(fs_rtable *t, const char *text, fs_error *err)
-{
-    return cell(t, err, "%s", text);
+    return rc;
 }
 
 static const char *money(double v, char *buf, size_t size)
@@ -212,6 +195,9 @@ static int row_idle(sqlite3_stmt *st, fs_report *r, size_t run,
                                                1, b, sizeof b)) ||
         cell(t, err, "%s", money(total, b, sizeof b)))
         return -1;
+    if (total > 0 && sqlite3_column_type(st, 4) != SQLITE_NULL)
+        return cell(t, err, "%.2f%% (MIG: %.1f%% of this %s is idle)",
+                    100 * idle / total, 100 * idle / total, text(st, 4));
     return total > 0 ? cell(t, err, "%.2f%%", 100 * idle / total)
                      : cell(t, err, "–");
 }
@@ -252,10 +238,16 @@ static int row_workload(sqlite3_stmt *st, fs_report *r, size_t run,
 static const char sql_monthly[] =
     "SELECT month, pricing, SUM(cost_usd), SUM(gpu_hours) FROM cost_monthly"
     " WHERE run_id = ?1 GROUP BY month, pricing ORDER BY month, pricing";
+/* Column 4: the GPU of a pool cut into MIG slices (NULL otherwise), so
+ * its row says "N% of this A100 is idle". */
 static const char sql_idle[] =
     "SELECT pool, SUM(CASE WHEN workload IS NULL THEN cost_usd ELSE 0 END),"
     " SUM(CASE WHEN workload IS NULL THEN gpu_hours ELSE 0 END),"
-    " SUM(cost_usd) FROM cost_allocation WHERE run_id = ?1"
+    " SUM(cost_usd),"
+    " (SELECT p.gpu FROM pool p WHERE p.run_id = a.run_id"
+    "  AND p.pool = a.pool AND EXISTS (SELECT 1 FROM slice_utilization s"
+    "  WHERE s.run_id = a.run_id AND s.pool = a.pool))"
+    " FROM cost_allocation a WHERE run_id = ?1"
     " GROUP BY pool ORDER BY pool";
 static const char sql_workload[] =
     "SELECT l.workload, l.count, l.mean_s, l.p50_s, l.p99_s, l.slo_s,"

@@ -30,40 +30,6 @@ static const char *esc(const char *s, char *buf, size_t size)
     return buf;
 }
 
-void fs_format_money(double usd, char *buf, size_t len)
-{
-    char digits[64];
-    snprintf(digits, sizeof digits, "%.2f", fabs(usd));
-    char *dot = strchr(digits, '.');
-    size_t intlen = (size_t)(dot - digits);
-    char out[96];
-    size_t o = 0;
-    if (usd < 0)
-        out[o++] = '-';
-    out[o++] = '$';
-    for (size_t i = 0; i < intlen; i++) {
-        if (i > 0 && (intlen - i) % 3 == 0)
-            out[o++] = ',';
-        out[o++] = digits[i];
-    }
-    snprintf(out + o, sizeof out - o, "%s", dot);
-    snprintf(buf, len, "%s", out);
-}
-
-void fs_format_seconds(double s, char *buf, size_t len)
-{
-    if (isnan(s))
-        snprintf(buf, len, "-");
-    else if (s < 1)
-        snprintf(buf, len, "%.3gms", s * 1e3);
-    else if (s < 120)
-        snprintf(buf, len, "%.3gs", s);
-    else if (s < 7200)
-        snprintf(buf, len, "%.3gm", s / 60);
-    else
-        snprintf(buf, len, "%.3gh", s / 3600);
-}
-
 static void print_costs(FILE *out, const fs_results *r)
 {
     char money[64], pool[4 * FS_NAME_MAX], pricing[64];
@@ -200,6 +166,31 @@ static double unfinished_share(const fs_latency_row *l, long *n)
     return l->arrivals > 0 ? (double)*n / (double)l->arrivals : 0;
 }
 
+/* Each MIG pool's idle share of its cost, its cost_allocation idle rows
+ * (every slice's and the SMs outside them) over all its rows: "N% of this
+ * A100 is idle". */
+static void print_mig_idle(FILE *out, const fs_results *r)
+{
+    for (size_t i = 0; i < r->npools; i++) {
+        const fs_pool_row *p = &r->pools[i];
+        int mig = 0;
+        for (size_t j = 0; j < r->nslices; j++)
+            mig |= strcmp(r->slices[j].pool, p->pool) == 0;
+        double idle = idle_usd(r, p->pool), all = 0;
+        for (size_t j = 0; j < r->nallocs; j++)
+            if (strcmp(r->allocs[j].pool, p->pool) == 0)
+                all += r->allocs[j].cost_usd;
+        if (!mig || !(all > 0))
+            continue;
+        char pool[4 * FS_NAME_MAX], gpu[128], m1[64], m2[64];
+        fs_format_money(fs_round_cents(idle), m1, sizeof m1);
+        fs_format_money(fs_round_cents(all), m2, sizeof m2);
+        fprintf(out, "  %s: %.1f%% of this %s is idle (%s of %s, "
+                "cost_allocation)\n", esc(p->pool, pool, sizeof pool),
+                100 * idle / all, esc(p->gpu, gpu, sizeof gpu), m1, m2);
+    }
+}
+
 /* MIG pools: each slice profile's busy share and idle cost (nothing
  * printed without one). */
 static void print_slices(FILE *out, const fs_results *r)
@@ -218,6 +209,7 @@ static void print_slices(FILE *out, const fs_results *r)
                 s->slices_per_gpu, 100 * s->compute_share,
                 100 * s->utilization, money);
     }
+    print_mig_idle(out, r);
 }
 
 static void print_latency(FILE *out, const fs_results *r)

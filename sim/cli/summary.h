@@ -10,7 +10,7 @@
 void fs_summary_print(FILE *out, const fs_results *r, long run_id,
                       const char *db, double wall_s);
 
-/* "$12,345.67" */
+/* "$12,345.67" (summary_format.c) */
 void fs_format_money(double usd, char *buf, size_t len);
 /* "850ms", "1.25s", "3.4m", "2.1h"; "-" for NaN. */
 void fs_format_seconds(double s, char *buf, size_t len);

@@ -70,6 +70,7 @@ static int bind_discipline(fs_workload *w, fs_servers *p, fs_error *err)
                            "%s and with %s servers; give each its own pool",
                            p->conf->name, p->disc->name, d->name);
     p->disc = d;
+    p->done = fs_dispatch_done;
     return 0;
 }
 

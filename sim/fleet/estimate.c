@@ -79,6 +79,28 @@ static void add_window(fs_estimate *est, const fs_scenario *sc,
              what);
 }
 
+/* A pool whose GPUs are shared (timeslice or mps, N replicas): each start
+ * and each finish of a request on one of its GPUs reschedules the
+ * completions of up to N - 1 others (processor sharing, sharing.c), so
+ * 2 (N - 1) events per request of each workload it serves (all of a
+ * workload's requests when it has other pools too: a bound). */
+static void add_sharing(fs_estimate *est, const fs_scenario *sc,
+                        const fs_pool *pool)
+{
+    const fs_pool_conf *p = pool->conf;
+    if (!p->sharing || p->sharing_n < 2)
+        return;
+    double n = 0, extra;
+    for (int k = 0; k < pool->servers.nwls; k++)
+        n += fs_arrivals_expected(pool->servers.wls[k]->arrivals, &extra);
+    char what[160], n1[32];
+    fs_format_count(2 * (p->sharing_n - 1) * n, n1, sizeof n1);
+    snprintf(what, sizeof what, "%s completions rescheduled by sharing",
+             n1);
+    add_part(est, 2 * (p->sharing_n - 1) * n, sc, p->section, "sharing",
+             what);
+}
+
 void fs_estimate_run(const fs_world *world, fs_estimate *est)
 {
     const fs_scenario *sc = world->sim.sc;
@@ -126,6 +148,7 @@ void fs_estimate_run(const fs_world *world, fs_estimate *est)
     for (size_t i = 0; i < world->npools; i++) {
         add_spot(est, sc, &world->pools[i]);
         add_window(est, sc, world->pools[i].conf);
+        add_sharing(est, sc, &world->pools[i]);
     }
     for (size_t i = 0; i < world->npools; i++) {
         const fs_pool_conf *p = world->pools[i].conf;

@@ -31,6 +31,7 @@
  * does for batches; during a notice or a drain the server admits nothing
  * and finishes what runs. */
 #include "sim/fleet/llm_server.h"
+#include "sim/fleet/sharing.h"
 #include "sim/fleet/dispatch.h"
 
 #include <limits.h>
@@ -244,13 +245,15 @@ static void iterate(fs_server *s, double now)
     for (int i = old; i < run->n; i++)
         plan_prefill(&run->seq[i], &budget, &prefill, &attn);
     if (run->n == 0) {
-        fs_dispatch_done(s);
+        s->pool->done(s);
         return;
     }
     s->nbatch = run->n;
     w->llm.iterations++;
     w->llm.running_sum += run->n;
     double t = fs_llm_iteration_time(run->perf, prefill, attn, batch, kv);
+    if (s->pool->sharing)   /* a shared GPU: at its speed now */
+        t /= fs_sharing_speed(s->pool->sharing, s);
     s->timer = fs_engine_at(w->sim->engine, now + t, on_iteration, s, 0);
     if (!s->timer) {
         fs_error_set(w->sim->err, "out of memory scheduling an iteration "
@@ -384,6 +387,7 @@ const fs_server_discipline fs_llm_discipline = {
     .start = llm_start,
     .lose = llm_lose,
     .in_service = llm_in_service,
+    .free_servers = fs_llm_servers_free,
 };
 
 /* The largest max_batch among the pool's llm workloads. */

@@ -29,13 +29,17 @@ static const fs_server_shape *replica_shape(const fs_workload *w,
     return sh ? sh : &p->shape;
 }
 
+/* The replica's hardware for its memory fit: its shape's share; on a
+ * shared pool (timeslice or mps, N replicas) the whole GPU's compute and
+ * 1/N of its memory, so that N replicas' weights and KV caches fit the
+ * GPU together (its speed is the sharing's, llm_server.c). */
 static void replica_hw(const fs_workload *w, const fs_servers *p,
                        fs_llm_hw *hw)
 {
     const fs_server_shape *sh = replica_shape(w, p);
     fs_llm_hw_default(hw, &p->conf->gpu);
-    hw->compute_frac = sh->compute;
-    hw->memory_frac = sh->memory;
+    hw->compute_frac = p->sharing ? 1 : sh->compute;
+    hw->memory_frac = p->sharing ? 1.0 / p->conf->sharing_n : sh->memory;
 }
 
 static void replica_config(const fs_workload *w, const fs_servers *p,
@@ -103,6 +107,8 @@ static void nearest_fits(const fs_workload *w, const fs_servers *p,
             continue;
         fs_llm_hw h = hw;
         fs_llm_hw_default(&h, g);
+        if (p->sharing)
+            h.memory_frac = hw.memory_frac;
         if (fits(&c, &h))
             best = g;
     }
@@ -122,30 +128,42 @@ static int refuse(const fs_workload *w, const fs_servers *p, const char *why,
     char key[FS_NAME_MAX + 24], near[512];
     snprintf(key, sizeof key, "%s.service", c->section);
     nearest_fits(w, p, near, sizeof near);
+    char shared[160] = "";
+    if (p->sharing)
+        snprintf(shared, sizeof shared, " as one of its %d %s replicas "
+                 "(each %.1f GB: the replicas' models must fit the GPU "
+                 "together)", p->conf->sharing_n,
+                 p->conf->sharing == FS_SHARING_MPS ? "MPS" : "time-sliced",
+                 p->conf->gpu.memory_gb / p->conf->sharing_n);
+    else if (p->nshapes && replica_shape(w, p)->profile)
+        snprintf(shared, sizeof shared, " on a %s slice (%.1f GB)",
+                 replica_shape(w, p)->profile,
+                 p->conf->gpu.memory_gb * replica_shape(w, p)->memory);
     return fs_error_at(err, e ? e->file : w->sim->sc->path, e ? e->line : 0,
-                       key, "%s %s does not fit pool %s's %d x %s (tp=%d): "
+                       key, "%s %s does not fit pool %s's %d x %s (tp=%d)%s: "
                        "%s; %s%s", l->model->name,
                        fs_precision_name(l->weights), p->conf->name, l->tp,
-                       p->conf->gpu.name, l->tp, why,
+                       p->conf->gpu.name, l->tp, shared, why,
                        near[0] ? "fits with " : "no configuration on the "
                        "catalog's GPUs fits", near);
 }
 
-/* Time-sliced and MPS replicas share one GPU's memory and speed, which
- * the continuous-batching server does not model yet: refused by name. */
-static int refuse_shared(const fs_workload *w, const fs_servers *p,
-                         fs_error *err)
+/* The replica of a shared pool: its KV cache is what fits in its 1/N
+ * of the GPU's memory (hw, checked by the caller), its timing the whole
+ * GPU's alone (memory bandwidth too), slowed by the sharing at each
+ * iteration (llm_server.c). */
+static void shared_timing(fs_llm_perf *perf, const fs_llm_config *c,
+                          const fs_llm_hw *hw)
 {
-    const fs_workload_conf *c = w->conf;
-    const fs_config_entry *e = fs_config_find(w->sim->sc->cfg, c->section,
-                                              "service");
-    char key[FS_NAME_MAX + 24];
-    snprintf(key, sizeof key, "%s.service", c->section);
-    return fs_error_at(err, e ? e->file : w->sim->sc->path, e ? e->line : 0,
-                       key, "an llm service on pool %s, whose GPUs are "
-                       "shared (sharing = ...), is not supported: serve it "
-                       "on whole GPUs or MIG slices (mig = ...)",
-                       p->conf->name);
+    fs_llm_hw whole = *hw;
+    fs_llm_perf alone;
+    char why[8];
+    whole.memory_frac = 1;
+    if (fs_llm_perf_init(&alone, c, &whole, why, sizeof why) == 0) {
+        alone.kv_capacity_tokens = perf->kv_capacity_tokens;
+        alone.hw = perf->hw;
+        *perf = alone;
+    }
 }
 
 /* Seconds per token at a full decode batch: the autoscaler's measure of
@@ -170,12 +188,12 @@ int fs_llm_workload_init(fs_workload *w, fs_error *err)
         fs_llm_config c;
         fs_llm_hw hw;
         char why[512];
-        if (p->sharing)
-            return refuse_shared(w, p, err);
         replica_config(w, p, &c);
         replica_hw(w, p, &hw);
         if (fs_llm_perf_init(&w->perf[k], &c, &hw, why, sizeof why))
             return refuse(w, p, why, err);
+        if (p->sharing)
+            shared_timing(&w->perf[k], &c, &hw);
         w->speed[k] = seconds_per_token(&w->perf[k],
                                         w->conf->service.llm.max_batch);
         if (fs_llm_servers_init(p))

@@ -8,9 +8,11 @@
  *   spot        interrupts, replaces, falls back       (spot.h)
  *   meter       what it costs, month by month          (models/billing.h)
  *
- * Each concern knows only those below it; they meet here.  The servers
- * (dispatch), the usage integrals, the meter and the training scheduler
- * follow the capacity as subscribers, in that order. */
+ * Each concern knows only those below it; they meet here, each one entry
+ * of the table of parts in pool.c (built, subscribed, started, finished
+ * down the table, freed up it).  The servers (dispatch), the usage
+ * integrals, the meter and the training scheduler follow the capacity as
+ * subscribers, in that order. */
 #ifndef FS_POOL_H
 #define FS_POOL_H
 

@@ -108,10 +108,13 @@ typedef struct fs_interrupt_row {
 } fs_interrupt_row;
 
 /* One share of a pool's monthly cost (cost_allocation): a workload's, by
- * the busy GPU-seconds it used, or the idle rest (workload ""). */
+ * the busy GPU-seconds it used, or the idle rest (workload ""); a MIG
+ * pool's idle rest is split by slice profile (profile set), the part of
+ * its GPUs outside any slice left in the row without one. */
 typedef struct fs_alloc_row {
     char month[12];
     char workload[FS_NAME_MAX]; /* "" = idle, stored as NULL */
+    char profile[24];           /* MIG profile of an idle row; "" = NULL */
     char pool[FS_NAME_MAX];
     char tags[FS_TAGS_JSON_MAX];    /* JSON object: pool's + workload's */
     double cost_usd;            /* to the cent; a pool-month's rows add up

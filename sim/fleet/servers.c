@@ -1,6 +1,5 @@
 /* servers.c -- a pool's servers and its idle stack; see servers.h. */
 #include "sim/fleet/servers.h"
-#include "sim/fleet/llm_server.h"
 #include "sim/fleet/sharing.h"
 
 #include <assert.h>
@@ -27,7 +26,8 @@ int fs_servers_init(fs_servers *p, fs_sim *sim, const fs_pool_conf *conf,
     p->idle = calloc(n, sizeof *p->idle);
     p->batch_store = calloc(n * (size_t)batch_cap, sizeof *p->batch_store);
     p->nmonths = sim->cal.nmonths;
-    p->wl_busy = calloc((size_t)FS_MAX_WORKLOADS_PER_POOL * p->nmonths + 1,
+    p->wl_busy = calloc((size_t)(FS_MAX_WORKLOADS_PER_POOL +
+                                 FS_SHAPES_PER_GPU) * p->nmonths + 1,
                         sizeof *p->wl_busy);
     if (!p->servers || !p->idle || !p->batch_store || !p->wl_busy ||
         (conf->sharing && !(p->sharing = fs_sharing_new(p))))
@@ -47,7 +47,8 @@ int fs_servers_init(fs_servers *p, fs_sim *sim, const fs_pool_conf *conf,
 
 void fs_servers_free(fs_servers *p)
 {
-    fs_llm_servers_free(p);
+    if (p->disc && p->disc->free_servers)
+        p->disc->free_servers(p);
     fs_sharing_free(p->sharing);
     p->sharing = NULL;
     free(p->servers);
@@ -117,29 +118,15 @@ fs_event_handle fs_servers_run(fs_servers *p, fs_server *s, double t,
                         done, s, 0);
 }
 
-void fs_servers_account(fs_servers *p, int k, double t0, double t,
-                        double gpus)
-{
-    const fs_calendar *cal = &p->sim->cal;
-    double *row = &p->wl_busy[(size_t)k * p->nmonths];
-    if (t <= t0 || k < 0)
-        return;
-    for (size_t m = fs_calendar_month(cal, t0, 0); m < cal->nmonths; m++) {
-        double a = t0 > cal->bound[m] ? t0 : cal->bound[m];
-        double b = t < cal->bound[m + 1] ? t : cal->bound[m + 1];
-        if (b > a)
-            row[m] += (b - a) * gpus;
-        if (cal->bound[m + 1] >= t)
-            break;
-    }
-}
-
 /* s's busy GPU-seconds from busy_since to t go to its batch's workload,
  * and its seconds to its slot (per MIG profile). */
 static void account_busy(fs_servers *p, const fs_server *s, double t)
 {
-    if (p->nshapes && t > s->busy_since)
+    if (p->nshapes && t > s->busy_since) {
         p->slot_busy_s[s->shape->slot] += t - s->busy_since;
+        fs_servers_account(p, FS_MAX_WORKLOADS_PER_POOL + s->shape->slot,
+                           s->busy_since, t, fs_shape_busy_gpus(s->shape));
+    }
     if (!p->sharing)
         fs_servers_account(p, s->busy_k, s->busy_since, t,
                            fs_shape_busy_gpus(s->shape));
@@ -161,6 +148,9 @@ void fs_servers_set_busy(fs_servers *p, fs_server *s, int busy)
         for (int k = 0; k < p->nwls; k++)
             if (p->wls[k] == s->wl)
                 s->busy_k = k;
+        /* an LLM replica on a shared GPU times its own iterations */
+        if (p->sharing && s->llm)
+            fs_sharing_join(p->sharing, s, now);
     } else {
         account_busy(p, s, now);
     }

@@ -43,6 +43,9 @@ typedef struct fs_server_discipline {
      * autoscaling: its batch as one (batch), each running request
      * (continuous).  NULL: one. */
     long (*in_service)(const fs_server *s);
+    /* Frees what the discipline made for p's servers (fs_servers_free
+     * calls it).  NULL: nothing. */
+    void (*free_servers)(fs_servers *p);
 } fs_server_discipline;
 typedef struct fs_sharing fs_sharing;
 
@@ -99,7 +102,9 @@ struct fs_servers {
     int nwls;
     /* Busy GPU-seconds per workload served and calendar month, for
      * cost_allocation: wl_busy[k * nmonths + m], made at build so that
-     * accounting a batch allocates nothing. */
+     * accounting a batch allocates nothing; then, from row
+     * FS_MAX_WORKLOADS_PER_POOL, the same per MIG slot (a slice's idle
+     * share, allocate.c). */
     double *wl_busy;
     size_t nmonths;
     /* Spot interruptions (dispatch.c): requests requeued, and the service
@@ -108,6 +113,10 @@ struct fs_servers {
     double lost_s, lost_last;
     const fs_server_discipline *disc;   /* set by the first workload that
                                            binds to the pool (dispatch.c) */
+    /* A server of a discipline that finishes on its own (continuous) ran
+     * dry: dispatch's fs_dispatch_done, set with disc, so that the
+     * discipline calls down, never up into dispatch. */
+    void (*done)(fs_server *s);
     void *llm_store;           /* continuous batching: every server's
                                   running requests, made once */
     /* Tokens served on the pool (continuous batching): prompt tokens of
@@ -158,6 +167,14 @@ void fs_servers_finish(fs_servers *p, double horizon);
 static inline double fs_servers_wl_busy(const fs_servers *p, int k, size_t m)
 {
     return p->wl_busy[(size_t)k * p->nmonths + m];
+}
+
+/* Busy GPU-seconds (seconds x its compute share) of MIG slot `slot` of
+ * every GPU of the pool in calendar month m. */
+static inline double fs_servers_slot_busy(const fs_servers *p, int slot,
+                                          size_t m)
+{
+    return fs_servers_wl_busy(p, FS_MAX_WORKLOADS_PER_POOL + slot, m);
 }
 
 #endif

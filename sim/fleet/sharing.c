@@ -12,6 +12,9 @@ struct fs_sharing {
     double *since;          /* per GPU: last start or stop */
     double *left;           /* per server: work left, seconds alone */
     char *running;          /* per server: holds a share */
+    char *fluid;            /* per server: joined (an LLM replica that
+                               times its own iterations): no completion
+                               to reschedule */
 };
 
 double fs_sharing_rate(fs_sharing_kind kind, double efficiency, double cap,
@@ -36,7 +39,8 @@ fs_sharing *fs_sharing_new(fs_servers *p)
     sh->since = calloc(n, sizeof *sh->since);
     sh->left = calloc(n, sizeof *sh->left);
     sh->running = calloc(n, 1);
-    if (!sh->busy || !sh->since || !sh->left || !sh->running) {
+    sh->fluid = calloc(n, 1);
+    if (!sh->busy || !sh->since || !sh->left || !sh->running || !sh->fluid) {
         fs_sharing_free(sh);
         return NULL;
     }
@@ -51,6 +55,7 @@ void fs_sharing_free(fs_sharing *sh)
     free(sh->since);
     free(sh->left);
     free(sh->running);
+    free(sh->fluid);
     free(sh);
 }
 
@@ -115,7 +120,7 @@ static int reschedule(fs_sharing *sh, size_t g, const fs_server *skip,
     double r = rate(sh, sh->busy[g]);
     for (size_t i = g * (size_t)sh->n; i < (g + 1) * (size_t)sh->n; i++) {
         fs_server *s = &p->servers[i];
-        if (!sh->running[i] || s == skip)
+        if (!sh->running[i] || sh->fluid[i] || s == skip)
             continue;
         fs_engine_cancel(e, s->timer);
         s->timer = fs_engine_at(e, now + sh->left[i] / r, sh->done, s, 0);
@@ -154,10 +159,35 @@ void fs_sharing_stop(fs_sharing *sh, fs_server *s, double now)
     set_level(sh, now, sh->busy[g], sh->busy[g] - 1);
     sh->busy[g]--;
     sh->running[i] = 0;
+    sh->fluid[i] = 0;
     if (sh->busy[g] && reschedule(sh, g, s, now)) {
         fs_error_set(p->sim->err, "out of memory scheduling completions");
         fs_sim_fail(p->sim);
     }
+}
+
+void fs_sharing_join(fs_sharing *sh, fs_server *s, double now)
+{
+    fs_servers *p = sh->p;
+    size_t i = (size_t)(s - p->servers), g = i / (size_t)sh->n;
+    if (sh->running[i])
+        return;
+    advance(sh, g, now);
+    set_level(sh, now, sh->busy[g], sh->busy[g] + 1);
+    sh->busy[g]++;
+    sh->running[i] = 1;
+    sh->fluid[i] = 1;
+    sh->left[i] = 0;
+    if (reschedule(sh, g, s, now)) {
+        fs_error_set(p->sim->err, "out of memory scheduling completions");
+        fs_sim_fail(p->sim);
+    }
+}
+
+double fs_sharing_speed(const fs_sharing *sh, const fs_server *s)
+{
+    size_t i = (size_t)(s - sh->p->servers), g = i / (size_t)sh->n;
+    return rate(sh, sh->busy[g] > 0 ? sh->busy[g] : 1);
 }
 
 void fs_sharing_finish(fs_sharing *sh, double horizon)

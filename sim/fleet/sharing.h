@@ -30,6 +30,13 @@ fs_event_handle fs_sharing_start(fs_sharing *sh, fs_server *s, double t,
 /* s stops (finished, or its batch lost): its GPU's others speed up.  Its
  * completion event, if any, is the caller's to cancel. */
 void fs_sharing_stop(fs_sharing *sh, fs_server *s, double now);
+/* s (busy) joins its GPU's sharing without a completion to schedule: an
+ * LLM replica that times its own iterations at fs_sharing_speed.  It
+ * counts among the GPU's busy replicas (the others slow down, usage and
+ * accounts as for any replica) until fs_sharing_stop. */
+void fs_sharing_join(fs_sharing *sh, fs_server *s, double now);
+/* s's speed now, a whole GPU's = 1: the rate at its GPU's busy count. */
+double fs_sharing_speed(const fs_sharing *sh, const fs_server *s);
 /* Busy time up to the horizon into the workloads' accounts. */
 void fs_sharing_finish(fs_sharing *sh, double horizon);
 

@@ -1,5 +1,6 @@
-/* training.c -- the training scheduler: submissions, the queue, gang
- * placement and EASY backfill; see training.h.
+/* training.c -- the training scheduler: submissions, gang placement and
+ * EASY backfill; see training.h.  The queue itself (order, fallback
+ * wake-ups, the kick) is training_queue.c's.
  *
  * A pass runs as an event (never inside a capacity handler, so that
  * holding and releasing instances never re-enters it): it starts queued
@@ -15,55 +16,6 @@
 #include <string.h>
 
 /* ---- The queue ---------------------------------------------------------- */
-
-static int before(const fs_train_job *a, const fs_train_job *b)
-{
-    if (a->spec->priority != b->spec->priority)
-        return a->spec->priority > b->spec->priority;
-    return a->seq < b->seq;
-}
-
-static void on_wake(fs_engine *e, void *obj, long arg);
-
-/* fallback_after: the pools of its list a job may take now. */
-static int allowed_pools(const fs_train_job *j, double now)
-{
-    double fa = j->wl->conf->training.fallback_after;
-    if (!(fa > 0))
-        return j->wl->npools;
-    double steps = floor((now - j->queued_since) / fa);
-    return steps + 1 >= j->wl->npools ? j->wl->npools : (int)steps + 1;
-}
-
-/* The next fallback step of a queued job, if its list has one. */
-static int schedule_wake(fs_training *t, fs_train_job *j)
-{
-    double fa = j->wl->conf->training.fallback_after, now =
-        fs_engine_now(t->sim->engine);
-    int k = allowed_pools(j, now);
-    if (!(fa > 0) || k >= j->wl->npools)
-        return 0;
-    j->wake = fs_engine_at(t->sim->engine, j->queued_since + fa * k, on_wake,
-                           j, 0);
-    return j->wake ? 0 : fs_error_set(t->sim->err, "out of memory");
-}
-
-int fs_train_enqueue(fs_training *t, fs_train_job *j)
-{
-    fs_train_job **q = fs_vec_grow(t->queue, &t->queue_cap, t->nqueue + 1,
-                                   sizeof *q);
-    if (!q)
-        return fs_error_set(t->sim->err, "out of memory");
-    t->queue = q;
-    size_t at = t->nqueue;
-    while (at > 0 && before(j, q[at - 1]))
-        at--;
-    memmove(&q[at + 1], &q[at], (t->nqueue - at) * sizeof *q);
-    q[at] = j;
-    t->nqueue++;
-    fs_train_kick(t);
-    return schedule_wake(t, j);
-}
 
 static void dequeue(fs_training *t, size_t i)
 {
@@ -246,7 +198,7 @@ static int place_spread(fs_train_job *j, int k, reservation *res, double now)
  * the run failed. */
 static int try_place(fs_train_job *j, reservation *res, double now)
 {
-    int allowed = allowed_pools(j, now);
+    int allowed = fs_train_allowed_pools(j, now);
     for (int k = 0; k < allowed; k++) {
         int rc = place_one(j, k, res, now);
         if (rc == 0 && j->wl->conf->training.span_instances)
@@ -308,7 +260,7 @@ static int pass(fs_training *t, double now)
         return 0;
     fs_train_job *head = t->queue[0];
     reservation res = {NULL, -1, INFINITY, 0, 0};
-    for (int k = 0; k < allowed_pools(head, now); k++)
+    for (int k = 0; k < fs_train_allowed_pools(head, now); k++)
         if (reserve_on(t, head, head->wl->pools[k], now, &res))
             return -1;
     for (size_t i = 1; i < t->nqueue;) {
@@ -333,32 +285,6 @@ static void on_pass(fs_engine *e, void *obj, long arg)
     t->kick_pending = 0;
     if (pass(t, fs_engine_now(e)))
         fs_sim_fail(t->sim);
-}
-
-void fs_train_kick(fs_training *t)
-{
-    if (t->kick_pending)
-        return;
-    if (!fs_engine_at(t->sim->engine, fs_engine_now(t->sim->engine), on_pass,
-                      t, 0)) {
-        fs_error_set(t->sim->err, "out of memory scheduling training");
-        fs_sim_fail(t->sim);
-        return;
-    }
-    t->kick_pending = 1;
-}
-
-static void on_wake(fs_engine *e, void *obj, long arg)
-{
-    (void)e;
-    (void)arg;
-    fs_train_job *j = obj;
-    j->wake = 0;
-    if (j->state != FS_JOB_QUEUED)
-        return;
-    fs_train_kick(j->wl->sched);
-    if (schedule_wake(j->wl->sched, j))
-        fs_sim_fail(j->wl->sched->sim);
 }
 
 /* ---- Submissions ---------------------------------------------------------- */
@@ -512,6 +438,7 @@ fs_training *fs_training_new(fs_sim *sim, fs_train_pool *const *pools)
         gpus += (size_t)(pools[i]->cap->max * sc->pools[i].gpus_per_instance);
     if (t) {
         t->sim = sim;
+        t->pass = on_pass;
         t->wls = calloc(n ? n : 1, sizeof *t->wls);
         /* a job holds at least a share of one GPU: this many at most run */
         t->running_cap = (gpus * 1000 < njobs ? gpus * 1000 : njobs) + 1;

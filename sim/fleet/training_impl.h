@@ -1,7 +1,8 @@
 /* training_impl.h -- what the files of the training scheduler share:
  * training.c (the queue, placement and EASY backfill), training_job.c (a
  * job's run: restore, compute, checkpoint, interruption) and
- * training_collect.c (job rows, notes, busy time for cost_allocation).
+ * training_collect.c (job rows, notes, busy time for cost_allocation),
+ * training_queue.c (the queue and the kick that schedules a pass).
  * Not for other modules: they use training.h. */
 #ifndef FS_TRAINING_IMPL_H
 #define FS_TRAINING_IMPL_H
@@ -84,6 +85,8 @@ struct fs_training {
     size_t nrunning, running_cap;
     long seq;
     int kick_pending;
+    fs_handler pass;       /* the scheduling pass (training.c's on_pass):
+                              kick schedules it */
     /* Scratch arrays of the scheduling passes, grown and kept: a pass
      * allocates nothing once they are large enough. */
     struct fs_train_release *rel;
@@ -92,10 +95,12 @@ struct fs_training {
     size_t spread_cap;
 };
 
-/* training.c */
+/* training_queue.c */
 /* A scheduling pass soon (an event now: never inside a capacity handler). */
 void fs_train_kick(fs_training *t);
 int fs_train_enqueue(fs_training *t, fs_train_job *j);
+/* fallback_after: the pools of its list a job may take now. */
+int fs_train_allowed_pools(const fs_train_job *j, double now);
 
 /* training_job.c */
 /* Seconds job j still needs to finish from now if nothing interrupts it

@@ -3,7 +3,7 @@
  * The world is the scenario's pools (pool.h) and workloads (dispatch.h)
  * around one engine.  Building refuses anything infeasible before the
  * first event; running fails cleanly on the first error any module meets
- * (fs_sim_fail); collecting turns the world into an fs_results
+ * (fs_sim_fail, in sim.c); collecting turns the world into an fs_results
  * (collect.h). */
 #include "sim/fleet/world.h"
 #include "sim/fleet/collect.h"
@@ -12,12 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void fs_sim_fail(fs_sim *sim)
-{
-    sim->failed = 1;
-    fs_engine_stop(sim->engine);
-}
 
 /* A workload whose pools can never run a server would wait forever. */
 static int check_feasible(fs_world *w)

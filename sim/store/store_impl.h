@@ -1,8 +1,8 @@
 /* store_impl.h -- what the store's files share and nobody else sees.
  *
  * The results database is one concern split over several files, each
- * small: store.c (opening and closing, the busy timeout, messages for
- * SQLite's errors, the shared helpers), store_write.c (writing one run in
+ * small: store.c (opening and closing, the busy timeout), store_sql.c
+ * (messages for SQLite's errors, the shared helpers), store_write.c (writing one run in
  * one transaction), store_read.c (finding runs, summaries, the listing),
  * store_schema.c (the schema: identifying a file, creating and migrating
  * it, checking that every table a run needs is there), store_edit.c
@@ -40,6 +40,10 @@ extern const char *const fs_store_child_tables[];
  * Returns -1. */
 int fs_store_sql_error(const fs_store *s, fs_error *err, int rc,
                        const char *what);
+
+/* The directory of path (malloc'd), "." for a bare name; NULL when out
+ * of memory. */
+char *fs_store_dir_of(const char *path);
 
 int fs_store_exec(fs_store *s, const char *sql);
 

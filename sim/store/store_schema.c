@@ -298,6 +298,13 @@ static const char schema_v11[] =
     " coalesce(events, '');\n"
     "CREATE UNIQUE INDEX run_uid ON run(uid);\n";
 
+/* Version 12: each slice's idle share.  A MIG pool's idle cost in
+ * cost_allocation is split by slice profile: an idle row (workload NULL)
+ * names its profile; the rest of the GPU outside every slice is the idle
+ * row without one, as are all idle rows of other pools. */
+static const char schema_v12[] =
+    "ALTER TABLE cost_allocation ADD COLUMN profile TEXT;\n";
+
 /* migrations[v]: user_version v -> v + 1. */
 static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -311,6 +318,7 @@ static const char *const migrations[FS_SCHEMA_VERSION] = {
     schema_v9,
     schema_v10,
     schema_v11,
+    schema_v12,
 };
 
 const char *const fs_store_child_tables[] = {
@@ -353,7 +361,7 @@ static const struct required {
       ", tokens_in, tokens_out, tokens_in_per_gpu_s, tokens_out_per_gpu_s,"
       " cost_per_mtok_out_usd, cost_per_mtok_usd" },
     { "table", "cost_allocation", "run_id, month, workload, pool, tags,"
-      " cost_usd, gpu_hours" },
+      " cost_usd, gpu_hours, profile" },
     { "table", "interruption", "run_id, pool, t_s, instance_id, notice_s,"
       " work_lost_s" },
     { "table", "slice_utilization", "run_id, pool, profile, slices_per_gpu,"

@@ -421,13 +421,15 @@ static int insert_slices(fs_store *s, const fs_results *r, long long id)
     return rc;
 }
 
-/* cost_allocation: an idle row's workload is NULL. */
+/* cost_allocation: an idle row's workload is NULL, and so is the profile
+ * of every row but a MIG slice's idle one. */
 static int insert_allocs(fs_store *s, const fs_results *r, long long id)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(s->db,
         "INSERT INTO cost_allocation (run_id, month, workload, pool, tags,"
-        " cost_usd, gpu_hours) VALUES (?,?,?,?,?,?,?)", -1, &st, NULL);
+        " cost_usd, gpu_hours, profile) VALUES (?,?,?,?,?,?,?,?)", -1, &st,
+        NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < r->nallocs; i++) {
         const fs_alloc_row *a = &r->allocs[i];
         bind_run_id(s, st, id, &rc);
@@ -440,6 +442,10 @@ static int insert_allocs(fs_store *s, const fs_results *r, long long id)
         bind_text(st, 5, FIELD(a, tags), &rc);
         bind_real(st, 6, a->cost_usd, &rc);
         bind_real(st, 7, a->gpu_hours, &rc);
+        if (rc == SQLITE_OK && !a->profile[0])
+            rc = sqlite3_bind_null(st, 8);
+        else
+            bind_text(st, 8, FIELD(a, profile), &rc);
         rc = step_row(st, rc);
     }
     sqlite3_finalize(st);

@@ -1,0 +1,150 @@
+/* store_sql.c -- SQLite's result codes turned into messages, and the
+ * small SQL helpers every store file shares; see store_impl.h.
+ *
+ * Apart from store.c (opening and closing) because the schema
+ * (store_schema.c), which opening calls, uses them too: kept below both,
+ * the store's files call down to it and never round a circle.  Every
+ * message names the file and says what the user can do (store.c's header
+ * says why). */
+#include "sim/store/store_impl.h"
+#include "sim/base/grammar.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- errors ---------------------------------------------------------- */
+
+/* Set when a write went past the file-size limit.  SQLite reports such a
+ * write as a plain I/O error, and the errno it keeps may have been
+ * overwritten by the time it is read; the signal is not. */
+static volatile sig_atomic_t file_size_limit_hit;
+
+static void on_file_size_limit(int sig)
+{
+    (void)sig;
+    file_size_limit_hit = 1;
+}
+
+void fs_store_catch_file_size_limit(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_file_size_limit;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGXFSZ, &sa, NULL);
+}
+
+char *fs_store_dir_of(const char *path)
+{
+    char *dir = strdup(path);
+    if (!dir)
+        return NULL;
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    return dir;
+}
+
+/* A database SQLite may not write: the file itself, or its directory,
+ * where WAL mode needs to create FILE-wal and FILE-shm. */
+static int explain_readonly(const fs_store *s, fs_error *err,
+                            const char *msg)
+{
+    static const char what[] = "cannot write the results database";
+    if (access(s->path, W_OK) != 0 && errno != ENOENT)
+        return fs_error_set(err, "%s: %s: %s (the file is not writable: %s)",
+                            s->path, what, msg, strerror(errno));
+    char *dir = fs_store_dir_of(s->path);
+    int told = 0;
+    if (dir && access(dir, W_OK | X_OK) != 0) {
+        fs_error_set(err, "%s: %s: its directory %s is not writable (%s), "
+                     "and SQLite keeps %s-wal and %s-shm there", s->path,
+                     what, dir, strerror(errno), s->path, s->path);
+        told = 1;
+    }
+    free(dir);
+    return told ? -1 : fs_error_set(err, "%s: %s: %s", s->path, what, msg);
+}
+
+int fs_store_sql_error(const fs_store *s, fs_error *err, int rc,
+                       const char *what)
+{
+    const char *msg = s->db && sqlite3_errcode(s->db) != SQLITE_OK
+                          ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
+    int sys = s->db ? sqlite3_system_errno(s->db) : 0;
+    switch (rc & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED: {
+        char waited[32];
+        fs_format_duration(s->busy_ms / 1000.0, waited, sizeof waited);
+        return fs_error_set(err, "%s: database is locked by another process "
+                            "(waited %s; FLEETSIM_BUSY_TIMEOUT or run "
+                            "--busy-timeout sets how long)", s->path,
+                            waited);
+    }
+    case SQLITE_READONLY:
+        return explain_readonly(s, err, msg);
+    case SQLITE_NOTADB:
+        return fs_error_set(err, "%s: not a fleetsim database (%s)",
+                            s->path, sqlite3_errstr(SQLITE_NOTADB));
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+        if (file_size_limit_hit || ((rc & 0xff) == SQLITE_IOERR &&
+                                    sys == EFBIG))
+            return fs_error_set(err, "%s: %s: %s (the file-size limit, "
+                                "ulimit -f, is reached)", s->path, what,
+                                strerror(EFBIG));
+        /* SQLite keeps an errno for I/O errors only: a full disk is
+         * SQLITE_FULL, "database or disk is full". */
+        if ((rc & 0xff) == SQLITE_IOERR && sys)
+            return fs_error_set(err, "%s: %s: %s", s->path, what,
+                                strerror(sys));
+        return fs_error_set(err, "%s: %s: %s", s->path, what, msg);
+    case SQLITE_CANTOPEN:
+        if (sys)
+            return fs_error_set(err, "%s: %s: %s (%s)", s->path, what, msg,
+                                strerror(sys));
+        return fs_error_set(err, "%s: %s: %s", s->path, what, msg);
+    default:
+        return fs_error_set(err, "%s: %s: %s", s->path, what, msg);
+    }
+}
+
+/* ---- small helpers ---------------------------------------------------- */
+
+int fs_store_exec(fs_store *s, const char *sql)
+{
+    return sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+}
+
+int fs_store_query_int(fs_store *s, const char *sql, long long *out)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *out = sqlite3_column_int64(st, 0);
+        rc = SQLITE_OK;
+    } else if (rc == SQLITE_DONE) {
+        *out = 0;
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int fs_store_rollback(fs_store *s)
+{
+    if (s->db && !sqlite3_get_autocommit(s->db))
+        return fs_store_exec(s, "ROLLBACK");
+    return SQLITE_OK;
+}
