@@ -14,10 +14,7 @@
 #include "sim/store/columns.h"
 #include "sim/store/store.h"
 
-#include "sim/base/textout.h"
-
 #include <errno.h>
-#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,17 +23,6 @@
 
 #define usage(...) fs_usage_error("plan", __VA_ARGS__)
 
-void fs_plan_say(const char *fmt, ...)
-{
-    char buf[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    char *v = fs_text_visible(buf);
-    fprintf(stderr, "fleetsim: plan: %s\n", v ? v : buf);
-    free(v);
-}
 
 typedef struct plan_args {
     const char *slo, *gpus, *precs, *tps, *purchase, *format, *progress;

@@ -115,7 +115,7 @@ typedef struct fs_plan {
 } fs_plan;
 
 /* "fleetsim: plan: MESSAGE" on stderr, its bytes made visible
- * (fs_text_visible: a name never drives the terminal).  cmd_plan.c. */
+ * (fs_text_visible: a name never drives the terminal).  plan_output.c. */
 void fs_plan_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- plan_slo.c ---- */

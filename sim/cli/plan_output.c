@@ -8,10 +8,23 @@
 #include "sim/cli/summary.h"
 
 #include <float.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void fs_plan_say(const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char *v = fs_text_visible(buf);
+    fprintf(stderr, "fleetsim: plan: %s\n", v ? v : buf);
+    free(v);
+}
 
 /* Text from a scenario or a database, made safe for a terminal. */
 static void put(FILE *out, const char *s)
