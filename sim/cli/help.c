@@ -356,6 +356,51 @@ static const char fit_help[] =
 "catalog models`) or of --models FILE (same columns).  Unknown model or\n"
 "GPU: exit status 1 with the nearest name.\n";
 
+static const char plan_help[] =
+"usage: fleetsim plan SCENARIO --slo 'METRIC<=VALUE,...' [--workload W]\n"
+"                     [--pool POOL]\n"
+"                     [--gpus G,...] [--precision P,...] [--tp N,...]\n"
+"                     [--purchase on-demand,reserved,savings-plan,spot]\n"
+"                     [--max-unfinished 1%] [-j N] [--replications N]\n"
+"                     [--max-count N] [--seed N] [--set SECTION.KEY=V]...\n"
+"                     [--db FILE] [--format table|csv|json|markdown]\n"
+"                     [--progress auto|always|never] [--quiet]\n"
+"\n"
+"The cheapest fleet that meets every SLO on the scenario's traffic.  For\n"
+"each candidate, GPU (--gpus; default the pool's) x precision x TP (for a\n"
+"workload with service = llm(...); default bf16, 1), the smallest count of\n"
+"the workload's first pool (or --pool; its max when it autoscales, min\n"
+"kept; the other pools as they are) whose run meets every SLO.  A pool\n"
+"given by instance = gets the catalog's cheapest on-demand type of each\n"
+"other GPU.  An M/M/c (Erlang C) estimate at the service's mean (or, for\n"
+"llm, the roofline's lower bound) starts the search when arrivals are\n"
+"Poisson, then simulations with the\n"
+"scenario's seed (common random numbers) bisect to the smallest passing\n"
+"count; count - 1 is simulated and fails.  Each simulation is a stored\n"
+"run named plan[gpu=G,count=N] (compare, report, export read them).  A\n"
+"candidate the model does not fit in memory is excluded with the\n"
+"breakdown (as `fleetsim fit`).  METRIC is any stored latency metric:\n"
+"p50, p90, p95, p99, p999, mean, wait_mean, ttft_p99, tpot_p99, ... (the\n"
+"latency table's NAME_s columns) with <= and a duration, or attainment\n"
+"(slo_attainment) with >= and a share.  A run also fails when more than\n"
+"--max-unfinished (default 1%, the share run and report call overloaded;\n"
+"requests still running at the horizon count) of its requests are dropped\n"
+"or unfinished (overload).\n"
+"--replications N: each count runs N replications and the SLO must hold\n"
+"at the pessimistic end of the mean's 95% t interval.  Each chosen fleet\n"
+"is priced by roi on its run (1-year terms, no upfront): all on-demand,\n"
+"k reserved + on-demand above, a savings-plan commitment + on-demand, or\n"
+"spot (the fleet simulated again as a spot pool, stored as\n"
+"plan[...,spot], k reserved + spot above); the cheapest asked is its\n"
+"cost, a run rate over a 730-hour month; beside it the run's own bill\n"
+"(as run) and, for llm, $ per million tokens.  Counts stop growing when\n"
+"doubling them leaves every SLO value the same (more instances do not\n"
+"help).\n"
+"Output: the candidates ranked, cheapest feasible first (* = on the\n"
+"cost-vs-first-metric frontier), each count - 1 check, and why each\n"
+"excluded one failed (memory, SLO, overload).  -j N candidates at once.\n"
+"Exit status 0 when one is feasible, 1 when none is, 2 for usage.\n";
+
 static const char trace_help[] =
 "usage: fleetsim trace fit|stats FILE\n"
 "\n"
@@ -440,7 +485,7 @@ const char *fs_help_text(const char *topic)
     static const struct { const char *topic, *text; } texts[] = {
         {"run", run_help}, {"sweep", sweep_help}, {"runs", runs_help}, {"compare", compare_help},
         {"rm", rm_help}, {"import", import_help}, {"merge", merge_help}, {"roi", roi_help},
-        {"catalog", catalog_help}, {"fit", fit_help},
+        {"catalog", catalog_help}, {"fit", fit_help}, {"plan", plan_help},
         {"export", export_help}, {"plot", plot_help},
         {"report", report_help}, {"trace", trace_help},
     };

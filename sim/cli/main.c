@@ -23,6 +23,8 @@ static const fs_command commands[] = {
      "simulate a scenario and store the run (fleetsim.db)"},
     {"sweep", cmd_sweep, "SCENARIO --vary ...",
      "one run per point of a grid of values, in parallel"},
+    {"plan", cmd_plan, "SCENARIO --slo 'p99<=2s,...'",
+     "the cheapest fleet that meets the SLOs, verified and priced"},
     {"runs", cmd_runs, "", "list the stored runs"},
     {"compare", cmd_compare, "RUN...",
      "compare runs side by side (--baseline for deltas)"},

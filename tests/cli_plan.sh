@@ -1,0 +1,269 @@
+#!/bin/sh
+# cli_plan.sh -- `fleetsim plan`: the count it chooses on M/M/c traffic
+# against Erlang C, memory exclusion with the breakdown, the reserved count
+# against `fleetsim roi` on the chosen run, its runs stored by name, and
+# bad input.
+. "${SRCDIR:-$(dirname "$0")/..}/tests/cli_lib.sh"
+cd "$TMP" || exit 1
+
+# ---- M/M/c: lambda 8/s, exponential service of mean 1 s, p99 sojourn <= 5.6 s
+# The smallest c whose p99 sojourn meets 5.6 s, by Erlang C, computed here
+# on its own: P(T > t) = (1 - C) e^{-mu t} + C P(W' + S > t), W' ~ exp(c mu
+# - lambda), the last term integrated numerically.  Tolerance: the
+# parameters are chosen so that the closed-form p99 at c is at least 8%
+# under 5.6 s and at c - 1 at least 8% over it; the simulation's p99 (one
+# day, ~690,000 requests, histogram error <= 1%, sampling error ~1-2%) is
+# far inside that, so it cannot flip the decision.
+cat >mmc.ini <<'INI'
+[scenario]
+name = mmc
+horizon = 1d
+seed = 7
+metrics_interval = 1h
+[pool.p]
+gpu = A100-80GB
+count = 2
+price = 2
+[workload.w]
+pools = p
+arrivals = poisson(rate=8/s)
+service = exponential(mean=1s)
+INI
+erlang=$(python3 - <<'PY'
+import math
+lam, mu, slo = 8.0, 1.0, 5.6
+def erlang_c(c, a):
+    s = sum(a**k / math.factorial(k) for k in range(c))
+    last = a**c / math.factorial(c) * c / (c - a)
+    return last / (s + last)
+def tail(c, t):
+    th = c * mu - lam
+    C = erlang_c(c, lam / mu)
+    n = 20000
+    h = t / n
+    acc = 0.0   # P(W' <= t, W' + S > t), Simpson over w in [0, t]
+    for i in range(n + 1):
+        w = i * h
+        f = th * math.exp(-th * w) * math.exp(-mu * (t - w))
+        acc += f * (1 if i in (0, n) else 4 if i % 2 else 2)
+    both = math.exp(-th * t) + acc * h / 3
+    return (1 - C) * math.exp(-mu * t) + C * both
+def p99(c):
+    lo, hi = 0.0, 100.0
+    for _ in range(60):
+        m = (lo + hi) / 2
+        lo, hi = (m, hi) if tail(c, m) > 0.01 else (lo, m)
+    return hi
+c = 9
+while p99(c) > slo:
+    c += 1
+print(c, "%.4f" % p99(c), "%.4f" % p99(c - 1))
+PY
+)
+set -- $erlang
+cstar=$1
+echo "  Erlang C: c = $cstar (p99 $2 s), c - 1 p99 $3 s, SLO 5.6 s"
+checks=$((checks + 1))
+python3 -c "import sys; sys.exit(not ($2 <= 0.92 * 5.6 and $3 >= 1.08 * 5.6))" ||
+    fail "M/M/c parameters: the closed form is too near the SLO"
+expect_exit 0 "plan mmc" -- "$FLEETSIM" plan mmc.ini --slo 'p99<=5.6s' \
+    --db mmc.db --format json --purchase on-demand
+got=$(python3 -c "import json; d = json.load(open('$TMP/out')); print(d[0]['count'], d[0]['feasible'], d[0]['below']['count'], d[0]['run'])")
+set -- $got
+expect_eq "$1" "$cstar" "plan chooses Erlang C's smallest c"
+expect_eq "$2" "True" "feasible"
+expect_eq "$3" "$((cstar - 1))" "count - 1 was simulated"
+expect_eq "$4" "plan[gpu=A100-80GB,count=$cstar]" "run name"
+# the runs it stored: c meets the SLO, c - 1 does not
+p_c=$(sql mmc.db "SELECT l.p99_s <= 5.6 FROM latency l JOIN run r USING (run_id) WHERE r.name = 'plan[gpu=A100-80GB,count=$cstar]'")
+p_c1=$(sql mmc.db "SELECT l.p99_s > 5.6 FROM latency l JOIN run r USING (run_id) WHERE r.name = 'plan[gpu=A100-80GB,count=$((cstar - 1))]'")
+expect_eq "$p_c" 1 "stored run at c meets p99<=5.6s"
+expect_eq "$p_c1" 1 "stored run at c - 1 fails p99<=5.6s"
+# on-demand cost: c instances x $2/h x 730 h
+cost=$(python3 -c "import json; print('%.2f' % json.load(open('$TMP/out'))[0]['monthly_cost_usd'])")
+expect_eq "$cost" "$(python3 -c "print('%.2f' % ($cstar * 2 * 730))")" "on-demand run rate"
+# compare works on the stored runs
+expect_exit 0 "compare plan runs" -- "$FLEETSIM" compare --db mmc.db \
+    "plan[gpu=A100-80GB,count=$cstar]" "plan[gpu=A100-80GB,count=$((cstar - 1))]"
+expect_exit 0 "report on plan runs" -- "$FLEETSIM" report --db mmc.db --out plan.md \
+    "plan[gpu=A100-80GB,count=$cstar]" "plan[gpu=A100-80GB,count=$((cstar - 1))]"
+expect_in plan.md "gpu=A100-80GB,count=$cstar" "report names the plan's run"
+expect_exit 0 "export a plan run" -- "$FLEETSIM" export --db mmc.db --format focus \
+    --out plan.csv "plan[gpu=A100-80GB,count=$cstar]"
+
+# ---- --replications 3: the value judged is the pessimistic end of the 95%
+# t interval of the mean over the 3 runs (t(0.975, 2) = 4.302653)
+expect_exit 0 "plan replications" -- "$FLEETSIM" plan mmc.ini --set scenario.horizon=6h \
+    --slo 'p99<=5.6s' --db rep.db --replications 3 --purchase on-demand --format json
+set -- $(python3 -c "import json; e = json.load(open('$TMP/out'))[0]; print(e['run'], '%.9f' % e['slo']['p99'])")
+sql rep.db "SELECT l.p99_s FROM latency l JOIN run r USING (run_id) WHERE r.name = '$1'" >reps.txt
+got=$(python3 -c "
+import math
+x = [float(v) for v in open('$TMP/reps.txt')]
+m = sum(x) / len(x)
+sd = math.sqrt(sum((v - m) ** 2 for v in x) / (len(x) - 1))
+print(len(x), '%.9f' % (m + 4.302652729911275 * sd / math.sqrt(len(x))))")
+expect_eq "$got" "3 $2" "replications: pessimistic p99 = mean + t sd / sqrt(n)"
+
+# ---- the four formats of the same plan (mmc.db already holds its runs)
+expect_exit 0 "plan csv" -- "$FLEETSIM" plan mmc.ini --slo 'p99<=5.6s' --db fmt.db --format csv --purchase on-demand
+expect_eq "$(head -1 "$TMP/out" | cut -d, -f1-5)" "rank,gpu,precision,tp,count" "csv header"
+expect_eq "$(sed -n 2p "$TMP/out" | cut -d, -f2,5,8)" "A100-80GB,$cstar,1" "csv row: gpu, count, feasible"
+expect_exit 0 "plan markdown" -- "$FLEETSIM" plan mmc.ini --slo 'p99<=5.6s' --db fmt.db --format markdown --purchase on-demand
+expect_in "$TMP/out" "| rank | gpu" "markdown table"
+expect_in "$TMP/out" "**cost-vs-p99 frontier:**" "markdown frontier"
+expect_exit 0 "plan table" -- "$FLEETSIM" plan mmc.ini --slo 'p99<=5.6s' --db fmt.db --purchase on-demand
+expect_in "$TMP/out" "run rate over a 730-hour month" "table labels its money"
+expect_in "$TMP/out" "count=$cstar meets every SLO" "table says what was verified"
+
+# ---- -j 2 (a worker per candidate) gives the plan -j 1 gives, run ids aside
+for j in 1 2; do
+    "$FLEETSIM" plan mmc.ini --set scenario.horizon=6h --slo 'p99<=5.6s' \
+        --gpus A100-80GB,H100-80GB --db "par$j.db" --format json -j $j \
+        --purchase on-demand >"par$j.json" 2>/dev/null
+done
+strip='import json, sys; d = json.load(open(sys.argv[1]))
+for e in d:
+    for k in ("run_id", "below"): e.pop(k, None)
+print(json.dumps(d, sort_keys=True))'
+expect_eq "$(python3 -c "$strip" par1.json)" "$(python3 -c "$strip" par2.json)" "-j 2 = -j 1"
+expect_eq "$(python3 -c "import json; print(len(json.load(open('$TMP/par2.json'))))")" 2 "-j 2: both candidates"
+
+# ---- memory: llama-3-70b in bf16 on one L4 or one A10G does not fit
+cat >llm.ini <<'INI'
+[scenario]
+name = llm
+horizon = 1h
+[pool.p]
+gpu = H100-80GB
+provider = aws
+count = 1
+[workload.chat]
+pools = p
+arrivals = poisson(rate=1/s)
+service = llm(model=llama-3-70b, precision=bf16, tp=1)
+INI
+expect_exit 1 "plan llm no fit" -- "$FLEETSIM" plan llm.ini --slo 'p99<=10s' \
+    --db llm.db --gpus L4,A10G --format json
+for g in L4 A10G; do
+    r=$(python3 -c "import json; print([e for e in json.load(open('$TMP/out')) if e['gpu'] == '$g'][0]['reason'])")
+    case "$r" in
+    "memory: weights 141."*" GB > "*) ;;
+    *) fail "memory exclusion on $g: '$r'" ;;
+    esac
+done
+expect_exit 1 "plan llm no fit, table" -- "$FLEETSIM" plan llm.ini \
+    --slo 'p99<=10s' --db llm.db --gpus L4 --precision bf16,fp8 --tp 1
+expect_in "$TMP/out" "L4 bf16 tp1: memory: weights 141.1 GB" "excluded for memory, table"
+expect_in "$TMP/out" "L4 fp8 tp1: memory: weights 70.6 GB" "fp8 excluded too"
+expect_in "$TMP/err" "no candidate meets every SLO" "impossible plan says so"
+
+# ---- LLM: the Azure conversation trace (one hour, traces/sample) at 3x,
+# llama-3-8b fp8 on L40S or H100: the cheapest fleet, re-run with `run`,
+# meets both SLOs; the same fleet one instance smaller does not.
+conv="$SRCDIR/scenarios/llm-azure-conv.ini"
+slo='ttft_p99<=500ms,tpot_p99<=50ms'
+expect_exit 0 "plan llm" -- "$FLEETSIM" plan "$conv" --set workload.chat.rate_scale=3 \
+    --slo "$slo" --db llm.db --gpus L40S,H100-80GB --precision fp8 --format json -j 2
+set -- $(python3 -c "
+import json
+d = json.load(open('$TMP/out'))
+e = d[0]
+print(e['instance'] or '-', e['count'], e['precision'], e['tp'], e['feasible'], len(d))")
+inst=$1 n=$2
+expect_eq "$5" True "llm: the first entry is feasible"
+expect_eq "$6" 2 "llm: two candidates"
+rerun() {
+    "$FLEETSIM" run "$conv" --db rerun.db --quiet --name "rerun-$1" \
+        --set workload.chat.rate_scale=3 --set "pool.a100.count=$1" \
+        --set "workload.chat.service=llm(model=llama-3-8b,precision=fp8,tp=1)" \
+        $inst >"$TMP/rerun.err" 2>&1
+}
+if [ "$inst" = - ]; then inst=; else inst="--set pool.a100.instance=$inst"; fi
+checks=$((checks + 1))
+if rerun "$n" && rerun $((n - 1)); then
+    ok=$(sql rerun.db "SELECT ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05 FROM latency l JOIN run r USING (run_id) WHERE r.name = 'rerun-$n'")
+    bad=$(sql rerun.db "SELECT ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05 FROM latency l JOIN run r USING (run_id) WHERE r.name = 'rerun-$((n - 1))'")
+    expect_eq "$ok" 1 "llm: the cheapest fleet re-run meets every SLO"
+    expect_eq "$bad" 0 "llm: one instance fewer does not"
+    # the plan's stored run and the re-run agree (same seed, same requests)
+    a=$(sql llm.db "SELECT ttft_p99_s FROM latency WHERE run_id = (SELECT run_id FROM run WHERE name LIKE 'plan[gpu=%,precision=fp8,tp=1,count=$n]' ORDER BY run_id LIMIT 1)")
+    b=$(sql rerun.db "SELECT ttft_p99_s FROM latency l JOIN run r USING (run_id) WHERE r.name = 'rerun-$n'")
+    [ -n "$a" ] && expect_eq "$a" "$b" "llm: plan's run = re-run, bit for bit"
+else
+    fail "llm: re-run failed: $(head -2 "$TMP/rerun.err")"
+fi
+
+# ---- diurnal traffic, autoscaled: plan's reserved k = roi's on its run
+cat >diurnal.ini <<'INI'
+[scenario]
+name = diurnal
+horizon = 2d
+seed = 3
+metrics_interval = 1h
+[pool.od]
+gpu = L4
+provider = aws
+pricing = on-demand
+autoscale = utilization(target=70%)
+min = 1
+max = 12
+autoscale_interval = 1m
+cooldown = 10m
+provision_delay = 2m
+[workload.chat]
+pools = od
+arrivals = diurnal(peak=4/s, trough=0.5/s, peak_hour=14)
+service = exponential(mean=1s)
+INI
+expect_exit 0 "plan diurnal" -- "$FLEETSIM" plan diurnal.ini --slo 'p99<=20s' \
+    --db d.db --purchase on-demand,reserved --format json -j 1
+set -- $(python3 -c "import json; e = json.load(open('$TMP/out'))[0]; print(e['run'], e['reserved_count'], e['purchase'], '%.2f' % e['monthly_cost_usd'], e['min'], e['max'])")
+run=$1 k=$2
+expect_eq "$3" reserved "diurnal: reserving is cheapest"
+expect_eq "$5" 1 "autoscaling floor kept"
+expect_exit 0 "roi on the plan's run" -- "$FLEETSIM" roi --db d.db "$run" --format json
+set -- $(python3 -c "import json; r = json.load(open('$TMP/out'))[0]; print(r['recommended_count'], '%.2f' % r['with_reservation_cost_usd'])") "$4"
+expect_eq "$1" "$k" "plan's reserved k = roi's recommended_count"
+expect_eq "$2" "$3" "plan's monthly = roi's with_reservation_cost_usd"
+
+# ---- --purchase spot on a fixed fleet: the chosen count re-simulated as a
+# spot pool, priced as roi prices that run
+sed 's/^autoscale.*//; s/^min = 1//; s/^max = 12/count = 3/; s/^autoscale_interval.*//; s/^cooldown.*//' diurnal.ini >fixed.ini
+expect_exit 0 "plan spot" -- "$FLEETSIM" plan fixed.ini --slo 'p99<=20s' \
+    --db s.db --purchase on-demand,spot --format json -j 1
+set -- $(python3 -c "import json; e = json.load(open('$TMP/out'))[0]; print(e['run'], '%.2f' % e['monthly_cost_by_purchase']['spot'])")
+spotrun="${1%]},spot]"
+expect_exit 0 "roi on the spot run" -- "$FLEETSIM" roi --db s.db "$spotrun" --format json
+got=$(python3 -c "import json; print('%.2f' % json.load(open('$TMP/out'))[0]['with_reservation_cost_usd'])")
+expect_eq "$got" "$2" "spot mix = roi's on the spot run"
+expect_eq "$(sql s.db "SELECT pricing FROM pool WHERE run_id = (SELECT run_id FROM run WHERE name = '$spotrun')")" spot "the spot run's pool is spot"
+
+# ---- bad input
+expect_exit 2 "no slo" -- "$FLEETSIM" plan mmc.ini --db bad.db
+expect_in "$TMP/err" "--slo is required" "no slo"
+expect_exit 2 "bad slo syntax" -- "$FLEETSIM" plan mmc.ini --db bad.db --slo 'p99=2s'
+expect_in "$TMP/err" "expected METRIC<=VALUE" "bad slo syntax"
+expect_exit 2 "unknown metric" -- "$FLEETSIM" plan mmc.ini --db bad.db --slo 'p98<=2s'
+expect_in "$TMP/err" "unknown metric 'p98' (did you mean" "unknown metric"
+expect_exit 2 "bad duration" -- "$FLEETSIM" plan mmc.ini --db bad.db --slo 'p99<=2 parsecs'
+expect_in "$TMP/err" "expected a duration" "bad duration"
+expect_exit 2 "attainment <=" -- "$FLEETSIM" plan mmc.ini --db bad.db --slo 'attainment<=99%'
+expect_exit 2 "unknown gpu" -- "$FLEETSIM" plan mmc.ini --db bad.db --slo 'p99<=6s' --gpus H100-80G
+expect_in "$TMP/err" "unknown GPU 'H100-80G'" "unknown gpu"
+expect_in "$TMP/err" "did you mean" "unknown gpu suggests"
+expect_exit 2 "precision on generic" -- "$FLEETSIM" plan mmc.ini --db bad.db --slo 'p99<=6s' --precision fp8
+expect_exit 2 "bad purchase" -- "$FLEETSIM" plan mmc.ini --db bad.db --slo 'p99<=6s' --purchase reservd
+expect_in "$TMP/err" "did you mean 'reserved'" "bad purchase suggests"
+expect_exit 1 "bad pool" -- "$FLEETSIM" plan mmc.ini --db bad.db --slo 'p99<=6s' --pool q
+expect_in "$TMP/err" "--pool q is not a pool of workload 'w'" "bad pool"
+expect_exit 2 "bad format" -- "$FLEETSIM" plan mmc.ini --db bad.db --slo 'p99<=6s' --format xml
+expect_exit 2 "unknown option" -- "$FLEETSIM" plan mmc.ini --slo 'p99<=6s' --gpu L4
+printf '[scenario]\nhorizon = 1h\n[pool.p]\ngpu = L4\ncount = 1\nprice = 1\n' >noload.ini
+expect_exit 1 "no workload" -- "$FLEETSIM" plan noload.ini --db bad.db --slo 'p99<=6s'
+expect_in "$TMP/err" "no inference workload" "no workload"
+expect_exit 1 "unknown workload" -- "$FLEETSIM" plan mmc.ini --db bad.db --slo 'p99<=6s' --workload chat
+expect_in "$TMP/err" "no inference workload 'chat'" "unknown workload"
+checks=$((checks + 1)); [ ! -e bad.db ] || [ "$(sql bad.db 'SELECT count(*) FROM run')" = 0 ] || fail "bad input stored runs"
+
+report
