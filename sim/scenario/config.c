@@ -33,7 +33,7 @@ typedef struct parse_state {
     fs_config *c;
     const char *file;
     reader_state *rd;
-    size_t first;        /* index of this file's first entry */
+    fs_strmap seen;      /* this file's "section\0key"s: line numbers */
     char include[PATH_MAX];
     int include_line;
     fs_error *err;
@@ -84,6 +84,73 @@ static int append_text(fs_config *c, const char *s, size_t n)
     t[c->text_len] = '\0';
     c->text = t;
     return 0;
+}
+
+/* "section\0key", the index's key for an entry; 0 when it does not fit
+ * (no entry can have such a section or key: lines are bounded). */
+#define JOINT_MAX (FS_CONFIG_SECTION_MAX + FS_CONFIG_LINE_MAX + 2)
+
+static size_t joint_key(char *buf, const char *section, const char *key)
+{
+    size_t s = strlen(section), k = strlen(key);
+    if (s + 1 + k > JOINT_MAX)
+        return 0;
+    memcpy(buf, section, s);
+    buf[s] = '\0';
+    memcpy(buf + s + 1, key, k);
+    return s + 1 + k;
+}
+
+/* Adds entry i to the index: its key now names it (the last one wins),
+ * and it joins its section's list. */
+static int index_entry(fs_config *c, size_t i)
+{
+    const fs_config_entry *e = &c->e[i];
+    char joint[JOINT_MAX];
+    size_t jlen = joint_key(joint, e->section, e->key), si;
+    if (!jlen || fs_strmap_put(&c->keys, joint, jlen, i))
+        return -1;
+    if (!fs_strmap_get(&c->names, e->section, strlen(e->section), &si)) {
+        fs_config_section *grown = fs_vec_grow(c->sections,
+                                               &c->sections_cap,
+                                               c->nsections + 1,
+                                               sizeof *grown);
+        if (!grown)
+            return -1;
+        c->sections = grown;
+        si = c->nsections;
+        if (fs_strmap_put(&c->names, e->section, strlen(e->section), si))
+            return -1;
+        c->sections[c->nsections++] = (fs_config_section){e->section, NULL,
+                                                          0, 0};
+    }
+    fs_config_section *sec = &c->sections[si];
+    size_t *entries = fs_vec_grow(sec->entries, &sec->cap, sec->n + 1,
+                                  sizeof *entries);
+    if (!entries)
+        return -1;
+    sec->entries = entries;
+    sec->entries[sec->n++] = i;
+    return 0;
+}
+
+static int index_all(fs_config *c)
+{
+    for (; c->indexed < c->n; c->indexed++)
+        if (index_entry(c, c->indexed))
+            return -1;
+    return 0;
+}
+
+static void index_free(fs_config *c)
+{
+    fs_strmap_free(&c->keys);
+    fs_strmap_free(&c->names);
+    for (size_t i = 0; i < c->nsections; i++)
+        free(c->sections[i].entries);
+    free(c->sections);
+    c->sections = NULL;
+    c->nsections = c->sections_cap = c->indexed = 0;
 }
 
 static int add_entry(fs_config *c, const char *section, const char *key,
@@ -137,17 +204,18 @@ static int handler(void *user, const char *section, const char *name,
         ps->include_line = line;
         return 1;
     }
-    for (size_t i = ps->first; i < ps->c->n; i++) {
-        fs_config_entry *e = &ps->c->e[i];
-        if (strcmp(e->section, section) == 0 && strcmp(e->key, name) == 0) {
-            fs_error_at(ps->err, ps->file, line, NULL,
-                        "%s.%s: set twice (first at line %d)", section, name,
-                        e->line);
-            ps->failed = 1;
-            return 0;
-        }
+    char joint[JOINT_MAX];
+    size_t jlen = joint_key(joint, section, name);
+    size_t first;
+    if (jlen && fs_strmap_get(&ps->seen, joint, jlen, &first)) {
+        fs_error_at(ps->err, ps->file, line, NULL,
+                    "%s.%s: set twice (first at line %d)", section, name,
+                    (int)first);
+        ps->failed = 1;
+        return 0;
     }
-    if (add_entry(ps->c, section, name, value, ps->file, line)) {
+    if (!jlen || fs_strmap_put(&ps->seen, joint, jlen, (size_t)line) ||
+        add_entry(ps->c, section, name, value, ps->file, line)) {
         fs_error_set(ps->err, "out of memory reading %s", ps->file);
         ps->failed = 1;
         return 0;
@@ -330,9 +398,10 @@ static int load_file(fs_config *c, const char *path, const char *as_written,
         return fs_error_set(err, "out of memory reading %s", path);
     }
     reader_state rd = {text, text + len, 0, 0};
-    parse_state ps = {.c = c, .file = file, .rd = &rd, .first = c->n,
-                      .err = err};
+    parse_state ps = {.c = c, .file = file, .rd = &rd, .err = err};
+    fs_strmap_init(&ps.seen);
     int rc = ini_parse_stream(reader, &rd, handler, &ps);
+    fs_strmap_free(&ps.seen);
     free(text);
     if (ps.failed)
         return -1;
@@ -405,6 +474,11 @@ fs_config *fs_config_load(const char *path, fs_error *err)
         fs_config_free(c);
         return NULL;
     }
+    if (index_all(c)) {
+        fs_error_set(err, "out of memory reading %s", path);
+        fs_config_free(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -418,6 +492,7 @@ void fs_config_free(fs_config *c)
         free(c->e[i].value);
     }
     free(c->e);
+    index_free(c);
     for (size_t i = 0; i < c->nfiles; i++)
         free(c->files[i]);
     free(c->files);
@@ -429,10 +504,23 @@ fs_config_entry *fs_config_find(const fs_config *c, const char *section,
                                 const char *key)
 {
     /* Last one wins: includes come first, --set last. */
-    for (size_t i = c->n; i-- > 0;)
+    for (size_t i = c->n; i-- > c->indexed;)
         if (strcmp(c->e[i].section, section) == 0 &&
             strcmp(c->e[i].key, key) == 0)
             return &c->e[i];
+    char joint[JOINT_MAX];
+    size_t jlen = joint_key(joint, section, key), i;
+    if (jlen && fs_strmap_get(&c->keys, joint, jlen, &i))
+        return &c->e[i];
+    return NULL;
+}
+
+const fs_config_section *fs_config_section_find(const fs_config *c,
+                                                const char *name)
+{
+    size_t i;
+    if (fs_strmap_get(&c->names, name, strlen(name), &i))
+        return &c->sections[i];
     return NULL;
 }
 
@@ -471,7 +559,7 @@ int fs_config_set(fs_config *c, const char *assignment, fs_error *err)
     if (!file || add_entry(c, section, key, eq + 1, file, 0) ||
         append_text(c, "; --set ", 8) ||
         append_text(c, assignment, strlen(assignment)) ||
-        append_text(c, "\n", 1))
+        append_text(c, "\n", 1) || index_all(c))
         return fs_error_set(err, "out of memory");
     return 0;
 }

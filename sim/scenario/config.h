@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <ini.h>
 #include "sim/base/error.h"
+#include "sim/base/strmap.h"
 
 /* Limits of what is read (README, "Scenario reference"): a file is a
  * regular file of at most 1 MiB; a line holds what inih's buffer does; a
@@ -29,9 +30,24 @@ typedef struct fs_config_entry {
     int used;           /* set when a typed reader consumed it */
 } fs_config_entry;
 
+/* A section's entries, in file order (indexes into fs_config.e). */
+typedef struct fs_config_section {
+    const char *name;   /* the first entry's section string */
+    size_t *entries;
+    size_t n, cap;
+} fs_config_section;
+
 typedef struct fs_config {
     fs_config_entry *e;
     size_t n, cap;
+    /* The index, so that reading a scenario is linear in its size: each
+     * (section, key) to its last entry, each section by name, and the
+     * sections in order of first appearance.  Built when the file is
+     * loaded, kept up by fs_config_set; entries past `indexed` (none
+     * after a load) are searched one by one. */
+    fs_strmap keys, names;
+    fs_config_section *sections;
+    size_t nsections, sections_cap, indexed;
     char **files;       /* interned file names, and "--set" */
     size_t nfiles;
     char *text;         /* every file read, concatenated, plus --set lines */
@@ -47,8 +63,14 @@ void fs_config_free(fs_config *c);
  * key is what follows the last one). */
 int fs_config_set(fs_config *c, const char *assignment, fs_error *err);
 
-/* The entry for section/key, or NULL. */
+/* The entry for section/key (the last one set), or NULL. */
 fs_config_entry *fs_config_find(const fs_config *c, const char *section,
                                 const char *key);
+
+/* The section of that name, or NULL: its entries in file order.  Every
+ * section of a config is c->sections[0 .. nsections), in order of first
+ * appearance. */
+const fs_config_section *fs_config_section_find(const fs_config *c,
+                                                const char *name);
 
 #endif

@@ -335,14 +335,9 @@ static int collect_sections(fs_scenario *sc, const char *prefix,
     *out = NULL;
     *n = 0;
     size_t plen = strlen(prefix), cap = 0;
-    for (size_t i = 0; i < sc->cfg->n; i++) {
-        const char *s = sc->cfg->e[i].section;
+    for (size_t i = 0; i < sc->cfg->nsections; i++) {
+        const char *s = sc->cfg->sections[i].name;
         if (strncmp(s, prefix, plen) != 0)
-            continue;
-        int seen = 0;
-        for (size_t k = 0; k < *n && !seen; k++)
-            seen = strcmp((*out)[k], s) == 0;
-        if (seen)
             continue;
         const char **a = fs_vec_grow(*out, &cap, *n + 1, sizeof *a);
         if (!a)

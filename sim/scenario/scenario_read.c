@@ -37,10 +37,9 @@ int fs_rd_bad(fs_reader *rd, const fs_config_entry *e, const char *fmt,
 /* The first key of the section, for "missing key" messages. */
 const fs_config_entry *fs_rd_first(fs_reader *rd)
 {
-    for (size_t i = 0; i < rd->cfg->n; i++)
-        if (strcmp(rd->cfg->e[i].section, rd->section) == 0)
-            return &rd->cfg->e[i];
-    return NULL;
+    const fs_config_section *sec = fs_config_section_find(rd->cfg,
+                                                          rd->section);
+    return sec && sec->n ? &rd->cfg->e[sec->entries[0]] : NULL;
 }
 
 int fs_rd_missing(fs_reader *rd, const char *what)
@@ -147,11 +146,12 @@ static int unknown_key(fs_reader *rd, const fs_config_entry *e,
 int fs_rd_check_keys(fs_reader *rd, fs_section_kind kind)
 {
     const fs_key_section *sec = &fs_key_sections[kind];
-    for (size_t i = 0; i < rd->cfg->n; i++) {
-        fs_config_entry *e = &rd->cfg->e[i];
+    const fs_config_section *cs = fs_config_section_find(rd->cfg,
+                                                         rd->section);
+    for (size_t i = 0; cs && i < cs->n; i++) {
+        fs_config_entry *e = &rd->cfg->e[cs->entries[i]];
         fs_key_ref k;
-        if (strcmp(e->section, rd->section) != 0 ||
-            fs_key_find(sec, e->key, &k))
+        if (fs_key_find(sec, e->key, &k))
             continue;
         const fs_key_later *l = fs_key_find_later(sec, e->key);
         if (!l)
