@@ -1,12 +1,42 @@
-/* heap.c -- binary min-heap of events on (time, sequence); see heap.h. */
+/* heap.c -- 4-ary min-heap of events on (time, sequence); see heap.h. */
 #include "sim/base/heap.h"
 
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
+
+#define ARITY 4
+
+/* Times are never negative (the engine schedules at or after now, from
+ * 0), and the bits of a non-negative double order like the numbers, so
+ * times compare as integers.  With the sequence as a second integer and
+ * bitwise rather than short-circuit operators, a comparison is a few
+ * flag instructions and the choice of the least child conditional moves:
+ * no branch on the unpredictable order of random times. */
+static inline uint64_t time_bits(double t)
+{
+    uint64_t u;
+    memcpy(&u, &t, sizeof u);
+    return u;
+}
+
+/* Whether entry x comes before the key (tb, seq). */
+static inline int entry_before(const fs_heap_entry *x, uint64_t tb,
+                               uint64_t seq)
+{
+    uint64_t xb = time_bits(x->t);
+    return (xb < tb) | ((xb == tb) & (x->seq < seq));
+}
 
 static inline int entry_less(const fs_heap_entry *x, const fs_heap_entry *y)
 {
-    return x->t < y->t || (x->t == y->t && x->seq < y->seq);
+    return entry_before(x, time_bits(y->t), y->seq);
+}
+
+/* b when take_b, else a, without a branch. */
+static inline size_t pick(size_t a, size_t b, int take_b)
+{
+    return a ^ ((a ^ b) & ((size_t)0 - (size_t)take_b));
 }
 
 void fs_heap_init(fs_heap *h)
@@ -14,6 +44,7 @@ void fs_heap_init(fs_heap *h)
     h->a = NULL;
     h->n = h->cap = 0;
     h->next_seq = 0;
+    h->hole = 0;
 }
 
 void fs_heap_free(fs_heap *h)
@@ -22,8 +53,46 @@ void fs_heap_free(fs_heap *h)
     fs_heap_init(h);
 }
 
+/* Places (t, seq, id) at i or below, among the first n entries (i's own
+ * slot is free): moves the smallest child up while it is smaller.  The
+ * entry travels as scalars: a struct copied through the stack stalls on
+ * store forwarding in this loop. */
+static inline void sift_down(fs_heap_entry *a, size_t n, size_t i, double t,
+                             uint64_t seq, uint32_t id)
+{
+    uint64_t tb = time_bits(t);
+    for (;;) {
+        size_t c = ARITY * i + 1;
+        if (c >= n)
+            break;
+        size_t best = c;
+        if (c + ARITY <= n) {   /* a full node: the common case, unrolled */
+            size_t b01 = pick(c, c + 1, entry_less(&a[c + 1], &a[c]));
+            size_t b23 = pick(c + 2, c + 3, entry_less(&a[c + 3], &a[c + 2]));
+            best = pick(b01, b23, entry_less(&a[b23], &a[b01]));
+        } else {
+            for (size_t k = c + 1; k < n; k++)
+                best = pick(best, k, entry_less(&a[k], &a[best]));
+        }
+        if (!entry_before(&a[best], tb, seq))
+            break;
+        a[i] = a[best];
+        i = best;
+    }
+    a[i].t = t;
+    a[i].seq = seq;
+    a[i].id = id;
+}
+
 int fs_heap_push(fs_heap *h, double t, uint32_t id)
 {
+    assert(t >= 0);
+    t += 0.0;   /* -0.0, whose bits would order last, becomes +0.0 */
+    if (h->hole) {
+        h->hole = 0;
+        sift_down(h->a, h->n, 0, t, h->next_seq++, id);
+        return 0;
+    }
     if (h->n == h->cap) {
         size_t cap = h->cap ? h->cap * 2 : 64;
         fs_heap_entry *a = realloc(h->a, cap * sizeof *a);
@@ -32,41 +101,48 @@ int fs_heap_push(fs_heap *h, double t, uint32_t id)
         h->a = a;
         h->cap = cap;
     }
-    fs_heap_entry e = {t, h->next_seq++, id};
+    uint64_t seq = h->next_seq++, tb = time_bits(t);
     size_t i = h->n++;
-    /* Sift up: move parents down until e's place is found. */
+    /* Sift up: move parents down until the entry's place is found. */
     while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (!entry_less(&e, &h->a[p]))
+        size_t p = (i - 1) / ARITY;
+        if (entry_before(&h->a[p], tb, seq))
             break;
         h->a[i] = h->a[p];
         i = p;
     }
-    h->a[i] = e;
+    h->a[i].t = t;
+    h->a[i].seq = seq;
+    h->a[i].id = id;
     return 0;
+}
+
+void fs_heap_settle(fs_heap *h)
+{
+    if (!h->hole)
+        return;
+    h->hole = 0;
+    if (--h->n > 0) {
+        const fs_heap_entry *last = &h->a[h->n];
+        sift_down(h->a, h->n, 0, last->t, last->seq, last->id);
+    }
+}
+
+int fs_heap_take(fs_heap *h, fs_heap_entry *out)
+{
+    assert(!h->hole);
+    if (h->n == 0)
+        return 0;
+    *out = h->a[0];
+    h->hole = 1;
+    return 1;
 }
 
 int fs_heap_pop(fs_heap *h, fs_heap_entry *out)
 {
-    if (h->n == 0)
+    fs_heap_settle(h);
+    if (!fs_heap_take(h, out))
         return 0;
-    *out = h->a[0];
-    fs_heap_entry last = h->a[--h->n];
-    size_t n = h->n, i = 0;
-    /* Sift down the last entry from the root. */
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && entry_less(&h->a[c + 1], &h->a[c]))
-            c++;
-        if (!entry_less(&h->a[c], &last))
-            break;
-        h->a[i] = h->a[c];
-        i = c;
-    }
-    if (n)
-        h->a[i] = last;
-    assert(i == 0 || !entry_less(&h->a[i], &h->a[(i - 1) / 2]));
+    fs_heap_settle(h);
     return 1;
 }

@@ -1,9 +1,18 @@
-/* heap.h -- the pending-event heap: a binary min-heap on (time, sequence).
+/* heap.h -- the pending-event heap: a 4-ary min-heap on (time, sequence).
  *
  * Entries carry their keys inline so that sifting touches one array and
  * never follows a pointer; the payload is the index of the event record in
  * the engine's pool.  Equal times pop in the order they were pushed
- * (the sequence number breaks the tie), which makes runs deterministic. */
+ * (the sequence number breaks the tie), which makes runs deterministic:
+ * the keys are unique, so the order entries leave in does not depend on
+ * the heap's shape.
+ *
+ * Four children per node halve the depth of a binary heap, and a node's
+ * children sit side by side in memory.  The event loop takes the top out
+ * with fs_heap_take, which leaves a hole at the root: the handler's first
+ * push (most handlers schedule one event) drops into the hole and sifts
+ * down once, instead of a pop's sift-down followed by a push's sift-up.
+ * fs_heap_settle fills a hole no push took. */
 #ifndef FS_HEAP_H
 #define FS_HEAP_H
 
@@ -18,8 +27,9 @@ typedef struct fs_heap_entry {
 
 typedef struct fs_heap {
     fs_heap_entry *a;
-    size_t n, cap;
+    size_t n, cap;      /* n counts the hole, if any */
     uint64_t next_seq;
+    int hole;           /* a[0] was taken and not yet refilled */
 } fs_heap;
 
 void fs_heap_init(fs_heap *h);
@@ -28,10 +38,19 @@ void fs_heap_free(fs_heap *h);
 int fs_heap_push(fs_heap *h, double t, uint32_t id);
 /* Pops the smallest entry into *out; 0 when the heap is empty. */
 int fs_heap_pop(fs_heap *h, fs_heap_entry *out);
-static inline size_t fs_heap_size(const fs_heap *h) { return h->n; }
+/* Like fs_heap_pop, but leaves a hole at the root for the next push to
+ * fill (or fs_heap_settle).  Call it with no hole. */
+int fs_heap_take(fs_heap *h, fs_heap_entry *out);
+/* Fills the hole fs_heap_take left, if no push has. */
+void fs_heap_settle(fs_heap *h);
+static inline size_t fs_heap_size(const fs_heap *h)
+{
+    return h->n - (size_t)h->hole;
+}
+/* The smallest entry, or NULL; call it with no hole (fs_heap_settle). */
 static inline const fs_heap_entry *fs_heap_top(const fs_heap *h)
 {
-    return h->n ? &h->a[0] : NULL;
+    return h->n && !h->hole ? &h->a[0] : NULL;
 }
 
 #endif

@@ -100,15 +100,18 @@ void fs_engine_set_progress(fs_engine *e, fs_progress_fn fn, void *ctx)
     e->progress_ctx = ctx;
 }
 
+/* The top event is taken out leaving a hole at the heap's root, so the
+ * handler's first schedule fills it with one sift-down (heap.h). */
 void fs_engine_run(fs_engine *e, double until)
 {
     fs_heap_entry top;
     e->stopped = 0;
     while (!e->stopped) {
+        fs_heap_settle(&e->heap);
         const fs_heap_entry *peek = fs_heap_top(&e->heap);
         if (!peek || peek->t >= until)
             break;
-        fs_heap_pop(&e->heap, &top);
+        fs_heap_take(&e->heap, &top);
         assert(top.t >= e->now);
         e->now = top.t;
         fs_event ev = e->ev[top.id];
@@ -119,6 +122,7 @@ void fs_engine_run(fs_engine *e, double until)
         if ((++e->events & e->progress_mask) == 0 && e->progress)
             e->progress(e->progress_ctx, e->now, e->events);
     }
+    fs_heap_settle(&e->heap);
     if (!e->stopped && e->now < until)
         e->now = until;
 }
