@@ -45,6 +45,42 @@ static void check_shape(const char *name, double *x, gsl_rng *r, int shape)
     fs_hist_free(&h);
 }
 
+/* fs_hist_add finds a sample's bin without calling log (histogram.c);
+ * every bin must be the one GSL's own binary search picks: the counts of
+ * both agree bin by bin for samples spread over the whole range, and for
+ * every bin edge and the doubles either side of it. */
+static void check_bins_exact(gsl_rng *r)
+{
+    fs_hist h;
+    CHECK(fs_hist_init(&h) == 0);
+    gsl_histogram *g = gsl_histogram_alloc(h.h->n);
+    gsl_histogram_set_ranges(g, h.h->range, h.h->n + 1);
+    for (int i = 0; i < N; i++) {
+        double x = FS_HIST_MIN * pow(FS_HIST_MAX / FS_HIST_MIN,
+                                     gsl_rng_uniform_pos(r));
+        if (x >= FS_HIST_MAX)
+            continue;
+        fs_hist_add(&h, x);
+        gsl_histogram_increment(g, x);
+    }
+    for (size_t i = 1; i < h.h->n; i++) {
+        double edge = h.h->range[i];
+        double xs[3] = {nextafter(edge, 0), edge, nextafter(edge, INFINITY)};
+        for (int k = 0; k < 3; k++) {
+            fs_hist_add(&h, xs[k]);
+            gsl_histogram_increment(g, xs[k]);
+        }
+    }
+    size_t differ = 0;
+    for (size_t i = 0; i < h.h->n; i++)
+        differ += gsl_histogram_get(h.h, i) != gsl_histogram_get(g, i);
+    printf("  bins: %zu of %zu differ from gsl_histogram_increment's\n",
+           differ, h.h->n);
+    CHECK(differ == 0);
+    gsl_histogram_free(g);
+    fs_hist_free(&h);
+}
+
 int main(void)
 {
     double *x = malloc(N * sizeof *x);
@@ -52,6 +88,7 @@ int main(void)
     check_shape("exponential", x, r, 0);
     check_shape("lognormal", x, r, 1);
     check_shape("pareto", x, r, 2);
+    check_bins_exact(r);
 
     fs_hist a, b;
     fs_hist_init(&a);

@@ -20,10 +20,15 @@
 #define FS_HIST_MAX 1e8
 #define FS_HIST_RATIO 1.0099
 
+/* A sample's bin is found from its float's exponent and a table of log2
+ * over FS_HIST_SEGS segments of the mantissa (histogram.c). */
+#define FS_HIST_SEGS 64
+
 typedef struct fs_hist {
     gsl_histogram *h;
     double *bmin, *bmax;    /* each bin's smallest and largest sample */
-    double log_min, inv_log_ratio;
+    double bins_per_log2, log2_min;   /* bin = (log2 x - log2_min) * ... */
+    double log2_seg[FS_HIST_SEGS + 1];   /* log2(1 + k / FS_HIST_SEGS) */
     double count, sum;
 } fs_hist;
 
