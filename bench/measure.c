@@ -1,5 +1,6 @@
-/* measure.c -- runs a command and prints its wall time and peak resident
- * memory, as "seconds=S max_rss_kb=K" on stderr, for bench/run's
+/* measure.c -- runs a command and prints its wall time, CPU time (user +
+ * system) and peak resident memory, as "seconds=S cpu_seconds=C
+ * max_rss_kb=K" on stderr, for bench/run's
  * whole-process figures (GNU time is not on every machine).
  *
  * usage: measure COMMAND [ARG...]   exit status: the command's */
@@ -40,7 +41,9 @@ int main(int argc, char **argv)
         perror("measure: wait4");
         return 2;
     }
-    fprintf(stderr, "seconds=%.3f max_rss_kb=%ld\n", now() - t0,
-            ru.ru_maxrss);
+    double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+                 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+    fprintf(stderr, "seconds=%.3f cpu_seconds=%.3f max_rss_kb=%ld\n",
+            now() - t0, cpu, ru.ru_maxrss);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
