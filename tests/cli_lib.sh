@@ -52,7 +52,10 @@ expect_one_line() {
     [ "$n" -eq 1 ] || { fail "$1: $n lines on stderr, expected 1"; head -5 "$TMP/err"; }
 }
 
-sql() { sqlite3 -batch -noheader "$@"; }
+# A busy timeout: two queries at once (a pipeline's two sides) would
+# otherwise see "database is locked" while the other, closing last,
+# checkpoints the WAL away.
+sql() { sqlite3 -batch -noheader -cmd ".timeout 60000" "$@"; }
 
 # bad_run NAME FRAGMENT: $TMP/NAME.ini is refused: exit 1, one line on
 # stderr containing FRAGMENT, and no database written.

@@ -68,6 +68,7 @@ expect_eq "$(q "printf('%.0f %.1f', l.ttft_p99_s * 1000, l.tpot_p50_s * 1000)" b
 # ---- per pool: TTFT, TPOT and end to end over all the pool serves ----------
 # one workload on a pool: the pool's quantiles are its workload's
 expect_eq "$(sql "$DB" "SELECT p.ttft_p50_s = l.ttft_p50_s AND p.ttft_p99_s = l.ttft_p99_s AND p.tpot_p50_s = l.tpot_p50_s AND p.tpot_p99_s = l.tpot_p99_s AND p.e2e_p50_s = l.p50_s AND p.e2e_p99_s = l.p99_s FROM pool p JOIN latency l USING (run_id) JOIN run r USING (run_id) WHERE r.name = 'case2-llm-after'")" "1" "pool latency = its only workload's"
+expect_eq "$(sql "$DB" "SELECT p.ttft_p90_s = l.ttft_p90_s AND p.tpot_p90_s = l.tpot_p90_s AND p.e2e_p90_s = l.p90_s AND abs(p.ttft_mean_s - l.ttft_mean_s) <= 1e-9 * l.ttft_mean_s AND abs(p.tpot_mean_s - l.tpot_mean_s) <= 1e-9 * l.tpot_mean_s AND abs(p.e2e_mean_s - l.mean_s) <= 1e-9 * l.mean_s FROM pool p JOIN latency l USING (run_id) JOIN run r USING (run_id) WHERE r.name = 'case2-llm-after'")" "1" "pool p90 and mean = its only workload's"
 cat >"$TMP/two.ini" <<'INI'
 [scenario]
 name = two
@@ -104,7 +105,7 @@ for c in ttft_p50_s ttft_p99_s tpot_p50_s e2e_p50_s; do
 done
 expect_eq "$(sql "$TMP/two.db" "SELECT count(*) FROM pool WHERE pool = 'cpu' AND ttft_p50_s IS NULL AND tpot_p99_s IS NULL AND e2e_p99_s IS NULL")" "1" "a pool with no llm: NULL"
 expect_exit 0 "compare json: the pools' TTFT" -- "$FLEETSIM" compare --db "$TMP/two.db" two --format json
-expect_in "$TMP/out" '"e2e_p99_s":null}' "compare json: pools[].e2e_p99_s (NULL for a pool with no llm)"
+expect_in "$TMP/out" '"e2e_p99_s":null,"ttft_p90_s":null,"tpot_p90_s":null,"e2e_p90_s":null,"ttft_mean_s":null,"tpot_mean_s":null,"e2e_mean_s":null}' "compare json: pools[]' TTFT/TPOT/end-to-end (NULL for a pool with no llm)"
 expect_in "$TMP/out" '"ttft_p50_s":0.6' "compare json: pools[].ttft_p50_s"
 expect_exit 0 "run prints the pool's latency" -- "$FLEETSIM" run "$TMP/two.ini" --db "$TMP/two.db"
 expect_in "$TMP/out" "TTFT p50" "run: the pool's TTFT line"

@@ -195,7 +195,7 @@ static char *compare_text(fs_compare_format fmt, const fs_compare_run *runs,
 static void test_formats(void)
 {
     CHECK(fs_compare_section_columns(FS_COMPARE_WORKLOADS) == 11);
-    CHECK(fs_compare_section_columns(FS_COMPARE_POOLS) == 18);
+    CHECK(fs_compare_section_columns(FS_COMPARE_POOLS) == 24);
     CHECK(fs_compare_section_columns(FS_COMPARE_PRICING) == 2);
 
     fs_compare_run runs[2];
@@ -216,13 +216,16 @@ static void test_formats(void)
      * and for spot pools interruptions, retried, fallback hours, cost */
     add_row(&runs[0], FS_COMPARE_POOLS, (const char *[]){
         "od|1", "on-demand", "A100-80GB", "720.0", "360.0", "0.5", "100.0",
-        "50.0", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL });
+        "50.0", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL, NULL, NULL, NULL, NULL });
     add_row(&runs[1], FS_COMPARE_POOLS, (const char *[]){
         "od|1", "on-demand", "A100-80GB", "720.0", "180.0", "0.25", "100.0",
-        "75.0", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL });
+        "75.0", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL, NULL, NULL, NULL, NULL });
     add_row(&runs[1], FS_COMPARE_POOLS, (const char *[]){
         "spare", "spot", "L4", "0.0", "0.0", NULL, "50.0", "50.0", "3", "7",
-        "1.5", "4.59", NULL, NULL, NULL, NULL, NULL, NULL });
+        "1.5", "4.59", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL, NULL });
     add_row(&runs[0], FS_COMPARE_PRICING, (const char *[]){
         "on-demand", "100.0" });
     add_row(&runs[1], FS_COMPARE_PRICING, (const char *[]){
@@ -259,7 +262,10 @@ static void test_formats(void)
                    "\"fallback_cost_usd\":4.59,\"ttft_p50_s\":null,"
                    "\"ttft_p99_s\":null,\"tpot_p50_s\":null,"
                    "\"tpot_p99_s\":null,\"e2e_p50_s\":null,"
-                   "\"e2e_p99_s\":null,\"delta_vs_baseline\":null,"
+                   "\"e2e_p99_s\":null,"
+                   "\"ttft_p90_s\":null,\"tpot_p90_s\":null,\"e2e_p90_s\":null,"
+                   "\"ttft_mean_s\":null,\"tpot_mean_s\":null,"
+                   "\"e2e_mean_s\":null,\"delta_vs_baseline\":null,"
                    "\"delta_pct_vs_baseline\":null}");
     CHECK_CONTAINS(json, "\"gpu_hours_busy\":-180,\"utilization\":-0.25,"
                    "\"cost_usd\":0,\"idle_cost_usd\":25,\"interruptions\":"
@@ -267,7 +273,10 @@ static void test_formats(void)
                    "\"fallback_cost_usd\":null,\"ttft_p50_s\":null,"
                    "\"ttft_p99_s\":null,\"tpot_p50_s\":null,"
                    "\"tpot_p99_s\":null,\"e2e_p50_s\":null,"
-                   "\"e2e_p99_s\":null}");
+                   "\"e2e_p99_s\":null,"
+                   "\"ttft_p90_s\":null,\"tpot_p90_s\":null,\"e2e_p90_s\":null,"
+                   "\"ttft_mean_s\":null,\"tpot_mean_s\":null,"
+                   "\"e2e_mean_s\":null}");
     CHECK_CONTAINS(json, "\"cost_by_pricing\":[{\"pricing\":\"on-demand\","
                    "\"cost_usd\":100.0}]}");
     CHECK_CONTAINS(json, "{\"pricing\":\"spot\",\"cost_usd\":50.0,"

@@ -94,6 +94,12 @@ static const fs_cmp_column pool_cols[] = {
     { "tpot_p99_s", "TPOT p99", FS_COL_SECONDS, 1, "p.tpot_p99_s", 1 },
     { "e2e_p50_s", "end-to-end p50", FS_COL_SECONDS, 1, "p.e2e_p50_s", 1 },
     { "e2e_p99_s", "end-to-end p99", FS_COL_SECONDS, 1, "p.e2e_p99_s", 1 },
+    { "ttft_p90_s", "TTFT p90", FS_COL_SECONDS, 1, "p.ttft_p90_s", 1 },
+    { "tpot_p90_s", "TPOT p90", FS_COL_SECONDS, 1, "p.tpot_p90_s", 1 },
+    { "e2e_p90_s", "end-to-end p90", FS_COL_SECONDS, 1, "p.e2e_p90_s", 1 },
+    { "ttft_mean_s", "TTFT mean", FS_COL_SECONDS, 1, "p.ttft_mean_s", 1 },
+    { "tpot_mean_s", "TPOT mean", FS_COL_SECONDS, 1, "p.tpot_mean_s", 1 },
+    { "e2e_mean_s", "end-to-end mean", FS_COL_SECONDS, 1, "p.e2e_mean_s", 1 },
 };
 
 static const fs_cmp_column pricing_cols[] = {

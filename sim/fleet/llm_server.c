@@ -455,6 +455,8 @@ void fs_llm_servers_latency(const fs_servers *p, fs_llm_pool_lat *out)
     if (!st) {
         out->ttft_p50_s = out->ttft_p99_s = out->tpot_p50_s = NAN;
         out->tpot_p99_s = out->e2e_p50_s = out->e2e_p99_s = NAN;
+        out->ttft_p90_s = out->tpot_p90_s = out->e2e_p90_s = NAN;
+        out->ttft_mean_s = out->tpot_mean_s = out->e2e_mean_s = NAN;
         return;
     }
     out->ttft_p50_s = fs_hist_quantile(&st->ttft, 0.50);
@@ -463,4 +465,10 @@ void fs_llm_servers_latency(const fs_servers *p, fs_llm_pool_lat *out)
     out->tpot_p99_s = fs_hist_quantile(&st->tpot, 0.99);
     out->e2e_p50_s = fs_hist_quantile(&st->e2e, 0.50);
     out->e2e_p99_s = fs_hist_quantile(&st->e2e, 0.99);
+    out->ttft_p90_s = fs_hist_quantile(&st->ttft, 0.90);
+    out->tpot_p90_s = fs_hist_quantile(&st->tpot, 0.90);
+    out->e2e_p90_s = fs_hist_quantile(&st->e2e, 0.90);
+    out->ttft_mean_s = fs_hist_mean(&st->ttft);
+    out->tpot_mean_s = fs_hist_mean(&st->tpot);
+    out->e2e_mean_s = fs_hist_mean(&st->e2e);
 }

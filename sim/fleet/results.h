@@ -57,6 +57,8 @@ typedef struct fs_llm_row {
 typedef struct fs_llm_pool_lat {
     double ttft_p50_s, ttft_p99_s, tpot_p50_s, tpot_p99_s;
     double e2e_p50_s, e2e_p99_s;   /* end to end: arrival to last token */
+    double ttft_p90_s, tpot_p90_s, e2e_p90_s;
+    double ttft_mean_s, tpot_mean_s, e2e_mean_s;
 } fs_llm_pool_lat;
 
 typedef struct fs_latency_row {

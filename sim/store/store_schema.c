@@ -306,15 +306,21 @@ static const char schema_v12[] =
     "ALTER TABLE cost_allocation ADD COLUMN profile TEXT;\n";
 
 /* Version 13: LLM latency per pool.  A pool serving an llm gains TTFT,
- * TPOT and end-to-end p50 and p99 over the measured requests of every
- * workload it serves (NULL for other pools). */
+ * TPOT and end-to-end p50, p90, p99 and mean over the measured requests of
+ * every workload it serves (NULL for other pools). */
 static const char schema_v13[] =
     "ALTER TABLE pool ADD COLUMN ttft_p50_s REAL;\n"
     "ALTER TABLE pool ADD COLUMN ttft_p99_s REAL;\n"
     "ALTER TABLE pool ADD COLUMN tpot_p50_s REAL;\n"
     "ALTER TABLE pool ADD COLUMN tpot_p99_s REAL;\n"
     "ALTER TABLE pool ADD COLUMN e2e_p50_s REAL;\n"
-    "ALTER TABLE pool ADD COLUMN e2e_p99_s REAL;\n";
+    "ALTER TABLE pool ADD COLUMN e2e_p99_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN ttft_p90_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN tpot_p90_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN e2e_p90_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN ttft_mean_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN tpot_mean_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN e2e_mean_s REAL;\n";
 
 /* migrations[v]: user_version v -> v + 1. */
 static const char *const migrations[FS_SCHEMA_VERSION] = {
@@ -373,7 +379,8 @@ static const struct required {
       ", tokens_in, tokens_out, tokens_in_per_gpu_s, tokens_out_per_gpu_s,"
       " cost_per_mtok_out_usd, cost_per_mtok_usd"
       ", ttft_p50_s, ttft_p99_s, tpot_p50_s, tpot_p99_s, e2e_p50_s,"
-      " e2e_p99_s" },
+      " e2e_p99_s, ttft_p90_s, tpot_p90_s, e2e_p90_s, ttft_mean_s,"
+      " tpot_mean_s, e2e_mean_s" },
     { "table", "cost_allocation", "run_id, month, workload, pool, tags,"
       " cost_usd, gpu_hours, profile" },
     { "table", "interruption", "run_id, pool, t_s, instance_id, notice_s,"

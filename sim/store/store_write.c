@@ -309,7 +309,9 @@ static int update_llm(fs_store *s, const fs_results *r, long long id)
         " tokens_in_per_gpu_s = ?3, tokens_out_per_gpu_s = ?4,"
         " cost_per_mtok_out_usd = ?5, cost_per_mtok_usd = ?6,"
         " ttft_p50_s = ?9, ttft_p99_s = ?10, tpot_p50_s = ?11,"
-        " tpot_p99_s = ?12, e2e_p50_s = ?13, e2e_p99_s = ?14"
+        " tpot_p99_s = ?12, e2e_p50_s = ?13, e2e_p99_s = ?14,"
+        " ttft_p90_s = ?15, tpot_p90_s = ?16, e2e_p90_s = ?17,"
+        " ttft_mean_s = ?18, tpot_mean_s = ?19, e2e_mean_s = ?20"
         " WHERE run_id = ?7 AND pool = ?8", -1, &pool, NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < r->nlatency; i++) {
         const fs_latency_row *l = &r->latency[i];
@@ -343,6 +345,12 @@ static int update_llm(fs_store *s, const fs_results *r, long long id)
         bind_real(pool, 12, p->llm_lat.tpot_p99_s, &rc);
         bind_real(pool, 13, p->llm_lat.e2e_p50_s, &rc);
         bind_real(pool, 14, p->llm_lat.e2e_p99_s, &rc);
+        bind_real(pool, 15, p->llm_lat.ttft_p90_s, &rc);
+        bind_real(pool, 16, p->llm_lat.tpot_p90_s, &rc);
+        bind_real(pool, 17, p->llm_lat.e2e_p90_s, &rc);
+        bind_real(pool, 18, p->llm_lat.ttft_mean_s, &rc);
+        bind_real(pool, 19, p->llm_lat.tpot_mean_s, &rc);
+        bind_real(pool, 20, p->llm_lat.e2e_mean_s, &rc);
         rc = step_row(pool, rc);
     }
     sqlite3_finalize(lat);
