@@ -8,6 +8,11 @@
 #include "sim/base/error.h"
 #include "sim/base/names.h"
 
+/* Writes the printf-style reason into why (len bytes): -1, so that a
+ * check reads `return fs_sweep_why(why, len, "...", ...)`. */
+int fs_sweep_why(char *why, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Most points one sweep may have. */
 #define FS_SWEEP_POINTS_MAX 10000
 

@@ -13,10 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int why_set(char *why, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int why_set(char *why, size_t len, const char *fmt, ...)
+/* Writes the reason into why; -1, for `return fs_sweep_why(...)`. */
+int fs_sweep_why(char *why, size_t len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -49,11 +47,11 @@ static int split_values(fs_sweep_axis *ax, const char *list, char *why,
     for (const char *c = list; *c; c++) {
         depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
         if (depth < 0)
-            return why_set(why, whylen, "%s: a ')' with no '(' before it "
+            return fs_sweep_why(why, whylen, "%s: a ')' with no '(' before it "
                            "in '%s' (at '%s')", ax->key, list, c);
     }
     if (depth > 0)
-        return why_set(why, whylen, "%s: %d '(' not closed in '%s' (values "
+        return fs_sweep_why(why, whylen, "%s: %d '(' not closed in '%s' (values "
                        "are split at commas outside parentheses)", ax->key,
                        depth, list);
     for (const char *c = list;; c++) {
@@ -64,13 +62,13 @@ static int split_values(fs_sweep_axis *ax, const char *list, char *why,
         if (*c && (*c != ',' || depth > 0))
             continue;
         if (c == start)
-            return why_set(why, whylen, "%s: an empty value in '%s'",
+            return fs_sweep_why(why, whylen, "%s: an empty value in '%s'",
                            ax->key, list);
         if (add_value(ax, start, (size_t)(c - start)))
-            return why_set(why, whylen, "out of memory");
+            return fs_sweep_why(why, whylen, "out of memory");
         for (int i = 0; i + 1 < ax->nvalues; i++)
             if (strcmp(ax->values[i], ax->values[ax->nvalues - 1]) == 0)
-                return why_set(why, whylen, "%s: value '%s' listed twice",
+                return fs_sweep_why(why, whylen, "%s: value '%s' listed twice",
                                ax->key, ax->values[i]);
         if (!*c)
             return 0;
@@ -83,27 +81,27 @@ int fs_sweep_add_axis(fs_sweep_grid *g, const char *arg, char *why,
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg || !eq[1])
-        return why_set(why, whylen, "expected SECTION.KEY=V1,V2,..., got "
+        return fs_sweep_why(why, whylen, "expected SECTION.KEY=V1,V2,..., got "
                        "'%s'", arg);
     const char *dot = memchr(arg, '.', (size_t)(eq - arg));
     if (!dot || dot == arg || dot + 1 == eq || eq[-1] == '.')
-        return why_set(why, whylen, "expected SECTION.KEY=V1,V2,... (e.g. "
+        return fs_sweep_why(why, whylen, "expected SECTION.KEY=V1,V2,... (e.g. "
                        "pool.gpu.count=1,2,4), got '%s'", arg);
     fs_sweep_axis *axes = realloc(g->axes,
                                   (size_t)(g->naxes + 1) * sizeof *axes);
     if (!axes)
-        return why_set(why, whylen, "out of memory");
+        return fs_sweep_why(why, whylen, "out of memory");
     g->axes = axes;
     fs_sweep_axis *ax = &axes[g->naxes];
     memset(ax, 0, sizeof *ax);
     if (!(ax->key = strndup(arg, (size_t)(eq - arg))))
-        return why_set(why, whylen, "out of memory");
+        return fs_sweep_why(why, whylen, "out of memory");
     g->naxes++;
     for (int i = 0; i + 1 < g->naxes; i++)
         if (strcmp(g->axes[i].key, ax->key) == 0)
-            return why_set(why, whylen, "%s is varied twice", ax->key);
+            return fs_sweep_why(why, whylen, "%s is varied twice", ax->key);
     if (strcmp(ax->key, "scenario.name") == 0)
-        return why_set(why, whylen, "scenario.name cannot be varied: each "
+        return fs_sweep_why(why, whylen, "scenario.name cannot be varied: each "
                        "point is named NAME[KEY=VALUE,...]");
     return split_values(ax, eq + 1, why, whylen);
 }
@@ -111,13 +109,13 @@ int fs_sweep_add_axis(fs_sweep_grid *g, const char *arg, char *why,
 int fs_sweep_grid_finish(fs_sweep_grid *g, char *why, size_t whylen)
 {
     if (g->naxes == 0)
-        return why_set(why, whylen, "what to vary? e.g. --vary "
+        return fs_sweep_why(why, whylen, "what to vary? e.g. --vary "
                        "pool.gpu.count=1,2,4");
     g->npoints = 1;
     for (int a = 0; a < g->naxes; a++) {
         g->npoints *= g->axes[a].nvalues;
         if (g->npoints > FS_SWEEP_POINTS_MAX)
-            return why_set(why, whylen, "more than %d points; sweep fewer "
+            return fs_sweep_why(why, whylen, "more than %d points; sweep fewer "
                            "values", FS_SWEEP_POINTS_MAX);
     }
     for (int a = 0; a < g->naxes; a++) {

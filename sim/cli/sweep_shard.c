@@ -11,22 +11,10 @@
 #include "sim/cli/sweep.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int why_set(char *why, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int why_set(char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 /* A whole number of at least min in s (all of it) into *out; 0 or -1. */
 static int whole(const char *s, long min, long *out)
@@ -51,15 +39,15 @@ int fs_sweep_shard_parse(const char *arg, fs_sweep_shard *sh, char *why,
     char first[32];
     long i, n;
     if (!slash || (size_t)(slash - arg) >= sizeof first)
-        return why_set(why, whylen, "expected I/N (shard I of N, from 1/N "
+        return fs_sweep_why(why, whylen, "expected I/N (shard I of N, from 1/N "
                        "to N/N) or auto, got '%s'", arg);
     memcpy(first, arg, (size_t)(slash - arg));
     first[slash - arg] = '\0';
     if (whole(first, 0, &i) || whole(slash + 1, 1, &n))
-        return why_set(why, whylen, "expected I/N with whole numbers (shard "
+        return fs_sweep_why(why, whylen, "expected I/N with whole numbers (shard "
                        "I of N, from 1/N to N/N), got '%s'", arg);
     if (i < 1 || i > n)
-        return why_set(why, whylen, "shard %ld of %ld: shards are numbered "
+        return fs_sweep_why(why, whylen, "shard %ld of %ld: shards are numbered "
                        "from 1 to %ld (a 0-based index is --shard auto's "
                        "job)", i, n, n);
     sh->index = i - 1;
@@ -73,7 +61,7 @@ static int env_number(const char *name, long min, long *out, char *why,
 {
     const char *v = getenv(name);
     if (whole(v, min, out))
-        return why_set(why, whylen, "--shard auto: %s is '%s', not a whole "
+        return fs_sweep_why(why, whylen, "--shard auto: %s is '%s', not a whole "
                        "number%s", name, v ? v : "", min ? " of at least 1"
                                                         : "");
     return 0;
@@ -94,7 +82,7 @@ static int from_slurm(fs_sweep_shard *sh, char *why, size_t whylen)
                                  why, whylen))
         return -1;
     if (id < min || (id - min) % step)
-        return why_set(why, whylen, "--shard auto: SLURM_ARRAY_TASK_ID %ld "
+        return fs_sweep_why(why, whylen, "--shard auto: SLURM_ARRAY_TASK_ID %ld "
                        "is not in the array from %ld in steps of %ld", id,
                        min, step);
     sh->index = (id - min) / step;
@@ -110,7 +98,7 @@ static int from_rank(fs_sweep_shard *sh, const char *rank, const char *size,
     if (env_number(rank, 0, &sh->index, why, whylen))
         return -1;
     if (!sh->count && !size)
-        return why_set(why, whylen, "--shard auto: %s is set (%s) but the "
+        return fs_sweep_why(why, whylen, "--shard auto: %s is set (%s) but the "
                        "number of shards is not: add --shard-count N (the "
                        "Job's completions)", rank, what);
     if (!sh->count && env_number(size, 1, &sh->count, why, whylen))
@@ -138,14 +126,14 @@ int fs_sweep_shard_resolve(fs_sweep_shard *sh, char *why, size_t whylen)
     else if (getenv("PMI_RANK"))
         rc = from_rank(sh, "PMI_RANK", "PMI_SIZE", "MPI rank", why, whylen);
     else
-        return why_set(why, whylen, "--shard auto: no batch system found "
+        return fs_sweep_why(why, whylen, "--shard auto: no batch system found "
                        "(none of SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, "
                        "OMPI_COMM_WORLD_RANK, PMI_RANK is set); give "
                        "--shard I/N");
     if (rc)
         return -1;
     if (sh->index >= sh->count)
-        return why_set(why, whylen, "--shard auto: %s is shard %ld, but there "
+        return fs_sweep_why(why, whylen, "--shard auto: %s is shard %ld, but there "
                        "are only %ld (from 0 to %ld)", sh->source, sh->index,
                        sh->count, sh->count - 1);
     return 0;
