@@ -212,17 +212,26 @@ static int split(char *buf, char **items, int max)
     return n;
 }
 
+/* The candidate's replica: the model at its precision (the KV cache at
+ * the default for it) and tp, on whole GPUs of g. */
+static void candidate_llm(const fs_plan_candidate *c, const fs_gpu *g,
+                          const fs_llm_model *m, fs_llm_config *cfg,
+                          fs_llm_hw *hw)
+{
+    fs_llm_config_default(cfg, m);
+    fs_precision_parse(c->precision, &cfg->weights);
+    cfg->kv = fs_llm_kv_default(cfg->weights);
+    cfg->tp = c->tp;
+    fs_llm_hw_default(hw, g);
+}
+
 /* Memory: one request of the model's context (at most 8192 tokens). */
 static void check_memory(const fs_plan *p, fs_plan_candidate *c,
                          const fs_gpu *g, const fs_llm_model *m)
 {
     fs_llm_config cfg;
-    fs_llm_config_default(&cfg, m);
-    fs_precision_parse(c->precision, &cfg.weights);
-    cfg.kv = fs_llm_kv_default(cfg.weights);
-    cfg.tp = c->tp;
     fs_llm_hw hw;
-    fs_llm_hw_default(&hw, g);
+    candidate_llm(c, g, m, &cfg, &hw);
     fs_llm_memory mem;
     long ctx = m->max_context > 0 && m->max_context < 8192 ? m->max_context
                                                            : 8192;
@@ -245,12 +254,8 @@ static long roofline_bound(const fs_plan *p, const fs_plan_candidate *c,
     if (isnan(p->lambda) || isnan(p->tokens_in) || isnan(p->tokens_out))
         return -1;
     fs_llm_config cfg;
-    fs_llm_config_default(&cfg, m);
-    fs_precision_parse(c->precision, &cfg.weights);
-    cfg.kv = fs_llm_kv_default(cfg.weights);
-    cfg.tp = c->tp;
     fs_llm_hw hw;
-    fs_llm_hw_default(&hw, g);
+    candidate_llm(c, g, m, &cfg, &hw);
     fs_llm_perf perf;
     char why[512];
     if (fs_llm_perf_init(&perf, &cfg, &hw, why, sizeof why))
