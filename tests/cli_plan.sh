@@ -91,6 +91,42 @@ expect_in plan.md "gpu=A100-80GB,count=$cstar" "report names the plan's run"
 expect_exit 0 "export a plan run" -- "$FLEETSIM" export --db mmc.db --format focus \
     --out plan.csv "plan[gpu=A100-80GB,count=$cstar]"
 
+# ---- the same traffic with a p99-wait SLO: P(W > t) = C(c, a) e^{-(c mu -
+# lambda) t}, so the p99 wait is ln(100 C) / (c mu - lambda) (0 when C <=
+# 1%).  wait_p99 <= 0.5 s: c = 13 gives 0.406 s and c = 12 0.660 s, each
+# more than 8% from the SLO (checked below), far beyond the simulation's
+# error on a day of ~690,000 requests.
+set -- $(python3 - <<'PY'
+import math
+lam, mu, slo = 8.0, 1.0, 0.5
+def erlang_c(c, a):
+    s = sum(a**k / math.factorial(k) for k in range(c))
+    last = a**c / math.factorial(c) * c / (c - a)
+    return last / (s + last)
+def w99(c):
+    C = erlang_c(c, lam / mu)
+    return max(0.0, math.log(100 * C) / (c * mu - lam))
+c = 9
+while w99(c) > slo:
+    c += 1
+print(c, "%.4f" % w99(c), "%.4f" % w99(c - 1))
+PY
+)
+wstar=$1
+wclosed=$2
+echo "  Erlang C wait: c = $wstar (p99 wait $2 s), c - 1: $3 s, SLO 0.5 s"
+checks=$((checks + 1))
+python3 -c "import sys; sys.exit(not ($2 <= 0.92 * 0.5 and $3 >= 1.08 * 0.5))" ||
+    fail "M/M/c wait parameters: the closed form is too near the SLO"
+expect_exit 0 "plan mmc wait_p99" -- "$FLEETSIM" plan mmc.ini --slo 'wait_p99<=500ms' \
+    --db wait.db --format json --purchase on-demand
+set -- $(python3 -c "import json; d = json.load(open('$TMP/out')); print(d[0]['count'], d[0]['below']['count'])")
+expect_eq "$1" "$wstar" "plan with a p99-wait SLO chooses Erlang C's smallest c"
+expect_eq "$2" "$((wstar - 1))" "and simulated c - 1"
+got=$(sql wait.db "SELECT group_concat(printf('%.3f', l.wait_p99_s), ' ') FROM latency l JOIN run r USING (run_id) WHERE r.name IN ('plan[gpu=A100-80GB,count=$wstar]', 'plan[gpu=A100-80GB,count=$((wstar - 1))]') ORDER BY r.name")
+echo "  stored p99 waits (c - 1, c): $got"
+expect_eq "$(sql wait.db "SELECT abs(l.wait_p99_s - $wclosed) < 0.05 * $wclosed FROM latency l JOIN run r USING (run_id) WHERE r.name = 'plan[gpu=A100-80GB,count=$wstar]'")" 1 "p99 wait at c within 5% of Erlang C's $wclosed s"
+
 # ---- --replications 3: the value judged is the pessimistic end of the 95%
 # t interval of the mean over the 3 runs (t(0.975, 2) = 4.302653)
 expect_exit 0 "plan replications" -- "$FLEETSIM" plan mmc.ini --set scenario.horizon=6h \

@@ -226,6 +226,9 @@ int fs_collect_latency(fs_world *world)
                             : w->completed + row->unfinished -
                                   (long)w->queue.len;
         row->wait_mean_s = started > 0 ? w->wait_sum / (double)started : NAN;
+        row->wait_p50_s = fs_hist_quantile(&w->wait, 0.50);
+        row->wait_p90_s = fs_hist_quantile(&w->wait, 0.90);
+        row->wait_p99_s = fs_hist_quantile(&w->wait, 0.99);
         started_all += started;
         row->mean_batch_size = w->batches > 0
             ? (double)w->completed / (double)w->batches : NAN;

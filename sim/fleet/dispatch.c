@@ -87,7 +87,8 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
     w->arrival_rng = fs_rng_new(sim->sc->seed, replication, source);
     snprintf(source, sizeof source, "service:%s", c->name);
     w->service_rng = fs_rng_new(sim->sc->seed, replication, source);
-    if (!w->arrival_rng || !w->service_rng || fs_hist_init(&w->latency))
+    if (!w->arrival_rng || !w->service_rng || fs_hist_init(&w->latency) ||
+        fs_hist_init(&w->wait))
         return fs_error_set(err, "out of memory");
     for (int k = 0; k < c->npools; k++) {
         fs_servers *p = pools[c->pools[k]];
@@ -153,6 +154,7 @@ void fs_workload_free(fs_workload *w)
         gsl_rng_free(w->service_rng);
     fs_queue_free(&w->queue);
     fs_hist_free(&w->latency);
+    fs_hist_free(&w->wait);
     fs_llm_workload_free(w);
 }
 
@@ -335,6 +337,7 @@ static void on_batch_done(fs_engine *e, void *obj, long arg)
             continue;
         double latency = now - s->batch[i].arrival;
         fs_hist_add(&w->latency, latency);
+        fs_hist_add(&w->wait, s->busy_since - s->batch[i].arrival);
         w->slo_met += latency <= slo;
         w->measured++;
     }

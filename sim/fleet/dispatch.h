@@ -43,6 +43,8 @@ struct fs_workload {
     int npools;
     fs_server *collecting;
     fs_hist latency;
+    fs_hist wait;              /* arrival to start of service, of the
+                                  requests that finished */
     double wait_sum;
     long arrived, completed, dropped, slo_met;
     long batches;              /* batches completed (mean batch size) */

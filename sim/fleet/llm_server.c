@@ -272,6 +272,7 @@ static void retire(fs_server *s, const llm_seq *q, double now)
     if (q->r.arrival >= w->sim->sc->warmup_s) {
         double e2e = now - q->r.arrival, ttft = q->first_t - q->r.arrival;
         fs_hist_add(&w->latency, e2e);
+        fs_hist_add(&w->wait, q->admitted - q->r.arrival);
         w->slo_met += e2e <= c->slo_s;
         w->measured++;
         llm_store *ps = s->pool->llm_store;

@@ -69,6 +69,7 @@ typedef struct fs_latency_row {
     long unfinished;            /* still waiting or in service at the horizon */
     double mean_s, p50_s, p90_s, p95_s, p99_s, p999_s;
     double wait_mean_s;         /* arrival to start of service */
+    double wait_p50_s, wait_p90_s, wait_p99_s;   /* of finished requests */
     double mean_batch_size;     /* requests per completed batch; NaN if none */
     double slo_s;               /* NaN when the workload has no SLO */
     double slo_attainment;      /* fraction of completed within slo_s; NaN if none */

@@ -305,9 +305,12 @@ static const char schema_v11[] =
 static const char schema_v12[] =
     "ALTER TABLE cost_allocation ADD COLUMN profile TEXT;\n";
 
-/* Version 13: LLM latency per pool.  A pool serving an llm gains TTFT,
- * TPOT and end-to-end p50, p90, p99 and mean over the measured requests of
- * every workload it serves (NULL for other pools). */
+/* Version 13: LLM latency per pool, and waits.  A pool serving an llm
+ * gains TTFT, TPOT and end-to-end p50, p90, p99 and mean over the measured
+ * requests of every workload it serves (NULL for other pools); every
+ * workload's latency row gains the p50, p90 and p99 of its finished
+ * requests' waits (arrival to start of service), which `plan --slo
+ * wait_p99<=...` reads. */
 static const char schema_v13[] =
     "ALTER TABLE pool ADD COLUMN ttft_p50_s REAL;\n"
     "ALTER TABLE pool ADD COLUMN ttft_p99_s REAL;\n"
@@ -320,7 +323,10 @@ static const char schema_v13[] =
     "ALTER TABLE pool ADD COLUMN e2e_p90_s REAL;\n"
     "ALTER TABLE pool ADD COLUMN ttft_mean_s REAL;\n"
     "ALTER TABLE pool ADD COLUMN tpot_mean_s REAL;\n"
-    "ALTER TABLE pool ADD COLUMN e2e_mean_s REAL;\n";
+    "ALTER TABLE pool ADD COLUMN e2e_mean_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN wait_p50_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN wait_p90_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN wait_p99_s REAL;\n";
 
 /* migrations[v]: user_version v -> v + 1. */
 static const char *const migrations[FS_SCHEMA_VERSION] = {
@@ -363,7 +369,8 @@ static const struct required {
       ", ttft_mean_s, tpot_mean_s, ttft_p90_s, tpot_p90_s, slo_ttft_s, slo_ttft_attainment,"
       " slo_tpot_s, slo_tpot_attainment, tokens_in, tokens_out,"
       " tokens_in_per_gpu_s, tokens_out_per_gpu_s, cost_usd,"
-      " cost_per_mtok_out_usd, cost_per_mtok_usd, preempted" },
+      " cost_per_mtok_out_usd, cost_per_mtok_usd, preempted, wait_p50_s,"
+      " wait_p90_s, wait_p99_s" },
     { "table", "utilization", "run_id, pool, t_s, instances_up,"
       " gpus_provisioned, gpus_busy, queue_len" },
     { "table", "job", "run_id, workload, job_id, submit_s, start_s, end_s,"

@@ -199,8 +199,8 @@ static int insert_latency(fs_store *s, const fs_results *r, long long id)
         "INSERT INTO latency (run_id, workload, count, mean_s, p50_s, p90_s,"
         " p95_s, p99_s, p999_s, slo_s, slo_attainment, ttft_p50_s,"
         " ttft_p99_s, tpot_p50_s, tpot_p99_s, arrivals, dropped, unfinished,"
-        " wait_mean_s, mean_batch_size)"
-        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?)",
+        " wait_mean_s, mean_batch_size, wait_p50_s, wait_p90_s, wait_p99_s)"
+        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?)",
         -1, &st, NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < r->nlatency; i++) {
         const fs_latency_row *l = &r->latency[i];
@@ -224,6 +224,9 @@ static int insert_latency(fs_store *s, const fs_results *r, long long id)
         bind_int(st, 18, l->unfinished, &rc);
         bind_real(st, 19, l->wait_mean_s, &rc);
         bind_real(st, 20, l->mean_batch_size, &rc);
+        bind_real(st, 21, l->wait_p50_s, &rc);
+        bind_real(st, 22, l->wait_p90_s, &rc);
+        bind_real(st, 23, l->wait_p99_s, &rc);
         rc = step_row(st, rc);
     }
     sqlite3_finalize(st);
