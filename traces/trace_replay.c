@@ -138,6 +138,15 @@ static void count_row(trace *ts, int c, const fs_row_problem *pb, long line)
     }
 }
 
+
+/* Nanoseconds from the first valid row to t (t >= it: rows are in time
+ * order).  Unsigned, because two date-times centuries apart differ by more
+ * than an int64_t holds; the difference itself always fits. */
+static uint64_t since_t0(const trace *ts, int64_t t)
+{
+    return (uint64_t)t - (uint64_t)ts->t0_ns;
+}
+
 /* The next valid row: 1, 0 at end of file, -1 on error.  The validating
  * pass counts rows; replay skips exactly the rows it skipped. */
 static int scan_row(trace *ts, fs_trace_row *row, int validating,
@@ -239,7 +248,7 @@ static int validate(trace *ts, const fs_arrivals_spec *spec, fs_error *err)
                                  ts->path, ts->st.rows,
                                  ts->st.first_skipped_line,
                                  ts->st.skip_reason);
-    ts->st.span_s = (double)(last - ts->t0_ns) / 1e9;
+    ts->st.span_s = (double)since_t0(ts, last) / 1e9;
     ts->mean_gap = valid > 1 ? ts->st.span_s / (double)(valid - 1) : 0;
     ts->period = ts->st.span_s + ts->mean_gap;
     if (ts->repeat && !(ts->period > 0))
@@ -260,7 +269,7 @@ static int lap_next(trace *ts, fs_arrival *out, fs_error *err)
         if (rc == 1) {
             ts->lap_rows++;
             out->t = (double)ts->lap * ts->period +
-                     (double)(row.t_ns - ts->t0_ns) / 1e9;
+                     (double)since_t0(ts, row.t_ns) / 1e9;
             out->service_s = row.service_s;
             out->tokens_in = row.tokens_in;
             out->tokens_out = row.tokens_out;
