@@ -151,14 +151,10 @@ static int token_dist(fs_reader *rd, const char *dir, const char *key,
 
 static int slo_key(fs_reader *rd, const char *key, double *out)
 {
+    if (fs_rd_double(rd, key, fs_parse_duration, NAN, out))
+        return -1;
     fs_config_entry *e = fs_rd_entry(rd, key);
-    char why[256];
-    *out = NAN;
-    if (!e)
-        return 0;
-    if (fs_parse_duration(e->value, out, why, sizeof why))
-        return fs_rd_bad(rd, e, "%s", why);
-    if (!(*out > 0))
+    if (e && !(*out > 0))
         return fs_rd_bad(rd, e, "%s", "must be longer than 0s");
     return 0;
 }
@@ -222,14 +218,10 @@ int fs_scenario_parse_llm(fs_reader *rd, fs_scenario *sc,
 
 static int efficiency(fs_reader *rd, const char *key, double *out)
 {
+    if (fs_rd_double(rd, key, fs_parse_fraction, 0, out))
+        return -1;
     fs_config_entry *e = fs_rd_entry(rd, key);
-    char why[256];
-    *out = 0;
-    if (!e)
-        return 0;
-    if (fs_parse_fraction(e->value, out, why, sizeof why))
-        return fs_rd_bad(rd, e, "%s", why);
-    if (!(*out > 0))
+    if (e && !(*out > 0))
         return fs_rd_bad(rd, e, "%s", "must be above 0");
     return 0;
 }
