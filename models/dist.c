@@ -1,5 +1,6 @@
 /* dist.c -- parsing and drawing the distributions of dist.h with GSL. */
 #include "models/dist.h"
+#include "sim/base/rng.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -165,7 +166,7 @@ double fs_dist_draw(const fs_dist *d, gsl_rng *r)
 {
     switch (d->kind) {
     case FS_DIST_CONST: return d->a;
-    case FS_DIST_EXPONENTIAL: return gsl_ran_exponential(r, d->a);
+    case FS_DIST_EXPONENTIAL: return fs_rng_exponential(r, d->a);
     case FS_DIST_LOGNORMAL: return gsl_ran_lognormal(r, d->a, d->b);
     case FS_DIST_WEIBULL: return gsl_ran_weibull(r, d->b, d->a);
     case FS_DIST_EMPIRICAL:

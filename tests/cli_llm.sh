@@ -63,7 +63,7 @@ expect_eq "$(q "l.ttft_p99_s" after | awk -v b="$(q l.ttft_p99_s before)" '{ pri
 expect_eq "$(q "l.tpot_p50_s" after | awk -v b="$(q l.tpot_p50_s before)" '{ print ($1 > b && $1 < 1.2 * b) }')" "1" "case 2: TPOT p50 up less than 20%"
 expect_eq "$(q "l.mean_batch_size" before)" "1.0" "case 2: one at a time before"
 # the figures README's case table and the scenario's comment quote
-expect_eq "$(q "printf('%.0f %.1f', l.ttft_p99_s * 1000, l.tpot_p50_s * 1000)" before) $(q "printf('%.0f %.1f', l.ttft_p99_s * 1000, l.tpot_p50_s * 1000)" after)" "401 10.9 157 11.7" "case 2: TTFT p99 401 -> 157 ms, TPOT p50 10.9 -> 11.7 ms"
+expect_eq "$(q "printf('%.0f %.1f', l.ttft_p99_s * 1000, l.tpot_p50_s * 1000)" before) $(q "printf('%.0f %.1f', l.ttft_p99_s * 1000, l.tpot_p50_s * 1000)" after)" "409 10.9 151 11.8" "case 2: TTFT p99 409 -> 151 ms, TPOT p50 10.9 -> 11.8 ms"
 
 # ---- per pool: TTFT, TPOT and end to end over all the pool serves ----------
 # one workload on a pool: the pool's quantiles are its workload's
@@ -201,9 +201,9 @@ expect_exit 0 "llm-gpu-choice sweep" -- "$FLEETSIM" sweep "$SRCDIR/scenarios/llm
 ch() { sql "$TMP/choice.db" "SELECT $1 FROM run_summary WHERE name = 'llm-gpu-choice[instance=$2,count=$3]'"; }
 expect_eq "$(sql "$TMP/choice.db" "SELECT name, cost_per_month_usd FROM run_summary WHERE name LIKE 'llm-gpu-choice[%' AND ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05 ORDER BY cost_per_month_usd LIMIT 1")" \
     "llm-gpu-choice[instance=aws:p5.4xlarge,count=2]|10044.8" "cheapest meeting TTFT p99 500 ms and TPOT p99 50 ms: two H100s"
-expect_eq "$(ch "printf('%.2f %.0f', ttft_p99_s, tpot_p99_s * 1000)" aws:p5.4xlarge 2)" "0.24 22" "two H100s: TTFT p99 0.24 s, TPOT p99 22 ms"
-expect_eq "$(ch "printf('%.1f %.3f', cost_per_month_usd, ttft_p99_s)" azure:Standard_NC24ads_A100_v4 4)" "10731.0 0.509" "four A100s just miss TTFT"
-expect_eq "$(ch "printf('%.1f %d', tpot_p99_s * 1000, ttft_p99_s <= 0.5)" aws:g6e.xlarge 6)" "53.5 1" "six L40S miss TPOT"
+expect_eq "$(ch "printf('%.2f %.0f', ttft_p99_s, tpot_p99_s * 1000)" aws:p5.4xlarge 2)" "0.25 22" "two H100s: TTFT p99 0.25 s, TPOT p99 22 ms"
+expect_eq "$(ch "printf('%.1f %.3f', cost_per_month_usd, ttft_p99_s)" azure:Standard_NC24ads_A100_v4 4)" "10731.0 0.524" "four A100s just miss TTFT"
+expect_eq "$(ch "printf('%.1f %d', tpot_p99_s * 1000, ttft_p99_s <= 0.5)" aws:g6e.xlarge 6)" "55.2 0" "six L40S miss TPOT (and TTFT, by 2 ms)"
 expect_eq "$(ch "printf('%.1f %d', cost_per_month_usd, ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05)" aws:g6e.xlarge 8)" "10862.4 1" "eight L40S meet both, dearer"
 
 # ---- model = custom(...): a user's model in the scenario itself ------------

@@ -57,7 +57,7 @@ check_json() {
     cat >check.py
     python3 check.py "$@" <group.json || fail "$1"
 }
-check_json "interval holds Erlang C, narrower than 10% of the mean" "$W4" "$W5" <<'PY'
+check_json "mean within three half-widths of Erlang C, interval narrower than 10% of the mean" "$W4" "$W5" <<'PY'
 import json, sys
 g = json.load(sys.stdin)
 for grp, w in ((g[0], float(sys.argv[2])), (g[1], float(sys.argv[3]))):
@@ -65,8 +65,17 @@ for grp, w in ((g[0], float(sys.argv[2])), (g[1], float(sys.argv[3]))):
     print("  %s: wait_mean_s %.5f [%.5f, %.5f], n %d, Erlang C %.5f"
           % (grp["name"], s["mean"], s["ci_low"], s["ci_high"], s["n"], w))
     assert s["n"] == 5 and grp["n"] == 5
-    assert s["ci_low"] <= w <= s["ci_high"]
-    assert (s["ci_high"] - s["ci_low"]) / 2 < 0.10 * s["mean"]
+    # A 95% interval misses the true mean for 1 seed in 20 by design, more
+    # when 5 samples understate the spread; three half-widths (t = 8.3 at
+    # 4 df) for about 1 in 1,000.  Since the generator became xoshiro256++
+    # seed 1's replications 0-4 draw busy arrival streams (shared by mmc
+    # and mmc5: common random numbers): mmc is 1.9 half-widths above
+    # Erlang C, mmc5 2.5.  No bias: 200 replications (seed 7) give
+    # 0.35703 +- 0.00045 (standard error; Erlang C 0.35721, z = -0.41)
+    # and 0.086034 +- 0.000114 (0.086144, z = -0.96).
+    half = (s["ci_high"] - s["ci_low"]) / 2
+    assert abs(s["mean"] - w) <= 3 * half
+    assert half < 0.10 * s["mean"]
     wl = grp["workloads"][0]
     assert wl["workload"] == "w" and wl["wait_mean_s"] == s
 PY
@@ -90,7 +99,7 @@ expect_exit 0 "compare --group table" -- "$FLEETSIM" compare --db "$DB" \
     --group --baseline mmc mmc5
 expect_in "$TMP/out" "mmc (n=5)" "table heading"
 expect_in "$TMP/out" "+\$48.00 ± \$0.00 (+25.0% ± 0.0%)" "table cost change"
-expect_in "$TMP/out" "requests                           483,772 ± 421" \
+expect_in "$TMP/out" "requests                           484,244 ± 866" \
     "table requests mean ± half-width"
 expect_exit 0 "compare --group markdown" -- "$FLEETSIM" compare --db "$DB" \
     --group --format markdown mmc

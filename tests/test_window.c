@@ -52,11 +52,14 @@ static void check_batch_window(void)
         CHECK_NEAR(l->mean_s / 3600, 1.2, 0.05);
         CHECK(l->p99_s < 3 * 3600 && l->p99_s > 2.8 * 3600);
     }
-    /* the pool is up 6 h: utilization rows show it only in the windows */
+    /* the pool is up 6 h: utilization rows show it only in the windows,
+     * plus, like the GPU-hours above, the end of a request in service at
+     * a close: at most one 10 ms service per window (whether one is in
+     * service at a close depends on the random stream: 10% per close) */
     double up = 0;
     for (size_t i = 0; i < out.nutil; i++)
         up += out.util[i].instances_up;
-    CHECK_NEAR(up, 6.0, 1e-9);
+    CHECK(up >= 6.0 - 1e-9 && up <= 6.0 + 6 * 0.010 / 3600 + 1e-9);
     fs_results_free(&out);
 }
 

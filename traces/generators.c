@@ -5,8 +5,8 @@
  *   diurnal(peak=10/s, trough=2/s, peak_hour=14)
  *       nonhomogeneous Poisson whose rate follows the hour of day h:
  *       trough + (peak - trough) (1 + cos(2 pi (h - peak_hour) / 24)) / 2,
- *       drawn by thinning (Lewis and Shedler): candidates at rate peak, each
- *       kept with probability rate(t) / peak.  peak_hour defaults to 14.
+ *       drawn by thinning (Lewis and Shedler) against a bound per minute
+ *       of the day (below).  peak_hour defaults to 14.
  *   mmpp(high=20/s, low=2/s, high_for=5m, low_for=30m)
  *       two-state Markov-modulated Poisson: Poisson at the rate of the
  *       current state, which lasts an exponential time of the given mean;
@@ -24,7 +24,7 @@
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
-#include <gsl/gsl_randist.h>
+#include "sim/base/rng.h"
 
 typedef int (*parse_fn)(const char *, double *, char *, size_t);
 
@@ -124,7 +124,7 @@ static int poisson_next(fs_arrivals *a, fs_arrival *out, fs_error *err)
     poisson *g = (poisson *)a;
     if (!(g->rate > 0) || !(g->t < g->horizon))
         return 0;
-    g->t += gsl_ran_exponential(g->rng, 1 / g->rate);
+    g->t += fs_rng_exponential(g->rng, 1 / g->rate);
     if (!(g->t < g->horizon))
         return 0;
     fill(out, g->t);
@@ -170,19 +170,83 @@ fs_arrivals *fs_poisson_open(const fs_arrivals_spec *spec, fs_error *err)
 
 /* ---- diurnal ------------------------------------------------------------ */
 
+/* Thinning against a per-minute bound instead of the day's peak: the day
+ * is cut into DIURNAL_BINS minutes, each with the largest and smallest
+ * rate the curve takes in it.  Candidates come at the minute's largest
+ * rate (a candidate past the minute's end is dropped and drawing restarts
+ * at the next minute, which the memoryless exponential allows), and one
+ * is kept with probability rate(t) / largest.  Below the minute's
+ * smallest rate it is kept without evaluating the curve (a squeeze), so
+ * cos and fmod run on about 1 candidate in 400 rather than on every one,
+ * and about 1.003 candidates are drawn per arrival instead of peak / mean
+ * (1.67 for peak=10/s, trough=2/s).  The process is the same exact
+ * nonhomogeneous Poisson process as thinning at the peak rate. */
+#define DIURNAL_BINS 1440
+#define DIURNAL_BIN_S 60.0
+
 typedef struct diurnal {
     fs_arrivals base;
     gsl_rng *rng;
     double peak, trough, peak_hour, start_hour, t, horizon;
+    int bin;                  /* the minute of day the clock is in */
+    double first_end;         /* when the first minute ends (s) */
+    uint64_t bins_passed;     /* minute ends passed since the start */
+    double bin_end;           /* first_end + bins_passed minutes */
+    double hi[DIURNAL_BINS], lo[DIURNAL_BINS];   /* rate bounds (/s) */
 } diurnal;
+
+/* The rate at hour of day h. */
+static double diurnal_rate_at(const diurnal *g, double h)
+{
+    const double two_pi = 6.283185307179586;
+    return g->trough + (g->peak - g->trough) *
+                           (1 + cos(two_pi * (h - g->peak_hour) / 24)) / 2;
+}
 
 /* The rate at t seconds from the start. */
 static double diurnal_rate(const diurnal *g, double t)
 {
-    const double two_pi = 6.283185307179586;
-    double h = fmod(g->start_hour + t / 3600, 24);
-    return g->trough + (g->peak - g->trough) *
-                           (1 + cos(two_pi * (h - g->peak_hour) / 24)) / 2;
+    return diurnal_rate_at(g, fmod(g->start_hour + t / 3600, 24));
+}
+
+/* Whether hour x (mod 24) lies in [a, b], hours of one minute. */
+static int hour_within(double x, double a, double b)
+{
+    x = fmod(x, 24);
+    if (x < 0)
+        x += 24;
+    return (x >= a && x <= b) || (x + 24 >= a && x + 24 <= b);
+}
+
+/* Each minute's bounds: the cosine is monotone between its peak and its
+ * trough, so the extremes are at the ends unless the minute holds one;
+ * widened by a part in 1e9 so rounding in cos never crosses them. */
+static void diurnal_bounds(diurnal *g)
+{
+    for (int b = 0; b < DIURNAL_BINS; b++) {
+        double a = b / 60.0, z = (b + 1) / 60.0;
+        double ra = diurnal_rate_at(g, a), rz = diurnal_rate_at(g, z);
+        double hi = fmax(ra, rz), lo = fmin(ra, rz);
+        if (hour_within(g->peak_hour, a, z))
+            hi = g->peak;
+        if (hour_within(g->peak_hour + 12, a, z))
+            lo = g->trough;
+        g->hi[b] = hi * (1 + 1e-9);
+        g->lo[b] = lo * (1 - 1e-9);
+    }
+    double s = g->start_hour * 60;   /* minutes into the day */
+    g->bin = (int)floor(s) % DIURNAL_BINS;
+    g->first_end = (floor(s) + 1 - s) * DIURNAL_BIN_S;
+    g->bins_passed = 0;
+    g->bin_end = g->first_end;
+}
+
+static void diurnal_next_bin(diurnal *g)
+{
+    g->t = g->bin_end;
+    g->bin = (g->bin + 1) % DIURNAL_BINS;
+    g->bins_passed++;
+    g->bin_end = g->first_end + (double)g->bins_passed * DIURNAL_BIN_S;
 }
 
 static int diurnal_next(fs_arrivals *a, fs_arrival *out, fs_error *err)
@@ -192,10 +256,18 @@ static int diurnal_next(fs_arrivals *a, fs_arrival *out, fs_error *err)
     if (!(g->peak > 0))
         return 0;
     while (g->t < g->horizon) {
-        g->t += gsl_ran_exponential(g->rng, 1 / g->peak);
+        double hi = g->hi[g->bin];
+        double cand = hi > 0 ? g->t + fs_rng_exponential(g->rng, 1 / hi)
+                             : INFINITY;
+        if (!(cand < g->bin_end)) {
+            diurnal_next_bin(g);
+            continue;
+        }
+        g->t = cand;
         if (!(g->t < g->horizon))
             break;
-        if (gsl_rng_uniform(g->rng) * g->peak < diurnal_rate(g, g->t)) {
+        double u = fs_rng_uniform_pos(g->rng) * hi;
+        if (u < g->lo[g->bin] || u < diurnal_rate(g, g->t)) {
             fill(out, g->t);
             return 1;
         }
@@ -209,12 +281,16 @@ static double diurnal_mean_rate(const fs_arrivals *a)
     return (g->peak + g->trough) / 2;
 }
 
-/* Candidates come at the peak rate; the mean rate of the day is kept. */
+/* Besides the arrivals: the candidates thinned out (each minute's bound
+ * above the curve) and one draw dropped at each minute's end. */
 static double diurnal_expected(const fs_arrivals *a, double *extra)
 {
     const diurnal *g = (const diurnal *)a;
-    double n = diurnal_mean_rate(a) * g->horizon;
-    *extra = g->peak * g->horizon - n;
+    double n = diurnal_mean_rate(a) * g->horizon, hi = 0;
+    for (int b = 0; b < DIURNAL_BINS; b++)
+        hi += g->hi[b];
+    hi /= DIURNAL_BINS;
+    *extra = fmax(0, hi * g->horizon - n) + g->horizon / DIURNAL_BIN_S;
     return n;
 }
 
@@ -257,8 +333,14 @@ fs_arrivals *fs_diurnal_open(const fs_arrivals_spec *spec, fs_error *err)
         fs_arrivals_error(spec, err, "out of memory");
         return NULL;
     }
-    *g = (diurnal){{&diurnal_ops}, spec->rng, peak, trough, peak_hour,
-                   fmod(spec->start_hour, 24), 0, spec->horizon_s};
+    g->base.ops = &diurnal_ops;
+    g->rng = spec->rng;
+    g->peak = peak;
+    g->trough = trough;
+    g->peak_hour = peak_hour;
+    g->start_hour = fmod(spec->start_hour, 24);
+    g->horizon = spec->horizon_s;
+    diurnal_bounds(g);
     return &g->base;
 }
 
@@ -283,7 +365,7 @@ static int mmpp_next(fs_arrivals *a, fs_arrival *out, fs_error *err)
     while (g->t < g->horizon) {
         double r = g->rate[g->state];
         /* Memoryless: a candidate past the switch is simply dropped. */
-        double cand = r > 0 ? g->t + gsl_ran_exponential(g->rng, 1 / r)
+        double cand = r > 0 ? g->t + fs_rng_exponential(g->rng, 1 / r)
                             : INFINITY;
         if (cand < g->state_end) {
             g->t = cand;
@@ -294,8 +376,8 @@ static int mmpp_next(fs_arrivals *a, fs_arrival *out, fs_error *err)
         }
         g->t = g->state_end;
         g->state = !g->state;
-        g->state_end = g->t + gsl_ran_exponential(g->rng,
-                                                  g->mean_for[g->state]);
+        g->state_end = g->t + fs_rng_exponential(g->rng,
+                                                 g->mean_for[g->state]);
     }
     return 0;
 }
@@ -367,7 +449,7 @@ fs_arrivals *fs_mmpp_open(const fs_arrivals_spec *spec, fs_error *err)
     g->mean_for[0] = low_for;
     g->mean_for[1] = high_for;
     g->state = 0;
-    g->state_end = gsl_ran_exponential(g->rng, low_for);
+    g->state_end = fs_rng_exponential(g->rng, low_for);
     g->horizon = spec->horizon_s;
     return &g->base;
 }
