@@ -277,9 +277,9 @@ static void check_work_conserving(void)
     }
     fs_engine *e = w.sim.engine;
     long steps = 0, bad = 0, waited = 0;
-    const fs_heap_entry *top;
-    while ((top = fs_heap_top(&e->heap)) && top->t < sc->horizon_s) {
-        fs_engine_run(e, nextafter(top->t, INFINITY));
+    double next;
+    while ((next = fs_engine_next(e)) < sc->horizon_s) {
+        fs_engine_run(e, nextafter(next, INFINITY));
         steps++;
         bad += idle_while_waiting(&w);
         waited += w.workloads[0].queue.len + w.workloads[1].queue.len > 0;

@@ -88,10 +88,10 @@ int main(void)
     gsl_rng *r = fs_rng_new(1, 0, "heap");
     for (uint32_t i = 0; i < 100000; i++)
         fs_heap_push(&hp, floor(gsl_rng_uniform(r) * 1000), i);
-    fs_heap_entry prev = {-1, 0, 0}, cur;
+    fs_heap_entry prev = {-1, 0}, cur;
     int ordered = 1;
     while (fs_heap_pop(&hp, &cur)) {
-        if (cur.t < prev.t || (cur.t == prev.t && cur.seq < prev.seq))
+        if (cur.t < prev.t || (cur.t == prev.t && fs_heap_entry_seq(&cur) < fs_heap_entry_seq(&prev)))
             ordered = 0;
         prev = cur;
     }

@@ -20,17 +20,17 @@ static inline uint64_t time_bits(double t)
     return u;
 }
 
-/* Whether entry x comes before the key (tb, seq). */
+/* Whether entry x comes before the key (tb, key). */
 static inline int entry_before(const fs_heap_entry *x, uint64_t tb,
-                               uint64_t seq)
+                               uint64_t key)
 {
     uint64_t xb = time_bits(x->t);
-    return (xb < tb) | ((xb == tb) & (x->seq < seq));
+    return (xb < tb) | ((xb == tb) & (x->key < key));
 }
 
 static inline int entry_less(const fs_heap_entry *x, const fs_heap_entry *y)
 {
-    return entry_before(x, time_bits(y->t), y->seq);
+    return entry_before(x, time_bits(y->t), y->key);
 }
 
 /* b when take_b, else a, without a branch. */
@@ -42,6 +42,7 @@ static inline size_t pick(size_t a, size_t b, int take_b)
 void fs_heap_init(fs_heap *h)
 {
     h->a = NULL;
+    h->mem = NULL;
     h->n = h->cap = 0;
     h->next_seq = 0;
     h->hole = 0;
@@ -49,16 +50,16 @@ void fs_heap_init(fs_heap *h)
 
 void fs_heap_free(fs_heap *h)
 {
-    free(h->a);
+    free(h->mem);
     fs_heap_init(h);
 }
 
-/* Places (t, seq, id) at i or below, among the first n entries (i's own
+/* Places (t, key) at i or below, among the first n entries (i's own
  * slot is free): moves the smallest child up while it is smaller.  The
  * entry travels as scalars: a struct copied through the stack stalls on
  * store forwarding in this loop. */
 static inline void sift_down(fs_heap_entry *a, size_t n, size_t i, double t,
-                             uint64_t seq, uint32_t id)
+                             uint64_t key)
 {
     uint64_t tb = time_bits(t);
     for (;;) {
@@ -74,46 +75,70 @@ static inline void sift_down(fs_heap_entry *a, size_t n, size_t i, double t,
             for (size_t k = c + 1; k < n; k++)
                 best = pick(best, k, entry_less(&a[k], &a[best]));
         }
-        if (!entry_before(&a[best], tb, seq))
+        if (!entry_before(&a[best], tb, key))
             break;
         a[i] = a[best];
         i = best;
     }
     a[i].t = t;
-    a[i].seq = seq;
-    a[i].id = id;
+    a[i].key = key;
+}
+
+/* Doubles the array, placing it so that a[1] (and every node's first
+ * child, at 4i + 1) starts a 64-byte line: a[0] sits 16 bytes before one. */
+static int grow(fs_heap *h)
+{
+    size_t cap = h->cap ? h->cap * 2 : 64;
+    _Static_assert(sizeof(fs_heap_entry) == 16, "four entries to a line");
+    void *mem = aligned_alloc(64, (cap + 4) * sizeof(fs_heap_entry));
+    if (!mem)
+        return -1;
+    fs_heap_entry *a = (fs_heap_entry *)mem + 3;
+    if (h->n)
+        memcpy(a, h->a, h->n * sizeof *a);
+    free(h->mem);
+    h->mem = mem;
+    h->a = a;
+    h->cap = cap;
+    return 0;
+}
+
+static int make_key(fs_heap *h, uint32_t id, uint64_t *key)
+{
+    if (id > FS_HEAP_ID_MAX || h->next_seq > FS_HEAP_SEQ_MAX)
+        return -1;
+    *key = h->next_seq++ << FS_HEAP_ID_BITS | id;
+    return 0;
 }
 
 int fs_heap_push(fs_heap *h, double t, uint32_t id)
 {
     assert(t >= 0);
     t += 0.0;   /* -0.0, whose bits would order last, becomes +0.0 */
+    uint64_t key;
     if (h->hole) {
+        if (make_key(h, id, &key))
+            return -1;
         h->hole = 0;
-        sift_down(h->a, h->n, 0, t, h->next_seq++, id);
+        sift_down(h->a, h->n, 0, t, key);
         return 0;
     }
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 64;
-        fs_heap_entry *a = realloc(h->a, cap * sizeof *a);
-        if (!a)
-            return -1;
-        h->a = a;
-        h->cap = cap;
-    }
-    uint64_t seq = h->next_seq++, tb = time_bits(t);
+    if (h->n == h->cap && grow(h))
+        return -1;
+    if (make_key(h, id, &key))
+        return -1;
+    uint64_t tb = time_bits(t);
     size_t i = h->n++;
     /* Sift up: move parents down until the entry's place is found. */
     while (i > 0) {
         size_t p = (i - 1) / ARITY;
-        if (entry_before(&h->a[p], tb, seq))
+        if (entry_before(&h->a[p], tb, key))
             break;
         h->a[i] = h->a[p];
         i = p;
     }
     h->a[i].t = t;
-    h->a[i].seq = seq;
-    h->a[i].id = id;
+    h->a[i].key = key;
     return 0;
 }
 
@@ -124,7 +149,7 @@ void fs_heap_settle(fs_heap *h)
     h->hole = 0;
     if (--h->n > 0) {
         const fs_heap_entry *last = &h->a[h->n];
-        sift_down(h->a, h->n, 0, last->t, last->seq, last->id);
+        sift_down(h->a, h->n, 0, last->t, last->key);
     }
 }
 

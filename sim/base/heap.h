@@ -19,14 +19,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* An entry is 16 bytes, so a node's four children fill one 64-byte cache
+ * line (the array is placed so that they start on one): the sequence
+ * number and the payload share a word, the sequence above
+ * FS_HEAP_ID_BITS bits of payload.  Sequences are unique, so comparing
+ * the words orders entries by sequence. */
+#define FS_HEAP_ID_BITS 24
+#define FS_HEAP_ID_MAX ((UINT32_C(1) << FS_HEAP_ID_BITS) - 1)
+#define FS_HEAP_SEQ_MAX ((UINT64_C(1) << (64 - FS_HEAP_ID_BITS)) - 1)
+
 typedef struct fs_heap_entry {
     double t;
-    uint64_t seq;
-    uint32_t id;
+    uint64_t key;       /* seq << FS_HEAP_ID_BITS | id */
 } fs_heap_entry;
 
+static inline uint32_t fs_heap_entry_id(const fs_heap_entry *x)
+{
+    return (uint32_t)(x->key & FS_HEAP_ID_MAX);
+}
+static inline uint64_t fs_heap_entry_seq(const fs_heap_entry *x)
+{
+    return x->key >> FS_HEAP_ID_BITS;
+}
+
 typedef struct fs_heap {
-    fs_heap_entry *a;
+    fs_heap_entry *a;   /* a[1] starts a cache line */
+    void *mem;          /* the allocation a points into */
     size_t n, cap;      /* n counts the hole, if any */
     uint64_t next_seq;
     int hole;           /* a[0] was taken and not yet refilled */
@@ -34,7 +52,9 @@ typedef struct fs_heap {
 
 void fs_heap_init(fs_heap *h);
 void fs_heap_free(fs_heap *h);
-/* Pushes (t, next sequence, id); -1 when out of memory. */
+/* Pushes (t, next sequence, id); -1 when out of memory, or when id is
+ * above FS_HEAP_ID_MAX or the sequence numbers are spent (FS_HEAP_SEQ_MAX,
+ * 1.1e12 schedules). */
 int fs_heap_push(fs_heap *h, double t, uint32_t id);
 /* Pops the smallest entry into *out; 0 when the heap is empty. */
 int fs_heap_pop(fs_heap *h, fs_heap_entry *out);
@@ -46,6 +66,12 @@ void fs_heap_settle(fs_heap *h);
 static inline size_t fs_heap_size(const fs_heap *h)
 {
     return h->n - (size_t)h->hole;
+}
+/* Takes the next sequence number, for an entry kept outside the heap that
+ * must order among its entries as if pushed now (the engine's lanes). */
+static inline uint64_t fs_heap_ticket(fs_heap *h)
+{
+    return h->next_seq++;
 }
 /* The smallest entry, or NULL; call it with no hole (fs_heap_settle). */
 static inline const fs_heap_entry *fs_heap_top(const fs_heap *h)

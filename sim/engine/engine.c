@@ -2,6 +2,7 @@
 #include "sim/engine/engine.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 
 #define NO_FREE UINT32_MAX
@@ -77,6 +78,32 @@ fs_event_handle fs_engine_at(fs_engine *e, double t, fs_handler fn, void *obj,
     return ((uint64_t)ev->gen << 32 | id) + 1;
 }
 
+int fs_engine_lane_new(fs_engine *e)
+{
+    return e->nlanes < FS_ENGINE_LANES ? e->nlanes++ : -1;
+}
+
+int fs_engine_lane_at(fs_engine *e, int lane, double t, fs_handler fn,
+                      void *obj, long arg)
+{
+    if (lane < 0)
+        return fs_engine_at(e, t, fn, obj, arg) != 0;
+    assert(lane < e->nlanes);
+    assert(t >= e->now);
+    assert(fn != NULL);
+    fs_lane *l = &e->lane[lane];
+    assert(!l->pending);
+    if (e->fail_countdown >= 0 && e->fail_countdown-- == 0)
+        return 0;   /* injected: fs_engine_fail_after */
+    l->t = t + 0.0;   /* -0.0 becomes +0.0, as in the heap */
+    l->seq = fs_heap_ticket(&e->heap);
+    l->fn = fn;
+    l->obj = obj;
+    l->arg = arg;
+    l->pending = 1;
+    return 1;
+}
+
 void fs_engine_fail_after(fs_engine *e, long n)
 {
     e->fail_countdown = n < 0 ? -1 : n;
@@ -94,14 +121,60 @@ void fs_engine_cancel(fs_engine *e, fs_event_handle h)
 
 void fs_engine_stop(fs_engine *e) { e->stopped = 1; }
 
+static fs_lane *first_lane(fs_engine *e);
+
+double fs_engine_next(fs_engine *e)
+{
+    fs_heap_settle(&e->heap);
+    const fs_heap_entry *top = fs_heap_top(&e->heap);
+    const fs_lane *l = first_lane(e);
+    double t = top ? top->t : INFINITY;
+    return l && l->t < t ? l->t : t;
+}
+
 void fs_engine_set_progress(fs_engine *e, fs_progress_fn fn, void *ctx)
 {
     e->progress = fn;
     e->progress_ctx = ctx;
 }
 
+/* The pending lane whose event comes first, or NULL. */
+static fs_lane *first_lane(fs_engine *e)
+{
+    fs_lane *best = NULL;
+    for (int i = 0; i < e->nlanes; i++) {
+        fs_lane *l = &e->lane[i];
+        if (l->pending && (!best || l->t < best->t ||
+                           (l->t == best->t && l->seq < best->seq)))
+            best = l;
+    }
+    return best;
+}
+
+static int lane_before(const fs_lane *l, const fs_heap_entry *top)
+{
+    return !top || l->t < top->t || (l->t == top->t && l->seq < fs_heap_entry_seq(top));
+}
+
+static void count_event(fs_engine *e)
+{
+    if ((++e->events & e->progress_mask) == 0 && e->progress)
+        e->progress(e->progress_ctx, e->now, e->events);
+}
+
+/* Runs a lane's event; the handler may schedule the lane's next one. */
+static void run_lane(fs_engine *e, fs_lane *l)
+{
+    assert(l->t >= e->now);
+    e->now = l->t;
+    l->pending = 0;
+    l->fn(e, l->obj, l->arg);
+    count_event(e);
+}
+
 /* The top event is taken out leaving a hole at the heap's root, so the
- * handler's first schedule fills it with one sift-down (heap.h). */
+ * handler's first schedule fills it with one sift-down (heap.h).  A lane's
+ * event runs instead when it comes first in (time, sequence) order. */
 void fs_engine_run(fs_engine *e, double until)
 {
     fs_heap_entry top;
@@ -109,18 +182,26 @@ void fs_engine_run(fs_engine *e, double until)
     while (!e->stopped) {
         fs_heap_settle(&e->heap);
         const fs_heap_entry *peek = fs_heap_top(&e->heap);
+        fs_lane *l = e->nlanes ? first_lane(e) : NULL;
+        if (l && lane_before(l, peek)) {
+            if (l->t >= until)
+                break;
+            run_lane(e, l);
+            continue;
+        }
         if (!peek || peek->t >= until)
             break;
-        fs_heap_take(&e->heap, &top);
+        if (!fs_heap_take(&e->heap, &top))
+            break;   /* not reached: peek said it is there */
         assert(top.t >= e->now);
         e->now = top.t;
-        fs_event ev = e->ev[top.id];
-        event_release(e, top.id);
+        uint32_t id = fs_heap_entry_id(&top);
+        fs_event ev = e->ev[id];
+        event_release(e, id);
         if (!ev.live)
             continue;
         ev.fn(e, ev.obj, ev.arg);
-        if ((++e->events & e->progress_mask) == 0 && e->progress)
-            e->progress(e->progress_ctx, e->now, e->events);
+        count_event(e);
     }
     fs_heap_settle(&e->heap);
     if (!e->stopped && e->now < until)

@@ -81,6 +81,7 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
     memset(w, 0, sizeof *w);
     w->conf = c;
     w->sim = sim;
+    w->lane = fs_engine_lane_new(sim->engine);
     fs_queue_init(&w->queue);
     char source[FS_NAME_MAX + 16];
     snprintf(source, sizeof source, "arrivals:%s", c->name);
@@ -170,7 +171,7 @@ static void schedule_next(fs_workload *w)
     if (rc == 0)
         return;
     assert(w->next.t >= fs_engine_now(sim->engine));
-    if (!fs_engine_at(sim->engine, w->next.t, on_arrival, w, 0)) {
+    if (!fs_engine_lane_at(sim->engine, w->lane, w->next.t, on_arrival, w, 0)) {
         fs_error_set(sim->err, "out of memory scheduling arrivals");
         fs_sim_fail(sim);
     }

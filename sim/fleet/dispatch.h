@@ -37,6 +37,7 @@ struct fs_workload {
     fs_arrivals *arrivals;
     gsl_rng *arrival_rng, *service_rng;
     fs_arrival next;
+    int lane;               /* the engine lane of its next arrival, or -1 */
     fs_queue queue;
     fs_servers *pools[FS_MAX_POOLS_PER_WORKLOAD];   /* preference order */
     double speed[FS_MAX_POOLS_PER_WORKLOAD];   /* demand multiplier per pool */
