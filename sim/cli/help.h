@@ -1,6 +1,6 @@
-/* help.h -- `fleetsim help`: the command overview, a text per command, and
- * the reference listings generated from the tables (scenario keys,
- * run_summary columns) as text, tab-separated lines or man page roff. */
+/* help.h -- `fleetsim help`: the command overview and a text per command
+ * (help.c), which every command's usage error points to.  The reference
+ * listings generated from the tables are help_ref.h's. */
 #ifndef FS_HELP_H
 #define FS_HELP_H
 
@@ -15,9 +15,10 @@ typedef struct fs_command {
     const char *summary;              /* one line for `fleetsim help` */
 } fs_command;
 
-/* `fleetsim help [--man] [TOPIC]` (argv[0] is "help" or "--help") for the
- * commands cmds[0..n): the overview, a command's help, or a reference
- * topic (scenario, keys, columns, commands).  Returns the exit status. */
+/* `fleetsim help [--man] [TOPIC]` (cmd_help.c; argv[0] is "help" or
+ * "--help") for the commands cmds[0..n): the overview, a command's help, or
+ * a reference topic (scenario, keys, columns, commands).  Returns the exit
+ * status. */
 int fs_help_main(int argc, char **argv, const fs_command *cmds, size_t n);
 
 /* The overview: usage, then every command of cmds with its arguments and
@@ -26,13 +27,5 @@ void fs_help_usage(FILE *out, const fs_command *cmds, size_t n);
 
 /* The help text of a command ("run"), NULL if it has none. */
 const char *fs_help_text(const char *topic);
-
-/* help_ref.c: the listings generated from the tables. */
-void fs_help_scenario(FILE *out);      /* `fleetsim help scenario` */
-void fs_help_keys(FILE *out);          /* section.key TAB type TAB default
-                                          TAB help, one key a line */
-void fs_help_columns(FILE *out);       /* name TAB kind TAB label TAB help */
-void fs_help_man_keys(FILE *out);      /* the man page's key listing */
-void fs_help_man_columns(FILE *out);   /* its run_summary column listing */
 
 #endif

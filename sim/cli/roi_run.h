@@ -8,7 +8,27 @@
 #include <sqlite3.h>
 
 #include "sim/base/error.h"
-#include "sim/cli/roi_out.h"
+#include "models/roi.h"
+
+/* One pool's recommendation, what `fleetsim roi` prints (roi_out.h). */
+typedef struct fs_roi_row {
+    char pool[256];
+    char gpu[64];
+    const char *term;        /* "1y" | "3y" */
+    const char *upfront;     /* "none" | "partial" | "all" */
+    int plan;                /* a savings plan (commitment) */
+    double discount;         /* the plan's discount */
+    double on_demand_usd_h;  /* the prices it used, and where from */
+    double reserved_usd_h;
+    char price_source[256];
+    const char *rate_basis;  /* the reserved rate: "quote", "published",
+                                "derived"; the plan's discount: "--discount",
+                                "published", "reserved discount" */
+    int vs_spot;             /* a spot pool: the alternative is its spot
+                                bill as paid, not on demand */
+    double hours;            /* demand hours it sized against */
+    fs_roi_result r;
+} fs_roi_row;
 
 /* A rate the user quotes (--rate TERM:OPTION=PRICE): per instance of the
  * pool, the hourly rate and the upfront payment for the whole term. */
