@@ -14,7 +14,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/compare_ci.h"
 #include "sim/cli/compare_impl.h"
-#include "sim/cli/help.h"
+#include "sim/cli/shared/help.h"
 
 int fs_compare_parse_format(const char *name, fs_compare_format *out)
 {

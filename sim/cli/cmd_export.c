@@ -18,7 +18,7 @@
 
 #include "sim/base/textout.h"
 #include "sim/cli/export.h"
-#include "sim/cli/help.h"
+#include "sim/cli/shared/help.h"
 #include "sim/base/outfile.h"
 #include "sim/store/store.h"
 

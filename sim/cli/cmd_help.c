@@ -6,7 +6,7 @@
  * `--man keys|columns` prints the roff that `make man` splices into
  * doc/fleetsim.1. */
 #include "sim/cli/commands.h"
-#include "sim/cli/help.h"
+#include "sim/cli/shared/help.h"
 #include "sim/cli/help_ref.h"
 #include "sim/base/error.h"
 

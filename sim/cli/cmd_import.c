@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cli/help.h"
+#include "sim/cli/shared/help.h"
 #include "sim/store/store.h"
 
 int cmd_import(int argc, char **argv)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "plots/plot.h"
-#include "sim/cli/help.h"
+#include "sim/cli/shared/help.h"
 #include "sim/store/store.h"
 
 typedef struct plot_args {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <sqlite3.h>
 
-#include "sim/cli/help.h"
+#include "sim/cli/shared/help.h"
 #include "sim/cli/report.h"
 #include "sim/store/store.h"
 

@@ -3,7 +3,7 @@
  * [--savings-plan] [--discount D] [--discount-rate R] [--lookback D]
  * [--format ...]`.
  *
- * Reads the options; sim/cli/roi_run.c computes each pool's
+ * Reads the options; sim/cli/shared/roi_run.c computes each pool's
  * recommendation and roi_out.c prints it.  A pool that cannot be priced
  * is said so on stderr and skipped. */
 #include "sim/cli/commands.h"
@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "sim/base/grammar.h"
-#include "sim/cli/help.h"
+#include "sim/cli/shared/help.h"
 #include "sim/cli/roi_out.h"
-#include "sim/cli/roi_run.h"
+#include "sim/cli/shared/roi_run.h"
 #include "sim/store/store.h"
 
 typedef struct roi_opts {

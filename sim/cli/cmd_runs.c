@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "sim/cli/help.h"
+#include "sim/cli/shared/help.h"
 #include "sim/store/store.h"
 
 int cmd_runs(int argc, char **argv)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cli/help.h"
+#include "sim/cli/shared/help.h"
 #include "models/lifetime_fit.h"
 #include "traces/spot_trace.h"
 

@@ -5,7 +5,7 @@
  * page and README.md.  Adding one: sim/cli/cmd_NAME.c, its declaration in
  * commands.h, a line here, and its text in help.c. */
 #include "sim/cli/commands.h"
-#include "sim/cli/help.h"
+#include "sim/cli/shared/help.h"
 #include "sim/store/store.h"
 
 #include <stdio.h>

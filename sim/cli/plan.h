@@ -17,7 +17,7 @@
 
 #include <stdio.h>
 #include "sim/base/names.h"
-#include "sim/cli/progress.h"
+#include "sim/cli/shared/progress.h"
 
 #define FS_PLAN_SLOS_MAX 8
 #define FS_PLAN_PURCHASES 4

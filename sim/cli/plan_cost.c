@@ -17,7 +17,7 @@
  * here: the figures are roi's. */
 #include "sim/cli/plan.h"
 #include "sim/cli/commands.h"
-#include "sim/cli/roi_run.h"
+#include "sim/cli/shared/roi_run.h"
 #include "sim/store/store.h"
 
 #include <math.h>

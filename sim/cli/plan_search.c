@@ -21,7 +21,7 @@
  * writers: the store waits on another's lock). */
 #include "sim/cli/plan.h"
 #include "sim/cli/commands.h"
-#include "sim/cli/run_exec.h"
+#include "sim/cli/shared/run_exec.h"
 #include "sim/store/store.h"
 #include "models/erlang.h"
 

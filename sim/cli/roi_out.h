@@ -4,7 +4,7 @@
 #define FS_ROI_OUT_H
 
 #include <stdio.h>
-#include "sim/cli/roi_run.h"
+#include "sim/cli/shared/roi_run.h"
 
 enum { FS_ROI_TABLE, FS_ROI_CSV, FS_ROI_JSON, FS_ROI_MARKDOWN };
 

@@ -4,7 +4,7 @@
 #ifndef FS_SWEEP_IMPL_H
 #define FS_SWEEP_IMPL_H
 
-#include "sim/cli/progress.h"
+#include "sim/cli/shared/progress.h"
 #include "sim/cli/sweep.h"
 
 /* The options of one sweep. */

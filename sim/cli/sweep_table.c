@@ -2,7 +2,7 @@
  * run_summary (means over its replications), the cost-vs-p99 Pareto
  * front, and the table printed at the end. */
 #include "sim/cli/sweep.h"
-#include "sim/cli/summary.h"
+#include "sim/cli/shared/summary.h"
 #include "sim/base/textout.h"
 #include "sim/store/columns.h"
 #include "sim/store/store.h"

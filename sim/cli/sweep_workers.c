@@ -11,7 +11,7 @@
  * (1-based) kill themselves with SIGKILL before they simulate. */
 #include "sim/cli/sweep_impl.h"
 #include "sim/cli/commands.h"
-#include "sim/cli/run_exec.h"
+#include "sim/cli/shared/run_exec.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -4,7 +4,7 @@
  * Apart from summary.c, which prints the LLM lines through
  * summary_llm.c: both (and the sweep table) format through this file and
  * call down to it, never round a circle. */
-#include "sim/cli/summary.h"
+#include "sim/cli/shared/summary.h"
 
 #include <math.h>
 #include <string.h>

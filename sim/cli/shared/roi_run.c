@@ -8,7 +8,7 @@
  * reserved rate from the catalog, split for partial and all upfront as the
  * scenario does); then models/roi.c chooses.  A pool whose rates the
  * catalog does not know gets a note instead. */
-#include "sim/cli/roi_run.h"
+#include "sim/cli/shared/roi_run.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "sim/base/error.h"
-#include "sim/cli/help.h"
+#include "sim/cli/shared/help.h"
 
 int fs_usage_error(const char *cmd, const char *fmt, ...)
 {

@@ -1,7 +1,7 @@
 /* help.c -- the overview of the commands (from main.c's table) and the
  * help text of each command.  The reference listings (scenario keys,
  * run_summary columns) are generated from their tables in help_ref.c. */
-#include "sim/cli/help.h"
+#include "sim/cli/shared/help.h"
 
 #include <string.h>
 
