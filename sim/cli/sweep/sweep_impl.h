@@ -5,7 +5,7 @@
 #define FS_SWEEP_IMPL_H
 
 #include "sim/cli/shared/progress.h"
-#include "sim/cli/sweep.h"
+#include "sim/cli/sweep/sweep.h"
 
 /* The options of one sweep. */
 typedef struct fs_sweep_options {

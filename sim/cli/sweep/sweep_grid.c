@@ -5,7 +5,7 @@
  * is written in the mixed radix of the axes' lengths, the last axis
  * fastest: --vary a=1,2 --vary b=x,y gives (1,x) (1,y) (2,x) (2,y), the
  * order of nested loops written in the order of the options. */
-#include "sim/cli/sweep.h"
+#include "sim/cli/sweep/sweep.h"
 #include "sim/base/names.h"
 
 #include <stdarg.h>

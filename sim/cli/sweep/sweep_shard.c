@@ -8,7 +8,7 @@
  * points go to different shards).  A run's random streams come from the
  * scenario's seed and its replication, never from the shard, so the
  * merged shards equal the sweep run on one machine, whatever N. */
-#include "sim/cli/sweep.h"
+#include "sim/cli/sweep/sweep.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
  *
  * Test hook: FLEETSIM_TEST_SWEEP_KILL=N makes the workers of point N
  * (1-based) kill themselves with SIGKILL before they simulate. */
-#include "sim/cli/sweep_impl.h"
+#include "sim/cli/sweep/sweep_impl.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/shared/run_exec.h"
 

@@ -18,7 +18,7 @@
  * run is the same whichever shard or worker runs it. */
 #include "sim/cli/commands.h"
 #include "sim/cli/shared/run_exec.h"
-#include "sim/cli/sweep_impl.h"
+#include "sim/cli/sweep/sweep_impl.h"
 #include "sim/base/grammar.h"
 #include "sim/fleet/estimate.h"
 #include "sim/scenario/scenario.h"

@@ -1,7 +1,7 @@
 /* sweep_table.c -- the results of `fleetsim sweep`: each point's
  * run_summary (means over its replications), the cost-vs-p99 Pareto
  * front, and the table printed at the end. */
-#include "sim/cli/sweep.h"
+#include "sim/cli/sweep/sweep.h"
 #include "sim/cli/shared/summary.h"
 #include "sim/base/textout.h"
 #include "sim/store/columns.h"
