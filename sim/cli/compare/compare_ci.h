@@ -18,7 +18,7 @@
 #ifndef FS_COMPARE_CI_H
 #define FS_COMPARE_CI_H
 
-#include "sim/cli/compare_impl.h"
+#include "sim/cli/compare/compare_impl.h"
 
 /* The runs of one group: runs[first .. first + n) of the array given. */
 typedef struct fs_ci_group {

@@ -8,7 +8,7 @@
  * A run without that workload or pool has blank cells there ("-" is a
  * value it has, but NULL).  Text from the database is escaped
  * (textout.h): a name can never break a row or drive the terminal. */
-#include "sim/cli/compare_impl.h"
+#include "sim/cli/compare/compare_impl.h"
 
 #include <assert.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * (compare_values.c), so that what is read and what is printed cannot
  * drift apart.  Values are kept as SQLite's text, as fs_store_summary
  * keeps them: csv and json print the numbers exactly as stored. */
-#include "sim/cli/compare_impl.h"
+#include "sim/cli/compare/compare_impl.h"
 #include "sim/base/vec.h"
 
 #include <sqlite3.h>

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "sim/cli/compare.h"
+#include "sim/cli/compare/compare.h"
 #include "sim/store/columns.h"
 
 typedef struct fs_cmp_column {

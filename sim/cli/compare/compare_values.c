@@ -13,7 +13,7 @@
  * rounded to the cent).  A metric compares with the baseline only when
  * both values are numbers; the relative change also needs a nonzero
  * baseline.  Ids, seeds and replications are labels, never compared. */
-#include "sim/cli/compare_impl.h"
+#include "sim/cli/compare/compare_impl.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,15 +5,15 @@
  * to a format: compare_table.c (table and markdown, for people),
  * compare_csv.c and compare_json.c (for programs).  What each metric is
  * and how it compares is in compare_values.c. */
-#include "sim/cli/compare.h"
+#include "sim/cli/compare/compare.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/cli/commands.h"
-#include "sim/cli/compare_ci.h"
-#include "sim/cli/compare_impl.h"
+#include "sim/cli/compare/compare_ci.h"
+#include "sim/cli/compare/compare_impl.h"
 #include "sim/cli/shared/help.h"
 
 int fs_compare_parse_format(const char *name, fs_compare_format *out)

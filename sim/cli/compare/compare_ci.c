@@ -1,7 +1,7 @@
 /* compare_ci.c -- replications summarised: the metrics of a group of runs
  * as means with 95% confidence intervals, and the changes against a
  * baseline group; see compare_ci.h for the method. */
-#include "sim/cli/compare_ci.h"
+#include "sim/cli/compare/compare_ci.h"
 
 #include <math.h>
 #include <stdlib.h>

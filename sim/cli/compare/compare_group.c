@@ -6,7 +6,7 @@
  * index, so that running a scenario again replaces its group rather than
  * mixing two sets of runs.  The groups are then summarised
  * (compare_ci.c) and written (compare_ci_write.c). */
-#include "sim/cli/compare_ci.h"
+#include "sim/cli/compare/compare_ci.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>

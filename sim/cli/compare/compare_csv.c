@@ -8,7 +8,7 @@
  * is what precedes the first dot, the column what follows the last one,
  * so a key may hold dots).  Values are the raw numbers as stored; NULL,
  * and a run without that row, are empty.  Fields follow RFC 4180. */
-#include "sim/cli/compare_impl.h"
+#include "sim/cli/compare/compare_impl.h"
 
 #include <stdlib.h>
 

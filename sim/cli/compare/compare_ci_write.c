@@ -17,7 +17,7 @@
  *   groups, "delta_vs_baseline" holding per metric {"mean","ci_low",
  *   "ci_high","n","method"} with "pct","pct_ci_low","pct_ci_high".
  *   NaN (no interval with one run) is null. */
-#include "sim/cli/compare_ci.h"
+#include "sim/cli/compare/compare_ci.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
  * baseline's row of the same workload, pool or pricing name, or null when
  * the baseline has no such row.  Numbers are as stored; NULL (and SQLite's
  * Inf) is null.  Strings are valid JSON and valid UTF-8 (textout.h). */
-#include "sim/cli/compare_impl.h"
+#include "sim/cli/compare/compare_impl.h"
 
 #include "sim/base/textout.h"
 
