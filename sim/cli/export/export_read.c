@@ -1,7 +1,7 @@
 /* export_read.c -- a run's pools, prices, monthly costs (a commitment's
  * unused part apart) and utilization, read for `fleetsim export`; see
  * export.h. */
-#include "sim/cli/export.h"
+#include "sim/cli/export/export.h"
 
 #include <math.h>
 #include <stdlib.h>

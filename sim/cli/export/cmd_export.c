@@ -17,7 +17,7 @@
 #include <sqlite3.h>
 
 #include "sim/base/textout.h"
-#include "sim/cli/export.h"
+#include "sim/cli/export/export.h"
 #include "sim/cli/shared/help.h"
 #include "sim/base/outfile.h"
 #include "sim/store/store.h"

@@ -17,7 +17,7 @@
  *   BilledCost: as billed, a reservation's upfront in its Purchase row.
  * - A commitment's unused part: its own Usage rows with
  *   CommitmentDiscountStatus Unused, ResourceId the commitment's id. */
-#include "sim/cli/export.h"
+#include "sim/cli/export/export.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -26,7 +26,7 @@
  * months and periods by instance-hours as the saving on top of the used
  * rows' effective cost, so that no row lists below what it cost when the
  * month saved, and the rows add up to it exactly. */
-#include "sim/cli/export.h"
+#include "sim/cli/export/export.h"
 
 #include <math.h>
 #include <stdlib.h>
