@@ -4,7 +4,7 @@
  * (README).  A figure that does not exist (break-even that never comes,
  * the utilization of nothing reserved) is null in JSON, empty in CSV, "-"
  * in the table. */
-#include "sim/cli/roi_out.h"
+#include "sim/cli/roi/roi_out.h"
 
 #include <math.h>
 #include <stdlib.h>

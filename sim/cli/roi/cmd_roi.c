@@ -16,7 +16,7 @@
 
 #include "sim/base/grammar.h"
 #include "sim/cli/shared/help.h"
-#include "sim/cli/roi_out.h"
+#include "sim/cli/roi/roi_out.h"
 #include "sim/cli/shared/roi_run.h"
 #include "sim/store/store.h"
 
