@@ -6,7 +6,7 @@
  * candidates are known, and memory-excluded, before anything runs; each
  * probe then loads the whole scenario through fs_run_scenario with the
  * candidate's --set assignments (plan_search.c). */
-#include "sim/cli/plan.h"
+#include "sim/cli/plan/plan.h"
 #include "sim/cli/commands.h"
 #include "sim/base/grammar.h"
 #include "sim/scenario/config.h"

@@ -8,7 +8,7 @@
  * Exit status: 0 with at least one feasible candidate; 1 when none is
  * (each says why) or a run could not be done; 2 for usage. */
 #include "sim/cli/commands.h"
-#include "sim/cli/plan.h"
+#include "sim/cli/plan/plan.h"
 #include "sim/base/grammar.h"
 #include "sim/fleet/estimate.h"
 #include "sim/store/columns.h"

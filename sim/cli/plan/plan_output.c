@@ -3,7 +3,7 @@
  * cost-vs-latency frontier, the count - 1 check of each chosen fleet and
  * why each excluded candidate failed; as a table, CSV, JSON (a list in
  * rank order) or Markdown.  Money is a run rate over a 730-hour month. */
-#include "sim/cli/plan.h"
+#include "sim/cli/plan/plan.h"
 #include "sim/base/textout.h"
 #include "sim/cli/shared/summary.h"
 

@@ -15,7 +15,7 @@
  * bill (its pools bought as the scenario says: a reserved base and an
  * on-demand or spot burst, say), from run_summary.  Nothing is recomputed
  * here: the figures are roi's. */
-#include "sim/cli/plan.h"
+#include "sim/cli/plan/plan.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/shared/roi_run.h"
 #include "sim/store/store.h"

@@ -7,7 +7,7 @@
  * duration, or `attainment` (slo_attainment) compared with `>=` to a
  * share.  With replications the value judged is the pessimistic end of
  * the 95% t interval of the mean over them (the SLO must hold there). */
-#include "sim/cli/plan.h"
+#include "sim/cli/plan/plan.h"
 #include "sim/base/error.h"
 #include "sim/base/grammar.h"
 

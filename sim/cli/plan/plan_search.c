@@ -19,7 +19,7 @@
  * Candidates run in parallel, -j at a time, each in a worker process that
  * sends its outcome back on a pipe (the database takes concurrent
  * writers: the store waits on another's lock). */
-#include "sim/cli/plan.h"
+#include "sim/cli/plan/plan.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/shared/run_exec.h"
 #include "sim/store/store.h"
