@@ -1,6 +1,6 @@
 /* cmd_report.c -- `fleetsim report [--db FILE] [--baseline RUN] --out
  * review.html|review.md RUN...`: one budget review of the runs (tables of
- * sim/cli/report_data.c, written by report_html.c or report_md.c).  The
+ * sim/cli/report/report_data.c, written by report_html.c or report_md.c).  The
  * review is written through sim/base/outfile.h; Markdown's charts go beside
  * it as STEM-CHART.svg, each written the same way.  Usage errors exit 2;
  * a run that is not there or a write error exit 1 with one line. */
@@ -14,7 +14,7 @@
 #include <sqlite3.h>
 
 #include "sim/cli/shared/help.h"
-#include "sim/cli/report.h"
+#include "sim/cli/report/report.h"
 #include "sim/store/store.h"
 
 typedef struct report_args {

@@ -2,7 +2,7 @@
  * inline CSS, no script, no external resource; every name is escaped and
  * each chart is its <svg> element inline (namespace attributes dropped,
  * which HTML does not need), or a note where it could not be drawn. */
-#include "sim/cli/report.h"
+#include "sim/cli/report/report.h"
 #include "sim/base/textout.h"
 #include <stdlib.h>
 

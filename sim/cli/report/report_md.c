@@ -2,7 +2,7 @@
  * backslashes escaped, line breaks as spaces) and each chart an image
  * link to its SVG file written beside the .md, or a note where it could
  * not be drawn. */
-#include "sim/cli/report.h"
+#include "sim/cli/report/report.h"
 #include "sim/base/textout.h"
 #include <stdlib.h>
 

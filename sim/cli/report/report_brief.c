@@ -14,7 +14,7 @@
  *   - the risks: SLO attainment under 99%, unfinished work (requests and
  *     training deadlines), commitments paid for and left idle.
  * Money reads $1,234 (cents under $1,000), counts have separators. */
-#include "sim/cli/report.h"
+#include "sim/cli/report/report.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -8,7 +8,7 @@
  * savings plan) is never recommended a reservation: its row says "already
  * reserved" and its realised saving.  Each recommendation that saves is a
  * candidate for the executive summary's top savings. */
-#include "sim/cli/report.h"
+#include "sim/cli/report/report.h"
 
 #include <math.h>
 #include <stdio.h>

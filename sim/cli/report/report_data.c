@@ -4,7 +4,7 @@
  * and SLO per workload (the reservation recommendation: report_roi.c),
  * and the six charts drawn as SVG by plots/plot.h in
  * a private temporary directory. */
-#include "sim/cli/report.h"
+#include "sim/cli/report/report.h"
 
 #include <math.h>
 #include <stdarg.h>

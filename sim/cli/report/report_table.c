@@ -5,7 +5,7 @@
  * brief (report_brief.c) and the reservation recommendation
  * (report_roi.c): they fill tables too, and call down to this file, never
  * up into report_data.c. */
-#include "sim/cli/report.h"
+#include "sim/cli/report/report.h"
 #include "sim/base/vec.h"
 
 #include <stdarg.h>
