@@ -7,7 +7,7 @@
  * doc/fleetsim.1. */
 #include "sim/cli/commands.h"
 #include "sim/cli/shared/help.h"
-#include "sim/cli/help_ref.h"
+#include "sim/cli/help/help_ref.h"
 #include "sim/base/error.h"
 
 #include <stdio.h>

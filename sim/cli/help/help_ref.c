@@ -7,7 +7,7 @@
  * `fleetsim help columns`), and roff for the man page (`fleetsim help --man
  * keys|columns`, spliced into doc/fleetsim.1 by `make man`).  None of them
  * lists a key or a column by hand, so none can miss one. */
-#include "sim/cli/help_ref.h"
+#include "sim/cli/help/help_ref.h"
 
 #include <string.h>
 
