@@ -5,7 +5,7 @@
  * instances to reserve (or, for a savings plan, the hourly commitment) so
  * that the cost of the reservation plus on-demand for the demand above it
  * is least, and reports it as 730-hour monthly run rates.  No SQLite and no
- * catalog here: the command (sim/cli/cmd_roi.c) reads those. */
+ * catalog here: the command (sim/cli/roi/cmd_roi.c) reads those. */
 #ifndef FS_ROI_H
 #define FS_ROI_H
 

@@ -1,7 +1,7 @@
 /* chart_ri_breakeven.c -- data of `ri-breakeven`: for one pool of each
  * run, what `fleetsim roi` recommends, drawn from roi's own figures
- * (sim/cli/roi_run.h: the same call the report's reservation table makes,
- * so the chart and the table agree to the cent), in two panels:
+ * (sim/cli/shared/roi_run.h: the same call the report's reservation table
+ * makes, so the chart and the table agree to the cent), in two panels:
  *   top:    the pool's instances in use hour by hour (the utilization
  *           table's instances_up, time-averaged into hours, as roi reads
  *           them), the recommended reserved count as a line, and the
@@ -25,7 +25,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim/cli/roi_run.h"
+#include "sim/cli/shared/roi_run.h"
 #include "sim/store/store.h"
 
 typedef struct rb_series {

@@ -17,6 +17,14 @@
 # const table is data, not a call: that is how a seam registers.  With
 # --graph it prints the file-level call graph ("caller callee" lines) and
 # exits.  doc/ARCHITECTURE.md explains.
+#
+# Inside the top layer, sim/cli/ holds one folder per command (sim/cli/run/,
+# sim/cli/compare/, ...) and sim/cli/shared/ for what several commands use;
+# main.c and commands.h sit at sim/cli/ itself.  A command's folder
+# includes and uses its own files, sim/cli/shared/ and the top's headers,
+# never another command's folder; sim/cli/shared/ uses only itself; plots/
+# (beside the cli, used by plot and report) reaches into sim/cli/ only
+# through sim/cli/shared/.
 . "$(dirname "$0")/cli_lib.sh"
 BUILDDIR=$(pwd)
 cd "$SRCDIR"
@@ -35,6 +43,22 @@ rank() {
     esac
 }
 
+# The folder of sim/cli a path is in: a command's (run, compare, ...),
+# shared, top (sim/cli/main.c, commands.h), plots; "-" for the rest.
+cli_folder() {
+    case $1 in
+    sim/cli/*/*) set -- "${1#sim/cli/}"; echo "${1%%/*}" ;;
+    sim/cli/*) echo top ;;
+    plots/*) echo plots ;;
+    *) echo - ;;
+    esac
+}
+# 0 when a file of folder $1 may include or use one of folder $2
+cli_may_use() {
+    [ "$1" = "$2" ] || [ "$2" = shared ] || [ "$2" = top ] || [ "$2" = plots ] || [ "$2" = - ] ||
+        [ "$1" = top ] || [ "$1" = - ]
+}
+
 edges="$TMP/edges"
 : >"$edges"
 for f in $(git ls-files 'sim/*.[ch]' 'models/*.[ch]' 'traces/*.[ch]' 'plots/*.[ch]' 2>/dev/null ||
@@ -49,6 +73,12 @@ for f in $(git ls-files 'sim/*.[ch]' 'models/*.[ch]' 'traces/*.[ch]' 'plots/*.[c
         if [ "$ri" -gt "$rf" ] || { [ "$rf" = 2 ] && [ "$ri" = 3 ]; }; then
             fail "$f (layer $(dirname "$f")) includes $inc, a higher layer"
         fi
+        case $f in sim/cli/* | plots/*) case $inc in sim/cli/*)
+            checks=$((checks + 1))
+            ff=$(cli_folder "$f") fi=$(cli_folder "$inc")
+            cli_may_use "$ff" "$fi" ||
+                fail "$f (sim/cli folder $ff) includes $inc, of the folder of another command ($fi): move what both use into sim/cli/shared/"
+        esac ;; esac
     done
 done
 checks=$((checks + 1))
@@ -117,6 +147,33 @@ checks=$((checks + $(wc -l <"$TMP/uses")))
 while read -r user sym definer; do
     fail "$user (layer $(dirname "$user")) uses $sym of $definer, a higher layer"
 done <"$TMP/up"
+
+# and inside the top layer, by sim/cli's folders (cli_folder above)
+awk 'function folder(f,   r) {
+         if (f ~ /^sim\/cli\/[^\/]+\//) { r = substr(f, 9); return substr(r, 1, index(r, "/") - 1) }
+         if (f ~ /^sim\/cli\//) return "top"
+         if (f ~ /^plots\//) return "plots"
+         return "-" }
+     { fu = folder($1); fd = folder($2)
+       if (!(fu == fd || fd == "shared" || fd == "top" || fd == "plots" || fd == "-" ||
+             fu == "top" || fu == "-"))
+           print $1, $3, $2, fu, fd }' "$TMP/uses" >"$TMP/across"
+checks=$((checks + 1))
+while read -r user sym definer fu fd; do
+    fail "$user (sim/cli folder $fu) uses $sym of $definer, the folder of another command ($fd): move it into sim/cli/shared/"
+done <"$TMP/across"
+# the folders are there and seen: every command's, and shared
+nfolders=$(printf '%s\n' $sources | sed -n 's#^sim/cli/\([^/]*\)/.*#\1#p' | sort -u | wc -l)
+checks=$((checks + 1))
+[ "$nfolders" -ge 10 ] && printf '%s\n' $sources | grep -q '^sim/cli/shared/' ||
+    fail "only $nfolders folders of sim/cli/ among the library's sources, or no sim/cli/shared/"
+# at sim/cli/ itself only main.c and commands.h: a file there would be
+# "top", which every folder may use, and so slip past the check above
+for f in $(printf '%s\n' $sources; git ls-files 'sim/cli/*.h' 2>/dev/null); do
+    case $f in sim/cli/*/*) continue ;; sim/cli/commands.h | sim/cli/main.c) continue ;; sim/cli/*) ;; *) continue ;; esac
+    checks=$((checks + 1))
+    fail "$f is at sim/cli/ itself: put it in its command's folder, sim/cli/NAME/, or in sim/cli/shared/"
+done
 
 checks=$((checks + 1))
 if ! tsort "$TMP/calls" >/dev/null 2>"$TMP/call_loops"; then

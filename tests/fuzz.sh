@@ -40,9 +40,11 @@ CFLAGS="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,addres
  $(pkg-config --cflags gsl sqlite3)"
 LIBS="$(pkg-config --libs gsl sqlite3) -lcsv -linih -lm"
 
-# The library: every source but main, rebuilt when newer than its object.
+# The library: every source but main, rebuilt when newer than its object
+# (sim/cli's commands sit one folder deeper, in sim/cli/COMMAND/).
 objs=""
-for c in "$SRC"/sim/*/*.c "$SRC"/models/*.c "$SRC"/traces/*.c "$SRC"/plots/*.c; do
+for c in "$SRC"/sim/*/*.c "$SRC"/sim/*/*/*.c "$SRC"/models/*.c "$SRC"/traces/*.c "$SRC"/plots/*.c; do
+    [ -f "$c" ] || continue
     [ "$(basename "$c")" = main.c ] && continue
     o="$OUT/obj/$(echo "${c#"$SRC"/}" | tr / _ | sed 's/\.c$/.o/')"
     if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ -n "$(find "$SRC/sim" "$SRC/models" "$SRC/traces" "$SRC/plots" -name '*.h' -newer "$o" 2>/dev/null | head -1)" ]; then

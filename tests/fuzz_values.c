@@ -1,6 +1,6 @@
 /* fuzz_values.c -- libFuzzer harness for single values as a user types
  * them: `--set SECTION.KEY=VALUE` and `--vary SECTION.KEY=V1,V2,...`
- * (sim/scenario/config.c, sim/cli/sweep_grid.c), and the window and time
+ * (sim/scenario/config.c, sim/cli/sweep/sweep_grid.c), and the window and time
  * zone keys (sim/scenario/scenario_window.c, sim/base/tz.c), whose
  * openings are then walked over the horizon (sim/fleet/window.c).
  *
@@ -10,7 +10,7 @@
 #include "tests/fuzz_common.h"
 #include "sim/scenario/scenario.h"
 #include "sim/fleet/window.h"
-#include "sim/cli/sweep.h"
+#include "sim/cli/sweep/sweep.h"
 
 #include <math.h>
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cli/compare.h"
+#include "sim/cli/compare/compare.h"
 #include "sim/base/textout.h"
 #include "tests/check.h"
 

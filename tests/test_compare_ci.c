@@ -8,7 +8,7 @@
  * standard error sqrt(2 * 1.6667 / 4) = 0.912871 with 6 degrees of
  * freedom, half-width t(0.975, 6) = 2.446912 times that = 2.233715. */
 #include "tests/check.h"
-#include "sim/cli/compare_ci.h"
+#include "sim/cli/compare/compare_ci.h"
 
 static int col_index(const char *name)
 {

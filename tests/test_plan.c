@@ -6,7 +6,7 @@
  * 1e-6 for the integrated tail (Simpson with 20,000 steps). */
 #include "tests/check.h"
 #include "models/erlang.h"
-#include "sim/cli/plan.h"
+#include "sim/cli/plan/plan.h"
 
 #include <math.h>
 #include <sqlite3.h>

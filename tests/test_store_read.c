@@ -7,7 +7,7 @@
  * writing the runs it reads: `tests/test_store_read NAME` runs one,
  * `--list` names them. */
 #include "sim/cli/commands.h"
-#include "sim/cli/compare.h"
+#include "sim/cli/compare/compare.h"
 #include "sim/store/store.h"
 #include "tests/store_common.h"
 

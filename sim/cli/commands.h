@@ -1,4 +1,6 @@
-/* commands.h -- the subcommands, one file each (cmd_*.c), as git's builtin/.
+/* commands.h -- the subcommands, each in its folder (sim/cli/NAME/cmd_NAME.c),
+ * as git's builtin/, and the option parsing they share
+ * (sim/cli/shared/cmd_common.c).
  *
  * Each takes the arguments after `fleetsim` (argv[0] is the subcommand's
  * name) and returns the process exit status: 0 success, 1 the work could

@@ -2,10 +2,10 @@
  *
  * The commands are declared once, in the table below: `fleetsim help`
  * lists them from it, and tests/cli_docs.sh checks that each is in the man
- * page and README.md.  Adding one: sim/cli/cmd_NAME.c, its declaration in
- * commands.h, a line here, and its text in help.c. */
+ * page and README.md.  Adding one: sim/cli/NAME/cmd_NAME.c, its declaration
+ * in commands.h, a line here, and its text in shared/help.c. */
 #include "sim/cli/commands.h"
-#include "sim/cli/help.h"
+#include "sim/cli/shared/help.h"
 #include "sim/store/store.h"
 
 #include <stdio.h>

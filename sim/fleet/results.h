@@ -99,8 +99,8 @@ typedef struct fs_pool_row {
     double work_lost_s;         /* service seconds lost to interruptions */
     double fallback_hours;      /* instance-hours of on-demand fallback */
     double fallback_cost_usd;   /* those hours at the fallback's price */
-    /* FOCUS prices, set by the cli from the scenario (sim/cli/run_prices.c);
-     * 0 = unknown, stored as NULL */
+    /* FOCUS prices, set by the cli from the scenario
+     * (sim/cli/shared/run_prices.c); 0 = unknown, stored as NULL */
     double list_price_usd_h;        /* on-demand list price, per instance */
     double contracted_price_usd_h;  /* a commitment's rate, per instance */
     double commitment_usd_h;        /* a commitment's $ an hour */

@@ -1,0 +1,164 @@
+/* compare_group.c -- `fleetsim compare --group`: each RUN stands for the
+ * replications of its run name, read and summarised as one column.
+ *
+ * A RUN (a name, or an id standing for its run's name) selects the runs
+ * of that name, one per replication: the newest run of each replication
+ * index, so that running a scenario again replaces its group rather than
+ * mixing two sets of runs.  The groups are then summarised
+ * (compare_ci.c) and written (compare_ci_write.c). */
+#include "sim/cli/compare/compare_ci.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/cli/commands.h"
+
+/* The ids of run name's group, by replication, appended to ids. */
+static int group_ids(fs_store *s, const char *name, long *ids, size_t *n,
+                     size_t cap, fs_error *err)
+{
+    static const char sql[] =
+        "SELECT run_id FROM run r WHERE name = ?1 AND run_id ="
+        " (SELECT max(run_id) FROM run WHERE name = ?1"
+        "  AND replication IS r.replication) ORDER BY replication, run_id";
+    sqlite3 *db = fs_store_db(s);
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            rc = SQLITE_FULL;
+            break;
+        }
+        ids[(*n)++] = (long)sqlite3_column_int64(st, 0);
+        rc = SQLITE_OK;
+    }
+    if (rc == SQLITE_DONE)
+        rc = SQLITE_OK;
+    if (rc != SQLITE_OK)
+        fs_error_set(err, "cannot read the runs named '%s': %s", name,
+                     sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* The name of run id. */
+static char *run_name(fs_store *s, long id, fs_error *err)
+{
+    sqlite3 *db = fs_store_db(s);
+    sqlite3_stmt *st;
+    char *name = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT name FROM run WHERE run_id = ?", -1,
+                           &st, NULL) != SQLITE_OK) {
+        fs_error_set(err, "cannot read runs: %s", sqlite3_errmsg(db));
+        return NULL;
+    }
+    sqlite3_bind_int64(st, 1, id);
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+        name = strdup((const char *)sqlite3_column_text(st, 0));
+    if (!name)
+        fs_error_set(err, "cannot read the name of run %ld", id);
+    sqlite3_finalize(st);
+    return name;
+}
+
+static long run_count(fs_store *s)
+{
+    sqlite3_stmt *st;
+    long n = 0;
+    if (sqlite3_prepare_v2(fs_store_db(s), "SELECT count(*) FROM run", -1,
+                           &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        n = (long)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+int fs_compare_groups(fs_store *s, FILE *out, fs_compare_format fmt,
+                      const char *const *runs, size_t nruns,
+                      const char *baseline, fs_error *err)
+{
+    size_t nnames = 0, nids = 0, cap = (size_t)run_count(s) + 1;
+    char **names = calloc(nruns + 2, sizeof *names);
+    long *ids = calloc(cap, sizeof *ids);
+    fs_ci_group *groups = calloc(nruns + 2, sizeof *groups);
+    fs_compare_run *rr = NULL;
+    int rc = -1, base_index = -1;
+    if (!names || !ids || !groups) {
+        fs_error_set(err, "out of memory");
+        goto done;
+    }
+    /* RUNs in order, a name given twice once; the baseline first unless
+     * among them */
+    char *base_name = NULL;
+    int placed = 0;
+    if (baseline) {
+        long id;
+        if (fs_store_find_run(s, baseline, &id, err) ||
+            !(base_name = run_name(s, id, err)))
+            goto done;
+        names[nnames++] = base_name;
+        base_index = 0;
+    }
+    for (size_t i = 0; i < nruns; i++) {
+        long id;
+        if (fs_store_find_run(s, runs[i], &id, err))
+            goto done;
+        char *name = run_name(s, id, err);
+        if (!name)
+            goto done;
+        size_t k = base_name && !placed ? 1 : 0;
+        while (k < nnames && strcmp(names[k], name) != 0)
+            k++;
+        if (k < nnames) {
+            free(name);
+            continue;
+        }
+        if (base_name && !placed && strcmp(base_name, name) == 0) {
+            placed = 1;
+            /* the baseline among the RUNs: moved to its place */
+            memmove(names, names + 1, (nnames - 1) * sizeof *names);
+            names[nnames - 1] = base_name;
+            base_index = (int)nnames - 1;
+            free(name);
+            continue;
+        }
+        names[nnames++] = name;
+    }
+    for (size_t g = 0; g < nnames; g++) {
+        groups[g].first = nids;
+        if (group_ids(s, names[g], ids, &nids, cap, err))
+            goto done;
+        groups[g].n = nids - groups[g].first;
+    }
+    rr = calloc(nids + 1, sizeof *rr);
+    if (!rr) {
+        fs_error_set(err, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < nids; i++)
+        if (fs_compare_read_run(s, ids[i], &rr[i], err))
+            goto done;
+    fs_ci_table t;
+    if (fs_ci_table_build(&t, rr, groups, nnames, base_index)) {
+        fs_error_set(err, "out of memory");
+        goto done;
+    }
+    rc = fs_ci_write(out, fmt, &t);
+    fs_ci_table_free(&t);
+    if (rc)
+        fs_error_set(err, "out of memory writing the comparison");
+done:
+    if (rr)
+        for (size_t i = 0; i < nids; i++)
+            fs_compare_run_free(&rr[i]);
+    free(rr);
+    for (size_t i = 0; i < nnames; i++)
+        free(names[i]);
+    free(names);
+    free(ids);
+    free(groups);
+    return rc;
+}

@@ -1,0 +1,409 @@
+/* compare_values.c -- the metrics `fleetsim compare` shows and how their
+ * values look; see compare_impl.h.
+ *
+ * The run_summary columns, with their labels and kinds, are the store's
+ * table (sim/store/columns.c): a column added to the view shows up here,
+ * labelled and formatted, with no second list to keep in step.  The
+ * sections' columns are declared here once, with the SQL that reads them:
+ * the reader, the four formats and the tests all follow these tables.
+ *
+ * Two audiences: the table and markdown are for people (units, thousands
+ * separators, escaped text); csv and json are for programs (the raw
+ * numbers as SQLite stored them, deltas as plain numbers, money deltas
+ * rounded to the cent).  A metric compares with the baseline only when
+ * both values are numbers; the relative change also needs a nonzero
+ * baseline.  Ids, seeds and replications are labels, never compared. */
+#include "sim/cli/compare/compare_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/base/textout.h"
+
+/* ---- the metrics -------------------------------------------------------- */
+
+fs_cmp_column fs_cmp_summary_column(int c)
+{
+    const fs_column *col = &fs_summary_columns[c];
+    return (fs_cmp_column){ col->name, col->label, col->kind,
+                            fs_column_kind_compares(col->kind), NULL, 0 };
+}
+
+static const fs_cmp_column workload_cols[] = {
+    { "workload", NULL, FS_COL_TEXT, 0, "workload", 0 },
+    { "requests", "requests", FS_COL_COUNT, 1, "count", 0 },
+    /* unfinished: arrived but not finished by the horizon, plus dropped;
+     * the percentiles below cover finished requests only */
+    { "requests_unfinished", "requests unfinished", FS_COL_COUNT, 1,
+      "coalesce(unfinished, 0) + coalesce(dropped, 0)", 0 },
+    { "unfinished_share", "unfinished share", FS_COL_RATIO, 1,
+      "CASE WHEN arrivals > 0 THEN (coalesce(unfinished, 0) +"
+      " coalesce(dropped, 0)) * 1.0 / arrivals END", 0 },
+    { "overloaded", "overloaded", FS_COL_TEXT, 0,
+      "CASE WHEN arrivals > 0 AND (coalesce(unfinished, 0) +"
+      " coalesce(dropped, 0)) * 1.0 / arrivals > " FS_OVERLOADED_SQL
+      " THEN 'yes' ELSE 'no' END", 0 },
+    { "latency_p50_s", "latency p50 (finished requests)", FS_COL_SECONDS, 1,
+      "p50_s", 0 },
+    { "latency_p99_s", "latency p99 (finished requests)", FS_COL_SECONDS, 1,
+      "p99_s", 0 },
+    { "wait_mean_s", "wait mean", FS_COL_SECONDS, 1, "wait_mean_s", 0 },
+    { "slo_s", "SLO p99", FS_COL_SECONDS, 1, "slo_s", 0 },
+    { "slo_attainment", "SLO attainment", FS_COL_RATIO, 1,
+      "slo_attainment", 0 },
+    { "mean_batch_size", "mean batch size", FS_COL_NUMBER, 1,
+      "mean_batch_size", 0 },
+};
+
+static const fs_cmp_column pool_cols[] = {
+    { "pool", NULL, FS_COL_TEXT, 0, "p.pool", 0 },
+    { "pricing", "pricing", FS_COL_TEXT, 0, "p.pricing", 0 },
+    { "gpu", "GPU", FS_COL_TEXT, 0, "p.gpu", 0 },
+    { "gpu_hours_provisioned", "GPU-hours provisioned", FS_COL_HOURS, 1,
+      "p.gpu_hours_provisioned", 0 },
+    { "gpu_hours_busy", "GPU-hours busy", FS_COL_HOURS, 1,
+      "p.gpu_hours_busy", 0 },
+    /* no GPU provisioned (count = 0): no utilization, not 0/0 */
+    { "utilization", "utilization", FS_COL_RATIO, 1,
+      "CASE WHEN p.gpu_hours_provisioned > 0"
+      " THEN p.gpu_hours_busy / p.gpu_hours_provisioned END", 0 },
+    { "cost_usd", "cost", FS_COL_MONEY, 1,
+      "round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
+      " WHERE c.run_id = p.run_id AND c.pool = p.pool), 0), 2)", 0 },
+    /* provisioned, not busy: cost_allocation's rows without a workload */
+    { "idle_cost_usd", "idle cost", FS_COL_MONEY, 1,
+      "round(coalesce((SELECT sum(a.cost_usd) FROM cost_allocation a"
+      " WHERE a.run_id = p.run_id AND a.pool = p.pool"
+      " AND a.workload IS NULL), 0), 2)", 0 },
+    /* spot pools only (NULL for others; rows the table leaves out) */
+    { "interruptions", "interruptions", FS_COL_COUNT, 1,
+      "CASE WHEN p.pricing = 'spot' THEN p.interruptions END", 1 },
+    { "requests_retried", "requests retried", FS_COL_COUNT, 1,
+      "CASE WHEN p.pricing = 'spot' THEN p.requests_retried END", 1 },
+    { "fallback_hours", "fallback hours", FS_COL_HOURS, 1,
+      "CASE WHEN p.pricing = 'spot' THEN p.fallback_hours END", 1 },
+    { "fallback_cost_usd", "fallback cost", FS_COL_MONEY, 1,
+      "CASE WHEN p.pricing = 'spot' THEN round(p.fallback_cost_usd, 2) END",
+      1 },
+    /* pools serving an llm only: over every workload they serve */
+    { "ttft_p50_s", "TTFT p50", FS_COL_SECONDS, 1, "p.ttft_p50_s", 1 },
+    { "ttft_p99_s", "TTFT p99", FS_COL_SECONDS, 1, "p.ttft_p99_s", 1 },
+    { "tpot_p50_s", "TPOT p50", FS_COL_SECONDS, 1, "p.tpot_p50_s", 1 },
+    { "tpot_p99_s", "TPOT p99", FS_COL_SECONDS, 1, "p.tpot_p99_s", 1 },
+    { "e2e_p50_s", "end-to-end p50", FS_COL_SECONDS, 1, "p.e2e_p50_s", 1 },
+    { "e2e_p99_s", "end-to-end p99", FS_COL_SECONDS, 1, "p.e2e_p99_s", 1 },
+    { "ttft_p90_s", "TTFT p90", FS_COL_SECONDS, 1, "p.ttft_p90_s", 1 },
+    { "tpot_p90_s", "TPOT p90", FS_COL_SECONDS, 1, "p.tpot_p90_s", 1 },
+    { "e2e_p90_s", "end-to-end p90", FS_COL_SECONDS, 1, "p.e2e_p90_s", 1 },
+    { "ttft_mean_s", "TTFT mean", FS_COL_SECONDS, 1, "p.ttft_mean_s", 1 },
+    { "tpot_mean_s", "TPOT mean", FS_COL_SECONDS, 1, "p.tpot_mean_s", 1 },
+    { "e2e_mean_s", "end-to-end mean", FS_COL_SECONDS, 1, "p.e2e_mean_s", 1 },
+};
+
+static const fs_cmp_column pricing_cols[] = {
+    { "pricing", NULL, FS_COL_TEXT, 0, "pricing", 0 },
+    { "cost_usd", "cost", FS_COL_MONEY, 1, "round(sum(cost_usd), 2)", 0 },
+};
+
+#define COUNT(a) (sizeof (a) / sizeof (a)[0])
+
+const fs_cmp_section fs_cmp_sections[FS_COMPARE_SECTIONS] = {
+    [FS_COMPARE_WORKLOADS] = {
+        "workloads", "workload", 0,
+        "FROM latency WHERE run_id = ?1 ORDER BY rowid",
+        workload_cols, COUNT(workload_cols) },
+    [FS_COMPARE_POOLS] = {
+        "pools", "pool", 0,
+        "FROM pool p WHERE p.run_id = ?1 ORDER BY p.rowid",
+        pool_cols, COUNT(pool_cols) },
+    [FS_COMPARE_PRICING] = {
+        "cost_by_pricing", "cost by pricing model", 1,
+        "FROM cost_monthly WHERE run_id = ?1 GROUP BY pricing"
+        " ORDER BY min(rowid)",
+        pricing_cols, COUNT(pricing_cols) },
+};
+
+size_t fs_compare_section_columns(fs_compare_section sec)
+{
+    return fs_cmp_sections[sec].ncols;
+}
+
+/* ---- rows and keys ------------------------------------------------------ */
+
+char *const *fs_cmp_find_row(const fs_compare_rows *rows, const char *key)
+{
+    if (!key)
+        return NULL;
+    for (size_t r = 0; r < rows->nrows; r++) {
+        char *const *row = fs_cmp_row(rows, r);
+        if (row[0] && strcmp(row[0], key) == 0)
+            return row;
+    }
+    return NULL;
+}
+
+static int has_key(const char **keys, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(keys[i], key) == 0)
+            return 1;
+    return 0;
+}
+
+const char **fs_cmp_keys(const fs_compare_run *runs, size_t n,
+                         fs_compare_section sec, size_t *nkeys, int *failed)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += runs[i].rows[sec].nrows;
+    *nkeys = 0;
+    if (total == 0)
+        return NULL;
+    const char **keys = malloc(total * sizeof *keys);
+    if (!keys) {
+        *failed = 1;
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const fs_compare_rows *rows = &runs[i].rows[sec];
+        for (size_t r = 0; r < rows->nrows; r++) {
+            const char *key = fs_cmp_row(rows, r)[0];
+            if (key && !has_key(keys, *nkeys, key))
+                keys[(*nkeys)++] = key;
+        }
+    }
+    return keys;
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+int fs_cmp_number(const char *s, double *v)
+{
+    if (!s || !*s)
+        return 0;
+    char *end;
+    double d = strtod(s, &end);
+    if (*end != '\0' || !isfinite(d))
+        return 0;
+    *v = d;
+    return 1;
+}
+
+int fs_cmp_delta(const fs_cmp_column *c, const char *value, const char *base,
+                 double *abs, double *pct, int *has_pct)
+{
+    double v, b;
+    if (!c->delta || !fs_cmp_number(value, &v) || !fs_cmp_number(base, &b))
+        return 0;
+    double d = v - b;
+    if (c->kind == FS_COL_MONEY)
+        d = round(d * 100) / 100;
+    *abs = d == 0 ? 0 : d;          /* no "-0" */
+    *has_pct = b != 0;
+    *pct = b != 0 ? (v - b) / fabs(b) * 100 : 0;
+    if (*pct == 0)
+        *pct = 0;
+    return 1;
+}
+
+int fs_cmp_json_number(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (*s == '0')
+        s++;
+    else if (*s >= '1' && *s <= '9')
+        s += strspn(s, "0123456789");
+    else
+        return 0;
+    if (*s == '.') {
+        size_t n = strspn(++s, "0123456789");
+        if (n == 0)
+            return 0;
+        s += n;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        size_t n = strspn(s, "0123456789");
+        if (n == 0)
+            return 0;
+        s += n;
+    }
+    return *s == '\0';
+}
+
+/* %.15g drops binary noise such as 234.45999999999998. */
+void fs_cmp_format_raw(double d, char *buf, size_t size)
+{
+    snprintf(buf, size, "%.15g", d == 0 ? 0 : d);
+}
+
+/* ---- for people --------------------------------------------------------- */
+
+static void trim_zeros(char *s)
+{
+    if (!strchr(s, '.'))
+        return;
+    size_t n = strlen(s);
+    while (n > 0 && s[n - 1] == '0')
+        s[--n] = '\0';
+    if (n > 0 && s[n - 1] == '.')
+        s[--n] = '\0';
+    if (strcmp(s, "-0") == 0)
+        strcpy(s, "0");
+}
+
+/* At least 4 significant digits, no exponent: 0.01234, 1.5, 12,345. */
+static void format_sig(double v, char *buf, size_t size)
+{
+    double a = fabs(v);
+    if (a >= 1000 || a == 0) {
+        fs_format_thousands(v, 0, buf, size);
+        return;
+    }
+    int decimals = 3 - (int)floor(log10(a));
+    if (decimals > 9)
+        decimals = 9;
+    snprintf(buf, size, "%.*f", decimals, v);
+    trim_zeros(buf);
+}
+
+static void format_duration(double s, char *buf, size_t size)
+{
+    static const struct { double s; const char *unit; } units[] = {
+        { 86400, "d" }, { 3600, "h" }, { 60, "min" }, { 1, "s" },
+    };
+    size_t u = 0;
+    while (u + 1 < sizeof units / sizeof units[0] && fabs(s) < units[u].s)
+        u++;
+    char num[64];
+    format_sig(s / units[u].s, num, sizeof num);
+    snprintf(buf, size, "%s %s", num, units[u].unit);
+}
+
+/* v >= 0 in the units of kind k. */
+static void format_magnitude(fs_column_kind k, double v, char *buf,
+                             size_t size)
+{
+    char num[96];
+    switch (k) {
+    case FS_COL_MONEY:
+        snprintf(buf, size, "$%s",
+                 fs_format_thousands(v, 2, num, sizeof num));
+        break;
+    case FS_COL_HOURS:
+        fs_format_thousands(v, 1, buf, size);
+        break;
+    case FS_COL_RATIO:
+        snprintf(buf, size, "%.2f%%", v * 100);
+        break;
+    case FS_COL_COUNT:
+        fs_format_thousands(v, 0, buf, size);
+        break;
+    case FS_COL_NUMBER:
+        fs_format_thousands(v, 2, buf, size);
+        break;
+    case FS_COL_SECONDS:
+        format_sig(v, num, sizeof num);
+        snprintf(buf, size, "%s s", num);
+        break;
+    case FS_COL_DURATION:
+        format_duration(v, buf, size);
+        break;
+    case FS_COL_TEXT:
+    case FS_COL_ID:
+        snprintf(buf, size, "%.15g", v);
+        break;
+    }
+}
+
+int fs_cmp_overloaded(const fs_summary *r)
+{
+    double v;
+    for (int c = 0; c < FS_SUMMARY_COLUMNS; c++)
+        if (strcmp(fs_summary_columns[c].name, "unfinished_share") == 0)
+            return fs_cmp_number(r->col[c], &v) && v > FS_OVERLOADED_SHARE;
+    return 0;
+}
+
+char *fs_cmp_format_value(const fs_cmp_column *c, const char *text)
+{
+    double v;
+    char buf[256];
+    if (!text)
+        return strdup("-");
+    if (c->kind == FS_COL_TEXT || c->kind == FS_COL_ID ||
+        !fs_cmp_number(text, &v))
+        return fs_text_escape(text);
+    if (v < 0) {
+        char mag[200];
+        format_magnitude(c->kind, -v, mag, sizeof mag);
+        snprintf(buf, sizeof buf, "-%s", mag);
+    } else {
+        format_magnitude(c->kind, v, buf, sizeof buf);
+    }
+    return strdup(buf);
+}
+
+int fs_cmp_flags_overload(const fs_cmp_column *c, double v)
+{
+    return strcmp(c->name, "unfinished_share") == 0 &&
+           v > FS_OVERLOADED_SHARE;
+}
+
+char *fs_cmp_format_flagged(const fs_cmp_column *c, const char *text)
+{
+    char *s = fs_cmp_format_value(c, text), *out = NULL;
+    double v;
+    if (!s || !fs_cmp_number(text, &v) || !fs_cmp_flags_overload(c, v))
+        return s;
+    if (asprintf(&out, "%s OVERLOADED", s) < 0)
+        out = NULL;
+    free(s);
+    return out;
+}
+
+void fs_cmp_format_change(const fs_cmp_column *c, double d, char *buf,
+                          size_t size)
+{
+    char mag[128];
+    const char *sign = d > 0 ? "+" : d < 0 ? "-" : "";
+    if (c->kind == FS_COL_RATIO)
+        snprintf(mag, sizeof mag, "%.2f pp", fabs(d) * 100);
+    else
+        format_magnitude(c->kind, fabs(d), mag, sizeof mag);
+    snprintf(buf, size, "%s%s", sign, mag);
+}
+
+void fs_cmp_format_pct(int has_pct, double pct, char *buf, size_t size)
+{
+    if (!has_pct)
+        snprintf(buf, size, "%s", "");
+    else if (fabs(pct) < 0.05)
+        snprintf(buf, size, "0.0%%");
+    else
+        snprintf(buf, size, "%+.1f%%", pct);
+}
+
+/* The value of run_summary column name in r, or NULL. */
+static const char *summary_value(const fs_summary *r, const char *name)
+{
+    for (int c = 0; c < FS_SUMMARY_COLUMNS; c++)
+        if (strcmp(fs_summary_columns[c].name, name) == 0)
+            return r->col[c];
+    return NULL;
+}
+
+char *fs_cmp_run_label(const fs_summary *r)
+{
+    const char *name = summary_value(r, "name");
+    const char *id = summary_value(r, "run_id");
+    char *label = NULL;
+    if (asprintf(&label, "%s #%s", name ? name : "", id ? id : "?") < 0)
+        return NULL;
+    return label;
+}

@@ -1,0 +1,171 @@
+/* cmd_export.c -- `fleetsim export [--db FILE] --format focus|csv
+ * [--granularity hour|day] --out FILE RUN...`: the simulated bill as a
+ * FOCUS 1.2 cost and usage dataset, or as plain CSV.
+ *
+ * The rows come from export_rows.c (periods, exact spreading of each
+ * pool-month's cost); export_focus.c writes them as FOCUS, this file as
+ * plain CSV, every cell through fs_csv_write_field (no live formula).  The
+ * output is written through sim/base/outfile.h (a temporary renamed when
+ * complete): a failed export leaves the file as it was. */
+#include "sim/cli/commands.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+
+#include "sim/base/textout.h"
+#include "sim/cli/export/export.h"
+#include "sim/cli/shared/help.h"
+#include "sim/base/outfile.h"
+#include "sim/store/store.h"
+
+typedef struct export_out {
+    FILE *f;
+    int focus;
+} export_out;
+
+/* UTC, YYYY-MM-DDTHH:MM:SSZ, t seconds after the run's start. */
+static void stamp(const fs_export_run *r, double t, char *buf, size_t len)
+{
+    time_t at = r->start + (time_t)llround(t);
+    struct tm tm;
+    gmtime_r(&at, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void money(char *buf, size_t len, long long cents)
+{
+    snprintf(buf, len, "%s%lld.%02lld", cents < 0 ? "-" : "",
+             llabs(cents) / 100, llabs(cents) % 100);
+}
+
+static const char *const csv_columns[] = {
+    "run_id", "run", "pool", "pricing", "period_start", "period_end",
+    "gpu_hours", "gpu_hours_busy", "billed_usd", "effective_usd", "list_usd",
+    NULL,
+};
+
+/* Plain CSV: a purchase's upfront is billed in the period it is made; a
+ * commitment's unused part is its own row, pricing PRICING-unused. */
+static int write_csv(FILE *f, const fs_export_row *row)
+{
+    const fs_export_run *r = row->run;
+    char run_id[32], start[32], end[32], qty[32], busy[32], billed[32];
+    char effective[32], list[32], pricing[48];
+    snprintf(run_id, sizeof run_id, "%ld", r->id);
+    stamp(r, row->t0, start, sizeof start);
+    stamp(r, row->t1, end, sizeof end);
+    snprintf(qty, sizeof qty, "%.6f", row->gpu_hours);
+    snprintf(busy, sizeof busy, "%.6f", row->busy_gpu_hours);
+    money(billed, sizeof billed, row->billed_cents);
+    money(effective, sizeof effective, row->effective_cents);
+    money(list, sizeof list, row->list_cents);
+    snprintf(pricing, sizeof pricing, "%s%s", row->pool->pricing,
+             row->kind == FS_EXPORT_UNUSED ? "-unused" : "");
+    const char *v[] = {run_id, r->name, row->pool->name, pricing, start, end,
+                       qty, busy, billed, effective, list};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        fs_csv_write_field(f, v[i]);
+        fputc(i + 1 == sizeof v / sizeof v[0] ? '\n' : ',', f);
+    }
+    return 0;
+}
+
+static int emit(void *ctx, const fs_export_row *row)
+{
+    export_out *out = ctx;
+    int rc = out->focus ? fs_export_write_focus(out->f, row)
+                        : write_csv(out->f, row);
+    return rc || ferror(out->f) ? -1 : 0;
+}
+
+static void header(FILE *f, const char *const *cols)
+{
+    for (size_t i = 0; cols[i]; i++) {
+        fs_csv_write_field(f, cols[i]);
+        fputc(cols[i + 1] ? ',' : '\n', f);
+    }
+}
+
+typedef struct export_args {
+    const char *db, *format, *granularity, *out;
+    char **runs;
+    int nruns;
+} export_args;
+
+static int parse_args(int argc, char **argv, export_args *a)
+{
+    static const char *const options[] = {
+        "--db", "--format", "--granularity", "--out", "--help", NULL };
+    /* the first four of options take a value, in this order */
+    const char **slots[] = {&a->db, &a->format, &a->granularity, &a->out};
+    int rc = fs_parse_operands("export", argc, argv, options, slots, 4,
+                               a->runs, &a->nruns);
+    if (rc != -1)
+        return rc == FS_EXIT_OK ? -1 : rc;
+    if (!a->format || (strcmp(a->format, "focus") && strcmp(a->format, "csv")))
+        return fs_usage_error("export", "--format focus or --format csv, "
+                              "please%s%s%s", a->format ? " (not '" : "",
+                              a->format ? a->format : "",
+                              a->format ? "')" : "");
+    if (strcmp(a->granularity, "hour") && strcmp(a->granularity, "day"))
+        return fs_usage_error("export", "--granularity hour or day, not '%s'",
+                              a->granularity);
+    if (!a->out)
+        return fs_usage_error("export", "where to? give --out FILE");
+    if (a->nruns == 0)
+        return fs_usage_error("export", "which runs? give at least one RUN "
+                              "(an id or a name; see `fleetsim runs`)");
+    return 0;
+}
+
+/* Every RUN's rows into f. */
+static int export_runs(fs_store *s, const export_args *a, FILE *f,
+                       fs_error *err)
+{
+    export_out out = {f, !strcmp(a->format, "focus")};
+    double period = strcmp(a->granularity, "day") ? 3600 : 86400;
+    header(f, out.focus ? fs_export_focus_columns : csv_columns);
+    for (int i = 0; i < a->nruns; i++) {
+        long id;
+        if (fs_store_find_run(s, a->runs[i], &id, err))
+            return -1;
+        fs_export_run r;
+        int rc = fs_export_read(s, id, &r, err);
+        if (!rc && fs_export_rows(&r, period, emit, &out))
+            rc = fs_error_set(err, "%s: cannot write (out of memory or "
+                              "disk full)", a->out);
+        fs_export_free(&r);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    export_args a = {FS_DEFAULT_DB, NULL, "hour", NULL, NULL, 0};
+    a.runs = calloc((size_t)argc, sizeof *a.runs);
+    if (!a.runs)
+        return fs_fail("out of memory");
+    int rc = parse_args(argc, argv, &a);
+    if (rc) {
+        free(a.runs);
+        return rc < 0 ? FS_EXIT_OK : rc;
+    }
+    fs_error err;
+    fs_store *s = fs_store_open(a.db, FS_STORE_EXISTING, &err);
+    fs_outfile out = {0};
+    rc = s ? fs_outfile_open(&out, a.out, &err) : -1;
+    if (!rc)
+        rc = export_runs(s, &a, out.f, &err);
+    if (!rc)
+        rc = fs_outfile_commit(&out, &err);
+    fs_outfile_abort(&out);
+    fs_store_close(s);
+    free(a.runs);
+    return rc ? fs_fail(err.msg) : FS_EXIT_OK;
+}

@@ -1,0 +1,254 @@
+/* export_focus.c -- the rows of export_rows.c as a FOCUS 1.2 cost and
+ * usage dataset (https://focus.finops.org, version 1.2).
+ *
+ * Every Mandatory column, and the Conditional ones whose condition a
+ * simulated cloud bill meets (commitments, unit prices, SKUs, tags,
+ * resources), in the spec's order; fleetsim's own columns after them,
+ * prefixed x_.  A null is an empty field.  Amounts are in USD to the cent,
+ * quantities and unit prices with six decimals, times in UTC
+ * (YYYY-MM-DDTHH:MM:SSZ), a billing period a calendar month.
+ * tests/cli_export_focus.sh checks an export against the spec's column
+ * list (tests/data/focus-1.2/columns.csv).
+ *
+ * Per row (see README, "FOCUS columns"):
+ * - ListCost: the on-demand list price (ListUnitPrice) x PricingQuantity
+ *   (instance-hours); ContractedCost: the commitment's rate
+ *   (ContractedUnitPrice) x PricingQuantity; EffectiveCost: amortized;
+ *   BilledCost: as billed, a reservation's upfront in its Purchase row.
+ * - A commitment's unused part: its own Usage rows with
+ *   CommitmentDiscountStatus Unused, ResourceId the commitment's id. */
+#include "sim/cli/export/export.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/base/textout.h"
+
+const char *const fs_export_focus_columns[] = {
+    "BilledCost", "BillingAccountId", "BillingAccountName",
+    "BillingCurrency", "BillingPeriodEnd", "BillingPeriodStart",
+    "ChargeCategory", "ChargeClass", "ChargeDescription", "ChargeFrequency",
+    "ChargePeriodEnd", "ChargePeriodStart", "CommitmentDiscountCategory",
+    "CommitmentDiscountId", "CommitmentDiscountName",
+    "CommitmentDiscountQuantity", "CommitmentDiscountStatus",
+    "CommitmentDiscountType", "CommitmentDiscountUnit", "ConsumedQuantity",
+    "ConsumedUnit", "ContractedCost", "ContractedUnitPrice", "EffectiveCost",
+    "InvoiceIssuerName", "ListCost", "ListUnitPrice", "PricingCategory",
+    "PricingQuantity", "PricingUnit", "ProviderName", "PublisherName",
+    "RegionId", "RegionName", "ResourceId", "ResourceName", "ResourceType",
+    "ServiceCategory", "ServiceName", "ServiceSubcategory", "SkuId",
+    "SkuMeter", "SkuPriceDetails", "SkuPriceId", "SubAccountId", "SubAccountName", "Tags", "x_RunId",
+    "x_RunName", "x_Pool", "x_Pricing", "x_Gpu", "x_GpuHoursBusy",
+    "x_AmortizedUpfrontCost", NULL,
+};
+
+enum { NCOLS = sizeof fs_export_focus_columns /
+               sizeof fs_export_focus_columns[0] - 1 };
+
+/* The text of one row's cells. */
+typedef struct cells {
+    char billed[32], effective[32], list[32], contracted[32], amort[32];
+    char qty[40], cqty[40], consumed[40], busy[40], lup[40], cup[40];
+    char bstart[32], bend[32], cstart[32], cend[32], run_id[32];
+    char provider[64], service[64], resource[200], cd_id[240], desc[300];
+    char sku[128], sku_price[200], sku_details[96];
+    char tags[FS_TAGS_JSON_MAX];
+} cells;
+
+static void money(char *buf, size_t len, long long cents)
+{
+    snprintf(buf, len, "%s%lld.%02lld", cents < 0 ? "-" : "",
+             llabs(cents) / 100, llabs(cents) % 100);
+}
+
+/* Six decimals, never "-0.000000"; "" (null) for NaN. */
+static const char *decimal(char *buf, size_t len, double v)
+{
+    if (isnan(v))
+        return NULL;
+    if (fabs(v) < 5e-7)
+        v = 0;
+    snprintf(buf, len, "%.6f", v);
+    return buf;
+}
+
+/* UTC, YYYY-MM-DDTHH:MM:SSZ. */
+static void stamp_at(time_t at, char *buf, size_t len)
+{
+    struct tm tm;
+    gmtime_r(&at, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The calendar month (UTC) holding t seconds after the start. */
+static void billing_period(const fs_export_run *r, double t, cells *c)
+{
+    time_t at = r->start + (time_t)llround(t);
+    struct tm tm;
+    gmtime_r(&at, &tm);
+    struct tm first = {.tm_year = tm.tm_year, .tm_mon = tm.tm_mon,
+                       .tm_mday = 1};
+    stamp_at(timegm(&first), c->bstart, sizeof c->bstart);
+    first.tm_mon++;
+    stamp_at(timegm(&first), c->bend, sizeof c->bend);
+}
+
+/* The provider, from an instance type "aws:p4d.24xlarge". */
+static void provider_of(const fs_export_pool *p, cells *c)
+{
+    static const struct { const char *key, *name, *service; } known[] = {
+        {"aws", "AWS", "Amazon Elastic Compute Cloud"},
+        {"azure", "Microsoft", "Virtual Machines"},
+        {"gcp", "Google Cloud", "Compute Engine"},
+    };
+    snprintf(c->provider, sizeof c->provider, "fleetsim");
+    snprintf(c->service, sizeof c->service, "GPU instances");
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        size_t k = strlen(known[i].key);
+        if (!strncmp(p->instance_type, known[i].key, k) &&
+            p->instance_type[k] == ':') {
+            snprintf(c->provider, sizeof c->provider, "%s", known[i].name);
+            snprintf(c->service, sizeof c->service, "%s", known[i].service);
+        }
+    }
+}
+
+static void describe(const fs_export_row *row, cells *c)
+{
+    const fs_export_pool *p = row->pool;
+    if (row->kind == FS_EXPORT_PURCHASE)
+        snprintf(c->desc, sizeof c->desc, "upfront payment for %ld reserved "
+                 "%s instance(s), %d-month term", p->instances, p->gpu,
+                 p->term_months);
+    else if (row->kind == FS_EXPORT_UNUSED)
+        snprintf(c->desc, sizeof c->desc, "unused %s commitment of pool %s",
+                 p->pricing, p->name);
+    else
+        snprintf(c->desc, sizeof c->desc, "%s %s instances of pool %s",
+                 p->pricing, p->gpu, p->name);
+}
+
+/* The unit prices and ContractedCost.  ListUnitPrice: the on-demand
+ * list price of a usage row; of an unused or purchase row, what a unit of
+ * it costs.  ContractedUnitPrice: a commitment's rate; at list price, the
+ * list price; a spot pool's, or where no rate is known, what a unit cost
+ * (ContractedCost = EffectiveCost). */
+static void prices(const fs_export_row *row, cells *c, const char **lup,
+                   const char **cup)
+{
+    const fs_export_pool *p = row->pool;
+    int usage = row->kind == FS_EXPORT_USAGE;
+    double q = row->quantity, list_unit, contracted;
+    long long cost = usage ? row->effective_cents : row->list_cents;
+    double fallback = p->contracted_usd_h > 0 ? p->contracted_usd_h
+                                              : p->price_usd_h;
+    if (usage && p->list_usd_h > 0)
+        list_unit = p->list_usd_h;
+    else
+        list_unit = q > 0 ? (double)row->list_cents / 100 / q : fallback;
+    if (!usage)
+        contracted = list_unit;
+    else if (fs_export_is_committed(p) && p->contracted_usd_h > 0) {
+        contracted = p->contracted_usd_h;
+        cost = llround(contracted * q * 100);
+    } else if (!strcmp(p->category, "Standard"))
+        contracted = list_unit;
+    else
+        contracted = q > 0 ? (double)row->effective_cents / 100 / q
+                           : fallback;
+    *lup = decimal(c->lup, sizeof c->lup, list_unit);
+    *cup = decimal(c->cup, sizeof c->cup, contracted);
+    money(c->contracted, sizeof c->contracted, cost);
+}
+
+static void fill(const fs_export_row *row, cells *c)
+{
+    const fs_export_run *r = row->run;
+    const fs_export_pool *p = row->pool;
+    money(c->billed, sizeof c->billed, row->billed_cents);
+    money(c->effective, sizeof c->effective, row->effective_cents);
+    money(c->list, sizeof c->list, row->list_cents);
+    money(c->amort, sizeof c->amort, row->amortized_cents);
+    billing_period(r, row->t0, c);
+    stamp_at(r->start + (time_t)llround(row->t0), c->cstart,
+             sizeof c->cstart);
+    stamp_at(r->start + (time_t)llround(row->t1), c->cend, sizeof c->cend);
+    snprintf(c->run_id, sizeof c->run_id, "%ld", r->id);
+    provider_of(p, c);
+    snprintf(c->resource, sizeof c->resource, "fleetsim/run/%ld/pool/%s",
+             r->id, p->name);
+    snprintf(c->cd_id, sizeof c->cd_id, "%s/%s", c->resource,
+             fs_export_spend_based(p) ? "savings-plan" : "reservation");
+    if (p->instance_type[0])
+        snprintf(c->sku, sizeof c->sku, "%s", p->instance_type);
+    else
+        snprintf(c->sku, sizeof c->sku, "gpu:%s", p->gpu);
+    if (p->term_months > 0)
+        snprintf(c->sku_price, sizeof c->sku_price, "%s/%s/%dm", c->sku,
+                 p->pricing, p->term_months);
+    else
+        snprintf(c->sku_price, sizeof c->sku_price, "%s/%s", c->sku,
+                 p->pricing);
+    /* the purchase option and term of the price (strings: the spec's
+     * numeric properties are per PricingUnit) */
+    if (p->term_months > 0)
+        snprintf(c->sku_details, sizeof c->sku_details,
+                 "{\"x_PurchaseOption\":\"%s\",\"x_TermMonths\":\"%d\"}",
+                 p->pricing, p->term_months);
+    else
+        snprintf(c->sku_details, sizeof c->sku_details,
+                 "{\"x_PurchaseOption\":\"%s\"}", p->pricing);
+    describe(row, c);
+    fs_tags_json(p->tags, NULL, c->tags, sizeof c->tags);
+}
+
+int fs_export_write_focus(FILE *f, const fs_export_row *row)
+{
+    const fs_export_pool *p = row->pool;
+    cells *c = calloc(1, sizeof *c);
+    if (!c)
+        return -1;
+    fill(row, c);
+    int buy = row->kind == FS_EXPORT_PURCHASE;
+    int unused = row->kind == FS_EXPORT_UNUSED;
+    int committed = fs_export_is_committed(p);
+    int spend = fs_export_spend_based(p);
+    const char *lup, *cup;
+    prices(row, c, &lup, &cup);
+    const char *qty = decimal(c->qty, sizeof c->qty, row->quantity);
+    const char *cqty = committed ? decimal(c->cqty, sizeof c->cqty,
+                                           row->commit_quantity) : NULL;
+    const char *cunit = cqty ? (spend ? "USD" : "Hours") : NULL;
+    const char *consumed = buy || unused ? NULL
+        : decimal(c->consumed, sizeof c->consumed, row->gpu_hours);
+    const char *v[NCOLS] = {
+        c->billed, "fleetsim", "simulated", "USD", c->bend, c->bstart,
+        buy ? "Purchase" : "Usage", NULL, c->desc,
+        buy ? "One-Time" : committed ? "Recurring" : "Usage-Based",
+        c->cend, c->cstart,
+        committed ? (spend ? "Spend" : "Usage") : NULL,
+        committed ? c->cd_id : NULL, committed ? p->name : NULL, cqty,
+        committed && !buy ? (unused ? "Unused" : "Used") : NULL,
+        committed ? (spend ? "Savings Plan" : "Reserved Instance") : NULL,
+        cunit, consumed, consumed ? "GPU-Hours" : NULL, c->contracted, cup,
+        c->effective, c->provider, c->list, lup,
+        buy ? "Standard" : p->category, qty,
+        qty ? (unused && spend ? "USD" : "Hours") : NULL,
+        c->provider, c->provider, NULL, NULL,
+        unused || buy ? c->cd_id : c->resource, p->name,
+        p->instance_type[0] ? p->instance_type : "GPU instance", "Compute",
+        c->service, "Virtual Machines", c->sku, "GPU instance-hours",
+        c->sku_details, c->sku_price, "fleetsim",
+        "fleetsim", c->tags, c->run_id, row->run->name, p->name, p->pricing,
+        p->gpu, buy || unused ? NULL : decimal(c->busy, sizeof c->busy,
+                                               row->busy_gpu_hours),
+        c->amort,
+    };
+    for (size_t i = 0; i < NCOLS; i++) {
+        fs_csv_write_field(f, v[i]);
+        fputc(i + 1 == NCOLS ? '\n' : ',', f);
+    }
+    free(c);
+    return 0;
+}

@@ -1,0 +1,16 @@
+/* help_ref.h -- the reference listings of `fleetsim help`, generated from
+ * the tables (scenario keys, run_summary columns) as text, tab-separated
+ * lines or man page roff (help_ref.c). */
+#ifndef FS_HELP_REF_H
+#define FS_HELP_REF_H
+
+#include <stdio.h>
+
+void fs_help_scenario(FILE *out);      /* `fleetsim help scenario` */
+void fs_help_keys(FILE *out);          /* section.key TAB type TAB default
+                                          TAB help, one key a line */
+void fs_help_columns(FILE *out);       /* name TAB kind TAB label TAB help */
+void fs_help_man_keys(FILE *out);      /* the man page's key listing */
+void fs_help_man_columns(FILE *out);   /* its run_summary column listing */
+
+#endif

@@ -1,0 +1,51 @@
+/* cmd_import.c -- `fleetsim import [--db FILE] KEPT.db...`: copies every
+ * run of other fleetsim databases into the results database, in one
+ * transaction per file.  Its use: a finished run that could not be stored
+ * (the database was locked past the busy timeout, the disk was full) is
+ * kept in a database of its own, and this brings it home.  The runs get
+ * new ids; the files are left as they were; a run the database holds
+ * already (the same run.uid) is skipped, so importing a file twice copies
+ * it once (store_merge.c). */
+#include "sim/cli/commands.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/cli/shared/help.h"
+#include "sim/store/store.h"
+
+int cmd_import(int argc, char **argv)
+{
+    static const char *const options[] = { "--db", "--help", NULL };
+    const char *db = FS_DEFAULT_DB;
+    char **files = calloc((size_t)argc, sizeof *files);
+    if (!files)
+        return fs_fail("out of memory");
+    const char **slots[] = {&db};
+    int n = 0, rc = fs_parse_operands("import", argc, argv, options, slots,
+                                      1, files, &n);
+    if (rc != -1) {
+        free(files);
+        return rc;
+    }
+    if (n == 0) {
+        free(files);
+        return fs_usage_error("import", "which file? e.g. fleetsim import "
+                              "--db fleetsim.db fleetsim.kept-1234.db");
+    }
+    rc = FS_EXIT_OK;
+
+    fs_error err;
+    fs_store *s = fs_store_open(db, FS_STORE_CREATE, &err);
+    if (!s)
+        rc = fs_fail(err.msg);
+    for (int i = 0; s && i < n && rc == FS_EXIT_OK; i++)
+        if (fs_store_import(s, files[i], stdout, &err))
+            rc = fs_fail(err.msg);
+    fs_store_close(s);
+    free(files);
+    if (rc == FS_EXIT_OK && fflush(stdout) != 0)
+        return fs_fail("cannot write to standard output");
+    return rc;
+}

@@ -1,0 +1,169 @@
+/* plan.h -- `fleetsim plan`: the cheapest fleet that meets the SLOs.
+ *
+ * The planner's pieces, one file each:
+ *   plan_slo.c        --slo: metrics (any REAL column of the latency
+ *                     table), reading a run's values, pass or fail;
+ *   plan_candidates.c the candidates (GPU x precision x TP), memory
+ *                     exclusion (models/llm.h), each one's --set list;
+ *   plan_search.c     the count: an Erlang C bracket (models/erlang.h),
+ *                     then simulations (run_exec.h) bisected to the
+ *                     smallest passing count, candidates in parallel;
+ *   plan_cost.c       how to buy the chosen fleet, from roi (roi_run.h);
+ *   plan_output.c     the ranked table, frontier and exclusions, in
+ *                     table, CSV, JSON or Markdown;
+ *   cmd_plan.c        the command line. */
+#ifndef FS_PLAN_H
+#define FS_PLAN_H
+
+#include <stdio.h>
+#include "sim/base/names.h"
+#include "sim/cli/shared/progress.h"
+
+#define FS_PLAN_SLOS_MAX 8
+#define FS_PLAN_PURCHASES 4
+
+/* One SLO: METRIC<=VALUE or METRIC>=VALUE. */
+typedef struct fs_plan_slo {
+    char metric[40];       /* as the user wrote it: "ttft_p99" */
+    char column[48];       /* the latency column: "ttft_p99_s" */
+    int ge;                /* >= (attainment); else <= */
+    int percent;           /* a share, printed in % */
+    double value;          /* seconds, or a fraction */
+} fs_plan_slo;
+
+enum { FS_PLAN_OD, FS_PLAN_RESERVED, FS_PLAN_SAVINGS, FS_PLAN_SPOT };
+extern const char *const fs_plan_purchase_names[FS_PLAN_PURCHASES];
+
+/* What one simulated count measured. */
+typedef struct fs_plan_probe {
+    long count;
+    int done, pass;
+    long run_id;           /* the first replication's run */
+    char run_name[FS_NAME_MAX];
+    double value[FS_PLAN_SLOS_MAX];   /* pessimistic side with replications */
+    double unfinished;     /* (dropped + unfinished) / arrivals */
+    char why[256];         /* why it failed */
+} fs_plan_probe;
+
+typedef struct fs_plan_candidate {
+    char gpu[64];
+    char precision[16];    /* "" for a generic service */
+    int tp;                /* 0 for a generic service */
+    double gpu_tflops;     /* dense bf16, for the service speed */
+    char instance[96];     /* instance = PROVIDER:TYPE to set, or "" */
+    char memory[384];      /* fs_llm_memory_format */
+    int excluded_memory;
+    int excluded_other;    /* no instance type sells it */
+    /* the outcome */
+    int feasible;
+    int failed;            /* a simulation could not be done */
+    char reason[384];
+    long count, min;       /* min: the autoscaling floor, or -1 */
+    long estimate;         /* the closed-form bracket */
+    int sims;
+    fs_plan_probe best;    /* the smallest passing count */
+    fs_plan_probe below;   /* count - 1 (failing), count 0 when none */
+    fs_plan_probe spot;    /* the chosen count priced as spot (--purchase
+                              spot), run_id 0 when not run */
+    long spot_k;           /* reserved under spot */
+    /* buying it: 730-hour run rates */
+    double cost[FS_PLAN_PURCHASES];   /* NaN: not asked or not priced */
+    double as_run;         /* the run's own bill (the scenario's pools
+                              and purchase options), run rate */
+    double usd_per_mtok;   /* monthly's $ per million tokens (llm) */
+    long reserved_k;
+    double commitment;
+    int purchase;          /* the cheapest asked */
+    double monthly;        /* its cost */
+    char cost_note[256];
+} fs_plan_candidate;
+
+typedef struct fs_plan {
+    const char *scenario, *db, *workload;
+    const char *pool_arg;        /* --pool: the pool sized, or NULL */
+    char *const *sets;
+    int nsets;
+    fs_plan_slo slo[FS_PLAN_SLOS_MAX];
+    int nslo;
+    double max_unfinished;
+    int purchases[FS_PLAN_PURCHASES];   /* asked, by FS_PLAN_* */
+    long jobs, replications, max_count;
+    double max_events;
+    fs_progress_mode pmode;
+    double pinterval;
+    /* from the scenario */
+    char workload_name[FS_NAME_MAX];   /* p->workload points here */
+    char pool[FS_NAME_MAX];      /* the pool whose size is searched */
+    int autoscale;               /* search max (min kept) */
+    long base_min;
+    int llm;                     /* service = llm(...) */
+    char llm_model[64];
+    char service_args[512];      /* the llm call's other arguments */
+    double lambda, mean_s;       /* for the bracket: NaN when unknown */
+    double tokens_in, tokens_out;   /* llm: the draws' means, or NaN */
+    double ref_tflops;           /* the workload's reference GPU */
+    char ref_gpu[64], pool_gpu[64];
+    char pool_instance[96];      /* instance = of the pool, or "" */
+    int pool_instance_gpus;
+    int pin_ref;                 /* set reference_gpu = the pool's GPU, so
+                                    that service times scale by GPU */
+    int npools;                  /* the workload's pools */
+    int pool_on_demand;          /* the pool's pricing is on-demand */
+    int pool_has_price;          /* price = pins the price: warned */
+    fs_plan_candidate *cand;
+    int ncand;
+} fs_plan;
+
+/* "fleetsim: plan: MESSAGE" on stderr, its bytes made visible
+ * (fs_text_visible: a name never drives the terminal).  plan_output.c. */
+void fs_plan_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- plan_slo.c ---- */
+/* Parses "ttft_p99<=500ms,attainment>=99.5%" into p->slo: 0, or -1 with
+ * why.  Metric names are checked against the latency columns of the
+ * database's schema (any REAL column NAME_s, and attainment). */
+struct sqlite3;
+int fs_plan_parse_slo(fs_plan *p, const char *arg, struct sqlite3 *db,
+                      char *why, size_t len);
+/* Reads the probe's metrics from runs ids[0..n) and decides pass. */
+int fs_plan_judge(const fs_plan *p, struct sqlite3 *db, const long *ids, int n,
+                  fs_plan_probe *pr, char *err, size_t len);
+/* "ttft_p99<=500ms" into buf. */
+void fs_plan_slo_format(const fs_plan_slo *s, char *buf, size_t len);
+/* A metric value as the SLO states it: "412ms", "99.70%". */
+void fs_plan_value_format(const fs_plan_slo *s, double v, char *buf,
+                          size_t len);
+
+/* ---- plan_candidates.c ---- */
+/* Reads the scenario (workload, pool, service) into p: 0, or an exit
+ * status after a message. */
+int fs_plan_read_scenario(fs_plan *p);
+/* The candidates from the lists (comma-separated; NULL: the scenario's),
+ * memory-excluded ones marked: 0, or an exit status after a message. */
+int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
+                       const char *tps);
+/* The --set list of candidate c at count n: malloc'd, *nsets entries, the
+ * first p->nsets borrowed from p->sets (free with fs_plan_sets_free). */
+char **fs_plan_sets(const fs_plan *p, const fs_plan_candidate *c, long n,
+                    int spot, int *nsets);
+void fs_plan_sets_free(const fs_plan *p, char **sets, int n);
+/* plan[gpu=...,precision=...,tp=...,count=N] (",spot]": the pool priced
+ * as spot, spot true). */
+void fs_plan_run_name(const fs_plan *p, const fs_plan_candidate *c, long n,
+                      int spot, char *buf, size_t len);
+
+/* ---- plan_search.c ---- */
+/* Searches every candidate, p->jobs at a time: 0, or an exit status. */
+int fs_plan_search(fs_plan *p);
+
+/* ---- plan_cost.c ---- */
+/* Prices each feasible candidate's run by every asked purchase mix. */
+int fs_plan_price(fs_plan *p);
+
+/* ---- plan_output.c ---- */
+enum { FS_PLAN_TABLE, FS_PLAN_CSV, FS_PLAN_JSON, FS_PLAN_MARKDOWN };
+/* Ranks the candidates: feasible by cost first, then the others. */
+void fs_plan_rank(fs_plan *p);
+void fs_plan_print(FILE *out, const fs_plan *p, int format);
+
+#endif

@@ -1,0 +1,105 @@
+/* cmd_plot.c -- `fleetsim plot [--db FILE] --chart NAME --out FILE RUN...`:
+ * draws one chart of stored runs with gnuplot (plots/plot.h does the
+ * work).  Options: --baseline RUN (savings), --pool POOL and --term 1y|3y
+ * (ri-breakeven).  Usage errors (unknown chart, output that is not .png,
+ * .svg or .pdf) exit 2; a run that is not there, nothing to draw, or no
+ * gnuplot exit 1 with one line. */
+#include "sim/cli/commands.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plots/plot.h"
+#include "sim/cli/shared/help.h"
+#include "sim/store/store.h"
+
+typedef struct plot_args {
+    const char *db, *chart, *out, *baseline, *pool, *term;
+    char **runs;
+    int nruns;
+} plot_args;
+
+/* Fills a from argv; returns -1 to go on, else the exit status. */
+static int parse(int argc, char **argv, plot_args *a)
+{
+    static const char *const options[] = {
+        "--db", "--chart", "--out", "--baseline", "--pool", "--term",
+        "--help", NULL};
+    const char **slot[] = {&a->db, &a->chart, &a->out, &a->baseline,
+                           &a->pool, &a->term};
+    return fs_parse_operands("plot", argc, argv, options, slot, 6, a->runs,
+                             &a->nruns);
+}
+
+/* Checks what needs no database; returns -1 when all is well. */
+static int check(const plot_args *a, int *term_years)
+{
+    char list[512];
+    fs_plot_chart_list(list, sizeof list);
+    if (!a->chart)
+        return fs_usage_error("plot", "which chart? --chart NAME, one of: "
+                              "%s", list);
+    size_t i = 0;
+    while (i < fs_plot_chart_count() &&
+           strcmp(fs_plot_chart_name(i), a->chart) != 0)
+        i++;
+    if (i == fs_plot_chart_count())
+        return fs_usage_error("plot", "unknown chart '%s'; the charts: %s",
+                              a->chart, list);
+    if (!a->out)
+        return fs_usage_error("plot", "where to? --out FILE.png, .svg or "
+                              ".pdf");
+    const char *dot = strrchr(a->out, '.');
+    if (!dot || (strcmp(dot, ".png") && strcmp(dot, ".svg") &&
+                 strcmp(dot, ".pdf")))
+        return fs_usage_error("plot", "--out %s: the file name must end in "
+                              ".png, .svg or .pdf (the format)", a->out);
+    *term_years = 1;
+    if (a->term && strcmp(a->term, "1y") && strcmp(a->term, "3y"))
+        return fs_usage_error("plot", "--term %s: 1y or 3y", a->term);
+    if (a->term)
+        *term_years = a->term[0] - '0';
+    if (a->nruns == 0)
+        return fs_usage_error("plot", "which runs? give at least one RUN "
+                              "(an id or a name; see `fleetsim runs`)");
+    return -1;
+}
+
+static int draw(const plot_args *a, int term_years)
+{
+    fs_error err;
+    fs_store *s = fs_store_open(a->db, FS_STORE_READONLY, &err);
+    if (!s)
+        return fs_fail(err.msg);
+    long *ids = calloc((size_t)a->nruns, sizeof *ids), base = 0;
+    int rc = ids ? 0 : fs_error_set(&err, "out of memory");
+    for (int i = 0; rc == 0 && i < a->nruns; i++)
+        rc = fs_store_find_run(s, a->runs[i], &ids[i], &err);
+    if (rc == 0 && a->baseline)
+        rc = fs_store_find_run(s, a->baseline, &base, &err);
+    if (rc == 0) {
+        fs_plot_request rq = {a->chart, ids, (size_t)a->nruns, base,
+                              a->pool, term_years, a->out};
+        rc = fs_plot_render_request(s, &rq, &err);
+    }
+    free(ids);
+    fs_store_close(s);
+    return rc ? fs_fail(err.msg) : FS_EXIT_OK;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+    plot_args a = {.db = FS_DEFAULT_DB};
+    a.runs = calloc((size_t)argc, sizeof *a.runs);
+    if (!a.runs)
+        return fs_fail("out of memory");
+    int term_years = 1;
+    int rc = parse(argc, argv, &a);
+    if (rc < 0)
+        rc = check(&a, &term_years);
+    if (rc < 0)
+        rc = draw(&a, term_years);
+    free(a.runs);
+    return rc;
+}

@@ -1,0 +1,188 @@
+/* cmd_report.c -- `fleetsim report [--db FILE] [--baseline RUN] --out
+ * review.html|review.md RUN...`: one budget review of the runs (tables of
+ * sim/cli/report/report_data.c, written by report_html.c or report_md.c).  The
+ * review is written through sim/base/outfile.h; Markdown's charts go beside
+ * it as STEM-CHART.svg, each written the same way.  Usage errors exit 2;
+ * a run that is not there or a write error exit 1 with one line. */
+#include "sim/cli/commands.h"
+#include "sim/base/outfile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sqlite3.h>
+
+#include "sim/cli/shared/help.h"
+#include "sim/cli/report/report.h"
+#include "sim/store/store.h"
+
+typedef struct report_args {
+    const char *db, *out, *baseline;
+    char **runs;
+    int nruns, md;
+} report_args;
+
+static int parse(int argc, char **argv, report_args *a)
+{
+    static const char *const options[] = {"--db", "--out", "--baseline",
+                                          "--help", NULL};
+    const char **slot[] = {&a->db, &a->out, &a->baseline};
+    int rc = fs_parse_operands("report", argc, argv, options, slot, 3,
+                               a->runs, &a->nruns);
+    if (rc != -1)
+        return rc;
+    if (!a->out)
+        return fs_usage_error("report", "where to? --out FILE.html or "
+                              "FILE.md");
+    const char *dot = strrchr(a->out, '.');
+    if (!dot || (strcmp(dot, ".html") && strcmp(dot, ".md")))
+        return fs_usage_error("report", "--out %s: the file name must end in "
+                              ".html or .md (the format)", a->out);
+    a->md = strcmp(dot, ".md") == 0;
+    if (a->nruns == 0)
+        return fs_usage_error("report", "which runs? give at least one RUN "
+                              "(an id or a name; see `fleetsim runs`)");
+    return -1;
+}
+
+/* The run's name, with " #ID" when another of the runs has the same. */
+static int run_names(fs_store *s, const long *ids, fs_report *r,
+                     fs_error *err)
+{
+    sqlite3 *db = fs_store_db(s);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT name FROM run WHERE run_id = ?1", -1, &st,
+                           NULL) != SQLITE_OK)
+        return fs_error_set(err, "%s: %s", fs_store_path(s),
+                            sqlite3_errmsg(db));
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < r->nruns; i++) {
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, ids[i]);
+        const char *name = sqlite3_step(st) == SQLITE_ROW
+            ? (const char *)sqlite3_column_text(st, 0) : NULL;
+        r->run_names[i] = strdup(name ? name : "?");
+        rc = r->run_names[i] ? 0 : fs_error_set(err, "out of memory");
+    }
+    sqlite3_finalize(st);
+    for (size_t i = 0; rc == 0 && i < r->nruns; i++) {
+        int dup = 0;
+        for (size_t j = 0; j < r->nruns; j++)
+            dup |= j != i && ids[j] != ids[i] &&
+                   strcmp(r->run_names[j], r->run_names[i]) == 0 &&
+                   !strchr(r->run_names[j], '#');
+        if (!dup)
+            continue;
+        size_t n = strlen(r->run_names[i]) + 32;
+        char *s2 = malloc(n);
+        if (!s2)
+            return fs_error_set(err, "out of memory");
+        snprintf(s2, n, "%s #%ld", r->run_names[i], ids[i]);
+        free(r->run_names[i]);
+        r->run_names[i] = s2;
+    }
+    return rc;
+}
+
+/* Writes text to path (sim/base/outfile.h). */
+static int write_file(const char *path, const char *text, fs_error *err)
+{
+    return fs_outfile_write(path, text, strlen(text), err);
+}
+
+/* Markdown's charts beside the .md: STEM-CHART.svg; names[i] the link. */
+static int write_md_charts(const char *out, const fs_report *r,
+                           char **names, fs_error *err)
+{
+    size_t stem = strlen(out) - 3;
+    const char *slash = strrchr(out, '/');
+    size_t base = slash ? (size_t)(slash - out) + 1 : 0;
+    for (size_t i = 0; i < r->ncharts; i++) {
+        if (!r->charts[i].svg)
+            continue;
+        char path[4096];
+        if (snprintf(path, sizeof path, "%.*s-%s.svg", (int)stem, out,
+                     r->charts[i].name) >= (int)sizeof path)
+            return fs_error_set(err, "%s: the name is too long", out);
+        if (write_file(path, r->charts[i].svg, err))
+            return -1;
+        names[i] = strdup(path + base);
+        if (!names[i])
+            return fs_error_set(err, "out of memory");
+    }
+    return 0;
+}
+
+static int write_review(const report_args *a, const fs_report *r,
+                        fs_error *err)
+{
+    char **files = calloc(r->ncharts + 1, sizeof *files);
+    if (!files)
+        return fs_error_set(err, "out of memory");
+    int rc = a->md ? write_md_charts(a->out, r, files, err) : 0;
+    fs_outfile out = {0};
+    if (rc == 0 && fs_outfile_open(&out, a->out, err) == 0) {
+        int w = a->md ? fs_report_write_md(r, files, out.f)
+                      : fs_report_write_html(r, out.f);
+        rc = w ? fs_error_set(err, "%s: cannot write", a->out)
+               : fs_outfile_commit(&out, err);
+    } else if (rc == 0) {
+        rc = -1;
+    }
+    fs_outfile_abort(&out);
+    for (size_t i = 0; i < r->ncharts; i++)
+        free(files[i]);
+    free(files);
+    return rc;
+}
+
+static int report(const report_args *a)
+{
+    fs_error err;
+    fs_store *s = fs_store_open(a->db, FS_STORE_READONLY, &err);
+    if (!s)
+        return fs_fail(err.msg);
+    fs_report r = {0};
+    long *ids = calloc((size_t)a->nruns, sizeof *ids), base = 0;
+    r.nruns = (size_t)a->nruns;
+    r.run_names = calloc(r.nruns, sizeof *r.run_names);
+    int rc = ids && r.run_names ? 0 : fs_error_set(&err, "out of memory");
+    for (int i = 0; rc == 0 && i < a->nruns; i++)
+        rc = fs_store_find_run(s, a->runs[i], &ids[i], &err);
+    if (rc == 0)
+        base = ids[0];
+    if (rc == 0 && a->baseline)
+        rc = fs_store_find_run(s, a->baseline, &base, &err);
+    if (rc == 0)
+        rc = run_names(s, ids, &r, &err);
+    if (rc == 0) {
+        for (size_t i = 0; i < r.nruns && !r.baseline_name; i++)
+            if (ids[i] == base)
+                r.baseline_name = strdup(r.run_names[i]);
+        if (!r.baseline_name)
+            r.baseline_name = strdup(a->baseline);
+        rc = r.baseline_name ? 0 : fs_error_set(&err, "out of memory");
+    }
+    if (rc == 0)
+        rc = fs_report_gather(s, ids, r.nruns, base, &r, &err);
+    if (rc == 0)
+        rc = write_review(a, &r, &err);
+    fs_report_free(&r);
+    free(ids);
+    fs_store_close(s);
+    return rc ? fs_fail(err.msg) : FS_EXIT_OK;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    report_args a = {.db = FS_DEFAULT_DB};
+    a.runs = calloc((size_t)argc, sizeof *a.runs);
+    if (!a.runs)
+        return fs_fail("out of memory");
+    int rc = parse(argc, argv, &a);
+    if (rc < 0)
+        rc = report(&a);
+    free(a.runs);
+    return rc;
+}

@@ -1,0 +1,506 @@
+/* report_brief.c -- the executive summary that opens `fleetsim report`:
+ * what a finance lead reads first, in plain words on one screen.
+ *
+ *   - a headline: the baseline's monthly run rate (730 hours, said so) and
+ *     its bill by calendar month, and each run's change against it;
+ *   - at a glance: one row per run (bill by calendar month, run rate,
+ *     change against the baseline in $ and %, SLO attainment, unfinished
+ *     requests with "overloaded" past 1%);
+ *   - the top three savings the runs show, largest first: reserving what
+ *     `fleetsim roi` recommends (report_roi.c adds those), a run cheaper
+ *     than the baseline (named for what it changes: spot, windows,
+ *     right-sizing), idle GPUs of a pool of constant size that is not a
+ *     commitment (right-size; an autoscaled pool's idle is its headroom);
+ *   - the risks: SLO attainment under 99%, unfinished work (requests and
+ *     training deadlines), commitments paid for and left idle.
+ * Money reads $1,234 (cents under $1,000), counts have separators. */
+#include "sim/cli/report/report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sqlite3.h>
+
+#include "sim/base/vec.h"
+#include "sim/store/columns.h"
+
+#define SLO_WANTED 0.99     /* attainment under which an SLO is a risk */
+#define IDLE_RISK 0.10      /* idle share of a commitment that is a risk */
+#define IDLE_SAVING 0.25    /* idle share of an on-demand pool worth sizing */
+
+static const char *const head_glance[] = {
+    "Run", "Bill by calendar month", "Monthly run rate (730 h)",
+    "Against the baseline", "SLO attainment", "Unfinished requests"};
+
+/* One run's figures. */
+typedef struct brief_run {
+    const char *name;
+    long id;
+    double total, rate, horizon, slo, requests, unfinished, share;
+    double gpu_hours, jobs, missed;
+    int spot, windows;
+} brief_run;
+
+const char *fs_report_money(double usd, int whole, char *buf, size_t size)
+{
+    char num[64];
+    int cents = !(whole && fabs(usd) >= 1000);
+    fs_format_thousands(fabs(usd), cents ? 2 : 0, num, sizeof num);
+    snprintf(buf, size, "%s$%s", usd < 0 && strspn(num, "0.,") !=
+             strlen(num) ? "-" : "", num);
+    return buf;
+}
+
+int fs_rlines_add(fs_rlines *l, fs_error *err, const char *fmt, ...)
+{
+    char **v = fs_vec_grow(l->v, &l->cap, l->n + 1, sizeof *v);
+    if (!v)
+        return fs_error_set(err, "out of memory");
+    l->v = v;
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vasprintf(&l->v[l->n], fmt, ap);
+    va_end(ap);
+    if (rc < 0)
+        return fs_error_set(err, "out of memory");
+    l->n++;
+    return 0;
+}
+
+int fs_rbrief_saving(fs_rbrief *b, const char *key, double monthly,
+                     fs_error *err, const char *fmt, ...)
+{
+    fs_rsaving *s = NULL;
+    for (size_t i = 0; i < b->nsavings && !s; i++)
+        if (strcmp(b->savings[i].key, key) == 0)
+            s = &b->savings[i];
+    if (s && s->monthly >= monthly)
+        return 0;
+    if (!s) {
+        fs_rsaving *v = fs_vec_grow(b->savings, &b->cap, b->nsavings + 1,
+                                    sizeof *v);
+        if (!v)
+            return fs_error_set(err, "out of memory");
+        b->savings = v;
+        s = &v[b->nsavings++];
+    }
+    snprintf(s->key, sizeof s->key, "%s", key);
+    s->monthly = monthly;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->text, sizeof s->text, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+static void lines_free(fs_rlines *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+void fs_rbrief_free(fs_rbrief *b)
+{
+    lines_free(&b->headline);
+    lines_free(&b->risks);
+    for (size_t i = 0; i < b->glance.ncells; i++)
+        free(b->glance.cells[i]);
+    free(b->glance.cells);
+    free(b->savings);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static double col(const fs_summary *sm, const char *name)
+{
+    for (int c = 0; c < FS_SUMMARY_COLUMNS; c++)
+        if (strcmp(fs_summary_columns[c].name, name) == 0)
+            return sm->col[c] ? atof(sm->col[c]) : NAN;
+    return NAN;
+}
+
+/* One number from sql with ?1 = run id (NaN when NULL). */
+static double query_num(fs_store *s, const char *sql, long id)
+{
+    sqlite3_stmt *st;
+    double v = NAN;
+    if (sqlite3_prepare_v2(fs_store_db(s), sql, -1, &st, NULL) != SQLITE_OK)
+        return NAN;
+    sqlite3_bind_int64(st, 1, id);
+    if (sqlite3_step(st) == SQLITE_ROW &&
+        sqlite3_column_type(st, 0) != SQLITE_NULL)
+        v = sqlite3_column_double(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+static int read_run(fs_store *s, long id, const char *name, brief_run *b,
+                    fs_error *err)
+{
+    fs_summary sm;
+    if (fs_store_summary(s, id, &sm, err))
+        return -1;
+    *b = (brief_run){name, id, col(&sm, "total_cost_usd"),
+                     col(&sm, "cost_per_month_usd"), col(&sm, "horizon_s"),
+                     col(&sm, "slo_attainment"), col(&sm, "requests"),
+                     col(&sm, "requests_unfinished"),
+                     col(&sm, "unfinished_share"),
+                     col(&sm, "gpu_hours_provisioned"), col(&sm, "jobs"),
+                     col(&sm, "jobs_missed_deadline"), 0, 0};
+    fs_summary_free(&sm);
+    b->spot = query_num(s, "SELECT count(*) FROM cost_monthly WHERE"
+                        " run_id = ?1 AND pricing = 'spot'", id) > 0;
+    b->windows = query_num(s, "SELECT count(*) FROM run WHERE run_id = ?1"
+                           " AND scenario_text LIKE '%[window.%'", id) > 0;
+    return 0;
+}
+
+/* Days of the month "YYYY-MM" that [start, start + horizon) covers, and
+ * the month's days. */
+static void month_days(const char *month, const char *start, double horizon,
+                       double *run, int *days)
+{
+    int y, m, d = 1, hh = 0, mm = 0;
+    struct tm t0 = {0}, t1 = {0};
+    *run = NAN;
+    *days = 0;
+    if (sscanf(month, "%d-%d", &y, &m) != 2)
+        return;
+    t0.tm_year = y - 1900;
+    t0.tm_mon = m - 1;
+    t0.tm_mday = 1;
+    t1 = t0;
+    t1.tm_mon++;
+    time_t a = timegm(&t0), b = timegm(&t1);
+    *days = (int)lround((double)(b - a) / 86400);
+    struct tm ts = {0};
+    if (!start || sscanf(start, "%d-%d-%d %d:%d", &y, &m, &d, &hh, &mm) < 3)
+        return;
+    ts.tm_year = y - 1900;
+    ts.tm_mon = m - 1;
+    ts.tm_mday = d;
+    ts.tm_hour = hh;
+    ts.tm_min = mm;
+    double s0 = (double)timegm(&ts), s1 = s0 + horizon;
+    double lo = fmax(s0, (double)a), hi = fmin(s1, (double)b);
+    *run = hi > lo ? (hi - lo) / 86400 : 0;
+}
+
+/* "2026-01: $48.00 (1 of 31 days run); 2026-02: ..." into buf. */
+static void bills(fs_store *s, long id, double horizon, char *buf,
+                  size_t size)
+{
+    sqlite3_stmt *st;
+    buf[0] = '\0';
+    char start[40] = "";
+    if (sqlite3_prepare_v2(fs_store_db(s), "SELECT start_date FROM run"
+                           " WHERE run_id = ?1", -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, id);
+        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+            snprintf(start, sizeof start, "%s",
+                     (const char *)sqlite3_column_text(st, 0));
+        sqlite3_finalize(st);
+    }
+    if (sqlite3_prepare_v2(fs_store_db(s), "SELECT month, sum(cost_usd)"
+                           " FROM cost_monthly WHERE run_id = ?1"
+                           " GROUP BY month ORDER BY month", -1, &st,
+                           NULL) != SQLITE_OK)
+        return;
+    sqlite3_bind_int64(st, 1, id);
+    size_t at = 0;
+    int k = 0;
+    while (sqlite3_step(st) == SQLITE_ROW && at < size) {
+        const char *month = (const char *)sqlite3_column_text(st, 0);
+        char m[64], part[64] = "";
+        double run;
+        int days;
+        if (++k > 3) {
+            snprintf(buf + at, size - at, "; …");
+            break;
+        }
+        month_days(month ? month : "", start, horizon, &run, &days);
+        if (!isnan(run) && days > 0 && run < 1 - 1e-9)
+            snprintf(part, sizeof part, " (%.3g hour%s of its %d days "
+                     "run)", run * 24, fabs(run * 24 - 1) < 1e-9 ? "" : "s",
+                     days);
+        else if (!isnan(run) && days > 0 && run < days - 1e-9)
+            snprintf(part, sizeof part, " (%.3g of %d days run)", run, days);
+        at += (size_t)snprintf(buf + at, size - at, "%s%s: %s%s",
+                               k > 1 ? "; " : "", month ? month : "?",
+                               fs_report_money(sqlite3_column_double(st, 1),
+                                               1, m, sizeof m), part);
+    }
+    sqlite3_finalize(st);
+    if (!buf[0])
+        snprintf(buf, size, "no bill");
+}
+
+/* ---- the sections ------------------------------------------------------- */
+
+static const char *change(double v, double b, char *buf, size_t size)
+{
+    char m[64];
+    if (isnan(v) || isnan(b))
+        snprintf(buf, size, "—");
+    else if (b != 0)
+        snprintf(buf, size, "%s%s (%+.1f%%)", v > b ? "+" : "",
+                 fs_report_money(v - b, 1, m, sizeof m),
+                 100 * (v - b) / b);
+    else
+        snprintf(buf, size, "%s%s", v > b ? "+" : "",
+                 fs_report_money(v - b, 1, m, sizeof m));
+    return buf;
+}
+
+static int glance_row(fs_store *s, const brief_run *b, const brief_run *base,
+                      fs_rtable *t, fs_error *err)
+{
+    char bill[400], rate[64], ch[96], slo[32], un[96], n[64];
+    bills(s, b->id, b->horizon, bill, sizeof bill);
+    if (isnan(b->rate))
+        snprintf(rate, sizeof rate, "—");
+    else
+        fs_report_money(b->rate, 1, rate, sizeof rate);
+    if (b->id == base->id)
+        snprintf(ch, sizeof ch, "the baseline");
+    else
+        change(b->rate, base->rate, ch, sizeof ch);
+    if (isnan(b->slo))
+        snprintf(slo, sizeof slo, "no SLO set");
+    else
+        snprintf(slo, sizeof slo, "%.2f%%", 100 * b->slo);
+    fs_format_thousands(isnan(b->unfinished) ? 0 : b->unfinished, 0, n,
+                        sizeof n);
+    if (!isnan(b->share) && b->share > 0 && b->share < 1e-4)
+        snprintf(un, sizeof un, "%s (under 0.01%%)", n);
+    else if (!isnan(b->share) && b->share > 0)
+        snprintf(un, sizeof un, "%s (%.2f%%)%s", n, 100 * b->share,
+                 b->share > FS_OVERLOADED_SHARE ? ", overloaded" : "");
+    else
+        snprintf(un, sizeof un, "%s", n);
+    return fs_rtable_add(t, b->name, err) || fs_rtable_add(t, bill, err) ||
+           fs_rtable_add(t, rate, err) || fs_rtable_add(t, ch, err) ||
+           fs_rtable_add(t, slo, err) || fs_rtable_add(t, un, err) ? -1 : 0;
+}
+
+static int headline(fs_store *s, const brief_run *runs, size_t n,
+                    const brief_run *base, fs_rbrief *br, fs_error *err)
+{
+    char rate[64], bill[400], ch[96];
+    bills(s, base->id, base->horizon, bill, sizeof bill);
+    if (fs_rlines_add(&br->headline, err, "%s (the baseline) runs at %s a "
+                      "month (run rate: its cost scaled to a 730-hour "
+                      "month); its bill by calendar month: %s.", base->name,
+                      fs_report_money(base->rate, 1, rate, sizeof rate),
+                      bill))
+        return -1;
+    size_t shown = 0;
+    for (size_t i = 0; i < n; i++) {
+        const brief_run *b = &runs[i];
+        if (b->id == base->id || isnan(b->rate) || shown == 4)
+            continue;
+        shown++;
+        change(b->rate, base->rate, ch, sizeof ch);
+        if (fs_rlines_add(&br->headline, err, "%s runs at %s a month: %s "
+                          "against the baseline%s.", b->name,
+                          fs_report_money(b->rate, 1, rate, sizeof rate), ch,
+                          b->share > FS_OVERLOADED_SHARE ? ", but it is overloaded "
+                          "(see the risks)" : ""))
+            return -1;
+    }
+    if (shown == 4 && n > 5)
+        return fs_rlines_add(&br->headline, err, "%zu more runs in the "
+                             "table below.", n - 5);
+    return 0;
+}
+
+/* What a run changes against the baseline, in words. */
+static const char *what_changes(const brief_run *b, const brief_run *base)
+{
+    if (b->spot && !base->spot)
+        return b->jobs > 0 ? "Move training to spot" : "Move to spot";
+    if (b->windows && !base->windows)
+        return "Run the work in windows";
+    if (b->gpu_hours < base->gpu_hours)
+        return "Right-size the fleet";
+    return "Change the fleet";
+}
+
+static int run_savings(const brief_run *runs, size_t n,
+                       const brief_run *base, fs_rbrief *br, fs_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        const brief_run *b = &runs[i];
+        if (b->id == base->id || isnan(b->rate) || !(b->rate < base->rate)
+            || b->share > FS_OVERLOADED_SHARE)
+            continue;
+        char m[64], slo[96] = "";
+        if (!isnan(b->slo) && !isnan(base->slo))
+            snprintf(slo, sizeof slo, "; SLO attainment %.2f%% against "
+                     "%.2f%%", 100 * b->slo, 100 * base->slo);
+        if (fs_rbrief_saving(br, b->name, base->rate - b->rate, err,
+                             "%s, as run "
+                             "%s does: saves %s a month (%.1f%% of the "
+                             "baseline's run rate%s).", what_changes(b, base),
+                             b->name, fs_report_money(base->rate - b->rate,
+                             1, m, sizeof m),
+                             100 * (base->rate - b->rate) / base->rate, slo))
+            return -1;
+    }
+    return 0;
+}
+
+/* Idle on-demand pools (right-size) and idle commitments (a risk). */
+static int idle_pools(fs_store *s, const brief_run *b, fs_rbrief *br,
+                      fs_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(fs_store_db(s),
+            "SELECT p.pool, p.pricing,"
+            " (SELECT max(u.instances_up) > min(u.instances_up)"
+            "  FROM utilization u WHERE u.run_id = p.run_id"
+            "  AND u.pool = p.pool),"
+            " (SELECT total(a.cost_usd) FROM cost_allocation a"
+            "  WHERE a.run_id = p.run_id AND a.pool = p.pool"
+            "  AND a.workload IS NULL),"
+            " (SELECT total(a.cost_usd) FROM cost_allocation a"
+            "  WHERE a.run_id = p.run_id AND a.pool = p.pool)"
+            " FROM pool p WHERE p.run_id = ?1 ORDER BY p.rowid", -1, &st,
+            NULL) != SQLITE_OK)
+        return fs_error_set(err, "%s", sqlite3_errmsg(fs_store_db(s)));
+    sqlite3_bind_int64(st, 1, b->id);
+    int rc = 0;
+    double k = b->horizon > 0 ? 730 * 3600 / b->horizon : NAN;
+    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+        const char *pool = (const char *)sqlite3_column_text(st, 0);
+        const char *pricing = (const char *)sqlite3_column_text(st, 1);
+        int scales = sqlite3_column_int(st, 2);
+        double idle = sqlite3_column_double(st, 3);
+        double all = sqlite3_column_double(st, 4);
+        if (!pool || !pricing || !(all > 0) || isnan(k))
+            continue;
+        double share = idle / all;
+        char m[64];
+        int committed = strcmp(pricing, "reserved") == 0 ||
+                        strcmp(pricing, "savings-plan") == 0;
+        if (committed && share > IDLE_RISK)
+            rc = fs_rlines_add(&br->risks, err, "Unused commitment: pool %s "
+                               "of run %s (%s) sat idle for %.1f%% of what it "
+                               "paid for: %s a month (730 h) of commitment "
+                               "unused.", pool, b->name, pricing, 100 * share,
+                               fs_report_money(idle * k, 1, m, sizeof m));
+        else if (!committed && !scales && share > IDLE_SAVING) {
+            char key[300];
+            snprintf(key, sizeof key, "%s\x1f%s", b->name, pool);
+            rc = fs_rbrief_saving(br, key, idle * k, err, "Right-size pool "
+                                  "%s of run %s: its idle GPUs cost %s a "
+                                  "month (%.1f%% of the pool's cost, "
+                                  "730-hour run rate).", pool, b->name,
+                                  fs_report_money(idle * k, 1, m, sizeof m),
+                                  100 * share);
+        }
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int slo_risks(fs_store *s, const brief_run *b, fs_rbrief *br,
+                     fs_error *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(fs_store_db(s), "SELECT workload, slo_s,"
+                           " slo_attainment FROM latency WHERE run_id = ?1"
+                           " AND slo_s IS NOT NULL AND slo_attainment < ?2"
+                           " ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
+        return fs_error_set(err, "%s", sqlite3_errmsg(fs_store_db(s)));
+    sqlite3_bind_int64(st, 1, b->id);
+    sqlite3_bind_double(st, 2, SLO_WANTED);
+    int rc = 0;
+    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+        const char *w = (const char *)sqlite3_column_text(st, 0);
+        rc = fs_rlines_add(&br->risks, err, "SLO: workload %s of run %s "
+                           "serves %.2f%% of its finished requests within "
+                           "its p99 SLO of %.4g s (under %.0f%%).",
+                           w ? w : "?", b->name,
+                           100 * sqlite3_column_double(st, 2),
+                           sqlite3_column_double(st, 1), 100 * SLO_WANTED);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int work_risks(const brief_run *b, fs_rbrief *br, fs_error *err)
+{
+    char n[64];
+    if (b->share > FS_OVERLOADED_SHARE &&
+        fs_rlines_add(&br->risks, err, "Unfinished work: run %s left %s "
+                      "requests (%.2f%% of those that arrived) unfinished "
+                      "at the horizon or dropped: it is overloaded, and its "
+                      "latency figures cover finished requests only.",
+                      b->name, fs_format_thousands(b->unfinished, 0, n,
+                                                   sizeof n),
+                      100 * b->share))
+        return -1;
+    if (b->missed > 0 &&
+        fs_rlines_add(&br->risks, err, "Unfinished work: %s training "
+                      "job(s) of run %s missed their deadline.",
+                      fs_format_thousands(b->missed, 0, n, sizeof n),
+                      b->name))
+        return -1;
+    return 0;
+}
+
+static int by_saving(const void *a, const void *b)
+{
+    const fs_rsaving *x = a, *y = b;
+    return (x->monthly < y->monthly) - (x->monthly > y->monthly);
+}
+
+int fs_report_gather_brief(fs_store *s, const long *ids, size_t n,
+                           long base, fs_report *r, fs_error *err)
+{
+    fs_rbrief *br = &r->brief;
+    br->glance.title = "At a glance";
+    br->glance.intro = "Each run's bill by calendar month, its monthly run "
+                       "rate (its cost scaled to a 730-hour month), its "
+                       "change against the baseline, and how well it "
+                       "served.";
+    br->glance.ncols = 6;
+    br->glance.head = head_glance;
+    brief_run *runs = calloc(n ? n : 1, sizeof *runs), b0;
+    int rc = runs ? 0 : fs_error_set(err, "out of memory");
+    const brief_run *pb = NULL;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        rc = read_run(s, ids[i], r->run_names[i], &runs[i], err);
+        if (ids[i] == base)
+            pb = &runs[i];
+    }
+    if (rc == 0 && !pb) {
+        rc = read_run(s, base, r->baseline_name, &b0, err);
+        pb = &b0;
+    }
+    if (rc == 0)
+        rc = headline(s, runs, n, pb, br, err);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = glance_row(s, &runs[i], pb, &br->glance, err) ||
+             slo_risks(s, &runs[i], br, err) ||
+             work_risks(&runs[i], br, err) ||
+             idle_pools(s, &runs[i], br, err) ? -1 : 0;
+    if (rc == 0)
+        rc = run_savings(runs, n, pb, br, err);
+    if (rc == 0 && br->nsavings)
+        qsort(br->savings, br->nsavings, sizeof *br->savings, by_saving);
+    if (rc == 0 && br->risks.n == 0)
+        rc = fs_rlines_add(&br->risks, err, "No risk found in these runs: "
+                           "every SLO met for at least %.0f%% of requests, "
+                           "every request finished, no commitment left "
+                           "idle.", 100 * SLO_WANTED);
+    free(runs);
+    return rc;
+}

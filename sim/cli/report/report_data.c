@@ -1,0 +1,436 @@
+/* report_data.c -- gathers the budget review of `fleetsim report`: the
+ * run_summary rows (through the declared columns), cost by month and
+ * pricing model, savings against the baseline, idle cost per pool, latency
+ * and SLO per workload (the reservation recommendation: report_roi.c),
+ * and the six charts drawn as SVG by plots/plot.h in
+ * a private temporary directory. */
+#include "sim/cli/report/report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sqlite3.h>
+
+#include "plots/plot.h"
+#include "sim/store/columns.h"
+#include "sim/base/grammar.h"
+#include "sim/base/vec.h"
+
+static const char *const head_monthly[] = {
+    "Run", "Calendar month", "Pricing", "Bill", "GPU-hours"};
+static const char *const head_savings[] = {
+    "Run", "Monthly run rate (730 h)", "Change in run rate",
+    "Change in run rate (%)", "Cost over the run", "Change in cost",
+    "Change in cost (%)"};
+static const char *const head_idle[] = {
+    "Run", "Pool", "Idle cost", "Idle GPU-hours", "Pool cost",
+    "Idle share"};
+static const char *const head_workload[] = {
+    "Run", "Workload", "Requests finished", "Unfinished (share)",
+    "GPU-hours used", "Share of GPU-hours", "Allocated cost",
+    "Mean latency, finished", "p50, finished", "p99, finished", "SLO (p99)",
+    "SLO attainment"};
+
+/* Appends one formatted cell to t (row-major). */
+static int cell(fs_rtable *t, fs_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = fs_rtable_addv(t, err, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static const char *money(double v, char *buf, size_t size)
+{
+    return fs_report_money(v, 0, buf, size);
+}
+
+/* Seconds with their unit, 4 significant digits: "0.1 s", "1,234 s". */
+static const char *seconds(double v, char *buf, size_t size)
+{
+    char n[48];
+    if (fabs(v) >= 1000)
+        fs_format_thousands(v, 0, n, sizeof n);
+    else
+        snprintf(n, sizeof n, "%.4g", v);
+    snprintf(buf, size, "%s s", n);
+    return buf;
+}
+
+/* A summary value as it reads: money with separators, ratios as %. */
+static int summary_cell(fs_rtable *t, const char *name, fs_column_kind kind,
+                        const char *v, fs_error *err)
+{
+    char b[64];
+    if (!v)
+        return cell(t, err, "–");
+    switch (kind) {
+    case FS_COL_MONEY:
+        return cell(t, err, "%s", money(atof(v), b, sizeof b));
+    case FS_COL_HOURS:
+        return cell(t, err, "%s", fs_format_thousands(atof(v), 1, b,
+                                                      sizeof b));
+    case FS_COL_RATIO:
+        return cell(t, err, "%.2f%%%s", 100 * atof(v),
+                    strcmp(name, "unfinished_share") == 0 &&
+                    atof(v) > FS_OVERLOADED_SHARE ? ", overloaded" : "");
+    case FS_COL_COUNT:
+        return cell(t, err, "%s", fs_format_thousands(atof(v), 0, b,
+                                                      sizeof b));
+    case FS_COL_SECONDS:
+        return cell(t, err, "%s", seconds(atof(v), b, sizeof b));
+    case FS_COL_DURATION:
+        fs_format_duration(atof(v), b, sizeof b);
+        return cell(t, err, "%s", b);
+    case FS_COL_NUMBER:
+        return cell(t, err, "%.4g", atof(v));
+    default:
+        return cell(t, err, "%s", v);
+    }
+}
+
+/* A column's label, or its name in words ("run id") when it has none. */
+static int label_cell(fs_rtable *t, const fs_column *c, fs_error *err)
+{
+    if (c->label)
+        return cell(t, err, "%s", c->label);
+    char words[64];
+    snprintf(words, sizeof words, "%s", c->name);
+    for (char *p = words; *p; p++)
+        if (*p == '_')
+            *p = ' ';
+    return cell(t, err, "%s", words);
+}
+
+/* The summary, transposed: one row per declared column, labelled in
+ * words (never the view's column name), one column per run. */
+static int gather_summary(fs_store *s, const long *ids, fs_report *r,
+                          fs_error *err)
+{
+    fs_rtable *t = &r->tables[0];
+    t->title = "Every figure of each run";
+    t->intro = "Money over the run and as a monthly run rate (730 hours); "
+               "latency over finished requests only, beside the requests "
+               "left unfinished.";
+    t->ncols = (int)r->nruns + 1;
+    const char **head = calloc(r->nruns + 1, sizeof *head);
+    fs_summary *sm = calloc(r->nruns, sizeof *sm);
+    int rc = head && sm ? 0 : fs_error_set(err, "out of memory");
+    t->head = head;
+    if (head)
+        head[0] = "Figure";
+    for (size_t i = 0; rc == 0 && i < r->nruns; i++) {
+        head[i + 1] = r->run_names[i];
+        rc = fs_store_summary(s, ids[i], &sm[i], err);
+    }
+    for (int c = 0; rc == 0 && c < FS_SUMMARY_COLUMNS; c++) {
+        rc = label_cell(t, &fs_summary_columns[c], err);
+        for (size_t i = 0; rc == 0 && i < r->nruns; i++)
+            rc = summary_cell(t, fs_summary_columns[c].name,
+                              fs_summary_columns[c].kind,
+                              sm[i].col[c], err);
+    }
+    for (size_t i = 0; sm && i < r->nruns; i++)
+        fs_summary_free(&sm[i]);
+    free(sm);
+    return rc;
+}
+
+/* Runs sql (one ?1 = run id) and hands each row to row(). */
+static int each_row(fs_store *s, const char *sql, long id,
+                    int (*row)(sqlite3_stmt *, fs_report *, size_t,
+                               fs_error *),
+                    fs_report *r, size_t run, fs_error *err)
+{
+    sqlite3 *db = fs_store_db(s);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return fs_error_set(err, "%s: %s", fs_store_path(s),
+                            sqlite3_errmsg(db));
+    sqlite3_bind_int64(st, 1, id);
+    int rc = 0, step;
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW)
+        rc = row(st, r, run, err);
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = fs_error_set(err, "%s: %s", fs_store_path(s),
+                          sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static const char *text(sqlite3_stmt *st, int c)
+{
+    const unsigned char *v = sqlite3_column_text(st, c);
+    return v ? (const char *)v : "–";
+}
+
+static int row_monthly(sqlite3_stmt *st, fs_report *r, size_t run,
+                       fs_error *err)
+{
+    fs_rtable *t = &r->tables[1];
+    char b[64];
+    if (cell(t, err, "%s", r->run_names[run]) ||
+        cell(t, err, "%s", text(st, 0)) || cell(t, err, "%s", text(st, 1)) ||
+        cell(t, err, "%s", money(sqlite3_column_double(st, 2), b, sizeof b)))
+        return -1;
+    return cell(t, err, "%s", fs_format_thousands(
+                    sqlite3_column_double(st, 3), 1, b, sizeof b));
+}
+
+static int row_idle(sqlite3_stmt *st, fs_report *r, size_t run,
+                    fs_error *err)
+{
+    fs_rtable *t = &r->tables[3];
+    char b[64];
+    double idle = sqlite3_column_double(st, 1);
+    double total = sqlite3_column_double(st, 3);
+    if (cell(t, err, "%s", r->run_names[run]) ||
+        cell(t, err, "%s", text(st, 0)) ||
+        cell(t, err, "%s", money(idle, b, sizeof b)) ||
+        cell(t, err, "%s", fs_format_thousands(sqlite3_column_double(st, 2),
+                                               1, b, sizeof b)) ||
+        cell(t, err, "%s", money(total, b, sizeof b)))
+        return -1;
+    if (total > 0 && sqlite3_column_type(st, 4) != SQLITE_NULL)
+        return cell(t, err, "%.2f%% (MIG: %.1f%% of this %s is idle)",
+                    100 * idle / total, 100 * idle / total, text(st, 4));
+    return total > 0 ? cell(t, err, "%.2f%%", 100 * idle / total)
+                     : cell(t, err, "–");
+}
+
+static int row_workload(sqlite3_stmt *st, fs_report *r, size_t run,
+                        fs_error *err)
+{
+    fs_rtable *t = &r->tables[4];
+    char b[64], u[64];
+    double used = sqlite3_column_double(st, 7);
+    double all = sqlite3_column_double(st, 8);
+    double un = sqlite3_column_double(st, 10);
+    double arrived = sqlite3_column_double(st, 11);
+    double share = arrived > 0 ? un / arrived : 0;
+    fs_format_thousands(un, 0, u, sizeof u);
+    if (cell(t, err, "%s", r->run_names[run]) ||
+        cell(t, err, "%s", text(st, 0)) ||
+        cell(t, err, "%s", fs_format_thousands(sqlite3_column_double(st, 1),
+                                               0, b, sizeof b)) ||
+        cell(t, err, "%s (%.2f%%)%s", u, 100 * share,
+             share > FS_OVERLOADED_SHARE ? ", overloaded" : "") ||
+        cell(t, err, "%s", fs_format_thousands(used, 1, b, sizeof b)) ||
+        (all > 0 ? cell(t, err, "%.2f%%", 100 * used / all)
+                 : cell(t, err, "–")) ||
+        cell(t, err, "%s", money(sqlite3_column_double(st, 9), b, sizeof b)))
+        return -1;
+    for (int c = 2; c <= 5; c++)
+        if (sqlite3_column_type(st, c) == SQLITE_NULL
+                ? cell(t, err, "–")
+                : cell(t, err, "%s", seconds(sqlite3_column_double(st, c),
+                                             b, sizeof b)))
+            return -1;
+    return sqlite3_column_type(st, 6) == SQLITE_NULL
+               ? cell(t, err, "–")
+               : cell(t, err, "%.2f%%", 100 * sqlite3_column_double(st, 6));
+}
+
+static const char sql_monthly[] =
+    "SELECT month, pricing, SUM(cost_usd), SUM(gpu_hours) FROM cost_monthly"
+    " WHERE run_id = ?1 GROUP BY month, pricing ORDER BY month, pricing";
+/* Column 4: the GPU of a pool cut into MIG slices (NULL otherwise), so
+ * its row says "N% of this A100 is idle". */
+static const char sql_idle[] =
+    "SELECT pool, SUM(CASE WHEN workload IS NULL THEN cost_usd ELSE 0 END),"
+    " SUM(CASE WHEN workload IS NULL THEN gpu_hours ELSE 0 END),"
+    " SUM(cost_usd),"
+    " (SELECT p.gpu FROM pool p WHERE p.run_id = a.run_id"
+    "  AND p.pool = a.pool AND EXISTS (SELECT 1 FROM slice_utilization s"
+    "  WHERE s.run_id = a.run_id AND s.pool = a.pool))"
+    " FROM cost_allocation a WHERE run_id = ?1"
+    " GROUP BY pool ORDER BY pool";
+static const char sql_workload[] =
+    "SELECT l.workload, l.count, l.mean_s, l.p50_s, l.p99_s, l.slo_s,"
+    " l.slo_attainment,"
+    " (SELECT TOTAL(a.gpu_hours) FROM cost_allocation a"
+    "  WHERE a.run_id = l.run_id AND a.workload = l.workload),"
+    " (SELECT TOTAL(a.gpu_hours) FROM cost_allocation a"
+    "  WHERE a.run_id = l.run_id),"
+    " (SELECT TOTAL(a.cost_usd) FROM cost_allocation a"
+    "  WHERE a.run_id = l.run_id AND a.workload = l.workload),"
+    " coalesce(l.unfinished, 0) + coalesce(l.dropped, 0),"
+    " coalesce(l.arrivals, 0)"
+    " FROM latency l WHERE l.run_id = ?1 ORDER BY l.workload";
+
+/* Δ and Δ% of v against b, as cells. */
+static int delta_cells(fs_rtable *t, double v, double b, fs_error *err)
+{
+    char buf[64];
+    if (cell(t, err, "%s%s", v - b > 0 ? "+" : "",
+             money(v - b, buf, sizeof buf)))
+        return -1;
+    return b != 0 ? cell(t, err, "%+.2f%%", 100 * (v - b) / b)
+                  : cell(t, err, "–");
+}
+
+static int gather_savings(fs_store *s, const long *ids, long base,
+                          fs_report *r, fs_error *err)
+{
+    fs_rtable *t = &r->tables[2];
+    fs_summary b = {{0}}, sm;
+    int rc = fs_store_summary(s, base, &b, err);
+    int irate = 7, itotal = 6;   /* run_summary's order (the contract) */
+    double brate = rc ? 0 : atof(b.col[irate] ? b.col[irate] : "0");
+    double btotal = rc ? 0 : atof(b.col[itotal] ? b.col[itotal] : "0");
+    for (size_t i = 0; rc == 0 && i < r->nruns; i++) {
+        char m1[64], m2[64];
+        rc = fs_store_summary(s, ids[i], &sm, err);
+        if (rc)
+            break;
+        double rate = atof(sm.col[irate] ? sm.col[irate] : "0");
+        double total = atof(sm.col[itotal] ? sm.col[itotal] : "0");
+        fs_summary_free(&sm);
+        rc = cell(t, err, "%s", r->run_names[i]) ||
+             cell(t, err, "%s", money(rate, m1, sizeof m1)) ||
+             delta_cells(t, rate, brate, err) ||
+             cell(t, err, "%s", money(total, m2, sizeof m2)) ||
+             delta_cells(t, total, btotal, err) ? -1 : 0;
+    }
+    fs_summary_free(&b);
+    return rc;
+}
+
+/* Reads the whole file at path; NULL when it cannot. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 65536, len = 0, n;
+    char *buf = malloc(cap);
+    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (len + 1 == cap) {
+            char *b = realloc(buf, cap *= 2);
+            if (!b)
+                free(buf);
+            buf = b;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+/* Draws the six charts as SVG in a private directory; a chart that cannot
+ * be drawn gets a note saying why. */
+static int gather_charts(fs_store *s, const long *ids, long base,
+                         fs_report *r, fs_error *err)
+{
+    r->ncharts = fs_plot_chart_count();
+    r->charts = calloc(r->ncharts, sizeof *r->charts);
+    if (!r->charts)
+        return fs_error_set(err, "out of memory");
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/fleetsim-report-XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return fs_error_set(err, "%s: cannot make a temporary directory",
+                            dir);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < r->ncharts; i++) {
+        fs_rchart *c = &r->charts[i];
+        char path[4200];
+        fs_error why;
+        c->name = fs_plot_chart_name(i);
+        c->summary = fs_plot_chart_summary(i);
+        snprintf(path, sizeof path, "%s/%s.svg", dir, c->name);
+        if (fs_plot_render(s, c->name, ids, r->nruns, base, path, &why)) {
+            c->note = strdup(why.msg);
+        } else {
+            char *all = slurp(path);
+            char *svg = all ? strstr(all, "<svg") : NULL;
+            if (svg)
+                c->svg = strdup(svg);
+            else
+                c->note = strdup("gnuplot wrote no SVG");
+            free(all);
+        }
+        unlink(path);
+        if (!c->svg && !c->note)
+            rc = fs_error_set(err, "out of memory");
+    }
+    rmdir(dir);
+    return rc;
+}
+
+int fs_report_gather(fs_store *s, const long *ids, size_t n, long base,
+                     fs_report *r, fs_error *err)
+{
+    static const struct {
+        const char *title, *intro;
+        int ncols;
+        const char *const *head;
+    } fixed[] = {
+        {"Bill by calendar month and pricing model",
+         "What each calendar month of the run is billed, summed over the "
+         "pools.", 5, head_monthly},
+        {"Savings against the baseline",
+         "Each run's monthly run rate (its cost scaled to a 730-hour "
+         "month) and its cost over the run, and their changes against the "
+         "baseline run.", 7, head_savings},
+        {"Idle cost per pool",
+         "What each pool paid for GPU-hours that no workload used.", 6,
+         head_idle},
+        {"Utilization and latency against SLO per workload",
+         "The GPU-hours each workload used and the pool cost they carry "
+         "(showback), its requests left unfinished at the horizon or "
+         "dropped, and its latency over the finished ones.", 12,
+         head_workload},
+    };
+    for (int k = 0; k < 4; k++) {
+        r->tables[k + 1].title = fixed[k].title;
+        r->tables[k + 1].intro = fixed[k].intro;
+        r->tables[k + 1].ncols = fixed[k].ncols;
+        r->tables[k + 1].head = fixed[k].head;
+    }
+    int rc = gather_summary(s, ids, r, err);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = each_row(s, sql_monthly, ids[i], row_monthly, r, i, err) ||
+             each_row(s, sql_idle, ids[i], row_idle, r, i, err) ||
+             each_row(s, sql_workload, ids[i], row_workload, r, i, err)
+                 ? -1 : 0;
+    if (rc == 0)
+        rc = gather_savings(s, ids, base, r, err);
+    if (rc == 0)
+        rc = fs_report_gather_roi(s, ids, n, r, err);
+    if (rc == 0)
+        rc = fs_report_gather_brief(s, ids, n, base, r, err);
+    if (rc == 0)
+        rc = gather_charts(s, ids, base, r, err);
+    return rc;
+}
+
+void fs_report_free(fs_report *r)
+{
+    for (int k = 0; k < FS_REPORT_TABLES; k++) {
+        fs_rtable *t = &r->tables[k];
+        for (size_t i = 0; i < t->ncells; i++)
+            free(t->cells[i]);
+        free(t->cells);
+    }
+    free((void *)r->tables[0].head);
+    fs_rbrief_free(&r->brief);
+    for (size_t i = 0; i < r->ncharts; i++) {
+        free(r->charts[i].svg);
+        free(r->charts[i].note);
+    }
+    free(r->charts);
+    for (size_t i = 0; i < r->nruns; i++)
+        free(r->run_names[i]);
+    free(r->run_names);
+    free(r->baseline_name);
+    memset(r, 0, sizeof *r);
+}

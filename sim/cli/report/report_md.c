@@ -1,0 +1,104 @@
+/* report_md.c -- the budget review as Markdown: GitHub tables (| and
+ * backslashes escaped, line breaks as spaces) and each chart an image
+ * link to its SVG file written beside the .md, or a note where it could
+ * not be drawn. */
+#include "sim/cli/report/report.h"
+#include "sim/base/textout.h"
+#include <stdlib.h>
+
+/* Writes s as one table cell's text. */
+static void cell(FILE *out, const char *s)
+{
+    char *v = fs_text_visible(s), *keep = v;   /* no bidi or separators */
+    for (s = v ? v : s; *s; s++) {
+        if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`' ||
+            *s == '<' || *s == '[' || *s == ']')
+            fputc('\\', out);
+        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+    }
+    free(keep);
+}
+
+static void table(FILE *out, const fs_rtable *t)
+{
+    fprintf(out, "## %s\n\n%s\n\n|", t->title, t->intro);
+    for (int c = 0; c < t->ncols; c++) {
+        fputc(' ', out);
+        cell(out, t->head[c]);
+        fputs(" |", out);
+    }
+    fputs("\n|", out);
+    for (int c = 0; c < t->ncols; c++)
+        fputs(c ? " ---: |" : " --- |", out);
+    fputc('\n', out);
+    for (size_t r = 0; r < t->nrows; r++) {
+        fputc('|', out);
+        for (int c = 0; c < t->ncols; c++) {
+            fputc(' ', out);
+            cell(out, t->cells[r * (size_t)t->ncols + (size_t)c]);
+            fputs(" |", out);
+        }
+        fputc('\n', out);
+    }
+    fputs(t->nrows ? "\n" : "\n(no rows)\n\n", out);
+}
+
+/* The executive summary: the headline, the at-a-glance table, the top
+ * three savings and the risks. */
+static void brief(FILE *out, const fs_rbrief *b)
+{
+    fputs("## Executive summary\n\n", out);
+    for (size_t i = 0; i < b->headline.n; i++) {
+        cell(out, b->headline.v[i]);
+        fputs("\n\n", out);
+    }
+    table(out, &b->glance);
+    fputs("### Top savings\n\n", out);
+    if (b->nsavings == 0)
+        fputs("None: no run is cheaper than the baseline without leaving "
+              "work unfinished, no reservation would save, no on-demand "
+              "pool is mostly idle.\n\n", out);
+    for (size_t i = 0; i < b->nsavings && i < 3; i++) {
+        fprintf(out, "%zu. ", i + 1);
+        cell(out, b->savings[i].text);
+        fputc('\n', out);
+    }
+    fputs(b->nsavings ? "\n### Risks\n\n" : "### Risks\n\n", out);
+    for (size_t i = 0; i < b->risks.n; i++) {
+        fputs("- ", out);
+        cell(out, b->risks.v[i]);
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+}
+
+int fs_report_write_md(const fs_report *r, char *const *chart_files,
+                       FILE *out)
+{
+    fputs("# fleetsim budget review\n\nRuns: ", out);
+    for (size_t i = 0; i < r->nruns; i++) {
+        fputs(i ? ", " : "", out);
+        cell(out, r->run_names[i]);
+    }
+    fputs(". Baseline: ", out);
+    cell(out, r->baseline_name);
+    fputs(".\n\n", out);
+    brief(out, &r->brief);
+    for (int k = 0; k < FS_REPORT_TABLES; k++)
+        table(out, &r->tables[k]);
+    fputs("## Charts\n\n", out);
+    for (size_t i = 0; i < r->ncharts; i++) {
+        const fs_rchart *c = &r->charts[i];
+        fprintf(out, "### %s\n\n%s\n\n", c->name, c->summary);
+        if (c->svg && chart_files[i]) {
+            fprintf(out, "![%s](", c->name);
+            fs_url_write_path(out, chart_files[i]);   /* spaces, () */
+            fputs(")\n\n", out);
+        } else {
+            fputs("*Not drawn for these runs:* ", out);
+            cell(out, c->note ? c->note : "no file");
+            fputs("\n\n", out);
+        }
+    }
+    return ferror(out) ? -1 : 0;
+}

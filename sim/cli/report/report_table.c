@@ -1,0 +1,48 @@
+/* report_table.c -- appending cells to a table of `fleetsim report`
+ * (fs_rtable, report.h).
+ *
+ * Apart from report_data.c, which gathers the whole report and calls the
+ * brief (report_brief.c) and the reservation recommendation
+ * (report_roi.c): they fill tables too, and call down to this file, never
+ * up into report_data.c. */
+#include "sim/cli/report/report.h"
+#include "sim/base/vec.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int fs_rtable_addv(fs_rtable *t, fs_error *err, const char *fmt, va_list ap)
+{
+    char **c = fs_vec_grow(t->cells, &t->cap, t->ncells + 1, sizeof *c);
+    if (!c)
+        return fs_error_set(err, "out of memory");
+    t->cells = c;
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (!s) {
+        va_end(again);
+        return fs_error_set(err, "out of memory");
+    }
+    vsnprintf(s, (size_t)n + 1, fmt, again);
+    va_end(again);
+    t->cells[t->ncells++] = s;
+    t->nrows = t->ncells / (size_t)t->ncols;
+    return 0;
+}
+
+static int cell(fs_rtable *t, fs_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = fs_rtable_addv(t, err, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int fs_rtable_add(fs_rtable *t, const char *text, fs_error *err)
+{
+    return cell(t, err, "%s", text);
+}

@@ -1,0 +1,44 @@
+/* cmd_rm.c -- `fleetsim rm [--db FILE] RUN...`: removes runs, with all
+ * their rows, in one transaction.  RUN is an id or a name, resolved as
+ * everywhere else (a name is its most recent run); one RUN that matches
+ * nothing removes nothing.  Never creates the database. */
+#include "sim/cli/commands.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/cli/shared/help.h"
+#include "sim/store/store.h"
+
+int cmd_rm(int argc, char **argv)
+{
+    static const char *const options[] = { "--db", "--help", NULL };
+    const char *db = FS_DEFAULT_DB;
+    char **runs = calloc((size_t)argc, sizeof *runs);
+    if (!runs)
+        return fs_fail("out of memory");
+    const char **slots[] = {&db};
+    int n = 0, rc = fs_parse_operands("rm", argc, argv, options, slots, 1,
+                                      runs, &n);
+    if (rc != -1) {
+        free(runs);
+        return rc;
+    }
+    if (n == 0) {
+        free(runs);
+        return fs_usage_error("rm", "which runs? give at least one RUN (an "
+                              "id or a name; see `fleetsim runs`)");
+    }
+
+    fs_error err;
+    fs_store *s = fs_store_open(db, FS_STORE_EXISTING, &err);
+    rc = s ? fs_store_remove_runs(s, runs, n, stdout, &err) : -1;
+    fs_store_close(s);
+    free(runs);
+    if (rc)
+        return fs_fail(err.msg);
+    if (fflush(stdout) != 0)
+        return fs_fail("cannot write to standard output");
+    return FS_EXIT_OK;
+}

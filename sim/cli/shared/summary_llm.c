@@ -1,0 +1,109 @@
+/* summary_llm.c -- the LLM serving lines of run's printed summary: per
+ * llm workload TTFT and TPOT (p50, p99, objective attainment), tokens per
+ * GPU-second and cost per million tokens; per pool serving one, its
+ * tokens per GPU-second, cost per million tokens, and its TTFT, TPOT and
+ * end-to-end p50 and p99 over all it serves.  Nothing is printed
+ * for a run without an llm workload. */
+#include "sim/cli/shared/summary.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static void ratio(double x, char *buf, size_t len)
+{
+    if (isnan(x))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.2f%%", x * 100);
+}
+
+static void number(double x, char *buf, size_t len)
+{
+    if (isnan(x))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.0f", x);
+}
+
+static void money(double x, char *buf, size_t len)
+{
+    if (isnan(x))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "$%.3f", x);
+}
+
+static void print_workloads(FILE *out, const fs_results *r)
+{
+    fprintf(out, "\n  %-20s  %9s  %9s  %9s  %9s  %8s  %8s  %9s  %9s  %9s  "
+            "%9s\n", "llm workload", "TTFT p50", "TTFT p99", "TPOT p50",
+            "TPOT p99", "TTFT SLO", "TPOT SLO", "in tok/s", "out tok/s",
+            "$/M out", "$/M all");
+    fprintf(out, "  %-20s  %9s  %9s  %9s  %9s  %8s  %8s  %9s  %9s  %9s  "
+            "%9s\n", "", "", "", "", "", "", "", "per GPU", "per GPU",
+            "tokens", "tokens");
+    for (size_t i = 0; i < r->nlatency; i++) {
+        const fs_latency_row *l = &r->latency[i];
+        const fs_llm_row *m = &l->llm;
+        if (!m->is_llm)
+            continue;
+        char t50[16], t99[16], p50[16], p99[16], sa[16], sb[16];
+        char tin[24], tout[24], mo[24], ma[24];
+        fs_format_seconds(l->ttft_p50_s, t50, sizeof t50);
+        fs_format_seconds(l->ttft_p99_s, t99, sizeof t99);
+        fs_format_seconds(l->tpot_p50_s, p50, sizeof p50);
+        fs_format_seconds(l->tpot_p99_s, p99, sizeof p99);
+        ratio(m->slo_ttft_attainment, sa, sizeof sa);
+        ratio(m->slo_tpot_attainment, sb, sizeof sb);
+        number(m->tokens_in_per_gpu_s, tin, sizeof tin);
+        number(m->tokens_out_per_gpu_s, tout, sizeof tout);
+        money(m->cost_per_mtok_out, mo, sizeof mo);
+        money(m->cost_per_mtok, ma, sizeof ma);
+        fprintf(out, "  %-20.63s  %9s  %9s  %9s  %9s  %8s  %8s  %9s  %9s  "
+                "%9s  %9s\n", l->workload, t50, t99, p50, p99, sa, sb, tin,
+                tout, mo, ma);
+        if (m->preempted || m->too_long)
+            fprintf(out, "  %-20s  (%ld preempted by a full KV cache, %ld "
+                    "dropped: longer than a replica's KV cache)\n", "",
+                    m->preempted, m->too_long);
+    }
+}
+
+static void print_pools(FILE *out, const fs_results *r)
+{
+    for (size_t i = 0; i < r->npools; i++) {
+        const fs_llm_row *m = &r->pools[i].llm;
+        if (!m->is_llm)
+            continue;
+        char tin[24], tout[24], mo[24], ma[24];
+        number(m->tokens_in_per_gpu_s, tin, sizeof tin);
+        number(m->tokens_out_per_gpu_s, tout, sizeof tout);
+        money(m->cost_per_mtok_out, mo, sizeof mo);
+        money(m->cost_per_mtok, ma, sizeof ma);
+        fprintf(out, "  pool %-15.63s  %.0f tokens in, %.0f out; per GPU-s "
+                "%s in, %s out; %s per million output tokens, %s per "
+                "million tokens\n", r->pools[i].pool, m->tokens_in,
+                m->tokens_out, tin, tout, mo, ma);
+        const fs_llm_pool_lat *t = &r->pools[i].llm_lat;
+        char a[16], b[16], c[16], d[16], e[16], f[16];
+        fs_format_seconds(t->ttft_p50_s, a, sizeof a);
+        fs_format_seconds(t->ttft_p99_s, b, sizeof b);
+        fs_format_seconds(t->tpot_p50_s, c, sizeof c);
+        fs_format_seconds(t->tpot_p99_s, d, sizeof d);
+        fs_format_seconds(t->e2e_p50_s, e, sizeof e);
+        fs_format_seconds(t->e2e_p99_s, f, sizeof f);
+        fprintf(out, "  %-20s  TTFT p50 %s p99 %s; TPOT p50 %s p99 %s; "
+                "end to end p50 %s p99 %s\n", "", a, b, c, d, e, f);
+    }
+}
+
+void fs_summary_print_llm(FILE *out, const fs_results *r)
+{
+    int any = 0;
+    for (size_t i = 0; i < r->nlatency; i++)
+        any |= r->latency[i].llm.is_llm;
+    if (!any)
+        return;
+    print_workloads(out, r);
+    print_pools(out, r);
+}
