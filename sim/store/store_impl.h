@@ -33,6 +33,8 @@ struct fs_store {
 /* The tables that hold a run's rows, each with a run_id column that
  * references run (ON DELETE CASCADE).  NULL-terminated. */
 extern const char *const fs_store_child_tables[];
+/* The schema's SQL, one migration per version (store_migrations.c). */
+extern const char *const fs_schema_migrations[FS_SCHEMA_VERSION];
 
 /* Fills err with one message naming the file for SQLite result code rc;
  * what is what we were doing ("cannot write the run").  Call it before

@@ -1,0 +1,325 @@
+/* store_migrations.c -- the results database's schema as SQL text, one
+ * migration per version: fs_schema_migrations[v] takes a database from
+ * PRAGMA user_version v to v + 1 (store_schema.c runs them, in one
+ * transaction).  A new version is a new schema_vN here, its line in the
+ * table, FS_SCHEMA_VERSION in store.h, and its columns in store_schema.c's
+ * required[]; a migration is never edited once released, because
+ * databases written by it exist. */
+#include "sim/store/store_impl.h"
+
+/* Schema version 1.  Contract columns first in every table, then ours.
+ * Its run_summary is history: version 2 replaces it. */
+static const char schema_v1[] =
+    "CREATE TABLE run ("
+    " run_id INTEGER PRIMARY KEY,"
+    " name TEXT NOT NULL,"
+    " scenario TEXT,"
+    " scenario_text TEXT,"
+    " seed INTEGER,"
+    " replication INTEGER,"
+    " started_at TEXT,"
+    " finished_at TEXT,"
+    " fleetsim_version TEXT,"
+    " start_date TEXT,"
+    " horizon_s REAL,"
+    " months REAL,"
+    " requests INTEGER,"
+    " requests_dropped INTEGER,"
+    " latency_mean_s REAL,"
+    " latency_p50_s REAL,"
+    " latency_p99_s REAL,"
+    " wait_mean_s REAL,"
+    " slo_attainment REAL,"
+    " events INTEGER);\n"
+    "CREATE INDEX run_name ON run(name);\n"
+    "CREATE TABLE cost_monthly ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " month TEXT,"
+    " pool TEXT,"
+    " pricing TEXT,"
+    " cost_usd REAL,"
+    " gpu_hours REAL);\n"
+    "CREATE INDEX cost_monthly_run ON cost_monthly(run_id);\n"
+    "CREATE TABLE latency ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " workload TEXT,"
+    " count INTEGER,"
+    " mean_s REAL,"
+    " p50_s REAL,"
+    " p90_s REAL,"
+    " p95_s REAL,"
+    " p99_s REAL,"
+    " p999_s REAL,"
+    " slo_s REAL,"
+    " slo_attainment REAL,"
+    " ttft_p50_s REAL,"
+    " ttft_p99_s REAL,"
+    " tpot_p50_s REAL,"
+    " tpot_p99_s REAL,"
+    " arrivals INTEGER,"
+    " dropped INTEGER,"
+    " unfinished INTEGER,"
+    " wait_mean_s REAL);\n"
+    "CREATE INDEX latency_run ON latency(run_id);\n"
+    "CREATE TABLE utilization ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " pool TEXT,"
+    " t_s REAL,"
+    " instances_up REAL,"
+    " gpus_provisioned REAL,"
+    " gpus_busy REAL,"
+    " queue_len REAL);\n"
+    "CREATE INDEX utilization_run ON utilization(run_id);\n"
+    "CREATE TABLE job ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " workload TEXT,"
+    " job_id TEXT,"
+    " submit_s REAL,"
+    " start_s REAL,"
+    " end_s REAL,"
+    " gpus INTEGER,"
+    " gpu_hours REAL,"
+    " interruptions INTEGER,"
+    " lost_gpu_hours REAL,"
+    " deadline_s REAL,"
+    " met_deadline INTEGER);\n"
+    "CREATE INDEX job_run ON job(run_id);\n"
+    "CREATE TABLE pool ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " pool TEXT,"
+    " gpu TEXT,"
+    " pricing TEXT,"
+    " instance TEXT,"
+    " price_usd_h REAL,"
+    " gpu_hours_provisioned REAL,"
+    " gpu_hours_busy REAL,"
+    " launches INTEGER,"
+    " interruptions INTEGER);\n"
+    "CREATE INDEX pool_run ON pool(run_id);\n"
+    /* Correlated subqueries rather than joins: a run without rows in some
+     * child table still gets its one summary row. */
+    "CREATE VIEW run_summary AS SELECT"
+    " r.run_id AS run_id,"
+    " r.name AS name,"
+    " r.scenario AS scenario,"
+    " r.seed AS seed,"
+    " r.replication AS replication,"
+    " r.horizon_s AS horizon_s,"
+    " round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
+    "  WHERE c.run_id = r.run_id), 0), 2) AS total_cost_usd,"
+    " CASE WHEN r.months > 0 THEN"
+    "  round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
+    "   WHERE c.run_id = r.run_id), 0) / r.months, 2) END"
+    "  AS cost_per_month_usd,"
+    " coalesce((SELECT sum(p.gpu_hours_provisioned) FROM pool p"
+    "  WHERE p.run_id = r.run_id), 0) AS gpu_hours_provisioned,"
+    " coalesce((SELECT sum(p.gpu_hours_busy) FROM pool p"
+    "  WHERE p.run_id = r.run_id), 0) AS gpu_hours_busy,"
+    " (SELECT CASE WHEN sum(p.gpu_hours_provisioned) > 0 THEN"
+    "   sum(p.gpu_hours_busy) / sum(p.gpu_hours_provisioned) END"
+    "  FROM pool p WHERE p.run_id = r.run_id) AS utilization,"
+    " r.requests AS requests,"
+    " r.requests_dropped AS requests_dropped,"
+    " r.latency_mean_s AS latency_mean_s,"
+    " r.latency_p50_s AS latency_p50_s,"
+    " r.latency_p99_s AS latency_p99_s,"
+    " r.wait_mean_s AS wait_mean_s,"
+    " r.slo_attainment AS slo_attainment,"
+    " (SELECT count(*) FROM job j WHERE j.run_id = r.run_id) AS jobs,"
+    " (SELECT count(*) FROM job j WHERE j.run_id = r.run_id"
+    "  AND j.met_deadline = 0) AS jobs_missed_deadline,"
+    " coalesce((SELECT sum(p.interruptions) FROM pool p"
+    "  WHERE p.run_id = r.run_id), 0) AS interruptions"
+    " FROM run r;\n";
+
+/* Version 2: cost_per_month_usd becomes the monthly run rate (the horizon's
+ * cost scaled to a 730-hour month; version 1 divided by the calendar months
+ * covered, which read as a bill), and latency gains mean_batch_size.  The
+ * new view itself is created from columns.c after the last migration (see
+ * create_view). */
+static const char schema_v2[] =
+    "DROP VIEW run_summary;\n"
+    "ALTER TABLE latency ADD COLUMN mean_batch_size REAL;\n";
+
+/* Version 3: showback.  cost_allocation splits each pool's monthly cost
+ * among the workloads by busy GPU-seconds, idle (workload NULL) apart; the
+ * pool table gains what export needs to tell billed from amortized cost
+ * (a reservation's upfront payment, term and count) and the pool's tags. */
+static const char schema_v3[] =
+    "CREATE TABLE cost_allocation ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " month TEXT,"
+    " workload TEXT,"
+    " pool TEXT,"
+    " tags TEXT,"
+    " cost_usd REAL,"
+    " gpu_hours REAL);\n"
+    "CREATE INDEX cost_allocation_run ON cost_allocation(run_id);\n"
+    "ALTER TABLE pool ADD COLUMN instance_type TEXT;\n"
+    "ALTER TABLE pool ADD COLUMN tags TEXT;\n"
+    "ALTER TABLE pool ADD COLUMN upfront_usd REAL;\n"
+    "ALTER TABLE pool ADD COLUMN term_months INTEGER;\n"
+    "ALTER TABLE pool ADD COLUMN instances INTEGER;\n";
+
+/* Version 4: training.  Each job row gains its cost (its GPU-seconds at
+ * its pools' price), its status at the horizon (finished, running, queued,
+ * rejected, not-submitted) and, for a rejected job, the reason. */
+static const char schema_v4[] =
+    "ALTER TABLE job ADD COLUMN cost_usd REAL;\n"
+    "ALTER TABLE job ADD COLUMN status TEXT;\n"
+    "ALTER TABLE job ADD COLUMN reason TEXT;\n";
+/* Version 5: spot.  One row per interruption (which instance, when, its
+ * notice and the service seconds lost with it); the pool table gains the
+ * requests an interruption sent back to the queue, the work lost and the
+ * on-demand fallback's instance-hours and their cost. */
+static const char schema_v5[] =
+    "CREATE TABLE interruption ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " pool TEXT,"
+    " t_s REAL,"
+    " instance_id INTEGER,"
+    " notice_s REAL,"
+    " work_lost_s REAL);\n"
+    "CREATE INDEX interruption_run ON interruption(run_id);\n"
+    "ALTER TABLE pool ADD COLUMN requests_retried INTEGER;\n"
+    "ALTER TABLE pool ADD COLUMN work_lost_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN fallback_hours REAL;\n"
+    "ALTER TABLE pool ADD COLUMN fallback_cost_usd REAL;\n";
+
+/* Version 6: reservations by the hour.  A reserved pool's upfront payment
+ * (pool.upfront_usd, per instance) is paid at the run's start_date and
+ * again every term (pool.term_months) while pool.renew is 1; with renew 0
+ * nothing is charged after the term.  NULL for other options.  A pool's
+ * reserved_* quote keys, as `roi --rate` words ("1y:none=2.10/h"), in
+ * rate_quotes (NULL: none). */
+static const char schema_v6[] =
+    "ALTER TABLE pool ADD COLUMN renew INTEGER;\n"
+    "ALTER TABLE pool ADD COLUMN rate_quotes TEXT;\n";
+
+/* Version 7: FOCUS prices.  The pool table gains what `export --format
+ * focus` and the realised saving need besides the bill: the on-demand list
+ * price of an instance-hour (ListUnitPrice; NULL when the catalog cannot
+ * say), a commitment's rate per instance-hour (ContractedUnitPrice: a
+ * reservation's hourly fee plus its upfront spread over the term's hours,
+ * or a savings plan's discounted price), the commitment's $ an hour, and
+ * the GPUs per instance (GPU-hours to instance-hours). */
+static const char schema_v7[] =
+    "ALTER TABLE pool ADD COLUMN list_price_usd_h REAL;\n"
+    "ALTER TABLE pool ADD COLUMN contracted_price_usd_h REAL;\n"
+    "ALTER TABLE pool ADD COLUMN commitment_usd_h REAL;\n"
+    "ALTER TABLE pool ADD COLUMN gpus_per_instance INTEGER;\n";
+
+/* Version 8: overload never hidden.  run_summary gains
+ * requests_unfinished (arrived but not finished by the horizon, plus
+ * dropped, from the latency table's own columns) and unfinished_share; the
+ * view is created anew from columns.c after the last migration, so there
+ * is nothing else to change. */
+static const char schema_v8[] = "";
+
+/* Version 9: LLM serving.  latency gains, for llm workloads (NULL for
+ * others), the mean and p90 of TTFT and TPOT, their objectives and attainment,
+ * tokens in and out, tokens per provisioned GPU-second, the workload's
+ * cost, cost per million output tokens and per million tokens, and the
+ * requests preempted by a full KV cache; pool gains the tokens served,
+ * per GPU-second and the cost per million tokens. */
+static const char schema_v9[] =
+    "ALTER TABLE latency ADD COLUMN ttft_mean_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN tpot_mean_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN ttft_p90_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN tpot_p90_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN slo_ttft_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN slo_ttft_attainment REAL;\n"
+    "ALTER TABLE latency ADD COLUMN slo_tpot_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN slo_tpot_attainment REAL;\n"
+    "ALTER TABLE latency ADD COLUMN tokens_in REAL;\n"
+    "ALTER TABLE latency ADD COLUMN tokens_out REAL;\n"
+    "ALTER TABLE latency ADD COLUMN tokens_in_per_gpu_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN tokens_out_per_gpu_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN cost_usd REAL;\n"
+    "ALTER TABLE latency ADD COLUMN cost_per_mtok_out_usd REAL;\n"
+    "ALTER TABLE latency ADD COLUMN cost_per_mtok_usd REAL;\n"
+    "ALTER TABLE latency ADD COLUMN preempted INTEGER;\n"
+    "ALTER TABLE pool ADD COLUMN tokens_in REAL;\n"
+    "ALTER TABLE pool ADD COLUMN tokens_out REAL;\n"
+    "ALTER TABLE pool ADD COLUMN tokens_in_per_gpu_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN tokens_out_per_gpu_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN cost_per_mtok_out_usd REAL;\n"
+    "ALTER TABLE pool ADD COLUMN cost_per_mtok_usd REAL;\n";
+
+/* Version 10: GPU sharing.  One row per MIG profile of a pool cut into
+ * slices: its provisioned and busy slice-hours, its utilization and its
+ * idle cost (the pool's cost x its compute share x its idle fraction). */
+static const char schema_v10[] =
+    "CREATE TABLE slice_utilization ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " pool TEXT,"
+    " profile TEXT,"
+    " slices_per_gpu INTEGER,"
+    " compute_share REAL,"
+    " slice_hours REAL,"
+    " busy_hours REAL,"
+    " utilization REAL,"
+    " idle_cost_usd REAL);\n"
+    "CREATE INDEX slice_utilization_run ON slice_utilization(run_id);\n";
+
+/* Version 11: a run's identity.  run.uid is made when the run is first
+ * stored (128 random bits, as 32 hex digits) and kept when the run is
+ * copied (`fleetsim import`, `fleetsim merge`), so that the same run is
+ * never copied twice into one database.  Runs stored before have none;
+ * they get one made of what tells them apart (their id in this file, name,
+ * seed, replication, start and end time, events): the same file migrated
+ * twice gives its runs the same identities. */
+static const char schema_v11[] =
+    "ALTER TABLE run ADD COLUMN uid TEXT;\n"
+    "UPDATE run SET uid = 'legacy:' || run_id || ':' || name || ':' ||"
+    " coalesce(seed, '') || ':' || coalesce(replication, '') || ':' ||"
+    " coalesce(started_at, '') || ':' || coalesce(finished_at, '') || ':' ||"
+    " coalesce(events, '');\n"
+    "CREATE UNIQUE INDEX run_uid ON run(uid);\n";
+
+/* Version 12: each slice's idle share.  A MIG pool's idle cost in
+ * cost_allocation is split by slice profile: an idle row (workload NULL)
+ * names its profile; the rest of the GPU outside every slice is the idle
+ * row without one, as are all idle rows of other pools. */
+static const char schema_v12[] =
+    "ALTER TABLE cost_allocation ADD COLUMN profile TEXT;\n";
+
+/* Version 13: LLM latency per pool, and waits.  A pool serving an llm
+ * gains TTFT, TPOT and end-to-end p50, p90, p99 and mean over the measured
+ * requests of every workload it serves (NULL for other pools); every
+ * workload's latency row gains the p50, p90 and p99 of its finished
+ * requests' waits (arrival to start of service), which `plan --slo
+ * wait_p99<=...` reads. */
+static const char schema_v13[] =
+    "ALTER TABLE pool ADD COLUMN ttft_p50_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN ttft_p99_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN tpot_p50_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN tpot_p99_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN e2e_p50_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN e2e_p99_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN ttft_p90_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN tpot_p90_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN e2e_p90_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN ttft_mean_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN tpot_mean_s REAL;\n"
+    "ALTER TABLE pool ADD COLUMN e2e_mean_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN wait_p50_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN wait_p90_s REAL;\n"
+    "ALTER TABLE latency ADD COLUMN wait_p99_s REAL;\n";
+
+/* fs_schema_migrations[v]: user_version v -> v + 1. */
+const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
+    schema_v1,
+    schema_v2,
+    schema_v3,
+    schema_v4,
+    schema_v5,
+    schema_v6,
+    schema_v7,
+    schema_v8,
+    schema_v9,
+    schema_v10,
+    schema_v11,
+    schema_v12,
+    schema_v13,
+};
