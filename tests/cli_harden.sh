@@ -202,12 +202,19 @@ expect_in "$TMP/b.html" 'evil\u202etxt.exe\u2028x' "HTML escapes them"
 # 13. Markdown links to charts whose file name holds spaces and parentheses
 expect_exit 0 "report md" -- "$FLEETSIM" report --db "$TMP/bidi.db" --out "$TMP/my review (v2).md" 1
 expect_in "$TMP/my review (v2).md" 'evil\\u202etxt.exe\\u2028x' "Markdown escapes them"
-# (the charts' own labels are drawn by gnuplot: not checked here)
-sed '/<svg/,/<\/svg>/d' "$TMP/b.html" >"$TMP/b-text.html"
-for f in "$TMP/b-text.html" "$TMP/my review (v2).md" "$TMP/out"; do
+# The charts' labels (gnuplot's SVG, inline in the HTML and beside the
+# Markdown) show the name escaped the same way.
+bidi_files="$TMP/b.html|$TMP/my review (v2).md|$TMP/out"
+if command -v gnuplot >/dev/null; then
+    sed -n '/<svg/,/<\/svg>/p' "$TMP/b.html" >"$TMP/b-svg.html"
+    expect_in "$TMP/b-svg.html" 'evil\u202etxt.exe\u2028x 20' "the HTML's charts escape them"
+    expect_in "$TMP/my review (v2)-monthly-cost.svg" 'evil\u202etxt.exe\u2028x 20' "the Markdown's charts escape them"
+    bidi_files="$bidi_files|$TMP/my review (v2)-monthly-cost.svg"
+fi
+IFS='|'; for f in $bidi_files; do
     checks=$((checks + 1))
     if grep -q "$(printf '\342\200\256')\|$(printf '\342\200\250')" "$f"; then fail "$(basename "$f") holds a raw U+202E or U+2028"; fi
-done
+done; unset IFS
 if command -v gnuplot >/dev/null; then
     expect_in "$TMP/my review (v2).md" '![monthly-cost](my%20review%20%28v2%29-monthly-cost.svg)' "Markdown link percent-encoded"
     checks=$((checks + 1)); [ -s "$TMP/my review (v2)-monthly-cost.svg" ] || fail "the linked chart exists"
