@@ -14,10 +14,12 @@ static const char *const columns[C_NCOLS] = {
     "gpu", "profile", "compute_slices", "memory_slices", "memory_gb", "sms",
     "gpu_sms", "max_count", "placements", "balanced", "source"};
 
+/* A whole number from lo to hi; the range is checked before the cast (a
+ * double beyond int, such as 1e300, is undefined behaviour to cast). */
 static int int_field(const char *f, int lo, int hi, int *out)
 {
     double v;
-    if (fs_csv_number(f, &v) || v != (int)v || v < lo || v > hi)
+    if (fs_csv_number(f, &v) || !(v >= lo && v <= hi) || v != (int)v)
         return -1;
     *out = (int)v;
     return 0;
