@@ -264,5 +264,13 @@ done
 # int (undefined behaviour).
 good | sed "s|^horizon = 1h|horizon = 1h\ncatalog_instances = $SRCDIR/tests/data/fuzz-crashes/catalog-instances-gpus-2e116.csv|" >"$TMP/cat_gpus.ini"
 bad_run cat_gpus "catalog-instances-gpus-2e116.csv:2: gpus: expected a whole number of GPUs from 1 to 64"
+# A GPU of 1e300 GB: an LLM's KV-cache capacity in tokens was cast to long
+# (undefined behaviour, found by the float-cast-overflow sanitizer at
+# models/llm_perf.c); memory_gb is above 0 and at most 10000.
+for m in 1e300 0; do
+    sed "s/^A100-80GB,80,/A100-80GB,$m,/" "$SRCDIR/models/catalog/gpus.csv" >"$TMP/gpus-mem.csv"
+    good | sed "s|^horizon = 1h|horizon = 1h\ncatalog_gpus = $TMP/gpus-mem.csv|" >"$TMP/cat_mem.ini"
+    bad_run cat_mem "gpus-mem.csv:$(grep -n '^A100-80GB,' "$TMP/gpus-mem.csv" | cut -d: -f1): memory_gb: expected GB above 0, at most 10000"
+done
 
 report
