@@ -150,6 +150,12 @@ static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
             number_cell(r, &cols, 5, &g->int8_tops, 1, err) ||
             number_cell(r, &cols, 6, &g->tdp_w, 1, err))
             goto fail;
+        if (!(g->memory_gb > 0 && g->memory_gb <= FS_GPU_MEMORY_GB_MAX)) {
+            fs_error_at(err, path, (int)fs_csv_line(r), "memory_gb",
+                        "expected GB above 0, at most %d",
+                        FS_GPU_MEMORY_GB_MAX);
+            goto fail;
+        }
         g->mig = strcasecmp(col(r, &cols, 7), "yes") == 0;
         copy_cell(g->source, sizeof g->source, r, &cols, 8);
         if (read_gpu_llm_columns(r, &cols, g, err))

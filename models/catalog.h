@@ -9,6 +9,11 @@
 #include <stddef.h>
 #include "sim/base/error.h"
 
+/* The largest memory_gb a gpus.csv row may give (10 TB, some 35 times the
+ * largest GPU of 2026): past it an LLM's KV cache holds more tokens than
+ * a long counts (a double beyond long, undefined behaviour to cast). */
+#define FS_GPU_MEMORY_GB_MAX 10000
+
 typedef struct fs_gpu {
     char name[32];
     double memory_gb, memory_bw_gbs;

@@ -14,10 +14,12 @@ static const char *const columns[C_NCOLS] = {
     "gpu", "profile", "compute_slices", "memory_slices", "memory_gb", "sms",
     "gpu_sms", "max_count", "placements", "balanced", "source"};
 
+/* A whole number from lo to hi; the range is checked before the cast (a
+ * double beyond int, such as 1e300, is undefined behaviour to cast). */
 static int int_field(const char *f, int lo, int hi, int *out)
 {
     double v;
-    if (fs_csv_number(f, &v) || v != (int)v || v < lo || v > hi)
+    if (fs_csv_number(f, &v) || !(v >= lo && v <= hi) || v != (int)v)
         return -1;
     *out = (int)v;
     return 0;
@@ -134,24 +136,28 @@ size_t fs_mig_profiles(const fs_mig_catalog *c, const char *gpu,
     return n;
 }
 
-int fs_mig_gpu_compute(const fs_mig_catalog *c, const char *gpu)
+/* The whole GPU's slices, compute or memory: its largest profile's. */
+static int largest_slices(const fs_mig_catalog *c, const char *gpu,
+                          int memory)
 {
     const fs_mig_profile *p[FS_MIG_MAX_PROFILES];
     size_t n = fs_mig_profiles(c, gpu, p, FS_MIG_MAX_PROFILES);
     int best = 0;
-    for (size_t i = 0; i < n; i++)
-        best = p[i]->compute > best ? p[i]->compute : best;
+    for (size_t i = 0; i < n; i++) {
+        int v = memory ? p[i]->memory : p[i]->compute;
+        best = v > best ? v : best;
+    }
     return best;
+}
+
+int fs_mig_gpu_compute(const fs_mig_catalog *c, const char *gpu)
+{
+    return largest_slices(c, gpu, 0);
 }
 
 int fs_mig_gpu_memory(const fs_mig_catalog *c, const char *gpu)
 {
-    const fs_mig_profile *p[FS_MIG_MAX_PROFILES];
-    size_t n = fs_mig_profiles(c, gpu, p, FS_MIG_MAX_PROFILES);
-    int best = 0;
-    for (size_t i = 0; i < n; i++)
-        best = p[i]->memory > best ? p[i]->memory : best;
-    return best;
+    return largest_slices(c, gpu, 1);
 }
 
 /* Depth-first over instances (largest memory first): each takes an

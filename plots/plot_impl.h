@@ -41,7 +41,7 @@ void fs_plot_var(fs_plot_ctx *ctx, const char *name, double value);
 /* Makes gnuplot's string array NAME[n] hold the strings, passed as data
  * (names.tsv, read by the preamble), never as gnuplot text: a name that
  * begins with a quote, or holds any byte, draws as written (control
- * characters as spaces). */
+ * characters, U+202E and U+2028 escaped as fs_text_visible shows them). */
 void fs_plot_names(fs_plot_ctx *ctx, const char *name,
                    const char *const *values, size_t n);
 

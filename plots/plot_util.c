@@ -6,6 +6,7 @@
  * names.tsv, encoded as numbers, which the preamble reads into gnuplot
  * string arrays (fs_plot_names says how). */
 #include "plots/plot_impl.h"
+#include "sim/base/textout.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,7 +23,10 @@ void fs_plot_var(fs_plot_ctx *ctx, const char *name, double value)
  * an empty name is a field too).  Gnuplot reads the file with `stats`
  * into the array and decodes each entry with sprintf('%c') in a loop: a
  * name is never gnuplot text, whatever bytes it holds (a quote, a
- * backslash, `EOD`, a newline).  Control characters become spaces. */
+ * backslash, `EOD`, a newline).  What it draws is the name as the rest
+ * of the report shows it (fs_text_visible): control characters, bytes
+ * that are not UTF-8 and the characters that reorder text (U+202E,
+ * U+2028) escaped, never raw in a chart's labels. */
 void fs_plot_names(fs_plot_ctx *ctx, const char *name,
                    const char *const *values, size_t n)
 {
@@ -33,10 +37,12 @@ void fs_plot_names(fs_plot_ctx *ctx, const char *name,
         return;
     for (size_t i = 0; i < n; i++) {
         fprintf(ctx->names, "%d\t%zu\tn", k, i + 1);
-        for (const unsigned char *p = (const unsigned char *)values[i];
+        char *shown = fs_text_visible(values[i] ? values[i] : "");
+        /* out of memory: the name drawn empty, never raw */
+        for (const unsigned char *p = (const unsigned char *)shown;
              p && *p; p++)
-            fprintf(ctx->names, "%d",
-                    100 + (*p < 0x20 || *p == 0x7f ? ' ' : *p));
+            fprintf(ctx->names, "%d", 100 + *p);
+        free(shown);
         fputc('\n', ctx->names);
     }
     fflush(ctx->names);

@@ -202,12 +202,19 @@ expect_in "$TMP/b.html" 'evil\u202etxt.exe\u2028x' "HTML escapes them"
 # 13. Markdown links to charts whose file name holds spaces and parentheses
 expect_exit 0 "report md" -- "$FLEETSIM" report --db "$TMP/bidi.db" --out "$TMP/my review (v2).md" 1
 expect_in "$TMP/my review (v2).md" 'evil\\u202etxt.exe\\u2028x' "Markdown escapes them"
-# (the charts' own labels are drawn by gnuplot: not checked here)
-sed '/<svg/,/<\/svg>/d' "$TMP/b.html" >"$TMP/b-text.html"
-for f in "$TMP/b-text.html" "$TMP/my review (v2).md" "$TMP/out"; do
+# The charts' labels (gnuplot's SVG, inline in the HTML and beside the
+# Markdown) show the name escaped the same way.
+bidi_files="$TMP/b.html|$TMP/my review (v2).md|$TMP/out"
+if command -v gnuplot >/dev/null; then
+    sed -n '/<svg/,/<\/svg>/p' "$TMP/b.html" >"$TMP/b-svg.html"
+    expect_in "$TMP/b-svg.html" 'evil\u202etxt.exe\u2028x 20' "the HTML's charts escape them"
+    expect_in "$TMP/my review (v2)-monthly-cost.svg" 'evil\u202etxt.exe\u2028x 20' "the Markdown's charts escape them"
+    bidi_files="$bidi_files|$TMP/my review (v2)-monthly-cost.svg"
+fi
+IFS='|'; for f in $bidi_files; do
     checks=$((checks + 1))
     if grep -q "$(printf '\342\200\256')\|$(printf '\342\200\250')" "$f"; then fail "$(basename "$f") holds a raw U+202E or U+2028"; fi
-done
+done; unset IFS
 if command -v gnuplot >/dev/null; then
     expect_in "$TMP/my review (v2).md" '![monthly-cost](my%20review%20%28v2%29-monthly-cost.svg)' "Markdown link percent-encoded"
     checks=$((checks + 1)); [ -s "$TMP/my review (v2)-monthly-cost.svg" ] || fail "the linked chart exists"
@@ -257,5 +264,13 @@ done
 # int (undefined behaviour).
 good | sed "s|^horizon = 1h|horizon = 1h\ncatalog_instances = $SRCDIR/tests/data/fuzz-crashes/catalog-instances-gpus-2e116.csv|" >"$TMP/cat_gpus.ini"
 bad_run cat_gpus "catalog-instances-gpus-2e116.csv:2: gpus: expected a whole number of GPUs from 1 to 64"
+# A GPU of 1e300 GB: an LLM's KV-cache capacity in tokens was cast to long
+# (undefined behaviour, found by the float-cast-overflow sanitizer at
+# models/llm_perf.c); memory_gb is above 0 and at most 10000.
+for m in 1e300 0; do
+    sed "s/^A100-80GB,80,/A100-80GB,$m,/" "$SRCDIR/models/catalog/gpus.csv" >"$TMP/gpus-mem.csv"
+    good | sed "s|^horizon = 1h|horizon = 1h\ncatalog_gpus = $TMP/gpus-mem.csv|" >"$TMP/cat_mem.ini"
+    bad_run cat_mem "gpus-mem.csv:$(grep -n '^A100-80GB,' "$TMP/gpus-mem.csv" | cut -d: -f1): memory_gb: expected GB above 0, at most 10000"
+done
 
 report

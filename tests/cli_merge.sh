@@ -11,24 +11,9 @@
 . "$(dirname "$0")/db_rows.sh"
 cd "$TMP"
 
-# One L4 instance (gcp:g2-standard-4, $0.706832/h on demand) per count,
-# Poisson arrivals, 2 h: a point's cost is count x 0.706832 x 2.
-cat >grid.ini <<'INI'
-[scenario]
-name = grid
-start = 2026-01-01
-horizon = 2h
-metrics_interval = 10m
-seed = 7
-[pool.od]
-instance = gcp:g2-standard-4
-count = 1
-[workload.w]
-pools = od
-arrivals = poisson(rate=2/s)
-service = exponential(mean=300ms)
-slo_p99 = 1s
-INI
+# The grid (tests/data/grid.ini): one L4 ($0.706832/h) per count, 2 h:
+# a point's cost is count x 0.706832 x 2.
+cp "$SRCDIR/tests/data/grid.ini" grid.ini
 # sweep ARGS: the grid; $ENV (VAR=VALUE ...) is its environment.
 ENV=
 sweep() { env $ENV "$FLEETSIM" sweep grid.ini --vary pool.od.count=1,2,3,4 \

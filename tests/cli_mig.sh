@@ -83,6 +83,12 @@ timeslice_efficiency = 0.8" >"$TMP/mpseff.ini"
 bad_run mpseff "applies to sharing = timeslice(N) only"
 pool_ini A100-80GB "sharing = slice(4)" >"$TMP/what.ini"
 bad_run what "expected timeslice(N) or mps(N)"
+# A count beyond int (1e300): refused by its range, never cast to int
+# (undefined behaviour, which the sanitized build stops at).
+pool_ini A100-80GB "mig = 3g.40gb*1e300" >"$TMP/hugecount.ini"
+bad_run hugecount "hugecount.ini:6: pool.p.mig: layout '3g.40gb*1e300' on A100-80GB: '3g.40gb*1e300': the count after * must be a whole number, 1 to 7"
+pool_ini A100-80GB "sharing = timeslice(1e300)" >"$TMP/hugets.ini"
+bad_run hugets "hugets.ini:6: pool.p.sharing: the replicas per GPU must be a whole number from 2 to 48"
 
 # 4. Time-slicing and MPS run and bill the whole GPU.
 pool_ini A100-80GB "sharing = timeslice(3)" >"$TMP/ts.ini"

@@ -148,24 +148,10 @@ while in_time; do
 done
 case $state in idle*) ;; *) die "the node never became idle (state '$state')" ;; esac
 
-# The grid: 12 points x 3 replications, one L4 each ($0.706832/h), 2 h
+# The grid (tests/data/grid.ini): 12 points x 3 replications, one L4
+# each ($0.706832/h), 2 h
 cd "$TMP"
-cat >grid.ini <<'INI'
-[scenario]
-name = grid
-start = 2026-01-01
-horizon = 2h
-metrics_interval = 10m
-seed = 3
-[pool.od]
-instance = gcp:g2-standard-4
-count = 1
-[workload.w]
-pools = od
-arrivals = poisson(rate=2/s)
-service = exponential(mean=300ms)
-slo_p99 = 1s
-INI
+cp "$SRCDIR/tests/data/grid.ini" grid.ini
 set -- grid.ini --vary pool.od.count=1,2,3,4 \
     --vary 'workload.w.service=exponential(mean=200ms),exponential(mean=300ms),exponential(mean=400ms)' \
     --replications 3

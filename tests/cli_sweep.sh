@@ -122,6 +122,15 @@ expect_in "$TMP/err" "fleetsim: pairs[horizon=300d]: " "the worker's message nam
 expect_in "$TMP/err" "point 2, pairs[horizon=300d]: exit status 1" "the failed point is listed"
 expect_in "$TMP/out" "failed: exit status 1" "the table says it failed"
 expect_eq "$(sql "$TMP/fail.db" "PRAGMA integrity_check")" ok "integrity_check after a failed point"
+# Every point refused at run time: no database left behind (as `run`
+# leaves none); one that was there before stays, runs and all.
+expect_exit 1 "every point fails" -- "$FLEETSIM" sweep "$TMP/pairs.ini" --vary scenario.horizon=200d,300d \
+    --max-events 20000 -j 2 --db "$TMP/none.db"
+expect_in "$TMP/err" "2 of 2 points failed" "both failures are counted"
+checks=$((checks + 1)); [ -z "$(ls "$TMP" | grep '^none\.db')" ] || fail "a sweep refused at every point left $(ls "$TMP" | grep '^none\.db' | tr '\n' ' ')"
+expect_exit 1 "every point fails, into a database with runs" -- "$FLEETSIM" sweep "$TMP/pairs.ini" \
+    --vary scenario.horizon=200d,300d --max-events 20000 -j 2 --db "$TMP/fail.db"
+expect_eq "$(sql "$TMP/fail.db" "SELECT count(*) FROM run")" 2 "the database there before keeps its runs"
 
 # A killed worker (test hook) loses only its point.
 expect_exit 1 "a killed worker" -- env FLEETSIM_TEST_SWEEP_KILL=2 "$FLEETSIM" sweep "$TMP/pairs.ini" \

@@ -75,8 +75,8 @@ static int parse_call(fs_reader *rd, fs_pool_conf *p, fs_config_entry *e)
         return fs_rd_bad(rd, e, "%s", "expected timeslice(N) or mps(N), N "
                          "replicas per GPU");
     const char *v = fs_call_positional(&c, 0);
-    if (!v || fs_parse_number(v, &n, why, sizeof why) || n != (int)n ||
-        n < 2 || n > 48)
+    if (!v || fs_parse_number(v, &n, why, sizeof why) ||
+        !(n >= 2 && n <= 48) || n != (int)n)    /* range before the cast */
         return fs_rd_bad(rd, e, "%s", "the replicas per GPU must be a whole "
                          "number from 2 to 48, e.g. timeslice(4)");
     p->sharing_n = (int)n;

@@ -4,7 +4,6 @@
 #ifndef FS_CLI_REPORT_H
 #define FS_CLI_REPORT_H
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stddef.h>
 #include "sim/base/error.h"
@@ -73,10 +72,10 @@ int fs_report_gather(fs_store *s, const long *ids, size_t n, long base,
 void fs_report_free(fs_report *r);
 
 /* Appends one cell (row-major) to t: 0, or -1 with err (report_table.c;
- * fs_rtable_addv formats it). */
+ * fs_rtable_addf formats it as printf does). */
 int fs_rtable_add(fs_rtable *t, const char *text, fs_error *err);
-int fs_rtable_addv(fs_rtable *t, fs_error *err, const char *fmt, va_list ap)
-    __attribute__((format(printf, 3, 0)));
+int fs_rtable_addf(fs_rtable *t, fs_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Money as a reader reads it: "$1,234.56", "-$12.30"; with whole set,
  * amounts of $1,000 and more lose their cents ("$1,234"). */

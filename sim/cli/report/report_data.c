@@ -7,7 +7,6 @@
 #include "sim/cli/report/report.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,16 +33,6 @@ static const char *const head_workload[] = {
     "Mean latency, finished", "p50, finished", "p99, finished", "SLO (p99)",
     "SLO attainment"};
 
-/* Appends one formatted cell to t (row-major). */
-static int cell(fs_rtable *t, fs_error *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = fs_rtable_addv(t, err, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
 static const char *money(double v, char *buf, size_t size)
 {
     return fs_report_money(v, 0, buf, size);
@@ -67,29 +56,29 @@ static int summary_cell(fs_rtable *t, const char *name, fs_column_kind kind,
 {
     char b[64];
     if (!v)
-        return cell(t, err, "–");
+        return fs_rtable_addf(t, err, "–");
     switch (kind) {
     case FS_COL_MONEY:
-        return cell(t, err, "%s", money(atof(v), b, sizeof b));
+        return fs_rtable_addf(t, err, "%s", money(atof(v), b, sizeof b));
     case FS_COL_HOURS:
-        return cell(t, err, "%s", fs_format_thousands(atof(v), 1, b,
+        return fs_rtable_addf(t, err, "%s", fs_format_thousands(atof(v), 1, b,
                                                       sizeof b));
     case FS_COL_RATIO:
-        return cell(t, err, "%.2f%%%s", 100 * atof(v),
+        return fs_rtable_addf(t, err, "%.2f%%%s", 100 * atof(v),
                     strcmp(name, "unfinished_share") == 0 &&
                     atof(v) > FS_OVERLOADED_SHARE ? ", overloaded" : "");
     case FS_COL_COUNT:
-        return cell(t, err, "%s", fs_format_thousands(atof(v), 0, b,
+        return fs_rtable_addf(t, err, "%s", fs_format_thousands(atof(v), 0, b,
                                                       sizeof b));
     case FS_COL_SECONDS:
-        return cell(t, err, "%s", seconds(atof(v), b, sizeof b));
+        return fs_rtable_addf(t, err, "%s", seconds(atof(v), b, sizeof b));
     case FS_COL_DURATION:
         fs_format_duration(atof(v), b, sizeof b);
-        return cell(t, err, "%s", b);
+        return fs_rtable_addf(t, err, "%s", b);
     case FS_COL_NUMBER:
-        return cell(t, err, "%.4g", atof(v));
+        return fs_rtable_addf(t, err, "%.4g", atof(v));
     default:
-        return cell(t, err, "%s", v);
+        return fs_rtable_addf(t, err, "%s", v);
     }
 }
 
@@ -97,13 +86,13 @@ static int summary_cell(fs_rtable *t, const char *name, fs_column_kind kind,
 static int label_cell(fs_rtable *t, const fs_column *c, fs_error *err)
 {
     if (c->label)
-        return cell(t, err, "%s", c->label);
+        return fs_rtable_addf(t, err, "%s", c->label);
     char words[64];
     snprintf(words, sizeof words, "%s", c->name);
     for (char *p = words; *p; p++)
         if (*p == '_')
             *p = ' ';
-    return cell(t, err, "%s", words);
+    return fs_rtable_addf(t, err, "%s", words);
 }
 
 /* The summary, transposed: one row per declared column, labelled in
@@ -173,11 +162,13 @@ static int row_monthly(sqlite3_stmt *st, fs_report *r, size_t run,
 {
     fs_rtable *t = &r->tables[1];
     char b[64];
-    if (cell(t, err, "%s", r->run_names[run]) ||
-        cell(t, err, "%s", text(st, 0)) || cell(t, err, "%s", text(st, 1)) ||
-        cell(t, err, "%s", money(sqlite3_column_double(st, 2), b, sizeof b)))
+    if (fs_rtable_addf(t, err, "%s", r->run_names[run]) ||
+        fs_rtable_addf(t, err, "%s", text(st, 0)) ||
+        fs_rtable_addf(t, err, "%s", text(st, 1)) ||
+        fs_rtable_addf(t, err, "%s",
+                       money(sqlite3_column_double(st, 2), b, sizeof b)))
         return -1;
-    return cell(t, err, "%s", fs_format_thousands(
+    return fs_rtable_addf(t, err, "%s", fs_format_thousands(
                     sqlite3_column_double(st, 3), 1, b, sizeof b));
 }
 
@@ -188,18 +179,20 @@ static int row_idle(sqlite3_stmt *st, fs_report *r, size_t run,
     char b[64];
     double idle = sqlite3_column_double(st, 1);
     double total = sqlite3_column_double(st, 3);
-    if (cell(t, err, "%s", r->run_names[run]) ||
-        cell(t, err, "%s", text(st, 0)) ||
-        cell(t, err, "%s", money(idle, b, sizeof b)) ||
-        cell(t, err, "%s", fs_format_thousands(sqlite3_column_double(st, 2),
-                                               1, b, sizeof b)) ||
-        cell(t, err, "%s", money(total, b, sizeof b)))
+    if (fs_rtable_addf(t, err, "%s", r->run_names[run]) ||
+        fs_rtable_addf(t, err, "%s", text(st, 0)) ||
+        fs_rtable_addf(t, err, "%s", money(idle, b, sizeof b)) ||
+        fs_rtable_addf(t, err, "%s", fs_format_thousands(
+                           sqlite3_column_double(st, 2), 1, b, sizeof b)) ||
+        fs_rtable_addf(t, err, "%s", money(total, b, sizeof b)))
         return -1;
     if (total > 0 && sqlite3_column_type(st, 4) != SQLITE_NULL)
-        return cell(t, err, "%.2f%% (MIG: %.1f%% of this %s is idle)",
-                    100 * idle / total, 100 * idle / total, text(st, 4));
-    return total > 0 ? cell(t, err, "%.2f%%", 100 * idle / total)
-                     : cell(t, err, "–");
+        return fs_rtable_addf(t, err,
+                              "%.2f%% (MIG: %.1f%% of this %s is idle)",
+                              100 * idle / total, 100 * idle / total,
+                              text(st, 4));
+    return total > 0 ? fs_rtable_addf(t, err, "%.2f%%", 100 * idle / total)
+                     : fs_rtable_addf(t, err, "–");
 }
 
 static int row_workload(sqlite3_stmt *st, fs_report *r, size_t run,
@@ -213,26 +206,29 @@ static int row_workload(sqlite3_stmt *st, fs_report *r, size_t run,
     double arrived = sqlite3_column_double(st, 11);
     double share = arrived > 0 ? un / arrived : 0;
     fs_format_thousands(un, 0, u, sizeof u);
-    if (cell(t, err, "%s", r->run_names[run]) ||
-        cell(t, err, "%s", text(st, 0)) ||
-        cell(t, err, "%s", fs_format_thousands(sqlite3_column_double(st, 1),
-                                               0, b, sizeof b)) ||
-        cell(t, err, "%s (%.2f%%)%s", u, 100 * share,
-             share > FS_OVERLOADED_SHARE ? ", overloaded" : "") ||
-        cell(t, err, "%s", fs_format_thousands(used, 1, b, sizeof b)) ||
-        (all > 0 ? cell(t, err, "%.2f%%", 100 * used / all)
-                 : cell(t, err, "–")) ||
-        cell(t, err, "%s", money(sqlite3_column_double(st, 9), b, sizeof b)))
+    if (fs_rtable_addf(t, err, "%s", r->run_names[run]) ||
+        fs_rtable_addf(t, err, "%s", text(st, 0)) ||
+        fs_rtable_addf(t, err, "%s", fs_format_thousands(
+                           sqlite3_column_double(st, 1), 0, b, sizeof b)) ||
+        fs_rtable_addf(t, err, "%s (%.2f%%)%s", u, 100 * share,
+                       share > FS_OVERLOADED_SHARE ? ", overloaded" : "") ||
+        fs_rtable_addf(t, err, "%s",
+                       fs_format_thousands(used, 1, b, sizeof b)) ||
+        (all > 0 ? fs_rtable_addf(t, err, "%.2f%%", 100 * used / all)
+                 : fs_rtable_addf(t, err, "–")) ||
+        fs_rtable_addf(t, err, "%s",
+                       money(sqlite3_column_double(st, 9), b, sizeof b)))
         return -1;
     for (int c = 2; c <= 5; c++)
         if (sqlite3_column_type(st, c) == SQLITE_NULL
-                ? cell(t, err, "–")
-                : cell(t, err, "%s", seconds(sqlite3_column_double(st, c),
-                                             b, sizeof b)))
+                ? fs_rtable_addf(t, err, "–")
+                : fs_rtable_addf(t, err, "%s", seconds(
+                      sqlite3_column_double(st, c), b, sizeof b)))
             return -1;
     return sqlite3_column_type(st, 6) == SQLITE_NULL
-               ? cell(t, err, "–")
-               : cell(t, err, "%.2f%%", 100 * sqlite3_column_double(st, 6));
+               ? fs_rtable_addf(t, err, "–")
+               : fs_rtable_addf(t, err, "%.2f%%",
+                                100 * sqlite3_column_double(st, 6));
 }
 
 static const char sql_monthly[] =
@@ -266,11 +262,11 @@ static const char sql_workload[] =
 static int delta_cells(fs_rtable *t, double v, double b, fs_error *err)
 {
     char buf[64];
-    if (cell(t, err, "%s%s", v - b > 0 ? "+" : "",
+    if (fs_rtable_addf(t, err, "%s%s", v - b > 0 ? "+" : "",
              money(v - b, buf, sizeof buf)))
         return -1;
-    return b != 0 ? cell(t, err, "%+.2f%%", 100 * (v - b) / b)
-                  : cell(t, err, "–");
+    return b != 0 ? fs_rtable_addf(t, err, "%+.2f%%", 100 * (v - b) / b)
+                  : fs_rtable_addf(t, err, "–");
 }
 
 static int gather_savings(fs_store *s, const long *ids, long base,
@@ -290,10 +286,10 @@ static int gather_savings(fs_store *s, const long *ids, long base,
         double rate = atof(sm.col[irate] ? sm.col[irate] : "0");
         double total = atof(sm.col[itotal] ? sm.col[itotal] : "0");
         fs_summary_free(&sm);
-        rc = cell(t, err, "%s", r->run_names[i]) ||
-             cell(t, err, "%s", money(rate, m1, sizeof m1)) ||
+        rc = fs_rtable_addf(t, err, "%s", r->run_names[i]) ||
+             fs_rtable_addf(t, err, "%s", money(rate, m1, sizeof m1)) ||
              delta_cells(t, rate, brate, err) ||
-             cell(t, err, "%s", money(total, m2, sizeof m2)) ||
+             fs_rtable_addf(t, err, "%s", money(total, m2, sizeof m2)) ||
              delta_cells(t, total, btotal, err) ? -1 : 0;
     }
     fs_summary_free(&b);

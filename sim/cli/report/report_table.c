@@ -12,7 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int fs_rtable_addv(fs_rtable *t, fs_error *err, const char *fmt, va_list ap)
+static int add_formatted(fs_rtable *t, fs_error *err, const char *fmt,
+                         va_list ap)
 {
     char **c = fs_vec_grow(t->cells, &t->cap, t->ncells + 1, sizeof *c);
     if (!c)
@@ -33,16 +34,16 @@ int fs_rtable_addv(fs_rtable *t, fs_error *err, const char *fmt, va_list ap)
     return 0;
 }
 
-static int cell(fs_rtable *t, fs_error *err, const char *fmt, ...)
+int fs_rtable_addf(fs_rtable *t, fs_error *err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = fs_rtable_addv(t, err, fmt, ap);
+    int rc = add_formatted(t, err, fmt, ap);
     va_end(ap);
     return rc;
 }
 
 int fs_rtable_add(fs_rtable *t, const char *text, fs_error *err)
 {
-    return cell(t, err, "%s", text);
+    return fs_rtable_addf(t, err, "%s", text);
 }

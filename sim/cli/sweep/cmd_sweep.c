@@ -376,12 +376,19 @@ static int sweep(fs_sweep_options *o)
         rc = fs_fail("out of memory");
     for (long p = 0; p < n; p++)
         npoints += pts[p].nreps > 0;
-    if (rc == FS_EXIT_OK)
+    int created = 0;
+    if (rc == FS_EXIT_OK) {
+        created = fs_run_db_missing(o->db);
         rc = check_db(o);
+    }
     if (rc == FS_EXIT_OK)
         rc = fs_sweep_run_units(o, pts, units, nunits, npoints, mode);
     if (rc == FS_EXIT_OK)
         rc = finish(o, pts, nunits, total);
+    /* refused at every point: the file it created holds no run and goes
+     * (an empty shard that succeeded keeps its file, for merge) */
+    if (created && rc != FS_EXIT_OK)
+        fs_run_drop_empty_db(o->db);
     free(units);
     for (long p = 0; p < n; p++) {
         free(pts[p].ids);
