@@ -1,10 +1,11 @@
 /* test_engine.c -- event order, ties, cancellation, pool reuse, the
- * injected scheduling failure. */
+ * injected scheduling failure, lanes against the heap. */
 #include "tests/check.h"
 #include "sim/engine/engine.h"
 #include "sim/base/rng.h"
 
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stdlib.h>
 
 typedef struct trace {
@@ -31,8 +32,84 @@ static void chain(fs_engine *e, void *obj, long arg)
         fs_engine_at(e, fs_engine_now(e) + 1, chain, obj, arg - 1);
 }
 
+/* A lane's source: records, then schedules its next event in its lane
+ * every `arg` seconds until 10 s (a workload's arrivals, in small). */
+typedef struct lane_src {
+    trace *tr;
+    int lane;
+    long tag;
+} lane_src;
+
+static void lane_tick(fs_engine *e, void *obj, long arg)
+{
+    lane_src *ls = obj;
+    record(e, ls->tr, ls->tag);
+    double next = fs_engine_now(e) + (double)arg;
+    if (next <= 10)
+        CHECK(fs_engine_lane_at(e, ls->lane, next, lane_tick, ls, arg));
+}
+
+/* Events in lanes and in the heap run in one (time, sequence) order: the
+ * same order, tie for tie, as with every event in the heap (lane -1). */
+static void test_lanes(void)
+{
+    trace with = {{0}, {0}, 0}, without = {{0}, {0}, 0};
+    for (int use = 1; use >= 0; use--) {
+        fs_engine *e = fs_engine_new();
+        trace *tr = use ? &with : &without;
+        lane_src a = {tr, use ? fs_engine_lane_new(e) : -1, 100};
+        lane_src b = {tr, use ? fs_engine_lane_new(e) : -1, 200};
+        CHECK(!use || (a.lane == 0 && b.lane == 1));
+        /* ticks at 0, 2, 4, ... and 0, 3, 6, ...: ties with each other at
+         * 0 and 6, and with heap events scheduled before and after them */
+        fs_engine_at(e, 6, record, tr, 1);
+        CHECK(fs_engine_lane_at(e, a.lane, 0, lane_tick, &a, 2));
+        CHECK(fs_engine_lane_at(e, b.lane, 0, lane_tick, &b, 3));
+        fs_engine_at(e, 4, record, tr, 2);
+        fs_engine_at(e, 0, record, tr, 3);
+        CHECK(fs_engine_next(e) == 0);
+        fs_engine_run(e, 5);
+        CHECK(fs_engine_next(e) == 6);
+        fs_engine_run(e, 100);
+        CHECK(fs_engine_next(e) == INFINITY);
+        CHECK(e->events == (uint64_t)tr->n);
+        fs_engine_free(e);
+    }
+    CHECK(with.n == 13 && with.n == without.n);   /* 6 + 4 ticks, 3 others */
+    int same = 1;
+    for (int i = 0; i < with.n; i++)
+        same &= with.arg[i] == without.arg[i] && with.t[i] == without.t[i];
+    CHECK(same);
+    /* the first: a's tick and b's at 0, then the heap's 0 (scheduled after
+     * them); at 6, the heap's event (scheduled first), then b's tick
+     * (scheduled at 3), then a's (scheduled at 4) */
+    CHECK(with.arg[0] == 100 && with.arg[1] == 200 && with.arg[2] == 3);
+    int at6 = 0;
+    while (at6 < with.n && with.t[at6] < 6)
+        at6++;
+    CHECK(with.arg[at6] == 1 && with.arg[at6 + 1] == 200 &&
+          with.arg[at6 + 2] == 100);
+
+    /* Eight lanes, then -1; a lane counts for fs_engine_fail_after as
+     * fs_engine_at does. */
+    fs_engine *e = fs_engine_new();
+    for (int i = 0; i < FS_ENGINE_LANES; i++)
+        CHECK(fs_engine_lane_new(e) == i);
+    CHECK(fs_engine_lane_new(e) == -1);
+    trace tf = {{0}, {0}, 0};
+    fs_engine_fail_after(e, 1);
+    CHECK(fs_engine_at(e, 1, record, &tf, 1) != 0);
+    CHECK(fs_engine_lane_at(e, 0, 2, record, &tf, 2) == 0);
+    CHECK(fs_engine_lane_at(e, 0, 2, record, &tf, 2) != 0);
+    CHECK(fs_engine_lane_at(e, -1, 3, record, &tf, 3) != 0);
+    fs_engine_run(e, 10);
+    CHECK(tf.n == 3 && tf.arg[0] == 1 && tf.arg[1] == 2 && tf.arg[2] == 3);
+    fs_engine_free(e);
+}
+
 int main(void)
 {
+    test_lanes();
     fs_engine *e = fs_engine_new();
     trace tr = {{0}, {0}, 0};
     fs_engine_at(e, 5, record, &tr, 1);
