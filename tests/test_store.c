@@ -417,7 +417,59 @@ static void test_pool_savings(void)
     fs_store_close(s);
 }
 
+/* A command that created a database and stored no run (refused) removes
+ * it, under the write lock: a process that had the file open and writes
+ * afterwards stores its run at the path, one that wrote first keeps the
+ * file, and the remover's close leaves a database made at the path since
+ * alone. */
+static void test_remove_if_no_run(void)
+{
+    fs_error err = { "" };
+    const char *path = tmp_path("refused.db");
+    fs_store *a = open_new("refused.db");
+    fs_store *b = fs_store_open(path, FS_STORE_CREATE, &err);
+    CHECK(a && b);
+    if (!a || !b)
+        return;
+    CHECK(fs_store_remove_if_no_run(a) == 1);
+    CHECK(access(path, F_OK) != 0);
+    fs_store_close(a);
+    CHECK(write_run(b, "after", 0, 3) > 0);   /* opened again, at the path */
+    fs_store_close(b);
+    CHECK(runs_in(path) == 1);
+
+    /* a run written first, or a writer holding the lock: the file stays */
+    const char *kept = tmp_path("kept.db");
+    a = open_new("kept.db");
+    b = fs_store_open(kept, FS_STORE_CREATE, &err);
+    CHECK(a && b);
+    if (!a || !b)
+        return;
+    CHECK(sqlite3_exec(fs_store_db(b), "BEGIN IMMEDIATE", 0, 0, 0) == SQLITE_OK);
+    CHECK(fs_store_remove_if_no_run(a) == 0);
+    CHECK(sqlite3_exec(fs_store_db(b), "ROLLBACK", 0, 0, 0) == SQLITE_OK);
+    CHECK(write_run(b, "first", 0, 3) > 0);
+    CHECK(fs_store_remove_if_no_run(a) == 0);
+    fs_store_close(a);
+    fs_store_close(b);
+    CHECK(runs_in(kept) == 1);
+
+    /* Removed, then made again at the path by another process whose run
+     * is still in its -wal: the remover's close must not delete that -wal
+     * by name (SQLite's last connection to a WAL database does). */
+    const char *again = tmp_path("again.db");
+    a = open_new("again.db");
+    CHECK(a && fs_store_remove_if_no_run(a) == 1);
+    fs_store *c = open_new("again.db");
+    CHECK(c && write_run(c, "new", 0, 3) > 0);
+    fs_store_close(a);
+    CHECK(runs_in(again) == 1);
+    fs_store_close(c);
+    CHECK(runs_in(again) == 1);
+}
+
 static const store_test tests[] = {
+    { "remove_if_no_run", test_remove_if_no_run },
     { "pool_savings", test_pool_savings },
     { "results_arrays", test_results_arrays },
     { "schema", test_schema },

@@ -49,6 +49,12 @@ void fs_store_close(fs_store *s);
  * database is writable.  Another process holding the write lock right now
  * is not an error (the run waits for it when it is stored). */
 int fs_store_check_writable(fs_store *s, fs_error *err);
+/* Removes the database file, for a command that created it and stored no
+ * run (refused): only when it holds no run, and under the write lock, so
+ * that a process writing it now keeps it; one that has it open and writes
+ * later finds it gone and opens the path again (fs_store_write_run).
+ * 1 when removed, 0 when kept.  Close s next. */
+int fs_store_remove_if_no_run(fs_store *s);
 
 /* Makes a write past the file-size limit (ulimit -f) fail with EFBIG, and
  * the store say so, instead of SIGXFSZ killing the process.  For main(). */

@@ -56,6 +56,14 @@ int fs_store_query_int(fs_store *s, const char *sql, long long *out);
 /* Rolls back the open transaction, if any. */
 int fs_store_rollback(fs_store *s);
 
+/* The file s opened read-write is no longer at its path: another fleetsim,
+ * whose first write into the new file failed or which stored nothing in
+ * the file it created, removed it (store_schema.c). */
+int fs_store_moved(const fs_store *s);
+/* Closes s's connection and opens its path again, creating the file if it
+ * is gone (store.c): for a write that found its file moved. */
+int fs_store_reopen(fs_store *s, fs_error *err);
+
 /* store_schema.c.  fs_schema_identify reads, never writes: *version gets
  * the file's schema version (0: empty, to be created); files that are not
  * SQLite, not fleetsim's, or from a newer fleetsim are refused. */

@@ -247,10 +247,33 @@ static void remove_if_empty(fs_store *s)
     fs_store_rollback(s);
 }
 
+int fs_store_remove_if_no_run(fs_store *s)
+{
+    assert(s && !s->readonly);
+    sqlite3_busy_timeout(s->db, 0);     /* a writer now: it is in use */
+    int rc = fs_store_exec(s, "BEGIN IMMEDIATE");
+    sqlite3_busy_timeout(s->db, s->busy_ms);
+    if (rc != SQLITE_OK)
+        return 0;
+    long long runs = -1;
+    int removed = 0;
+    if (!fs_store_moved(s) &&
+        fs_store_query_int(s, "SELECT count(*) FROM run", &runs) == SQLITE_OK
+        && runs == 0) {
+        unlink(s->path);
+        unlink_sidecar(s, "-journal");
+        unlink_sidecar(s, "-wal");
+        unlink_sidecar(s, "-shm");
+        removed = 1;
+    }
+    fs_store_rollback(s);
+    return removed;
+}
+
 /* The file we opened is no longer at s->path: another fleetsim, whose
  * first write into the new file failed, removed it.  SQLite notices too,
  * as SQLITE_READONLY_DBMOVED or an I/O error, depending on the step. */
-static int file_moved(const fs_store *s)
+int fs_store_moved(const fs_store *s)
 {
     struct stat st;
     if (sqlite3_extended_errcode(s->db) == SQLITE_READONLY_DBMOVED)
@@ -284,7 +307,7 @@ static int create_or_migrate(fs_store *s, int created, fs_error *err)
     long long version = 0;
     int rc = fs_store_exec(s, "BEGIN IMMEDIATE");
     if (rc != SQLITE_OK) {
-        if (file_moved(s))
+        if (fs_store_moved(s))
             return FS_SCHEMA_RETRY;
         fs_store_sql_error(s, err, rc, what);
         if (created && (rc & 0xff) != SQLITE_BUSY)
@@ -309,7 +332,7 @@ static int create_or_migrate(fs_store *s, int created, fs_error *err)
     if (rc == SQLITE_OK)
         rc = fs_store_exec(s, "COMMIT");
     if (rc != SQLITE_OK) {
-        int moved = file_moved(s);
+        int moved = fs_store_moved(s);
         fs_store_sql_error(s, err, rc, what);
         fs_store_rollback(s);   /* first: the failed schema is no object */
         if (created && version == 0 && !moved)

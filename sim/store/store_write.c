@@ -471,6 +471,31 @@ static int insert_allocs(fs_store *s, const fs_results *r, long long id)
     return rc;
 }
 
+/* BEGIN IMMEDIATE on the file at s's path.  Another fleetsim may have
+ * removed the file we opened (it created it and stored no run: refused),
+ * while it held the write lock: once we hold the lock, the file is either
+ * still at the path or gone for good, and a gone file is opened again at
+ * the path (created anew, or another process's new one) so that the run is
+ * stored where the user looks, not in a removed file. */
+static int begin_in_place(fs_store *s, fs_error *err)
+{
+    for (int attempt = 0; attempt < 3; attempt++) {
+        int rc = fs_store_exec(s, "BEGIN IMMEDIATE");
+        if (rc == SQLITE_OK && !fs_store_moved(s))
+            return SQLITE_OK;
+        if (rc != SQLITE_OK && !fs_store_moved(s)) {
+            fs_store_sql_error(s, err, rc, "cannot write the run");
+            return rc;
+        }
+        fs_store_rollback(s);
+        if (fs_store_reopen(s, err))
+            return SQLITE_ERROR;
+    }
+    fs_error_set(err, "%s: cannot write the run: other processes keep "
+                 "removing the database", s->path);
+    return SQLITE_ERROR;
+}
+
 int fs_store_write_run(fs_store *s, const fs_results *r, long *run_id,
                        fs_error *err)
 {
@@ -480,9 +505,9 @@ int fs_store_write_run(fs_store *s, const fs_results *r, long *run_id,
                             "opened read-only", s->path);
     s->inserts = 0;
     long long id = 0;
-    int rc = fs_store_exec(s, "BEGIN IMMEDIATE");
+    int rc = begin_in_place(s, err);
     if (rc != SQLITE_OK)
-        return fs_store_sql_error(s, err, rc, "cannot write the run");
+        return -1;
     rc = insert_run(s, r, &id);
     if (rc == SQLITE_OK)
         rc = insert_costs(s, r, id);

@@ -28,7 +28,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <sqlite3.h>
 
 static void iso_now(char *buf, size_t len)
 {
@@ -169,36 +168,14 @@ int fs_run_db_missing(const char *path)
 }
 
 /* 1 when the store holds no run. */
-static int store_has_no_run(fs_store *store)
-{
-    sqlite3_stmt *st = NULL;
-    int none = 0;
-    if (sqlite3_prepare_v2(fs_store_db(store), "SELECT count(*) FROM run",
-                           -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        none = sqlite3_column_int64(st, 0) == 0;
-    sqlite3_finalize(st);
-    return none;
-}
-
-static void unlink_db(const char *path)
-{
-    static const char *const ext[] = {"", "-wal", "-shm", "-journal"};
-    char buf[4200];
-    for (size_t i = 0; i < sizeof ext / sizeof *ext; i++)
-        if (snprintf(buf, sizeof buf, "%s%s", path, ext[i]) <
-            (int)sizeof buf)
-            unlink(buf);
-}
-
 /* Closes the store; when this invocation alone writes it, created its
- * file and left it holding no run, removes the file. */
-static void close_store(fs_store *store, const char *path, int created)
+ * file and left it holding no run, removes the file (under the store's
+ * write lock: a process writing it meanwhile keeps it). */
+static void close_store(fs_store *store, int created)
 {
-    int drop = store && created && store_has_no_run(store);
+    if (store && created)
+        fs_store_remove_if_no_run(store);
     fs_store_close(store);
-    if (drop)
-        unlink_db(path);
 }
 
 void fs_run_drop_empty_db(const char *path)
@@ -206,7 +183,7 @@ void fs_run_drop_empty_db(const char *path)
     fs_error err;
     fs_store *store = fs_store_open(path, FS_STORE_EXISTING, &err);
     if (store)
-        close_store(store, path, 1);
+        close_store(store, 1);
 }
 
 int fs_run_loaded(const fs_run_spec *o, fs_scenario *sc)
@@ -246,7 +223,7 @@ int fs_run_loaded(const fs_run_spec *o, fs_scenario *sc)
         fs_results_free(&res);
     }
     fs_keeper_close(&keep);
-    close_store(store, o->db, created);
+    close_store(store, created);
     fs_scenario_free(sc);
     return rc ? rc : kept ? FS_EXIT_FAIL : FS_EXIT_OK;
 }
