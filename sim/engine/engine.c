@@ -121,17 +121,6 @@ void fs_engine_cancel(fs_engine *e, fs_event_handle h)
 
 void fs_engine_stop(fs_engine *e) { e->stopped = 1; }
 
-static fs_lane *first_lane(fs_engine *e);
-
-double fs_engine_next(fs_engine *e)
-{
-    fs_heap_settle(&e->heap);
-    const fs_heap_entry *top = fs_heap_top(&e->heap);
-    const fs_lane *l = first_lane(e);
-    double t = top ? top->t : INFINITY;
-    return l && l->t < t ? l->t : t;
-}
-
 void fs_engine_set_progress(fs_engine *e, fs_progress_fn fn, void *ctx)
 {
     e->progress = fn;
@@ -153,7 +142,17 @@ static fs_lane *first_lane(fs_engine *e)
 
 static int lane_before(const fs_lane *l, const fs_heap_entry *top)
 {
-    return !top || l->t < top->t || (l->t == top->t && l->seq < fs_heap_entry_seq(top));
+    return !top || l->t < top->t ||
+           (l->t == top->t && l->seq < fs_heap_entry_seq(top));
+}
+
+double fs_engine_next(fs_engine *e)
+{
+    fs_heap_settle(&e->heap);
+    const fs_heap_entry *top = fs_heap_top(&e->heap);
+    const fs_lane *l = first_lane(e);
+    double t = top ? top->t : INFINITY;
+    return l && l->t < t ? l->t : t;
 }
 
 static void count_event(fs_engine *e)
