@@ -481,10 +481,9 @@ static int begin_in_place(fs_store *s, fs_error *err)
 {
     for (int attempt = 0; attempt < 3; attempt++) {
         int rc = fs_store_exec(s, "BEGIN IMMEDIATE");
-        if (rc == SQLITE_OK && !fs_store_moved(s))
-            return SQLITE_OK;
-        if (rc != SQLITE_OK && !fs_store_moved(s)) {
-            fs_store_sql_error(s, err, rc, "cannot write the run");
+        if (!fs_store_moved(s)) {
+            if (rc != SQLITE_OK)
+                fs_store_sql_error(s, err, rc, "cannot write the run");
             return rc;
         }
         fs_store_rollback(s);
