@@ -82,6 +82,7 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
     w->conf = c;
     w->sim = sim;
     w->lane = fs_engine_lane_new(sim->engine);
+    w->on_arrive = on_arrival;
     fs_queue_init(&w->queue);
     char source[FS_NAME_MAX + 16];
     snprintf(source, sizeof source, "arrivals:%s", c->name);
@@ -154,6 +155,7 @@ void fs_workload_free(fs_workload *w)
     if (w->service_rng)
         gsl_rng_free(w->service_rng);
     fs_queue_free(&w->queue);
+    fs_fifo_free(&w->fifo);
     fs_hist_free(&w->latency);
     fs_hist_free(&w->wait);
     fs_llm_workload_free(w);
@@ -171,7 +173,8 @@ static void schedule_next(fs_workload *w)
     if (rc == 0)
         return;
     assert(w->next.t >= fs_engine_now(sim->engine));
-    if (!fs_engine_lane_at(sim->engine, w->lane, w->next.t, on_arrival, w, 0)) {
+    if (!fs_engine_lane_at(sim->engine, w->lane, w->next.t, w->on_arrive, w,
+                           0)) {
         fs_error_set(sim->err, "out of memory scheduling arrivals");
         fs_sim_fail(sim);
     }
@@ -359,7 +362,7 @@ void fs_dispatch_done(fs_server *s)
 
 long fs_workload_unfinished(const fs_workload *w)
 {
-    long n = (long)w->queue.len;
+    long n = (long)w->queue.len + w->late;
     for (int k = 0; k < w->npools; k++) {
         const fs_servers *p = w->pools[k];
         for (size_t i = 0; i < p->nservers; i++)
@@ -367,6 +370,83 @@ long fs_workload_unfinished(const fs_workload *w)
                 n += p->servers[i].nbatch;
     }
     return n;
+}
+
+long fs_workload_waiting(const fs_workload *w, double t)
+{
+    return (long)w->queue.len + (long)fs_fifo_waiting(&w->fifo, t);
+}
+
+/* What the events would have counted of a request the recursion served
+ * from start to end: its start (wait) when before the horizon, and its
+ * completion (latency, SLO) when before it too, as events at the horizon
+ * never run; its busy time up to the horizon, to its month. */
+static void fifo_count(fs_workload *w, const fs_request *r, double start,
+                       double end)
+{
+    const fs_scenario *sc = w->sim->sc;
+    double horizon = sc->horizon_s;
+    int measured = r->arrival >= sc->warmup_s;
+    fs_servers *p = w->pools[0];
+    if (start < horizon) {
+        if (measured) {
+            w->wait_sum += start - r->arrival;
+            w->measured_started++;
+        }
+        fs_servers_account(p, 0, start, end < horizon ? end : horizon,
+                           fs_shape_busy_gpus(&p->shape));
+    }
+    if (!(end < horizon)) {
+        w->late++;
+        return;
+    }
+    if (measured) {
+        double latency = end - r->arrival;
+        fs_hist_add(&w->latency, latency);
+        fs_hist_add(&w->wait, start - r->arrival);
+        w->slo_met += latency <= w->conf->slo_s;
+        w->measured++;
+    }
+    w->completed++;
+    w->batches++;
+}
+
+/* An arrival of a workload the recursion serves: its start and end are
+ * known at once (fifo_recursion.h). */
+static void on_arrival_fifo(fs_engine *e, void *obj, long arg)
+{
+    (void)e;
+    (void)arg;
+    fs_workload *w = obj;
+    const fs_workload_conf *c = w->conf;
+    fs_request r = fs_service_request(&c->service, w->service_rng,
+                                      w->next.t, w->next.service_s,
+                                      w->next.tokens_in, w->next.tokens_out);
+    double t = fs_service_batch_time(&c->service, &r, 1, w->speed[0]) /
+               w->pools[0]->shape.speed;
+    double start, end;
+    w->arrived++;
+    if (fs_fifo_assign(&w->fifo, r.arrival, t, &start, &end)) {
+        fs_error_set(w->sim->err, "out of memory queueing requests");
+        fs_sim_fail(w->sim);
+        return;
+    }
+    fifo_count(w, &r, start, end);
+    schedule_next(w);
+}
+
+int fs_workload_use_fifo(fs_workload *w)
+{
+    fs_servers *p = w->pools[0];
+    if (!fs_fifo_applies(w->sim->sc, w->conf) || p->nidle == 0 ||
+        (size_t)p->nidle != p->nservers)
+        return 0;
+    if (fs_fifo_init(&w->fifo, (size_t)p->nidle, fs_engine_now(w->sim->engine)))
+        return fs_error_set(w->sim->err, "out of memory");
+    w->on_arrive = on_arrival_fifo;
+    p->usage->fifo = &w->fifo;
+    p->usage->fifo_gpus = fs_shape_busy_gpus(&p->shape);
+    return 0;
 }
 
 /* Capacity events of a pool, ctx = its fs_servers. */

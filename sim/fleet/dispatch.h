@@ -11,6 +11,7 @@
 
 #include <gsl/gsl_rng.h>
 #include "sim/base/histogram.h"
+#include "sim/fleet/fifo_recursion.h"
 #include "sim/fleet/servers.h"
 #include "traces/arrivals.h"
 #include "models/llm.h"
@@ -38,6 +39,12 @@ struct fs_workload {
     gsl_rng *arrival_rng, *service_rng;
     fs_arrival next;
     int lane;               /* the engine lane of its next arrival, or -1 */
+    fs_handler on_arrive;   /* its arrivals' handler: through the queue and
+                               the servers, or by the recursion */
+    fs_fifo fifo;           /* the recursion, when it serves the workload
+                               (fs_workload_use_fifo); n = 0 otherwise */
+    long late;              /* served by the recursion: requests that end
+                               at or after the horizon */
     fs_queue queue;
     fs_servers *pools[FS_MAX_POOLS_PER_WORKLOAD];   /* preference order */
     double speed[FS_MAX_POOLS_PER_WORKLOAD];   /* demand multiplier per pool */
@@ -75,7 +82,13 @@ int fs_workload_start(fs_workload *w);
  * waiting request, goes idle, or goes off with a draining instance (for
  * disciplines whose servers finish work on their own). */
 void fs_dispatch_done(fs_server *s);
-/* Requests waiting or in service. */
+/* Requests waiting or in service at the horizon. */
 long fs_workload_unfinished(const fs_workload *w);
+/* Requests waiting at time t (now, or the horizon). */
+long fs_workload_waiting(const fs_workload *w, double t);
+/* Serves w by the Kiefer-Wolfowitz recursion (fifo_recursion.h) instead of
+ * events, from now on, when fs_fifo_applies says it may; call it after
+ * the pools started, before fs_workload_start.  -1 when out of memory. */
+int fs_workload_use_fifo(fs_workload *w);
 
 #endif
