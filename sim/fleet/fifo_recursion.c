@@ -69,6 +69,13 @@ void fs_fifo_free(fs_fifo *f)
     memset(f, 0, sizeof *f);
 }
 
+/* b when take_b, else a, without a branch: which server frees first is
+ * as unpredictable as the service times. */
+static inline size_t pick(size_t a, size_t b, int take_b)
+{
+    return a ^ ((a ^ b) & ((size_t)0 - (size_t)take_b));
+}
+
 /* The earliest-free server is now free at t: it sinks to its place. */
 static void replace_top(double *a, size_t n, double t)
 {
@@ -77,10 +84,14 @@ static void replace_top(double *a, size_t n, double t)
         size_t c = ARITY * i + 1, best = c;
         if (c >= n)
             break;
-        size_t last = c + ARITY < n ? c + ARITY : n;
-        for (size_t k = c + 1; k < last; k++)
-            if (a[k] < a[best])
-                best = k;
+        if (c + ARITY <= n) {   /* a full node: the common case */
+            size_t b01 = pick(c, c + 1, a[c + 1] < a[c]);
+            size_t b23 = pick(c + 2, c + 3, a[c + 3] < a[c + 2]);
+            best = pick(b01, b23, a[b23] < a[b01]);
+        } else {
+            for (size_t k = c + 1; k < n; k++)
+                best = pick(best, k, a[k] < a[best]);
+        }
         if (!(a[best] < t))
             break;
         a[i] = a[best];
@@ -89,21 +100,19 @@ static void replace_top(double *a, size_t n, double t)
     a[i] = t;
 }
 
-static int ring_push(fs_fifo *f, double t)
+/* Doubles the full ring, oldest first.  -1 when out of memory. */
+static int ring_grow(fs_fifo *f)
 {
-    if (f->len == f->cap) {
-        size_t cap = f->cap * 2;
-        double *b = malloc(cap * sizeof *b);
-        if (!b)
-            return -1;
-        for (size_t i = 0; i < f->len; i++)
-            b[i] = f->start[(f->head + i) & (f->cap - 1)];
-        free(f->start);
-        f->start = b;
-        f->head = 0;
-        f->cap = cap;
-    }
-    f->start[(f->head + f->len++) & (f->cap - 1)] = t;
+    size_t cap = f->cap * 2;
+    double *b = malloc(cap * sizeof *b);
+    if (!b)
+        return -1;
+    for (size_t i = 0; i < f->len; i++)
+        b[i] = f->start[(f->head + i) & (f->cap - 1)];
+    free(f->start);
+    f->start = b;
+    f->head = 0;
+    f->cap = cap;
     return 0;
 }
 
@@ -123,8 +132,12 @@ int fs_fifo_assign(fs_fifo *f, double arrival, double service, double *start,
     }
     double s = f->free_at[0] > arrival ? f->free_at[0] : arrival;
     double e = s + service;   /* as the event list's now + service */
-    if (s > arrival && ring_push(f, s))
+    /* the start goes into the ring's next slot either way, and counts
+     * only if the request waits (no branch on whether it does) */
+    if (f->len == f->cap && ring_grow(f))
         return -1;
+    f->start[(f->head + f->len) & (f->cap - 1)] = s;
+    f->len += s > arrival;
     replace_top(f->free_at, f->n, e);
     f->busy += service;
     *start = s;
