@@ -8,13 +8,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The bin of each cell's low edge: the last range at or below it (0 below
+ * the first), found by walking both in order. */
+static void fill_cells(fs_hist *h)
+{
+    _Static_assert(FS_HIST_CELLS > 0 && FS_HIST_CELLS <= 65536,
+                   "a cell's bin is a uint16_t");
+    size_t i = 0;
+    for (size_t c = 0; c < FS_HIST_CELLS; c++) {
+        uint64_t bits = ((uint64_t)(1023 + FS_HIST_OCT_MIN) <<
+                         (52)) + ((uint64_t)c << (52 - FS_HIST_CELL_BITS));
+        double edge;
+        memcpy(&edge, &bits, sizeof edge);
+        assert(fs_hist_cell(edge) == c);
+        while (i + 1 < h->n && edge >= h->range[i + 1])
+            i++;
+        h->cell_bin[c] = (uint16_t)i;
+    }
+}
+
 int fs_hist_init(fs_hist *h)
 {
     size_t n = (size_t)ceil(log(FS_HIST_MAX / FS_HIST_MIN) /
                             log(FS_HIST_RATIO));
     h->bmin = h->bmax = NULL;
     h->range = h->bin = NULL;
+    h->cell_bin = NULL;
     h->n = 0;
+    assert(n <= 65536);
     h->h = gsl_histogram_alloc(n);
     if (!h->h)
         return -1;
@@ -41,10 +62,11 @@ int fs_hist_init(fs_hist *h)
         h->bmin[i] = INFINITY;
         h->bmax[i] = -INFINITY;
     }
-    h->log2_min = log2(FS_HIST_MIN);
-    h->bins_per_log2 = 1 / log2(FS_HIST_RATIO);
-    for (int k = 0; k <= FS_HIST_SEGS; k++)
-        h->log2_seg[k] = log2(1 + (double)k / FS_HIST_SEGS);
+    if (!(h->cell_bin = malloc(FS_HIST_CELLS * sizeof *h->cell_bin))) {
+        fs_hist_free(h);
+        return -1;
+    }
+    fill_cells(h);
     h->count = h->sum = 0;
     return 0;
 }
@@ -56,6 +78,8 @@ void fs_hist_free(fs_hist *h)
     h->h = NULL;
     free(h->bmin);
     free(h->bmax);
+    free(h->cell_bin);
+    h->cell_bin = NULL;
     h->bmin = h->bmax = NULL;
     h->range = h->bin = NULL;
     h->n = 0;

@@ -9,8 +9,8 @@
  * percentile, exact when the bin holds one distinct value, and not
  * quantized to one value per bin (replications of a run differ as their
  * samples do, so intervals across them are never a false "± 0").  Memory
- * is fixed (about 3 x 3,400 doubles) however many samples arrive.  Mean
- * and count are kept exactly on the side. */
+ * is fixed (about 3 x 3,300 doubles and a 24 KB table of cells) however
+ * many samples arrive.  Mean and count are kept exactly on the side. */
 #ifndef FS_HISTOGRAM_H
 #define FS_HISTOGRAM_H
 
@@ -24,9 +24,16 @@
 #define FS_HIST_MAX 1e8
 #define FS_HIST_RATIO 1.0099
 
-/* A sample's bin is found from its float's exponent and a table of log2
- * over FS_HIST_SEGS segments of the mantissa (histogram.c). */
-#define FS_HIST_SEGS 64
+/* A sample's bin is found from its float's bits: the exponent and the
+ * top FS_HIST_CELL_BITS bits of the mantissa name a cell, 1/256 of an
+ * octave (0.27% to 0.39% wide, less than a bin's 0.99%), so a table gives
+ * the bin of the cell's low edge and one comparison with the next bin's
+ * range settles it.  Cells span the octaves from FS_HIST_OCT_MIN to
+ * FS_HIST_OCT_MAX, which hold FS_HIST_MIN to FS_HIST_MAX. */
+#define FS_HIST_CELL_BITS 8
+#define FS_HIST_OCT_MIN (-20)   /* 2^-20 < 1e-6 */
+#define FS_HIST_OCT_MAX 27      /* 2^27 > 1e8 */
+#define FS_HIST_CELLS ((FS_HIST_OCT_MAX - FS_HIST_OCT_MIN) << FS_HIST_CELL_BITS)
 
 typedef struct fs_hist {
     gsl_histogram *h;
@@ -36,8 +43,7 @@ typedef struct fs_hist {
     double *bin;
     size_t n;
     double *bmin, *bmax;    /* each bin's smallest and largest sample */
-    double bins_per_log2, log2_min;   /* bin = (log2 x - log2_min) * ... */
-    double log2_seg[FS_HIST_SEGS + 1];   /* log2(1 + k / FS_HIST_SEGS) */
+    uint16_t *cell_bin;     /* FS_HIST_CELLS: each cell's low edge's bin */
     double count, sum;
 } fs_hist;
 
@@ -52,22 +58,17 @@ void fs_hist_merge(fs_hist *dst, const fs_hist *src);
 double fs_hist_quantile(const fs_hist *h, double q);
 double fs_hist_mean(const fs_hist *h);
 
-/* log2 of a positive normal double, to about 4e-5 (a 300th of a bin):
- * the exponent's bits, plus the mantissa's log2 interpolated linearly in
- * its segment of the table (the error is at most the segment's width
- * squared / 8 times log2's curvature, 1.44). */
-_Static_assert(FS_HIST_SEGS == 64, "fs_hist_log2 takes 6 bits of mantissa");
-
-static inline double fs_hist_log2(const fs_hist *h, double x)
+/* The cell of x >= 0: 0 for anything below the first octave (0, a
+ * request that did not wait, is common), the last for anything above. */
+static inline size_t fs_hist_cell(double x)
 {
     uint64_t b;
     memcpy(&b, &x, sizeof b);
-    int e = (int)((b >> 52) & 0x7ff) - 1023;
-    uint64_t mant = b & ((UINT64_C(1) << 52) - 1);
-    unsigned k = (unsigned)(mant >> 46);   /* 6 bits: FS_HIST_SEGS = 64 */
-    double frac = (double)(mant & ((UINT64_C(1) << 46) - 1)) * 0x1p-46;
-    const double *seg = h->log2_seg;
-    return e + seg[k] + frac * (seg[k + 1] - seg[k]);
+    int64_t c = (int64_t)(b >> (52 - FS_HIST_CELL_BITS)) -
+                ((int64_t)(1023 + FS_HIST_OCT_MIN) << FS_HIST_CELL_BITS);
+    c = c < 0 ? 0 : c;
+    c = c >= FS_HIST_CELLS ? FS_HIST_CELLS - 1 : c;
+    return (size_t)c;
 }
 
 static inline void fs_hist_add(fs_hist *h, double x)
@@ -75,27 +76,18 @@ static inline void fs_hist_add(fs_hist *h, double x)
     assert(x >= 0 && !isnan(x));
     h->count += 1;
     h->sum += x;
-    /* The bin is computed from the logarithm instead of GSL's binary
-     * search over ~1,700 ranges (a fifth of an M/M/c run's time), an
-     * approximate one with no call to log (above), then nudged so that
-     * range[i] <= x < range[i + 1] holds exactly as
+    /* The bin is read from the cell table (above) instead of GSL's binary
+     * search over its 3,273 ranges (a fifth of an M/M/c run's time), then
+     * nudged so that range[i] <= x < range[i + 1] holds exactly as
      * gsl_histogram_increment would decide it: the bins, and so every
-     * figure read from them, are the same as with the exact log.
-     * Out-of-range samples land in the end bins rather than vanish. */
+     * figure read from them, are the same as by search.  Out-of-range
+     * samples land in the end bins rather than vanish. */
     const double *range = h->range;
-    size_t n = h->n;
-    /* 0 (a request that did not wait: often) and anything below the
-     * first range come out of the logarithm as a negative index, anything
-     * above the last as one past the end: clamped, with no branch on
-     * which it is */
-    double f = (fs_hist_log2(h, x) - h->log2_min) * h->bins_per_log2;
-    f = f < 0 ? 0 : f;
-    f = f > (double)(n - 1) ? (double)(n - 1) : f;
-    size_t i = (size_t)f;
-    while (i > 0 && x < range[i])
-        i--;
+    size_t n = h->n, i = h->cell_bin[fs_hist_cell(x)];
     while (i + 1 < n && x >= range[i + 1])
         i++;
+    while (i > 0 && x < range[i])
+        i--;
     /* range[i] <= x < range[i + 1], or x is past an end: the loops'
      * conditions say so */
     h->bin[i] += 1;
