@@ -79,6 +79,9 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
 void fs_workload_free(fs_workload *w);
 /* Schedules the first arrival; -1 when the run failed. */
 int fs_workload_start(fs_workload *w);
+/* Pulls w's next arrival from its stream and schedules it (w->on_arrive);
+ * marks the run failed on an error. */
+void fs_workload_schedule_next(fs_workload *w);
 /* Server s has no work left: it stops being busy and takes the next
  * waiting request, goes idle, or goes off with a draining instance (for
  * disciplines whose servers finish work on their own). */
@@ -87,8 +90,8 @@ void fs_dispatch_done(fs_server *s);
 long fs_workload_unfinished(const fs_workload *w);
 /* Requests waiting at time t (now, or the horizon). */
 long fs_workload_waiting(const fs_workload *w, double t);
-/* Serves w by the Kiefer-Wolfowitz recursion (fifo_recursion.h) instead of
- * events, from now on, when fs_fifo_applies says it may; call it after
+/* Serves w by the Kiefer-Wolfowitz recursion (fifo_recursion.h,
+ * dispatch_fifo.c) instead of events, from now on, when fs_fifo_applies says it may; call it after
  * the pools started, before fs_workload_start.  -1 when out of memory. */
 int fs_workload_use_fifo(fs_workload *w);
 
