@@ -284,16 +284,22 @@ static fs_server *find_idle_server(fs_workload *w)
     return NULL;
 }
 
+fs_request fs_workload_arrive(fs_workload *w)
+{
+    const fs_service *sv = &w->conf->service;
+    w->arrived++;
+    return fs_service_request(sv, w->service_rng, w->next.t,
+                              w->next.service_s, w->next.tokens_in,
+                              w->next.tokens_out);
+}
+
 static void on_arrival(fs_engine *e, void *obj, long arg)
 {
     (void)e;
     (void)arg;
     fs_workload *w = obj;
     const fs_workload_conf *c = w->conf;
-    fs_request r = fs_service_request(&c->service, w->service_rng,
-                                      w->next.t, w->next.service_s,
-                                      w->next.tokens_in, w->next.tokens_out);
-    w->arrived++;
+    fs_request r = fs_workload_arrive(w);
     fs_server *s = w->collecting;
     if (s) {
         assert(w->queue.len == 0 && s->nbatch < c->batch_max);

@@ -67,13 +67,10 @@ static void on_arrival_fifo(fs_engine *e, void *obj, long arg)
     (void)arg;
     fs_workload *w = obj;
     const fs_workload_conf *c = w->conf;
-    fs_request r = fs_service_request(&c->service, w->service_rng,
-                                      w->next.t, w->next.service_s,
-                                      w->next.tokens_in, w->next.tokens_out);
+    fs_request r = fs_workload_arrive(w);
     double t = fs_service_batch_time(&c->service, &r, 1, w->speed[0]) /
                w->pools[0]->shape.speed;
     double start, end;
-    w->arrived++;
     if (fs_fifo_assign(&w->fifo, r.arrival, t, &start, &end)) {
         fs_error_set(w->sim->err, "out of memory queueing requests");
         fs_sim_fail(w->sim);
