@@ -161,22 +161,29 @@ void fs_workload_free(fs_workload *w)
     fs_llm_workload_free(w);
 }
 
-void fs_workload_schedule_next(fs_workload *w)
+int fs_workload_pull(fs_workload *w)
+{
+    int rc = fs_arrivals_next(w->arrivals, &w->next, w->sim->err);
+    if (rc < 0)
+        fs_sim_fail(w->sim);
+    assert(rc <= 0 || w->next.t >= fs_engine_now(w->sim->engine));
+    return rc;
+}
+
+void fs_workload_schedule(fs_workload *w)
 {
     fs_sim *sim = w->sim;
-    int rc = fs_arrivals_next(w->arrivals, &w->next, sim->err);
-    if (rc < 0) {
-        fs_sim_fail(sim);
-        return;
-    }
-    if (rc == 0)
-        return;
-    assert(w->next.t >= fs_engine_now(sim->engine));
     if (!fs_engine_lane_at(sim->engine, w->lane, w->next.t, w->on_arrive, w,
                            0)) {
         fs_error_set(sim->err, "out of memory scheduling arrivals");
         fs_sim_fail(sim);
     }
+}
+
+void fs_workload_schedule_next(fs_workload *w)
+{
+    if (fs_workload_pull(w) > 0)
+        fs_workload_schedule(w);
 }
 
 int fs_workload_start(fs_workload *w)

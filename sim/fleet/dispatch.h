@@ -79,8 +79,12 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
 void fs_workload_free(fs_workload *w);
 /* Schedules the first arrival; -1 when the run failed. */
 int fs_workload_start(fs_workload *w);
-/* Pulls w's next arrival from its stream and schedules it (w->on_arrive);
- * marks the run failed on an error. */
+/* Pulls w's next arrival from its stream into w->next: 1, 0 when the
+ * stream has ended, -1 when the run failed (marked so). */
+int fs_workload_pull(fs_workload *w);
+/* Schedules the arrival in w->next (w->on_arrive, in w's lane). */
+void fs_workload_schedule(fs_workload *w);
+/* Both: pulls w's next arrival and schedules it. */
 void fs_workload_schedule_next(fs_workload *w);
 /* The request arriving now (w->next, its demand drawn by the service
  * model from w's service stream), counted as arrived. */

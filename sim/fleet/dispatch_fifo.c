@@ -59,13 +59,9 @@ static void fifo_count(fs_workload *w, const fs_request *r, double start,
     w->batches++;
 }
 
-/* An arrival of a workload the recursion serves: its start and end are
- * known at once (fifo_recursion.h). */
-static void on_arrival_fifo(fs_engine *e, void *obj, long arg)
+/* Serves the request arriving now; -1 when out of memory. */
+static int serve(fs_workload *w)
 {
-    (void)e;
-    (void)arg;
-    fs_workload *w = obj;
     const fs_workload_conf *c = w->conf;
     fs_request r = fs_workload_arrive(w);
     double t = fs_service_batch_time(&c->service, &r, 1, w->speed[0]) /
@@ -74,10 +70,26 @@ static void on_arrival_fifo(fs_engine *e, void *obj, long arg)
     if (fs_fifo_assign(&w->fifo, r.arrival, t, &start, &end)) {
         fs_error_set(w->sim->err, "out of memory queueing requests");
         fs_sim_fail(w->sim);
-        return;
+        return -1;
     }
     fifo_count(w, &r, start, end);
-    fs_workload_schedule_next(w);
+    return 0;
+}
+
+/* An arrival of a workload the recursion serves: its start and end are
+ * known at once (fifo_recursion.h).  Nothing else reads the workload until
+ * the next pending event (a metrics sample, say), so the arrivals before
+ * it are served here one after another, each counted as an event
+ * (fs_engine_run_ahead); the first at or after it is scheduled. */
+static void on_arrival_fifo(fs_engine *e, void *obj, long arg)
+{
+    (void)arg;
+    fs_workload *w = obj;
+    do {
+        if (serve(w) || fs_workload_pull(w) <= 0)
+            return;
+    } while (fs_engine_run_ahead(e, w->next.t));
+    fs_workload_schedule(w);
 }
 
 int fs_workload_use_fifo(fs_workload *w)
