@@ -26,27 +26,36 @@ INI
 }
 runs() { sql "$DB" "SELECT count(*) FROM run" 2>/dev/null || echo 0; }
 
-# 2 requests/s over 1000 s, sampled every 100 s: 2 x 2000 + 10 = 4010.
+# 2 requests/s over 1000 s, sampled every 100 s, on a plain FIFO pool the
+# recursion serves (an arrival each, no completion events):
+# 2000 + 10 = 2010.
 scenario "$TMP/small.ini" "poisson(rate=2/s)" 1000s 100s
-expect_exit 1 "just above the limit" -- "$FLEETSIM" run "$TMP/small.ini" --db "$DB" --max-events 4009
-expect_eq "$(cat "$TMP/err")" "fleetsim: $TMP/small.ini:11: workload.w.arrivals: this run would take about 4010 events (this key: 2000 requests), more than the limit of 4009: shorten the horizon or lower the rate, or raise the limit with --max-events N (0: no limit)" "refusal: estimate, key, limit and option"
+expect_exit 1 "just above the limit" -- "$FLEETSIM" run "$TMP/small.ini" --db "$DB" --max-events 2009
+expect_eq "$(cat "$TMP/err")" "fleetsim: $TMP/small.ini:11: workload.w.arrivals: this run would take about 2010 events (this key: 2000 requests), more than the limit of 2009: shorten the horizon or lower the rate, or raise the limit with --max-events N (0: no limit)" "refusal: estimate, key, limit and option"
 expect_eq "$(runs)" 0 "nothing stored when refused"
-expect_exit 0 "at the limit" -- "$FLEETSIM" run "$TMP/small.ini" --db "$DB" --max-events=4010 --quiet
+# Through the event list, a completion too: 2 x 2000 + 10 = 4010.
+expect_exit 1 "events only: just above the limit" -- env FLEETSIM_EVENTS_ONLY=1 "$FLEETSIM" run "$TMP/small.ini" --db "$DB" --max-events 4009
+expect_in "$TMP/err" "would take about 4010 events (this key: 2000 requests)" "events only: two events a request"
+expect_exit 0 "events only: at the limit" -- env FLEETSIM_EVENTS_ONLY=1 "$FLEETSIM" run "$TMP/small.ini" --db "$DB" --max-events 4010 --quiet
+expect_eq "$(sql "$DB" "SELECT events > 4000 FROM run")" 1 "events only: the run took two events a request"
+sql "$DB" "DELETE FROM run" >/dev/null
+expect_exit 0 "at the limit" -- "$FLEETSIM" run "$TMP/small.ini" --db "$DB" --max-events=2010 --quiet
+expect_eq "$(sql "$DB" "SELECT events < 2100 FROM run")" 1 "the recursion: one event a request"
 expect_exit 0 "no limit" -- "$FLEETSIM" run "$TMP/small.ini" --db "$DB" --max-events 0 --quiet
 expect_exit 0 "default limit" -- "$FLEETSIM" run "$TMP/small.ini" --db "$DB" --quiet
 expect_eq "$(runs)" 3 "three runs stored"
 
 # The largest part names its key: here the metrics samples (1000 of them
-# against 2 x 1 request).
+# against 1 request).
 scenario "$TMP/samples.ini" "poisson(rate=0.001/s)" 1000s 1s
 expect_exit 1 "metrics samples dominate" -- "$FLEETSIM" run "$TMP/samples.ini" --db "$DB" --max-events 1000
-expect_in "$TMP/err" "samples.ini:4: scenario.metrics_interval: this run would take about 1002 events (this key: 1000 metrics samples), more than the limit of 1000" "metrics_interval named"
+expect_in "$TMP/err" "samples.ini:4: scenario.metrics_interval: this run would take about 1001 events (this key: 1000 metrics samples), more than the limit of 1000" "metrics_interval named"
 
 # The default limit (2e9 events) stops a million requests a second for an
 # hour at once, instead of running for an hour or more without a word.
 scenario "$TMP/big.ini" "poisson(rate=1M/s)" 1h 5m
 expect_exit 1 "default limit refuses" -- timeout 120 "$FLEETSIM" run "$TMP/big.ini" --db "$DB"
-expect_in "$TMP/err" "big.ini:11: workload.w.arrivals: this run would take about 7.2e+09 events (this key: 3.6e+09 requests), more than the limit of 2e+09" "default limit: the estimate"
+expect_in "$TMP/err" "big.ini:11: workload.w.arrivals: this run would take about 3.6e+09 events (this key: 3.6e+09 requests), more than the limit of 2e+09" "default limit: the estimate"
 expect_in "$TMP/err" "--max-events N" "default limit: the option"
 # Past anything that could finish (2^40 arrivals), no option helps.
 scenario "$TMP/huge.ini" "poisson(rate=1e12/s)" 1h 5m

@@ -12,7 +12,8 @@
 DB="$TMP/progress.db"
 
 # An M/M/4 queue: 2 requests/s over 1000 s, sampled every 100 s, so the
-# estimate is 2 x 2000 + 10 = 4010 events.
+# estimate is 2000 + 10 = 2010 events (the recursion serves this plain
+# FIFO pool: an event per arrival, none per completion).
 cat >"$TMP/small.ini" <<INI
 [scenario]
 name = small
@@ -42,16 +43,16 @@ I0=FLEETSIM_PROGRESS_INTERVAL=0
 
 # Forced, on a non-terminal: a first line at once and a last one.
 expect_exit 0 "--progress=always" -- run $I0 --progress=always
-expect_in "$TMP/err" "small: 0s of 1000s simulated (0%), 0 of ~4010 events, 0.00M events/s, ETA -" "first line: time done, events of the estimate, events/s, ETA"
+expect_in "$TMP/err" "small: 0s of 1000s simulated (0%), 0 of ~2010 events, 0.00M events/s, ETA -" "first line: time done, events of the estimate, events/s, ETA"
 expect_in "$TMP/err" "small: 1000s of 1000s simulated (100%), " "last line: the horizon reached"
-expect_in "$TMP/err" " of ~4010 events, " "last line: events of the estimate"
+expect_in "$TMP/err" " of ~2010 events, " "last line: events of the estimate"
 expect_in "$TMP/err" "events/s, done in " "last line: events/s and wall time"
 expect_eq "$(grep -c 'simulated (' "$TMP/err")" 2 "two progress lines for a short run"
 expect_in "$TMP/out" "stored in" "summary on stdout"
 expect_eq "$(grep -c . "$TMP/err")" 2 "nothing else on stderr"
 
 expect_exit 0 "FLEETSIM_PROGRESS=always" -- run $I0 FLEETSIM_PROGRESS=always
-expect_in "$TMP/err" "small: 0s of 1000s simulated (0%), 0 of ~4010 events" "FLEETSIM_PROGRESS=always draws"
+expect_in "$TMP/err" "small: 0s of 1000s simulated (0%), 0 of ~2010 events" "FLEETSIM_PROGRESS=always draws"
 expect_exit 0 "--progress never over the environment" -- run $I0 FLEETSIM_PROGRESS=always --progress never
 expect_eq "$(wc -c <"$TMP/err")" 0 "--progress never: no line"
 
@@ -75,7 +76,7 @@ if command -v script >/dev/null 2>&1; then
     checks=$((checks + 1))
     FLEETSIM_PROGRESS_INTERVAL=0 script -qefc "\"$FLEETSIM\" run \"$TMP/small.ini\" --db \"$DB\"" "$TMP/tty" >/dev/null 2>&1 ||
         fail "run on a terminal: exit $?"
-    expect_in "$TMP/tty" "small: 0s of 1000s simulated (0%), 0 of ~4010 events, 0.00M events/s, ETA -" "terminal: progress line"
+    expect_in "$TMP/tty" "small: 0s of 1000s simulated (0%), 0 of ~2010 events, 0.00M events/s, ETA -" "terminal: progress line"
     expect_in "$TMP/tty" "stored in" "terminal: the summary follows"
     FLEETSIM_PROGRESS_INTERVAL=0 script -qefc "\"$FLEETSIM\" run \"$TMP/small.ini\" --db \"$DB\" --quiet" "$TMP/tty_quiet" >/dev/null 2>&1
     checks=$((checks + 1))

@@ -8,11 +8,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The bin of each cell's low edge: the last range at or below it (0 below
+ * the first), found by walking both in order. */
+static void fill_cells(fs_hist *h)
+{
+    _Static_assert(FS_HIST_CELLS > 0 && FS_HIST_CELLS <= 65536,
+                   "a cell's bin is a uint16_t");
+    size_t i = 0;
+    for (size_t c = 0; c < FS_HIST_CELLS; c++) {
+        uint64_t bits = ((uint64_t)(1023 + FS_HIST_OCT_MIN) <<
+                         (52)) + ((uint64_t)c << (52 - FS_HIST_CELL_BITS));
+        double edge;
+        memcpy(&edge, &bits, sizeof edge);
+        assert(fs_hist_cell(edge) == c);
+        while (i + 1 < h->n && edge >= h->range[i + 1])
+            i++;
+        h->cell_bin[c] = (uint16_t)i;
+    }
+}
+
 int fs_hist_init(fs_hist *h)
 {
     size_t n = (size_t)ceil(log(FS_HIST_MAX / FS_HIST_MIN) /
                             log(FS_HIST_RATIO));
     h->bmin = h->bmax = NULL;
+    h->range = h->bin = NULL;
+    h->cell_bin = NULL;
+    h->n = 0;
+    assert(n <= 65536);
     h->h = gsl_histogram_alloc(n);
     if (!h->h)
         return -1;
@@ -25,6 +48,9 @@ int fs_hist_init(fs_hist *h)
     for (size_t i = 0; i <= n; i++)
         range[i] = FS_HIST_MIN * pow(FS_HIST_RATIO, (double)i);
     gsl_histogram_set_ranges(h->h, range, n + 1);
+    h->range = h->h->range;
+    h->bin = h->h->bin;
+    h->n = n;
     free(range);
     h->bmin = malloc(n * sizeof *h->bmin);
     h->bmax = malloc(n * sizeof *h->bmax);
@@ -36,10 +62,11 @@ int fs_hist_init(fs_hist *h)
         h->bmin[i] = INFINITY;
         h->bmax[i] = -INFINITY;
     }
-    h->log2_min = log2(FS_HIST_MIN);
-    h->bins_per_log2 = 1 / log2(FS_HIST_RATIO);
-    for (int k = 0; k <= FS_HIST_SEGS; k++)
-        h->log2_seg[k] = log2(1 + (double)k / FS_HIST_SEGS);
+    if (!(h->cell_bin = malloc(FS_HIST_CELLS * sizeof *h->cell_bin))) {
+        fs_hist_free(h);
+        return -1;
+    }
+    fill_cells(h);
     h->count = h->sum = 0;
     return 0;
 }
@@ -51,61 +78,11 @@ void fs_hist_free(fs_hist *h)
     h->h = NULL;
     free(h->bmin);
     free(h->bmax);
+    free(h->cell_bin);
+    h->cell_bin = NULL;
     h->bmin = h->bmax = NULL;
-}
-
-/* log2 of a positive normal double, to about 4e-5 (a 300th of a bin):
- * the exponent's bits, plus the mantissa's log2 interpolated linearly in
- * its segment of the table (the error is at most the segment's width
- * squared / 8 times log2's curvature, 1.44). */
-_Static_assert(FS_HIST_SEGS == 64, "approx_log2 takes 6 bits of mantissa");
-
-static double approx_log2(const fs_hist *h, double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    int e = (int)((b >> 52) & 0x7ff) - 1023;
-    uint64_t mant = b & ((UINT64_C(1) << 52) - 1);
-    unsigned k = (unsigned)(mant >> 46);   /* 6 bits: FS_HIST_SEGS = 64 */
-    double frac = (double)(mant & ((UINT64_C(1) << 46) - 1)) * 0x1p-46;
-    const double *seg = h->log2_seg;
-    return e + seg[k] + frac * (seg[k + 1] - seg[k]);
-}
-
-void fs_hist_add(fs_hist *h, double x)
-{
-    assert(x >= 0 && !isnan(x));
-    h->count += 1;
-    h->sum += x;
-    /* The bin is computed from the logarithm instead of GSL's binary
-     * search over ~1,700 ranges (a fifth of an M/M/c run's time), an
-     * approximate one with no call to log (above), then nudged so that
-     * range[i] <= x < range[i + 1] holds exactly as
-     * gsl_histogram_increment would decide it: the bins, and so every
-     * figure read from them, are the same as with the exact log.  Out-of-range samples land
-     * in the end bins rather than vanish. */
-    gsl_histogram *g = h->h;
-    const double *range = g->range;
-    size_t i;
-    if (!(x > range[0]))
-        i = 0;
-    else if (x >= range[g->n])
-        i = g->n - 1;
-    else {
-        double f = (approx_log2(h, x) - h->log2_min) * h->bins_per_log2;
-        i = f < 0 ? 0 : f >= (double)g->n ? g->n - 1 : (size_t)f;
-        while (i > 0 && x < range[i])
-            i--;
-        while (i + 1 < g->n && x >= range[i + 1])
-            i++;
-    }
-    assert(range[i] <= x || i == 0);
-    assert(x < range[i + 1] || i == g->n - 1);
-    g->bin[i] += 1;
-    if (x < h->bmin[i])
-        h->bmin[i] = x;
-    if (x > h->bmax[i])
-        h->bmax[i] = x;
+    h->range = h->bin = NULL;
+    h->n = 0;
 }
 
 void fs_hist_merge(fs_hist *dst, const fs_hist *src)

@@ -16,6 +16,7 @@ fs_engine *fs_engine_new(void)
     e->free_head = NO_FREE;
     e->progress_mask = (1u << 16) - 1;
     e->fail_countdown = -1;
+    e->until = -INFINITY;
     return e;
 }
 
@@ -67,6 +68,7 @@ fs_event_handle fs_engine_at(fs_engine *e, double t, fs_handler fn, void *obj,
     if (id == NO_FREE)
         return 0;
     fs_event *ev = &e->ev[id];
+    e->ahead_valid = 0;
     ev->fn = fn;
     ev->obj = obj;
     ev->arg = arg;
@@ -95,6 +97,7 @@ int fs_engine_lane_at(fs_engine *e, int lane, double t, fs_handler fn,
     assert(!l->pending);
     if (e->fail_countdown >= 0 && e->fail_countdown-- == 0)
         return 0;   /* injected: fs_engine_fail_after */
+    e->ahead_valid = 0;
     l->t = t + 0.0;   /* -0.0 becomes +0.0, as in the heap */
     l->seq = fs_heap_ticket(&e->heap);
     l->fn = fn;
@@ -161,12 +164,28 @@ static void count_event(fs_engine *e)
         e->progress(e->progress_ctx, e->now, e->events);
 }
 
+int fs_engine_run_ahead(fs_engine *e, double t)
+{
+    assert(t >= e->now);
+    if (!e->ahead_valid) {
+        double next = fs_engine_next(e);
+        e->ahead = next < e->until ? next : e->until;
+        e->ahead_valid = 1;
+    }
+    if (!(t < e->ahead) || e->stopped)
+        return 0;
+    e->now = t;
+    count_event(e);
+    return 1;
+}
+
 /* Runs a lane's event; the handler may schedule the lane's next one. */
 static void run_lane(fs_engine *e, fs_lane *l)
 {
     assert(l->t >= e->now);
     e->now = l->t;
     l->pending = 0;
+    e->ahead_valid = 0;
     l->fn(e, l->obj, l->arg);
     count_event(e);
 }
@@ -178,6 +197,8 @@ void fs_engine_run(fs_engine *e, double until)
 {
     fs_heap_entry top;
     e->stopped = 0;
+    e->until = until;
+    e->ahead_valid = 0;
     while (!e->stopped) {
         fs_heap_settle(&e->heap);
         const fs_heap_entry *peek = fs_heap_top(&e->heap);
@@ -199,10 +220,13 @@ void fs_engine_run(fs_engine *e, double until)
         event_release(e, id);
         if (!ev.live)
             continue;
+        e->ahead_valid = 0;
         ev.fn(e, ev.obj, ev.arg);
         count_event(e);
     }
     fs_heap_settle(&e->heap);
+    e->until = -INFINITY;   /* no running ahead outside fs_engine_run */
+    e->ahead_valid = 0;
     if (!e->stopped && e->now < until)
         e->now = until;
 }

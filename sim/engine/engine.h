@@ -61,6 +61,10 @@ struct fs_engine {
     long fail_countdown;      /* fs_engine_fail_after: < 0 when off */
     fs_lane lane[FS_ENGINE_LANES];
     int nlanes;
+    double until;             /* fs_engine_run's end */
+    double ahead;             /* fs_engine_run_ahead's bound, while
+                                 ahead_valid: the next pending event's time */
+    int ahead_valid;
 };
 
 fs_engine *fs_engine_new(void);
@@ -92,6 +96,15 @@ void fs_engine_run(fs_engine *e, double until);
 void fs_engine_stop(fs_engine *e);
 /* The time of the next pending event (heap or lane), INFINITY if none. */
 double fs_engine_next(fs_engine *e);
+/* For a handler whose next event would be the only one before every other
+ * pending event: when t (>= now) comes strictly before all of them and
+ * before the run's end, advances the clock to t, counts an event (as the
+ * loop would, progress included) and returns 1, and the caller runs the
+ * event at once instead of scheduling it; else 0, and the caller schedules
+ * it.  The order of events, and so every result, is the loop's: only the
+ * trip through the loop is saved (a plain FIFO workload's arrivals,
+ * dispatch_fifo.c).  Only while fs_engine_run runs. */
+int fs_engine_run_ahead(fs_engine *e, double t);
 
 static inline double fs_engine_now(const fs_engine *e) { return e->now; }
 

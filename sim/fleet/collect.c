@@ -44,7 +44,7 @@ int fs_collect_sample(fs_world *w, double now)
         row->pool = p->conf->name;
         long q = 0;
         for (int k = 0; k < p->servers.nwls; k++)
-            q += (long)p->servers.wls[k]->queue.len;
+            q += fs_workload_waiting(p->servers.wls[k], now);
         row->queue_len = (double)q;
     }
     return 0;
@@ -224,7 +224,7 @@ int fs_collect_latency(fs_world *world)
         row->p999_s = fs_hist_quantile(&w->latency, 0.999);
         long started = warm ? w->measured_started
                             : w->completed + row->unfinished -
-                                  (long)w->queue.len;
+                                  fs_workload_waiting(w, sim->sc->horizon_s);
         row->wait_mean_s = started > 0 ? w->wait_sum / (double)started : NAN;
         row->wait_p50_s = fs_hist_quantile(&w->wait, 0.50);
         row->wait_p90_s = fs_hist_quantile(&w->wait, 0.90);

@@ -82,6 +82,7 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
     w->conf = c;
     w->sim = sim;
     w->lane = fs_engine_lane_new(sim->engine);
+    w->on_arrive = on_arrival;
     fs_queue_init(&w->queue);
     char source[FS_NAME_MAX + 16];
     snprintf(source, sizeof source, "arrivals:%s", c->name);
@@ -154,32 +155,40 @@ void fs_workload_free(fs_workload *w)
     if (w->service_rng)
         gsl_rng_free(w->service_rng);
     fs_queue_free(&w->queue);
+    fs_fifo_free(&w->fifo);
     fs_hist_free(&w->latency);
     fs_hist_free(&w->wait);
     fs_llm_workload_free(w);
 }
 
-/* Pulls the next arrival from the stream and schedules it. */
-static void schedule_next(fs_workload *w)
+int fs_workload_pull(fs_workload *w)
+{
+    int rc = fs_arrivals_next(w->arrivals, &w->next, w->sim->err);
+    if (rc < 0)
+        fs_sim_fail(w->sim);
+    assert(rc <= 0 || w->next.t >= fs_engine_now(w->sim->engine));
+    return rc;
+}
+
+void fs_workload_schedule(fs_workload *w)
 {
     fs_sim *sim = w->sim;
-    int rc = fs_arrivals_next(w->arrivals, &w->next, sim->err);
-    if (rc < 0) {
-        fs_sim_fail(sim);
-        return;
-    }
-    if (rc == 0)
-        return;
-    assert(w->next.t >= fs_engine_now(sim->engine));
-    if (!fs_engine_lane_at(sim->engine, w->lane, w->next.t, on_arrival, w, 0)) {
+    if (!fs_engine_lane_at(sim->engine, w->lane, w->next.t, w->on_arrive, w,
+                           0)) {
         fs_error_set(sim->err, "out of memory scheduling arrivals");
         fs_sim_fail(sim);
     }
 }
 
+void fs_workload_schedule_next(fs_workload *w)
+{
+    if (fs_workload_pull(w) > 0)
+        fs_workload_schedule(w);
+}
+
 int fs_workload_start(fs_workload *w)
 {
-    schedule_next(w);
+    fs_workload_schedule_next(w);
     return w->sim->failed ? -1 : 0;
 }
 
@@ -282,16 +291,22 @@ static fs_server *find_idle_server(fs_workload *w)
     return NULL;
 }
 
+fs_request fs_workload_arrive(fs_workload *w)
+{
+    const fs_service *sv = &w->conf->service;
+    w->arrived++;
+    return fs_service_request(sv, w->service_rng, w->next.t,
+                              w->next.service_s, w->next.tokens_in,
+                              w->next.tokens_out);
+}
+
 static void on_arrival(fs_engine *e, void *obj, long arg)
 {
     (void)e;
     (void)arg;
     fs_workload *w = obj;
     const fs_workload_conf *c = w->conf;
-    fs_request r = fs_service_request(&c->service, w->service_rng,
-                                      w->next.t, w->next.service_s,
-                                      w->next.tokens_in, w->next.tokens_out);
-    w->arrived++;
+    fs_request r = fs_workload_arrive(w);
     fs_server *s = w->collecting;
     if (s) {
         assert(w->queue.len == 0 && s->nbatch < c->batch_max);
@@ -311,7 +326,7 @@ static void on_arrival(fs_engine *e, void *obj, long arg)
         fs_sim_fail(w->sim);
         return;
     }
-    schedule_next(w);
+    fs_workload_schedule_next(w);
 }
 
 static void on_batch_deadline(fs_engine *e, void *obj, long arg)
@@ -359,7 +374,7 @@ void fs_dispatch_done(fs_server *s)
 
 long fs_workload_unfinished(const fs_workload *w)
 {
-    long n = (long)w->queue.len;
+    long n = (long)w->queue.len + w->late;
     for (int k = 0; k < w->npools; k++) {
         const fs_servers *p = w->pools[k];
         for (size_t i = 0; i < p->nservers; i++)
@@ -367,6 +382,11 @@ long fs_workload_unfinished(const fs_workload *w)
                 n += p->servers[i].nbatch;
     }
     return n;
+}
+
+long fs_workload_waiting(const fs_workload *w, double t)
+{
+    return (long)w->queue.len + (long)fs_fifo_waiting(&w->fifo, t);
 }
 
 /* Capacity events of a pool, ctx = its fs_servers. */

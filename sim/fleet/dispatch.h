@@ -11,6 +11,7 @@
 
 #include <gsl/gsl_rng.h>
 #include "sim/base/histogram.h"
+#include "sim/fleet/fifo_recursion.h"
 #include "sim/fleet/servers.h"
 #include "traces/arrivals.h"
 #include "models/llm.h"
@@ -38,6 +39,13 @@ struct fs_workload {
     gsl_rng *arrival_rng, *service_rng;
     fs_arrival next;
     int lane;               /* the engine lane of its next arrival, or -1 */
+    fs_handler on_arrive;   /* its arrivals' handler: through the queue and
+                               the servers, or by the recursion */
+    fs_fifo fifo;           /* the recursion, when it serves the workload
+                               (fs_workload_use_fifo); n = 0 otherwise */
+    long late;              /* served by the recursion: requests that end
+                               at or after the horizon */
+    size_t fifo_month;      /* and the month of the last request's start */
     fs_queue queue;
     fs_servers *pools[FS_MAX_POOLS_PER_WORKLOAD];   /* preference order */
     double speed[FS_MAX_POOLS_PER_WORKLOAD];   /* demand multiplier per pool */
@@ -71,11 +79,27 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
 void fs_workload_free(fs_workload *w);
 /* Schedules the first arrival; -1 when the run failed. */
 int fs_workload_start(fs_workload *w);
+/* Pulls w's next arrival from its stream into w->next: 1, 0 when the
+ * stream has ended, -1 when the run failed (marked so). */
+int fs_workload_pull(fs_workload *w);
+/* Schedules the arrival in w->next (w->on_arrive, in w's lane). */
+void fs_workload_schedule(fs_workload *w);
+/* Both: pulls w's next arrival and schedules it. */
+void fs_workload_schedule_next(fs_workload *w);
+/* The request arriving now (w->next, its demand drawn by the service
+ * model from w's service stream), counted as arrived. */
+fs_request fs_workload_arrive(fs_workload *w);
 /* Server s has no work left: it stops being busy and takes the next
  * waiting request, goes idle, or goes off with a draining instance (for
  * disciplines whose servers finish work on their own). */
 void fs_dispatch_done(fs_server *s);
-/* Requests waiting or in service. */
+/* Requests waiting or in service at the horizon. */
 long fs_workload_unfinished(const fs_workload *w);
+/* Requests waiting at time t (now, or the horizon). */
+long fs_workload_waiting(const fs_workload *w, double t);
+/* Serves w by the Kiefer-Wolfowitz recursion (fifo_recursion.h,
+ * dispatch_fifo.c) instead of events, from now on, when fs_fifo_applies says it may; call it after
+ * the pools started, before fs_workload_start.  -1 when out of memory. */
+int fs_workload_use_fifo(fs_workload *w);
 
 #endif

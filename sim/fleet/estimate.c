@@ -116,7 +116,11 @@ void fs_estimate_run(const fs_world *world, fs_estimate *est)
                      "steps", n1, n2);
         else
             snprintf(what, sizeof what, "%s requests", n1);
-        add_part(est, 2 * n + extra, sc, w->conf->section, "arrivals",
+        /* an arrival and a completion each; the arrival alone where the
+         * recursion serves the workload (fifo_recursion.h) */
+        double per = !world->events_only && fs_fifo_applies(sc, w->conf)
+                         ? 1 : 2;
+        add_part(est, per * n + extra, sc, w->conf->section, "arrivals",
                  what);
         if (!w->llm.ttft.h)
             continue;

@@ -13,6 +13,8 @@ void fs_usage_init(fs_usage *u, long gpus_per_instance)
 
 void fs_usage_advance(fs_usage *u, double now)
 {
+    if (u->fifo)
+        u->area_busy = u->fifo_gpus * fs_fifo_busy_to(u->fifo, now);
     double dt = now - u->last_t;
     if (dt <= 0)
         return;

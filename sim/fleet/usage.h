@@ -8,11 +8,13 @@
  * in the same order whoever reads it: results stay bit-identical.
  *
  * The instance counts follow the pool's capacity as a subscriber
- * (fs_usage_listener); busy servers are reported by dispatch. */
+ * (fs_usage_listener); busy servers are reported by dispatch, or read
+ * from the recursion that serves a plain FIFO pool (fifo_recursion.h). */
 #ifndef FS_USAGE_H
 #define FS_USAGE_H
 
 #include "sim/fleet/capacity.h"
+#include "sim/fleet/fifo_recursion.h"
 #include "sim/fleet/results.h"
 #include "sim/fleet/shape.h"
 
@@ -28,6 +30,11 @@ typedef struct fs_usage {
     double area_busy;          /* busy GPU-seconds */
     double sample_t;           /* the last utilization sample */
     double sample_up, sample_gpus, sample_busy;
+    /* A pool served by the recursion (fifo_recursion.h) reports no busy
+     * servers: its busy GPU-seconds are read from the recursion's books
+     * (times fifo_gpus, each server's GPUs) whenever the integrals run. */
+    const fs_fifo *fifo;
+    double fifo_gpus;
 } fs_usage;
 
 /* Subscribe it to its pool's capacity with ctx = the fs_usage. */

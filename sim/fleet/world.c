@@ -119,6 +119,9 @@ int fs_world_start(fs_world *w)
     for (size_t i = 0; i < w->npools; i++)
         if (fs_pool_start(&w->pools[i]))
             return -1;
+    for (size_t i = 0; i < w->nworkloads && !w->events_only; i++)
+        if (fs_workload_use_fifo(&w->workloads[i]))
+            return -1;
     for (size_t i = 0; i < w->nworkloads; i++)
         if (fs_workload_start(&w->workloads[i]))
             return -1;
@@ -131,7 +134,7 @@ int fs_sim_run(const fs_scenario *sc, unsigned replication,
                fs_progress_fn progress, void *progress_ctx, fs_results *out,
                fs_error *err)
 {
-    fs_sim_hooks hooks = {progress, NULL, progress_ctx};
+    fs_sim_hooks hooks = {progress, NULL, progress_ctx, 0};
     return fs_sim_run_hooked(sc, replication, &hooks, out, err);
 }
 
@@ -174,6 +177,7 @@ int fs_sim_run_hooked(const fs_scenario *sc, unsigned replication,
     int rc = fs_world_init(&w, sc, replication, out, err);
     if (rc == 0)
         fs_engine_set_progress(w.sim.engine, hooks->progress, hooks->ctx);
+    w.events_only = hooks->events_only;
     if (rc == 0 && hooks->start) {   /* the run's size, before it runs */
         fs_estimate est;
         fs_estimate_run(&w, &est);

@@ -27,6 +27,8 @@ typedef struct fs_world {
     size_t nworkloads;
     fs_training *training;     /* training workloads' scheduler */
     unsigned replication;
+    int events_only;           /* no workload takes the recursion's
+                                  shortcut (fs_workload_use_fifo) */
 } fs_world;
 
 int fs_sim_run(const fs_scenario *sc, unsigned replication,
@@ -43,6 +45,10 @@ typedef struct fs_sim_hooks {
     fs_progress_fn progress;   /* may be NULL */
     fs_sim_start_fn start;     /* may be NULL */
     void *ctx;                 /* passed to both */
+    int events_only;           /* serve every request through the event
+                                  list, even where a plain FIFO pool could
+                                  take the recursion (fifo_recursion.h):
+                                  for cross-checks */
 } fs_sim_hooks;
 
 /* fs_sim_run, with a look at the built world before it runs. */

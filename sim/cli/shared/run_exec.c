@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -129,6 +130,14 @@ static int on_start(void *ctx, const fs_estimate *est, fs_error *err)
     return 0;
 }
 
+/* FLEETSIM_EVENTS_ONLY=1 serves every request through the event list,
+ * even a plain FIFO pool's (fifo_recursion.h): to cross-check the two. */
+static int events_only(void)
+{
+    const char *v = getenv("FLEETSIM_EVENTS_ONLY");
+    return v && strcmp(v, "1") == 0;
+}
+
 /* Simulates replication r into res. */
 static int simulate(const fs_run_spec *o, const fs_scenario *sc, unsigned r,
                     fs_results *res, double *wall, fs_error *err)
@@ -136,7 +145,7 @@ static int simulate(const fs_run_spec *o, const fs_scenario *sc, unsigned r,
     run_ctx ctx = {.max_events = o->max_events};
     fs_progress_init(&ctx.prog, sc->horizon_s, sc->name, o->pmode,
                      o->pinterval);
-    fs_sim_hooks hooks = {fs_progress_update, on_start, &ctx};
+    fs_sim_hooks hooks = {fs_progress_update, on_start, &ctx, events_only()};
     double t0 = fs_wall_seconds();
     iso_now(res->started_at, sizeof res->started_at);
     int rc = fs_sim_run_hooked(sc, r, &hooks, res, err);

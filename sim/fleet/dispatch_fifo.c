@@ -1,0 +1,107 @@
+/* dispatch_fifo.c -- a workload served by the Kiefer-Wolfowitz recursion
+ * (fifo_recursion.h) instead of its queue and servers: its arrival
+ * handler, which counts what the events would have counted, and its
+ * attachment (fs_workload_use_fifo, dispatch.h).
+ *
+ * Apart from dispatch.c, which it calls (for the next arrival) and which
+ * never calls it: world.c attaches it. */
+#include "sim/fleet/dispatch.h"
+
+/* Busy time [t0, t1) of a request the recursion served, to its month: as
+ * fs_servers_account adds it, the month found from the last one (starts
+ * never decrease) rather than searched for. */
+static void fifo_account(fs_workload *w, double t0, double t1)
+{
+    fs_servers *p = w->pools[0];
+    const fs_calendar *cal = &w->sim->cal;
+    size_t m = w->fifo_month;
+    while (m + 1 < cal->nmonths && t0 >= cal->bound[m + 1])
+        m++;
+    w->fifo_month = m;
+    double gpus = fs_shape_busy_gpus(&p->shape);
+    if (t0 >= cal->bound[m] && t1 <= cal->bound[m + 1]) {
+        if (t1 > t0)
+            p->wl_busy[m] += (t1 - t0) * gpus;
+        return;
+    }
+    fs_servers_account(p, 0, t0, t1, gpus);   /* across a month's end */
+}
+
+/* What the events would have counted of a request the recursion served
+ * from start to end: its start (wait) when before the horizon, and its
+ * completion (latency, SLO) when before it too, as events at the horizon
+ * never run; its busy time up to the horizon, to its month. */
+static void fifo_count(fs_workload *w, const fs_request *r, double start,
+                       double end)
+{
+    const fs_scenario *sc = w->sim->sc;
+    double horizon = sc->horizon_s;
+    int measured = r->arrival >= sc->warmup_s;
+    if (start < horizon) {
+        if (measured) {
+            w->wait_sum += start - r->arrival;
+            w->measured_started++;
+        }
+        fifo_account(w, start, end < horizon ? end : horizon);
+    }
+    if (!(end < horizon)) {
+        w->late++;
+        return;
+    }
+    if (measured) {
+        double latency = end - r->arrival;
+        fs_hist_add(&w->latency, latency);
+        fs_hist_add(&w->wait, start - r->arrival);
+        w->slo_met += latency <= w->conf->slo_s;
+        w->measured++;
+    }
+    w->completed++;
+    w->batches++;
+}
+
+/* Serves the request arriving now; -1 when out of memory. */
+static int serve(fs_workload *w)
+{
+    const fs_workload_conf *c = w->conf;
+    fs_request r = fs_workload_arrive(w);
+    double t = fs_service_batch_time(&c->service, &r, 1, w->speed[0]) /
+               w->pools[0]->shape.speed;
+    double start, end;
+    if (fs_fifo_assign(&w->fifo, r.arrival, t, &start, &end)) {
+        fs_error_set(w->sim->err, "out of memory queueing requests");
+        fs_sim_fail(w->sim);
+        return -1;
+    }
+    fifo_count(w, &r, start, end);
+    return 0;
+}
+
+/* An arrival of a workload the recursion serves: its start and end are
+ * known at once (fifo_recursion.h).  Nothing else reads the workload until
+ * the next pending event (a metrics sample, say), so the arrivals before
+ * it are served here one after another, each counted as an event
+ * (fs_engine_run_ahead); the first at or after it is scheduled. */
+static void on_arrival_fifo(fs_engine *e, void *obj, long arg)
+{
+    (void)arg;
+    fs_workload *w = obj;
+    do {
+        if (serve(w) || fs_workload_pull(w) <= 0)
+            return;
+    } while (fs_engine_run_ahead(e, w->next.t));
+    fs_workload_schedule(w);
+}
+
+int fs_workload_use_fifo(fs_workload *w)
+{
+    fs_servers *p = w->pools[0];
+    if (!fs_fifo_applies(w->sim->sc, w->conf) || p->nidle == 0 ||
+        (size_t)p->nidle != p->nservers)
+        return 0;
+    if (fs_fifo_init(&w->fifo, (size_t)p->nidle, fs_engine_now(w->sim->engine)))
+        return fs_error_set(w->sim->err, "out of memory");
+    w->on_arrive = on_arrival_fifo;
+    p->usage->fifo = &w->fifo;
+    p->usage->fifo_gpus = fs_shape_busy_gpus(&p->shape);
+    return 0;
+}
