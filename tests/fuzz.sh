@@ -40,13 +40,26 @@ CFLAGS="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,addres
  $(pkg-config --cflags gsl sqlite3)"
 LIBS="$(pkg-config --libs gsl sqlite3) -lcsv -linih -lm"
 
-# The library: every source but main, rebuilt when newer than its object
-# (sim/cli's commands sit one folder deeper, in sim/cli/COMMAND/).
+# The schema snapshot the build makes (Makefile.am): its generator, run.
+snap="$OUT/store_snapshot.c"
+if [ ! -f "$snap" ] || [ "$SRC/sim/store/store_migrations.c" -nt "$snap" ]; then
+    # shellcheck disable=SC2086
+    cc -std=c11 -D_GNU_SOURCE -I"$SRC" $(pkg-config --cflags sqlite3) \
+        "$SRC/sim/store/schema_snapshot_gen.c" "$SRC/sim/store/store_migrations.c" \
+        $(pkg-config --libs sqlite3) -o "$OUT/schema_snapshot_gen"
+    "$OUT/schema_snapshot_gen" >"$snap.tmp" && mv "$snap.tmp" "$snap"
+fi
+
+# The library: every source but main and the build's own programs and
+# products (*_gen.c, store_snapshot.c: made above), rebuilt when newer
+# than its object (sim/cli's commands sit one folder deeper, in
+# sim/cli/COMMAND/).
 objs=""
-for c in "$SRC"/sim/*/*.c "$SRC"/sim/*/*/*.c "$SRC"/models/*.c "$SRC"/traces/*.c "$SRC"/plots/*.c; do
+for c in "$SRC"/sim/*/*.c "$SRC"/sim/*/*/*.c "$SRC"/models/*.c "$SRC"/traces/*.c "$SRC"/plots/*.c "$snap"; do
     [ -f "$c" ] || continue
-    [ "$(basename "$c")" = main.c ] && continue
-    o="$OUT/obj/$(echo "${c#"$SRC"/}" | tr / _ | sed 's/\.c$/.o/')"
+    case $(basename "$c") in main.c|*_gen.c) continue ;; esac
+    [ "$c" = "$SRC/sim/store/store_snapshot.c" ] && continue
+    o="$OUT/obj/$(echo "${c#"$SRC"/}" | tr / _ | sed 's/\.c$/.o/; s/^_//')"
     if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ -n "$(find "$SRC/sim" "$SRC/models" "$SRC/traces" "$SRC/plots" -name '*.h' -newer "$o" 2>/dev/null | head -1)" ]; then
         # shellcheck disable=SC2086
         $CC $CFLAGS -c "$c" -o "$o"

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "sim/store/store.h"
+#include "sim/store/store_impl.h"
 #include "tests/store_common.h"
 
 static const char *const tables[] = {
@@ -68,6 +69,74 @@ static void test_schema(void)
                      fs_summary_columns[c].name) == 0);
     sqlite3_finalize(st);
     fs_store_close(s);
+}
+
+/* Every object of db's schema, one "type name table sql" line each, in
+ * name order (malloc'd; NULL on failure). */
+static char *schema_text(sqlite3 *db)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT type || ' ' || name || ' ' || "
+                           "tbl_name || ' ' || coalesce(sql, '') FROM "
+                           "sqlite_schema ORDER BY type, name", -1, &st,
+                           NULL) != SQLITE_OK)
+        return NULL;
+    size_t len = 0;
+    char *out = calloc(1, 1);
+    while (out && sqlite3_step(st) == SQLITE_ROW) {
+        const char *line = (const char *)sqlite3_column_text(st, 0);
+        char *more = realloc(out, len + strlen(line) + 2);
+        if (!more) {
+            free(out);
+            out = NULL;
+            break;
+        }
+        out = more;
+        len += (size_t)sprintf(out + len, "%s\n", line);
+    }
+    sqlite3_finalize(st);
+    return out;
+}
+
+/* A new database gets the schema in one pass, from the snapshot the build
+ * makes of the migrations (store_snapshot.c): the same schema, object for
+ * object and word for word, as a database of version 1 migrated step by
+ * step to today's. */
+static void test_schema_snapshot(void)
+{
+    sqlite3 *old;
+    CHECK(sqlite3_open(tmp_path("v1.db"), &old) == SQLITE_OK);
+    char sql[96];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = 1; "
+             "PRAGMA application_id = %d", FS_APPLICATION_ID);
+    CHECK(sqlite3_exec(old, fs_schema_migrations[0], NULL, NULL, NULL) ==
+          SQLITE_OK);
+    CHECK(sqlite3_exec(old, sql, NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(old);
+    fs_error err = { "" };
+    fs_store *migrated = fs_store_open(tmp_path("v1.db"), FS_STORE_CREATE,
+                                       &err);
+    fs_store *fresh = open_new("new.db");
+    CHECK(migrated != NULL && fresh != NULL);
+    if (!migrated || !fresh) {
+        printf("  %s\n", err.msg);
+        fs_store_close(migrated);
+        fs_store_close(fresh);
+        return;
+    }
+    CHECK(query_ll(fs_store_db(migrated), "PRAGMA user_version") ==
+          FS_SCHEMA_VERSION);
+    char *a = schema_text(fs_store_db(migrated));
+    char *b = schema_text(fs_store_db(fresh));
+    CHECK(a && b && strcmp(a, b) == 0);
+    CHECK(b && strstr(b, "table run run CREATE TABLE run (") &&
+          strstr(b, "view run_summary"));
+    if (a && b && strcmp(a, b) != 0)
+        printf("  migrated:\n%s  new:\n%s", a, b);
+    free(a);
+    free(b);
+    fs_store_close(migrated);
+    fs_store_close(fresh);
 }
 
 /* ---- writing ------------------------------------------------------------ */
@@ -314,7 +383,7 @@ static void test_refused_files(void)
           == SQLITE_OK);
     sqlite3_close(db);
 
-    size_t len0, len1;
+    size_t len0 = 0, len1 = 0;
     char *before = read_file(newer, &len0);
     struct stat st0, st1;
     CHECK(stat(newer, &st0) == 0);
@@ -478,6 +547,7 @@ static const store_test tests[] = {
     { "readonly_open", test_readonly_open },
     { "unwritable", test_unwritable },
     { "locked", test_locked },
+    { "schema_snapshot", test_schema_snapshot },
     { "refused_files", test_refused_files },
 };
 

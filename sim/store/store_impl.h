@@ -35,6 +35,10 @@ struct fs_store {
 extern const char *const fs_store_child_tables[];
 /* The schema's SQL, one migration per version (store_migrations.c). */
 extern const char *const fs_schema_migrations[FS_SCHEMA_VERSION];
+/* Their result on an empty database, tables and indexes, made at build
+ * time (store_snapshot.c, from schema_snapshot_gen.c): what a new
+ * database gets in one pass. */
+extern const char fs_schema_snapshot[];
 
 /* Fills err with one message naming the file for SQLite result code rc;
  * what is what we were doing ("cannot write the run").  Call it before

@@ -318,7 +318,10 @@ static int create_or_migrate(fs_store *s, int created, fs_error *err)
         fs_store_rollback(s);
         return -1;
     }
-    for (long long v = version; rc == SQLITE_OK && v < FS_SCHEMA_VERSION; v++)
+    if (version == 0)   /* new: the migrations' result, in one pass */
+        rc = fs_store_exec(s, fs_schema_snapshot);
+    for (long long v = version; v > 0 && rc == SQLITE_OK &&
+         v < FS_SCHEMA_VERSION; v++)
         rc = fs_store_exec(s, fs_schema_migrations[v]);
     if (rc == SQLITE_OK && version < FS_SCHEMA_VERSION)
         rc = create_view(s);
