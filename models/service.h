@@ -89,6 +89,10 @@ struct fs_service_model {
      * seconds per reference-GPU second are speed. */
     double (*batch_time)(const fs_service *s, const fs_request *batch, int n,
                          double speed);
+    /* Set when arrive is one draw from s->dist and batch_time the longest
+     * demand (the distributions): a request alone on a server then runs
+     * for that draw x speed, which fs_service_lone_time takes directly. */
+    int lone_is_draw;
 };
 
 /* The registry, in the order messages list them; NULL-ended. */
@@ -131,6 +135,25 @@ static inline double fs_service_batch_time(const fs_service *s,
                                            double speed)
 {
     return s->model->batch_time(s, batch, n, speed);
+}
+
+/* The seconds a request arriving now runs alone on a server of the given
+ * speed, its demand drawn from rng as arrive draws it: the same number as
+ * fs_service_batch_time of the fs_service_request, without making the
+ * request where the model allows (lone_is_draw: the FIFO recursion's every
+ * request, sim/fleet/dispatch_fifo.c). */
+static inline double fs_service_lone_time(const fs_service *s, gsl_rng *rng,
+                                          double arrival, double recorded_s,
+                                          int tokens_in, int tokens_out,
+                                          double speed)
+{
+    if (s->model->lone_is_draw) {
+        double d = fs_dist_draw(&s->dist, rng);
+        return (d > 0 ? d : 0) * speed;   /* as fs_service_longest */
+    }
+    fs_request r = fs_service_request(s, rng, arrival, recorded_s, tokens_in,
+                                      tokens_out);
+    return fs_service_batch_time(s, &r, 1, speed);
 }
 
 #endif

@@ -24,6 +24,7 @@ static void dist_arrive(const fs_service *s, gsl_rng *rng, double recorded_s,
     {                                                                       \
         .name = NAME, .usage = USAGE, .parse = dist_parse,                  \
         .arrive = dist_arrive, .batch_time = fs_service_longest,            \
+        .lone_is_draw = 1,                                                  \
     }
 
 const fs_service_model fs_service_const = DIST_MODEL("const", "const(D)");

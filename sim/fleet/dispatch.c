@@ -291,7 +291,9 @@ static fs_server *find_idle_server(fs_workload *w)
     return NULL;
 }
 
-fs_request fs_workload_arrive(fs_workload *w)
+/* The request arriving now (w->next, its demand drawn by the service
+ * model from w's service stream), counted as arrived. */
+static fs_request arrive(fs_workload *w)
 {
     const fs_service *sv = &w->conf->service;
     w->arrived++;
@@ -306,7 +308,7 @@ static void on_arrival(fs_engine *e, void *obj, long arg)
     (void)arg;
     fs_workload *w = obj;
     const fs_workload_conf *c = w->conf;
-    fs_request r = fs_workload_arrive(w);
+    fs_request r = arrive(w);
     fs_server *s = w->collecting;
     if (s) {
         assert(w->queue.len == 0 && s->nbatch < c->batch_max);

@@ -86,9 +86,6 @@ int fs_workload_pull(fs_workload *w);
 void fs_workload_schedule(fs_workload *w);
 /* Both: pulls w's next arrival and schedules it. */
 void fs_workload_schedule_next(fs_workload *w);
-/* The request arriving now (w->next, its demand drawn by the service
- * model from w's service stream), counted as arrived. */
-fs_request fs_workload_arrive(fs_workload *w);
 /* Server s has no work left: it stops being busy and takes the next
  * waiting request, goes idle, or goes off with a draining instance (for
  * disciplines whose servers finish work on their own). */

@@ -31,15 +31,15 @@ static void fifo_account(fs_workload *w, double t0, double t1)
  * from start to end: its start (wait) when before the horizon, and its
  * completion (latency, SLO) when before it too, as events at the horizon
  * never run; its busy time up to the horizon, to its month. */
-static void fifo_count(fs_workload *w, const fs_request *r, double start,
+static void fifo_count(fs_workload *w, double arrival, double start,
                        double end)
 {
     const fs_scenario *sc = w->sim->sc;
     double horizon = sc->horizon_s;
-    int measured = r->arrival >= sc->warmup_s;
+    int measured = arrival >= sc->warmup_s;
     if (start < horizon) {
         if (measured) {
-            w->wait_sum += start - r->arrival;
+            w->wait_sum += start - arrival;
             w->measured_started++;
         }
         fifo_account(w, start, end < horizon ? end : horizon);
@@ -49,9 +49,9 @@ static void fifo_count(fs_workload *w, const fs_request *r, double start,
         return;
     }
     if (measured) {
-        double latency = end - r->arrival;
+        double latency = end - arrival;
         fs_hist_add(&w->latency, latency);
-        fs_hist_add(&w->wait, start - r->arrival);
+        fs_hist_add(&w->wait, start - arrival);
         w->slo_met += latency <= w->conf->slo_s;
         w->measured++;
     }
@@ -62,17 +62,19 @@ static void fifo_count(fs_workload *w, const fs_request *r, double start,
 /* Serves the request arriving now; -1 when out of memory. */
 static int serve(fs_workload *w)
 {
-    const fs_workload_conf *c = w->conf;
-    fs_request r = fs_workload_arrive(w);
-    double t = fs_service_batch_time(&c->service, &r, 1, w->speed[0]) /
+    const fs_arrival *a = &w->next;
+    double t = fs_service_lone_time(&w->conf->service, w->service_rng, a->t,
+                                    a->service_s, a->tokens_in,
+                                    a->tokens_out, w->speed[0]) /
                w->pools[0]->shape.speed;
     double start, end;
-    if (fs_fifo_assign(&w->fifo, r.arrival, t, &start, &end)) {
+    w->arrived++;
+    if (fs_fifo_assign(&w->fifo, a->t, t, &start, &end)) {
         fs_error_set(w->sim->err, "out of memory queueing requests");
         fs_sim_fail(w->sim);
         return -1;
     }
-    fifo_count(w, &r, start, end);
+    fifo_count(w, a->t, start, end);
     return 0;
 }
 
