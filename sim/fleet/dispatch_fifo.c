@@ -97,7 +97,7 @@ static void on_arrival_fifo(fs_engine *e, void *obj, long arg)
 int fs_workload_use_fifo(fs_workload *w)
 {
     fs_servers *p = w->pools[0];
-    if (!fs_fifo_applies(w->sim->sc, w->conf) || p->nidle == 0 ||
+    if (!w->fifo_applies || p->nidle == 0 ||
         (size_t)p->nidle != p->nservers)
         return 0;
     if (fs_fifo_init(&w->fifo, (size_t)p->nidle, fs_engine_now(w->sim->engine)))
