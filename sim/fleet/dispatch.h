@@ -47,7 +47,6 @@ struct fs_workload {
                                (fs_workload_use_fifo); n = 0 otherwise */
     long late;              /* served by the recursion: requests that end
                                at or after the horizon */
-    size_t fifo_month;      /* and the month of the last request's start */
     fs_queue queue;
     fs_servers *pools[FS_MAX_POOLS_PER_WORKLOAD];   /* preference order */
     double speed[FS_MAX_POOLS_PER_WORKLOAD];   /* demand multiplier per pool */
