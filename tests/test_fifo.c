@@ -64,7 +64,13 @@ static int applies(const char *text)
     fs_scenario *sc = check_load(text);
     if (!sc)
         return -1;
-    int yes = fs_fifo_applies(sc, &sc->workloads[0]);
+    int *users = calloc(sc->npools, sizeof *users);
+    int yes = -1;
+    if (users) {
+        fs_fifo_pool_users(sc, users);
+        yes = fs_fifo_applies(sc, &sc->workloads[0], users);
+    }
+    free(users);
     fs_scenario_free(sc);
     return yes;
 }
@@ -93,6 +99,12 @@ static void check_applies(void)
                   "service = exponential(mean=1s)\n") == 0);
     CHECK(applies(BASE "[pool.q]\ngpu = L4\ncount = 1\nprice = 1\n"
                   "[workload.w]\npools = p, q\narrivals = poisson(rate=1/s)\n"
+                  "service = exponential(mean=1s)\n") == 0);
+    /* another pool's spot fallback reaches p's instances */
+    CHECK(applies(BASE WL "[pool.q]\ngpu = A100-80GB\ncount = 1\n"
+                  "price = 1\npricing = spot\n"
+                  "interruption = exponential(mean=1h)\nfallback = p\n"
+                  "[workload.v]\npools = q\narrivals = poisson(rate=1/s)\n"
                   "service = exponential(mean=1s)\n") == 0);
     CHECK(applies(BASE WL "[window.night]\nevery = 1d\nopen = 22:00\nduration = 8h\n"
                   "[pool.q]\ngpu = L4\ncount = 1\nprice = 1\n"

@@ -198,8 +198,10 @@ static void check_shapes(void)
     CHECK(fs_shape_busy_gpus(&s) == 2);
     /* Shapes the scenario cannot state yet: a MIG 1g.10gb slice (7 per
      * GPU) and a 3g.40gb one (compute 3/7, memory 1/2: 2 per GPU). */
-    fs_server_shape mig1 = {1, 1.0 / 7, 1.0 / 8, 10};
-    fs_server_shape mig3 = {1, 3.0 / 7, 0.5, 40};
+    fs_server_shape mig1 = {.gpus = 1, .compute = 1.0 / 7,
+                            .memory = 1.0 / 8, .memory_gb = 10};
+    fs_server_shape mig3 = {.gpus = 1, .compute = 3.0 / 7, .memory = 0.5,
+                            .memory_gb = 40};
     CHECK(fs_shape_per_instance(&mig1, 1) == 7);
     CHECK(fs_shape_per_instance(&mig1, 8) == 56);
     CHECK(fs_shape_per_instance(&mig3, 2) == 4);

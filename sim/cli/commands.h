@@ -80,5 +80,7 @@ int fs_unknown_option(const char *cmd, const char *arg,
 
 /* True for -h and --help. */
 int fs_is_help(const char *arg);
+/* The default of -j/--jobs: the processors online, at least 1. */
+long fs_default_jobs(void);
 
 #endif

@@ -41,11 +41,12 @@ struct fs_workload {
     int lane;               /* the engine lane of its next arrival, or -1 */
     fs_handler on_arrive;   /* its arrivals' handler: through the queue and
                                the servers, or by the recursion */
+    int fifo_applies;       /* fs_fifo_applies, decided once per world
+                               (world.c) */
     fs_fifo fifo;           /* the recursion, when it serves the workload
                                (fs_workload_use_fifo); n = 0 otherwise */
     long late;              /* served by the recursion: requests that end
                                at or after the horizon */
-    size_t fifo_month;      /* and the month of the last request's start */
     fs_queue queue;
     fs_servers *pools[FS_MAX_POOLS_PER_WORKLOAD];   /* preference order */
     double speed[FS_MAX_POOLS_PER_WORKLOAD];   /* demand multiplier per pool */
@@ -95,8 +96,9 @@ long fs_workload_unfinished(const fs_workload *w);
 /* Requests waiting at time t (now, or the horizon). */
 long fs_workload_waiting(const fs_workload *w, double t);
 /* Serves w by the Kiefer-Wolfowitz recursion (fifo_recursion.h,
- * dispatch_fifo.c) instead of events, from now on, when fs_fifo_applies says it may; call it after
- * the pools started, before fs_workload_start.  -1 when out of memory. */
+ * dispatch_fifo.c) instead of events, from now on, when w->fifo_applies
+ * says it may; call it after the pools started, before
+ * fs_workload_start.  -1 when out of memory. */
 int fs_workload_use_fifo(fs_workload *w);
 
 #endif

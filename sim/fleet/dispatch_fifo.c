@@ -7,26 +7,6 @@
  * never calls it: world.c attaches it. */
 #include "sim/fleet/dispatch.h"
 
-/* Busy time [t0, t1) of a request the recursion served, to its month: as
- * fs_servers_account adds it, the month found from the last one (starts
- * never decrease) rather than searched for. */
-static void fifo_account(fs_workload *w, double t0, double t1)
-{
-    fs_servers *p = w->pools[0];
-    const fs_calendar *cal = &w->sim->cal;
-    size_t m = w->fifo_month;
-    while (m + 1 < cal->nmonths && t0 >= cal->bound[m + 1])
-        m++;
-    w->fifo_month = m;
-    double gpus = fs_shape_busy_gpus(&p->shape);
-    if (t0 >= cal->bound[m] && t1 <= cal->bound[m + 1]) {
-        if (t1 > t0)
-            p->wl_busy[m] += (t1 - t0) * gpus;
-        return;
-    }
-    fs_servers_account(p, 0, t0, t1, gpus);   /* across a month's end */
-}
-
 /* What the events would have counted of a request the recursion served
  * from start to end: its start (wait) when before the horizon, and its
  * completion (latency, SLO) when before it too, as events at the horizon
@@ -42,7 +22,9 @@ static void fifo_count(fs_workload *w, double arrival, double start,
             w->wait_sum += start - arrival;
             w->measured_started++;
         }
-        fifo_account(w, start, end < horizon ? end : horizon);
+        fs_servers *p = w->pools[0];
+        fs_servers_account(p, 0, start, end < horizon ? end : horizon,
+                           fs_shape_busy_gpus(&p->shape));
     }
     if (!(end < horizon)) {
         w->late++;
@@ -97,7 +79,7 @@ static void on_arrival_fifo(fs_engine *e, void *obj, long arg)
 int fs_workload_use_fifo(fs_workload *w)
 {
     fs_servers *p = w->pools[0];
-    if (!fs_fifo_applies(w->sim->sc, w->conf) || p->nidle == 0 ||
+    if (!w->fifo_applies || p->nidle == 0 ||
         (size_t)p->nidle != p->nservers)
         return 0;
     if (fs_fifo_init(&w->fifo, (size_t)p->nidle, fs_engine_now(w->sim->engine)))

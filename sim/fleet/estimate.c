@@ -118,8 +118,7 @@ void fs_estimate_run(const fs_world *world, fs_estimate *est)
             snprintf(what, sizeof what, "%s requests", n1);
         /* an arrival and a completion each; the arrival alone where the
          * recursion serves the workload (fifo_recursion.h) */
-        double per = !world->events_only && fs_fifo_applies(sc, w->conf)
-                         ? 1 : 2;
+        double per = !world->events_only && w->fifo_applies ? 1 : 2;
         add_part(est, per * n + extra, sc, w->conf->section, "arrivals",
                  what);
         if (!w->llm.ttft.h)

@@ -8,21 +8,16 @@
 
 #define ARITY 4
 
-/* Pool i is served only by workload c, and nothing else reaches its
- * instances: no training job, no other pool's spot fallback. */
-static int pool_is_its_own(const fs_scenario *sc, const fs_workload_conf *c,
-                           int i)
+void fs_fifo_pool_users(const fs_scenario *sc, int *users)
 {
-    for (size_t k = 0; k < sc->nworkloads; k++) {
-        const fs_workload_conf *o = &sc->workloads[k];
-        for (int j = 0; o != c && j < o->npools; j++)
-            if (o->pools[j] == i)
-                return 0;
-    }
     for (size_t k = 0; k < sc->npools; k++)
-        if (sc->pools[k].spot.fallback == i)
-            return 0;
-    return 1;
+        users[k] = 0;
+    for (size_t k = 0; k < sc->nworkloads; k++)
+        for (int j = 0; j < sc->workloads[k].npools; j++)
+            users[sc->workloads[k].pools[j]]++;
+    for (size_t k = 0; k < sc->npools; k++)
+        if (sc->pools[k].spot.fallback >= 0)
+            users[sc->pools[k].spot.fallback]++;
 }
 
 /* Its instances are all up from the start to the horizon, and each of its
@@ -35,13 +30,14 @@ static int pool_is_fixed(const fs_pool_conf *p)
            p->sharing == FS_SHARING_NONE;
 }
 
-int fs_fifo_applies(const fs_scenario *sc, const fs_workload_conf *c)
+int fs_fifo_applies(const fs_scenario *sc, const fs_workload_conf *c,
+                    const int *users)
 {
     if (c->kind != FS_KIND_INFERENCE || c->npools != 1 || c->batch_max != 1 ||
         c->queue_max != 0 || c->mig_profile[0] || c->service.model->server)
         return 0;
     int i = c->pools[0];
-    return pool_is_fixed(&sc->pools[i]) && pool_is_its_own(sc, c, i);
+    return pool_is_fixed(&sc->pools[i]) && users[i] == 1;   /* c alone */
 }
 
 int fs_fifo_init(fs_fifo *f, size_t servers, double t0)

@@ -37,12 +37,19 @@ typedef struct fs_fifo {
     double busy;             /* service seconds given, in all */
 } fs_fifo;
 
+/* For each pool of sc, how many things reach its instances: the workloads
+ * that list it (training included) and the pools whose spot fallback it
+ * is.  users has sc->npools entries; one pass over the scenario. */
+void fs_fifo_pool_users(const fs_scenario *sc, int *users);
+
 /* Whether workload c of sc is served the same with the shortcut as with
- * events: one pool, which serves it alone, with a fixed number of whole
- * servers that nothing starts or stops (no autoscaler, window, spot
- * interruption, fallback into it, MIG or sharing); one request at a time
- * (batch_max = 1), no queue limit, a plain service model. */
-int fs_fifo_applies(const fs_scenario *sc, const fs_workload_conf *c);
+ * events: one pool, which serves it alone (users from
+ * fs_fifo_pool_users), with a fixed number of whole servers that nothing
+ * starts or stops (no autoscaler, window, spot interruption, fallback
+ * into it, MIG or sharing); one request at a time (batch_max = 1), no
+ * queue limit, a plain service model. */
+int fs_fifo_applies(const fs_scenario *sc, const fs_workload_conf *c,
+                    const int *users);
 
 /* Makes f serve with `servers` servers, all free at time t0.  -1 when out
  * of memory. */

@@ -107,6 +107,7 @@ struct fs_servers {
      * share, allocate.c). */
     double *wl_busy;
     size_t nmonths;
+    size_t month_hint;         /* the month fs_servers_account last found */
     /* Spot interruptions (dispatch.c): requests requeued, and the service
      * seconds lost, in all and at the last interruption. */
     long retried;

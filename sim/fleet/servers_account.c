@@ -6,6 +6,19 @@
  * the two call down to it and never round a circle. */
 #include "sim/fleet/servers.h"
 
+/* The month of t0, as fs_calendar_month finds it: the last one found
+ * when it still holds t0 (busy stretches start in nearly the order they
+ * are accounted, so it mostly does), else the calendar's search. */
+static size_t month_of(fs_servers *p, double t0)
+{
+    const fs_calendar *cal = &p->sim->cal;
+    size_t m = p->month_hint;
+    if (!(m < cal->nmonths && t0 >= cal->bound[m] &&
+          (m + 1 == cal->nmonths || t0 < cal->bound[m + 1])))
+        m = p->month_hint = fs_calendar_month(cal, t0, 0);
+    return m;
+}
+
 void fs_servers_account(fs_servers *p, int k, double t0, double t,
                         double gpus)
 {
@@ -13,7 +26,7 @@ void fs_servers_account(fs_servers *p, int k, double t0, double t,
     double *row = &p->wl_busy[(size_t)k * p->nmonths];
     if (t <= t0 || k < 0)
         return;
-    for (size_t m = fs_calendar_month(cal, t0, 0); m < cal->nmonths; m++) {
+    for (size_t m = month_of(p, t0); m < cal->nmonths; m++) {
         double a = t0 > cal->bound[m] ? t0 : cal->bound[m];
         double b = t < cal->bound[m + 1] ? t : cal->bound[m + 1];
         if (b > a)

@@ -34,6 +34,22 @@ static int check_feasible(fs_world *w)
     return 0;
 }
 
+/* Which workloads the recursion may serve (fifo_recursion.h), decided
+ * once: the event estimate and fs_world_start both read it. */
+static int mark_fifo(fs_world *w)
+{
+    const fs_scenario *sc = w->sim.sc;
+    int *users = calloc(sc->npools ? sc->npools : 1, sizeof *users);
+    if (!users)
+        return fs_error_set(w->sim.err, "out of memory");
+    fs_fifo_pool_users(sc, users);
+    for (size_t i = 0; i < w->nworkloads; i++)
+        w->workloads[i].fifo_applies =
+            fs_fifo_applies(sc, w->workloads[i].conf, users);
+    free(users);
+    return 0;
+}
+
 /* Each pool and workload is counted before its init, so that fs_world_free
  * also frees one that a failed init left half built. */
 static int build(fs_world *w, unsigned replication)
@@ -81,6 +97,8 @@ static int build(fs_world *w, unsigned replication)
     }
     if (rc == 0 && !(w->training = fs_training_new(sim, train)))
         rc = -1;
+    if (rc == 0)
+        rc = mark_fifo(w);
     free(servers);
     free(train);
     return rc ? rc : check_feasible(w);

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define usage(...) fs_usage_error("plan", __VA_ARGS__)
 
@@ -221,8 +220,7 @@ int cmd_plan(int argc, char **argv)
     p.db = FS_DEFAULT_DB;
     p.max_unfinished = FS_OVERLOADED_SHARE;   /* run's "overloaded" */
     p.purchases[FS_PLAN_OD] = p.purchases[FS_PLAN_RESERVED] = 1;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    p.jobs = cpus > 0 ? cpus : 1;
+    p.jobs = fs_default_jobs();
     p.max_count = 1024;
     p.max_events = FS_MAX_EVENTS_DEFAULT;
     p.sets = calloc((size_t)argc + 2, sizeof *p.sets);

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef struct run_options {
     const char *scenario;
@@ -118,8 +117,7 @@ static int parse_args(int argc, char **argv, run_options *o)
     o->db = FS_DEFAULT_DB;
     o->busy_timeout = -1;
     o->max_events = FS_MAX_EVENTS_DEFAULT;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    o->jobs = cpus > 0 ? cpus : 1;
+    o->jobs = fs_default_jobs();
     o->sets = calloc((size_t)argc + 2, sizeof *o->sets);
     if (!o->sets)
         return fs_fail("out of memory");

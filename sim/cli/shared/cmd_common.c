@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim/base/error.h"
 #include "sim/cli/shared/help.h"
@@ -128,4 +129,10 @@ int fs_unknown_option(const char *cmd, const char *arg,
 int fs_is_help(const char *arg)
 {
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+long fs_default_jobs(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 0 ? cpus : 1;
 }

@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define usage(...) fs_usage_error("sweep", __VA_ARGS__)
 
@@ -131,8 +130,7 @@ static int parse_args(int argc, char **argv, fs_sweep_options *o)
     o->db = FS_DEFAULT_DB;
     o->busy_timeout = -1;
     o->max_events = FS_MAX_EVENTS_DEFAULT;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    o->jobs = cpus > 0 ? cpus : 1;
+    o->jobs = fs_default_jobs();
     o->sets = calloc((size_t)argc + 2, sizeof *o->sets);
     if (!o->sets)
         return fs_fail("out of memory");
