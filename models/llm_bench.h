@@ -71,4 +71,14 @@ int fs_llm_bench_eval(const fs_llm_bench_point *pt, const fs_catalog *cat,
 double fs_llm_steady_iteration(const fs_llm_perf *p, int n, long in,
                                long out);
 
+/* n closed-loop clients, each sending a prompt of `in` tokens and reading
+ * `out` back, then the next: seconds between one client's output tokens
+ * (the others' prompts prefilled between them; TPOT_MS) and to its first
+ * token (TTFT_CONC_MS).  Used by the benchmarks and by calibration
+ * (models/llm_predict.c). */
+double fs_llm_tpot_at_concurrency(const fs_llm_perf *p, int n, long in,
+                                  long out);
+double fs_llm_ttft_at_concurrency(const fs_llm_perf *p, int n, long in,
+                                  long out);
+
 #endif
