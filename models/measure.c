@@ -152,6 +152,11 @@ static int read_json(const char *path, const fs_measure_format *fmt,
     return rc;
 }
 
+int fs_measure_format_known(const char *name)
+{
+    return by_name(name) ? 0 : -1;
+}
+
 int fs_measures_read(const char *path, const char *format, fs_measures *out,
                      fs_error *err)
 {

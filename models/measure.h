@@ -48,6 +48,8 @@ extern const fs_measure_format fs_measure_vllm, fs_measure_genai_perf,
  * with "file: ..." (out keeps what it held before). */
 int fs_measures_read(const char *path, const char *format, fs_measures *out,
                      fs_error *err);
+/* 0 when a reader has that name ("vllm", "csv", ...), else -1. */
+int fs_measure_format_known(const char *name);
 /* "vllm, genai-perf, ..." for messages. */
 const char *fs_measure_format_names(void);
 

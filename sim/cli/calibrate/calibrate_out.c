@@ -44,6 +44,13 @@ static void load_text(const fs_llm_measure *m, char *buf, size_t len)
         snprintf(buf, len, "%g req/s", m->rate);
 }
 
+/* The last n characters of a run's name: its file and line or entry. */
+static const char *tail(const char *s, size_t n)
+{
+    size_t len = strlen(s);
+    return len > n ? s + len - n : s;
+}
+
 static void print_residuals(const calibration *c)
 {
     const fs_llm_fit *f = &c->fit;
@@ -60,8 +67,9 @@ static void print_residuals(const calibration *c)
                 continue;
             double r = f->resid[i * FS_MET_COUNT + k];
             double l = f->loo ? f->loo[i * FS_MET_COUNT + k] : NAN;
-            printf("%-34.34s %-12s %9s %-9s %10.4g %10.4g %+7.1f%% ",
-                   m->source, load, lens, fs_llm_metric_name((fs_llm_metric)k),
+            printf("%-34s %-12s %9s %-9s %10.4g %10.4g %+7.1f%% ",
+                   tail(m->source, 34), load, lens,
+                   fs_llm_metric_name((fs_llm_metric)k),
                    meas, meas * exp(r), 100 * expm1(r));
             if (isnan(l))
                 printf("%8s\n", "-");

@@ -73,6 +73,9 @@ static int parse(calib_args *a, int argc, char **argv)
     if (!a->nfiles || !a->model || !a->gpu)
         return fs_usage_error("calibrate", "which runs, model and GPU? "
                               "fleetsim calibrate FILE... --model M --gpu G");
+    if (a->format && fs_measure_format_known(a->format))
+        return fs_usage_error("calibrate", "--format '%s': expected %s",
+                              a->format, fs_measure_format_names());
     return parse_fit(a);   /* -1: go on */
 }
 
