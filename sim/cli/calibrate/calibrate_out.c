@@ -101,10 +101,14 @@ void calibrate_print(const calibration *c)
 int calibrate_write_profile(const calibration *c, const char *path,
                             fs_error *err)
 {
+    const double *x = c->fit.x;
+    fs_llm_perf p;
+    char why[512];
+    if (fs_llm_perf_with(&p, &c->cfg, &c->hw, x, why, sizeof why))
+        return fs_error_set(err, "%s", why);
     fs_outfile o;
     if (fs_outfile_open(&o, path, err))
         return -1;
-    const double *x = c->fit.x;
     fprintf(o.f, "engine,version,current,generation,mfu,decode_fraction,"
             "bw_efficiency,step_s,layer_s,prefill_s,pad_tokens,"
             "tp_step_growth,tp_pad_growth,source\n");
@@ -112,7 +116,7 @@ int calibrate_write_profile(const calibration *c, const char *path,
             "0,0,\"fleetsim calibrate: %zu runs of %s on %s (%s; TP %d)\"\n",
             c->cfg.engine, c->hw.gpu->generation, x[FS_FIT_MFU],
             x[FS_FIT_DECODE], x[FS_FIT_BW], x[FS_FIT_STEP],
-            x[FS_FIT_PREFILL], 100.0, c->ms.n, c->cfg.model->name,
+            x[FS_FIT_PREFILL], p.prefill_pad_tokens, c->ms.n, c->cfg.model->name,
             c->hw.gpu->name, fs_precision_name(c->cfg.weights), c->cfg.tp);
     return fs_outfile_commit(&o, err);
 }
