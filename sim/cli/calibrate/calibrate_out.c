@@ -30,7 +30,12 @@ static void print_params(const calibration *c)
             printf("%10.4g %10s", f->x[i] * s, "undefined");
         else
             printf("%10.4g %10.2g", f->x[i] * s, f->se[i] * s);
-        printf("  %s%s%s\n", p->unit, p->unit[0] ? ": " : "", p->what);
+        /* at a bound the fit pressed against it: the value is a limit */
+        double span = p->hi - p->lo;
+        int bound = f->fitted[i] && (f->x[i] - p->lo < 1e-4 * span ||
+                                     p->hi - f->x[i] < 1e-4 * span);
+        printf("  %s%s%s%s\n", p->unit, p->unit[0] ? ": " : "", p->what,
+               bound ? " [at its bound]" : "");
     }
 }
 
