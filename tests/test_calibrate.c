@@ -8,6 +8,7 @@
  *     standard errors of the truth, and its standard error is a fraction
  *     of its value; the fit's rms is the noise's 5% within 1.5 points;
  *     the time it takes (leave-one-out included) is printed, not asserted;
+ *   - weights: a run of weight 2 gives the fit of that run given twice;
  *   - published: three points of a published vLLM sweep on an L4 (1, 8
  *     and 32 clients) predict the other three (2, 4, 16 clients): TPOT
  *     within 10%, throughput within 12%; TTFT is printed (the model's
@@ -225,6 +226,37 @@ static void published(void)
     fs_measures_free(&all);
 }
 
+/* A run of weight 2 weighs as the same run given twice: the weighted sum
+ * of squares is the same function, so the fits meet. */
+static void weights(void)
+{
+    fs_llm_config c;
+    fs_llm_hw hw;
+    setup(&c, &hw, small, "qwen2.5-0.5b", "L4");
+    fs_measures all = {0};
+    fs_error err;
+    CHECK(read_file("l4_published.csv", &all, &err) == 0 && all.n == 6);
+    if (all.n != 6)
+        return fs_measures_free(&all);
+    fs_llm_measure twice[7], weighed[6];
+    memcpy(twice, all.v, 6 * sizeof *twice);
+    twice[6] = all.v[2];
+    memcpy(weighed, all.v, 6 * sizeof *weighed);
+    weighed[2].weight = 2;
+    int use[FS_FIT_NPARAMS] = {1, 0, 1, 1, 0, 1};
+    fs_llm_fit a, b;
+    CHECK(fs_llm_calibrate(&c, &hw, twice, 7, use, 0, &a, NULL, 0) == 0);
+    CHECK(fs_llm_calibrate(&c, &hw, weighed, 6, use, 0, &b, NULL, 0) == 0);
+    CHECK_NEAR(a.chi2, b.chi2, 1e-9 * a.chi2);
+    for (int i = 0; i < FS_FIT_NPARAMS; i++) {
+        const fs_llm_param *p = fs_llm_param_at(i);
+        CHECK_NEAR(a.x[i], b.x[i], 1e-4 * fabs(a.x[i]) + 1e-6 * (p->hi - p->lo));
+    }
+    fs_llm_fit_free(&a);
+    fs_llm_fit_free(&b);
+    fs_measures_free(&all);
+}
+
 int main(void)
 {
     load();
@@ -232,6 +264,7 @@ int main(void)
         readers();
         recovery();
         published();
+        weights();
     }
     fs_llm_catalog_free(small);
     fs_llm_catalog_free(models);
