@@ -269,7 +269,8 @@ double fs_llm_ttft_at_concurrency(const fs_llm_perf *p, int n, long in,
 }
 
 int fs_llm_bench_eval(const fs_llm_bench_point *pt, const fs_catalog *cat,
-                      const fs_llm_catalog *models, double *out, char *why,
+                      const fs_llm_catalog *models,
+                      const fs_llm_engines *engines, double *out, char *why,
                       size_t len)
 {
     const fs_llm_model *m = fs_llm_catalog_find(models, pt->model);
@@ -280,7 +281,7 @@ int fs_llm_bench_eval(const fs_llm_bench_point *pt, const fs_catalog *cat,
         return -1;
     }
     fs_llm_config c;
-    fs_llm_config_default(&c, m);
+    fs_llm_config_default(&c, m, engines);
     fs_precision_parse(pt->precision, &c.weights);
     c.kv = c.weights == FS_PREC_FP8 ? FS_PREC_FP8 : FS_PREC_BF16;
     c.tp = pt->tp;

@@ -63,7 +63,8 @@ const char *fs_llm_bench_metric_name(fs_llm_bench_metric m);
 /* The model's figure for a point; 0, or -1 with why (unknown name, does
  * not fit). */
 int fs_llm_bench_eval(const fs_llm_bench_point *pt, const fs_catalog *cat,
-                      const fs_llm_catalog *models, double *out, char *why,
+                      const fs_llm_catalog *models,
+                      const fs_llm_engines *engines, double *out, char *why,
                       size_t len);
 
 /* The steady state of n sequences of in + out tokens under in-flight

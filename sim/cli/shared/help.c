@@ -355,8 +355,10 @@ static const char fit_help[] =
 "(6 x active parameters), 8 x with checkpointing (--mfu, default by GPU\n"
 "generation).  Then every catalog GPU it fits on with its cheapest\n"
 "instance type, cheapest first.  MODEL is a row of models.csv (`fleetsim\n"
-"catalog models`) or of --models FILE (same columns).  Unknown model or\n"
-"GPU: exit status 1 with the nearest name.\n";
+"catalog models`) or of --models FILE (same columns).  --engine names a\n"
+"serving-stack profile of engines.csv (vllm, trt-llm, sglang, or\n"
+"NAME@VERSION; default vllm).  Unknown model or GPU: exit status 1 with\n"
+"the nearest name; unknown engine: exit status 2 with the known ones.\n";
 
 static const char calibrate_help[] =
 "usage: fleetsim calibrate FILE... --model M --gpu G [--engine E]\n"
