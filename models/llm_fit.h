@@ -56,6 +56,16 @@ int fs_llm_perf_with(fs_llm_perf *p, const fs_llm_config *c,
                      const fs_llm_hw *hw, const double *x, char *why,
                      size_t len);
 
+/* The fit as an engine-profile row (models/llm_engine.h) that reproduces
+ * fs_llm_perf_with(x) for this configuration: the configuration's profile
+ * row for the GPU with version "calibrated", current, the GPU's
+ * generation, the fitted efficiencies, and the fixed costs and padding as
+ * the replica's whole at this model and TP (no per-layer part, no growth
+ * with TP).  request_s has no column: the simulator has no such cost. */
+int fs_llm_params_profile(const fs_llm_config *c, const fs_llm_hw *hw,
+                          const double *x, const char *source,
+                          fs_llm_engine *row, char *why, size_t len);
+
 /* ---- measurements and predictions ---------------------------------------- */
 
 /* Requests a serving stack keeps running at most (vLLM's max_num_seqs). */

@@ -15,6 +15,7 @@
  * iteration time adds. */
 #include "models/llm_fit.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -52,10 +53,12 @@ int fs_llm_params_default(const fs_llm_config *c, const fs_llm_hw *hw,
     fs_llm_perf p;
     if (fs_llm_perf_init(&p, c, hw, why, len))
         return -1;
-    double mfu, bw;
-    fs_llm_engine_defaults(c->engine, hw->gpu, &mfu, &bw);
-    x[FS_FIT_MFU] = c->mfu > 0 ? c->mfu : mfu;
-    x[FS_FIT_BW] = c->bw_efficiency > 0 ? c->bw_efficiency : bw;
+    /* perf_init found the profile's row for this GPU */
+    const fs_llm_engine *e = fs_llm_engines_find(c->engines, c->engine,
+                                                 hw->gpu->generation);
+    x[FS_FIT_MFU] = c->mfu > 0 ? c->mfu : e->mfu;
+    x[FS_FIT_BW] = c->bw_efficiency > 0 ? c->bw_efficiency
+                                        : e->bw_efficiency;
     x[FS_FIT_DECODE] = p.decode_flops / p.peak_flops;
     x[FS_FIT_STEP] = p.step_overhead_s;
     x[FS_FIT_PREFILL] = p.prefill_overhead_s;
@@ -75,5 +78,32 @@ int fs_llm_perf_with(fs_llm_perf *p, const fs_llm_config *c,
     p->decode_flops = p->peak_flops * x[FS_FIT_DECODE];
     p->step_overhead_s = x[FS_FIT_STEP];
     p->prefill_overhead_s = x[FS_FIT_PREFILL];
+    return 0;
+}
+
+int fs_llm_params_profile(const fs_llm_config *c, const fs_llm_hw *hw,
+                          const double *x, const char *source,
+                          fs_llm_engine *row, char *why, size_t len)
+{
+    fs_llm_perf p;
+    if (fs_llm_perf_with(&p, c, hw, x, why, len))
+        return -1;
+    *row = *fs_llm_engines_find(c->engines, c->engine, hw->gpu->generation);
+    snprintf(row->version, sizeof row->version, "calibrated");
+    row->current = 1;
+    snprintf(row->generation, sizeof row->generation, "%s",
+             hw->gpu->generation);
+    row->mfu = x[FS_FIT_MFU];
+    row->decode_fraction = x[FS_FIT_DECODE];
+    row->bw_efficiency = x[FS_FIT_BW];
+    /* the replica's whole at this model and TP: no per-layer part, no
+     * growth with TP (it was measured at this TP) */
+    row->step_s = x[FS_FIT_STEP];
+    row->layer_s = 0;
+    row->tp_step_growth = 0;
+    row->prefill_s = x[FS_FIT_PREFILL];
+    row->pad_tokens = p.prefill_pad_tokens;
+    row->tp_pad_growth = 0;
+    snprintf(row->source, sizeof row->source, "%s", source);
     return 0;
 }

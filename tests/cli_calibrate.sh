@@ -39,6 +39,36 @@ printed=$(awk '$1 == "mfu" { print $3 }' "$TMP/three.out")
 written=$(awk -F, 'NR == 2 { printf "%.4g", $5 }' "$TMP/profile.csv")
 [ "$printed" = "$written" ] || fail "mfu printed $printed, written $written"
 
+# the profile as a scenario uses it: a pool's llm_profile = FILE and the
+# workload's llm(..., profile = FILE) give the same figures, not the
+# catalog's vllm
+cat >"$TMP/base.ini" <<'INI'
+[scenario]
+name = cal
+horizon = 10m
+seed = 3
+[pool.l4]
+gpu = L4
+price = 0.80
+count = 1
+[workload.chat]
+pools = l4
+arrivals = poisson(rate=1/s)
+service = llm(model=llama-3-8b, precision=bf16)
+tokens_in = const(256)
+tokens_out = const(128)
+INI
+lat() { sqlite3 -batch -noheader "$1" "SELECT printf('%.17g %.17g', ttft_p50_s, tpot_p50_s) FROM latency WHERE workload = 'chat'"; }
+cp "$TMP/profile.csv" "$TMP/cal.csv"
+sed 's/^\[pool\.l4\]$/[pool.l4]\nllm_profile = cal.csv/' "$TMP/base.ini" >"$TMP/pool.ini"
+sed 's/precision=bf16)/precision=bf16, profile=cal.csv)/' "$TMP/base.ini" >"$TMP/wl.ini"
+expect_exit 0 "catalog vllm" -- "$FLEETSIM" run "$TMP/base.ini" --db "$TMP/a.db" --quiet
+expect_exit 0 "llm_profile = calibrated" -- "$FLEETSIM" run "$TMP/pool.ini" --db "$TMP/b.db" --quiet
+expect_exit 0 "profile = calibrated" -- "$FLEETSIM" run "$TMP/wl.ini" --db "$TMP/c.db" --quiet
+expect_eq "$(lat "$TMP/b.db")" "$(lat "$TMP/c.db")" "the pool's and the workload's profile agree"
+checks=$((checks + 1))
+[ "$(lat "$TMP/b.db")" != "$(lat "$TMP/a.db")" ] || fail "the calibrated profile gives the catalog's figures"
+
 # every format at once; the A10G row of runs.csv is skipped
 expect_exit 0 "all formats" -- "$FLEETSIM" calibrate "$D/vllm_c8.json" "$D/vllm_rate4.json" \
     "$D/genai_perf.json" "$D/guidellm.json" "$D/inference_perf.json" "$D/runs.csv" $M

@@ -8,6 +8,7 @@
  *     standard errors of the truth, and its standard error is a fraction
  *     of its value; the fit's rms is the noise's 5% within 1.5 points;
  *     the time it takes (leave-one-out included) is printed, not asserted;
+ *   - the profile written reproduces the fitted iteration times;
  *   - weights: a run of weight 2 gives the fit of that run given twice;
  *   - published: three points of a published vLLM sweep on an L4 (1, 8
  *     and 32 clients) predict the other three (2, 4, 16 clients): TPOT
@@ -21,9 +22,11 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <time.h>
+#include <unistd.h>
 
 static fs_catalog *cat;
 static fs_llm_catalog *models, *small;
+static fs_llm_engines *engines;
 
 static void load(void)
 {
@@ -33,10 +36,13 @@ static void load(void)
     check_path(m, sizeof m, "models/catalog/models.csv");
     check_path(s, sizeof s, "tests/data/calibrate/models.csv");
     fs_error err;
+    char e[1024];
+    check_path(e, sizeof e, "models/catalog/engines.csv");
+    engines = fs_llm_engines_load(e, &err);
     cat = fs_catalog_load(g, i, &err);
     models = fs_llm_catalog_load(m, &err);
     small = fs_llm_catalog_load(s, &err);
-    CHECK(cat && models && small);
+    CHECK(cat && models && small && engines);
 }
 
 static int read_file(const char *name, fs_measures *ms, fs_error *err)
@@ -101,7 +107,7 @@ static void readers(void)
 static void setup(fs_llm_config *c, fs_llm_hw *hw, const fs_llm_catalog *mc,
                   const char *model, const char *gpu)
 {
-    fs_llm_config_default(c, fs_llm_catalog_find(mc, model));
+    fs_llm_config_default(c, fs_llm_catalog_find(mc, model), engines);
     fs_llm_hw_default(hw, fs_catalog_gpu(cat, gpu));
 }
 
@@ -226,6 +232,57 @@ static void published(void)
     fs_measures_free(&all);
 }
 
+/* The profile a fit writes, read back as a scenario reads it, gives the
+ * fitted iteration times: at TP 2 (where the stack's own profile adds
+ * per-layer costs and growth with TP) and for prefill, decode and mixed
+ * iterations, to the last bits %.17g keeps. */
+static void profile_round_trip(void)
+{
+    fs_llm_config c;
+    fs_llm_hw hw;
+    setup(&c, &hw, models, "llama-3.1-8b", "A100-80GB");
+    c.tp = 2;
+    double x[FS_FIT_NPARAMS];
+    CHECK(fs_llm_params_default(&c, &hw, x, NULL, 0) == 0);
+    x[FS_FIT_MFU] = 0.61;
+    x[FS_FIT_DECODE] = 0.44;
+    x[FS_FIT_BW] = 0.83;
+    x[FS_FIT_STEP] = 1.7e-3;
+    x[FS_FIT_PREFILL] = 5.5e-3;
+    fs_llm_engine row;
+    char why[512];
+    CHECK(fs_llm_params_profile(&c, &hw, x, "test, \"quoted\"", &row, why,
+                                sizeof why) == 0);
+    char path[] = "/tmp/test_calibrate_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    CHECK(f && fs_llm_engine_write(f, &row, 1) == 0);
+    if (f)
+        fclose(f);
+    fs_error err;
+    fs_llm_engines *mine = fs_llm_engines_load(path, &err);
+    unlink(path);
+    CHECK(mine != NULL);
+    if (!mine)
+        return;
+    fs_llm_config back = c;
+    back.engines = mine;
+    fs_llm_perf want, got;
+    CHECK(fs_llm_perf_with(&want, &c, &hw, x, why, sizeof why) == 0);
+    CHECK(fs_llm_perf_init(&got, &back, &hw, why, sizeof why) == 0);
+    static const long pre[] = {512, 0, 128};
+    static const int dec[] = {0, 64, 16};
+    for (int k = 0; k < 3; k++) {
+        double n = (double)pre[k];
+        double a = fs_llm_iteration_time(&want, pre[k], n * (n + 1) / 2,
+                                         dec[k], dec[k] * 900L);
+        double b = fs_llm_iteration_time(&got, pre[k], n * (n + 1) / 2,
+                                         dec[k], dec[k] * 900L);
+        CHECK_NEAR(b, a, 1e-12 * a);
+    }
+    fs_llm_engines_free(mine);
+}
+
 /* A run of weight 2 weighs as the same run given twice: the weighted sum
  * of squares is the same function, so the fits meet. */
 static void weights(void)
@@ -260,12 +317,14 @@ static void weights(void)
 int main(void)
 {
     load();
-    if (cat && models && small) {
+    if (cat && models && small && engines) {
         readers();
         recovery();
         published();
         weights();
+        profile_round_trip();
     }
+    fs_llm_engines_free(engines);
     fs_llm_catalog_free(small);
     fs_llm_catalog_free(models);
     fs_catalog_free(cat);

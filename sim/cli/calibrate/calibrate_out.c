@@ -5,9 +5,8 @@
  * figure measured, fitted, the residual (fitted / measured - 1) and the
  * leave-one-out error (the run predicted by a fit to the others), then the
  * leave-one-out median and worst.  The profile (--out) is one row of the
- * engine-profile columns (models/catalog/engines.csv) for the GPU's
- * generation, its per-step cost the whole replica's at this model and TP
- * (no per-layer part, no growth with TP: it was measured there). */
+ * engine-profile columns (models/catalog/engines.csv: fs_llm_engine_write)
+ * made by fs_llm_params_profile. */
 #include "sim/cli/calibrate/calibrate.h"
 #include "sim/base/outfile.h"
 
@@ -106,22 +105,21 @@ void calibrate_print(const calibration *c)
 int calibrate_write_profile(const calibration *c, const char *path,
                             fs_error *err)
 {
-    const double *x = c->fit.x;
-    fs_llm_perf p;
-    char why[512];
-    if (fs_llm_perf_with(&p, &c->cfg, &c->hw, x, why, sizeof why))
+    char source[512], why[512];
+    snprintf(source, sizeof source, "fleetsim calibrate: %zu runs of %s on "
+             "%s (%s; TP %d; engine %s)", c->ms.n, c->cfg.model->name,
+             c->hw.gpu->name, fs_precision_name(c->cfg.weights), c->cfg.tp,
+             c->cfg.engine);
+    fs_llm_engine row;
+    if (fs_llm_params_profile(&c->cfg, &c->hw, c->fit.x, source, &row, why,
+                              sizeof why))
         return fs_error_set(err, "%s", why);
     fs_outfile o;
     if (fs_outfile_open(&o, path, err))
         return -1;
-    fprintf(o.f, "engine,version,current,generation,mfu,decode_fraction,"
-            "bw_efficiency,step_s,layer_s,prefill_s,pad_tokens,"
-            "tp_step_growth,tp_pad_growth,source\n");
-    fprintf(o.f, "%s,calibrated,yes,%s,%.17g,%.17g,%.17g,%.17g,0,%.17g,%.17g,"
-            "0,0,\"fleetsim calibrate: %zu runs of %s on %s (%s; TP %d)\"\n",
-            c->cfg.engine, c->hw.gpu->generation, x[FS_FIT_MFU],
-            x[FS_FIT_DECODE], x[FS_FIT_BW], x[FS_FIT_STEP],
-            x[FS_FIT_PREFILL], p.prefill_pad_tokens, c->ms.n, c->cfg.model->name,
-            c->hw.gpu->name, fs_precision_name(c->cfg.weights), c->cfg.tp);
+    if (fs_llm_engine_write(o.f, &row, 1)) {
+        fs_outfile_abort(&o);
+        return fs_error_set(err, "%s: cannot write", path);
+    }
     return fs_outfile_commit(&o, err);
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 typedef struct calib_args {
     const char *model, *gpu, *engine, *precision, *tp, *out, *format, *fit,
@@ -82,7 +83,8 @@ static int parse(calib_args *a, int argc, char **argv)
 /* The configuration the options name, checked against the catalogs: 0,
  * or the exit status. */
 static int configure(const calib_args *a, const fs_catalog *cat,
-                     const fs_llm_catalog *mc, calibration *c)
+                     const fs_llm_catalog *mc, const fs_llm_engines *engines,
+                     calibration *c)
 {
     char hint[1024];
     const fs_llm_model *m = fs_llm_catalog_find(mc, a->model);
@@ -96,7 +98,7 @@ static int configure(const calib_args *a, const fs_catalog *cat,
                 m ? "GPU" : "model", m ? a->gpu : a->model, hint);
         return FS_EXIT_FAIL;
     }
-    fs_llm_config_default(&c->cfg, m);
+    fs_llm_config_default(&c->cfg, m, engines);
     if (fs_precision_parse(a->precision, &c->cfg.weights))
         return fs_usage_error("calibrate", "--precision '%s': expected "
                               "fp32, bf16, fp16, fp8, int8 or int4",
@@ -108,9 +110,12 @@ static int configure(const calib_args *a, const fs_catalog *cat,
         return fs_usage_error("calibrate", "--tp '%s': expected 1, 2, 4 or "
                               "8", a->tp);
     c->cfg.tp = (int)tp;
-    if (fs_llm_engine_known(a->engine))
-        return fs_usage_error("calibrate", "--engine '%s': expected vllm, "
-                              "trt-llm or sglang", a->engine);
+    if (strlen(a->engine) >= sizeof c->cfg.engine ||
+        !fs_llm_engines_find(engines, a->engine, NULL)) {
+        fs_llm_engines_suggest(engines, a->engine, hint, sizeof hint);
+        return fs_usage_error("calibrate", "--engine '%s': no such profile "
+                              "(%s)", a->engine, hint);
+    }
     snprintf(c->cfg.engine, sizeof c->cfg.engine, "%s", a->engine);
     fs_llm_hw_default(&c->hw, g);
     return 0;
@@ -186,7 +191,8 @@ static int run(const calib_args *a, calibration *c)
 /* The catalogs, the configuration, the fit: an exit status. */
 static int load_and_run(const calib_args *a, calibration *c)
 {
-    char gpus[2048], inst[2048], models[2048];
+    char gpus[2048], inst[2048], models[2048], engines[2048];
+    snprintf(engines, sizeof engines, "%s/engines.csv", a->dir);
     snprintf(gpus, sizeof gpus, "%s/gpus.csv", a->dir);
     snprintf(inst, sizeof inst, "%s/instances.csv", a->dir);
     snprintf(models, sizeof models, "%s/models.csv", a->dir);
@@ -196,9 +202,15 @@ static int load_and_run(const calib_args *a, calibration *c)
         return fs_fail(err.msg);
     fs_llm_catalog *mc = fs_llm_catalog_load(a->models_csv ? a->models_csv
                                                            : models, &err);
-    int rc = mc ? configure(a, cat, mc, c) : fs_fail(err.msg);
+    /* the engine profiles beside the catalog, else the installed ones */
+    fs_llm_engines *eng = NULL;
+    if (mc)
+        eng = access(engines, R_OK) == 0 ? fs_llm_engines_load(engines, &err)
+                                         : fs_llm_engines_load_default(&err);
+    int rc = mc && eng ? configure(a, cat, mc, eng, c) : fs_fail(err.msg);
     if (rc == 0)
         rc = run(a, c);
+    fs_llm_engines_free(eng);
     fs_llm_catalog_free(mc);
     fs_catalog_free(cat);
     return rc;

@@ -388,9 +388,10 @@ static const char calibrate_help[] =
 "error (the covariance scaled by the residual variance; \"held\" when no\n"
 "run moves it), each figure's residual and leave-one-out error (the run\n"
 "predicted by a fit to the others), and the time taken.  --out writes the\n"
-"fit as an engine profile row (engines.csv's columns) for the scenario's\n"
-"llm_profile key (request_ms is not in it: the simulator has no such\n"
-"cost).  A malformed file: exit status 1 naming file and key.\n";
+"fit as an engine profile row (engines.csv's columns, version calibrated)\n"
+"for a pool's llm_profile = FILE or llm(..., profile = FILE) (request_ms is\n"
+"not in it: the simulator has no such cost).  A malformed file: exit status\n"
+"1 naming file and key.\n";
 
 static const char plan_help[] =
 "usage: fleetsim plan SCENARIO --slo 'METRIC<=VALUE,...' [--workload W]\n"
