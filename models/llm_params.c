@@ -6,7 +6,9 @@
  * not, the time a request spends before its first token outside the GPU
  * (the API server's parsing and tokenization, the network: what makes a
  * measured TTFT at one client tens of ms where the prefill takes a few).
- * Fitting it keeps that time out of the GPU's parameters.  Their defaults are what an uncalibrated run uses for the
+ * Fitting it keeps that time out of the GPU's parameters.  A fitted vector
+ * leaves as an engine-profile row (models/llm_engine.h) that gives the
+ * same iteration times: fs_llm_params_profile.  Their defaults are what an uncalibrated run uses for the
  * configuration (the stack's figures for the GPU's generation, or the
  * configuration's own mfu and bw_efficiency); a vector reaches the
  * iteration time through fs_llm_perf_with only, which sets the replica's

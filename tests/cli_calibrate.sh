@@ -108,6 +108,8 @@ expect_exit 2 "no GPU" -- "$FLEETSIM" calibrate "$D/runs.csv" --model qwen2.5-0.
 expect_exit 2 "bad --fit" -- "$FLEETSIM" calibrate "$D/runs.csv" $M --fit mfu,speed
 expect_in "$TMP/err" "--fit 'speed'" "bad --fit named"
 expect_exit 2 "bad --format" -- "$FLEETSIM" calibrate "$D/runs.csv" $M --format yaml
+expect_exit 2 "unknown --engine" -- "$FLEETSIM" calibrate "$D/runs.csv" $M --engine vlm
+expect_in "$TMP/err" "--engine 'vlm': no such profile (did you mean 'vllm'?" "engine suggested"
 expect_exit 2 "bad --tp" -- "$FLEETSIM" calibrate "$D/runs.csv" $M --tp 3
 
 report
