@@ -190,9 +190,15 @@ static void bench_llm_iteration(long calls)
                         .expert_params = 3.0 * 4096 * 14336 * 32,
                         .vocab = 32000, .max_context = 32768};
     const fs_llm_model *ms[2] = {&dense, &moe};
+    fs_error err;
+    fs_llm_engines *eng = fs_llm_engines_load_default(&err);
+    if (!eng) {
+        printf("  llm: %s\n", err.msg);
+        return;
+    }
     for (int k = 0; k < 2; k++) {
         fs_llm_config c;
-        fs_llm_config_default(&c, ms[k]);
+        fs_llm_config_default(&c, ms[k], eng);
         c.weights = FS_PREC_FP8;
         c.kv = FS_PREC_FP8;
         c.tp = k == 0 ? 1 : 2;
@@ -202,7 +208,7 @@ static void bench_llm_iteration(long calls)
         char why[256];
         if (fs_llm_perf_init(&p, &c, &hw, why, sizeof why)) {
             printf("  llm: %s\n", why);
-            return;
+            break;
         }
         volatile double sink = 0;
         double t0 = fs_wall_seconds();
@@ -218,6 +224,7 @@ static void bench_llm_iteration(long calls)
         report(what, (double)calls, "calls", dt);
         (void)sink;
     }
+    fs_llm_engines_free(eng);
 }
 
 int main(int argc, char **argv)

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include "sim/base/error.h"
 #include "models/catalog.h"
+#include "models/llm_engine.h"
 
 typedef enum fs_precision {
     FS_PREC_FP32,
@@ -75,16 +76,18 @@ int fs_llm_model_set(fs_llm_model *m, const char *key, const char *value,
                      char *why, size_t len);
 int fs_llm_model_finish(fs_llm_model *m, char *why, size_t len);
 
-/* How a model is served: precision, tensor parallelism, serving stack and
- * the efficiencies (0 = the stack's documented default for the GPU's
- * generation). */
+/* How a model is served: precision, tensor parallelism, serving stack (a
+ * profile of engines, "vllm" or "vllm@0.2": models/llm_engine.h) and the
+ * efficiencies (0 = the profile's for the GPU's generation). */
 typedef struct fs_llm_config {
     const fs_llm_model *model;
     fs_precision weights;   /* weight precision */
     fs_precision kv;        /* KV-cache precision (default: weights', at
                                least fp8) */
     int tp;                 /* GPUs per replica: 1, 2, 4, 8 */
-    char engine[16];        /* "vllm" (default), "trt-llm", "sglang" */
+    const fs_llm_engines *engines;   /* the profiles engine is looked up
+                                        in (not owned) */
+    char engine[2 * FS_LLM_ENGINE_NAME_MAX];   /* "vllm" (default) */
     double mfu;             /* prefill compute efficiency, 0..1 */
     double bw_efficiency;   /* decode bandwidth efficiency, 0..1 */
 } fs_llm_config;
@@ -94,13 +97,10 @@ typedef struct fs_llm_config {
  * taken as it is: set it from this when the user names none. */
 fs_precision fs_llm_kv_default(fs_precision weights);
 
-/* bf16 weights and KV cache, tp 1, vllm, default efficiencies. */
-void fs_llm_config_default(fs_llm_config *c, const fs_llm_model *m);
-/* 0 when the serving stack is known ("vllm", "trt-llm", "sglang"). */
-int fs_llm_engine_known(const char *engine);
-/* The stack's default efficiencies for this GPU's generation. */
-void fs_llm_engine_defaults(const char *engine, const fs_gpu *g,
-                            double *mfu, double *bw_efficiency);
+/* bf16 weights and KV cache, tp 1, vllm from these profiles, the
+ * profile's efficiencies. */
+void fs_llm_config_default(fs_llm_config *c, const fs_llm_model *m,
+                           const fs_llm_engines *engines);
 
 /* What one replica runs on: tp GPUs of this type, each cut to a share of
  * its compute and memory (1, 1 for whole GPUs; a MIG slice's SM and memory
@@ -187,8 +187,9 @@ typedef struct fs_llm_perf {
     int experts, experts_per_token;
 } fs_llm_perf;
 
-/* 0, or -1 with why (the model does not fit: the breakdown) when no KV
- * block fits beside the weights. */
+/* 0, or -1 with why: the config's engine profile is not in its engines,
+ * or the model does not fit (the breakdown: no KV block fits beside the
+ * weights). */
 int fs_llm_perf_init(fs_llm_perf *p, const fs_llm_config *c,
                      const fs_llm_hw *hw, char *why, size_t len);
 

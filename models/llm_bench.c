@@ -238,6 +238,13 @@ double fs_llm_steady_iteration(const fs_llm_perf *p, int n, long in,
     return steady(p, n, (double)n / (double)out, in, out);
 }
 
+double fs_llm_tpot_at_concurrency(const fs_llm_perf *p, int n, long in,
+                                  long out)
+{
+    /* the other n - 1 clients' prompts enter between a client's tokens */
+    return steady(p, n, (double)(n - 1) / (double)out, in, out);
+}
+
 /* TTFT of a closed-loop client among n: its prompt's prefill runs in one
  * iteration (s) beside the other n - 1 decodes.  The prompts of the n
  * clients queue for prefill as in an M/D/1 queue: arrivals from many
@@ -245,7 +252,7 @@ double fs_llm_steady_iteration(const fs_llm_perf *p, int n, long in,
  * (a request's life), mean wait rho s / (2 (1 - rho)) (Pollaczek-
  * Khinchine); with no prefill under way it waits out half the decode step
  * running.  n = 1: no wait. */
-static double ttft_at_concurrency(const fs_llm_perf *p, int n, long in,
+double fs_llm_ttft_at_concurrency(const fs_llm_perf *p, int n, long in,
                                   long out)
 {
     double x = (double)in;
@@ -253,7 +260,7 @@ static double ttft_at_concurrency(const fs_llm_perf *p, int n, long in,
     double s = fs_llm_iteration_time(p, in, x * (x + 1) / 2, n - 1, others);
     if (n <= 1)
         return s;
-    double tpot = steady(p, n, (double)(n - 1) / (double)out, in, out);
+    double tpot = fs_llm_tpot_at_concurrency(p, n, in, out);
     double life = s + (double)(out - 1) * tpot;
     double rho = (double)(n - 1) * s / life;
     if (rho > 0.95)
@@ -262,7 +269,8 @@ static double ttft_at_concurrency(const fs_llm_perf *p, int n, long in,
 }
 
 int fs_llm_bench_eval(const fs_llm_bench_point *pt, const fs_catalog *cat,
-                      const fs_llm_catalog *models, double *out, char *why,
+                      const fs_llm_catalog *models,
+                      const fs_llm_engines *engines, double *out, char *why,
                       size_t len)
 {
     const fs_llm_model *m = fs_llm_catalog_find(models, pt->model);
@@ -273,7 +281,7 @@ int fs_llm_bench_eval(const fs_llm_bench_point *pt, const fs_catalog *cat,
         return -1;
     }
     fs_llm_config c;
-    fs_llm_config_default(&c, m);
+    fs_llm_config_default(&c, m, engines);
     fs_precision_parse(pt->precision, &c.weights);
     c.kv = c.weights == FS_PREC_FP8 ? FS_PREC_FP8 : FS_PREC_BF16;
     c.tp = pt->tp;
@@ -295,7 +303,8 @@ int fs_llm_bench_eval(const fs_llm_bench_point *pt, const fs_catalog *cat,
         *out = 1e3 * static_batch_time(&p, pt->batch, pt->in, pt->out);
         break;
     case FS_BENCH_TTFT_CONC_MS:
-        *out = 1e3 * ttft_at_concurrency(&p, pt->batch, pt->in, pt->out);
+        *out = 1e3 * fs_llm_ttft_at_concurrency(&p, pt->batch, pt->in,
+                                                pt->out);
         break;
     case FS_BENCH_OFFLINE_TPUT:
     case FS_BENCH_INFLIGHT_TPUT:
@@ -312,8 +321,7 @@ int fs_llm_bench_eval(const fs_llm_bench_point *pt, const fs_catalog *cat,
         /* A request's TPOT counts the other n - 1 requests' prompts
          * prefilled between its tokens, not its own. */
         double t = pt->metric == FS_BENCH_TPOT_MS
-                       ? steady(&p, n, (double)(n - 1) / (double)pt->out,
-                                pt->in, pt->out)
+                       ? fs_llm_tpot_at_concurrency(&p, n, pt->in, pt->out)
                        : fs_llm_steady_iteration(&p, n, pt->in, pt->out);
         *out = pt->metric == FS_BENCH_TPOT_MS ? 1e3 * t : n / t;
         if (pt->metric == FS_BENCH_OFFLINE_TPUT)

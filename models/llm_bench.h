@@ -63,12 +63,23 @@ const char *fs_llm_bench_metric_name(fs_llm_bench_metric m);
 /* The model's figure for a point; 0, or -1 with why (unknown name, does
  * not fit). */
 int fs_llm_bench_eval(const fs_llm_bench_point *pt, const fs_catalog *cat,
-                      const fs_llm_catalog *models, double *out, char *why,
+                      const fs_llm_catalog *models,
+                      const fs_llm_engines *engines, double *out, char *why,
                       size_t len);
 
 /* The steady state of n sequences of in + out tokens under in-flight
  * batching: seconds per iteration. */
 double fs_llm_steady_iteration(const fs_llm_perf *p, int n, long in,
                                long out);
+
+/* n closed-loop clients, each sending a prompt of `in` tokens and reading
+ * `out` back, then the next: seconds between one client's output tokens
+ * (the others' prompts prefilled between them; TPOT_MS) and to its first
+ * token (TTFT_CONC_MS).  Used by the benchmarks and by calibration
+ * (models/llm_predict.c). */
+double fs_llm_tpot_at_concurrency(const fs_llm_perf *p, int n, long in,
+                                  long out);
+double fs_llm_ttft_at_concurrency(const fs_llm_perf *p, int n, long in,
+                                  long out);
 
 #endif

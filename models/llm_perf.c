@@ -11,53 +11,15 @@
  *            (bandwidth x bw_efficiency);
  * plus fixed overheads (per step, per layer, per prefill) and, with tensor
  * parallelism, two all-reduces per layer over the interconnect.  The
- * efficiencies and overheads are the serving stack's defaults for the GPU's
- * generation (the table below, calibrated in doc/llm-validation.md), or
- * the configuration's mfu and bw_efficiency. */
+ * efficiencies and overheads are the serving stack's profile for the GPU's
+ * generation (models/catalog/engines.csv, calibrated in
+ * doc/llm-validation.md), or the configuration's mfu and bw_efficiency. */
 #include "models/llm.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-
-/* A serving stack's defaults.  Efficiencies per GPU generation (index:
- * volta/turing, ampere, ada, hopper); overheads in seconds.  Calibrated on
- * TensorRT-LLM's published figures (trt-llm) and set from it for the
- * others: vLLM and SGLang reach a little less of the roofline and pay more
- * per step (Python scheduling, sampling), more so at high TP. */
-typedef struct engine {
-    const char *name;
-    double mfu[4], decode[4], bw[4];
-    double step_s, layer_s, prefill_s, pad_tokens;
-} engine;
-
-/* decode[]: the decode GEMMs' efficiency as a fraction of mfu (sustained
- * batches of skinny GEMMs run further from the peak than a prompt's). */
-static const engine engines[] = {
-    {"trt-llm", {0.55, 0.75, 0.65, 0.55}, {0.8, 0.8, 0.7, 0.6},
-     {0.70, 0.70, 0.70, 0.80}, 0.3e-3, 5e-6, 3.0e-3, 100},
-    {"vllm", {0.50, 0.68, 0.60, 0.50}, {0.8, 0.8, 0.7, 0.6},
-     {0.70, 0.78, 0.75, 0.72}, 0.6e-3, 5e-6, 4.0e-3, 100},
-    {"sglang", {0.52, 0.70, 0.62, 0.52}, {0.8, 0.8, 0.7, 0.6},
-     {0.70, 0.78, 0.75, 0.80}, 0.5e-3, 5e-6, 3.5e-3, 100},
-};
-#define NENGINES (sizeof engines / sizeof engines[0])
-
-static const engine *find_engine(const char *name)
-{
-    if (!name || !name[0])
-        return &engines[1];
-    for (size_t i = 0; i < NENGINES; i++)
-        if (strcasecmp(engines[i].name, name) == 0)
-            return &engines[i];
-    return NULL;
-}
-
-int fs_llm_engine_known(const char *engine)
-{
-    return find_engine(engine) ? 0 : -1;
-}
 
 static int generation_index(const fs_gpu *g)
 {
@@ -71,21 +33,12 @@ static int generation_index(const fs_gpu *g)
     return 0;
 }
 
-void fs_llm_engine_defaults(const char *engine_name, const fs_gpu *g,
-                            double *mfu, double *bw_efficiency)
-{
-    const engine *e = find_engine(engine_name);
-    if (!e)
-        e = &engines[1];
-    int gi = generation_index(g);
-    *mfu = e->mfu[gi];
-    *bw_efficiency = e->bw[gi];
-}
-
-void fs_llm_config_default(fs_llm_config *c, const fs_llm_model *m)
+void fs_llm_config_default(fs_llm_config *c, const fs_llm_model *m,
+                           const fs_llm_engines *engines)
 {
     memset(c, 0, sizeof *c);
     c->model = m;
+    c->engines = engines;
     c->weights = FS_PREC_BF16;
     c->kv = FS_PREC_BF16;
     c->tp = 1;
@@ -137,14 +90,10 @@ fs_precision fs_llm_kv_default(fs_precision weights)
 }
 
 static void fill_timing(fs_llm_perf *p, const fs_llm_config *c,
-                        const fs_llm_hw *hw)
+                        const fs_llm_hw *hw, const fs_llm_engine *e)
 {
     const fs_llm_model *m = c->model;
-    const engine *e = find_engine(c->engine);
-    if (!e)
-        e = &engines[1];
-    double mfu, bw;
-    fs_llm_engine_defaults(e->name, hw->gpu, &mfu, &bw);
+    double mfu = e->mfu, bw = e->bw_efficiency;
     if (c->mfu > 0)
         mfu = c->mfu;
     if (c->bw_efficiency > 0)
@@ -154,15 +103,17 @@ static void fill_timing(fs_llm_perf *p, const fs_llm_config *c,
     p->weight_bytes = m->params * wb;
     p->peak_flops = compute_peak(hw->gpu, c->weights) * tp *
                     hw->compute_frac * mfu;
-    p->decode_flops = p->peak_flops * e->decode[generation_index(hw->gpu)];
+    p->decode_flops = p->peak_flops * e->decode_fraction;
     p->bandwidth = hw->gpu->memory_bw_gbs * 1e9 * tp * hw->memory_frac * bw;
     p->flops_per_token = 2.0 * m->active_params;
     p->attn_flops_per_ctx = 4.0 * m->layers * m->heads * m->head_dim;
     /* a GPU of a TP group runs 1/tp of each GEMM: narrower, less work
      * a wave, so a small chunk wastes more */
-    p->prefill_pad_tokens = e->pad_tokens * (1.0 + 0.5 * log2((double)tp));
+    p->prefill_pad_tokens = e->pad_tokens *
+                            (1.0 + e->tp_pad_growth * log2((double)tp));
     /* A stack's per-step cost grows with the ranks it coordinates. */
-    double tp_scale = 1.0 + 0.25 * (tp > 1 ? log2((double)tp) : 0);
+    double tp_scale = 1.0 + e->tp_step_growth *
+                                (tp > 1 ? log2((double)tp) : 0);
     p->step_overhead_s = (e->step_s + e->layer_s * m->layers) * tp_scale;
     p->prefill_overhead_s = e->prefill_s;
     p->experts = m->experts;
@@ -190,7 +141,14 @@ int fs_llm_perf_init(fs_llm_perf *p, const fs_llm_config *c,
     p->hw = *hw;
     if (p->cfg.tp < 1)
         p->cfg.tp = 1;
-    fill_timing(p, &p->cfg, hw);
+    const fs_llm_engine *e = fs_llm_engines_find(c->engines, c->engine,
+                                                 hw->gpu->generation);
+    if (!e) {
+        if (why)
+            snprintf(why, len, "no engine profile '%s'", c->engine);
+        return -1;
+    }
+    fill_timing(p, &p->cfg, hw, e);
     p->kv_bytes_per_token = fs_llm_kv_bytes_per_token(&p->cfg);
     fs_llm_memory mem;
     fs_llm_fit_inference(&p->cfg, hw, 0, 0, &mem);

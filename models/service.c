@@ -88,6 +88,8 @@ void fs_service_free(fs_service *s)
     fs_dist_free(&s->dist);
     fs_dist_free(&s->llm.tokens_in);
     fs_dist_free(&s->llm.tokens_out);
+    fs_llm_engines_free(s->llm.user_engines);
+    s->llm.user_engines = NULL;
 }
 
 double fs_service_longest(const fs_service *s, const fs_request *batch,

@@ -53,7 +53,13 @@ typedef struct fs_llm_service {
     int kv_set;                  /* kv_precision= given */
     int tp, max_batch;
     long chunked_prefill;        /* prefill tokens per iteration; 0: whole */
-    char engine[16];
+    char engine[2 * FS_LLM_ENGINE_NAME_MAX];   /* "vllm", "vllm@0.2" */
+    int engine_set;              /* engine= given */
+    char profile[1024];          /* profile=FILE as written, or "" */
+    const fs_llm_engines *engines;   /* the profiles engine names: the
+                                        user's file or the catalog's (set
+                                        by the scenario) */
+    fs_llm_engines *user_engines;    /* owned: profile=FILE loaded */
     fs_dist tokens_in, tokens_out;
     int has_tokens_in, has_tokens_out;
 } fs_llm_service;

@@ -1,6 +1,8 @@
 /* service_llm.c -- llm(model=M, precision=P[, tp=N][, max_batch=B]
- * [, kv_precision=P][, engine=E][, chunked_prefill=T]): an LLM served by
- * iteration-level continuous batching.
+ * [, kv_precision=P][, engine=E][, profile=FILE][, chunked_prefill=T]): an
+ * LLM served by iteration-level continuous batching.  The engine names a
+ * serving-stack profile (models/llm_engine.h), resolved by the scenario
+ * against engines.csv or profile=FILE.
  *
  * A request's work follows from its tokens, not from a drawn duration: the
  * prompt (tokens_in) is prefilled, then one token is generated per decode
@@ -53,13 +55,38 @@ static int llm_precision_arg(const fs_call *c, const char *key,
     return 1;
 }
 
+/* engine=NAME[@VERSION] and profile=FILE, kept as written: the scenario
+ * finds the profile (scenario_llm_engine.c). */
+static int llm_engine_args(const fs_call *c, fs_llm_service *l, char *why,
+                           size_t whylen)
+{
+    const char *e = fs_call_get(c, "engine");
+    const char *f = fs_call_get(c, "profile");
+    l->engine_set = e != NULL;
+    if (!e)
+        e = "vllm";
+    if (!e[0] || strlen(e) >= sizeof l->engine) {
+        snprintf(why, whylen, "llm(): engine: expected a profile name of 1 "
+                 "to %zu characters (vllm, vllm@0.2, trt-llm, ...)",
+                 sizeof l->engine - 1);
+        return -1;
+    }
+    snprintf(l->engine, sizeof l->engine, "%s", e);
+    if (f && (!f[0] || strlen(f) >= sizeof l->profile)) {
+        snprintf(why, whylen, "llm(): profile: expected a file name of 1 to "
+                 "%zu characters", sizeof l->profile - 1);
+        return -1;
+    }
+    snprintf(l->profile, sizeof l->profile, "%s", f ? f : "");
+    return 0;
+}
+
 static int llm_parse(const fs_call *c, fs_service *s, char *why,
                      size_t whylen)
 {
     static const char *const keys[] = {
         "model", "precision", "tp", "max_batch", "kv_precision", "engine",
-        "chunked_prefill", NULL};
-    static const char *const engines[] = {"vllm", "trt-llm", "sglang", NULL};
+        "chunked_prefill", "profile", NULL};
     fs_llm_service *l = &s->llm;
     if (fs_call_check_keys(c, keys, why, whylen))
         return -1;
@@ -96,24 +123,7 @@ static int llm_parse(const fs_call *c, fs_service *s, char *why,
     l->tp = (int)tp;
     l->max_batch = (int)batch;
     l->chunked_prefill = chunk;
-    const char *e = fs_call_get(c, "engine");
-    snprintf(l->engine, sizeof l->engine, "%s", "vllm");
-    if (e) {
-        const char *near = NULL;
-        for (const char *const *n = engines; *n; n++)
-            if (strcmp(*n, e) == 0)
-                near = *n;
-        if (!near) {
-            near = fs_nearest_name(e, engines);
-            snprintf(why, whylen, "llm(): unknown engine '%s' (%s%s%s"
-                     "vllm, trt-llm or sglang)", e,
-                     near ? "did you mean '" : "", near ? near : "",
-                     near ? "'? " : "");
-            return -1;
-        }
-        snprintf(l->engine, sizeof l->engine, "%s", e);
-    }
-    return 0;
+    return llm_engine_args(c, l, why, whylen);
 }
 
 /* A token count drawn from d: rounded, at least 1. */
@@ -152,8 +162,8 @@ static double llm_batch_time(const fs_service *s, const fs_request *batch,
 const fs_service_model fs_service_llm = {
     .name = "llm",
     .usage = "llm(model=M, precision=bf16|fp16|fp8|int8|int4, tp=1|2|4|8, "
-             "max_batch=256, kv_precision=P, engine=vllm|trt-llm|sglang, "
-             "chunked_prefill=512)",
+             "max_batch=256, kv_precision=P, engine=vllm|vllm@VERSION|trt-llm|"
+             "sglang, profile=FILE, chunked_prefill=512)",
     .server = "continuous",
     .parse = llm_parse,
     .arrive = llm_arrive,

@@ -96,7 +96,8 @@ static fs_llm_hw hw_of(const char *gpu)
 static void inference(void)
 {
     fs_llm_config c;
-    fs_llm_config_default(&c, fs_llm_catalog_find(models, "llama-2-70b"));
+    fs_llm_config_default(&c, fs_llm_catalog_find(models, "llama-2-70b"),
+                          NULL);
     fs_llm_hw hw = hw_of("A100-80GB");
     fs_llm_memory m;
     fs_llm_fit_inference(&c, &hw, 4096, 1, &m);

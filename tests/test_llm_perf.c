@@ -20,6 +20,7 @@
 
 static fs_catalog *cat;
 static fs_llm_catalog *models;
+static fs_llm_engines *engines;
 
 static void load(void)
 {
@@ -34,6 +35,10 @@ static void load(void)
     models = fs_llm_catalog_load(m, &err);
     if (!models)
         printf("     %s\n", err.msg);
+    check_path(m, sizeof m, "models/catalog/engines.csv");
+    engines = fs_llm_engines_load(m, &err);
+    if (!engines)
+        printf("     %s\n", err.msg);
 }
 
 static void calibration(void)
@@ -44,8 +49,8 @@ static void calibration(void)
     for (size_t k = 0; k < n; k++) {
         double model;
         char why[512];
-        int rc = fs_llm_bench_eval(&pts[k], cat, models, &model, why,
-                                   sizeof why);
+        int rc = fs_llm_bench_eval(&pts[k], cat, models, engines, &model,
+                                   why, sizeof why);
         CHECK(rc == 0);
         if (rc) {
             printf("     %s\n", why);
@@ -71,7 +76,8 @@ static fs_llm_perf perf_of(const char *model, const char *gpu,
                            fs_precision prec, int tp, const char *engine)
 {
     fs_llm_config c;
-    fs_llm_config_default(&c, fs_llm_catalog_find(models, model));
+    fs_llm_config_default(&c, fs_llm_catalog_find(models, model),
+                          engines);
     c.weights = prec;
     c.kv = fs_llm_kv_default(prec);
     c.tp = tp;
@@ -189,7 +195,8 @@ static void closed_forms(void)
     CHECK_NEAR(m.allreduce_fixed_s, 2.0 * 32 * 5e-6, 1e-12);
     /* efficiencies given override the stack's */
     fs_llm_config c;
-    fs_llm_config_default(&c, fs_llm_catalog_find(models, "llama-2-7b"));
+    fs_llm_config_default(&c, fs_llm_catalog_find(models, "llama-2-7b"),
+                          engines);
     c.mfu = 0.5;
     c.bw_efficiency = 0.9;
     fs_llm_hw hw;
@@ -225,13 +232,14 @@ static void training(void)
 int main(void)
 {
     load();
-    if (!cat || !models)
+    if (!cat || !models || !engines)
         return 1;
     calibration();
     coverage();
     physics();
     closed_forms();
     training();
+    fs_llm_engines_free(engines);
     fs_llm_catalog_free(models);
     fs_catalog_free(cat);
     return check_report("llm_perf");

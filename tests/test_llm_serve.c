@@ -49,6 +49,7 @@ static int replica(const fs_scenario *sc, fs_llm_perf *perf)
     c.kv = fs_llm_kv_default(l->weights);
     c.tp = l->tp;
     snprintf(c.engine, sizeof c.engine, "%s", l->engine);
+    c.engines = l->engines;
     fs_llm_hw hw;
     fs_llm_hw_default(&hw, &sc->pools[w->pools[0]].gpu);
     char why[512];

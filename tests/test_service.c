@@ -99,8 +99,14 @@ static void test_registry(void)
                    "or 8");
     CHECK_CONTAINS(parse_error("llm(model=m, precision=fp4)"),
                    "precision must be bf16, fp16, fp8, int8 or int4");
-    CHECK_CONTAINS(parse_error("llm(model=m, engine=vlm)"),
-                   "did you mean 'vllm'?");
+    /* engine= and profile= are kept as written: the scenario finds the
+     * profile (tests/cli_llm_engine.sh) */
+    parse_or_die("llm(model=m, engine=vllm@0.6, profile=mine.csv)", &s);
+    CHECK(strcmp(s.llm.engine, "vllm@0.6") == 0 && s.llm.engine_set &&
+          strcmp(s.llm.profile, "mine.csv") == 0);
+    CHECK_CONTAINS(parse_error("llm(model=m, engine=vllm-with-a-name-far-far-far-"
+                               "too-long-for-any-profile)"),
+                   "engine: expected a profile name of 1 to 47 characters");
     CHECK_CONTAINS(parse_error("llm(model=m, batch=4)"), "batch");
     /* tokens: the trace's, else drawn (tokens_in/out), at least 1; the
      * demand is the request's tokens */

@@ -30,6 +30,7 @@ int cmd_report(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 /* `fleetsim catalog models` (catalog_models.c): models_csv, else
  * DIR/models.csv. */

@@ -47,6 +47,8 @@ static const fs_command commands[] = {
      "print the GPU, instance-price or LLM model catalog"},
     {"fit", cmd_fit, "MODEL --gpu GPU [--training ...]",
      "does an LLM fit a GPU: memory in GB, largest batch, where it fits"},
+    {"calibrate", cmd_calibrate, "FILE... --model M --gpu G",
+     "fit the LLM model to your own benchmark runs (vLLM, genai-perf, ...)"},
     {"help", help, "[TOPIC]",
      "help on a command, scenario, keys or columns"},
 };

@@ -94,6 +94,9 @@ static const fs_key_doc pool_keys[] = {
      "llm: prefill compute efficiency (share of the GPU's peak)"},
     {"bw_efficiency", "fraction, above 0 to 1", "the engine's default",
      "llm: decode memory-bandwidth efficiency"},
+    {"llm_profile", "file", "engines.csv",
+     "llm: serving-stack profiles (engines.csv columns) for this pool's "
+     "replicas: the workload's engine= when the file has it, else its first"},
     {"schedule", "window name", NULL,
      "up (count instances) and billed only inside the window's openings "
      "(training jobs running at a close finish first); not with "
@@ -135,7 +138,9 @@ static const fs_key_doc workload_keys[] = {
      "lognormal(mu=M, sigma=S) | weibull(shape=K, scale=D) | "
      "empirical(FILE) | linear(base=D, per_item=D) | trace: seconds on reference_gpu; or llm(model=M, "
      "precision=P, tp=N, max_batch=B, kv_precision=P, engine=E, "
-     "chunked_prefill=T): continuous batching of an LLM (required)"},
+     "profile=FILE, chunked_prefill=T): continuous batching of an LLM; E a "
+     "profile of engines.csv (vllm, trt-llm, sglang, NAME@VERSION) "
+     "(required)"},
     {"reference_gpu", "catalog GPU", "the first pool's GPU",
      "the GPU service times are stated for; other GPUs scale them by dense "
      "bf16 throughput"},

@@ -307,7 +307,8 @@ static int parse_workload(fs_scenario *sc, const char *section,
                             sizeof why))
         return fs_rd_bad(&rd, e, "%s", why);
     w->service_from_trace = w->service.model->reads_trace_service;
-    if (fs_scenario_parse_llm(&rd, sc, w, e))
+    if (fs_scenario_parse_llm(&rd, sc, w, e) ||
+        fs_scenario_llm_engine(&rd, sc, w, e))
         return -1;
 
     /* Service times are stated for the reference GPU (default: the GPU of
@@ -505,6 +506,8 @@ void fs_scenario_free(fs_scenario *sc)
         fs_interruption_free(&sc->pools[i].spot.interruption);
         fs_dist_free(&sc->pools[i].spot.replace_delay);
     }
+    for (size_t i = 0; sc->pools && i < sc->npools; i++)
+        fs_llm_engines_free(sc->pools[i].llm_profile);
     free(sc->pools);
     for (size_t i = 0; sc->workloads && i < sc->nworkloads; i++) {
         fs_jobs_free(&sc->workloads[i].training.jobs);
@@ -516,6 +519,7 @@ void fs_scenario_free(fs_scenario *sc)
     fs_catalog_free(sc->catalog);
     fs_llm_catalog_free(sc->llm_models);
     fs_llm_catalog_free(sc->llm_user_models);
+    fs_llm_engines_free(sc->llm_engines);
     fs_mig_free(sc->mig);
     fs_config_free(sc->cfg);
     free(sc);

@@ -77,6 +77,7 @@ typedef struct fs_pool_conf {
                                      3y:all=40000", or "" */
     double mfu, bw_efficiency;    /* LLM serving efficiencies; 0: the
                                      engine's default (models/llm.h) */
+    fs_llm_engines *llm_profile;  /* owned: llm_profile = FILE, or NULL */
     /* mig = LAYOUT (scenario_mig.c): the instances of each GPU; n == 0:
      * whole GPUs.  sharing = timeslice(N) | mps(N): N replicas on each
      * whole GPU (sim/fleet/sharing.c); 0: none. */
@@ -171,6 +172,8 @@ typedef struct fs_scenario {
     fs_llm_catalog *llm_models;   /* owned: loaded when a workload serves
                                      an llm (scenario_llm.c); NULL else */
     fs_llm_catalog *llm_user_models;   /* models = FILE, looked up first */
+    fs_llm_engines *llm_engines;  /* owned: engines.csv, loaded with the
+                                     models (scenario_llm_engine.c) */
     fs_mig_catalog *mig;          /* owned; read when a pool sets mig */
     char mig_csv[4096];           /* beside gpus.csv, else the installed */
 } fs_scenario;

@@ -93,6 +93,12 @@ void fs_scenario_llm_catalog_path(fs_scenario *sc, const char *gpus_csv);
 int fs_scenario_parse_llm(fs_reader *rd, fs_scenario *sc,
                           fs_workload_conf *w, const fs_config_entry *e);
 int fs_scenario_parse_llm_pool(fs_reader *rd, fs_pool_conf *p);
+/* scenario_llm_engine.c: a workload's engine profile (engine=, profile=)
+ * and a pool's llm_profile = FILE. */
+int fs_scenario_llm_engine(fs_reader *rd, fs_scenario *sc,
+                           fs_workload_conf *w, const fs_config_entry *svc);
+int fs_scenario_llm_pool_profile(fs_reader *rd, fs_scenario *sc,
+                                 fs_pool_conf *p);
 int fs_scenario_check_limits(fs_scenario *sc, fs_error *err);
 int fs_scenario_warn_unused_pools(fs_scenario *sc);
 

@@ -91,7 +91,7 @@ static int print_fits(const char *dir, const fs_mig_profile *const *prof,
         rc = FS_EXIT_FAIL;
         goto done;
     }
-    fs_llm_config_default(&cfg, m);
+    fs_llm_config_default(&cfg, m, NULL);   /* memory only */
     if (a->precision && fs_precision_parse(a->precision, &cfg.weights)) {
         rc = fs_usage_error("catalog", "unknown precision '%s' (fp32, bf16, "
                             "fp16, fp8, int8, int4)", a->precision);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct fit_args {
     const char *model, *gpu, *models_csv, *dir;
@@ -85,9 +86,10 @@ static int option(fit_args *a, int argc, char **argv, int *i)
         a->cfg.tp = (int)n;
     }
     if (v[4]) {
-        if (fs_llm_engine_known(v[4]))
-            return fs_usage_error("fit", "--engine '%s': expected vllm, "
-                                  "trt-llm or sglang", v[4]);
+        if (!v[4][0] || strlen(v[4]) >= sizeof a->cfg.engine)
+            return fs_usage_error("fit", "--engine '%s': expected a profile "
+                                  "name (vllm, vllm@0.2, trt-llm, ...)",
+                                  v[4]);
         snprintf(a->cfg.engine, sizeof a->cfg.engine, "%s", v[4]);
     }
     if (v[5] && whole("--context", v[5], 1, 100000000, &a->context))
@@ -126,7 +128,7 @@ static int parse(fit_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->dir = fs_catalog_default_dir();
-    fs_llm_config_default(&a->cfg, NULL);
+    fs_llm_config_default(&a->cfg, NULL, NULL);
     a->train = (fs_llm_training){FS_PREC_BF16, 0, 0, 0, FS_OPT_ADAM, 1, 0, 1};
     for (int i = 1; i < argc; i++) {
         int rc = option(a, argc, argv, &i);
@@ -394,6 +396,31 @@ static int run(fit_args *a, const fs_catalog *cat, const fs_llm_catalog *mc)
     return FS_EXIT_OK;
 }
 
+/* The engine profiles beside the catalog (else the installed ones), and
+ * --engine checked against them. */
+static fs_llm_engines *load_engines(fit_args *a, int *rc)
+{
+    char path[2048];
+    fs_error err;
+    snprintf(path, sizeof path, "%s/engines.csv", a->dir);
+    fs_llm_engines *t = access(path, R_OK) == 0
+                            ? fs_llm_engines_load(path, &err)
+                            : fs_llm_engines_load_default(&err);
+    if (!t) {
+        *rc = fs_fail(err.msg);
+        return NULL;
+    }
+    a->cfg.engines = t;
+    if (fs_llm_engines_find(t, a->cfg.engine, NULL))
+        return t;
+    char hint[1024];
+    fs_llm_engines_suggest(t, a->cfg.engine, hint, sizeof hint);
+    *rc = fs_usage_error("fit", "--engine '%s': no such profile (%s)",
+                         a->cfg.engine, hint);
+    fs_llm_engines_free(t);
+    return NULL;
+}
+
 int cmd_fit(int argc, char **argv)
 {
     fit_args a;
@@ -414,7 +441,10 @@ int cmd_fit(int argc, char **argv)
         fs_catalog_free(cat);
         return fs_fail(err.msg);
     }
-    rc = run(&a, cat, mc);
+    fs_llm_engines *eng = load_engines(&a, &rc);
+    if (eng)
+        rc = run(&a, cat, mc);
+    fs_llm_engines_free(eng);
     fs_llm_catalog_free(mc);
     fs_catalog_free(cat);
     return rc;

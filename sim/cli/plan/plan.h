@@ -17,6 +17,7 @@
 
 #include <stdio.h>
 #include "sim/base/names.h"
+#include "models/llm_engine.h"
 #include "sim/cli/shared/progress.h"
 
 #define FS_PLAN_SLOS_MAX 8
@@ -98,6 +99,8 @@ typedef struct fs_plan {
     long base_min;
     int llm;                     /* service = llm(...) */
     char llm_model[64];
+    char llm_engine[48];         /* engine= of the llm call, or "" */
+    const fs_llm_engines *engines;   /* while candidates are made */
     char service_args[512];      /* the llm call's other arguments */
     double lambda, mean_s;       /* for the bracket: NaN when unknown */
     double tokens_in, tokens_out;   /* llm: the draws' means, or NaN */

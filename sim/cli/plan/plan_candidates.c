@@ -83,6 +83,8 @@ static void read_service(fs_plan *p, const char *service)
         p->llm = 1;
         for (int k = 0; k < call.nargs; k++) {
             const char *key = call.args[k].key, *v = call.args[k].value;
+            if (strcmp(key, "engine") == 0)
+                snprintf(p->llm_engine, sizeof p->llm_engine, "%s", v);
             if (strcmp(key, "model") == 0)
                 snprintf(p->llm_model, sizeof p->llm_model, "%s", v);
             else if (key[0] && strcmp(key, "precision") &&
@@ -214,11 +216,13 @@ static int split(char *buf, char **items, int max)
 
 /* The candidate's replica: the model at its precision (the KV cache at
  * the default for it) and tp, on whole GPUs of g. */
-static void candidate_llm(const fs_plan_candidate *c, const fs_gpu *g,
-                          const fs_llm_model *m, fs_llm_config *cfg,
-                          fs_llm_hw *hw)
+static void candidate_llm(const fs_plan *p, const fs_plan_candidate *c,
+                          const fs_gpu *g, const fs_llm_model *m,
+                          fs_llm_config *cfg, fs_llm_hw *hw)
 {
-    fs_llm_config_default(cfg, m);
+    fs_llm_config_default(cfg, m, p->engines);
+    if (p->llm_engine[0])
+        snprintf(cfg->engine, sizeof cfg->engine, "%s", p->llm_engine);
     fs_precision_parse(c->precision, &cfg->weights);
     cfg->kv = fs_llm_kv_default(cfg->weights);
     cfg->tp = c->tp;
@@ -231,7 +235,7 @@ static void check_memory(const fs_plan *p, fs_plan_candidate *c,
 {
     fs_llm_config cfg;
     fs_llm_hw hw;
-    candidate_llm(c, g, m, &cfg, &hw);
+    candidate_llm(p, c, g, m, &cfg, &hw);
     fs_llm_memory mem;
     long ctx = m->max_context > 0 && m->max_context < 8192 ? m->max_context
                                                            : 8192;
@@ -255,7 +259,7 @@ static long roofline_bound(const fs_plan *p, const fs_plan_candidate *c,
         return -1;
     fs_llm_config cfg;
     fs_llm_hw hw;
-    candidate_llm(c, g, m, &cfg, &hw);
+    candidate_llm(p, c, g, m, &cfg, &hw);
     fs_llm_perf perf;
     char why[512];
     if (fs_llm_perf_init(&perf, &cfg, &hw, why, sizeof why))
@@ -369,7 +373,9 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
         return fs_fail(err.msg);
     fs_llm_catalog *mc = p->llm ? fs_llm_catalog_load_default(&err) : NULL;
     const fs_llm_model *m = mc ? fs_llm_catalog_find(mc, p->llm_model) : NULL;
-    int rc = p->llm && !mc ? fs_fail(err.msg) : 0;
+    fs_llm_engines *eng = mc ? fs_llm_engines_load_default(&err) : NULL;
+    p->engines = eng;
+    int rc = p->llm && (!mc || !eng) ? fs_fail(err.msg) : 0;
     if (!rc && p->llm && !m) {
         char s[512];
         fs_llm_catalog_suggest(mc, p->llm_model, s, sizeof s);
@@ -417,6 +423,8 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
             }
     }
     fs_llm_catalog_free(mc);
+    fs_llm_engines_free(eng);
+    p->engines = NULL;
     fs_catalog_free(cat);
     return rc;
 }

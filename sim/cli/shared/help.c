@@ -355,8 +355,43 @@ static const char fit_help[] =
 "(6 x active parameters), 8 x with checkpointing (--mfu, default by GPU\n"
 "generation).  Then every catalog GPU it fits on with its cheapest\n"
 "instance type, cheapest first.  MODEL is a row of models.csv (`fleetsim\n"
-"catalog models`) or of --models FILE (same columns).  Unknown model or\n"
-"GPU: exit status 1 with the nearest name.\n";
+"catalog models`) or of --models FILE (same columns).  --engine names a\n"
+"serving-stack profile of engines.csv (vllm, trt-llm, sglang, or\n"
+"NAME@VERSION; default vllm).  Unknown model or GPU: exit status 1 with\n"
+"the nearest name; unknown engine: exit status 2 with the known ones.\n";
+
+static const char calibrate_help[] =
+"usage: fleetsim calibrate FILE... --model M --gpu G [--engine E]\n"
+"                          [--precision P] [--tp N] [--out PROFILE.csv]\n"
+"                          [--fit LIST] [--format F] [--models FILE]\n"
+"                          [--catalog DIR]\n"
+"\n"
+"Fits the LLM serving model to your own benchmark runs of M on G (at P,\n"
+"default bf16, and --tp N, default 1, served by E, default vllm).  FILE:\n"
+"vLLM's `vllm bench serve --save-result` JSON (benchmark_serving.py),\n"
+"genai-perf's profile_export_genai_perf.json (or AIPerf's), GuideLLM's\n"
+"report JSON (each benchmark of a sweep a run), inference-perf's\n"
+"summary_lifecycle_metrics.json, or CSV with the columns model,gpu,\n"
+"precision,tp,tokens_in,tokens_out,concurrency_or_rate,ttft_ms,tpot_ms,\n"
+"throughput[,weight] (16 = clients, 2.5/s = a Poisson rate, inf = all at\n"
+"once; an empty cell was not measured; rows of another model, GPU,\n"
+"precision or TP are skipped).  The format is found from the keys; --format\n"
+"vllm|genai-perf|guidellm|inference-perf|csv names it.  A run's mean TTFT,\n"
+"TPOT (between output tokens after the first) and output tokens/s are\n"
+"predicted for its load (closed-loop clients, or Little's law at an open\n"
+"rate) from the iteration time, and the parameters fitted by weighted\n"
+"least squares on log(predicted / measured) (GSL's trust-region\n"
+"gsl_multifit_nlinear, each parameter kept within its bounds): mfu,\n"
+"decode_frac, bw_efficiency, step_ms, prefill_ms and request_ms (time\n"
+"before the first token off the GPU); --fit mfu,bw_efficiency,... fits\n"
+"only those.  Prints each parameter's default, fitted value and standard\n"
+"error (the covariance scaled by the residual variance; \"held\" when no\n"
+"run moves it), each figure's residual and leave-one-out error (the run\n"
+"predicted by a fit to the others), and the time taken.  --out writes the\n"
+"fit as an engine profile row (engines.csv's columns, version calibrated)\n"
+"for a pool's llm_profile = FILE or llm(..., profile = FILE) (request_ms is\n"
+"not in it: the simulator has no such cost).  A malformed file: exit status\n"
+"1 naming file and key.\n";
 
 static const char plan_help[] =
 "usage: fleetsim plan SCENARIO --slo 'METRIC<=VALUE,...' [--workload W]\n"
@@ -489,6 +524,7 @@ const char *fs_help_text(const char *topic)
         {"run", run_help}, {"sweep", sweep_help}, {"runs", runs_help}, {"compare", compare_help},
         {"rm", rm_help}, {"import", import_help}, {"merge", merge_help}, {"roi", roi_help},
         {"catalog", catalog_help}, {"fit", fit_help}, {"plan", plan_help},
+        {"calibrate", calibrate_help},
         {"export", export_help}, {"plot", plot_help},
         {"report", report_help}, {"trace", trace_help},
     };

@@ -1,0 +1,66 @@
+#!/bin/sh
+# cli_llm_engine.sh -- serving-stack profiles as a user meets them: a
+# scenario names one by engine= (vllm, vllm@VERSION, trt-llm, ...), an
+# unknown one is refused with the known ones, a user's profile file
+# (llm(..., profile = FILE), a pool's llm_profile = FILE) replaces the
+# catalog's, its bad row is reported at its file, line and column, and a
+# profile file equal to the catalog's rows gives the catalog's figures.
+. "$(dirname "$0")/cli_lib.sh"
+CAT="$SRCDIR/models/catalog/engines.csv"
+
+cat >"$TMP/base.ini" <<'INI'
+[scenario]
+name = eng
+horizon = 10m
+seed = 3
+[pool.h100]
+gpu = H100-80GB
+price = 4.00
+count = 1
+[workload.chat]
+pools = h100
+arrivals = poisson(rate=2/s)
+service = llm(model=llama-3-8b, precision=bf16)
+tokens_in = const(500)
+tokens_out = const(100)
+INI
+lat() { sqlite3 -batch -noheader "$1" "SELECT printf('%.17g %.17g', ttft_p50_s, tpot_p50_s) FROM latency WHERE workload = 'chat'"; }
+
+expect_exit 0 "default engine" -- "$FLEETSIM" run "$TMP/base.ini" --db "$TMP/a.db" --quiet
+base=$(lat "$TMP/a.db")
+
+# the current release by name and by its version give the same figures
+ver=$(awk -F, '$1 == "vllm" && $3 == "yes" { print $2; exit }' "$CAT")
+sed "s/precision=bf16)/precision=bf16, engine=vllm@$ver)/" "$TMP/base.ini" >"$TMP/ver.ini"
+expect_exit 0 "engine=vllm@$ver" -- "$FLEETSIM" run "$TMP/ver.ini" --db "$TMP/b.db" --quiet
+expect_eq "$(lat "$TMP/b.db")" "$base" "engine=vllm@$ver is engine=vllm"
+
+# another stack: other figures
+sed 's/precision=bf16)/precision=bf16, engine=trt-llm)/' "$TMP/base.ini" >"$TMP/trt.ini"
+expect_exit 0 "engine=trt-llm" -- "$FLEETSIM" run "$TMP/trt.ini" --db "$TMP/c.db" --quiet
+[ "$(lat "$TMP/c.db")" != "$base" ] || fail "trt-llm gives vllm's figures"
+
+# a user's profile: the catalog's vllm rows under another name give the
+# catalog's figures; with mfu halved, a slower first token
+{ head -1 "$CAT"; awk -F, -v v="$ver" '$1 == "vllm" && $2 == v' "$CAT" | sed 's/^vllm,/mine,/'; } >"$TMP/mine.csv"
+sed 's/precision=bf16)/precision=bf16, profile=mine.csv)/' "$TMP/base.ini" >"$TMP/prof.ini"
+expect_exit 0 "profile=FILE" -- "$FLEETSIM" run "$TMP/prof.ini" --db "$TMP/d.db" --quiet
+expect_eq "$(lat "$TMP/d.db")" "$base" "profile = the catalog's vllm rows: the same figures"
+awk -F, 'BEGIN { OFS = "," } NR > 1 { $5 = $5 / 2 } { print }' "$TMP/mine.csv" >"$TMP/slow.csv"
+sed 's/^\[pool\.h100\]$/[pool.h100]\nllm_profile = slow.csv/' "$TMP/base.ini" >"$TMP/pool.ini"
+expect_exit 0 "llm_profile = FILE" -- "$FLEETSIM" run "$TMP/pool.ini" --db "$TMP/e.db" --quiet
+expect_eq "$(sqlite3 -batch -noheader "$TMP/e.db" "SELECT ttft_p50_s > $(echo "$base" | cut -d' ' -f1) FROM latency WHERE workload = 'chat'")" "1" "a pool's profile with half the mfu: slower prefill"
+
+# what a user gets wrong
+sed 's/precision=bf16)/precision=bf16, engine=vlm)/' "$TMP/base.ini" >"$TMP/typo.ini"
+bad_run typo "typo.ini:12: workload.chat.service: llm(): unknown engine 'vlm' in engines.csv (did you mean 'vllm'? known: trt-llm vllm sglang"
+sed 's/precision=bf16)/precision=bf16, engine=vllm@9.9)/' "$TMP/base.ini" >"$TMP/nover.ini"
+bad_run nover "llm(): unknown engine 'vllm@9.9'"
+sed 's/precision=bf16)/precision=bf16, profile=none.csv)/' "$TMP/base.ini" >"$TMP/noprof.ini"
+bad_run noprof "noprof.ini:12: workload.chat.service:"
+sed '2s/,0\.5,/,zero,/' "$TMP/mine.csv" >"$TMP/badrow.csv"
+sed 's/profile=mine.csv/profile=badrow.csv/' "$TMP/prof.ini" >"$TMP/badrow.ini"
+bad_run badrow "badrow.csv:2: mfu: 'zero': expected a number"
+sed 's/slow.csv/badrow.csv/' "$TMP/pool.ini" >"$TMP/poolbad.ini"
+bad_run poolbad "poolbad.ini:6: pool.h100.llm_profile: "
+report
