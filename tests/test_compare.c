@@ -194,7 +194,7 @@ static char *compare_text(fs_compare_format fmt, const fs_compare_run *runs,
 
 static void test_formats(void)
 {
-    CHECK(fs_compare_section_columns(FS_COMPARE_WORKLOADS) == 11);
+    CHECK(fs_compare_section_columns(FS_COMPARE_WORKLOADS) == 12);
     CHECK(fs_compare_section_columns(FS_COMPARE_POOLS) == 24);
     CHECK(fs_compare_section_columns(FS_COMPARE_PRICING) == 2);
 
@@ -202,16 +202,16 @@ static void test_formats(void)
     make_run(&runs[0], "1", "today", "100.0");
     make_run(&runs[1], "2", "a|b\tc", "150.0");
     /* workload, requests, unfinished, unfinished share, overloaded, p50,
-     * p99, wait, slo, attainment, batch size */
+     * p99, wait, slo, attainment, slo missed, batch size */
     add_row(&runs[0], FS_COMPARE_WORKLOADS, (const char *[]){
         "chat", "1000", "0", "0.0", "no", "0.1", "0.2", "0.01", "1.0",
-        "0.99", "1.0" });
+        "0.99", "no", "1.0" });
     add_row(&runs[0], FS_COMPARE_WORKLOADS, (const char *[]){
         "batch", "10", "5", "0.3333", "yes", "50.0", "160.0", "40.0", NULL,
-        NULL, "2.5" });
+        NULL, NULL, "2.5" });
     add_row(&runs[1], FS_COMPARE_WORKLOADS, (const char *[]){
         "chat", "1000", "0", "0.0", "no", "0.1", "0.3", "0.02", "1.0",
-        "0.95", "1.5" });
+        "0.95", "yes", "1.5" });
     /* pool, pricing, gpu, provisioned, busy, utilization, cost, idle,
      * and for spot pools interruptions, retried, fallback hours, cost */
     add_row(&runs[0], FS_COMPARE_POOLS, (const char *[]){
@@ -239,12 +239,17 @@ static void test_formats(void)
                    "1000,\"requests_unfinished\":0,\"unfinished_share\":0.0,"
                    "\"overloaded\":\"no\",\"latency_p50_s\":0.1,\"latency_p99_s\":0.2,"
                    "\"wait_mean_s\":0.01,\"slo_s\":1.0,\"slo_attainment\":"
-                   "0.99,\"mean_batch_size\":1.0},{\"workload\":\"batch\",");
+                   "0.99,\"slo_missed\":\"no\",\"mean_batch_size\":1.0},"
+                   "{\"workload\":\"batch\",");
     CHECK_CONTAINS(json, "\"slo_s\":null,\"slo_attainment\":null,"
-                   "\"mean_batch_size\":2.5}],");
+                   "\"slo_missed\":null,\"mean_batch_size\":2.5}],");
+    /* a workload under 99% within its SLO: the run says so */
+    CHECK_CONTAINS(json, "\"overloaded\":false,\"slo_missed\":false,");
+    CHECK_CONTAINS(json, "\"overloaded\":false,\"slo_missed\":true,");
     CHECK_CONTAINS(json, "\"name\":\"a|b\\tc\"");
     CHECK_CONTAINS(json, "\"latency_p99_s\":0.3,\"wait_mean_s\":0.02,"
-                   "\"slo_s\":1.0,\"slo_attainment\":0.95,\"mean_batch_size\":1.5,"
+                   "\"slo_s\":1.0,\"slo_attainment\":0.95,\"slo_missed\":\"yes\","
+                   "\"mean_batch_size\":1.5,"
                    "\"delta_vs_baseline\":{\"requests\":0,"
                    "\"requests_unfinished\":0,\"unfinished_share\":0,"
                    "\"latency_p50_s\":0,"
@@ -293,6 +298,8 @@ static void test_formats(void)
                    "\"a|b\tc #2 delta %\"\n");
     CHECK_CONTAINS(csv, "\nworkloads.chat.latency_p99_s,0.2,0.3,0.1,50\n");
     CHECK_CONTAINS(csv, "\nworkloads.batch.latency_p99_s,160.0,,,\n");
+    CHECK_CONTAINS(csv, "\nworkloads.chat.slo_missed,no,yes,,\n");
+    CHECK_CONTAINS(csv, "\nslo_missed,no,yes,,\n");
     CHECK_CONTAINS(csv, "\npools.od|1.utilization,0.5,0.25,-0.25,-50\n");
     CHECK_CONTAINS(csv, "\npools.od|1.pricing,on-demand,on-demand,,\n");
     CHECK_CONTAINS(csv, "\npools.spare.cost_usd,,50.0,,\n");
@@ -318,7 +325,11 @@ static void test_formats(void)
     CHECK_CONTAINS(cells, "\nworkload batch\n requests 10\n"
                    " requests unfinished 5\n"
                    " unfinished share 33.33% OVERLOADED\n overloaded yes\n");
-    CHECK_CONTAINS(cells, "\n SLO p99 -\n SLO attainment -\n mean batch size 2.50\n"
+    CHECK_CONTAINS(cells, "\n SLO attainment 99.00% 95.00% SLO MISSED "
+                   "-4.00 pp -4.0%\n SLO missed no yes\n");
+    CHECK_CONTAINS(cells, "\nSLO missed (a workload) no yes\n");
+    CHECK_CONTAINS(cells, "\n SLO p99 -\n SLO attainment -\n SLO missed -\n"
+                   " mean batch size 2.50\n"
                    "pool od|1\n");
     CHECK_CONTAINS(cells, "\n utilization 50.00% 25.00% -25.00 pp -50.0%\n");
     CHECK_CONTAINS(cells, "\npool spare\n pricing spot\n");

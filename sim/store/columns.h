@@ -41,6 +41,18 @@ typedef struct fs_column {
 #define FS_OVERLOADED_STR(x) FS_OVERLOADED_STR_(x)
 #define FS_OVERLOADED_SQL FS_OVERLOADED_STR(FS_OVERLOADED_SHARE)   /* "0.01" */
 
+/* A workload meets its latency objective when at least this share of its
+ * finished requests is within it: the percentile slo_p99 names (99%); an
+ * llm workload's slo_ttft and slo_tpot are read as p99 objectives too.
+ * Under it the workload missed its SLO: run, compare and report flag it
+ * from this one figure, as clearly as overload.  NaN (no SLO): no miss. */
+#define FS_SLO_MET_SHARE 0.99
+#define FS_SLO_MET_SQL FS_OVERLOADED_STR(FS_SLO_MET_SHARE)          /* "0.99" */
+static inline int fs_slo_missed(double attainment)
+{
+    return attainment < FS_SLO_MET_SHARE;
+}
+
 #define FS_SUMMARY_COLUMNS 28
 /* In the view's column order (the contract's). */
 extern const fs_column fs_summary_columns[FS_SUMMARY_COLUMNS];

@@ -233,9 +233,7 @@ static char *cell_stat(const fs_cmp_column *c, const fs_ci *s)
         return v;
     snprintf(num, sizeof num, "%.17g", (s->hi - s->lo) / 2);
     h = fs_cmp_format_value(c, num);
-    if (h && asprintf(&text, "%s ± %s%s", v, h,
-                      fs_cmp_flags_overload(c, s->mean) ? " OVERLOADED" : "")
-                 < 0)
+    if (h && asprintf(&text, "%s ± %s%s", v, h, fs_cmp_flag(c, s->mean)) < 0)
         text = NULL;
     free(v);
     free(h);

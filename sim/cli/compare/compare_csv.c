@@ -125,6 +125,11 @@ int fs_cmp_write_csv(FILE *out, const fs_compare_run *runs, size_t n,
         for (size_t i = 0; i < n; i++)
             value[i] = fs_cmp_overloaded(&runs[i].summary) ? "yes" : "no";
         write_values(out, &k, value, has, n, baseline);
+        k.name = k.label = "slo_missed";   /* a workload under its SLO */
+        fs_csv_write_field(out, k.name);
+        for (size_t i = 0; i < n; i++)
+            value[i] = fs_cmp_slo_missed(&runs[i]) ? "yes" : "no";
+        write_values(out, &k, value, has, n, baseline);
     }
     for (int s = 0; s < FS_COMPARE_SECTIONS && !failed; s++)
         failed = write_section(out, runs, n, baseline,

@@ -78,11 +78,15 @@ int fs_cmp_number(const char *s, double *v);
  * escaped.  malloc'd; NULL when out of memory. */
 char *fs_cmp_format_value(const fs_cmp_column *c, const char *text);
 
-/* The same, with " OVERLOADED" after an unfinished_share over the
- * threshold (the table and markdown flag an overloaded run so). */
+/* The same, with its flag after it (fs_cmp_flag): the table and markdown
+ * flag an overloaded run or workload, and a missed SLO, so. */
 char *fs_cmp_format_flagged(const fs_cmp_column *c, const char *text);
-/* 1 when c is unfinished_share and v is over FS_OVERLOADED_SHARE. */
-int fs_cmp_flags_overload(const fs_cmp_column *c, double v);
+/* " OVERLOADED" when c is unfinished_share and v is over
+ * FS_OVERLOADED_SHARE; " SLO MISSED" when c is slo_attainment and v is
+ * under FS_SLO_MET_SHARE (sim/store/columns.h); else "". */
+const char *fs_cmp_flag(const fs_cmp_column *c, double v);
+/* 1 when a workload of run missed its SLO (its slo_missed row is yes). */
+int fs_cmp_slo_missed(const fs_compare_run *run);
 
 /* A change as the table shows it ("+$20.00", "-0.012 s", "+5.00 pp"), and
  * the relative change ("+25.0%", "0.0%", "" without one). */

@@ -82,9 +82,10 @@ static void write_rows(FILE *out, const fs_compare_run *run,
     fputc(']', out);
 }
 
-static void write_summary(FILE *out, const fs_summary *sm,
+static void write_summary(FILE *out, const fs_compare_run *run,
                           const fs_summary *base)
 {
+    const fs_summary *sm = &run->summary;
     fs_cmp_column cols[FS_SUMMARY_COLUMNS];
     for (int c = 0; c < FS_SUMMARY_COLUMNS; c++) {
         cols[c] = fs_cmp_summary_column(c);
@@ -93,6 +94,8 @@ static void write_summary(FILE *out, const fs_summary *sm,
     }
     fprintf(out, ",\"overloaded\":%s", fs_cmp_overloaded(sm) ? "true"
                                                              : "false");
+    fprintf(out, ",\"slo_missed\":%s", fs_cmp_slo_missed(run) ? "true"
+                                                              : "false");
     if (!base)
         return;
     const char *const *v = (const char *const *)sm->col;
@@ -110,7 +113,7 @@ int fs_cmp_write_json(FILE *out, const fs_compare_run *runs, size_t n,
         const fs_compare_run *base = fs_cmp_is_delta_run(i, baseline)
                                          ? &runs[baseline] : NULL;
         fputc('{', out);
-        write_summary(out, &runs[i].summary, base ? &base->summary : NULL);
+        write_summary(out, &runs[i], base ? &base->summary : NULL);
         for (int s = 0; s < FS_COMPARE_SECTIONS; s++)
             write_rows(out, &runs[i], base, (fs_compare_section)s);
         fputs(i + 1 < n ? "},\n" : "}\n", out);

@@ -63,7 +63,8 @@ static int metric_shown(const fs_compare_run *runs, size_t n,
     return 0;
 }
 
-/* Rows: the header, the labelled summary columns, and per section either
+/* Rows: the header, the labelled summary columns, whether a workload
+ * missed its SLO, and per section either
  * one row per key (flat) or a heading and a row per metric shown per
  * key. */
 static size_t count_rows(const fs_compare_run *runs, size_t n, int *failed)
@@ -71,6 +72,7 @@ static size_t count_rows(const fs_compare_run *runs, size_t n, int *failed)
     size_t rows = 1;
     for (int c = 0; c < FS_SUMMARY_COLUMNS; c++)
         rows += fs_cmp_summary_column(c).label != NULL;
+    rows++;                                 /* SLO missed */
     for (int s = 0; s < FS_COMPARE_SECTIONS; s++) {
         const fs_cmp_section *sec = &fs_cmp_sections[s];
         size_t nkeys;
@@ -235,6 +237,13 @@ static int build_grid(grid *g, const fs_compare_run *runs, size_t n,
             continue;
         for (size_t i = 0; i < n; i++)
             value[i] = runs[i].summary.col[c];
+        fail |= add_metric(g, strdup(k.label), &k, value, has, n, baseline);
+    }
+    if (!fail) {        /* a workload under its SLO, as csv and json say */
+        fs_cmp_column k = {"slo_missed", "SLO missed (a workload)",
+                           FS_COL_TEXT, 0, NULL, 0};
+        for (size_t i = 0; i < n; i++)
+            value[i] = fs_cmp_slo_missed(&runs[i]) ? "yes" : "no";
         fail |= add_metric(g, strdup(k.label), &k, value, has, n, baseline);
     }
     for (int s = 0; s < FS_COMPARE_SECTIONS && !fail; s++)

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "sim/base/textout.h"
+#include "sim/cli/shared/summary.h"
 
 /* ---- the metrics -------------------------------------------------------- */
 
@@ -53,6 +54,14 @@ static const fs_cmp_column workload_cols[] = {
     { "slo_s", "SLO p99", FS_COL_SECONDS, 1, "slo_s", 0 },
     { "slo_attainment", "SLO attainment", FS_COL_RATIO, 1,
       "slo_attainment", 0 },
+    /* yes: under FS_SLO_MET_SHARE of its requests within an objective
+     * (slo_p99, or an llm's slo_ttft or slo_tpot); NULL: no objective */
+    { "slo_missed", "SLO missed", FS_COL_TEXT, 0,
+      "CASE WHEN coalesce(slo_attainment < " FS_SLO_MET_SQL ", 0)"
+      " OR coalesce(slo_ttft_attainment < " FS_SLO_MET_SQL ", 0)"
+      " OR coalesce(slo_tpot_attainment < " FS_SLO_MET_SQL ", 0)"
+      " THEN 'yes' WHEN slo_s IS NULL AND slo_ttft_s IS NULL"
+      " AND slo_tpot_s IS NULL THEN NULL ELSE 'no' END", 0 },
     { "mean_batch_size", "mean batch size", FS_COL_NUMBER, 1,
       "mean_batch_size", 0 },
 };
@@ -244,34 +253,6 @@ void fs_cmp_format_raw(double d, char *buf, size_t size)
 
 /* ---- for people --------------------------------------------------------- */
 
-static void trim_zeros(char *s)
-{
-    if (!strchr(s, '.'))
-        return;
-    size_t n = strlen(s);
-    while (n > 0 && s[n - 1] == '0')
-        s[--n] = '\0';
-    if (n > 0 && s[n - 1] == '.')
-        s[--n] = '\0';
-    if (strcmp(s, "-0") == 0)
-        strcpy(s, "0");
-}
-
-/* At least 4 significant digits, no exponent: 0.01234, 1.5, 12,345. */
-static void format_sig(double v, char *buf, size_t size)
-{
-    double a = fabs(v);
-    if (a >= 1000 || a == 0) {
-        fs_format_thousands(v, 0, buf, size);
-        return;
-    }
-    int decimals = 3 - (int)floor(log10(a));
-    if (decimals > 9)
-        decimals = 9;
-    snprintf(buf, size, "%.*f", decimals, v);
-    trim_zeros(buf);
-}
-
 static void format_duration(double s, char *buf, size_t size)
 {
     static const struct { double s; const char *unit; } units[] = {
@@ -281,7 +262,7 @@ static void format_duration(double s, char *buf, size_t size)
     while (u + 1 < sizeof units / sizeof units[0] && fabs(s) < units[u].s)
         u++;
     char num[64];
-    format_sig(s / units[u].s, num, sizeof num);
+    fs_format_sig(s / units[u].s, num, sizeof num);
     snprintf(buf, size, "%s %s", num, units[u].unit);
 }
 
@@ -308,8 +289,7 @@ static void format_magnitude(fs_column_kind k, double v, char *buf,
         fs_format_thousands(v, 2, buf, size);
         break;
     case FS_COL_SECONDS:
-        format_sig(v, num, sizeof num);
-        snprintf(buf, size, "%s s", num);
+        fs_format_latency(v, buf, size);
         break;
     case FS_COL_DURATION:
         format_duration(v, buf, size);
@@ -349,19 +329,36 @@ char *fs_cmp_format_value(const fs_cmp_column *c, const char *text)
     return strdup(buf);
 }
 
-int fs_cmp_flags_overload(const fs_cmp_column *c, double v)
+const char *fs_cmp_flag(const fs_cmp_column *c, double v)
 {
-    return strcmp(c->name, "unfinished_share") == 0 &&
-           v > FS_OVERLOADED_SHARE;
+    if (strcmp(c->name, "unfinished_share") == 0 && v > FS_OVERLOADED_SHARE)
+        return " OVERLOADED";
+    if (strcmp(c->name, "slo_attainment") == 0 && fs_slo_missed(v))
+        return " SLO MISSED";
+    return "";
+}
+
+int fs_cmp_slo_missed(const fs_compare_run *run)
+{
+    const fs_cmp_section *sec = &fs_cmp_sections[FS_COMPARE_WORKLOADS];
+    const fs_compare_rows *rows = &run->rows[FS_COMPARE_WORKLOADS];
+    for (size_t k = 0; k < sec->ncols; k++)
+        if (strcmp(sec->cols[k].name, "slo_missed") == 0)
+            for (size_t r = 0; r < rows->nrows; r++) {
+                const char *v = fs_cmp_row(rows, r)[k];
+                if (v && strcmp(v, "yes") == 0)
+                    return 1;
+            }
+    return 0;
 }
 
 char *fs_cmp_format_flagged(const fs_cmp_column *c, const char *text)
 {
     char *s = fs_cmp_format_value(c, text), *out = NULL;
     double v;
-    if (!s || !fs_cmp_number(text, &v) || !fs_cmp_flags_overload(c, v))
+    if (!s || !fs_cmp_number(text, &v) || !*fs_cmp_flag(c, v))
         return s;
-    if (asprintf(&out, "%s OVERLOADED", s) < 0)
+    if (asprintf(&out, "%s%s", s, fs_cmp_flag(c, v)) < 0)
         out = NULL;
     free(s);
     return out;

@@ -17,6 +17,7 @@
 #include "sim/store/columns.h"
 #include "sim/base/grammar.h"
 #include "sim/base/vec.h"
+#include "sim/cli/shared/summary.h"
 
 static const char *const head_monthly[] = {
     "Run", "Calendar month", "Pricing", "Bill", "GPU-hours"};
@@ -38,15 +39,11 @@ static const char *money(double v, char *buf, size_t size)
     return fs_report_money(v, 0, buf, size);
 }
 
-/* Seconds with their unit, 4 significant digits: "0.1 s", "1,234 s". */
+/* A latency with its unit (summary_format.c): "0.1 s", "1,234 s",
+ * "188.4 ns", never an exponent. */
 static const char *seconds(double v, char *buf, size_t size)
 {
-    char n[48];
-    if (fabs(v) >= 1000)
-        fs_format_thousands(v, 0, n, sizeof n);
-    else
-        snprintf(n, sizeof n, "%.4g", v);
-    snprintf(buf, size, "%s s", n);
+    fs_format_latency(v, buf, size);
     return buf;
 }
 

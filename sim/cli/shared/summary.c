@@ -212,6 +212,39 @@ static void print_slices(FILE *out, const fs_results *r)
     print_mig_idle(out, r);
 }
 
+/* The flags at the end of a workload's row: overload first, then a
+ * missed SLO (attainment under FS_SLO_MET_SHARE). */
+static const char *row_flags(double share, double attainment)
+{
+    int over = share > FS_OVERLOADED_SHARE, slo = fs_slo_missed(attainment);
+    return over && slo ? "  OVERLOADED  SLO MISSED"
+           : over      ? "  OVERLOADED"
+           : slo       ? "  SLO MISSED" : "";
+}
+
+/* Under the table: what each flag means, and each workload that missed
+ * its SLO with the figures that say so. */
+static void print_latency_notes(FILE *out, const fs_results *r,
+                                int overloaded)
+{
+    fprintf(out, "  (p50, p99 and mean over finished requests only%s)\n",
+            overloaded ? "; OVERLOADED: more than 1% of a workload's "
+            "requests did not finish, so its percentiles understate its "
+            "latency" : "");
+    for (size_t i = 0; i < r->nlatency; i++) {
+        const fs_latency_row *l = &r->latency[i];
+        char name[4 * FS_NAME_MAX], p99[16], slo[16];
+        if (!fs_slo_missed(l->slo_attainment))
+            continue;
+        fs_format_seconds(l->p99_s, p99, sizeof p99);
+        fs_format_seconds(l->slo_s, slo, sizeof slo);
+        fprintf(out, "  SLO MISSED: %s served %.2f%% of its finished "
+                "requests within its slo_p99 of %s (under %.0f%%): p99 %s\n",
+                esc(l->workload, name, sizeof name),
+                100 * l->slo_attainment, slo, 100 * FS_SLO_MET_SHARE, p99);
+    }
+}
+
 static void print_latency(FILE *out, const fs_results *r)
 {
     if (r->nlatency == 0)
@@ -238,17 +271,14 @@ static void print_latency(FILE *out, const fs_results *r)
         fprintf(out, "  %-20s  %10ld  %9s  %9s  %9s  %9s  %9s  %-10s  %ld "
                 "(%.2f%%)%s\n", esc(l->workload, name, sizeof name),
                 l->count, p50, p99, mean, wait, slo, att, un, share * 100,
-                share > FS_OVERLOADED_SHARE ? "  OVERLOADED" : "");
+                row_flags(share, l->slo_attainment));
         overloaded |= share > FS_OVERLOADED_SHARE;
         if (l->dropped || l->unfinished)
             fprintf(out, "  %-20s  (%ld arrived, %ld dropped by queue_max, "
                     "%ld unfinished at the horizon)\n", "", l->arrivals,
                     l->dropped, l->unfinished);
     }
-    fprintf(out, "  (p50, p99 and mean over finished requests only%s)\n",
-            overloaded ? "; OVERLOADED: more than 1% of a workload's "
-            "requests did not finish, so its percentiles understate its "
-            "latency" : "");
+    print_latency_notes(out, r, overloaded);
 }
 
 void fs_summary_print(FILE *out, const fs_results *r, long run_id,

@@ -12,8 +12,18 @@ void fs_summary_print(FILE *out, const fs_results *r, long run_id,
 
 /* "$12,345.67" (summary_format.c) */
 void fs_format_money(double usd, char *buf, size_t len);
-/* "850ms", "1.25s", "3.4m", "2.1h"; "-" for NaN. */
+/* A duration for a fixed-width column (run, sweep): "850ms", "1.25s",
+ * "3.4m", "2.1h", under a millisecond "188us", "42.1ns", "<1ns"; "-" for
+ * NaN.  Never an exponent. */
 void fs_format_seconds(double s, char *buf, size_t len);
+/* A latency for a table (compare, the report): seconds from a millisecond
+ * up, at least 4 significant digits ("0.1 s", "63.4 s", "1,234 s"),
+ * under it "188.4 us", "42.1 ns", "< 1 ns"; "-" for NaN.  Never an
+ * exponent. */
+void fs_format_latency(double s, char *buf, size_t len);
+/* At least 4 significant digits, no exponent: "0.01234", "1.5", "12,345"
+ * (the number of fs_format_latency). */
+void fs_format_sig(double v, char *buf, size_t size);
 
 /* The LLM serving lines (summary_llm.c); nothing without an llm
  * workload. */

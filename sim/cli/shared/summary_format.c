@@ -1,10 +1,19 @@
 /* summary_format.c -- the numbers of a run's summary as people read them:
- * money ("$12,345.67") and seconds ("850ms", "3.4m"); see summary.h.
+ * money ("$12,345.67") and durations ("850ms", "0.1 s", "188.4 ns"); see
+ * summary.h.
+ *
+ * Every duration that run, sweep, compare, plan and the report print goes
+ * through here, so that none reads as an exponent ("1.884e-07 s"): a
+ * latency under a millisecond is given in microseconds or nanoseconds, and
+ * one under a nanosecond as "< 1 ns".  The value is rounded to the digits
+ * shown before its unit is chosen, so that 0.9997 s reads "1s", never
+ * "1e+03ms".
  *
  * Apart from summary.c, which prints the LLM lines through
  * summary_llm.c: both (and the sweep table) format through this file and
  * call down to it, never round a circle. */
 #include "sim/cli/shared/summary.h"
+#include "sim/store/store.h"
 
 #include <math.h>
 #include <string.h>
@@ -29,16 +38,103 @@ void fs_format_money(double usd, char *buf, size_t len)
     snprintf(buf, len, "%s", out);
 }
 
+/* v rounded to digits significant digits (0 stays 0). */
+static double round_sig(double v, int digits)
+{
+    if (v == 0 || !isfinite(v))
+        return v;
+    double f = pow(10, digits - 1 - (int)floor(log10(fabs(v))));
+    return round(v * f) / f;
+}
+
+static void trim_zeros(char *s)
+{
+    if (!strchr(s, '.'))
+        return;
+    size_t n = strlen(s);
+    while (n > 0 && s[n - 1] == '0')
+        s[--n] = '\0';
+    if (n > 0 && s[n - 1] == '.')
+        s[--n] = '\0';
+    if (strcmp(s, "-0") == 0)
+        strcpy(s, "0");
+}
+
+void fs_format_sig(double v, char *buf, size_t size)
+{
+    double a = fabs(v);
+    if (a >= 1000 || a == 0 || !isfinite(v)) {
+        fs_format_thousands(v, 0, buf, size);
+        return;
+    }
+    int decimals = 3 - (int)floor(log10(a));
+    if (decimals > 9)
+        decimals = 9;
+    snprintf(buf, size, "%.*f", decimals, v);
+    trim_zeros(buf);
+}
+
+/* The sub-second units, largest first: below a second the summary reads
+ * milliseconds; below a millisecond, people read both forms in these. */
+static const struct { double s; const char *unit; } small[] = {
+    { 1e-3, "ms" }, { 1e-6, "us" }, { 1e-9, "ns" },
+};
+#define NSMALL (sizeof small / sizeof small[0])
+
+/* v in unit, 3 significant digits ("%.3g" would write 1e+03 from 999.5
+ * up: hours from then on read whole). */
+static void compact(double v, const char *unit, char *buf, size_t len)
+{
+    if (fabs(v) >= 999.5)
+        snprintf(buf, len, "%.0f%s", v, unit);
+    else
+        snprintf(buf, len, "%.3g%s", v, unit);
+}
+
 void fs_format_seconds(double s, char *buf, size_t len)
 {
+    double r = round_sig(s, 3), a = fabs(r);
     if (isnan(s))
         snprintf(buf, len, "-");
-    else if (s < 1)
-        snprintf(buf, len, "%.3gms", s * 1e3);
-    else if (s < 120)
-        snprintf(buf, len, "%.3gs", s);
-    else if (s < 7200)
-        snprintf(buf, len, "%.3gm", s / 60);
+    else if (a >= 7200)
+        compact(s / 3600, "h", buf, len);
+    else if (a >= 120)
+        compact(s / 60, "m", buf, len);
+    else if (a >= 1)
+        compact(s, "s", buf, len);
+    else if (a == 0)
+        snprintf(buf, len, "0ms");
+    else if (a < small[NSMALL - 1].s)
+        snprintf(buf, len, "%s<1ns", r < 0 ? "-" : "");
     else
-        snprintf(buf, len, "%.3gh", s / 3600);
+        for (size_t u = 0; u < NSMALL; u++)
+            if (a >= small[u].s) {
+                compact(r / small[u].s, small[u].unit, buf, len);
+                break;
+            }
+}
+
+void fs_format_latency(double s, char *buf, size_t len)
+{
+    double r = round_sig(s, 4), a = fabs(r);
+    char num[64];
+    if (isnan(s)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    if (a >= small[0].s || a == 0) {
+        fs_format_sig(a >= 1000 ? s : r, num, sizeof num);
+        snprintf(buf, len, "%s s", num);
+        return;
+    }
+    if (a < small[NSMALL - 1].s) {
+        snprintf(buf, len, "%s< 1 ns", r < 0 ? "-" : "");
+        return;
+    }
+    for (size_t u = 1; u < NSMALL; u++)
+        if (a >= small[u].s) {
+            fs_format_sig(r / small[u].s, num, sizeof num);
+            snprintf(buf, len, "%s %s", num, small[u].unit);
+            return;
+        }
 }

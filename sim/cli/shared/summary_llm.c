@@ -5,6 +5,7 @@
  * end-to-end p50 and p99 over all it serves.  Nothing is printed
  * for a run without an llm workload. */
 #include "sim/cli/shared/summary.h"
+#include "sim/store/columns.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +32,20 @@ static void money(double x, char *buf, size_t len)
         snprintf(buf, len, "-");
     else
         snprintf(buf, len, "$%.3f", x);
+}
+
+/* An objective met by under FS_SLO_MET_SHARE of the requests: flagged
+ * under the workload's row, as run flags slo_p99. */
+static void llm_slo_missed(FILE *out, const char *key,
+                           double slo_s, double attainment)
+{
+    char slo[16];
+    if (!fs_slo_missed(attainment))
+        return;
+    fs_format_seconds(slo_s, slo, sizeof slo);
+    fprintf(out, "  %-20s  SLO MISSED: %s: %.2f%% of its requests within "
+            "%s (under %.0f%%)\n", "", key, 100 * attainment, slo,
+            100 * FS_SLO_MET_SHARE);
 }
 
 static void print_workloads(FILE *out, const fs_results *r)
@@ -62,6 +77,10 @@ static void print_workloads(FILE *out, const fs_results *r)
         fprintf(out, "  %-20.63s  %9s  %9s  %9s  %9s  %8s  %8s  %9s  %9s  "
                 "%9s  %9s\n", l->workload, t50, t99, p50, p99, sa, sb, tin,
                 tout, mo, ma);
+        llm_slo_missed(out, "slo_ttft", m->slo_ttft_s,
+                       m->slo_ttft_attainment);
+        llm_slo_missed(out, "slo_tpot", m->slo_tpot_s,
+                       m->slo_tpot_attainment);
         if (m->preempted || m->too_long)
             fprintf(out, "  %-20s  (%ld preempted by a full KV cache, %ld "
                     "dropped: longer than a replica's KV cache)\n", "",
