@@ -346,4 +346,42 @@ expect_exit 0 "roi on spot, csv" -- "$FLEETSIM" roi --db "$DB" spot --pool east 
 expect_in "$TMP/out" ",spot bill" "spot: csv says so"
 expect_exit 0 "roi on spot, markdown" -- "$FLEETSIM" roi --db "$DB" spot --pool east --format markdown
 expect_in "$TMP/out" "as run on spot" "spot: markdown says so"
+# (g) An autoscaled pool: the "all on demand" baseline is the run's own
+# bill for those hours, provisioning included.  queue(target=4) over a
+# diurnal load launches and stops instances all day; each launch bills its
+# 3-minute provision_delay, so instances up alone fall well short of it.
+cat >"$TMP/as.ini" <<'INI'
+[scenario]
+name = as
+start = 2026-01-01
+horizon = 2d
+seed = 3
+[pool.od]
+instance = aws:g5.xlarge
+autoscale = queue(target=4)
+min = 1
+max = 12
+[workload.w]
+pools = od
+arrivals = diurnal(peak=6/s, trough=0.5/s, peak_hour=14)
+service = exponential(mean=1s)
+INI
+expect_exit 0 "autoscaled run" -- "$FLEETSIM" run "$TMP/as.ini" --db "$DB" --quiet
+billed=$(sql "$DB" "SELECT printf('%.2f', sum(cost_usd)) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = 'as'")
+upbill=$(sql "$DB" "SELECT printf('%.2f', sum(u.instances_up * 300) / 3600 * 1.006) FROM utilization u JOIN run r USING (run_id) WHERE r.name = 'as'")
+checks=$((checks + 1))
+awk -v b="$billed" -v u="$upbill" 'BEGIN { exit !(b - u > 10) }' ||
+    fail "autoscaled: provisioning must weigh (bill $billed, instances up $upbill)"
+expect_exit 0 "roi autoscaled" -- "$FLEETSIM" roi --db "$DB" as --format json
+expect_eq "$(num on_demand_run_usd)" "$billed" "autoscaled: baseline = the run's bill (cost_monthly)"
+expect_eq "$(num run_billed_usd)" "$billed" "autoscaled: the bill beside it"
+# The run rate is the unrounded bill x 730 / 48; the stored bill is in
+# cents, so they agree within half a cent x 730 / 48.
+near "$(num on_demand_cost_usd)" "$(awk -v b="$billed" 'BEGIN { printf "%.4f", b * 730 / 48 }')" 0.077 "autoscaled: run rate of the bill"
+expect_exit 0 "roi autoscaled, table" -- "$FLEETSIM" roi --db "$DB" as
+expect_in "$TMP/out" "all on demand, the 48 h sized          \$$billed: the run's bill for this pool, provisioning included" "autoscaled: the table says so"
+expect_exit 0 "roi autoscaled, csv" -- "$FLEETSIM" roi --db "$DB" as --format csv
+expect_in "$TMP/out" ",on demand,$billed,$billed" "autoscaled: csv baseline and bill"
+expect_exit 0 "roi autoscaled, lookback" -- "$FLEETSIM" roi --db "$DB" as --format json --lookback 1d
+expect_eq "$(num run_billed_usd)" null "lookback: no whole-run bill to compare"
 report

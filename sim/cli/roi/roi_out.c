@@ -76,6 +76,8 @@ static void print_json_row(FILE *out, const fs_roi_row *w)
     fprintf(out, ", \"rate_basis\": \"%s\", \"compared_with\": \"%s\", ",
             w->rate_basis ? w->rate_basis : "", compared_with(w));
     json_num(out, "demand_hours", w->hours, 0);
+    json_money(out, "on_demand_run_usd", w->baseline_usd);
+    json_money(out, "run_billed_usd", w->billed_usd);
     json_money(out, "upfront_cost_usd", r->upfront_cost);
     json_money(out, "recurring_monthly_cost_usd", r->recurring_monthly);
     json_money(out, "on_demand_cost_usd", r->on_demand_monthly);
@@ -115,7 +117,8 @@ static void print_csv(FILE *out, const fs_roi_row *rows, size_t n)
           "with_reservation_cost_usd,estimated_monthly_savings_usd,"
           "estimated_savings_pct,break_even_months,"
           "estimated_reservation_utilization,npv_usd,daily_average_count,"
-          "daily_average_cost_usd,rate_basis,compared_with\n", out);
+          "daily_average_cost_usd,rate_basis,compared_with,"
+          "on_demand_run_usd,run_billed_usd\n", out);
     for (size_t i = 0; i < n; i++) {
         const fs_roi_row *w = &rows[i];
         const fs_roi_result *r = &w->r;
@@ -142,8 +145,11 @@ static void print_csv(FILE *out, const fs_roi_row *rows, size_t n)
         else if (w->plan && !isnan(r->daily_commitment))
             fprintf(out, "$%.2f/h", r->daily_commitment);
         csv_num(out, r->daily_monthly, "%.2f");
-        fprintf(out, ",%s,%s\n", w->rate_basis ? w->rate_basis : "",
+        fprintf(out, ",%s,%s", w->rate_basis ? w->rate_basis : "",
                 compared_with(w));
+        csv_num(out, fs_round_cents(w->baseline_usd), "%.2f");
+        csv_num(out, fs_round_cents(w->billed_usd), "%.2f");
+        fputc('\n', out);
     }
 }
 
@@ -163,6 +169,32 @@ static void daily_text(const fs_roi_row *w, char *buf, size_t len)
         snprintf(buf, len, "commit $%.2f/h", w->r.daily_commitment);
     else
         snprintf(buf, len, "reserve %ld", w->r.daily_count);
+}
+
+/* The baseline in dollars over the hours sized, and whether it is the
+ * run's own bill: the figure a reader can find in the run and its FOCUS
+ * export. */
+static void baseline_line(FILE *out, const char *row, const fs_roi_row *w)
+{
+    char a[64], b[64], s[320], what[96];
+    snprintf(what, sizeof what, "%s, the %.4g h sized",
+             w->vs_spot ? "as run on spot" : "all on demand", w->span_h);
+    if (isnan(w->billed_usd))
+        snprintf(s, sizeof s, "%s (instances launched, provisioning "
+                 "included)", money(w->baseline_usd, a, sizeof a));
+    else if (w->billed_is_baseline &&
+             fabs(fs_round_cents(w->baseline_usd) -
+                  fs_round_cents(w->billed_usd)) < 0.005)
+        snprintf(s, sizeof s, "%s: the run's bill for this pool, "
+                 "provisioning included", money(w->baseline_usd, a,
+                                                sizeof a));
+    else
+        snprintf(s, sizeof s, "%s (instances launched, provisioning "
+                 "included); the run billed %s%s",
+                 money(w->baseline_usd, a, sizeof a),
+                 money(w->billed_usd, b, sizeof b), w->billed_is_baseline
+                 ? " (the difference: minimum charges per launch)" : "");
+    fprintf(out, row, what, s);
 }
 
 static void print_block(FILE *out, const fs_roi_row *w, int md)
@@ -191,6 +223,7 @@ static void print_block(FILE *out, const fs_roi_row *w, int md)
         fprintf(out, row, "note", "a spot pool: reserving is weighed "
                 "against what the pool paid on spot (interruptions "
                 "included), not against on demand");
+    baseline_line(out, row, w);
     fprintf(out, row, "upfront", money(r->upfront_cost, a, sizeof a));
     fprintf(out, row, "recurring / month (730 h)",
             money(r->recurring_monthly, a, sizeof a));

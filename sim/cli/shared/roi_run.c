@@ -1,9 +1,11 @@
 /* roi_run.c -- one run's reservation recommendation per pool (roi_run.h).
  *
- * For each pool of the run (or the one named): its instances in use hour
- * by hour, from the utilization table (each sample the time average of
- * instances up over its metrics interval, spread over the hours it
- * covers), over the last lookback of the run; its prices (on demand: the
+ * For each pool of the run (or the one named): its instances launched hour
+ * by hour, provisioning included, from the utilization table (each sample
+ * the time average of GPUs provisioned over its metrics interval, over the
+ * pool's GPUs per instance, spread over the hours it covers), over the
+ * last lookback of the run: every second the run bills, so that the "all
+ * on demand" baseline of an on-demand pool is the run's own bill; its prices (on demand: the
  * pool's own rate when it is an on-demand pool, else the catalog's; the
  * reserved rate from the catalog, split for partial and all upfront as the
  * scenario does); then models/roi.c chooses.  A pool whose rates the
@@ -26,6 +28,7 @@ typedef struct pool_info {
     char pool[256], gpu[64], pricing[32], source[160];
     char quotes[512];   /* the pool's reserved_* quote keys ("" none) */
     double price;
+    int gpi;            /* GPUs per instance as stored (0: not stored) */
 } pool_info;
 
 void fs_roi_query_default(fs_roi_query *q)
@@ -49,7 +52,7 @@ static int read_pools(sqlite3 *db, long run, const char *only,
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, "SELECT pool, gpu, pricing, instance, "
-                           "price_usd_h, rate_quotes FROM pool "
+                           "price_usd_h, rate_quotes, gpus_per_instance FROM pool "
                            "WHERE run_id = ?1 AND (?2 IS NULL OR pool = ?2) "
                            "ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
         return fs_error_set(err, "%s", sqlite3_errmsg(db));
@@ -77,6 +80,7 @@ static int read_pools(sqlite3 *db, long run, const char *only,
         copy_col(st, 3, p->source, sizeof p->source);
         p->price = sqlite3_column_double(st, 4);
         copy_col(st, 5, p->quotes, sizeof p->quotes);
+        p->gpi = sqlite3_column_int(st, 6);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
@@ -84,11 +88,14 @@ static int read_pools(sqlite3 *db, long run, const char *only,
     return 0;
 }
 
-/* Hour-by-hour demand of pool over [0, horizon): *hours of them, and the
- * GPUs per instance (GPUs provisioned over instances up, time-averaged;
- * 0 when nothing was up).  A sample spanning more than
- * an hour is refused: hourly demand cannot be read from it. */
-static int read_demand(sqlite3 *db, long run, const char *pool,
+/* Hour-by-hour demand of pool p over [0, horizon): *hours of them, in
+ * instances launched (provisioning included: every second the run bills),
+ * each sample's GPUs provisioned over the pool's GPUs per instance; and
+ * *gpi, those GPUs per instance.  A database without them stored falls
+ * back on instances up (*gpi: GPUs provisioned over instances up, time-
+ * averaged; 0 when nothing was up).  A sample spanning more than an hour
+ * is refused: hourly demand cannot be read from it. */
+static int read_demand(sqlite3 *db, long run, const pool_info *p,
                        double horizon, double **demand, size_t *hours,
                        double *gpi, fs_error *err)
 {
@@ -105,12 +112,14 @@ static int read_demand(sqlite3 *db, long run, const char *pool,
         return fs_error_set(err, "%s", sqlite3_errmsg(db));
     }
     sqlite3_bind_int64(st, 1, run);
-    sqlite3_bind_text(st, 2, pool, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, p->pool, -1, SQLITE_STATIC);
     double prev = 0, area = 0, gpu_area = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         double t = sqlite3_column_double(st, 0);
-        double up = sqlite3_column_double(st, 1);
+        double gpus = sqlite3_column_double(st, 2);
+        double up = p->gpi > 0 ? gpus / p->gpi
+                               : sqlite3_column_double(st, 1);
         if (t - prev > 3600 * (1 + 1e-9)) {
             char iv[32];
             fs_format_duration(t - prev, iv, sizeof iv);
@@ -129,7 +138,7 @@ static int read_demand(sqlite3 *db, long run, const char *pool,
                 d[h] += up * (b - a);
         }
         area += up * (t - prev);
-        gpu_area += sqlite3_column_double(st, 2) * (t - prev);
+        gpu_area += gpus * (t - prev);
         prev = t;
     }
     sqlite3_finalize(st);
@@ -141,8 +150,43 @@ static int read_demand(sqlite3 *db, long run, const char *pool,
         d[h] /= fmin(3600.0, horizon - h * 3600.0);
     *demand = d;
     *hours = n;
-    *gpi = area > 0 ? gpu_area / area : 0;
+    *gpi = p->gpi > 0 ? p->gpi : area > 0 ? gpu_area / area : 0;
     return 0;
+}
+
+/* The instance-hours of demand[from..n): each hour's instances times its
+ * length inside the horizon (a last partial hour its part); *span the
+ * hours' length. */
+static double instance_hours(const double *d, size_t from, size_t n,
+                             double horizon, double *span)
+{
+    double sum = 0;
+    *span = 0;
+    for (size_t h = from; h < n; h++) {
+        double len = fmin(1.0, horizon / 3600 - (double)h);
+        sum += d[h] * len;
+        *span += len;
+    }
+    return sum;
+}
+
+/* What the run billed pool over the whole run: the sum of its cost rows
+ * (NaN when it has none or the query fails). */
+static double pool_billed(sqlite3 *db, long run, const char *pool)
+{
+    sqlite3_stmt *st;
+    double cost = NAN;
+    if (sqlite3_prepare_v2(db, "SELECT sum(cost_usd) FROM cost_monthly "
+                           "WHERE run_id = ?1 AND pool = ?2", -1, &st,
+                           NULL) != SQLITE_OK)
+        return NAN;
+    sqlite3_bind_int64(st, 1, run);
+    sqlite3_bind_text(st, 2, pool, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW &&
+        sqlite3_column_type(st, 0) != SQLITE_NULL)
+        cost = sqlite3_column_double(st, 0);
+    sqlite3_finalize(st);
+    return cost;
 }
 
 /* The catalog instance that prices pool p: the one its price came from,
@@ -304,13 +348,13 @@ static int price_row(const fs_roi_query *o, const fs_catalog *c,
 }
 
 /* What a spot pool paid per instance-hour over the run: its spot cost
- * rows over the instance-hours in demand[0..n) (hours of hour_s[h]). NaN
- * when it ran no hour. */
+ * rows over the instance-hours in demand[0..n).  NaN when it ran no
+ * hour. */
 static double spot_paid(sqlite3 *db, long run, const char *pool,
                         const double *d, size_t n, double horizon)
 {
     sqlite3_stmt *st;
-    double cost = NAN, hours = 0;
+    double cost = NAN, span;
     if (sqlite3_prepare_v2(db, "SELECT sum(cost_usd) FROM cost_monthly "
                            "WHERE run_id = ?1 AND pool = ?2 AND pricing = "
                            "'spot'", -1, &st, NULL) != SQLITE_OK)
@@ -321,8 +365,7 @@ static double spot_paid(sqlite3 *db, long run, const char *pool,
         sqlite3_column_type(st, 0) != SQLITE_NULL)
         cost = sqlite3_column_double(st, 0);
     sqlite3_finalize(st);
-    for (size_t h = 0; h < n; h++)
-        hours += d[h] * fmin(1.0, horizon / 3600 - (double)h);
+    double hours = instance_hours(d, 0, n, horizon, &span);
     return hours > 0 && !isnan(cost) ? cost / hours : NAN;
 }
 
@@ -362,7 +405,7 @@ static int roi_pool(sqlite3 *db, long run, double horizon,
     double *d = NULL, gpus = 0;
     size_t n = 0;
     char why[512];
-    int rd = read_demand(db, run, p->pool, horizon, &d, &n, &gpus, err);
+    int rd = read_demand(db, run, p, horizon, &d, &n, &gpus, err);
     if (rd)
         return rd;
     int gpi = gpus > 0 ? (int)lround(gpus) : 1;
@@ -402,6 +445,13 @@ static int roi_pool(sqlite3 *db, long run, double horizon,
         from = nl < n ? n - nl : 0;
     }
     w->hours = (double)(n - from);
+    /* The baseline in dollars: the sized hours' launched instance-hours at
+     * the rate compared with, which is the run's own bill for an on-demand
+     * or spot pool sized over the whole run. */
+    w->baseline_usd = instance_hours(d, from, n, horizon, &w->span_h) *
+                      w->on_demand_usd_h;
+    w->billed_usd = from == 0 ? pool_billed(db, run, p->pool) : NAN;
+    w->billed_is_baseline = w->vs_spot || !strcmp(p->pricing, "on-demand");
     if (o->plan)
         fs_roi_plan_recommend(d + from, n - from, w->discount, &pr, &w->r);
     else

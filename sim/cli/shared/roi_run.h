@@ -27,6 +27,17 @@ typedef struct fs_roi_row {
     int vs_spot;             /* a spot pool: the alternative is its spot
                                 bill as paid, not on demand */
     double hours;            /* demand hours it sized against */
+    double span_h;           /* their length (a last partial hour counts
+                                its part) */
+    double baseline_usd;     /* those hours' launched instance-hours
+                                (provisioning included) all on demand, or
+                                on a spot pool as paid: not a run rate */
+    double billed_usd;       /* what the run billed the pool over the
+                                whole run (cost_monthly); NaN with a
+                                --lookback shorter than the run */
+    int billed_is_baseline;  /* an on-demand or spot pool: its bill is the
+                                baseline (equal to the cent but for
+                                minimum charges per launch) */
     fs_roi_result r;
 } fs_roi_row;
 
