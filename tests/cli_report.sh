@@ -236,15 +236,18 @@ expect_in quote.html "  'x (overloaded)</text>" "overloaded: marked in cost-vs-l
 
 # ---- the top savings name what a cheaper run changes ----------------------
 # Case study 6: the same fine-tunes on demand and on spot.  The summary's
-# first saving is moving training to spot, sized as the store's run rates
-# differ (whole dollars), before right-sizing.
+# first saving names the change, the pool's purchase option moved to spot,
+# sized as the store's run rates differ (whole dollars); the per-change
+# attribution is tests/cli_report_savings.sh's.
 (cd "$SRCDIR" && "$FLEETSIM" run scenarios/case6-finetune-a100-on-demand.ini \
     --db "$TMP/c6.db" --quiet && "$FLEETSIM" run \
     scenarios/case6-finetune-a100-spot.ini --db "$TMP/c6.db" --quiet) >/dev/null
 expect_exit 0 "report of case 6" -- "$FLEETSIM" report --db c6.db \
     --out c6.md 1 2
 save=$(sql c6.db "SELECT printf('%,d', round(a.cost_per_month_usd - b.cost_per_month_usd)) FROM run_summary a, run_summary b WHERE a.run_id = 1 AND b.run_id = 2")
-expect_in c6.md "1. Move training to spot, as run case6-finetune-a100-spot does: saves \$$save a month" \
+expect_in c6.md "1. Purchase option of pool gpu: pricing on-demand → spot" \
+    "summary: the move to spot named"
+expect_in c6.md "saves \$$save a month (together, the changes of run case6-finetune-a100-spot" \
     "summary: moving training to spot, \$$save a month"
 
 # ---- Markdown ------------------------------------------------------------

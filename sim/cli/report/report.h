@@ -22,6 +22,9 @@ typedef struct fs_rtable {
 
 #define FS_REPORT_TABLES 6
 
+/* SLO attainment under which a workload misses its SLO in the review. */
+#define FS_REPORT_SLO_WANTED 0.99
+
 /* One chart: the <svg> element's text (from "<svg" on), or a note saying
  * why it could not be drawn. */
 typedef struct fs_rchart {
@@ -31,12 +34,14 @@ typedef struct fs_rchart {
     char *note;
 } fs_rchart;
 
-/* A saving the runs show, for the executive summary's top three. */
+/* A saving: one line of the top savings (what one change saves of the
+ * baseline-to-run difference), or an option beyond the runs (a
+ * reservation `roi` recommends for a run's pool). */
 typedef struct fs_rsaving {
     double monthly;     /* USD per 730-hour month */
-    char key[300];      /* what it is about (run, pool): one saving each,
-                           the largest, so that none is counted twice */
-    char text[900];     /* one plain sentence, names as they are */
+    long run_id;        /* the run it is about (options) */
+    char key[300];      /* what it is about (run, pool): one each */
+    char text[1200];    /* one plain sentence, names as they are */
 } fs_rsaving;
 
 /* A growable list of sentences. */
@@ -46,12 +51,20 @@ typedef struct fs_rlines {
 } fs_rlines;
 
 /* The executive summary (report_brief.c): a headline, an at-a-glance
- * table (one row per run), the top savings and the risks, in words. */
+ * table (one row per run), the top savings and the risks, in words.  The
+ * top savings (report_savings.c) attribute one run's difference to the
+ * baseline per change: the lines add up to that difference, never more;
+ * ceilings (a pool's idle cost) and options (reservations) follow apart,
+ * each pool once, never added to them. */
 typedef struct fs_rbrief {
     fs_rlines headline;
     fs_rtable glance;
-    fs_rsaving *savings;       /* candidates; the best three are shown */
+    fs_rlines savings_intro;   /* what the run changes, before the list */
+    fs_rsaving *savings;       /* per change, largest first */
     size_t nsavings, cap;
+    fs_rlines further;         /* ceilings and options, not added up */
+    fs_rsaving *options;       /* reservation candidates (report_roi.c) */
+    size_t noptions, ocap;
     fs_rlines risks;
 } fs_rbrief;
 
@@ -59,6 +72,8 @@ typedef struct fs_report {
     char **run_names;
     size_t nruns;
     char *baseline_name;
+    const long *lever_ids;     /* runs `report --levers` made: used for */
+    size_t nlever_ids;         /* the attribution, not shown as runs */
     fs_rbrief brief;
     fs_rtable tables[FS_REPORT_TABLES];
     fs_rchart *charts;
@@ -85,18 +100,31 @@ const char *fs_report_money(double usd, int whole, char *buf, size_t size);
 int fs_rlines_add(fs_rlines *l, fs_error *err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* A saving candidate for the summary about key (a run and pool): kept
- * unless a larger one about the same key is there.  0, or -1 with err. */
-int fs_rbrief_saving(fs_rbrief *b, const char *key, double monthly,
-                     fs_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+/* A reservation candidate about key (a run and pool) of run run_id:
+ * kept unless a larger one about the same key is there.  0, or -1 with
+ * err. */
+int fs_rbrief_option(fs_rbrief *b, long run_id, const char *key,
+                     double monthly, fs_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 
-/* The executive summary of runs ids[0..n) against base (report_brief.c),
- * after the tables (it reads the reservation candidates report_roi.c
- * added).  0, or -1 with err. */
+/* The executive summary of runs ids[0..n) against base (report_brief.c):
+ * the headline, at a glance and the risks.  0, or -1 with err. */
 int fs_report_gather_brief(fs_store *s, const long *ids, size_t n,
                            long base, fs_report *r, fs_error *err);
 void fs_rbrief_free(fs_rbrief *b);
+
+/* The top savings, ceilings and options of runs ids[0..n) against base,
+ * with r->lever_ids as further runs to attribute by (report_savings.c),
+ * after the reservation table (it reads the options report_roi.c added).
+ * 0, or -1 with err. */
+int fs_report_gather_savings(fs_store *s, const long *ids, size_t n,
+                             long base, fs_report *r, fs_error *err);
+
+/* The ceilings (each pool's idle cost, beside what a stored `plan` run
+ * achieves) and the reservation options of run id, named name
+ * (report_ceiling.c).  0, or -1 with err. */
+int fs_report_gather_further(fs_store *s, long id, const char *name,
+                             fs_report *r, fs_error *err);
 
 /* Table 5: each pool's reservation recommendation of runs ids[0..n)
  * (report_roi.c); a pool or run that cannot be sized gets a note row. */

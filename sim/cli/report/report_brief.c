@@ -6,11 +6,8 @@
  *   - at a glance: one row per run (bill by calendar month, run rate,
  *     change against the baseline in $ and %, SLO attainment, unfinished
  *     requests with "overloaded" past 1%);
- *   - the top three savings the runs show, largest first: reserving what
- *     `fleetsim roi` recommends (report_roi.c adds those), a run cheaper
- *     than the baseline (named for what it changes: spot, windows,
- *     right-sizing), idle GPUs of a pool of constant size that is not a
- *     commitment (right-size; an autoscaled pool's idle is its headroom);
+ *   - the top savings: one run's difference to the baseline, per change,
+ *     with the ceilings and options beyond it (report_savings.c);
  *   - the risks: SLO attainment under 99%, unfinished work (requests and
  *     training deadlines), commitments paid for and left idle.
  * Money reads $1,234 (cents under $1,000), counts have separators. */
@@ -26,10 +23,10 @@
 
 #include "sim/base/vec.h"
 #include "sim/store/columns.h"
+#include "sim/store/store_changes.h"
 
-#define SLO_WANTED 0.99     /* attainment under which an SLO is a risk */
+#define SLO_WANTED FS_REPORT_SLO_WANTED   /* an SLO under it is a risk */
 #define IDLE_RISK 0.10      /* idle share of a commitment that is a risk */
-#define IDLE_SAVING 0.25    /* idle share of an on-demand pool worth sizing */
 
 static const char *const head_glance[] = {
     "Run", "Bill by calendar month", "Monthly run rate (730 h)",
@@ -40,8 +37,7 @@ typedef struct brief_run {
     const char *name;
     long id;
     double total, rate, horizon, slo, requests, unfinished, share;
-    double gpu_hours, jobs, missed;
-    int spot, windows;
+    double missed;
 } brief_run;
 
 const char *fs_report_money(double usd, int whole, char *buf, size_t size)
@@ -70,25 +66,26 @@ int fs_rlines_add(fs_rlines *l, fs_error *err, const char *fmt, ...)
     return 0;
 }
 
-int fs_rbrief_saving(fs_rbrief *b, const char *key, double monthly,
-                     fs_error *err, const char *fmt, ...)
+int fs_rbrief_option(fs_rbrief *b, long run_id, const char *key,
+                     double monthly, fs_error *err, const char *fmt, ...)
 {
     fs_rsaving *s = NULL;
-    for (size_t i = 0; i < b->nsavings && !s; i++)
-        if (strcmp(b->savings[i].key, key) == 0)
-            s = &b->savings[i];
+    for (size_t i = 0; i < b->noptions && !s; i++)
+        if (strcmp(b->options[i].key, key) == 0)
+            s = &b->options[i];
     if (s && s->monthly >= monthly)
         return 0;
     if (!s) {
-        fs_rsaving *v = fs_vec_grow(b->savings, &b->cap, b->nsavings + 1,
+        fs_rsaving *v = fs_vec_grow(b->options, &b->ocap, b->noptions + 1,
                                     sizeof *v);
         if (!v)
             return fs_error_set(err, "out of memory");
-        b->savings = v;
-        s = &v[b->nsavings++];
+        b->options = v;
+        s = &v[b->noptions++];
     }
     snprintf(s->key, sizeof s->key, "%s", key);
     s->monthly = monthly;
+    s->run_id = run_id;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(s->text, sizeof s->text, fmt, ap);
@@ -108,6 +105,9 @@ void fs_rbrief_free(fs_rbrief *b)
 {
     lines_free(&b->headline);
     lines_free(&b->risks);
+    lines_free(&b->savings_intro);
+    lines_free(&b->further);
+    free(b->options);
     for (size_t i = 0; i < b->glance.ncells; i++)
         free(b->glance.cells[i]);
     free(b->glance.cells);
@@ -125,21 +125,6 @@ static double col(const fs_summary *sm, const char *name)
     return NAN;
 }
 
-/* One number from sql with ?1 = run id (NaN when NULL). */
-static double query_num(fs_store *s, const char *sql, long id)
-{
-    sqlite3_stmt *st;
-    double v = NAN;
-    if (sqlite3_prepare_v2(fs_store_db(s), sql, -1, &st, NULL) != SQLITE_OK)
-        return NAN;
-    sqlite3_bind_int64(st, 1, id);
-    if (sqlite3_step(st) == SQLITE_ROW &&
-        sqlite3_column_type(st, 0) != SQLITE_NULL)
-        v = sqlite3_column_double(st, 0);
-    sqlite3_finalize(st);
-    return v;
-}
-
 static int read_run(fs_store *s, long id, const char *name, brief_run *b,
                     fs_error *err)
 {
@@ -151,13 +136,8 @@ static int read_run(fs_store *s, long id, const char *name, brief_run *b,
                      col(&sm, "slo_attainment"), col(&sm, "requests"),
                      col(&sm, "requests_unfinished"),
                      col(&sm, "unfinished_share"),
-                     col(&sm, "gpu_hours_provisioned"), col(&sm, "jobs"),
-                     col(&sm, "jobs_missed_deadline"), 0, 0};
+                     col(&sm, "jobs_missed_deadline")};
     fs_summary_free(&sm);
-    b->spot = query_num(s, "SELECT count(*) FROM cost_monthly WHERE"
-                        " run_id = ?1 AND pricing = 'spot'", id) > 0;
-    b->windows = query_num(s, "SELECT count(*) FROM run WHERE run_id = ?1"
-                           " AND scenario_text LIKE '%[window.%'", id) > 0;
     return 0;
 }
 
@@ -320,93 +300,30 @@ static int headline(fs_store *s, const brief_run *runs, size_t n,
     return 0;
 }
 
-/* What a run changes against the baseline, in words. */
-static const char *what_changes(const brief_run *b, const brief_run *base)
-{
-    if (b->spot && !base->spot)
-        return b->jobs > 0 ? "Move training to spot" : "Move to spot";
-    if (b->windows && !base->windows)
-        return "Run the work in windows";
-    if (b->gpu_hours < base->gpu_hours)
-        return "Right-size the fleet";
-    return "Change the fleet";
-}
-
-static int run_savings(const brief_run *runs, size_t n,
-                       const brief_run *base, fs_rbrief *br, fs_error *err)
-{
-    for (size_t i = 0; i < n; i++) {
-        const brief_run *b = &runs[i];
-        if (b->id == base->id || isnan(b->rate) || !(b->rate < base->rate)
-            || b->share > FS_OVERLOADED_SHARE)
-            continue;
-        char m[64], slo[96] = "";
-        if (!isnan(b->slo) && !isnan(base->slo))
-            snprintf(slo, sizeof slo, "; SLO attainment %.2f%% against "
-                     "%.2f%%", 100 * b->slo, 100 * base->slo);
-        if (fs_rbrief_saving(br, b->name, base->rate - b->rate, err,
-                             "%s, as run "
-                             "%s does: saves %s a month (%.1f%% of the "
-                             "baseline's run rate%s).", what_changes(b, base),
-                             b->name, fs_report_money(base->rate - b->rate,
-                             1, m, sizeof m),
-                             100 * (base->rate - b->rate) / base->rate, slo))
-            return -1;
-    }
-    return 0;
-}
-
-/* Idle on-demand pools (right-size) and idle commitments (a risk). */
+/* Idle commitments (a risk); an idle on-demand pool is a ceiling
+ * (report_ceiling.c). */
 static int idle_pools(fs_store *s, const brief_run *b, fs_rbrief *br,
                       fs_error *err)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(fs_store_db(s),
-            "SELECT p.pool, p.pricing,"
-            " (SELECT max(u.instances_up) > min(u.instances_up)"
-            "  FROM utilization u WHERE u.run_id = p.run_id"
-            "  AND u.pool = p.pool),"
-            " (SELECT total(a.cost_usd) FROM cost_allocation a"
-            "  WHERE a.run_id = p.run_id AND a.pool = p.pool"
-            "  AND a.workload IS NULL),"
-            " (SELECT total(a.cost_usd) FROM cost_allocation a"
-            "  WHERE a.run_id = p.run_id AND a.pool = p.pool)"
-            " FROM pool p WHERE p.run_id = ?1 ORDER BY p.rowid", -1, &st,
-            NULL) != SQLITE_OK)
-        return fs_error_set(err, "%s", sqlite3_errmsg(fs_store_db(s)));
-    sqlite3_bind_int64(st, 1, b->id);
+    fs_pool_rate *v;
+    size_t n;
+    if (fs_store_pool_rates(s, b->id, &v, &n, err))
+        return -1;
     int rc = 0;
-    double k = b->horizon > 0 ? 730 * 3600 / b->horizon : NAN;
-    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-        const char *pool = (const char *)sqlite3_column_text(st, 0);
-        const char *pricing = (const char *)sqlite3_column_text(st, 1);
-        int scales = sqlite3_column_int(st, 2);
-        double idle = sqlite3_column_double(st, 3);
-        double all = sqlite3_column_double(st, 4);
-        if (!pool || !pricing || !(all > 0) || isnan(k))
-            continue;
-        double share = idle / all;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
         char m[64];
-        int committed = strcmp(pricing, "reserved") == 0 ||
-                        strcmp(pricing, "savings-plan") == 0;
+        int committed = strcmp(v[i].pricing, "reserved") == 0 ||
+                        strcmp(v[i].pricing, "savings-plan") == 0;
+        double share = v[i].rate > 0 ? v[i].idle_rate / v[i].rate : 0;
         if (committed && share > IDLE_RISK)
             rc = fs_rlines_add(&br->risks, err, "Unused commitment: pool %s "
                                "of run %s (%s) sat idle for %.1f%% of what it "
                                "paid for: %s a month (730 h) of commitment "
-                               "unused.", pool, b->name, pricing, 100 * share,
-                               fs_report_money(idle * k, 1, m, sizeof m));
-        else if (!committed && !scales && share > IDLE_SAVING) {
-            char key[300];
-            snprintf(key, sizeof key, "%s\x1f%s", b->name, pool);
-            rc = fs_rbrief_saving(br, key, idle * k, err, "Right-size pool "
-                                  "%s of run %s: its idle GPUs cost %s a "
-                                  "month (%.1f%% of the pool's cost, "
-                                  "730-hour run rate).", pool, b->name,
-                                  fs_report_money(idle * k, 1, m, sizeof m),
-                                  100 * share);
-        }
+                               "unused.", v[i].pool, b->name, v[i].pricing,
+                               100 * share, fs_report_money(v[i].idle_rate,
+                               1, m, sizeof m));
     }
-    sqlite3_finalize(st);
+    free(v);
     return rc;
 }
 
@@ -456,12 +373,6 @@ static int work_risks(const brief_run *b, fs_rbrief *br, fs_error *err)
     return 0;
 }
 
-static int by_saving(const void *a, const void *b)
-{
-    const fs_rsaving *x = a, *y = b;
-    return (x->monthly < y->monthly) - (x->monthly > y->monthly);
-}
-
 int fs_report_gather_brief(fs_store *s, const long *ids, size_t n,
                            long base, fs_report *r, fs_error *err)
 {
@@ -492,10 +403,6 @@ int fs_report_gather_brief(fs_store *s, const long *ids, size_t n,
              slo_risks(s, &runs[i], br, err) ||
              work_risks(&runs[i], br, err) ||
              idle_pools(s, &runs[i], br, err) ? -1 : 0;
-    if (rc == 0)
-        rc = run_savings(runs, n, pb, br, err);
-    if (rc == 0 && br->nsavings)
-        qsort(br->savings, br->nsavings, sizeof *br->savings, by_saving);
     if (rc == 0 && br->risks.n == 0)
         rc = fs_rlines_add(&br->risks, err, "No risk found in these runs: "
                            "every SLO met for at least %.0f%% of requests, "

@@ -51,7 +51,8 @@ static void list(FILE *out, const char *const *v, size_t n)
 }
 
 /* The executive summary: the headline, the at-a-glance table, the top
- * three savings and the risks. */
+ * savings per change (then the ceilings and options, apart) and the
+ * risks. */
 static void brief(FILE *out, const fs_rbrief *b)
 {
     fputs("<section class=\"brief\">\n<h2>Executive summary</h2>\n", out);
@@ -62,18 +63,24 @@ static void brief(FILE *out, const fs_rbrief *b)
     }
     table(out, &b->glance);
     fputs("<h3>Top savings</h3>\n", out);
-    if (b->nsavings == 0) {
-        fputs("<p>None: no run is cheaper than the baseline without "
-              "leaving work unfinished, no reservation would save, no "
-              "on-demand pool is mostly idle.</p>\n", out);
-    } else {
-        fputs("<ol>\n", out);
-        for (size_t i = 0; i < b->nsavings && i < 3; i++) {
+    for (size_t i = 0; i < b->savings_intro.n; i++) {
+        fputs("<p>", out);
+        esc(out, b->savings_intro.v[i]);
+        fputs("</p>\n", out);
+    }
+    if (b->nsavings) {
+        fputs("<ol class=\"savings\">\n", out);
+        for (size_t i = 0; i < b->nsavings; i++) {
             fputs("<li>", out);
             esc(out, b->savings[i].text);
             fputs("</li>\n", out);
         }
         fputs("</ol>\n", out);
+    }
+    if (b->further.n) {
+        fputs("<h4>Ceilings and options (not savings of these runs; not "
+              "added to the list above)</h4>\n", out);
+        list(out, (const char *const *)b->further.v, b->further.n);
     }
     fputs("<h3>Risks</h3>\n", out);
     list(out, (const char *const *)b->risks.v, b->risks.n);

@@ -44,7 +44,8 @@ static void table(FILE *out, const fs_rtable *t)
 }
 
 /* The executive summary: the headline, the at-a-glance table, the top
- * three savings and the risks. */
+ * savings per change (then the ceilings and options, apart) and the
+ * risks. */
 static void brief(FILE *out, const fs_rbrief *b)
 {
     fputs("## Executive summary\n\n", out);
@@ -54,16 +55,27 @@ static void brief(FILE *out, const fs_rbrief *b)
     }
     table(out, &b->glance);
     fputs("### Top savings\n\n", out);
-    if (b->nsavings == 0)
-        fputs("None: no run is cheaper than the baseline without leaving "
-              "work unfinished, no reservation would save, no on-demand "
-              "pool is mostly idle.\n\n", out);
-    for (size_t i = 0; i < b->nsavings && i < 3; i++) {
+    for (size_t i = 0; i < b->savings_intro.n; i++) {
+        cell(out, b->savings_intro.v[i]);
+        fputs("\n\n", out);
+    }
+    for (size_t i = 0; i < b->nsavings; i++) {
         fprintf(out, "%zu. ", i + 1);
         cell(out, b->savings[i].text);
         fputc('\n', out);
     }
-    fputs(b->nsavings ? "\n### Risks\n\n" : "### Risks\n\n", out);
+    if (b->further.n)
+        fputs(b->nsavings ? "\n#### Ceilings and options (not savings of "
+              "these runs; not added to the list above)\n\n" : "#### "
+              "Ceilings and options (not savings of these runs; not added "
+              "to the list above)\n\n", out);
+    for (size_t i = 0; i < b->further.n; i++) {
+        fputs("- ", out);
+        cell(out, b->further.v[i]);
+        fputc('\n', out);
+    }
+    fputs(b->nsavings || b->further.n ? "\n### Risks\n\n" : "### Risks\n\n",
+          out);
     for (size_t i = 0; i < b->risks.n; i++) {
         fputs("- ", out);
         cell(out, b->risks.v[i]);

@@ -6,8 +6,8 @@
  * run sampled more coarsely than hourly, gets a note row instead: the
  * report never fails for it.  A pool already bought reserved (or on a
  * savings plan) is never recommended a reservation: its row says "already
- * reserved" and its realised saving.  Each recommendation that saves is a
- * candidate for the executive summary's top savings. */
+ * reserved" and its realised saving.  Each recommendation that saves is an
+ * option the executive summary may show beside its top savings. */
 #include "sim/cli/report/report.h"
 
 #include <math.h>
@@ -151,20 +151,22 @@ static int reserved_row(fs_store *s, long id, fs_rtable *t, const char *run,
     return note_row(t, run, w->pool, note, err);
 }
 
-/* A recommendation that saves, as a summary candidate. */
-static int candidate(fs_report *r, const char *run, const fs_roi_row *w,
-                     fs_error *err)
+/* A recommendation that saves, as an option for the summary (shown for
+ * the run the summary attributes, apart from its savings). */
+static int candidate(fs_report *r, long id, const char *run,
+                     const fs_roi_row *w, fs_error *err)
 {
     const fs_roi_result *x = &w->r;
     char m[64], key[300];
     if (x->count <= 0 || !(x->savings_monthly > 0.005))
         return 0;
     snprintf(key, sizeof key, "%s\x1f%s", run, w->pool);
-    return fs_rbrief_saving(&r->brief, key, x->savings_monthly, err,
-                            "Reserve %ld instance%s of pool %s (%s) of run "
-                            "%s for 1 year, no upfront, as `fleetsim roi` "
-                            "recommends: saves %s a month (%.1f%% of the "
-                            "pool's on-demand cost, 730-hour run rate).",
+    return fs_rbrief_option(&r->brief, id, key, x->savings_monthly, err,
+                            "Option: reserve %ld instance%s of pool %s (%s) "
+                            "of run %s for 1 year, no upfront, as `fleetsim "
+                            "roi` recommends: would save a further %s a "
+                            "month (%.1f%% of the pool's on-demand cost, "
+                            "730-hour run rate).",
                             x->count, x->count == 1 ? "" : "s", w->pool,
                             w->gpu, run, fs_report_money(x->savings_monthly,
                             1, m, sizeof m), x->savings_pct);
@@ -196,7 +198,7 @@ static int run_rows(fs_store *s, long id, const char *run, fs_report *r,
         else if (pools[i].ok)
             rc = pool_row(t, run, w, err) ||
                  (strcmp(pricing, "spot") != 0 &&
-                  candidate(r, run, w, err)) ? -1 : 0;
+                  candidate(r, id, run, w, err)) ? -1 : 0;
         else
             rc = note_row(t, run, w->pool, pools[i].note, err);
     }
