@@ -55,4 +55,30 @@ checks=$((checks + 1))
 checks=$((checks + 1))
 [ -z "$(ls "$TMP" | grep fleetsim-merge-)" ] || fail "merge left its temporary copy"
 
+# 8. Rate quotes bounded as price and upfront_price: 1e300 printed a
+# 300-digit price.  At the bound accepted, one cent beyond refused.
+quote() {
+    good | sed "s|^price = 0.80|price = 0.80\n$2|" >"$TMP/$1.ini"
+}
+quote q_all "reserved_1y_all = 1e300"
+bad_run q_all "q_all.ini:8: pool.p.reserved_1y_all: '1e300': an upfront of at most \$87600000 per instance for a 1y term"
+quote q_partial "reserved_1y_partial = 1e300+0.7/h"
+bad_run q_partial "q_partial.ini:8: pool.p.reserved_1y_partial: '1e300+0.7/h': an upfront of at most \$87600000"
+quote q_hourly "reserved_3y_partial = 1000+10000.01/h"
+bad_run q_hourly "q_hourly.ini:8: pool.p.reserved_3y_partial: '1000+10000.01/h': an hourly rate of at most \$10000 per instance"
+quote q_3y_over "reserved_3y_all = 262800000.01"
+bad_run q_3y_over "q_3y_over.ini:8: pool.p.reserved_3y_all: '262800000.01': an upfront of at most \$262800000 per instance for a 3y term"
+quote q_3y_at "reserved_3y_all = 262800000"
+expect_exit 0 "a 3y upfront at the bound" -- "$FLEETSIM" run "$TMP/q_3y_at.ini" --db "$TMP/q.db" --quiet
+for r in 1y:none=1e300/h 1y:none=10000.01/h 1y:all=1e300 1y:partial=1e300+0.7/h 3y:all=262800000.01; do
+    expect_exit 2 "roi --rate $r" -- "$FLEETSIM" roi 1 --db "$TMP/r.db" --rate "$r"
+    expect_in "$TMP/err" "fleetsim roi: --rate: '${r#*=}': an " "roi --rate $r names the value"
+    checks=$((checks + 1)); [ -s "$TMP/out" ] && fail "roi --rate $r printed a table"
+done
+expect_exit 0 "roi --rate at the bound" -- "$FLEETSIM" roi 1 --db "$TMP/r.db" --rate 1y:none=10000/h --rate 3y:all=262800000
+# 13. The same option twice kept the last without a word.
+expect_exit 2 "roi --rate twice" -- "$FLEETSIM" roi 1 --db "$TMP/r.db" --rate 1y:none=1/h --rate 1y:none=2/h
+expect_in "$TMP/err" "fleetsim roi: --rate: 1y:none is given twice" "roi --rate twice said"
+expect_exit 0 "roi --rate for two options" -- "$FLEETSIM" roi 1 --db "$TMP/r.db" --rate 1y:none=1/h --rate 3y:none=2/h
+
 report
