@@ -237,7 +237,28 @@ static int upfront(const char *v, double *out, char *why, size_t len)
     return fs_parse_money(v, out, why, len);
 }
 
-int fs_roi_parse_quote(int kind, const char *value, double *hourly_usd,
+/* A quote's figures within the bounds of the price keys: the hourly rate
+ * at most max_hourly, the upfront at most that rate for each hour of the
+ * term (upfront_price's bound), so that no figure can overflow a sum. */
+static int quote_bounded(const char *value, int years, double max_hourly,
+                         double hourly_usd, double upfront_usd, char *why,
+                         size_t len)
+{
+    double hours = 24.0 * 365 * years;
+    if (hourly_usd > max_hourly)
+        snprintf(why, len, "'%s': an hourly rate of at most $%.0f per "
+                 "instance", value, max_hourly);
+    else if (upfront_usd > max_hourly * hours)
+        snprintf(why, len, "'%s': an upfront of at most $%.0f per instance "
+                 "for a %dy term ($%.0f an hour for each of its %.0f hours)",
+                 value, max_hourly * hours, years, max_hourly, hours);
+    else
+        return 0;
+    return -1;
+}
+
+int fs_roi_parse_quote(int kind, int years, double max_hourly,
+                       const char *value, double *hourly_usd,
                        double *upfront_usd, char *why, size_t len)
 {
     char v[128];
@@ -267,5 +288,8 @@ int fs_roi_parse_quote(int kind, const char *value, double *hourly_usd,
         snprintf(why, len, "'%s': a reservation that costs nothing", value);
         rc = -1;
     }
+    if (rc == 0)
+        rc = quote_bounded(value, years, max_hourly, *hourly_usd, *upfront_usd, why,
+                           len);
     return rc;
 }

@@ -76,10 +76,13 @@ void fs_roi_plan_recommend(const double *demand, size_t n, double discount,
 
 /* A reservation quote's price for upfront kind (0 none, 1 partial, 2
  * all), in the money grammar: none "2.10/h" (hourly, "/h" required), all
- * "40000" (the term's upfront), partial "6000+0.70/h".  0 with *hourly
- * and *upfront set (per instance), or -1 with why. */
-int fs_roi_parse_quote(int kind, const char *value, double *hourly,
-                       double *upfront, char *why, size_t len);
+ * "40000" (the term's upfront), partial "6000+0.70/h".  The hourly rate is
+ * at most max_hourly, the upfront at most max_hourly for each hour of a
+ * term of `years`.  0 with *hourly and *upfront set (per instance), or -1
+ * with why. */
+int fs_roi_parse_quote(int kind, int years, double max_hourly,
+                       const char *value, double *hourly, double *upfront,
+                       char *why, size_t len);
 
 /* Averages demand over each day (24 hours; a last partial day over its
  * hours) into out[0..n). */

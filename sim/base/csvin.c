@@ -124,8 +124,7 @@ static int quote_open(const struct csv_parser *p)
     return p->quoted && p->pstate == CSVP_FIELD_BEGUN;
 }
 
-/* What a file that is not a regular file is, for the message. */
-static const char *file_kind(mode_t m)
+const char *fs_file_kind(mode_t m)
 {
     if (S_ISCHR(m))
         return "a character device";
@@ -158,7 +157,7 @@ static FILE *open_regular(const char *path, fs_error *err)
             fs_error_set(err, "%s: a directory, not a file", path);
         else
             fs_error_set(err, "%s: not a regular file (%s)", path,
-                         file_kind(st.st_mode));
+                         fs_file_kind(st.st_mode));
         close(fd);
         errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
         return NULL;

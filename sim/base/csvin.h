@@ -9,6 +9,7 @@
 #define FS_CSVIN_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include "sim/base/error.h"
 
 /* The longest physical line, and the longest record (a quoted field may
@@ -18,6 +19,10 @@
 #define FS_CSV_LINE_MAX 1048576
 
 typedef struct fs_csv fs_csv;
+
+/* What a file that is not a regular file is, for a message ("a FIFO",
+ * "a character device"): every reader that refuses one says it alike. */
+const char *fs_file_kind(mode_t m);
 
 /* Opens path for reading.  NULL with a message when it cannot be opened;
  * errno then says why, for callers that word their own message. */

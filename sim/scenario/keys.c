@@ -89,7 +89,9 @@ static const fs_key_doc pool_keys[] = {
     {"reserved_3y_partial", "UPFRONT+HOURLY (12000+0.50/h)", NULL,
      "your 3-year partial-upfront quote, for `fleetsim roi`"},
     {"reserved_3y_all", "money per instance (40000)", NULL,
-     "your 3-year all-upfront quote (the term's payment), for `fleetsim roi`"},
+     "your 3-year all-upfront quote (the term's payment), for `fleetsim roi`; "
+     "every quote as price and upfront_price: at most $10000 an hour and "
+     "$10000 for each hour of the term upfront"},
     {"mfu", "fraction, above 0 to 1", "the engine's default",
      "llm: prefill compute efficiency (share of the GPU's peak)"},
     {"bw_efficiency", "fraction, above 0 to 1", "the engine's default",

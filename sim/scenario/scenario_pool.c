@@ -407,13 +407,12 @@ static int parse_quotes(fs_reader *rd, fs_pool_conf *p)
         char why[256];
         if (!e)
             continue;
-        if (fs_roi_parse_quote(q[i].kind, e->value, &h, &up, why,
-                               sizeof why) ||
-            strchr(e->value, ' ') || h > FS_MAX_PRICE)
-            return fs_rd_bad(rd, e, "%s", strchr(e->value, ' ') ?
-                             "no spaces in a quote (6000+0.70/h)" :
-                             h > FS_MAX_PRICE ? "at most $10000 an hour"
-                                              : why);
+        if (strchr(e->value, ' '))
+            return fs_rd_bad(rd, e, "%s", "no spaces in a quote "
+                             "(6000+0.70/h)");
+        if (fs_roi_parse_quote(q[i].kind, i < 3 ? 1 : 3, FS_MAX_PRICE,
+                               e->value, &h, &up, why, sizeof why))
+            return fs_rd_bad(rd, e, "%s", why);
         int w = snprintf(p->rate_quotes + at, sizeof p->rate_quotes - at,
                          "%s%s=%s", at ? " " : "", q[i].word, e->value);
         if (w < 0 || (size_t)w >= sizeof p->rate_quotes - at)

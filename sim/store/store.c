@@ -17,6 +17,7 @@
  *   what the user can do: which directory is read-only, which limit was
  *   reached, how long we waited and which knob sets it. */
 #include "sim/store/store_impl.h"
+#include "sim/base/csvin.h"
 #include "sim/base/grammar.h"
 
 #include <assert.h>
@@ -60,6 +61,18 @@ static int busy_timeout_ms(int *ms, fs_error *err)
 
 /* ---- opening ---------------------------------------------------------- */
 
+int fs_store_check_regular(const char *path, fs_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return 0;
+    if (S_ISDIR(st.st_mode))
+        return fs_error_set(err, "%s: is a directory, not a results "
+                            "database", path);
+    return fs_error_set(err, "%s: not a regular file (%s), not a results "
+                        "database", path, fs_file_kind(st.st_mode));
+}
+
 /* Why a new database cannot be created at s->path, when its directory is
  * the reason: SQLite's errno is that of its last attempt, which after a
  * refused read-write open is a read-only open's "No such file". */
@@ -98,6 +111,8 @@ static int open_readwrite(fs_store *s, int create, fs_error *err)
         int existed = stat(s->path, &st) == 0;
         if (!existed && !create)
             return fs_error_set(err, "%s: no such database", s->path);
+        if (existed && fs_store_check_regular(s->path, err))
+            return -1;
         if (!create && S_ISREG(st.st_mode) && st.st_size == 0)
             return fs_error_set(err, "%s: empty database, no fleetsim runs "
                                 "yet", s->path);
@@ -206,9 +221,8 @@ static int open_readonly(fs_store *s, fs_error *err)
         return fs_error_set(err, "%s: cannot open the results database: %s",
                             s->path, strerror(errno));
     }
-    if (S_ISDIR(st.st_mode))
-        return fs_error_set(err, "%s: is a directory, not a results "
-                            "database", s->path);
+    if (fs_store_check_regular(s->path, err))
+        return -1;
 
     int rc = open_reader(s);
     if (rc != SQLITE_OK)

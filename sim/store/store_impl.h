@@ -47,6 +47,11 @@ extern const char fs_schema_snapshot[];
 int fs_store_sql_error(const fs_store *s, fs_error *err, int rc,
                        const char *what);
 
+/* Refuses by name a path that exists and is not a regular file (a FIFO,
+ * on which SQLite's open would wait for a writer; a device, read as an
+ * empty database; a directory); 0 for a regular or missing file. */
+int fs_store_check_regular(const char *path, fs_error *err);
+
 /* The directory of path (malloc'd), "." for a bare name; NULL when out
  * of memory. */
 char *fs_store_dir_of(const char *path);

@@ -115,7 +115,12 @@ static int migrate_copy(part *p, fs_error *err)
     fs_store *s = rc == SQLITE_OK ? fs_store_open(p->copy, FS_STORE_EXISTING,
                                                   &e) : NULL;
     if (rc == SQLITE_OK && !s) {
-        fs_error_set(err, "%s: cannot migrate it: %s", p->path, e.msg);
+        /* The message names our copy: the user knows only the part. */
+        size_t n = strlen(p->copy);
+        const char *why = e.msg;
+        if (strncmp(why, p->copy, n) == 0 && strncmp(why + n, ": ", 2) == 0)
+            why += n + 2;
+        fs_error_set(err, "%s: cannot migrate it: %s", p->path, why);
         rc = SQLITE_ERROR;
     }
     fs_store_close(s);
@@ -126,6 +131,8 @@ static int migrate_copy(part *p, fs_error *err)
  * fleetsim database, or is the target itself. */
 static int open_part(part *p, const char *target, fs_error *err)
 {
+    if (fs_store_check_regular(p->path, err))
+        return -1;
     if (same_file(p->path, target))
         return fs_error_set(err, "%s: is the database itself; nothing to "
                             "copy", p->path);

@@ -298,6 +298,19 @@ static int create_view(fs_store *s)
     return rc;
 }
 
+/* A migration's SQL failed on a file of schema version `version`: its
+ * tables are not that version's (a user_version changed by hand, or a
+ * file another program wrote).  Said without SQLite's words, which name
+ * a column and not the cause. */
+static int version_mismatch(const fs_store *s, long long version,
+                            fs_error *err)
+{
+    return fs_error_set(err, "%s: its schema version %lld does not match "
+                        "its tables (was PRAGMA user_version changed?); it "
+                        "cannot be upgraded to version %d", s->path, version,
+                        FS_SCHEMA_VERSION);
+}
+
 /* Creates or migrates the schema in one transaction, identifying the file
  * again under the write lock: another fleetsim may have created the schema
  * since fs_schema_look(). */
@@ -323,6 +336,10 @@ static int create_or_migrate(fs_store *s, int created, fs_error *err)
     for (long long v = version; v > 0 && rc == SQLITE_OK &&
          v < FS_SCHEMA_VERSION; v++)
         rc = fs_store_exec(s, fs_schema_migrations[v]);
+    if (version > 0 && (rc & 0xff) == SQLITE_ERROR) {
+        fs_store_rollback(s);
+        return version_mismatch(s, version, err);
+    }
     if (rc == SQLITE_OK && version < FS_SCHEMA_VERSION)
         rc = create_view(s);
     if (rc == SQLITE_OK && version < FS_SCHEMA_VERSION) {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "models/roi.h"
+#include "sim/scenario/scenario_limits.h"
 
 static int pick(const char *v, size_t n, const char *const *words)
 {
@@ -52,7 +53,12 @@ int fs_roi_parse_rate(const char *arg, fs_roi_query *q, char *why,
         return -1;
     }
     fs_roi_quote *o = &q->quote[term][kind];
-    int rc = fs_roi_parse_quote(kind, v, &o->hourly, &o->upfront, why, len);
+    if (o->set) {   /* the last would win without a word */
+        snprintf(why, len, "%.*s is given twice", (int)(eq - arg), arg);
+        return -1;
+    }
+    int rc = fs_roi_parse_quote(kind, term ? 3 : 1, FS_MAX_PRICE, v,
+                                &o->hourly, &o->upfront, why, len);
     o->set = rc == 0;
     return rc;
 }

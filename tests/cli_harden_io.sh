@@ -1,0 +1,84 @@
+#!/bin/sh
+# cli_harden_io.sh -- faults and nonsense of issue 26 around files,
+# processes and bounds: database readers given a FIFO, a device or a
+# directory; a database whose schema version was lowered by hand; rate
+# quotes beyond any price; empty MIG terms; plan and sweep killed; an
+# overloaded queue's memory.  Each bad input is refused with one message
+# naming it, exit status 1 (2 for usage), and nothing written.
+. "$(dirname "$0")/cli_lib.sh"
+
+good >"$TMP/good.ini"
+"$FLEETSIM" run "$TMP/good.ini" --db "$TMP/r.db" --quiet ||
+    fail "the good scenario does not run"
+runs_in() { sql "$1" "SELECT count(*) FROM run"; }
+
+# 7. Database readers refuse what is not a regular file by name: a FIFO
+# blocked SQLite's open for a writer that never came (timeout: a
+# regression fails instead of hanging), /dev/zero read as "empty".
+mkfifo "$TMP/f.db"
+mkdir "$TMP/dir.db"
+for target in f.db dir.db zero; do
+    db=$TMP/$target
+    [ "$target" = zero ] && db=/dev/zero
+    kind="is a directory, not a results database"
+    [ "$target" = zero ] && kind="not a regular file (a character device)"
+    [ "$target" = f.db ] && kind="not a regular file (a FIFO)"
+    for cmd in "merge $TMP/r.db $db" "merge $TMP/new.db $db" "import $db --db $TMP/r.db" \
+               "runs --db $db" "run $TMP/good.ini --quiet --db $db" "compare 1 2 --db $db" \
+               "report 1 --db $db --out $TMP/x.html" "roi 1 --db $db" "rm 1 --db $db" \
+               "export 1 --format csv --out $TMP/x.csv --db $db" \
+               "plot 1 --chart monthly-cost --out $TMP/x.png --db $db"; do
+        expect_exit 1 "$cmd" -- timeout 60 $FLEETSIM $cmd
+        expect_one_line "$cmd"
+        expect_in "$TMP/err" "$db: $kind" "$cmd names the file"
+    done
+done
+checks=$((checks + 1))
+[ ! -e "$TMP/new.db" ] && [ ! -e "$TMP/x.html" ] && [ ! -e "$TMP/x.csv" ] &&
+    [ ! -e "$TMP/x.png" ] || fail "a refused reader wrote a file"
+expect_eq "$(runs_in "$TMP/r.db")" 1 "runs after refused merges"
+
+# 12. A database whose user_version was lowered by hand: its tables are
+# a later version's, so a migration fails.  The message names the part and
+# the cause, never our temporary copy or SQLite's words.
+cp "$TMP/r.db" "$TMP/low.db"
+sql "$TMP/low.db" "PRAGMA user_version = 3" >/dev/null
+TMPDIR=$TMP expect_exit 1 "merge of a lowered user_version" -- \
+    "$FLEETSIM" merge "$TMP/m.db" "$TMP/low.db"
+expect_one_line "merge of a lowered user_version"
+expect_in "$TMP/err" "$TMP/low.db: cannot migrate it: its schema version 3 does not match its tables" \
+    "lowered user_version said"
+checks=$((checks + 1))
+grep -q "fleetsim-merge-\|duplicate column" "$TMP/err" && fail "temporary path or SQL error in the message"
+checks=$((checks + 1))
+[ ! -e "$TMP/m.db" ] || fail "merge of a lowered user_version wrote the target"
+checks=$((checks + 1))
+[ -z "$(ls "$TMP" | grep fleetsim-merge-)" ] || fail "merge left its temporary copy"
+
+# 8. Rate quotes bounded as price and upfront_price: 1e300 printed a
+# 300-digit price.  At the bound accepted, one cent beyond refused.
+quote() {
+    good | sed "s|^price = 0.80|price = 0.80\n$2|" >"$TMP/$1.ini"
+}
+quote q_all "reserved_1y_all = 1e300"
+bad_run q_all "q_all.ini:8: pool.p.reserved_1y_all: '1e300': an upfront of at most \$87600000 per instance for a 1y term"
+quote q_partial "reserved_1y_partial = 1e300+0.7/h"
+bad_run q_partial "q_partial.ini:8: pool.p.reserved_1y_partial: '1e300+0.7/h': an upfront of at most \$87600000"
+quote q_hourly "reserved_3y_partial = 1000+10000.01/h"
+bad_run q_hourly "q_hourly.ini:8: pool.p.reserved_3y_partial: '1000+10000.01/h': an hourly rate of at most \$10000 per instance"
+quote q_3y_over "reserved_3y_all = 262800000.01"
+bad_run q_3y_over "q_3y_over.ini:8: pool.p.reserved_3y_all: '262800000.01': an upfront of at most \$262800000 per instance for a 3y term"
+quote q_3y_at "reserved_3y_all = 262800000"
+expect_exit 0 "a 3y upfront at the bound" -- "$FLEETSIM" run "$TMP/q_3y_at.ini" --db "$TMP/q.db" --quiet
+for r in 1y:none=1e300/h 1y:none=10000.01/h 1y:all=1e300 1y:partial=1e300+0.7/h 3y:all=262800000.01; do
+    expect_exit 2 "roi --rate $r" -- "$FLEETSIM" roi 1 --db "$TMP/r.db" --rate "$r"
+    expect_in "$TMP/err" "fleetsim roi: --rate: '${r#*=}': an " "roi --rate $r names the value"
+    checks=$((checks + 1)); [ -s "$TMP/out" ] && fail "roi --rate $r printed a table"
+done
+expect_exit 0 "roi --rate at the bound" -- "$FLEETSIM" roi 1 --db "$TMP/r.db" --rate 1y:none=10000/h --rate 3y:all=262800000
+# 13. The same option twice kept the last without a word.
+expect_exit 2 "roi --rate twice" -- "$FLEETSIM" roi 1 --db "$TMP/r.db" --rate 1y:none=1/h --rate 1y:none=2/h
+expect_in "$TMP/err" "fleetsim roi: --rate: 1y:none is given twice" "roi --rate twice said"
+expect_exit 0 "roi --rate for two options" -- "$FLEETSIM" roi 1 --db "$TMP/r.db" --rate 1y:none=1/h --rate 3y:none=2/h
+
+report
