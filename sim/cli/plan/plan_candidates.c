@@ -260,6 +260,18 @@ static void candidate_llm(const fs_plan_candidate *c, const fs_gpu *g,
     fs_llm_hw_default(hw, g);
 }
 
+/* A precision the GPU cannot run (fp8 on a T4): excluded, never priced. */
+static void check_precision(fs_plan_candidate *c, const fs_gpu *g)
+{
+    fs_precision pr;
+    char why[256];
+    if (fs_precision_parse(c->precision, &pr) == 0 &&
+        !fs_precision_runs_on(g, pr, why, sizeof why)) {
+        c->excluded_other = 1;
+        snprintf(c->reason, sizeof c->reason, "precision: %s", why);
+    }
+}
+
 /* Memory: one request of the model's context (at most 8192 tokens). */
 static void check_memory(const fs_plan *p, fs_plan_candidate *c,
                          const fs_gpu *g, const fs_llm_model *m)
@@ -470,6 +482,8 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
                     fs_plan_candidate *c = &p->cand[p->ncand - 1];
                     c->gpu_tflops = g->bf16_tflops;
                     fs_plan_user_price(p, c, choose_instance(p, cat, c));
+                    if (p->llm && !c->excluded_other)
+                        check_precision(c, g);
                     if (p->llm && !c->excluded_other)
                         check_memory(p, c, g, m);
                     if (p->llm && !c->excluded_other && !c->excluded_memory)
