@@ -43,7 +43,7 @@ double fs_precision_bytes(fs_precision p)
  * only supported on GPUs with compute capability of at least 8.0"); fp8
  * needs fp8 tensor cores (Ada, Hopper) or Ampere's weight-only FP8
  * kernels (Marlin, compute capability 8.0 and up): Volta and Turing have
- * neither.  Sources: doc/llm-validation.md. */
+ * neither.  Sources: doc/llm-validation.md, "Precisions a GPU runs". */
 static const struct {
     const char *generation;
     unsigned lacks;   /* bits by fs_precision */

@@ -157,7 +157,7 @@ expect_exit 0 "the suggestion runs" -- "$FLEETSIM" run l4.ini --db l4.db --quiet
 # replica needs 20.2) before a larger GPU
 pool slice 'gpu = A100-80GB\nmig = 1g.10gb*7' 'model=llama-3-8b, precision=bf16'
 printf 'mig_profile = 1g.10gb\n' >>slice.ini
-bad_run slice "on a 1g.10gb slice (10.0 GB): weights 16.1 GB + activations 2.8 GB + overhead 1.4 GB = 20.2 GB > 10.0 GB; fits with tp=1 int4; a larger slice: 3g.40gb; a larger GPU: H200 (141 GB)"
+bad_run slice "on a 1g.10gb slice (10.0 GB): weights 16.1 GB + activations 2.8 GB + overhead 1.4 GB = 20.2 GB > 10.0 GB; fits with tp=1 int4; a larger slice: 3g.40gb; a larger GPU: H100-NVL (94 GB)"
 # a T4 (Turing) runs neither fp8 nor bf16: refused at the key, never
 # suggested; fp16 is, with int8 and int4
 for p in fp8 bf16; do
@@ -183,5 +183,30 @@ expect_exit 0 "plan with a T4 fp8 candidate" -- "$FLEETSIM" plan plan.ini --slo 
     --gpus T4,L4 --precision fp8 --db plan.db -j 1 --purchase on-demand
 expect_in "$TMP/out" "T4 fp8 tp1: precision: T4 (turing) cannot run fp8" "plan excludes fp8 on T4"
 expect_eq "$(sql plan.db "SELECT count(*) FROM run WHERE name LIKE 'plan[gpu=T4%'")" 0 "no T4 run stored"
+
+# ---- 12. messages: timeslice's arguments, an empty mig_profile, a MIG
+# GPU's near name, the MIG GPUs the catalog had no row for
+good | sed 's/^gpu = L4/gpu = A100-80GB\nsharing = timeslice(n=4)/' >"$TMP/tsn.ini"
+bad_run tsn "tsn.ini:6: pool.p.sharing: timeslice() takes one argument, the replicas per GPU, e.g. timeslice(4); it has no 'n' (sm_cap is mps()'s)"
+good | sed 's/^gpu = L4/gpu = A100-80GB\nsharing = timeslice(4, sm_cap=0.5)/' >"$TMP/tscap.ini"
+bad_run tscap "tscap.ini:6: pool.p.sharing: timeslice() takes one argument, the replicas per GPU, e.g. timeslice(4); it has no 'sm_cap' (sm_cap is mps()'s)"
+good | sed 's/^gpu = L4/gpu = A100-80GB\nmig = 3g.40gb*2/; s/^service = .*/&\nmig_profile =/' >"$TMP/mpe.ini"
+bad_run mpe "mpe.ini:13: workload.w.mig_profile: empty: name a profile of the workload's pools; their layouts: p mig = 3g.40gb*2"
+checks=$((checks + 1)); grep -q '  ' "$TMP/err" && fail "double space in: $(cat "$TMP/err")"
+expect_exit 1 "catalog mig A100-80G" -- "$FLEETSIM" catalog mig A100-80G
+expect_in "$TMP/err" "A100-80G has no MIG profiles (did you mean 'A100-80GB'? fleetsim catalog mig lists the GPUs that do)" "nearest MIG GPU"
+expect_exit 1 "catalog mig T4" -- "$FLEETSIM" catalog mig T4
+expect_in "$TMP/err" "T4 has no MIG profiles (fleetsim catalog mig lists the GPUs that do)" "no near name for T4"
+# every GPU with MIG profiles has a gpus.csv row, and runs cut as mig.csv
+# says (the datasheet figures are in gpus.csv's source column and
+# SOURCES.md)
+for g in $(sql ":memory:" ".mode csv" ".import $SRCDIR/models/catalog/mig.csv m" "SELECT DISTINCT gpu FROM m"); do
+    good | sed "s/^gpu = L4/gpu = $g\nmig = balanced/" >"$TMP/mig_$g.ini"
+    expect_exit 0 "gpu = $g, mig = balanced" -- "$FLEETSIM" run "$TMP/mig_$g.ini" --db "$TMP/mig.db" --quiet
+done
+expect_exit 0 "catalog gpus" -- "$FLEETSIM" catalog gpus
+expect_in "$TMP/out" "A30             24       933     165.0" "A30: 24 GB, 933 GB/s, 165 TFLOPS BF16 dense"
+expect_in "$TMP/out" "H100-NVL        94      3900     835.5" "H100 NVL: 94 GB, 3.9 TB/s, 1671/2 TFLOPS"
+expect_in "$TMP/out" "B200           180      8000    2250.0" "B200: 180 GB, 8 TB/s, 36 PF/8/2"
 
 report
