@@ -2,6 +2,7 @@
 #include "models/dist.h"
 #include "sim/base/rng.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,32 @@ int fs_dist_duration_arg(const fs_call *c, const char *key, int pos,
     if (fs_parse_duration(v, out, w, sizeof w))
         return WHY("%s(): %s: %s", c->name, key, w);
     return 0;
+}
+
+/* A distribution's scale argument: a duration, or for a distribution of
+ * counts (w.count: tokens) a plain number, a unit refused (const(5s) is
+ * not 5 tokens). */
+static int scale_arg(const fs_call *c, const char *key, int pos,
+                     fs_empirical_words w, double *out, char *why,
+                     size_t whylen)
+{
+    if (!w.count)
+        return fs_dist_duration_arg(c, key, pos, out, why, whylen);
+    const char *v = fs_call_get(c, key);
+    if (!v && pos >= 0)
+        v = fs_call_positional(c, pos);
+    if (!v)
+        return WHY("%s() needs %s=", c->name, key);
+    char m[160];
+    if (fs_parse_number(v, out, m, sizeof m) == 0)
+        return *out <= FS_DURATION_MAX ? 0
+               : WHY("%s(): %s: at most %.0f %s, got '%s'", c->name, key,
+                     FS_DURATION_MAX, w.unit, v);
+    char *end;
+    if (strtod(v, &end) >= 0 && end != v && *end && isalpha((unsigned char)*end))
+        return WHY("%s(): %s: a number of %s takes no unit, got '%s'",
+                   c->name, key, w.unit, v);
+    return WHY("%s(): %s: a number of %s %s", c->name, key, w.unit, m);
 }
 
 static int number_arg(const fs_call *c, const char *key, double *out,
@@ -74,7 +101,7 @@ static int parse_empirical(const fs_call *c, const char *base_dir,
 
 int fs_dist_parse(const fs_call *c, fs_dist *d, char *why, size_t whylen)
 {
-    fs_empirical_words w = {"a value", "seconds"};
+    fs_empirical_words w = {"a value", "seconds", 0};
     return fs_dist_parse_in(c, NULL, w, d, why, whylen);
 }
 
@@ -101,12 +128,12 @@ int fs_dist_parse_in(const fs_call *c, const char *base_dir,
         d->kind = FS_DIST_CONST;
         if (fs_call_check_keys(c, k_const, why, whylen))
             return -1;
-        return fs_dist_duration_arg(c, "value", 0, &d->a, why, whylen);
+        return scale_arg(c, "value", 0, w, &d->a, why, whylen);
     }
     if (strcmp(n, "exponential") == 0) {
         d->kind = FS_DIST_EXPONENTIAL;
         if (fs_call_check_keys(c, k_exp, why, whylen) ||
-            fs_dist_duration_arg(c, "mean", 0, &d->a, why, whylen))
+            scale_arg(c, "mean", 0, w, &d->a, why, whylen))
             return -1;
         if (d->a <= 0)
             return WHY("exponential(): mean must be positive");
@@ -132,9 +159,11 @@ int fs_dist_parse_in(const fs_call *c, const char *base_dir,
                            fs_call_get(c, "mu"));
         } else {
             double mean;
-            if (fs_dist_duration_arg(c, "mean", -1, &mean, why, whylen))
-                return WHY("lognormal() needs mean= (seconds) or mu= "
-                           "(log-seconds), and sigma=");
+            if (!fs_call_get(c, "mean"))
+                return WHY("lognormal() needs mean= (%s) or mu= (log-%s), "
+                           "and sigma=", w.unit, w.unit);
+            if (scale_arg(c, "mean", -1, w, &mean, why, whylen))
+                return -1;
             if (mean <= 0)
                 return WHY("lognormal(): mean must be positive");
             d->a = log(mean) - d->b * d->b / 2;   /* E[X] = exp(mu+s^2/2) */
@@ -145,7 +174,7 @@ int fs_dist_parse_in(const fs_call *c, const char *base_dir,
         d->kind = FS_DIST_WEIBULL;
         if (fs_call_check_keys(c, k_weib, why, whylen) ||
             number_arg(c, "shape", &d->a, 0, why, whylen) ||
-            fs_dist_duration_arg(c, "scale", -1, &d->b, why, whylen))
+            scale_arg(c, "scale", -1, w, &d->b, why, whylen))
             return -1;
         if (d->a < FS_WEIBULL_SHAPE_MIN || d->a > FS_WEIBULL_SHAPE_MAX)
             return WHY("weibull(): shape must be between %g and %g, got '%s'",
@@ -173,6 +202,14 @@ double fs_dist_draw(const fs_dist *d, gsl_rng *r)
         return d->values[gsl_rng_uniform_int(r, d->n)];
     }
     return 0;
+}
+
+double fs_dist_min(const fs_dist *d)
+{
+    double m = d->kind == FS_DIST_CONST ? d->a : 0;
+    for (size_t i = 0; d->kind == FS_DIST_EMPIRICAL && i < d->n; i++)
+        m = i == 0 || d->values[i] < m ? d->values[i] : m;
+    return m;
 }
 
 double fs_dist_mean(const fs_dist *d)

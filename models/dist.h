@@ -61,6 +61,10 @@ double fs_dist_draw(const fs_dist *d, gsl_rng *r);
 /* The mean of a draw. */
 double fs_dist_mean(const fs_dist *d);
 
+/* The least value a draw can take: const's value, an empirical sample's
+ * smallest, 0 for the others (their support starts at 0). */
+double fs_dist_min(const fs_dist *d);
+
 /* A required duration argument of a call, keyed, or unnamed at position
  * pos (-1: keyed only): "NAME() needs KEY=" or "NAME(): KEY: why".  The
  * models that read durations from a call share it for one wording. */

@@ -20,6 +20,9 @@
  * lifetime must be above 0 seconds, got '-5'". */
 typedef struct fs_empirical_words {
     const char *noun, *unit;
+    int count;   /* the values are counts of unit (tokens): a call's
+                    arguments are plain numbers, a duration's unit refused
+                    (fs_dist_parse_in) */
 } fs_empirical_words;
 
 /* Reads path's values (each finite and above 0) into *values (malloc'd,

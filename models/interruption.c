@@ -27,7 +27,7 @@ static int parse_file_form(const fs_call *c, const char *base_dir,
     if (fs_empirical_resolve(base_dir, p, it->path, sizeof it->path))
         return WHY("%s(): path too long", c->name);
     if (!trace) {   /* the shared empirical distribution (dist.c) */
-        static const fs_empirical_words w = {"a lifetime", "seconds"};
+        static const fs_empirical_words w = {"a lifetime", "seconds", 0};
         it->kind = FS_INTERRUPT_EMPIRICAL;
         return fs_dist_parse_in(c, base_dir, w, &it->dist, why, whylen);
     }

@@ -36,6 +36,10 @@ int fs_precision_parse(const char *s, fs_precision *out);
 const char *fs_precision_name(fs_precision p);
 /* Bytes per parameter or per cached value: 4, 2, 2, 1, 1, 0.5. */
 double fs_precision_bytes(fs_precision p);
+/* Whether g can run weights (or a KV cache) at p: 1, or 0 with why (may
+ * be NULL) naming what runs there instead (llm_precision.c). */
+int fs_precision_runs_on(const fs_gpu *g, fs_precision p, char *why,
+                         size_t len);
 
 /* One model's shape.  Dense models have experts = 0 and active = params. */
 typedef struct fs_llm_model {
@@ -75,6 +79,9 @@ fs_llm_catalog *fs_llm_catalog_load_default(fs_error *err);
 int fs_llm_model_set(fs_llm_model *m, const char *key, const char *value,
                      char *why, size_t len);
 int fs_llm_model_finish(fs_llm_model *m, char *why, size_t len);
+/* The parameters m's shape holds (llm_catalog.c gives the formula);
+ * fs_llm_model_finish refuses a params_b not within a factor of 2 of it. */
+double fs_llm_shape_params(const fs_llm_model *m);
 
 /* How a model is served: precision, tensor parallelism, serving stack (a
  * profile of engines, "vllm" or "vllm@0.2": models/llm_engine.h) and the
@@ -217,5 +224,15 @@ double fs_llm_training_tokens_per_s(const fs_llm_model *m, const fs_gpu *g,
                                     int recompute);
 /* The training MFU a GPU's generation reaches by default (bf16). */
 double fs_llm_training_mfu(const fs_gpu *g);
+
+/* The configurations nearest c on GPU g that fit (llm_nearest.c): for
+ * each precision g runs with no more bytes than c's, the least tp from
+ * c's up to max_tp at which fits(ctx, config) says yes (the KV cache at
+ * the precision's default when kv_follows).  Into out[0..max); returns
+ * how many. */
+typedef int (*fs_llm_fits_fn)(void *ctx, const fs_llm_config *c);
+int fs_llm_nearest(const fs_llm_config *c, const fs_gpu *g, int max_tp,
+                   int kv_follows, fs_llm_fits_fn fits, void *ctx,
+                   fs_llm_config *out, int max);
 
 #endif

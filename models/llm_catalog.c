@@ -101,6 +101,41 @@ int fs_llm_model_set(fs_llm_model *m, const char *key, const char *value,
     return -1;
 }
 
+/* The parameters the shape holds, as the catalog's models are built:
+ * each layer's attention (q and o: hidden x heads x head_dim each; k and
+ * v: hidden x kv_heads x head_dim each) and gated FFN (gate, up, down:
+ * 3 x hidden x ffn, for each expert of an MoE), and untied input and
+ * output embeddings (2 x vocab x hidden).  Norms, biases and routers are
+ * left out: under 0.1% for every catalog model (models.csv's params_b
+ * over this is 1.000 for each). */
+double fs_llm_shape_params(const fs_llm_model *m)
+{
+    double h = m->hidden, attn = 2.0 * h * m->heads * m->head_dim +
+                                 2.0 * h * m->kv_heads * m->head_dim;
+    double ffn = 3.0 * h * m->ffn * (m->experts > 0 ? m->experts : 1);
+    return (double)m->layers * (attn + ffn) + 2.0 * m->vocab * h;
+}
+
+/* params_b against the shape: a model with tied embeddings or a plain
+ * (two-matrix) FFN, biases or other extras stays well within this factor;
+ * a params_b typed in the wrong unit (millions, or a shape from another
+ * model) does not. */
+#define SHAPE_FACTOR 2.0
+
+static int check_shape_params(const fs_llm_model *m, char *why, size_t len)
+{
+    double shape = fs_llm_shape_params(m);
+    if (m->params <= shape * SHAPE_FACTOR && m->params >= shape / SHAPE_FACTOR)
+        return 0;
+    snprintf(why, len, "params_b %.4g is not within a factor of %.0f of the "
+             "%.4g billion parameters its shape holds (layers x (2 x hidden "
+             "x (heads + kv_heads) x head_dim + 3 x hidden x ffn x max(experts, "
+             "1)) "
+             "+ 2 x vocab x hidden)", m->params / 1e9, SHAPE_FACTOR,
+             shape / 1e9);
+    return -1;
+}
+
 int fs_llm_model_finish(fs_llm_model *m, char *why, size_t len)
 {
     if (!m->name[0] || m->params <= 0 || !m->layers || !m->hidden ||
@@ -110,12 +145,13 @@ int fs_llm_model_finish(fs_llm_model *m, char *why, size_t len)
                  "heads, kv_heads, head_dim, ffn, vocab and max_context");
         return -1;
     }
-    if (m->active_params <= 0 || !m->experts)
-        m->active_params = m->params;
     if (m->active_params > m->params) {
-        snprintf(why, len, "active_params_b is larger than params_b");
+        snprintf(why, len, "active_params_b %.4g is larger than params_b "
+                 "%.4g", m->active_params / 1e9, m->params / 1e9);
         return -1;
     }
+    if (m->active_params <= 0 || !m->experts)
+        m->active_params = m->params;
     if (m->heads % m->kv_heads) {
         snprintf(why, len, "%d heads are not a multiple of %d KV heads",
                  m->heads, m->kv_heads);
@@ -134,7 +170,7 @@ int fs_llm_model_finish(fs_llm_model *m, char *why, size_t len)
                  m->ffn);
         return -1;
     }
-    return 0;
+    return check_shape_params(m, why, len);
 }
 
 static int read_shape(fs_csv *r, const int *idx, fs_llm_model *m,
@@ -171,11 +207,16 @@ static int find_columns(fs_csv *r, int *idx, fs_error *err)
 }
 
 static int read_rows(fs_llm_catalog *c, fs_csv *r, const int *idx,
-                     fs_error *err)
+                     size_t fields, fs_error *err)
 {
     size_t cap = 0;
     int rc;
     while ((rc = fs_csv_next(r, err)) == 1) {
+        if (fs_csv_nfields(r) != fields)   /* a shifted row would be read
+                                              into the wrong columns */
+            return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                               NULL, "%zu fields, but the header has %zu",
+                               fs_csv_nfields(r), fields);
         fs_llm_model *m = fs_vec_grow(c->m, &cap, c->n + 1, sizeof *m);
         if (!m)
             return fs_error_set(err, "out of memory reading %s",
@@ -199,6 +240,9 @@ static int read_rows(fs_llm_catalog *c, fs_csv *r, const int *idx,
             return -1;
         c->n++;
     }
+    if (rc == 0 && c->n == 0)
+        return fs_error_at(err, fs_csv_path(r), 1, NULL, "a header and no "
+                           "row: expected one row for each model");
     return rc;
 }
 
@@ -211,7 +255,8 @@ fs_llm_catalog *fs_llm_catalog_load(const char *csv, fs_error *err)
     }
     fs_csv *r = fs_csv_open(csv, err);
     int idx[C_COUNT];
-    if (!r || find_columns(r, idx, err) || read_rows(c, r, idx, err)) {
+    if (!r || find_columns(r, idx, err) ||
+        read_rows(c, r, idx, fs_csv_nfields(r), err)) {
         fs_csv_free(r);
         fs_llm_catalog_free(c);
         return NULL;

@@ -9,7 +9,7 @@
 static int dist_parse(const fs_call *c, fs_service *s, char *why,
                       size_t whylen)
 {
-    static const fs_empirical_words w = {"a service time", "seconds"};
+    static const fs_empirical_words w = {"a service time", "seconds", 0};
     return fs_dist_parse_in(c, s->base_dir, w, &s->dist, why, whylen);
 }
 

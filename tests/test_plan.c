@@ -84,6 +84,15 @@ static void test_slo(void)
     memset(&p, 0, sizeof p);
     p.workload = "w";
     p.max_unfinished = 0.001;
+    /* not measured on a generic service; a bound of 0 meets nothing */
+    CHECK(fs_plan_parse_slo(&p, "ttft_p99<=500ms", db, why,
+                            sizeof why) == -1);
+    CHECK(strstr(why, "ttft_p99 is not measured on workload 'w'") != NULL);
+    p.nslo = 0;
+    CHECK(fs_plan_parse_slo(&p, "p99<=0s", db, why, sizeof why) == -1);
+    CHECK(strstr(why, "the bound must be above 0") != NULL);
+    p.nslo = 0;
+    p.llm = 1;
     CHECK(fs_plan_parse_slo(&p, "p99<=2s,ttft_p99<=500ms,attainment>=99.5%",
                             db, why, sizeof why) == 0);
     CHECK(p.nslo == 3);

@@ -371,7 +371,7 @@ static void check_bad_file(const char *text, const char *want)
     snprintf(call, sizeof call, "empirical(%s)", path);
     fs_call c;
     fs_dist d;
-    fs_empirical_words w = {"a token count", "tokens"};
+    fs_empirical_words w = {"a token count", "tokens", 1};
     CHECK(fs_parse_call(call, &c, why, sizeof why) == 0);
     int rc = fs_dist_parse_in(&c, NULL, w, &d, why, sizeof why);
     const char *at = strchr(want, '@');

@@ -86,6 +86,7 @@ typedef struct fs_trace_stats {
     double span_s;      /* time from first to last valid row */
     int has_service;    /* rows carry a service time */
     int has_tokens;     /* rows carry token counts */
+    int has_tokens_in, has_tokens_out;   /* which of them */
 } fs_trace_stats;
 
 /* Opens a stream.  Trace files are validated completely here, in one

@@ -543,7 +543,9 @@ fs_arrivals *fs_trace_open(const fs_arrivals_spec *spec, fs_error *err)
         goto fail;
     ts->st.path = ts->path;
     ts->st.has_service = ts->cols.service >= 0;
-    ts->st.has_tokens = ts->cols.tokens_in >= 0 || ts->cols.tokens_out >= 0;
+    ts->st.has_tokens_in = ts->cols.tokens_in >= 0;
+    ts->st.has_tokens_out = ts->cols.tokens_out >= 0;
+    ts->st.has_tokens = ts->st.has_tokens_in || ts->st.has_tokens_out;
     if (validate(ts, spec, err) || check_trace_steps(ts, spec, err) ||
         rewind_trace(ts, err))
         goto fail;

@@ -110,6 +110,8 @@ static void fill_workload(const fs_world *world, const fs_workload *w,
                                         r->slo_tpot_s);
     r->preempted = st->preempted;
     r->too_long = st->too_long;
+    r->over_context = st->over_context;
+    r->max_context = w->conf->service.llm.model->max_context;
     row->mean_batch_size = st->iterations > 0
         ? st->running_sum / (double)st->iterations : NAN;
 }

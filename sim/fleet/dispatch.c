@@ -144,6 +144,8 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
                                "service times (alibaba-lora, or generic with "
                                "service=COLUMN); this one does not");
     }
+    if (c->service.model->server && fs_llm_check_tokens(w, &st, err))
+        return -1;
     return 0;
 }
 

@@ -27,6 +27,8 @@ typedef struct fs_llm_stats {
     long preempted;                    /* KV cache full mid-decode */
     long too_long;                     /* dropped: in+out tokens exceed the
                                           KV cache of a whole replica */
+    long over_context;                 /* dropped: in+out tokens exceed the
+                                          model's max_context */
     long iterations;
     double running_sum;                /* requests running, summed over
                                           iterations (mean batch size) */

@@ -25,7 +25,10 @@
  *
  * A request whose prompt and output together exceed the KV cache of a
  * whole replica could never finish: it is dropped when it reaches the head
- * of the queue (counted in dropped and in the workload's too_long).
+ * of the queue (counted in dropped and in the workload's too_long).  So is
+ * one longer than the model's context (max_context), which vLLM refuses
+ * (max_model_len: the prompt and the tokens asked for must fit), counted
+ * in over_context.
  * Running slots are made once per pool; an iteration allocates nothing.
  * A spot interruption requeues the running requests (lose), as dispatch
  * does for batches; during a notice or a drain the server admits nothing
@@ -111,16 +114,20 @@ static void add_seq(fs_server *s, const fs_request *r, double now)
     }
 }
 
-static int too_long(const fs_llm_run *run, const fs_request *r)
+/* Whether r can never be served here: dropped (and counted) if so. */
+static int drop_unservable(const fs_llm_run *run, fs_workload *w,
+                           const fs_request *r)
 {
     long t = (long)at_least_one(r->tokens_in) + at_least_one(r->tokens_out);
-    return blocks_for(t) > run->total_blocks;
-}
-
-static void drop_too_long(fs_workload *w)
-{
+    long ctx = w->conf->service.llm.model->max_context;
+    if (ctx > 0 && t > ctx)
+        w->llm.over_context++;
+    else if (blocks_for(t) > run->total_blocks)
+        w->llm.too_long++;
+    else
+        return 0;
     w->dropped++;
-    w->llm.too_long++;
+    return 1;
 }
 
 /* Admits waiting requests while the batch has room and their prompts'
@@ -134,9 +141,8 @@ static void admit(fs_server *s, double now)
         return;
     while (run->n < run->cap && w->queue.len) {
         const fs_request *head = fs_queue_peek(&w->queue);
-        if (too_long(run, head)) {
+        if (drop_unservable(run, w, head)) {
             fs_queue_pop(&w->queue);
-            drop_too_long(w);
             continue;
         }
         long fill = (long)at_least_one(head->tokens_in) + head->generated;
@@ -354,9 +360,7 @@ static void llm_start(fs_server *s)
     fs_servers_set_busy(s->pool, s, 1);
     s->state = FS_SERVER_BUSY;
     for (int i = 0; i < s->nbatch; i++) {
-        if (too_long(run, &s->batch[i]))
-            drop_too_long(w);
-        else
+        if (!drop_unservable(run, w, &s->batch[i]))
             add_seq(s, &s->batch[i], now);
     }
     iterate(s, now);

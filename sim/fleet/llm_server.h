@@ -21,6 +21,12 @@ void fs_llm_workload_free(fs_workload *w);
 /* Iterations the workload's servers may run over the horizon, for the
  * run's event estimate: at most one per output token and request (when
  * tokens_out is drawn), at most every server iterating alone all along. */
+/* Each request's token counts come from the trace's columns (st) or the
+ * workload's tokens_in = / tokens_out =: 0, or -1 with err naming the
+ * missing key (a request of unknown length is not one token). */
+int fs_llm_check_tokens(const fs_workload *w, const fs_trace_stats *st,
+                        fs_error *err);
+
 double fs_llm_estimate_iterations(const fs_workload *w, double requests);
 /* A pool's running slots: room for its llm workloads' largest max_batch
  * on every server, made once (a no-op the second time); -1 when out of

@@ -7,12 +7,14 @@
  * SXM part, else PCIe: fs_llm_hw_default).  fs_llm_perf_init fills the
  * constants its iterations need, or says why the model does not fit:
  * then the scenario is refused at the workload's service key with the
- * breakdown in GB and the nearest configurations that do fit (more tp on
- * the pool's instances, a lower precision, a catalog GPU with more
- * memory). */
+ * breakdown in GB and the nearest configurations that do fit (precision
+ * and tp together, on precisions the GPU runs: models/llm_nearest.c; a
+ * larger MIG slice; a catalog GPU with more memory). */
 #include "sim/fleet/llm_server.h"
 #include "sim/fleet/dispatch.h"
+#include "models/mig.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -69,59 +71,102 @@ static int fits(const fs_llm_config *c, const fs_llm_hw *hw)
     return fs_llm_perf_init(&perf, c, hw, why, sizeof why) == 0;
 }
 
-/* "tp=2; precision=int4; a larger GPU: H100-80GB (80 GB)", or "". */
-static void nearest_fits(const fs_workload *w, const fs_servers *p,
-                         char *buf, size_t len)
+static int fits_on(void *hw, const fs_llm_config *c)
 {
-    fs_llm_config c;
-    fs_llm_hw hw;
-    size_t n = 0;
-    buf[0] = '\0';
-    replica_config(w, p, &c);
-    replica_hw(w, p, &hw);
-    for (int tp = c.tp * 2; tp <= 8 && tp <= p->conf->gpus_per_instance;
-         tp *= 2) {
-        fs_llm_config t = c;
-        t.tp = tp;
-        if (fits(&t, &hw)) {
-            n += (size_t)snprintf(buf + n, len - n, "tp=%d (instances of "
-                                  "%ld GPUs)", tp, p->conf->gpus_per_instance);
-            break;
-        }
+    return fits(c, hw);
+}
+
+/* Appends to buf (len bytes, *n used), never past its end. */
+static void append(char *buf, size_t len, size_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void append(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+    if (*n >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf + *n, len - *n, fmt, ap);
+    va_end(ap);
+    *n = k < 0 ? len : *n + (size_t)k;
+}
+
+/* On a MIG pool: the smallest larger slice of the same GPU on which the
+ * replica fits as it is, or NULL. */
+static const fs_mig_profile *larger_slice(const fs_workload *w,
+                                          const fs_servers *p,
+                                          const fs_llm_config *c)
+{
+    const fs_mig_profile *prof[FS_MIG_MAX_PROFILES], *best = NULL;
+    const fs_scenario *sc = w->sim->sc;
+    double now = replica_shape(w, p)->memory;
+    size_t n = sc->mig ? fs_mig_profiles(sc->mig, p->conf->gpu.name, prof,
+                                         FS_MIG_MAX_PROFILES) : 0;
+    for (size_t i = 0; i < n; i++) {
+        fs_llm_hw hw;
+        double mem = (double)prof[i]->memory / prof[i]->gpu_memory;
+        fs_mig_slice_hw(prof[i], &p->conf->gpu, &hw);
+        if (mem > now + 1e-9 && fits(c, &hw) &&
+            (!best || prof[i]->memory < best->memory))
+            best = prof[i];
     }
-    static const fs_precision lower[] = {FS_PREC_FP8, FS_PREC_INT8,
-                                         FS_PREC_INT4};
-    for (size_t i = 0; i < 3 && n < len; i++) {
-        fs_llm_config t = c;
-        if (fs_precision_bytes(lower[i]) >= fs_precision_bytes(c.weights))
-            continue;
-        t.weights = lower[i];
-        if (!w->conf->service.llm.kv_set)
-            t.kv = fs_llm_kv_default(lower[i]);
-        if (fits(&t, &hw)) {
-            n += (size_t)snprintf(buf + n, len - n, "%sprecision=%s",
-                                  n ? "; " : "", fs_precision_name(lower[i]));
-            break;
-        }
-    }
+    return best;
+}
+
+/* The smallest catalog GPU with more memory than the pool's that holds
+ * the replica as it is and runs its precision, or NULL. */
+static const fs_gpu *larger_gpu(const fs_workload *w, const fs_servers *p,
+                                const fs_llm_config *c, const fs_llm_hw *hw)
+{
     const fs_catalog *cat = w->sim->sc->catalog;
     const fs_gpu *best = NULL;
     for (size_t i = 0; i < cat->ngpus; i++) {
         const fs_gpu *g = &cat->gpus[i];
         if (g->memory_gb <= p->conf->gpu.memory_gb ||
-            (best && g->memory_gb >= best->memory_gb))
+            (best && g->memory_gb >= best->memory_gb) ||
+            !fs_precision_runs_on(g, c->weights, NULL, 0))
             continue;
-        fs_llm_hw h = hw;
+        fs_llm_hw h = *hw;
         fs_llm_hw_default(&h, g);
         if (p->sharing)
-            h.memory_frac = hw.memory_frac;
-        if (fits(&c, &h))
+            h.memory_frac = hw->memory_frac;
+        if (fits(c, &h))
             best = g;
     }
-    if (best && n < len)
-        n += (size_t)snprintf(buf + n, len - n, "%sa larger GPU: %s "
-                              "(%.0f GB)", n ? "; " : "", best->name,
-                              best->memory_gb);
+    return best;
+}
+
+/* "tp=8 bf16 (instances of 8 GPUs), tp=2 int4; a larger slice: 3g.40gb;
+ * a larger GPU: H100-80GB (80 GB)", or "": precision and TP searched
+ * together on the pool's GPU (more TP only on whole, unshared GPUs:
+ * slices do not talk over NVLink), then the same replica on a larger
+ * slice or GPU. */
+static void nearest_fits(const fs_workload *w, const fs_servers *p,
+                         char *buf, size_t len)
+{
+    fs_llm_config c, near[6];
+    fs_llm_hw hw;
+    size_t n = 0;
+    buf[0] = '\0';
+    replica_config(w, p, &c);
+    replica_hw(w, p, &hw);
+    int sliced = p->nshapes && replica_shape(w, p)->profile;
+    int k = fs_llm_nearest(&c, &p->conf->gpu, sliced || p->sharing ? c.tp : 8,
+                           !w->conf->service.llm.kv_set, fits_on, &hw, near,
+                           6);
+    for (int i = 0; i < k; i++) {
+        append(buf, len, &n, "%stp=%d %s", i ? ", " : "", near[i].tp,
+               fs_precision_name(near[i].weights));
+        if (near[i].tp > p->conf->gpus_per_instance)
+            append(buf, len, &n, " (instances of %d GPUs)", near[i].tp);
+    }
+    const fs_mig_profile *slice = sliced ? larger_slice(w, p, &c) : NULL;
+    if (slice)
+        append(buf, len, &n, "%sa larger slice: %s", n ? "; " : "",
+               slice->name);
+    const fs_gpu *best = larger_gpu(w, p, &c, &hw);
+    if (best)
+        append(buf, len, &n, "%sa larger GPU: %s (%.0f GB)", n ? "; " : "",
+               best->name, best->memory_gb);
 }
 
 static int refuse(const fs_workload *w, const fs_servers *p, const char *why,
@@ -204,6 +249,35 @@ int fs_llm_workload_init(fs_workload *w, fs_error *err)
                                         w->conf->service.llm.max_batch);
         if (fs_llm_servers_init(p))
             return fs_error_set(err, "out of memory");
+    }
+    return 0;
+}
+
+int fs_llm_check_tokens(const fs_workload *w, const fs_trace_stats *st,
+                        fs_error *err)
+{
+    static const char *const keys[] = {"tokens_in", "tokens_out"};
+    static const char *const what[] = {"prompt", "output"};
+    static const char *const eg[] = {"lognormal(mean=1000, sigma=1)",
+                                     "lognormal(mean=250, sigma=0.8)"};
+    const fs_workload_conf *c = w->conf;
+    const fs_llm_service *l = &c->service.llm;
+    int has[] = {l->has_tokens_in || st->has_tokens_in,
+                 l->has_tokens_out || st->has_tokens_out};
+    const fs_config_entry *e = fs_config_find(w->sim->sc->cfg, c->section,
+                                              "service");
+    for (int i = 0; i < 2; i++) {
+        char key[FS_NAME_MAX + 24];
+        if (has[i])
+            continue;
+        snprintf(key, sizeof key, "%s.%s", c->section, keys[i]);
+        return fs_error_at(err, e ? e->file : w->sim->sc->path,
+                           e ? e->line : 0, key, "llm(): the requests' %s "
+                           "lengths are unknown: give %s = (a distribution "
+                           "of token counts, e.g. %s), or replay a trace "
+                           "with a %s column (format=azure-llm, or generic "
+                           "with %s=COLUMN)", what[i], keys[i], eg[i],
+                           keys[i], keys[i]);
     }
     return 0;
 }

@@ -50,6 +50,8 @@ typedef struct fs_llm_row {
     double cost_per_mtok_out, cost_per_mtok;    /* per million output
                                                    tokens, and all tokens */
     long preempted, too_long;
+    long over_context;   /* dropped: longer than the model's context */
+    long max_context;    /* the model's, for the summary */
 } fs_llm_row;
 
 /* A pool serving an llm: latency over the measured requests of every

@@ -192,11 +192,11 @@ static const fs_key_doc workload_keys[] = {
      "GPU; durations stated on reference_gpu rescale by tokens/s.  llm: "
      "custom(params_b=, layers=, hidden=, heads=, kv_heads=, head_dim=, "
      "ffn=, vocab=, max_context=, ...) is the shape of llm(model=custom)"},
-    {"tokens_in", "distribution", NULL,
+    {"tokens_in", "distribution of counts", NULL,
      "llm: prompt tokens of a generated request, e.g. lognormal(mean=1000, "
-     "sigma=0.8), const(512) or empirical(FILE) (one count a row); traces "
-     "with token columns use theirs"},
-    {"tokens_out", "distribution", NULL,
+     "sigma=0.8), const(512) or empirical(FILE) (one count a row; no unit); "
+     "traces with token columns use theirs; required otherwise"},
+    {"tokens_out", "distribution of counts", NULL,
      "llm: output tokens of a generated request, as tokens_in"},
     {"slo_ttft", "duration", NULL,
      "llm: time-to-first-token objective; attainment = share of served "

@@ -130,7 +130,7 @@ static int resolve_model(fs_reader *rd, fs_scenario *sc, fs_llm_service *l,
 static int token_dist(fs_reader *rd, const char *dir, const char *key,
                       fs_dist *d, int *has)
 {
-    static const fs_empirical_words w = {"a token count", "tokens"};
+    static const fs_empirical_words w = {"a token count", "tokens", 1};
     fs_config_entry *e = fs_rd_entry(rd, key);
     *has = 0;
     if (!e)
@@ -149,6 +149,33 @@ static int token_dist(fs_reader *rd, const char *dir, const char *key,
     return 0;
 }
 
+/* The fewest tokens key's draws give (rounded, at least 1: as
+ * models/service_llm.c draws them); 1 without the key. */
+static double least_tokens(int has, const fs_dist *d)
+{
+    double m = has ? floor(fs_dist_min(d) + 0.5) : 1;
+    return m < 1 ? 1 : m;
+}
+
+/* A request longer than the model's context (prompt and output) is
+ * dropped as vLLM refuses it (sim/fleet/llm_server.c); distributions that
+ * can only draw such requests are refused here, at the key to blame. */
+static int check_context(fs_reader *rd, const fs_llm_service *l)
+{
+    long ctx = l->model->max_context;
+    double in = least_tokens(l->has_tokens_in, &l->tokens_in);
+    double out = least_tokens(l->has_tokens_out, &l->tokens_out);
+    if (ctx <= 0 || in + out <= (double)ctx)
+        return 0;
+    const char *key = in + 1 > (double)ctx ? "tokens_in" : "tokens_out";
+    char why[400];
+    snprintf(why, sizeof why, "every request would be longer than %s's "
+             "context of %ld tokens (max_context): prompts of at least %.0f "
+             "tokens and outputs of at least %.0f; vLLM refuses such "
+             "requests (max_model_len)", l->model->name, ctx, in, out);
+    return fs_rd_bad(rd, fs_rd_entry(rd, key), "%s", why);
+}
+
 static int slo_key(fs_reader *rd, const char *key, double *out)
 {
     if (fs_rd_double(rd, key, fs_parse_duration, NAN, out))
@@ -156,6 +183,34 @@ static int slo_key(fs_reader *rd, const char *key, double *out)
     fs_config_entry *e = fs_rd_entry(rd, key);
     if (e && !(*out > 0))
         return fs_rd_bad(rd, e, "%s", "must be longer than 0s");
+    return 0;
+}
+
+/* The precisions of the weights and of the KV cache (when given) must run
+ * on every pool's GPU (models/llm_precision.c: no fp8 or bf16 before
+ * Ampere), or vLLM would refuse to start. */
+static int check_precision(fs_reader *rd, const fs_scenario *sc,
+                           const fs_workload_conf *w,
+                           const fs_config_entry *e)
+{
+    const fs_llm_service *l = &w->service.llm;
+    for (int k = 0; k < w->npools; k++) {
+        const fs_pool_conf *p = &sc->pools[w->pools[k]];
+        char why[300], msg[400];
+        const char *key = "precision";
+        fs_precision bad = l->weights;
+        int ok = fs_precision_runs_on(&p->gpu, bad, why, sizeof why);
+        if (ok && l->kv_set) {
+            key = "kv_precision";
+            bad = l->kv;
+            ok = fs_precision_runs_on(&p->gpu, bad, why, sizeof why);
+        }
+        if (!ok) {
+            snprintf(msg, sizeof msg, "llm(): %s=%s on pool %s: %s", key,
+                     fs_precision_name(bad), p->name, why);
+            return fs_rd_bad(rd, e, "%s", msg);
+        }
+    }
     return 0;
 }
 
@@ -204,8 +259,10 @@ int fs_scenario_parse_llm(fs_reader *rd, fs_scenario *sc,
     if (custom_model(rd, w, e) || resolve_model(rd, sc, l, e) ||
         token_dist(rd, sc->dir, "tokens_in", &l->tokens_in, &l->has_tokens_in) ||
         token_dist(rd, sc->dir, "tokens_out", &l->tokens_out, &l->has_tokens_out) ||
+        check_context(rd, l) ||
         slo_key(rd, "slo_ttft", &w->slo_ttft_s) ||
-        slo_key(rd, "slo_tpot", &w->slo_tpot_s) || apply_tp(rd, sc, w, e))
+        slo_key(rd, "slo_tpot", &w->slo_tpot_s) || apply_tp(rd, sc, w, e) ||
+        check_precision(rd, sc, w, e))
         return -1;
     if (w->batch_max != 1 || fs_rd_entry(rd, "batch_wait"))
         return fs_rd_bad(rd, fs_rd_entry(rd, "batch_max")

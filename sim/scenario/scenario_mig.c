@@ -60,12 +60,11 @@ static int parse_mig(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p)
  * client limit). */
 static int parse_call(fs_reader *rd, fs_pool_conf *p, fs_config_entry *e)
 {
-    static const char *const keys[] = {"sm_cap", NULL};
+    static const char *const mps_keys[] = {"sm_cap", NULL};
     fs_call c;
     char why[400];
     double n;
-    if (fs_parse_call(e->value, &c, why, sizeof why) ||
-        fs_call_check_keys(&c, keys, why, sizeof why))
+    if (fs_parse_call(e->value, &c, why, sizeof why))
         return fs_rd_bad(rd, e, "%s", why);
     if (strcmp(c.name, "timeslice") == 0)
         p->sharing = FS_SHARING_TIMESLICE;
@@ -74,6 +73,14 @@ static int parse_call(fs_reader *rd, fs_pool_conf *p, fs_config_entry *e)
     else
         return fs_rd_bad(rd, e, "%s", "expected timeslice(N) or mps(N), N "
                          "replicas per GPU");
+    /* timeslice() takes no keyed argument at all: sm_cap is mps()'s */
+    for (int i = 0; p->sharing == FS_SHARING_TIMESLICE && i < c.nargs; i++)
+        if (c.args[i].key[0])
+            return fs_rd_bad(rd, e, "timeslice() takes one argument, the "
+                             "replicas per GPU, e.g. timeslice(4); it has "
+                             "no '%s' (sm_cap is mps()'s)", c.args[i].key);
+    if (fs_call_check_keys(&c, mps_keys, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
     const char *v = fs_call_positional(&c, 0);
     if (!v || fs_parse_number(v, &n, why, sizeof why) ||
         !(n >= 2 && n <= 48) || n != (int)n)    /* range before the cast */
@@ -82,8 +89,6 @@ static int parse_call(fs_reader *rd, fs_pool_conf *p, fs_config_entry *e)
     p->sharing_n = (int)n;
     p->sharing_cap = 1.0 / n;
     const char *cap = fs_call_get(&c, "sm_cap");
-    if (cap && p->sharing != FS_SHARING_MPS)
-        return fs_rd_bad(rd, e, "%s", "sm_cap applies to mps() only");
     if (cap && (fs_parse_fraction(cap, &p->sharing_cap, why, sizeof why) ||
                 !(p->sharing_cap > 0 && p->sharing_cap <= 1)))
         return fs_rd_bad(rd, e, "%s", "sm_cap must be a fraction above 0 "
@@ -163,9 +168,12 @@ int fs_scenario_parse_mig_profile(fs_reader *rd, fs_scenario *sc,
                          "workloads only");
     if (strlen(e->value) >= sizeof w->mig_profile ||
         pools_with(sc, w, e->value) == 0) {
-        size_t used = (size_t)snprintf(why, sizeof why, "no pool of this "
-                                       "workload has a %s slice; their "
-                                       "layouts:", e->value);
+        size_t used = (size_t)snprintf(why, sizeof why, e->value[0]
+                                       ? "no pool of this workload has a %s "
+                                         "slice; their layouts:"
+                                       : "empty%s: name a profile of the "
+                                         "workload's pools; their layouts:",
+                                       e->value);
         for (int k = 0; k < w->npools && used < sizeof why; k++) {
             const fs_pool_conf *p = &sc->pools[w->pools[k]];
             used += (size_t)snprintf(why + used, sizeof why - used,

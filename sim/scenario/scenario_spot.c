@@ -18,7 +18,7 @@
 static int parse_replace_delay(fs_reader *rd, const char *dir,
                                fs_spot_conf *s)
 {
-    static const fs_empirical_words w = {"a delay", "seconds"};
+    static const fs_empirical_words w = {"a delay", "seconds", 0};
     fs_config_entry *e = fs_rd_entry(rd, "replace_delay");
     s->replace_delay = (fs_dist){FS_DIST_CONST, 0, 0, NULL, 0};
     if (!e)

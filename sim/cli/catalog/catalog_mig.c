@@ -169,6 +169,19 @@ int fs_catalog_mig(int argc, char **argv)
     return list_mig(dir, gpu, &a);
 }
 
+/* The GPU of the MIG catalog nearest name (A100-80G: A100-80GB), or
+ * NULL. */
+static const char *nearest_gpu(const fs_mig_catalog *c, const char *name)
+{
+    const char *names[33];
+    size_t n = 0;
+    for (size_t i = 0; i < c->n && n < 32; i++)
+        if (n == 0 || strcmp(names[n - 1], c->p[i].gpu))
+            names[n++] = c->p[i].gpu;   /* mig.csv keeps a GPU's rows together */
+    names[n] = NULL;
+    return fs_nearest_name(name, names);
+}
+
 static int list_mig(const char *dir, const char *gpu, const fit_args *fit)
 {
     char path[2100];
@@ -189,8 +202,11 @@ static int list_mig(const char *dir, const char *gpu, const fit_args *fit)
             print_profile(&c->p[i]);
     int rc = FS_EXIT_OK;
     if (gpu && !shown) {
+        const char *near = nearest_gpu(c, gpu);
         fprintf(stderr, "fleetsim: catalog mig: %s has no MIG profiles "
-                "(fleetsim catalog mig lists the GPUs that do)\n", gpu);
+                "(%s%s%sfleetsim catalog mig lists the GPUs that do)\n", gpu,
+                near ? "did you mean '" : "", near ? near : "",
+                near ? "'? " : "");
         rc = FS_EXIT_FAIL;
     } else if (gpu) {
         fs_mig_layout l;

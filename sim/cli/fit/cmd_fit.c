@@ -272,34 +272,37 @@ static void print_training(const fit_args *a, const fs_llm_model *m,
            t->checkpointing ? 8 : 6, m->active_params / 1e9);
 }
 
+/* What fits_at needs: the question asked, on one GPU. */
+typedef struct fit_ctx {
+    const fit_args *a;
+    const fs_llm_model *m;
+    const fs_gpu *g;
+} fit_ctx;
+
+static int fits_at(void *ctx, const fs_llm_config *c)
+{
+    const fit_ctx *f = ctx;
+    fs_llm_memory mem;
+    fit_on(f->a, f->m, c, f->g, f->a->batch, f->a->context, &mem);
+    return mem.fits;
+}
+
 /* When it does not fit: the nearest configurations on this GPU that do
- * (more tensor parallelism, then lower precision). */
+ * (precision and TP together, on precisions the GPU runs). */
 static void print_nearest(const fit_args *a, const fs_llm_model *m,
                           const fs_gpu *g)
 {
-    static const fs_precision order[] = {FS_PREC_BF16, FS_PREC_FP8,
-                                         FS_PREC_INT8, FS_PREC_INT4};
+    fit_ctx f = {a, m, g};
+    fs_llm_config near[6];
+    int n = fs_llm_nearest(&a->cfg, g, 8, !a->kv_set, fits_at, &f, near, 4);
     printf("Fits on %s with:", g->name);
-    int shown = 0;
-    for (size_t k = 0; k < 4 && shown < 4; k++) {
-        if (fs_precision_bytes(order[k]) >
-            fs_precision_bytes(a->cfg.weights))
-            continue;
-        for (int tp = a->cfg.tp; tp <= 8 && shown < 4; tp *= 2) {
-            fs_llm_config c = a->cfg;
-            c.weights = order[k];
-            c.tp = tp;
-            fs_llm_memory mem;
-            fit_on(a, m, &c, g, a->batch, a->context, &mem);
-            if (!mem.fits || (tp == a->cfg.tp && order[k] == a->cfg.weights))
-                continue;
-            printf("%s tp=%d %s (%.1f GB)", shown ? "," : "", tp,
-                   fs_precision_name(order[k]), mem.total);
-            shown++;
-            break;
-        }
+    for (int i = 0; i < n; i++) {
+        fs_llm_memory mem;
+        fit_on(a, m, &near[i], g, a->batch, a->context, &mem);
+        printf("%s tp=%d %s (%.1f GB)", i ? "," : "", near[i].tp,
+               fs_precision_name(near[i].weights), mem.total);
     }
-    printf("%s\n", shown ? "" : " nothing up to tp=8 and int4");
+    printf("%s\n", n ? "" : " nothing up to tp=8 and int4");
 }
 
 typedef struct where {
@@ -326,6 +329,9 @@ static void print_where(const fit_args *a, const fs_llm_model *m,
     int per = a->training ? 1 : a->cfg.tp;
     for (size_t i = 0; w && i < cat->ngpus; i++) {
         fs_llm_memory mem;
+        if (!a->training &&
+            !fs_precision_runs_on(&cat->gpus[i], a->cfg.weights, NULL, 0))
+            continue;   /* it fits, but cannot be served there */
         fit_on(a, m, &a->cfg, &cat->gpus[i], a->training ? a->train.batch
                                                          : a->batch,
                a->context, &mem);
@@ -377,6 +383,13 @@ static int run(fit_args *a, const fs_catalog *cat, const fs_llm_catalog *mc)
         return FS_EXIT_FAIL;
     }
     a->cfg.model = m;
+    char why[256];
+    if (!a->training && !fs_precision_runs_on(g, a->cfg.weights, why,
+                                              sizeof why)) {
+        fprintf(stderr, "fleetsim: fit: --precision %s: %s\n",
+                fs_precision_name(a->cfg.weights), why);
+        return FS_EXIT_FAIL;
+    }
     if (!a->training && a->context > m->max_context) {
         fprintf(stderr, "fleetsim: fit: --context %ld is beyond %s's "
                 "maximum of %ld tokens\n", a->context, m->name,

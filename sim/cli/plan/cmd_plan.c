@@ -11,14 +11,18 @@
 #include "sim/cli/plan/plan.h"
 #include "sim/base/grammar.h"
 #include "sim/fleet/estimate.h"
+#include "sim/scenario/scenario_limits.h"
 #include "sim/store/columns.h"
 #include "sim/store/store.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define usage(...) fs_usage_error("plan", __VA_ARGS__)
 
@@ -29,7 +33,8 @@ typedef struct plan_args {
     char seed_set[64], reps_set[64];
 } plan_args;
 
-static int whole(const char *opt, const char *v, long min, long *out)
+static int whole(const char *opt, const char *v, long min, long max,
+                 long *out)
 {
     char *end;
     errno = 0;
@@ -37,6 +42,8 @@ static int whole(const char *opt, const char *v, long min, long *out)
     if (*end || end == v || errno || n < min)
         return usage("%s needs a whole number of at least %ld, got '%s'",
                      opt, min, v);
+    if (n > max)
+        return usage("%s: at most %ld, got '%s'", opt, max, v);
     *out = n;
     return 0;
 }
@@ -78,12 +85,13 @@ static int take(fs_plan *p, plan_args *a, const char *opt, const char *v)
     else if (!strcmp(opt, "--db")) p->db = v;
     else if (!strcmp(opt, "--set")) ((char **)p->sets)[p->nsets++] = (char *)v;
     else if (!strcmp(opt, "-j") || !strcmp(opt, "--jobs"))
-        return whole(opt, v, 1, &p->jobs);
+        return whole(opt, v, 1, LONG_MAX, &p->jobs);
     else if (!strcmp(opt, "--max-count"))
-        return whole(opt, v, 1, &p->max_count);
+        return whole(opt, v, 1, FS_MAX_INSTANCES, &p->max_count);
     else if (!strcmp(opt, "--seed") || !strcmp(opt, "--replications")) {
         int seed = opt[2] == 's';
-        if (whole(opt, v, seed ? 0 : 1, &n))
+        if (whole(opt, v, seed ? 0 : 1, seed ? LONG_MAX : FS_MAX_REPLICATIONS,
+                  &n))
             return FS_EXIT_USAGE;
         snprintf(seed ? a->seed_set : a->reps_set, sizeof a->seed_set,
                  "scenario.%s=%ld", opt + 2, n);
@@ -164,6 +172,8 @@ static int parse(int argc, char **argv, fs_plan *p, plan_args *a)
 static int prepare_db(fs_plan *p, const char *slo)
 {
     fs_error err;
+    struct stat st;
+    int existed = stat(p->db, &st) == 0;
     fs_store *s = fs_store_open(p->db, FS_STORE_CREATE, &err);
     if (!s || fs_store_check_writable(s, &err)) {
         fs_store_close(s);
@@ -172,7 +182,26 @@ static int prepare_db(fs_plan *p, const char *slo)
     char why[1200];
     int rc = fs_plan_parse_slo(p, slo, fs_store_db(s), why, sizeof why);
     fs_store_close(s);
+    if (rc && !existed)
+        unlink(p->db);   /* a usage error leaves no database behind */
     return rc ? usage("--slo: %s", why) : 0;
+}
+
+/* What --purchase asks of the scenario's pool, before any simulation. */
+static int check_purchase(const fs_plan *p)
+{
+    if (!p->purchases[FS_PLAN_SPOT])
+        return 0;
+    if (p->autoscale)
+        return usage("--purchase spot: pool '%s' autoscales, and a spot "
+                     "pool has a fixed count (ask on-demand, reserved or "
+                     "savings-plan, or give the pool a count)", p->pool);
+    if (p->pool_has_price && p->pool_on_demand)
+        return usage("--purchase spot: pool '%s' sets price = (your "
+                     "on-demand rate), which its spot run would bill as the "
+                     "spot price; remove price = to price spot from the "
+                     "catalog", p->pool);
+    return 0;
 }
 
 static int plan(fs_plan *p, plan_args *a)
@@ -187,14 +216,15 @@ static int plan(fs_plan *p, plan_args *a)
         p->pmode = FS_PROGRESS_NEVER;
     int rc = fs_plan_read_scenario(p);
     if (!rc)
-        rc = prepare_db(p, a->slo);
+        rc = check_purchase(p);
     if (!rc)
         rc = fs_plan_candidates(p, a->gpus, a->precs, a->tps);
+    if (!rc)
+        rc = fs_plan_check(p);
+    if (!rc)
+        rc = prepare_db(p, a->slo);
     if (rc)
         return rc;
-    if (p->pool_has_price && a->gpus)
-        fs_plan_say("warning: pool '%s' sets price =, "
-                "which every GPU candidate keeps", p->pool);
     if ((rc = fs_plan_search(p)) || (rc = fs_plan_price(p)))
         return rc;
     fs_plan_rank(p);

@@ -5,9 +5,12 @@
  *                     table), reading a run's values, pass or fail;
  *   plan_candidates.c the candidates (GPU x precision x TP), memory
  *                     exclusion (models/llm.h), each one's --set list;
+ *   plan_check.c      each candidate's scenario read before any run;
  *   plan_search.c     the count: an Erlang C bracket (models/erlang.h),
  *                     then simulations (run_exec.h) bisected to the
  *                     smallest passing count, candidates in parallel;
+ *   plan_user_price.c a pool's own prices (price =, quotes) per
+ *                     candidate: per GPU, or the candidate excluded;
  *   plan_cost.c       how to buy the chosen fleet, from roi (roi_run.h);
  *   plan_output.c     the ranked table, frontier and exclusions, in
  *                     table, CSV, JSON or Markdown;
@@ -22,6 +25,7 @@
 
 #define FS_PLAN_SLOS_MAX 8
 #define FS_PLAN_PURCHASES 4
+#define FS_PLAN_USER_PRICES 8   /* price, upfront_price, reserved_* */
 
 /* One SLO: METRIC<=VALUE or METRIC>=VALUE. */
 typedef struct fs_plan_slo {
@@ -54,7 +58,10 @@ typedef struct fs_plan_candidate {
     char instance[96];     /* instance = PROVIDER:TYPE to set, or "" */
     char memory[384];      /* fs_llm_memory_format */
     int excluded_memory;
-    int excluded_other;    /* no instance type sells it */
+    int excluded_other;    /* no instance type sells it, or no price */
+    int gpus_per_instance; /* of the candidate's instances */
+    char scaled_price[FS_PLAN_USER_PRICES][48];   /* the pool's own
+                              prices per GPU at this size, "" unchanged */
     /* the outcome */
     int feasible;
     int failed;            /* a simulation could not be done */
@@ -112,7 +119,11 @@ typedef struct fs_plan {
                                     that service times scale by GPU */
     int npools;                  /* the workload's pools */
     int pool_on_demand;          /* the pool's pricing is on-demand */
-    int pool_has_price;          /* price = pins the price: warned */
+    int pool_has_price;          /* price = : the user's on-demand rate */
+    int pool_has_quote;          /* reserved_1y = : the user's quote */
+    int pool_gpus;               /* GPUs per instance of the pool */
+    char user_price[FS_PLAN_USER_PRICES][64];   /* the pool's own price
+                                    keys (plan_user_price.c), "" unset */
     fs_plan_candidate *cand;
     int ncand;
 } fs_plan;
@@ -154,6 +165,20 @@ void fs_plan_sets_free(const fs_plan *p, char **sets, int n);
  * as spot, spot true). */
 void fs_plan_run_name(const fs_plan *p, const fs_plan_candidate *c, long n,
                       int spot, char *buf, size_t len);
+
+/* ---- plan_user_price.c ---- */
+/* The pool key of user price i (0 price, 1 upfront_price, 2.. quotes). */
+const char *fs_plan_user_price_key(int i);
+/* Keeps the pool's values of those keys (values[i], NULL when unset). */
+void fs_plan_user_prices_read(fs_plan *p, const char *const *values);
+/* Prices candidate c, in instances of gpus GPUs, from the pool's own
+ * prices: scaled per GPU, or c excluded (another GPU) with the reason. */
+void fs_plan_user_price(const fs_plan *p, fs_plan_candidate *c, int gpus);
+
+/* ---- plan_check.c ---- */
+/* Loads each candidate's scenario: an error all share is said once (an
+ * exit status), one alone excludes its candidate.  0, or exit status. */
+int fs_plan_check(fs_plan *p);
 
 /* ---- plan_search.c ---- */
 /* Searches every candidate, p->jobs at a time: 0, or an exit status. */

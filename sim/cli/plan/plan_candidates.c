@@ -190,7 +190,12 @@ int fs_plan_read_scenario(fs_plan *p)
     snprintf(p->pool_gpu, sizeof p->pool_gpu, "%s", gpu ? gpu : "");
     snprintf(p->pool_instance, sizeof p->pool_instance, "%s",
              inst ? inst : "");
-    p->pool_has_price = get(c, ps, "price") != NULL;
+    const char *prices[FS_PLAN_USER_PRICES];
+    for (int i = 0; i < FS_PLAN_USER_PRICES; i++)
+        prices[i] = get(c, ps, fs_plan_user_price_key(i));
+    fs_plan_user_prices_read(p, prices);
+    const char *gpi = get(c, ps, "gpus_per_instance");
+    p->pool_gpus = gpi ? atoi(gpi) : 0;   /* 0: the instance's, else 1 */
     const char *pricing = get(c, ps, "pricing");
     p->pool_on_demand = !pricing || strcmp(pricing, "on-demand") == 0;
     p->pin_ref = !ref && !p->llm;
@@ -214,6 +219,36 @@ static int split(char *buf, char **items, int max)
     return n;
 }
 
+/* Option opt's list v: refused when empty (--gpus ,) or longer than max.
+ * 0, or -1 after the usage error. */
+static int check_list(const char *opt, const char *v, int max)
+{
+    char buf[1024], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", v);
+    int n = 0;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        n++;
+    if (n == 0)
+        return fs_usage_error("plan", "%s: no value in '%s'", opt, v), -1;
+    if (n > max)
+        return fs_usage_error("plan", "%s: at most %d values, got %d", opt,
+                              max, n), -1;
+    return 0;
+}
+
+/* Option opt's value v[i] (its canonical name canon[i]) given before: a
+ * candidate would be searched and ranked twice.  0, or the usage error. */
+static int refuse_twice(const char *opt, char *const *v, const char **canon,
+                        int i)
+{
+    for (int j = 0; j < i; j++)
+        if (strcmp(canon[i], canon[j]) == 0)
+            return fs_usage_error("plan", "%s: '%s' and '%s' are the same "
+                                  "candidate (%s): give each once", opt,
+                                  v[j], v[i], canon[i]);
+    return 0;
+}
+
 /* The candidate's replica: the model at its precision (the KV cache at
  * the default for it) and tp, on whole GPUs of g. */
 static void candidate_llm(const fs_plan *p, const fs_plan_candidate *c,
@@ -227,6 +262,18 @@ static void candidate_llm(const fs_plan *p, const fs_plan_candidate *c,
     cfg->kv = fs_llm_kv_default(cfg->weights);
     cfg->tp = c->tp;
     fs_llm_hw_default(hw, g);
+}
+
+/* A precision the GPU cannot run (fp8 on a T4): excluded, never priced. */
+static void check_precision(fs_plan_candidate *c, const fs_gpu *g)
+{
+    fs_precision pr;
+    char why[256];
+    if (fs_precision_parse(c->precision, &pr) == 0 &&
+        !fs_precision_runs_on(g, pr, why, sizeof why)) {
+        c->excluded_other = 1;
+        snprintf(c->reason, sizeof c->reason, "precision: %s", why);
+    }
 }
 
 /* Memory: one request of the model's context (at most 8192 tokens). */
@@ -318,29 +365,34 @@ static int pool_instance(fs_plan *p, const fs_catalog *cat)
     if (!p->ref_gpu[0])
         snprintf(p->ref_gpu, sizeof p->ref_gpu, "%s", t->gpu);
     p->pool_instance_gpus = t->gpus;
+    if (p->pool_gpus < 1)
+        p->pool_gpus = t->gpus;
     return 0;
 }
 
 /* On a pool given by instance type: the pool's own type for its GPU (and
  * a TP it holds), else the catalog's cheapest on-demand type of the
- * candidate's GPU with tp GPUs (any provider); none: excluded. */
-static void choose_instance(const fs_plan *p, const fs_catalog *cat,
-                            fs_plan_candidate *c)
+ * candidate's GPU with tp GPUs (any provider); none: excluded.  Returns
+ * the GPUs of the candidate's instances (fs_plan_sets sets them). */
+static int choose_instance(const fs_plan *p, const fs_catalog *cat,
+                           fs_plan_candidate *c)
 {
     int need = c->tp > 0 ? c->tp : 1;
-    if (!p->pool_instance[0] || (strcmp(c->gpu, p->pool_gpu) == 0 &&
-                                 p->pool_instance_gpus >= need))
-        return;
+    if (!p->pool_instance[0])
+        return c->tp > 1 ? c->tp : p->pool_gpus;
+    if (strcmp(c->gpu, p->pool_gpu) == 0 && p->pool_instance_gpus >= need)
+        return p->pool_gpus;
     const fs_instance_type *t = fs_catalog_cheapest(cat, c->gpu, need, 0);
     if (t && t->gpus >= need) {
         snprintf(c->instance, sizeof c->instance, "%s:%s", t->provider,
                  t->name);
-        return;
+        return t->gpus;
     }
     c->excluded_memory = 0;
     c->excluded_other = 1;
     snprintf(c->reason, sizeof c->reason, "no catalog instance type has "
              "%d x %s priced on demand", need, c->gpu);
+    return need;
 }
 
 static int check_gpu(const fs_catalog *cat, const char *g)
@@ -360,6 +412,10 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
     snprintf(gbuf, sizeof gbuf, "%s", gpus ? gpus : p->pool_gpu);
     snprintf(pbuf, sizeof pbuf, "%s", precs ? precs : "bf16");
     snprintf(tbuf, sizeof tbuf, "%s", tps ? tps : "1");
+    if ((gpus && check_list("--gpus", gpus, 32)) ||
+        (precs && check_list("--precision", precs, 8)) ||
+        (tps && check_list("--tp", tps, 8)))
+        return FS_EXIT_USAGE;
     int ng = 0, np = split(pbuf, pl, 8), nt = split(tbuf, tl, 8);
     if (!p->llm && (precs || tps))
         return fs_usage_error("plan", "--precision and --tp need an llm(...) "
@@ -385,24 +441,41 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
     }
     if (!rc && p->pool_instance[0])
         rc = pool_instance(p, cat);
+    if (p->pool_gpus < 1)
+        p->pool_gpus = 1;
     if (!rc && !gpus)
         snprintf(gbuf, sizeof gbuf, "%s", p->pool_gpu);
     ng = split(gbuf, gl, 32);
     const fs_gpu *ref = fs_catalog_gpu(cat, p->ref_gpu);
     p->ref_tflops = ref ? ref->bf16_tflops : NAN;
+    const char *canon[32];
+    static const char *const tp_names[] = {"", "1", "2", "", "4", "", "", "",
+                                           "8"};
     for (int i = 0; i < ng && !rc; i++)
-        rc = check_gpu(cat, gl[i]);
+        if (!(rc = check_gpu(cat, gl[i]))) {
+            canon[i] = fs_catalog_gpu(cat, gl[i])->name;
+            rc = refuse_twice("--gpus", gl, canon, i);
+        }
     for (int j = 0; p->llm && j < np && !rc; j++) {
         fs_precision pr;
         if (fs_precision_parse(pl[j], &pr))
             rc = fs_usage_error("plan", "--precision: unknown precision "
                                 "'%s' (bf16, fp16, fp8, int8, int4)", pl[j]);
+        else {
+            canon[j] = fs_precision_name(pr);
+            rc = refuse_twice("--precision", pl, canon, j);
+        }
     }
     for (int k = 0; p->llm && k < nt && !rc; k++) {
-        int t = atoi(tl[k]);
-        if (t != 1 && t != 2 && t != 4 && t != 8)
+        char *end;
+        long t = strtol(tl[k], &end, 10);
+        if (*end || (t != 1 && t != 2 && t != 4 && t != 8))
             rc = fs_usage_error("plan", "--tp: expected 1, 2, 4 or 8, got "
                                 "'%s'", tl[k]);
+        else {
+            canon[k] = tp_names[t];
+            rc = refuse_twice("--tp", tl, canon, k);
+        }
     }
     for (int i = 0; i < ng && !rc; i++) {
         const fs_gpu *g = fs_catalog_gpu(cat, gl[i]);
@@ -414,7 +487,9 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
                 else {
                     fs_plan_candidate *c = &p->cand[p->ncand - 1];
                     c->gpu_tflops = g->bf16_tflops;
-                    choose_instance(p, cat, c);
+                    fs_plan_user_price(p, c, choose_instance(p, cat, c));
+                    if (p->llm && !c->excluded_other)
+                        check_precision(c, g);
                     if (p->llm && !c->excluded_other)
                         check_memory(p, c, g, m);
                     if (p->llm && !c->excluded_other && !c->excluded_memory)
@@ -432,7 +507,7 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
 char **fs_plan_sets(const fs_plan *p, const fs_plan_candidate *c, long n,
                     int spot, int *nsets)
 {
-    int total = p->nsets + 8;
+    int total = p->nsets + 8 + FS_PLAN_USER_PRICES;
     char **s = calloc((size_t)total, sizeof *s);
     if (!s)
         return NULL;
@@ -462,6 +537,10 @@ char **fs_plan_sets(const fs_plan *p, const fs_plan_candidate *c, long n,
             ok &= asprintf(&s[k++], "pool.%s.gpus_per_instance=%d", p->pool,
                            c->tp) >= 0;
     }
+    for (int i = 0; i < FS_PLAN_USER_PRICES; i++)
+        if (c->scaled_price[i][0])
+            ok &= asprintf(&s[k++], "pool.%s.%s=%s", p->pool,
+                           fs_plan_user_price_key(i), c->scaled_price[i]) >= 0;
     ok &= asprintf(&s[k++], "scenario.name=%s", name) >= 0;
     *nsets = k;
     if (!ok) {

@@ -101,6 +101,16 @@ static void price_one(const fs_plan *p, sqlite3 *db, fs_plan_candidate *c)
     }
     if (p->purchases[FS_PLAN_OD])
         c->cost[FS_PLAN_OD] = od;
+    if (p->purchases[FS_PLAN_RESERVED] && p->pool_has_price &&
+        !p->pool_has_quote) {
+        /* the on-demand column is the user's rate: the catalog's
+         * reservation would be another source */
+        snprintf(c->cost_note, sizeof c->cost_note, "reserved: not priced, "
+                 "pool %.60s sets price = (your on-demand rate) and no "
+                 "reserved_1y = (your 1-year quote) to compare it with",
+                 p->pool);
+        with = NAN;
+    }
     if (p->purchases[FS_PLAN_RESERVED] && !isnan(with)) {
         c->cost[FS_PLAN_RESERVED] = with;
         c->reserved_k = k;

@@ -256,16 +256,11 @@ static void search_or_fail(const fs_plan *p, fs_plan_candidate *c)
     int rc = search_one(p, c);
     /* --purchase spot: the chosen fleet again, its pool priced as spot
      * (the same requests; interruptions only if the scenario gives the
-     * pool spot keys) */
-    if (!rc && c->feasible && p->purchases[FS_PLAN_SPOT]) {
-        if (p->autoscale)
-            snprintf(c->cost_note, sizeof c->cost_note, "spot: not priced, "
-                     "a spot pool has a fixed count and pool %s autoscales",
-                     p->pool);
-        else if (probe(p, c, c->count, 1, &c->spot))
-            snprintf(c->cost_note, sizeof c->cost_note, "spot: its run "
-                     "failed (the message above)");
-    }
+     * pool spot keys; an autoscaled pool is refused before: cmd_plan.c) */
+    if (!rc && c->feasible && p->purchases[FS_PLAN_SPOT] &&
+        probe(p, c, c->count, 1, &c->spot))
+        snprintf(c->cost_note, sizeof c->cost_note, "spot: its run failed "
+                 "(the message above)");
     if (rc) {
         c->feasible = 0;
         c->failed = 1;

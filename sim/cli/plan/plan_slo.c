@@ -100,6 +100,21 @@ static int parse_one(const char *item, char names[][48], int nnames,
         snprintf(why, len, "'%s': %s", item, w);
         return -1;
     }
+    if (!(s->value > 0)) {   /* no run meets p99<=0s; every run >=0% */
+        snprintf(why, len, "'%s': the bound must be above 0", item);
+        return -1;
+    }
+    return 0;
+}
+
+/* Metrics only an llm(...) service measures (time to first token, time
+ * per output token): on another workload every run would fail them. */
+static int llm_only(const char *metric)
+{
+    static const char *const prefixes[] = {"ttft_", "tpot_", NULL};
+    for (int i = 0; prefixes[i]; i++)
+        if (strncmp(metric, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
     return 0;
 }
 
@@ -123,6 +138,13 @@ int fs_plan_parse_slo(fs_plan *p, const char *arg, sqlite3 *db, char *why,
             rc = -1;
         } else {
             rc = parse_one(it, names, nnames, &p->slo[p->nslo], why, len);
+            if (!rc && !p->llm && llm_only(p->slo[p->nslo].metric)) {
+                snprintf(why, len, "%s is not measured on workload '%s': "
+                         "only an llm(...) service has tokens (its "
+                         "metrics: p99, mean, wait_p99, ...)",
+                         p->slo[p->nslo].metric, p->workload);
+                rc = -1;
+            }
             for (int k = 0; !rc && k < p->nslo; k++)
                 if (strcmp(p->slo[k].metric, p->slo[p->nslo].metric) == 0) {
                     snprintf(why, len, "%s given twice", p->slo[k].metric);

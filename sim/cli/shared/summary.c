@@ -273,10 +273,14 @@ static void print_latency(FILE *out, const fs_results *r)
                 l->count, p50, p99, mean, wait, slo, att, un, share * 100,
                 row_flags(share, l->slo_attainment));
         overloaded |= share > FS_OVERLOADED_SHARE;
+        /* an llm's own drops (too long for the cache or the context) are
+         * said with the llm table; the rest are queue_max's */
+        long own = l->llm.too_long + l->llm.over_context;
         if (l->dropped || l->unfinished)
-            fprintf(out, "  %-20s  (%ld arrived, %ld dropped by queue_max, "
+            fprintf(out, "  %-20s  (%ld arrived, %ld dropped%s%s, "
                     "%ld unfinished at the horizon)\n", "", l->arrivals,
-                    l->dropped, l->unfinished);
+                    l->dropped, own ? "" : " by queue_max",
+                    own ? ": see the llm table" : "", l->unfinished);
     }
     print_latency_notes(out, r, overloaded);
 }

@@ -85,6 +85,10 @@ static void print_workloads(FILE *out, const fs_results *r)
             fprintf(out, "  %-20s  (%ld preempted by a full KV cache, %ld "
                     "dropped: longer than a replica's KV cache)\n", "",
                     m->preempted, m->too_long);
+        if (m->over_context)
+            fprintf(out, "  %-20s  (%ld dropped: prompt and output longer "
+                    "than the model's context of %ld tokens, which vLLM "
+                    "refuses)\n", "", m->over_context, m->max_context);
     }
 }
 
