@@ -11,6 +11,12 @@
 #   plus 95 one-minute checkpoints at the instance's price, to the cent;
 #   the A100 and L4 spot runs see the same interruption times (common random
 #   numbers); a spot job's cost is its GPU-hours at the spot price;
+# - case 6 replaying the real us-west-2c V100 trace with a 2-minute notice
+#   (scenarios/case6-finetune-a100-spot-trace.ini): every interruption has
+#   the notice the trace allows, 120 s, or the time since the rise before
+#   the drop when that is shorter (worked out from the trace here, with
+#   awk); the job loses at most 2x the GPU-hours of the run on the Weibull
+#   model fitted to a V100 trace (case6-finetune-a100-spot);
 # - case 1's training on spot (scenarios/case1-training-*): 60 jobs of
 #   10 h plus 19 checkpoints each at $3.06/h cost $1,894.14 on demand; on
 #   spot all 60 finish and the jobs cost at least the article's 70% less.
@@ -56,6 +62,7 @@ expect_eq "$(sql "$DB" "SELECT sum(interruptions) > 900 AND sum(interruptions) <
 cd "$SRCDIR/scenarios" || exit 1
 for s in case6-finetune-a100-on-demand case6-finetune-a100-spot \
          case6-finetune-l4-on-demand case6-finetune-l4-spot \
+         case6-finetune-a100-spot-trace \
          case1-training-on-demand case1-training-spot; do
     expect_exit 0 "$s runs" -- "$FLEETSIM" run "$s.ini" --db "$DB" --quiet
 done
@@ -67,6 +74,17 @@ expect_eq "$(job "abs(cost_usd - gpu_hours / 8 * 8.0001) < 0.005" case6-finetune
 expect_eq "$(job "status || ',' || (interruptions > 0)" case6-finetune-a100-spot)" "finished,1" "case 6: the spot job is interrupted and finishes"
 expect_eq "$(sql "$DB" "SELECT (SELECT group_concat(t_s) FROM interruption i JOIN run r USING (run_id) WHERE r.name = 'case6-finetune-a100-spot') = (SELECT group_concat(t_s) FROM interruption i JOIN run r USING (run_id) WHERE r.name = 'case6-finetune-l4-spot')")" 1 \
     "case 6: A100 and L4 spot see the same interruptions"
+# The notice each drop of the trace allows: 120 s, or back to the rise
+# before it (the instance it takes was not back sooner).
+awk -F, 'NR > 1 { if (NR > 2 && $2 < v) printf "%d|%d\n", $1, ($1 - up < 120 ? $1 - up : 120)
+                 if (NR == 2 || $2 > v) up = $1; v = $2 }' \
+    "$SRCDIR/traces/sample/spot/us-west-2c_v100_1.csv" >"$TMP/allowed.txt"
+sql "$DB" "SELECT CAST(t_s AS INT) || '|' || CAST(notice_s AS INT) FROM interruption i JOIN run r USING (run_id) WHERE r.name = 'case6-finetune-a100-spot-trace'" >"$TMP/given.txt"
+expect_eq "$(wc -l <"$TMP/given.txt" | tr -d ' ')" 23 "case 6 on the us-west-2c trace: 23 interruptions in 4 days"
+expect_eq "$(grep -cvxFf "$TMP/allowed.txt" "$TMP/given.txt")" 0 "case 6 on the trace: every interruption has the notice its trace gap allows"
+expect_eq "$(grep -c '|120$' "$TMP/given.txt")" 23 "case 6 on the trace: all 23 have the full 120 s"
+expect_eq "$(sql "$DB" "SELECT (SELECT lost_gpu_hours FROM job j JOIN run r USING (run_id) WHERE r.name = 'case6-finetune-a100-spot-trace') <= 2 * (SELECT lost_gpu_hours FROM job j JOIN run r USING (run_id) WHERE r.name = 'case6-finetune-a100-spot')")" 1 \
+    "case 6: the trace run loses at most 2x the fitted model's GPU-hours"
 jobs() { sql "$DB" "SELECT $1 FROM job j JOIN run r USING (run_id) WHERE r.name = '$2'"; }
 expect_eq "$(jobs "printf('%.2f', sum(cost_usd))" case1-training-on-demand)" 1894.14 "case 1: 60 x 10.3167 h x 3.06"
 expect_eq "$(jobs "sum(status = 'finished')" case1-training-spot)" 60 "case 1: every spot job finishes"

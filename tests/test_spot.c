@@ -17,6 +17,10 @@
  *     2-minute notice each;
  *   - a price trace: each second billed at the price in force, nothing
  *     while the instance is gone;
+ *   - a trace probed every 32 s gives each drop its full 2-minute notice
+ *     (the rows that repeat the value before it do not cut it to 32 s),
+ *     drops 32 s apart too, and a drop 64 s after the rise that brought
+ *     its instance back gets those 64 s;
  *   - lifetimes of a small preemption trace, censoring included;
  *   - a run whose engine cannot schedule an event fails cleanly wherever
  *     that happens, the spot schedules included (as test_engine_fail). */
@@ -207,6 +211,49 @@ static void check_price_trace(void)
     fs_results_free(&r);
 }
 
+/* Rows every 32 s from 0 to 2976 s: 3 instances, 2 from 1024 s, 1 from
+ * 1056 s, 3 again from 2016 s, 2 from 2080 s.  notice 2m, no provisioning
+ * or replacement delay.  Drops at 1024 s and 1056 s: 120 s each (the
+ * rows before repeat the value); the drop at 2080 s takes an instance
+ * back since the rise at 2016 s: 64 s. */
+static void check_trace_notice(void)
+{
+    static char rows[4096];
+    size_t n = (size_t)snprintf(rows, sizeof rows, "t_seconds,available\n");
+    for (int t = 0; t < 3000; t += 32) {
+        int v = t < 1024 ? 3 : t < 1056 ? 2 : t < 2016 ? 1 : t < 2080 ? 3 : 2;
+        n += (size_t)snprintf(rows + n, sizeof rows - n, "%d,%d\n", t, v);
+    }
+    const char *tr = write_tmp(rows);
+    char text[1024];
+    snprintf(text, sizeof text,
+             "[scenario]\nhorizon = 2900s\nmetrics_interval = 1m\n"
+             "[pool.s]\ngpu = L4\npricing = spot\nprice = 1\ncount = 3\n"
+             "provision_delay = 0s\nnotice = 2m\ninterruption = trace(%s)\n"
+             "[workload.w]\npools = s\narrivals = poisson(rate=0.001/s)\n"
+             "service = const(1s)\n", tr);
+    fs_results r;
+    int rc = check_simulate(text, &r);
+    CHECK(rc == 0);
+    if (rc == 0) {
+        printf("  trace notice: %zu interruptions:", r.ninterrupts);
+        for (size_t i = 0; i < r.ninterrupts; i++)
+            printf(" %.0f s (notice %.0f s)", r.interrupts[i].t_s,
+                   r.interrupts[i].notice_s);
+        printf("\n");
+        CHECK(r.ninterrupts == 3);
+        if (r.ninterrupts == 3) {
+            CHECK(r.interrupts[0].t_s == 1024 &&
+                  r.interrupts[0].notice_s == 120);
+            CHECK(r.interrupts[1].t_s == 1056 &&
+                  r.interrupts[1].notice_s == 120);
+            CHECK(r.interrupts[2].t_s == 2080 &&
+                  r.interrupts[2].notice_s == 64);
+        }
+    }
+    fs_results_free(&r);
+}
+
 static void check_weibull_fit(void)
 {
     enum { N = 2000 };
@@ -352,6 +399,7 @@ int main(void)
     check_fallback_extra();
     check_price_trace();
     check_empirical();
+    check_trace_notice();
     check_weibull_fit();
     check_lifetimes();
     check_schedule_failures();

@@ -207,8 +207,26 @@ static int read_row(fs_spot *s, fs_error *err)
     return rc < 0 ? -1 : 0;
 }
 
+/* Reads ahead past the rows that leave `available` where it is (a trace
+ * probed every 32 s repeats its value for hours), so that the next row
+ * held is the next change.  Only one row is held at a time; rows at or
+ * beyond the horizon plus the notice could never be acted on, which also
+ * ends the look-ahead on a repeated trace that never changes. */
+static int read_change(fs_spot *s, fs_error *err)
+{
+    double end = horizon(s) + s->sc->notice_s;
+    do {
+        if (read_row(s, err))
+            return -1;
+    } while (s->next_t < end && floor(s->next_v) == s->avail);
+    return 0;
+}
+
 /* A drop is acted on `notice` before it, so that the instances it takes
- * have their notice; a rise when it happens. */
+ * have their notice; a rise when it happens.  Changes are acted on in the
+ * trace's order, so a drop is noticed no earlier than the change before
+ * it: the rise that brought the instance it takes back, or the drop
+ * before it (noticed in turn no earlier than its own). */
 static int schedule_row(fs_spot *s)
 {
     if (!isfinite(s->next_t))
@@ -257,7 +275,7 @@ static void on_row(fs_engine *e, void *obj, long arg)
         s->avail = v;
         top_up(s);
     }
-    if (read_row(s, s->sim->err)) {
+    if (read_change(s, s->sim->err)) {
         fs_sim_fail(s->sim);
         return;
     }
@@ -276,6 +294,8 @@ static int open_trace(fs_spot *s, fs_error *err)
     int rc;
     while ((rc = read_row(s, err)) == 0 && s->next_t <= 0)
         s->avail = floor(s->next_v);
+    if (rc == 0 && floor(s->next_v) == s->avail)
+        rc = read_change(s, err);
     return rc;
 }
 
