@@ -18,6 +18,7 @@
 #include "sim/cli/plan/plan.h"
 #include "sim/base/grammar.h"
 #include "models/roi.h"
+#include "sim/scenario/scenario_limits.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -62,7 +63,9 @@ static int scale_value(int i, const char *v, double k, char *out,
         snprintf(out, len, "%.10g", upfront * k);
         return 0;
     }
-    if (fs_roi_parse_quote(kind, v, &hourly, &upfront, why, sizeof why))
+    int years = strstr(user_keys[i].key, "_3y") ? 3 : 1;
+    if (fs_roi_parse_quote(kind, years, FS_MAX_PRICE, v, &hourly, &upfront,
+                           why, sizeof why))
         return -1;
     if (kind == 0)
         snprintf(out, len, "%.10g/h", hourly * k);
