@@ -49,7 +49,8 @@ static int scale_arg(const fs_call *c, const char *key, int pos,
                : WHY("%s(): %s: at most %.0f %s, got '%s'", c->name, key,
                      FS_DURATION_MAX, w.unit, v);
     char *end;
-    if (strtod(v, &end) >= 0 && end != v && *end && isalpha((unsigned char)*end))
+    if (strtod(v, &end) >= 0 && end != v && *end &&
+        isalpha((unsigned char)*end))
         return WHY("%s(): %s: a number of %s takes no unit, got '%s'",
                    c->name, key, w.unit, v);
     return WHY("%s(): %s: a number of %s %s", c->name, key, w.unit, m);

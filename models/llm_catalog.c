@@ -129,10 +129,9 @@ static int check_shape_params(const fs_llm_model *m, char *why, size_t len)
         return 0;
     snprintf(why, len, "params_b %.4g is not within a factor of %.0f of the "
              "%.4g billion parameters its shape holds (layers x (2 x hidden "
-             "x (heads + kv_heads) x head_dim + 3 x hidden x ffn x max(experts, "
-             "1)) "
-             "+ 2 x vocab x hidden)", m->params / 1e9, SHAPE_FACTOR,
-             shape / 1e9);
+             "x (heads + kv_heads) x head_dim + 3 x hidden x ffn x "
+             "max(experts, 1)) + 2 x vocab x hidden)", m->params / 1e9,
+             SHAPE_FACTOR, shape / 1e9);
     return -1;
 }
 

@@ -177,7 +177,7 @@ static const char *nearest_gpu(const fs_mig_catalog *c, const char *name)
     size_t n = 0;
     for (size_t i = 0; i < c->n && n < 32; i++)
         if (n == 0 || strcmp(names[n - 1], c->p[i].gpu))
-            names[n++] = c->p[i].gpu;   /* mig.csv keeps a GPU's rows together */
+            names[n++] = c->p[i].gpu;   /* a GPU's rows are together */
     names[n] = NULL;
     return fs_nearest_name(name, names);
 }

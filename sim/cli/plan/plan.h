@@ -5,6 +5,7 @@
  *                     table), reading a run's values, pass or fail;
  *   plan_candidates.c the candidates (GPU x precision x TP), memory
  *                     exclusion (models/llm.h), each one's --set list;
+ *   plan_lists.c      the --gpus, --precision and --tp lists checked;
  *   plan_check.c      each candidate's scenario read before any run;
  *   plan_search.c     the count: an Erlang C bracket (models/erlang.h),
  *                     then simulations (run_exec.h) bisected to the
@@ -165,6 +166,17 @@ void fs_plan_sets_free(const fs_plan *p, char **sets, int n);
  * as spot, spot true). */
 void fs_plan_run_name(const fs_plan *p, const fs_plan_candidate *c, long n,
                       int spot, char *buf, size_t len);
+
+/* ---- plan_lists.c ---- */
+/* Option opt's comma list v: 0, or the usage error's status when it is
+ * empty (--gpus ,) or longer than max. */
+int fs_plan_check_list(const char *opt, const char *v, int max);
+/* The lists' items: each GPU known to cat, each precision and TP valid
+ * (an llm service's), none given twice.  0, or the usage error's status. */
+struct fs_catalog;
+int fs_plan_check_lists(const fs_plan *p, const struct fs_catalog *cat,
+                        char *const *gl, int ng, char *const *pl, int np,
+                        char *const *tl, int nt);
 
 /* ---- plan_user_price.c ---- */
 /* The pool key of user price i (0 price, 1 upfront_price, 2.. quotes). */

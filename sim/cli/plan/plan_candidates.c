@@ -219,36 +219,6 @@ static int split(char *buf, char **items, int max)
     return n;
 }
 
-/* Option opt's list v: refused when empty (--gpus ,) or longer than max.
- * 0, or -1 after the usage error. */
-static int check_list(const char *opt, const char *v, int max)
-{
-    char buf[1024], *save = NULL;
-    snprintf(buf, sizeof buf, "%s", v);
-    int n = 0;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
-        n++;
-    if (n == 0)
-        return fs_usage_error("plan", "%s: no value in '%s'", opt, v), -1;
-    if (n > max)
-        return fs_usage_error("plan", "%s: at most %d values, got %d", opt,
-                              max, n), -1;
-    return 0;
-}
-
-/* Option opt's value v[i] (its canonical name canon[i]) given before: a
- * candidate would be searched and ranked twice.  0, or the usage error. */
-static int refuse_twice(const char *opt, char *const *v, const char **canon,
-                        int i)
-{
-    for (int j = 0; j < i; j++)
-        if (strcmp(canon[i], canon[j]) == 0)
-            return fs_usage_error("plan", "%s: '%s' and '%s' are the same "
-                                  "candidate (%s): give each once", opt,
-                                  v[j], v[i], canon[i]);
-    return 0;
-}
-
 /* The candidate's replica: the model at its precision (the KV cache at
  * the default for it) and tp, on whole GPUs of g. */
 static void candidate_llm(const fs_plan *p, const fs_plan_candidate *c,
@@ -395,15 +365,6 @@ static int choose_instance(const fs_plan *p, const fs_catalog *cat,
     return need;
 }
 
-static int check_gpu(const fs_catalog *cat, const char *g)
-{
-    if (fs_catalog_gpu(cat, g))
-        return 0;
-    char s[512];
-    fs_catalog_suggest_gpu(cat, g, s, sizeof s);
-    return fs_usage_error("plan", "--gpus: unknown GPU '%s' (%s)", g, s);
-}
-
 int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
                        const char *tps)
 {
@@ -412,9 +373,9 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
     snprintf(gbuf, sizeof gbuf, "%s", gpus ? gpus : p->pool_gpu);
     snprintf(pbuf, sizeof pbuf, "%s", precs ? precs : "bf16");
     snprintf(tbuf, sizeof tbuf, "%s", tps ? tps : "1");
-    if ((gpus && check_list("--gpus", gpus, 32)) ||
-        (precs && check_list("--precision", precs, 8)) ||
-        (tps && check_list("--tp", tps, 8)))
+    if ((gpus && fs_plan_check_list("--gpus", gpus, 32)) ||
+        (precs && fs_plan_check_list("--precision", precs, 8)) ||
+        (tps && fs_plan_check_list("--tp", tps, 8)))
         return FS_EXIT_USAGE;
     int ng = 0, np = split(pbuf, pl, 8), nt = split(tbuf, tl, 8);
     if (!p->llm && (precs || tps))
@@ -448,35 +409,8 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
     ng = split(gbuf, gl, 32);
     const fs_gpu *ref = fs_catalog_gpu(cat, p->ref_gpu);
     p->ref_tflops = ref ? ref->bf16_tflops : NAN;
-    const char *canon[32];
-    static const char *const tp_names[] = {"", "1", "2", "", "4", "", "", "",
-                                           "8"};
-    for (int i = 0; i < ng && !rc; i++)
-        if (!(rc = check_gpu(cat, gl[i]))) {
-            canon[i] = fs_catalog_gpu(cat, gl[i])->name;
-            rc = refuse_twice("--gpus", gl, canon, i);
-        }
-    for (int j = 0; p->llm && j < np && !rc; j++) {
-        fs_precision pr;
-        if (fs_precision_parse(pl[j], &pr))
-            rc = fs_usage_error("plan", "--precision: unknown precision "
-                                "'%s' (bf16, fp16, fp8, int8, int4)", pl[j]);
-        else {
-            canon[j] = fs_precision_name(pr);
-            rc = refuse_twice("--precision", pl, canon, j);
-        }
-    }
-    for (int k = 0; p->llm && k < nt && !rc; k++) {
-        char *end;
-        long t = strtol(tl[k], &end, 10);
-        if (*end || (t != 1 && t != 2 && t != 4 && t != 8))
-            rc = fs_usage_error("plan", "--tp: expected 1, 2, 4 or 8, got "
-                                "'%s'", tl[k]);
-        else {
-            canon[k] = tp_names[t];
-            rc = refuse_twice("--tp", tl, canon, k);
-        }
-    }
+    if (!rc)
+        rc = fs_plan_check_lists(p, cat, gl, ng, pl, np, tl, nt);
     for (int i = 0; i < ng && !rc; i++) {
         const fs_gpu *g = fs_catalog_gpu(cat, gl[i]);
         for (int j = 0; j < (p->llm ? np : 1) && !rc; j++)
