@@ -145,4 +145,36 @@ for fmt in md html; do
     ! figures "$TMP/spot.$fmt" $fmt | grep -q 'CEILING' || fail "$fmt: a ceiling in the list"
 done
 
+# ---- --levers ----------------------------------------------------------------
+# Before and after alone in a database of their own: --levers makes the
+# four single-change runs (same seed and replication), and each line is
+# what the hand-made run of that change gives, to the dollar.
+L="$TMP/levers.db"
+sql "$DB" ".backup '$L'"
+expect_exit 0 "rm the single-change runs" -- "$FLEETSIM" rm --db "$L" only-spot only-mig only-reserve only-eval
+before=$(sql "$L" "SELECT count(*) FROM run")
+expect_exit 0 "report --levers" -- "$FLEETSIM" report --db "$L" --levers \
+    --baseline case1-before --out "$TMP/levers.md" case1-before case1-after
+expect_eq "$(sql "$L" "SELECT count(*) FROM run") $(sql "$L" "SELECT count(DISTINCT seed || '/' || replication) FROM run")" \
+    "$((before + 4)) 1" "--levers: four runs made, each with the baseline's seed and replication"
+figures "$TMP/levers.md" md >"$TMP/llines"
+cut -d'|' -f1 "$TMP/llines" >"$TMP/l1"
+cut -d'|' -f1 "$TMP/lines" >"$TMP/l2"
+expect_eq "$(cat "$TMP/l1" | tr '\n' ' ')" "$(cat "$TMP/l2" | tr '\n' ' ')" \
+    "--levers: the same four figures as the hand-made runs"
+expect_in "$TMP/levers.md" "run case1-before+pool.serving:capacity, which makes only this change" \
+    "--levers: the line names the run made"
+# a second report makes nothing new
+expect_exit 0 "report --levers again" -- "$FLEETSIM" report --db "$L" --levers \
+    --baseline case1-before --out "$TMP/levers2.md" case1-before case1-after
+expect_eq "$(sql "$L" "SELECT count(*) FROM run")" "$((before + 4))" "--levers: the stored runs are used again"
+# the baseline's file must be found as it was run (a relative path)
+expect_exit 0 "rm the levers' runs" -- "$FLEETSIM" rm --db "$L" \
+    $(sql "$L" "SELECT run_id FROM run WHERE name LIKE 'case1-before+%'")
+expect_exit 1 "--levers elsewhere" -- sh -c "cd '$TMP' && '$FLEETSIM' report --db '$L' --levers --baseline case1-before --out x.md case1-before case1-after"
+expect_one_line "--levers elsewhere"
+expect_in "$TMP/err" "scenarios/case1-before.ini" "--levers elsewhere: names the file"
+checks=$((checks + 1))
+[ ! -e "$TMP/x.md" ] || fail "--levers elsewhere: a review was written"
+
 report

@@ -72,6 +72,22 @@ static const char *const kind_words[FS_CHANGE_KINDS] = {
     [FS_CHANGE_SCENARIO] = "settings of",
 };
 
+static const char *const kind_names[FS_CHANGE_KINDS] = {
+    [FS_CHANGE_INSTANCE] = "instances",
+    [FS_CHANGE_CAPACITY] = "capacity",
+    [FS_CHANGE_PURCHASE] = "purchase",
+    [FS_CHANGE_POOLS] = "pools",
+    [FS_CHANGE_CHECKPOINT] = "checkpoints",
+    [FS_CHANGE_WORKLOAD] = "settings",
+    [FS_CHANGE_WINDOW] = "hours",
+    [FS_CHANGE_SCENARIO] = "settings",
+};
+
+const char *fs_change_kind_name(fs_change_kind kind)
+{
+    return kind < FS_CHANGE_KINDS ? kind_names[kind] : "change";
+}
+
 /* "pool" of "pool.serving"; the section itself when it has no dot. */
 static size_t kind_len(const char *section)
 {

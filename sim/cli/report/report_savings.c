@@ -408,26 +408,27 @@ static void ctx_free(sv_ctx *c)
     fs_run_source_free(&c->base);
 }
 
-/* Reads the baseline and every other run (the shown ones first, then
- * the levers' runs). */
-static int read_all(sv_ctx *c, const long *ids, size_t n, long base,
-                    const fs_report *r, fs_error *err)
+/* Reads the baseline and every other run: ids[0..n) named names[i]
+ * (NULL: their stored names), then the levers' runs. */
+static int read_all(sv_ctx *c, const long *ids, char *const *names,
+                    size_t n, const long *levers, size_t nlevers, long base,
+                    fs_error *err)
 {
     if (fs_store_run_source(c->s, base, &c->base, err) ||
         fs_store_pool_rates(c->s, base, &c->bpools, &c->nb, err))
         return -1;
     c->brate = total_rate(c->bpools, c->nb);
-    c->runs = calloc(n + r->nlever_ids + 1, sizeof *c->runs);
+    c->runs = calloc(n + nlevers + 1, sizeof *c->runs);
     if (!c->runs)
         return fs_error_set(err, "out of memory");
-    for (size_t i = 0; i < n + r->nlever_ids; i++) {
-        long id = i < n ? ids[i] : r->lever_ids[i - n];
+    for (size_t i = 0; i < n + nlevers; i++) {
+        long id = i < n ? ids[i] : levers[i - n];
         int seen = id == base;
         for (size_t j = 0; j < c->nruns; j++)
             seen |= c->runs[j].id == id;
         if (seen)
             continue;
-        const char *name = i < n ? r->run_names[i] : NULL;
+        const char *name = i < n && names ? names[i] : NULL;
         sv_run *x = &c->runs[c->nruns++];
         if (read_run(c, id, name, x, err))
             return -1;
@@ -437,12 +438,24 @@ static int read_all(sv_ctx *c, const long *ids, size_t n, long base,
     return 0;
 }
 
+int fs_report_savings_target(fs_store *s, const long *ids, size_t n,
+                             long base, long *target, fs_error *err)
+{
+    sv_ctx c = {.s = s};
+    int rc = read_all(&c, ids, NULL, n, NULL, 0, base, err);
+    sv_run *t = rc == 0 ? pick_target(&c, c.shown) : NULL;
+    *target = t ? t->id : 0;
+    ctx_free(&c);
+    return rc;
+}
+
 int fs_report_gather_savings(fs_store *s, const long *ids, size_t n,
                              long base, fs_report *r, fs_error *err)
 {
     sv_ctx c = {.s = s};
     fs_rbrief *b = &r->brief;
-    int rc = read_all(&c, ids, n, base, r, err);
+    int rc = read_all(&c, ids, r->run_names, n, r->lever_ids,
+                      r->nlever_ids, base, err);
     if (rc == 0)
         c.target = pick_target(&c, c.shown);
     if (rc == 0 && c.target) {
