@@ -145,6 +145,44 @@ for fmt in md html; do
     ! figures "$TMP/spot.$fmt" $fmt | grep -q 'CEILING' || fail "$fmt: a ceiling in the list"
 done
 
+# ---- a ceiling beside what a stored plan run achieves -----------------------
+# Eight L4s at $1.00/h for a load one of them nearly carries: 87% idle, a
+# ceiling.  `plan` stores its runs; the cheapest that meets the SLO (two
+# L4s) is what is achievable: 6 x $1.00 x 730 h = $4,380 a month.
+cat >"$TMP/idle.ini" <<'INI'
+[scenario]
+name = idle
+horizon = 1d
+seed = 1
+[pool.p]
+gpu = L4
+count = 8
+price = 1.00
+[workload.w]
+pools = p
+arrivals = poisson(rate=1/s)
+service = exponential(mean=1s)
+slo_p99 = 10s
+INI
+P="$TMP/plan.db"
+expect_exit 0 "idle run" -- "$FLEETSIM" run "$TMP/idle.ini" --db "$P" --quiet
+idle=$(dollars "$(sql "$P" "SELECT total(cost_usd) * 730 * 3600 / 86400 FROM cost_allocation WHERE pool = 'p' AND workload IS NULL")")
+for fmt in md html; do
+    expect_exit 0 "report $fmt before plan" -- "$FLEETSIM" report --db "$P" --out "$TMP/idle.$fmt" idle
+    expect_in "$TMP/idle.$fmt" "CEILING, not a saving: pool p of run idle pays $idle a month" \
+        "$fmt: the idle pool is a ceiling ($idle, its stored idle cost)"
+    expect_in "$TMP/idle.$fmt" "Run fleetsim plan to size it" "$fmt: no plan run: the advice"
+done
+expect_exit 0 "plan" -- "$FLEETSIM" plan "$TMP/idle.ini" --slo 'p99<=10s' --db "$P" --quiet
+expect_eq "$(sql "$P" "SELECT r.name FROM run r JOIN latency l USING (run_id) WHERE r.name LIKE 'plan[%' AND l.slo_attainment >= 0.99 ORDER BY r.run_id LIMIT 1")" \
+    "plan[gpu=L4,count=2]" "plan: two L4s meet the SLO"
+for fmt in md html; do
+    expect_exit 0 "report $fmt after plan" -- "$FLEETSIM" report --db "$P" --out "$TMP/idle2.$fmt" idle
+    expect_in "$TMP/idle2.$fmt" "count 8 → 2, every SLO met): \$4,380 a month." \
+        "$fmt: what the plan run achieves, 6 x \$1.00 x 730 h"
+    expect_eq "$(grep -o 'CEILING' "$TMP/idle2.$fmt" | wc -l)" 1 "$fmt: the ceiling once"
+done
+
 # ---- --levers ----------------------------------------------------------------
 # Before and after alone in a database of their own: --levers makes the
 # four single-change runs (same seed and replication), and each line is
