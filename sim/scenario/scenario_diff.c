@@ -386,6 +386,26 @@ int fs_change_same(const fs_change *a, const fs_change *b)
     return !strcmp(a->section, b->section) && same_keys(a, b);
 }
 
+int fs_change_within(const fs_change *a, const fs_change *b)
+{
+    int kinds = a->kind == b->kind ||
+                (b->kind == FS_CHANGE_INSTANCE &&
+                 (a->kind == FS_CHANGE_CAPACITY ||
+                  a->kind == FS_CHANGE_PURCHASE));
+    if (!kinds || strcmp(a->section, b->section))
+        return 0;
+    for (size_t k = 0; k < a->nkeys; k++) {
+        size_t j = 0;
+        while (j < b->nkeys && strcmp(a->keys[k].key, b->keys[j].key))
+            j++;
+        if (j == b->nkeys ||
+            !same_value(a->keys[k].before, b->keys[j].before) ||
+            !same_value(a->keys[k].after, b->keys[j].after))
+            return 0;
+    }
+    return 1;
+}
+
 int fs_change_touches(const fs_change *c, const char *pool)
 {
     for (size_t k = 0; k < c->npools; k++)

@@ -49,6 +49,7 @@ typedef struct sv_run {
     double rate;
     char *covers;        /* the target's changes it makes, 1 each */
     int subset;          /* it makes only changes of the target */
+    int partial;         /* some of them in part (fewer keys) */
     int chosen;          /* it isolates its changes in the attribution */
     int rate_only;       /* its changes are all purchase options */
     double alone, given; /* its difference; what the lines give it */
@@ -107,7 +108,8 @@ static int read_run(sv_ctx *c, long id, const char *name, sv_run *r,
     return 0;
 }
 
-/* Which of the target's changes r makes; subset when they are all. */
+/* Which of the target's changes r makes; subset when they are all (a
+ * change made in part, with fewer of its keys, counts as made). */
 static int match(const sv_run *t, sv_run *r)
 {
     r->covers = calloc(t->diff.n ? t->diff.n : 1, 1);
@@ -116,14 +118,19 @@ static int match(const sv_run *t, sv_run *r)
     r->subset = r->diff.n > 0;
     r->rate_only = 1;
     for (size_t i = 0; i < r->diff.n; i++) {
+        const fs_change *x = &r->diff.v[i];
         size_t j = 0;
-        while (j < t->diff.n && !fs_change_same(&r->diff.v[i], &t->diff.v[j]))
+        while (j < t->diff.n && !fs_change_same(x, &t->diff.v[j]))
             j++;
+        for (j = j < t->diff.n ? j : 0; j < t->diff.n &&
+             !fs_change_within(x, &t->diff.v[j]); j++)
+            ;
         if (j == t->diff.n)
             r->subset = 0;
         else
             r->covers[j] = 1;
-        r->rate_only &= r->diff.v[i].kind == FS_CHANGE_PURCHASE;
+        r->partial |= j < t->diff.n && !fs_change_same(x, &t->diff.v[j]);
+        r->rate_only &= x->kind == FS_CHANGE_PURCHASE;
     }
     return 0;
 }
@@ -133,7 +140,7 @@ static int holds(const sv_run *big, const sv_run *small)
     for (size_t i = 0; i < small->diff.n; i++) {
         size_t j = 0;
         while (j < big->diff.n &&
-               !fs_change_same(&small->diff.v[i], &big->diff.v[j]))
+               !fs_change_within(&small->diff.v[i], &big->diff.v[j]))
             j++;
         if (j == big->diff.n)
             return 0;
@@ -292,8 +299,10 @@ static int block_line(const sv_ctx *c, const sv_run *r, fs_rbrief *b,
     saves(r->given, got, sizeof got);
     if (fabs(r->given - r->alone) < 0.5)
         snprintf(text, sizeof text, "%s: %s (run %s, which makes only %s "
-                 "against the baseline).", what, got, r->name,
-                 count > 1 ? "these changes" : "this change");
+                 "against the baseline%s).", what, got, r->name,
+                 count > 1 ? "these changes" : "this change", r->partial ?
+                 ", some keys of it left out: their part is in the line "
+                 "of the changes together" : "");
     else
         snprintf(text, sizeof text, "%s: %s with the other changes of run "
                  "%s (on its own, run %s %s: the changes overlap on the "
