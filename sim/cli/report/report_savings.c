@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "sim/scenario/scenario_diff.h"
+#include "sim/store/columns.h"
 #include "sim/store/store_changes.h"
 
 #define CENT 0.005
@@ -373,16 +374,23 @@ static int intro(const sv_ctx *c, fs_rbrief *b, fs_error *err)
 {
     const sv_run *t = c->target;
     char m[64];
+    fs_run_service sv;
     double d = c->brate - t->rate;
     fs_report_money(fabs(d), 1, m, sizeof m);
+    if (fs_store_run_service(c->s, t->id, &sv, err))
+        return -1;
     return fs_rlines_add(&b->savings_intro, err, "Run %s makes %zu "
-                         "change%s against the baseline %s, which %s %s a "
+                         "change%s against the baseline %s, which %s %s%s a "
                          "month in all (730-hour run rates, from each "
-                         "pool's bill). Per change, largest first; the "
+                         "pool's bill)%s. Per change, largest first; the "
                          "lines add up to that difference, each saving "
                          "counted once:", t->name, t->diff.nlevers,
                          t->diff.nlevers == 1 ? "" : "s", c->base.name,
-                         d >= 0 ? "save" : "cost", m);
+                         d >= 0 ? "save" : "cost", m, d >= 0 ? "" : " more",
+                         sv.unfinished_share > FS_OVERLOADED_SHARE
+                             ? ", but it is overloaded (see the risks): "
+                               "that saving leaves work undone"
+                             : "");
 }
 
 /* Runs given that are neither the target nor part of it: alternatives. */
