@@ -145,4 +145,74 @@ for fmt in md html; do
     ! figures "$TMP/spot.$fmt" $fmt | grep -q 'CEILING' || fail "$fmt: a ceiling in the list"
 done
 
+# ---- a ceiling beside what a stored plan run achieves -----------------------
+# Eight L4s at $1.00/h for a load one of them nearly carries: 87% idle, a
+# ceiling.  `plan` stores its runs; the cheapest that meets the SLO (two
+# L4s) is what is achievable: 6 x $1.00 x 730 h = $4,380 a month.
+cat >"$TMP/idle.ini" <<'INI'
+[scenario]
+name = idle
+horizon = 1d
+seed = 1
+[pool.p]
+gpu = L4
+count = 8
+price = 1.00
+[workload.w]
+pools = p
+arrivals = poisson(rate=1/s)
+service = exponential(mean=1s)
+slo_p99 = 10s
+INI
+P="$TMP/plan.db"
+expect_exit 0 "idle run" -- "$FLEETSIM" run "$TMP/idle.ini" --db "$P" --quiet
+idle=$(dollars "$(sql "$P" "SELECT total(cost_usd) * 730 * 3600 / 86400 FROM cost_allocation WHERE pool = 'p' AND workload IS NULL")")
+for fmt in md html; do
+    expect_exit 0 "report $fmt before plan" -- "$FLEETSIM" report --db "$P" --out "$TMP/idle.$fmt" idle
+    expect_in "$TMP/idle.$fmt" "CEILING, not a saving: pool p of run idle pays $idle a month" \
+        "$fmt: the idle pool is a ceiling ($idle, its stored idle cost)"
+    expect_in "$TMP/idle.$fmt" "Run fleetsim plan to size it" "$fmt: no plan run: the advice"
+done
+expect_exit 0 "plan" -- "$FLEETSIM" plan "$TMP/idle.ini" --slo 'p99<=10s' --db "$P" --quiet
+expect_eq "$(sql "$P" "SELECT r.name FROM run r JOIN latency l USING (run_id) WHERE r.name LIKE 'plan[%' AND l.slo_attainment >= 0.99 ORDER BY r.run_id LIMIT 1")" \
+    "plan[gpu=L4,count=2]" "plan: two L4s meet the SLO"
+for fmt in md html; do
+    expect_exit 0 "report $fmt after plan" -- "$FLEETSIM" report --db "$P" --out "$TMP/idle2.$fmt" idle
+    expect_in "$TMP/idle2.$fmt" "count 8 → 2, every SLO met): \$4,380 a month." \
+        "$fmt: what the plan run achieves, 6 x \$1.00 x 730 h"
+    expect_eq "$(grep -o 'CEILING' "$TMP/idle2.$fmt" | wc -l)" 1 "$fmt: the ceiling once"
+done
+
+# ---- --levers ----------------------------------------------------------------
+# Before and after alone in a database of their own: --levers makes the
+# four single-change runs (same seed and replication), and each line is
+# what the hand-made run of that change gives, to the dollar.
+L="$TMP/levers.db"
+sql "$DB" ".backup '$L'"
+expect_exit 0 "rm the single-change runs" -- "$FLEETSIM" rm --db "$L" only-spot only-mig only-reserve only-eval
+before=$(sql "$L" "SELECT count(*) FROM run")
+expect_exit 0 "report --levers" -- "$FLEETSIM" report --db "$L" --levers \
+    --baseline case1-before --out "$TMP/levers.md" case1-before case1-after
+expect_eq "$(sql "$L" "SELECT count(*) FROM run") $(sql "$L" "SELECT count(DISTINCT seed || '/' || replication) FROM run")" \
+    "$((before + 4)) 1" "--levers: four runs made, each with the baseline's seed and replication"
+figures "$TMP/levers.md" md >"$TMP/llines"
+cut -d'|' -f1 "$TMP/llines" >"$TMP/l1"
+cut -d'|' -f1 "$TMP/lines" >"$TMP/l2"
+expect_eq "$(cat "$TMP/l1" | tr '\n' ' ')" "$(cat "$TMP/l2" | tr '\n' ' ')" \
+    "--levers: the same four figures as the hand-made runs"
+expect_in "$TMP/levers.md" "run case1-before+pool.serving:capacity, which makes only this change" \
+    "--levers: the line names the run made"
+# a second report makes nothing new
+expect_exit 0 "report --levers again" -- "$FLEETSIM" report --db "$L" --levers \
+    --baseline case1-before --out "$TMP/levers2.md" case1-before case1-after
+expect_eq "$(sql "$L" "SELECT count(*) FROM run")" "$((before + 4))" "--levers: the stored runs are used again"
+# the baseline's file must be found as it was run (a relative path)
+expect_exit 0 "rm the levers' runs" -- "$FLEETSIM" rm --db "$L" \
+    $(sql "$L" "SELECT run_id FROM run WHERE name LIKE 'case1-before+%'")
+expect_exit 1 "--levers elsewhere" -- sh -c "cd '$TMP' && '$FLEETSIM' report --db '$L' --levers --baseline case1-before --out x.md case1-before case1-after"
+expect_one_line "--levers elsewhere"
+expect_in "$TMP/err" "scenarios/case1-before.ini" "--levers elsewhere: names the file"
+checks=$((checks + 1))
+[ ! -e "$TMP/x.md" ] || fail "--levers elsewhere: a review was written"
+
 report

@@ -72,6 +72,22 @@ static const char *const kind_words[FS_CHANGE_KINDS] = {
     [FS_CHANGE_SCENARIO] = "settings of",
 };
 
+static const char *const kind_names[FS_CHANGE_KINDS] = {
+    [FS_CHANGE_INSTANCE] = "instances",
+    [FS_CHANGE_CAPACITY] = "capacity",
+    [FS_CHANGE_PURCHASE] = "purchase",
+    [FS_CHANGE_POOLS] = "pools",
+    [FS_CHANGE_CHECKPOINT] = "checkpoints",
+    [FS_CHANGE_WORKLOAD] = "settings",
+    [FS_CHANGE_WINDOW] = "hours",
+    [FS_CHANGE_SCENARIO] = "settings",
+};
+
+const char *fs_change_kind_name(fs_change_kind kind)
+{
+    return kind < FS_CHANGE_KINDS ? kind_names[kind] : "change";
+}
+
 /* "pool" of "pool.serving"; the section itself when it has no dot. */
 static size_t kind_len(const char *section)
 {
@@ -368,6 +384,26 @@ void fs_scenario_diff_free(fs_scenario_diff *d)
 int fs_change_same(const fs_change *a, const fs_change *b)
 {
     return !strcmp(a->section, b->section) && same_keys(a, b);
+}
+
+int fs_change_within(const fs_change *a, const fs_change *b)
+{
+    int kinds = a->kind == b->kind ||
+                (b->kind == FS_CHANGE_INSTANCE &&
+                 (a->kind == FS_CHANGE_CAPACITY ||
+                  a->kind == FS_CHANGE_PURCHASE));
+    if (!kinds || strcmp(a->section, b->section))
+        return 0;
+    for (size_t k = 0; k < a->nkeys; k++) {
+        size_t j = 0;
+        while (j < b->nkeys && strcmp(a->keys[k].key, b->keys[j].key))
+            j++;
+        if (j == b->nkeys ||
+            !same_value(a->keys[k].before, b->keys[j].before) ||
+            !same_value(a->keys[k].after, b->keys[j].after))
+            return 0;
+    }
+    return 1;
 }
 
 int fs_change_touches(const fs_change *c, const char *pool)

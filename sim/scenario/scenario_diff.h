@@ -57,8 +57,16 @@ int fs_scenario_diff_texts(const char *before, const char *after,
                            fs_scenario_diff *d, fs_error *err);
 void fs_scenario_diff_free(fs_scenario_diff *d);
 
+/* The kind in one word: "instances", "capacity", "purchase", ... */
+const char *fs_change_kind_name(fs_change_kind kind);
+
 /* 1 when a and b are the same change (section, kind, keys and values). */
 int fs_change_same(const fs_change *a, const fs_change *b);
+
+/* 1 when a is part of b: the same section, each of a's keys changed as b
+ * changes it, a's kind b's (or a capacity or purchase change within b's
+ * change of instances). */
+int fs_change_within(const fs_change *a, const fs_change *b);
 
 /* 1 when the change can move pool's bill. */
 int fs_change_touches(const fs_change *c, const char *pool);

@@ -200,3 +200,26 @@ int fs_kvs_from_text(const char *text, fs_kvs *out, fs_error *err)
     }
     return 0;
 }
+
+int fs_text_sets(const char *text, char ***sets, int *n)
+{
+    *sets = NULL;
+    *n = 0;
+    for (const char *p = text ? text : ""; *p;) {
+        const char *nl = strchr(p, '\n');
+        const char *end = nl ? nl : p + strlen(p);
+        if (!strncmp(p, SET_MARK, strlen(SET_MARK))) {
+            char **v = realloc(*sets, (size_t)(*n + 1) * sizeof *v);
+            if (!v)
+                return -1;
+            *sets = v;
+            v[*n] = strndup(p + strlen(SET_MARK),
+                            (size_t)(end - p) - strlen(SET_MARK));
+            if (!v[*n])
+                return -1;
+            (*n)++;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    return 0;
+}

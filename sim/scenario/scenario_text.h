@@ -24,4 +24,9 @@ void fs_kvs_free(fs_kvs *m);
 const char *fs_kvs_get(const fs_kvs *m, const char *section,
                        const char *key);
 
+/* The --set assignments a stored text records ("SECTION.KEY=VALUE" as
+ * given), in order, malloc'd into *sets (the caller frees the *n of them
+ * and *sets, also on failure).  0, or -1 when out of memory. */
+int fs_text_sets(const char *text, char ***sets, int *n);
+
 #endif

@@ -1,6 +1,8 @@
-/* cmd_report.c -- `fleetsim report [--db FILE] [--baseline RUN] --out
- * review.html|review.md RUN...`: one budget review of the runs (tables of
- * sim/cli/report/report_data.c, written by report_html.c or report_md.c).  The
+/* cmd_report.c -- `fleetsim report [--db FILE] [--baseline RUN]
+ * [--levers] --out review.html|review.md RUN...`: one budget review of the
+ * runs (tables of sim/cli/report/report_data.c, written by report_html.c
+ * or report_md.c); --levers first makes the runs that isolate each change
+ * of the run the top savings attribute (report_levers.c).  The
  * review is written through sim/base/outfile.h; Markdown's charts go beside
  * it as STEM-CHART.svg, each written the same way.  Usage errors exit 2;
  * a run that is not there or a write error exit 1 with one line. */
@@ -20,13 +22,32 @@
 typedef struct report_args {
     const char *db, *out, *baseline;
     char **runs;
-    int nruns, md;
+    int nruns, md, levers;
 } report_args;
+
+/* Takes --levers (a flag, before any "--") out of argv. */
+static int take_levers(int argc, char **argv, report_args *a)
+{
+    int n = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            while (i < argc)
+                argv[n++] = argv[i++];
+            break;
+        }
+        if (strcmp(argv[i], "--levers") == 0)
+            a->levers = 1;
+        else
+            argv[n++] = argv[i];
+    }
+    return n;
+}
 
 static int parse(int argc, char **argv, report_args *a)
 {
     static const char *const options[] = {"--db", "--out", "--baseline",
-                                          "--help", NULL};
+                                          "--levers", "--help", NULL};
+    argc = take_levers(argc, argv, a);
     const char **slot[] = {&a->db, &a->out, &a->baseline};
     int rc = fs_parse_operands("report", argc, argv, options, slot, 3,
                                a->runs, &a->nruns);
@@ -164,11 +185,19 @@ static int report(const report_args *a)
             r.baseline_name = strdup(a->baseline);
         rc = r.baseline_name ? 0 : fs_error_set(&err, "out of memory");
     }
+    long *made = NULL;
+    size_t nmade = 0;
+    if (rc == 0 && a->levers)
+        rc = fs_report_levers(s, a->db, ids, r.nruns, base, &made, &nmade,
+                              &err);
+    r.lever_ids = made;
+    r.nlever_ids = nmade;
     if (rc == 0)
         rc = fs_report_gather(s, ids, r.nruns, base, &r, &err);
     if (rc == 0)
         rc = write_review(a, &r, &err);
     fs_report_free(&r);
+    free(made);
     free(ids);
     fs_store_close(s);
     return rc ? fs_fail(err.msg) : FS_EXIT_OK;

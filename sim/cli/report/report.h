@@ -120,6 +120,22 @@ void fs_rbrief_free(fs_rbrief *b);
 int fs_report_gather_savings(fs_store *s, const long *ids, size_t n,
                              long base, fs_report *r, fs_error *err);
 
+/* The run of ids[0..n) whose difference to base the top savings
+ * attribute, into *target (0: none changes base's scenario).  0, or -1
+ * with err. */
+int fs_report_savings_target(fs_store *s, const long *ids, size_t n,
+                             long base, long *target, fs_error *err);
+
+/* `report --levers`: runs base's scenario once for each change the
+ * target makes (fs_report_savings_target), with that change alone, same
+ * seed and replication, into db, named "BASE+SECTION:KIND"; a stored run
+ * of that name and change is used again.  Their ids into *out (malloc'd,
+ * *nout of them).  A change that cannot be applied alone (it removes a
+ * key) is said on stderr and left to the combined line.  0, or -1 with
+ * err (report_levers.c). */
+int fs_report_levers(fs_store *s, const char *db, const long *ids, size_t n,
+                     long base, long **out, size_t *nout, fs_error *err);
+
 /* The ceilings (each pool's idle cost, beside what a stored `plan` run
  * achieves) and the reservation options of run id, named name
  * (report_ceiling.c).  0, or -1 with err. */

@@ -9,7 +9,7 @@
  *     Beside it, what is achievable where the database holds `fleetsim
  *     plan` runs of that pool (runs named "plan[...", whose scenario
  *     differs from the run's only in that pool's instances, capacity or
- *     purchase option): the cheapest that meets every SLO (attainment at
+ *     purchase option, and the reference GPU plan pins): the cheapest that meets every SLO (attainment at
  *     least 99%, nothing left unfinished past the overload share, no
  *     training deadline missed); otherwise the advice to run plan;
  *   - the reservations `fleetsim roi` recommends for its pools
@@ -37,20 +37,45 @@ typedef struct plan_pick {
     char what[700];     /* what it changes, in words */
 } plan_pick;
 
+/* 1 when c only pins a workload's reference GPU, as plan does for every
+ * candidate so that service times stay those of the scenario. */
+static int pins_reference(const fs_change *c)
+{
+    if (c->kind != FS_CHANGE_WORKLOAD)
+        return 0;
+    for (size_t k = 0; k < c->nkeys; k++)
+        if (strcmp(c->keys[k].key, "reference_gpu"))
+            return 0;
+    return 1;
+}
+
 /* 1 when d changes pool `pool` only (its instances, capacity or purchase
- * option). */
+ * option; a reference GPU pinned aside). */
 static int only_pool(const fs_scenario_diff *d, const char *pool)
 {
-    if (d->n == 0)
-        return 0;
+    size_t n = 0;
     for (size_t i = 0; i < d->n; i++) {
         const fs_change *c = &d->v[i];
+        if (pins_reference(c))
+            continue;
         if (strncmp(c->section, "pool.", 5) || strcmp(c->section + 5, pool) ||
             (c->kind != FS_CHANGE_INSTANCE && c->kind != FS_CHANGE_CAPACITY &&
              c->kind != FS_CHANGE_PURCHASE))
             return 0;
+        n++;
     }
-    return 1;
+    return n > 0;
+}
+
+/* The pool's changes in words (the pinned reference GPU left out). */
+static void describe_pool(const fs_scenario_diff *d, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < d->n; i++)
+        if (!pins_reference(&d->v[i])) {
+            fs_scenario_diff_describe(d, d->v[i].lever, buf, size);
+            return;
+        }
 }
 
 static int serves(fs_store *s, long id, fs_error *err)
@@ -83,7 +108,7 @@ static int consider(fs_store *s, const char *text, const char *pool,
             p->id = id;
             p->rate = rate;
             snprintf(p->name, sizeof p->name, "%s", src.name);
-            fs_scenario_diff_describe(&d, 0, p->what, sizeof p->what);
+            describe_pool(&d, p->what, sizeof p->what);
         }
         free(v);
     }

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "sim/scenario/scenario_diff.h"
+#include "sim/store/columns.h"
 #include "sim/store/store_changes.h"
 
 #define CENT 0.005
@@ -49,6 +50,7 @@ typedef struct sv_run {
     double rate;
     char *covers;        /* the target's changes it makes, 1 each */
     int subset;          /* it makes only changes of the target */
+    int partial;         /* some of them in part (fewer keys) */
     int chosen;          /* it isolates its changes in the attribution */
     int rate_only;       /* its changes are all purchase options */
     double alone, given; /* its difference; what the lines give it */
@@ -107,7 +109,8 @@ static int read_run(sv_ctx *c, long id, const char *name, sv_run *r,
     return 0;
 }
 
-/* Which of the target's changes r makes; subset when they are all. */
+/* Which of the target's changes r makes; subset when they are all (a
+ * change made in part, with fewer of its keys, counts as made). */
 static int match(const sv_run *t, sv_run *r)
 {
     r->covers = calloc(t->diff.n ? t->diff.n : 1, 1);
@@ -116,14 +119,19 @@ static int match(const sv_run *t, sv_run *r)
     r->subset = r->diff.n > 0;
     r->rate_only = 1;
     for (size_t i = 0; i < r->diff.n; i++) {
+        const fs_change *x = &r->diff.v[i];
         size_t j = 0;
-        while (j < t->diff.n && !fs_change_same(&r->diff.v[i], &t->diff.v[j]))
+        while (j < t->diff.n && !fs_change_same(x, &t->diff.v[j]))
             j++;
+        for (j = j < t->diff.n ? j : 0; j < t->diff.n &&
+             !fs_change_within(x, &t->diff.v[j]); j++)
+            ;
         if (j == t->diff.n)
             r->subset = 0;
         else
             r->covers[j] = 1;
-        r->rate_only &= r->diff.v[i].kind == FS_CHANGE_PURCHASE;
+        r->partial |= j < t->diff.n && !fs_change_same(x, &t->diff.v[j]);
+        r->rate_only &= x->kind == FS_CHANGE_PURCHASE;
     }
     return 0;
 }
@@ -133,7 +141,7 @@ static int holds(const sv_run *big, const sv_run *small)
     for (size_t i = 0; i < small->diff.n; i++) {
         size_t j = 0;
         while (j < big->diff.n &&
-               !fs_change_same(&small->diff.v[i], &big->diff.v[j]))
+               !fs_change_within(&small->diff.v[i], &big->diff.v[j]))
             j++;
         if (j == big->diff.n)
             return 0;
@@ -292,8 +300,10 @@ static int block_line(const sv_ctx *c, const sv_run *r, fs_rbrief *b,
     saves(r->given, got, sizeof got);
     if (fabs(r->given - r->alone) < 0.5)
         snprintf(text, sizeof text, "%s: %s (run %s, which makes only %s "
-                 "against the baseline).", what, got, r->name,
-                 count > 1 ? "these changes" : "this change");
+                 "against the baseline%s).", what, got, r->name,
+                 count > 1 ? "these changes" : "this change", r->partial ?
+                 ", some keys of it left out: their part is in the line "
+                 "of the changes together" : "");
     else
         snprintf(text, sizeof text, "%s: %s with the other changes of run "
                  "%s (on its own, run %s %s: the changes overlap on the "
@@ -364,16 +374,23 @@ static int intro(const sv_ctx *c, fs_rbrief *b, fs_error *err)
 {
     const sv_run *t = c->target;
     char m[64];
+    fs_run_service sv;
     double d = c->brate - t->rate;
     fs_report_money(fabs(d), 1, m, sizeof m);
+    if (fs_store_run_service(c->s, t->id, &sv, err))
+        return -1;
     return fs_rlines_add(&b->savings_intro, err, "Run %s makes %zu "
-                         "change%s against the baseline %s, which %s %s a "
+                         "change%s against the baseline %s, which %s %s%s a "
                          "month in all (730-hour run rates, from each "
-                         "pool's bill). Per change, largest first; the "
+                         "pool's bill)%s. Per change, largest first; the "
                          "lines add up to that difference, each saving "
                          "counted once:", t->name, t->diff.nlevers,
                          t->diff.nlevers == 1 ? "" : "s", c->base.name,
-                         d >= 0 ? "save" : "cost", m);
+                         d >= 0 ? "save" : "cost", m, d >= 0 ? "" : " more",
+                         sv.unfinished_share > FS_OVERLOADED_SHARE
+                             ? ", but it is overloaded (see the risks): "
+                               "that saving leaves work undone"
+                             : "");
 }
 
 /* Runs given that are neither the target nor part of it: alternatives. */
@@ -408,26 +425,27 @@ static void ctx_free(sv_ctx *c)
     fs_run_source_free(&c->base);
 }
 
-/* Reads the baseline and every other run (the shown ones first, then
- * the levers' runs). */
-static int read_all(sv_ctx *c, const long *ids, size_t n, long base,
-                    const fs_report *r, fs_error *err)
+/* Reads the baseline and every other run: ids[0..n) named names[i]
+ * (NULL: their stored names), then the levers' runs. */
+static int read_all(sv_ctx *c, const long *ids, char *const *names,
+                    size_t n, const long *levers, size_t nlevers, long base,
+                    fs_error *err)
 {
     if (fs_store_run_source(c->s, base, &c->base, err) ||
         fs_store_pool_rates(c->s, base, &c->bpools, &c->nb, err))
         return -1;
     c->brate = total_rate(c->bpools, c->nb);
-    c->runs = calloc(n + r->nlever_ids + 1, sizeof *c->runs);
+    c->runs = calloc(n + nlevers + 1, sizeof *c->runs);
     if (!c->runs)
         return fs_error_set(err, "out of memory");
-    for (size_t i = 0; i < n + r->nlever_ids; i++) {
-        long id = i < n ? ids[i] : r->lever_ids[i - n];
+    for (size_t i = 0; i < n + nlevers; i++) {
+        long id = i < n ? ids[i] : levers[i - n];
         int seen = id == base;
         for (size_t j = 0; j < c->nruns; j++)
             seen |= c->runs[j].id == id;
         if (seen)
             continue;
-        const char *name = i < n ? r->run_names[i] : NULL;
+        const char *name = i < n && names ? names[i] : NULL;
         sv_run *x = &c->runs[c->nruns++];
         if (read_run(c, id, name, x, err))
             return -1;
@@ -437,12 +455,24 @@ static int read_all(sv_ctx *c, const long *ids, size_t n, long base,
     return 0;
 }
 
+int fs_report_savings_target(fs_store *s, const long *ids, size_t n,
+                             long base, long *target, fs_error *err)
+{
+    sv_ctx c = {.s = s};
+    int rc = read_all(&c, ids, NULL, n, NULL, 0, base, err);
+    sv_run *t = rc == 0 ? pick_target(&c, c.shown) : NULL;
+    *target = t ? t->id : 0;
+    ctx_free(&c);
+    return rc;
+}
+
 int fs_report_gather_savings(fs_store *s, const long *ids, size_t n,
                              long base, fs_report *r, fs_error *err)
 {
     sv_ctx c = {.s = s};
     fs_rbrief *b = &r->brief;
-    int rc = read_all(&c, ids, n, base, r, err);
+    int rc = read_all(&c, ids, r->run_names, n, r->lever_ids,
+                      r->nlever_ids, base, err);
     if (rc == 0)
         c.target = pick_target(&c, c.shown);
     if (rc == 0 && c.target) {
