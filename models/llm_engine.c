@@ -54,6 +54,8 @@ static const num_col num_cols[] = {
     {"max_num_seqs", offsetof(fs_llm_engine, max_num_seqs), 0, 1e6, 0},
     {"replicated_embedding", offsetof(fs_llm_engine, replicated_embedding), 0,
      1, 0},
+    {"chunked_prefill", offsetof(fs_llm_engine, chunked_prefill), 0, 1 << 20,
+     0},
 };
 #define NNUM (sizeof num_cols / sizeof num_cols[0])
 

@@ -55,6 +55,9 @@ typedef struct fs_llm_engine {
     double max_num_seqs;        /* its sequences (their logits) */
     double replicated_embedding;   /* 1: the input embedding is on every
                                       GPU of a TP group, not split */
+    /* the scheduler's defaults: max_num_seqs is llm(max_batch=)'s;
+     * chunked_prefill llm(chunked_prefill=)'s, 0 = whole prompts */
+    double chunked_prefill;
     char source[512];
 } fs_llm_engine;
 

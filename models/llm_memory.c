@@ -82,9 +82,11 @@ static void estimate(const fs_llm_config *c, double tokens,
 /* As the stack sizes its KV cache (vLLM's determine_num_available_blocks:
  * a profiling forward pass of max_num_batched_tokens tokens in
  * max_num_seqs sequences, then gpu_memory_utilization x the GPU's memory
- * less the peak): the activation peak of that pass (the residual stream,
- * attention in and out, the FFN's gate, up and product in 16-bit; the
- * sequences' logits and probabilities in fp32), the captured graphs, the
+ * less the peak): the activation peak of that pass (4 h + 4 ffn / tp
+ * 16-bit values a token: residual stream, attention in and out, the FFN's
+ * gate, up, activation and product; 16 bytes a vocabulary entry a
+ * sequence: fp32 logits, probabilities and the sampler's sort), the
+ * captured graphs, the
  * runtime (and its communication buffers under TP), the memory it leaves
  * unused, and an input embedding TP does not split. */
 static void as_engine(const fs_llm_config *c, const fs_llm_engine *e,
@@ -94,8 +96,8 @@ static void as_engine(const fs_llm_config *c, const fs_llm_engine *e,
     int tp = c->tp > 0 ? c->tp : 1;
     double ffn = (double)m->ffn * (m->experts ? m->experts_per_token : 1);
     double tokens = e->max_num_batched_tokens;
-    out->activations = (tokens * 2.0 * (3.0 * m->hidden + 3.0 * ffn / tp) +
-                        e->max_num_seqs * 8.0 * m->vocab) / GB;
+    out->activations = (tokens * 2.0 * (4.0 * m->hidden + 4.0 * ffn / tp) +
+                        e->max_num_seqs * 16.0 * m->vocab) / GB;
     out->overhead = e->runtime_gb + (tp > 1 ? e->tp_runtime_gb : 0);
     out->cuda_graphs = e->cuda_graph_gb;
     out->reserved = (1.0 - e->memory_utilization) * out->capacity;

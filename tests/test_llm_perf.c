@@ -57,7 +57,9 @@ static void calibration(void)
             continue;
         }
         double err = model / pts[k].measured - 1;
-        printf("  %-14s %-10s %-5s tp%d %5ld/%-5ld b%-5d %-10s %9.1f %9.1f %+6.1f%%\n",
+        printf("  %-4s %-14s %-10s %-5s tp%d %5ld/%-5ld b%-5d %-10s %9.1f %9.1f %+6.1f%%\n",
+               pts[k].calibration > 0 ? "cal" : pts[k].calibration ? "weak"
+                                                                   : "val",
                pts[k].model, pts[k].gpu, pts[k].precision, pts[k].tp,
                pts[k].in, pts[k].out, pts[k].batch,
                fs_llm_bench_metric_name(pts[k].metric), pts[k].measured,
