@@ -8,7 +8,11 @@
  * at light load (2,048-token prompt, 128 outputs) has its TTFT between the
  * compute floor and 4x it and its TPOT between the bandwidth floor and 3x
  * it on A100-80GB and H100-80GB; H100 is at least 2x faster in prefill and
- * 1.3-2.2x in decode.  Plus the iteration's closed forms: a decode step
+ * 1.3-2.2x in decode.  TP decode on the older stack (vllm@0.1): a 70B's
+ * TPOT at TP 8 over TP 2 between 0.65 and 0.9 on A100 and H100.  KV
+ * capacity as vLLM sizes it: about 19 sequences of 700 tokens of a 7B on
+ * an A10G, the parts adding up to the GPU.  Plus the iteration's closed
+ * forms: a decode step
  * bound by memory reads weights + KV once, an MoE step reads the experts
  * its tokens touch, tensor parallelism adds its all-reduces. */
 #include "check.h"
