@@ -63,6 +63,13 @@ sed 's/profile=eight.csv)/profile=eight.csv, max_batch=64)/' "$TMP/eight.ini" >"
 expect_exit 0 "max_batch=64 over the profile's 8" -- "$FLEETSIM" run "$TMP/sixtyfour.ini" --db "$TMP/g.db" --quiet
 expect_eq "$(sqlite3 -batch -noheader "$TMP/g.db" "SELECT mean_batch_size > 8 FROM latency WHERE workload = 'chat'")" "1" "max_batch= given wins"
 
+# a pool's kv_cache_tokens: a cache of 2 sequences' tokens holds at most 2
+sed 's/^\[pool\.h100\]$/[pool.h100]\nkv_cache_tokens = 1200/' "$TMP/eight.ini" >"$TMP/kv.ini"
+expect_exit 0 "kv_cache_tokens" -- "$FLEETSIM" run "$TMP/kv.ini" --db "$TMP/h.db" --quiet
+expect_eq "$(sqlite3 -batch -noheader "$TMP/h.db" "SELECT mean_batch_size <= 2 FROM latency WHERE workload = 'chat'")" "1" "kv_cache_tokens = 1200 (1,184 in blocks): at most two 600-token requests at once"
+sed 's/^\[pool\.h100\]$/[pool.h100]\nkv_cache_tokens = 8/' "$TMP/base.ini" >"$TMP/kvsmall.ini"
+bad_run kvsmall "kvsmall.ini:6: pool.h100.kv_cache_tokens:"
+
 # what a user gets wrong
 sed 's/precision=bf16)/precision=bf16, engine=vlm)/' "$TMP/base.ini" >"$TMP/typo.ini"
 bad_run typo "typo.ini:12: workload.chat.service: llm(): unknown engine 'vlm' in engines.csv (did you mean 'vllm'? known: trt-llm vllm sglang"

@@ -2,7 +2,7 @@
  * replicas run (models/llm_engine.h):
  *
  *   [workload]  service = llm(..., engine=vllm|vllm@0.2|..., profile=FILE)
- *   [pool]      llm_profile = FILE
+ *   [pool]      llm_profile = FILE, kv_cache_tokens = N
  *
  * The profiles are engines.csv beside the GPU catalog (else the installed
  * catalog's), loaded the first time a workload serves an llm.  profile =
@@ -11,6 +11,8 @@
  * file, by default its first.  A pool's llm_profile = FILE replaces them
  * for every llm replica on that pool: the profile the workload's engine=
  * names when the file has it, else the file's first (sim/fleet/llm_setup.c).
+ * kv_cache_tokens = N replaces the KV cache the profile computes for each
+ * replica on the pool (what a real server's log said, say).
  * An unknown name is refused here with the known ones.  The profile's
  * scheduler defaults (max_num_seqs, chunked_prefill) fill what llm(...)
  * leaves out. */
@@ -100,5 +102,8 @@ int fs_scenario_llm_pool_profile(fs_reader *rd, fs_scenario *sc,
                                  fs_pool_conf *p)
 {
     fs_config_entry *e = fs_rd_entry(rd, "llm_profile");
+    if (fs_rd_count(rd, "kv_cache_tokens", 0, 16, 1000000000L,
+                    &p->kv_cache_tokens))
+        return -1;
     return e ? load_user(rd, sc, e, e->value, &p->llm_profile) : 0;
 }
