@@ -129,6 +129,9 @@ void fs_llm_hw_default(fs_llm_hw *hw, const fs_gpu *g);
 /* A memory breakdown, GB per GPU of the replica. */
 typedef struct fs_llm_memory {
     double weights, kv_cache, activations, overhead;   /* inference */
+    double cuda_graphs, reserved;   /* the stack's graphs; what it leaves
+                                       unused (1 - memory_utilization) */
+    double kv_share;                /* of the rest, the KV cache's share */
     double gradients, optimizer, master_weights;      /* training */
     double total, capacity;
     int fits;

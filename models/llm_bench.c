@@ -25,6 +25,8 @@
                     "llama2-70b-99/Offline: 31,302.7 tok/s / 8 GPUs"
 #define VLLM_CI "buildkite.com/vllm/performance-benchmark/builds/9515 " \
                 "(vLLM's own latency tests: 32 in, 128 out, batch 8)"
+#define RKOOO "github.com/rkooo567/llm_benchmark README (vLLM of mid-2023, " \
+              "Llama-2-70B, 8 x A100-40GB, TP 8: end-to-end seconds)"
 #define SGL060 "sgl-project/sglang benchmark/benchmark_vllm_060/README.md " \
                "(commit 120affb9; SGLang 0.3.0, vLLM 0.6.0, ShareGPT)"
 
@@ -121,6 +123,11 @@ static const fs_llm_bench_point points[] = {
      FS_BENCH_OFFLINE_TPUT, 4132.37, 1, SGL060},
     {"llama-3.1-70b", "H100-80GB", "bf16", 4, "vllm", SG_IN, SG_OUT, 256,
      FS_BENCH_OFFLINE_TPUT, 3700.64 / 4, 1, SGL060},
+    /* calibration, vllm@0.1: its per-layer and all-reduce costs */
+    {"llama-2-70b", "A100-40GB", "fp16", 8, "vllm@0.1", 1, 2048, 32,
+     FS_BENCH_LATENCY_MS, 133700, 1, RKOOO},
+    {"llama-2-70b", "A100-40GB", "fp16", 8, "vllm@0.1", 1024, 1024, 24,
+     FS_BENCH_LATENCY_MS, 76120, 1, RKOOO},
     /* calibration, sglang: the same offline runs */
     {"llama-3.1-8b", "A100-80GB", "bf16", 1, "sglang", SG_IN, SG_OUT, 256,
      FS_BENCH_OFFLINE_TPUT, 4281.51, 1, SGL060},

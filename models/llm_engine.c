@@ -42,6 +42,20 @@ static const num_col num_cols[] = {
     {"pad_tokens", offsetof(fs_llm_engine, pad_tokens), 0, 1e5, REQUIRED},
     {"tp_step_growth", offsetof(fs_llm_engine, tp_step_growth), 0, 10, 0},
     {"tp_pad_growth", offsetof(fs_llm_engine, tp_pad_growth), 0, 10, 0},
+    {"allreduce_s", offsetof(fs_llm_engine, allreduce_s), 0, 0.01, 0},
+    {"memory_utilization", offsetof(fs_llm_engine, memory_utilization), 0, 1,
+     0},
+    {"kv_free_fraction", offsetof(fs_llm_engine, kv_free_fraction), 0, 1, 1},
+    {"runtime_gb", offsetof(fs_llm_engine, runtime_gb), 0, 100, 0},
+    {"tp_runtime_gb", offsetof(fs_llm_engine, tp_runtime_gb), 0, 100, 0},
+    {"cuda_graph_gb", offsetof(fs_llm_engine, cuda_graph_gb), 0, 100, 0},
+    {"max_num_batched_tokens", offsetof(fs_llm_engine, max_num_batched_tokens),
+     0, 1e7, 0},
+    {"max_num_seqs", offsetof(fs_llm_engine, max_num_seqs), 0, 1e6, 0},
+    {"replicated_embedding", offsetof(fs_llm_engine, replicated_embedding), 0,
+     1, 0},
+    {"chunked_prefill", offsetof(fs_llm_engine, chunked_prefill), 0, 1 << 20,
+     0},
 };
 #define NNUM (sizeof num_cols / sizeof num_cols[0])
 

@@ -35,6 +35,29 @@ typedef struct fs_llm_engine {
                                    per doubling of TP */
     double tp_pad_growth;       /* pad_tokens grow by this share per
                                    doubling of TP */
+    double allreduce_s;         /* fixed latency of one all-reduce (the
+                                   collective's launch and sync), beside
+                                   the link's per-step latency */
+    /* KV-cache capacity as the stack computes it (llm_memory.c); a file
+     * without these columns keeps fleetsim's older estimate */
+    double memory_utilization;  /* share of the GPU's memory the stack
+                                   takes (vLLM gpu_memory_utilization);
+                                   0: the older estimate */
+    double kv_free_fraction;    /* share of what is left after weights,
+                                   activations, graphs and runtime that
+                                   becomes KV cache (TensorRT-LLM
+                                   kv_cache_free_gpu_mem_fraction) */
+    double runtime_gb;          /* CUDA context, library workspaces */
+    double tp_runtime_gb;       /* communication buffers, when tp > 1 */
+    double cuda_graph_gb;       /* captured decode graphs */
+    double max_num_batched_tokens;  /* the profiling run's tokens: the
+                                       activation peak */
+    double max_num_seqs;        /* its sequences (their logits) */
+    double replicated_embedding;   /* 1: the input embedding is on every
+                                      GPU of a TP group, not split */
+    /* the scheduler's defaults: max_num_seqs is llm(max_batch=)'s;
+     * chunked_prefill llm(chunked_prefill=)'s, 0 = whole prompts */
+    double chunked_prefill;
     char source[512];
 } fs_llm_engine;
 

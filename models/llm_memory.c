@@ -2,10 +2,12 @@
  *
  * Inference: the weights at their precision (split over tp), the KV cache
  * (2 x layers x KV heads x head dim x bytes per token, KV heads split over
- * tp), the activations of one prefill chunk (at most 8,192 tokens, the
- * stacks' default batched-token budget) and the runtime's overhead (CUDA
- * context, library workspaces, communication buffers: 1 GB plus 4% of the
- * GPU's memory, which the stacks keep free).
+ * tp), and what the serving stack's profile (models/catalog/engines.csv)
+ * sets aside as it sizes its cache: the activation peak of its profiling
+ * run, CUDA graphs, runtime, the memory it leaves unused.  Without a
+ * profile (or one without those columns): the activations of one prefill
+ * chunk (at most 8,192 tokens) and an overhead of 1 GB plus 4% of the
+ * GPU's memory.
  * Training: weights, gradients (16-bit), optimizer states, fp32 master
  * weights, activations for batch x seq (all of every layer, or with
  * activation checkpointing each layer's input plus one layer recomputed),
@@ -54,20 +56,18 @@ static double overhead_gb(double capacity)
 static void total(fs_llm_memory *m)
 {
     m->total = m->weights + m->kv_cache + m->activations + m->overhead +
-               m->gradients + m->optimizer + m->master_weights;
+               m->cuda_graphs + m->reserved + m->gradients + m->optimizer +
+               m->master_weights;
     m->fits = m->total <= m->capacity;
 }
 
-void fs_llm_fit_inference(const fs_llm_config *c, const fs_llm_hw *hw,
-                          long context, int batch, fs_llm_memory *out)
+/* Without a stack's memory columns: one prefill chunk's activations (at
+ * most 8,192 tokens), the logits of every token, 1 GB + 4% kept free. */
+static void estimate(const fs_llm_config *c, double tokens,
+                     fs_llm_memory *out)
 {
     const fs_llm_model *m = c->model;
     int tp = c->tp > 0 ? c->tp : 1;
-    memset(out, 0, sizeof *out);
-    out->capacity = capacity_gb(hw);
-    out->weights = m->params * fs_precision_bytes(c->weights) / tp / GB;
-    double tokens = (double)context * (batch > 0 ? batch : 0);
-    out->kv_cache = fs_llm_kv_bytes_per_gpu_token(c) * tokens / GB;
     double chunk = tokens > 0 && tokens < PREFILL_CHUNK ? tokens
                                                         : PREFILL_CHUNK;
     double ffn = (double)m->ffn * (m->experts ? m->experts_per_token : 1);
@@ -77,6 +77,54 @@ void fs_llm_fit_inference(const fs_llm_config *c, const fs_llm_hw *hw,
                        (3.0 * m->hidden + 2.0 * ffn / tp +
                         (double)m->vocab / tp) / GB;
     out->overhead = overhead_gb(out->capacity);
+}
+
+/* As the stack sizes its KV cache (vLLM's determine_num_available_blocks:
+ * a profiling forward pass of max_num_batched_tokens tokens in
+ * max_num_seqs sequences, then gpu_memory_utilization x the GPU's memory
+ * less the peak): the activation peak of that pass (4 h + 4 ffn / tp
+ * 16-bit values a token: residual stream, attention in and out, the FFN's
+ * gate, up, activation and product; 16 bytes a vocabulary entry a
+ * sequence: fp32 logits, probabilities and the sampler's sort), the
+ * captured graphs, the
+ * runtime (and its communication buffers under TP), the memory it leaves
+ * unused, and an input embedding TP does not split. */
+static void as_engine(const fs_llm_config *c, const fs_llm_engine *e,
+                      fs_llm_memory *out)
+{
+    const fs_llm_model *m = c->model;
+    int tp = c->tp > 0 ? c->tp : 1;
+    double ffn = (double)m->ffn * (m->experts ? m->experts_per_token : 1);
+    double tokens = e->max_num_batched_tokens;
+    out->activations = (tokens * 2.0 * (4.0 * m->hidden + 4.0 * ffn / tp) +
+                        e->max_num_seqs * 16.0 * m->vocab) / GB;
+    out->overhead = e->runtime_gb + (tp > 1 ? e->tp_runtime_gb : 0);
+    out->cuda_graphs = e->cuda_graph_gb;
+    out->reserved = (1.0 - e->memory_utilization) * out->capacity;
+    out->kv_share = e->kv_free_fraction;
+    if (e->replicated_embedding > 0)
+        out->weights += (double)m->vocab * m->hidden *
+                        fs_precision_bytes(c->weights) * (1.0 - 1.0 / tp) /
+                        GB;
+}
+
+void fs_llm_fit_inference(const fs_llm_config *c, const fs_llm_hw *hw,
+                          long context, int batch, fs_llm_memory *out)
+{
+    const fs_llm_model *m = c->model;
+    int tp = c->tp > 0 ? c->tp : 1;
+    memset(out, 0, sizeof *out);
+    out->capacity = capacity_gb(hw);
+    out->kv_share = 1;
+    out->weights = m->params * fs_precision_bytes(c->weights) / tp / GB;
+    double tokens = (double)context * (batch > 0 ? batch : 0);
+    out->kv_cache = fs_llm_kv_bytes_per_gpu_token(c) * tokens / GB;
+    const fs_llm_engine *e = fs_llm_engines_find(c->engines, c->engine,
+                                                 hw->gpu->generation);
+    if (e && e->memory_utilization > 0)
+        as_engine(c, e, out);
+    else
+        estimate(c, tokens, out);
     total(out);
 }
 
@@ -140,10 +188,11 @@ void fs_llm_fit_training(const fs_llm_model *m, const fs_llm_training *t,
 void fs_llm_memory_format(const fs_llm_memory *m, char *buf, size_t len)
 {
     static const char *const names[] = {
-        "weights", "KV cache", "activations", "overhead", "gradients",
-        "optimizer states", "master weights"};
+        "weights", "KV cache", "activations", "overhead", "CUDA graphs",
+        "kept free", "gradients", "optimizer states", "master weights"};
     double v[] = {m->weights, m->kv_cache, m->activations, m->overhead,
-                  m->gradients, m->optimizer, m->master_weights};
+                  m->cuda_graphs, m->reserved, m->gradients, m->optimizer,
+                  m->master_weights};
     size_t off = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof v / sizeof v[0] && off < len; i++) {

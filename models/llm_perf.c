@@ -128,8 +128,9 @@ static void fill_timing(fs_llm_perf *p, const fs_llm_config *c,
         double bytes = 2.0 * m->hidden * 2.0 * (tp - 1) / tp;
         p->allreduce_s_per_token = 2.0 * m->layers * bytes /
                                    (hw->link_gbs * 1e9);
-        p->allreduce_fixed_s = 2.0 * m->layers * hw->link_latency_s *
-                               log2((double)tp);
+        p->allreduce_fixed_s = 2.0 * m->layers *
+                               (e->allreduce_s + hw->link_latency_s *
+                                                     log2((double)tp));
     }
 }
 
@@ -152,7 +153,7 @@ int fs_llm_perf_init(fs_llm_perf *p, const fs_llm_config *c,
     p->kv_bytes_per_token = fs_llm_kv_bytes_per_token(&p->cfg);
     fs_llm_memory mem;
     fs_llm_fit_inference(&p->cfg, hw, 0, 0, &mem);
-    double free_gb = mem.capacity - mem.total;
+    double free_gb = (mem.capacity - mem.total) * mem.kv_share;
     /* per GPU: a token's KV cache is split over the tp GPUs */
     double per_gpu = fs_llm_kv_bytes_per_gpu_token(&p->cfg);
     long tokens = free_gb > 0 ? (long)(free_gb * 1e9 / per_gpu) : 0;

@@ -123,6 +123,8 @@ static int llm_parse(const fs_call *c, fs_service *s, char *why,
     l->tp = (int)tp;
     l->max_batch = (int)batch;
     l->chunked_prefill = chunk;
+    l->max_batch_set = fs_call_get(c, "max_batch") != NULL;
+    l->chunk_set = fs_call_get(c, "chunked_prefill") != NULL;
     return llm_engine_args(c, l, why, whylen);
 }
 

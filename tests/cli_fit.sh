@@ -57,8 +57,17 @@ expect_in "$TMP/out" "tp=1 int4" "nearest: int4"
 expect_exit 0 "70B int4" -- "$FLEETSIM" fit llama-2-70b --gpu A100-80GB --precision int4 --context 4096 --batch 1
 expect_in "$TMP/out" ": fits" "70B int4 fits"
 expect_in "$TMP/out" "int4 weights, fp8 KV cache" "an int4 model keeps an fp8 cache"
-# (80 - 34.49 weights - 4.2 overhead - 1.87 activations) / (163,840 B x 4096) = 58.8
-expect_in "$TMP/out" "largest batch at 4096 tokens of context: 58" "largest batch, closed form"
+# vLLM's share: (0.9 x 80 - 34.49 weights - 0.1 runtime - 0.5 CUDA graphs
+# - 1.34 activations of a 4,096-token profiling run) / (163,840 B x 4096) = 53.0
+expect_in "$TMP/out" "largest batch at 4096 tokens of context: 53" "largest batch, closed form"
+expect_in "$TMP/out" "kept free               8.0 GB" "vLLM leaves 10% of the memory unused"
+# the KV cache as vLLM sizes it on a 24 GB A10G: (0.9 x 24 - 13.476 weights
+# - 0.1 - 0.5 - 0.626 activations) / 524,288 B a token = 13,157, in whole
+# 16-token blocks 13,152: 18.8 sequences of 700 tokens (vLLM ran about 19)
+expect_exit 0 "A10G KV" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --precision fp16
+expect_in "$TMP/out" "KV cache: 13,152 tokens at 16-token blocks (engine vllm" "KV cache tokens, vLLM's way"
+expect_exit 0 "A10G KV, trt-llm" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --precision fp16 --engine trt-llm
+expect_in "$TMP/out" "(engine trt-llm" "the engine's own way"
 expect_exit 0 "70B tp2" -- "$FLEETSIM" fit llama-2-70b --gpu A100-80GB --tp 2 --context 4096 --batch 1
 expect_in "$TMP/out" "weights                69.0 GB" "70B bf16 over 2 GPUs"
 expect_in "$TMP/out" ": fits" "70B tp=2 fits"

@@ -51,6 +51,25 @@ sed 's/^\[pool\.h100\]$/[pool.h100]\nllm_profile = slow.csv/' "$TMP/base.ini" >"
 expect_exit 0 "llm_profile = FILE" -- "$FLEETSIM" run "$TMP/pool.ini" --db "$TMP/e.db" --quiet
 expect_eq "$(sqlite3 -batch -noheader "$TMP/e.db" "SELECT ttft_p50_s > $(echo "$base" | cut -d' ' -f1) FROM latency WHERE workload = 'chat'")" "1" "a pool's profile with half the mfu: slower prefill"
 
+# the profile's scheduler defaults: max_num_seqs 8 caps the running batch
+# where llm(...) sets no max_batch; max_batch= given wins
+hdr=$(head -1 "$TMP/mine.csv")
+seqs=$(echo "$hdr" | tr ',' '\n' | grep -n '^max_num_seqs$' | cut -d: -f1)
+awk -F, -v c="$seqs" 'BEGIN { OFS = "," } NR > 1 { $c = 8 } { print }' "$TMP/mine.csv" >"$TMP/eight.csv"
+sed 's/precision=bf16)/precision=bf16, profile=eight.csv)/; s/rate=2\/s/rate=40\/s/' "$TMP/base.ini" >"$TMP/eight.ini"
+expect_exit 0 "max_num_seqs 8" -- "$FLEETSIM" run "$TMP/eight.ini" --db "$TMP/f.db" --quiet
+expect_eq "$(sqlite3 -batch -noheader "$TMP/f.db" "SELECT mean_batch_size <= 8 AND mean_batch_size > 6 FROM latency WHERE workload = 'chat'")" "1" "the profile's max_num_seqs caps the batch"
+sed 's/profile=eight.csv)/profile=eight.csv, max_batch=64)/' "$TMP/eight.ini" >"$TMP/sixtyfour.ini"
+expect_exit 0 "max_batch=64 over the profile's 8" -- "$FLEETSIM" run "$TMP/sixtyfour.ini" --db "$TMP/g.db" --quiet
+expect_eq "$(sqlite3 -batch -noheader "$TMP/g.db" "SELECT mean_batch_size > 8 FROM latency WHERE workload = 'chat'")" "1" "max_batch= given wins"
+
+# a pool's kv_cache_tokens: a cache of 2 sequences' tokens holds at most 2
+sed 's/^\[pool\.h100\]$/[pool.h100]\nkv_cache_tokens = 1200/' "$TMP/eight.ini" >"$TMP/kv.ini"
+expect_exit 0 "kv_cache_tokens" -- "$FLEETSIM" run "$TMP/kv.ini" --db "$TMP/h.db" --quiet
+expect_eq "$(sqlite3 -batch -noheader "$TMP/h.db" "SELECT mean_batch_size <= 2 FROM latency WHERE workload = 'chat'")" "1" "kv_cache_tokens = 1200 (1,184 in blocks): at most two 600-token requests at once"
+sed 's/^\[pool\.h100\]$/[pool.h100]\nkv_cache_tokens = 8/' "$TMP/base.ini" >"$TMP/kvsmall.ini"
+bad_run kvsmall "kvsmall.ini:6: pool.h100.kv_cache_tokens:"
+
 # what a user gets wrong
 sed 's/precision=bf16)/precision=bf16, engine=vlm)/' "$TMP/base.ini" >"$TMP/typo.ini"
 bad_run typo "typo.ini:12: workload.chat.service: llm(): unknown engine 'vlm' in engines.csv (did you mean 'vllm'? known: trt-llm vllm sglang"

@@ -245,6 +245,8 @@ int fs_llm_workload_init(fs_workload *w, fs_error *err)
             return refuse(w, p, why, err);
         if (p->sharing)
             shared_timing(&w->perf[k], &c, &hw);
+        if (p->conf->kv_cache_tokens > 0)   /* the pool's kv_cache_tokens */
+            w->perf[k].kv_capacity_tokens = p->conf->kv_cache_tokens / 16 * 16;
         w->speed[k] = seconds_per_token(&w->perf[k],
                                         w->conf->service.llm.max_batch);
         if (fs_llm_servers_init(p))

@@ -96,6 +96,9 @@ static const fs_key_doc pool_keys[] = {
      "llm: prefill compute efficiency (share of the GPU's peak)"},
     {"bw_efficiency", "fraction, above 0 to 1", "the engine's default",
      "llm: decode memory-bandwidth efficiency"},
+    {"kv_cache_tokens", "integer, 16 to 1000000000", "the engine's",
+     "llm: KV-cache tokens of each replica on this pool (rounded down to "
+     "16-token blocks), instead of what the engine profile computes"},
     {"llm_profile", "file", "engines.csv",
      "llm: serving-stack profiles (engines.csv columns) for this pool's "
      "replicas: the workload's engine= when the file has it, else its first"},

@@ -78,6 +78,7 @@ typedef struct fs_pool_conf {
     double mfu, bw_efficiency;    /* LLM serving efficiencies; 0: the
                                      engine's default (models/llm.h) */
     fs_llm_engines *llm_profile;  /* owned: llm_profile = FILE, or NULL */
+    long kv_cache_tokens;         /* a replica's KV cache; 0: computed */
     /* mig = LAYOUT (scenario_mig.c): the instances of each GPU; n == 0:
      * whole GPUs.  sharing = timeslice(N) | mps(N): N replicas on each
      * whole GPU (sim/fleet/sharing.c); 0: none. */

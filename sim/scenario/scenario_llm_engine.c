@@ -2,7 +2,7 @@
  * replicas run (models/llm_engine.h):
  *
  *   [workload]  service = llm(..., engine=vllm|vllm@0.2|..., profile=FILE)
- *   [pool]      llm_profile = FILE
+ *   [pool]      llm_profile = FILE, kv_cache_tokens = N
  *
  * The profiles are engines.csv beside the GPU catalog (else the installed
  * catalog's), loaded the first time a workload serves an llm.  profile =
@@ -11,7 +11,11 @@
  * file, by default its first.  A pool's llm_profile = FILE replaces them
  * for every llm replica on that pool: the profile the workload's engine=
  * names when the file has it, else the file's first (sim/fleet/llm_setup.c).
- * An unknown name is refused here with the known ones. */
+ * kv_cache_tokens = N replaces the KV cache the profile computes for each
+ * replica on the pool (what a real server's log said, say).
+ * An unknown name is refused here with the known ones.  The profile's
+ * scheduler defaults (max_num_seqs, chunked_prefill) fill what llm(...)
+ * leaves out. */
 #include "sim/scenario/scenario_impl.h"
 
 #include <libgen.h>
@@ -55,6 +59,16 @@ static int load_catalog(fs_reader *rd, fs_scenario *sc)
     return sc->llm_engines ? 0 : -1;
 }
 
+/* The profile's scheduler defaults where llm(...) gives none: its
+ * max_num_seqs as max_batch, its chunked-prefill budget. */
+static void scheduler_defaults(fs_llm_service *l, const fs_llm_engine *e)
+{
+    if (!l->max_batch_set && e->max_num_seqs >= 1)
+        l->max_batch = e->max_num_seqs < 4096 ? (int)e->max_num_seqs : 4096;
+    if (!l->chunk_set && e->chunked_prefill >= 16)
+        l->chunked_prefill = (long)e->chunked_prefill;
+}
+
 int fs_scenario_llm_engine(fs_reader *rd, fs_scenario *sc,
                            fs_workload_conf *w, const fs_config_entry *svc)
 {
@@ -71,8 +85,12 @@ int fs_scenario_llm_engine(fs_reader *rd, fs_scenario *sc,
         if (!l->engine_set)
             fs_llm_engines_first(l->engines, l->engine, sizeof l->engine);
     }
-    if (fs_llm_engines_find(l->engines, l->engine, NULL))
+    const fs_llm_engine *row = fs_llm_engines_find(l->engines, l->engine,
+                                                   NULL);
+    if (row) {
+        scheduler_defaults(l, row);
         return 0;
+    }
     char hint[1200], why[1400];
     fs_llm_engines_suggest(l->engines, l->engine, hint, sizeof hint);
     snprintf(why, sizeof why, "llm(): unknown engine '%s' in %s (%s)",
@@ -84,5 +102,8 @@ int fs_scenario_llm_pool_profile(fs_reader *rd, fs_scenario *sc,
                                  fs_pool_conf *p)
 {
     fs_config_entry *e = fs_rd_entry(rd, "llm_profile");
+    if (fs_rd_count(rd, "kv_cache_tokens", 0, 16, 1000000000L,
+                    &p->kv_cache_tokens))
+        return -1;
     return e ? load_user(rd, sc, e, e->value, &p->llm_profile) : 0;
 }

@@ -12,6 +12,7 @@
 #include "sim/cli/commands.h"
 #include "models/catalog.h"
 #include "models/llm.h"
+#include "sim/store/store.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -207,6 +208,23 @@ static long largest(const fit_args *a, const fs_llm_model *m,
     return lo;
 }
 
+/* "KV cache: 1,234,567 tokens at 16-token blocks": what the engine's
+ * profile makes of the memory beside the weights (fs_llm_perf_init). */
+static void print_kv_capacity(const fit_args *a, const fs_gpu *g)
+{
+    fs_llm_hw hw;
+    fs_llm_perf p;
+    char why[512], num[32];
+    fs_llm_hw_default(&hw, g);
+    if (fs_llm_perf_init(&p, &a->cfg, &hw, why, sizeof why)) {
+        printf("  KV cache: none (no 16-token block fits)\n");
+        return;
+    }
+    fs_format_thousands((double)p.kv_capacity_tokens, 0, num, sizeof num);
+    printf("  KV cache: %s tokens at 16-token blocks (engine %s, the whole "
+           "replica)\n", num, a->cfg.engine);
+}
+
 static void print_inference(const fit_args *a, const fs_llm_model *m,
                             const fs_gpu *g, const fs_llm_memory *mem)
 {
@@ -220,10 +238,18 @@ static void print_inference(const fit_args *a, const fs_llm_model *m,
              fs_llm_kv_bytes_per_gpu_token(&a->cfg));
     if (a->batch)
         line("KV cache", mem->kv_cache, note);
-    line("activations", mem->activations, "(one prefill chunk)");
-    line("runtime overhead", mem->overhead,
-         "(CUDA context, workspaces: 1 GB + 4% of memory)");
+    int stack = mem->reserved > 0 || mem->cuda_graphs > 0;
+    line("activations", mem->activations, stack ? "(the engine's profiling "
+         "run)" : "(one prefill chunk)");
+    line("runtime overhead", mem->overhead, stack ? "(outside the engine's "
+         "tensors: context, communication buffers)" : "(CUDA context, "
+         "workspaces: 1 GB + 4% of memory)");
+    line("CUDA graphs", mem->cuda_graphs, "");
+    snprintf(note, sizeof note, "(the %s engine's share left unused)",
+             a->cfg.engine);
+    line("kept free", mem->reserved, note);
     print_verdict(mem);
+    print_kv_capacity(a, g);
     long ctx = a->context ? a->context : m->max_context;
     long b = largest(a, m, g, 0, 100000);
     printf("  largest batch at %ld tokens of context: %ld\n", ctx, b);
