@@ -30,7 +30,7 @@ static const char *const model_args[] = {
 static int read_args(const fs_call *c, fs_llm_training *t, double *mfu,
                      char *why, size_t len)
 {
-    *t = (fs_llm_training){FS_PREC_BF16, 1, 2048, 0, FS_OPT_ADAM, 1, 0, 1};
+    *t = (fs_llm_training){FS_PREC_BF16, 1, 2048, 0, FS_OPT_ADAM, 1, 0, 1, 0};
     *mfu = 0;
     if (fs_call_check_keys(c, model_args, why, len))
         return -1;
