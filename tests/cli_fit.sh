@@ -116,6 +116,7 @@ expect_eq "$(bill case5-finetune-h100)" "$(awk 'BEGIN { printf "%.2f", 744 * 23.
 expect_exit 1 "case5 on A10G" -- sh -c "cd '$SRCDIR' && '$FLEETSIM' run scenarios/case5-finetune-a100.ini --set pool.gpu.instance=aws:g5.48xlarge --db '$TMP/a10g.db' --quiet"
 expect_in "$TMP/err" "case5-finetune-a100.ini:61: workload.finetune.model: llama-2-7b training does not fit pool gpu's A10G" "A10G refused at the model key"
 expect_in "$TMP/err" "= 37.6 GB > 24.0 GB; fits on: A100-40GB, A100-80GB" "with the breakdown and where it fits"
+expect_in "$TMP/err" "; on A10G it fits with zero=2, gpus=8 (14.1 GB a GPU) or zero=3, gpus=8 (8.2 GB)" "A10G: ZeRO-2 and ZeRO-3 over its 8 GPUs fit"
 expect_one_line "case5 on A10G"
 checks=$((checks + 1))
 [ -e "$TMP/a10g.db" ] && fail "a refused scenario wrote a database"
