@@ -133,6 +133,7 @@ typedef struct fs_llm_memory {
                                        unused (1 - memory_utilization) */
     double kv_share;                /* of the rest, the KV cache's share */
     double gradients, optimizer, master_weights;      /* training */
+    double adapters;        /* LoRA: the trainable adapters' weights */
     double total, capacity;
     int fits;
 } fs_llm_memory;
@@ -157,7 +158,15 @@ typedef struct fs_llm_training {
     fs_optimizer optimizer;
     int master_weights;     /* fp32 master copy (mixed precision) */
     int zero, gpus;         /* ZeRO stage 0-3 over gpus */
+    long lora_rank;         /* > 0: LoRA (QLoRA with int4 weights): the
+                               base frozen at its precision, only rank-r
+                               adapters trained (fs_llm_lora_params) */
 } fs_llm_training;
+
+/* LoRA's trainable parameters at rank r: r x (in + out) for every linear
+ * layer of every block, attention q, k, v, o and the FFN's gate, up and
+ * down (each expert's, for an MoE), as QLoRA adapts them all. */
+double fs_llm_lora_params(const fs_llm_model *m, long r);
 
 void fs_llm_fit_training(const fs_llm_model *m, const fs_llm_training *t,
                          const fs_llm_hw *hw, fs_llm_memory *out);

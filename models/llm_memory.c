@@ -11,7 +11,15 @@
  * Training: weights, gradients (16-bit), optimizer states, fp32 master
  * weights, activations for batch x seq (all of every layer, or with
  * activation checkpointing each layer's input plus one layer recomputed),
- * sharded by ZeRO stage over the data-parallel GPUs.  GB = 10^9 bytes. */
+ * sharded by ZeRO stage over the data-parallel GPUs.  With LoRA (a rank
+ * r > 0) the base weights are frozen at their precision (int4 for QLoRA;
+ * its quantization constants, about 0.127 bits a parameter with double
+ * quantization, are left out) and have no gradients or optimizer states:
+ * those, and the fp32 master copy, are the adapters' alone (16-bit
+ * adapter weights), and the activations are the full model's, since the
+ * backward pass runs through every frozen layer (Hu et al. 2021, LoRA,
+ * arXiv:2106.09685; Dettmers et al. 2023, QLoRA, arXiv:2305.14314).
+ * GB = 10^9 bytes. */
 #include "models/llm.h"
 
 #include <math.h>
@@ -57,7 +65,7 @@ static void total(fs_llm_memory *m)
 {
     m->total = m->weights + m->kv_cache + m->activations + m->overhead +
                m->cuda_graphs + m->reserved + m->gradients + m->optimizer +
-               m->master_weights;
+               m->master_weights + m->adapters;
     m->fits = m->total <= m->capacity;
 }
 
@@ -157,6 +165,15 @@ static double act_bytes_layer_token(const fs_llm_model *m)
                   2.0 * m->kv_heads * m->head_dim);
 }
 
+double fs_llm_lora_params(const fs_llm_model *m, long r)
+{
+    double h = m->hidden, q = (double)m->heads * m->head_dim;
+    double kv = (double)m->kv_heads * m->head_dim, f = m->ffn;
+    double attention = (h + q) + 2 * (h + kv) + (q + h);
+    double ffn = 3 * (h + f) * (m->experts > 0 ? m->experts : 1);
+    return (double)r * m->layers * (attention + ffn);
+}
+
 void fs_llm_fit_training(const fs_llm_model *m, const fs_llm_training *t,
                          const fs_llm_hw *hw, fs_llm_memory *out)
 {
@@ -168,9 +185,14 @@ void fs_llm_fit_training(const fs_llm_model *m, const fs_llm_training *t,
     double p = m->params;
     double wb = fs_precision_bytes(t->weights);
     out->weights = p * wb / GB / (zero >= 3 ? n : 1);
+    if (t->lora_rank > 0) {   /* what trains: the adapters, 16-bit */
+        p = fs_llm_lora_params(m, t->lora_rank);
+        wb = 2;
+        out->adapters = p * wb / GB / (zero >= 3 ? n : 1);
+    }
     out->gradients = p * (wb > 2 ? wb : 2) / GB / (zero >= 2 ? n : 1);
     out->optimizer = p * opt_bytes[t->optimizer] / GB / (zero >= 1 ? n : 1);
-    if (t->master_weights && t->weights != FS_PREC_FP32)
+    if (t->master_weights && (t->weights != FS_PREC_FP32 || t->lora_rank))
         out->master_weights = p * 4.0 / GB / (zero >= 1 ? n : 1);
     /* The batch is split over the data-parallel GPUs. */
     double seqs = ceil((double)t->batch / n);

@@ -116,9 +116,16 @@ expect_eq "$(job "printf('%.6f', end_s / (2592000.0 * 312 / 989.5))" case5-finet
 expect_eq "$(job "printf('%.2f', cost_usd)" case5-finetune-a100)" "8436.80" "A100 job cost: 720 h x \$11.717773"
 expect_eq "$(job "printf('%.2f|%.2f', cost_usd, gpu_hours * 23.77728 / 8)" case5-finetune-h100)" "5398.01|5398.01" "H100 job cost: 227 h x \$23.77728"
 expect_eq "$(sql "$DB" "SELECT group_concat(pricing || ' ' || price_usd_h, ',') FROM pool")" "reserved 11.717773,reserved 23.77728" "case 5: 3-year reserved rates"
+# ... but a reservation bills every hour of its term: the month's bill of
+# each fleet (31 days, 744 h) is what the README shows beside tokens per
+# dollar, twice as much for the H100 however soon its job ends.
+bill() { sql "$DB" "SELECT printf('%.2f', sum(cost_usd)) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = '$1'"; }
+expect_eq "$(bill case5-finetune-a100)" "$(awk 'BEGIN { printf "%.2f", 744 * 11.717773 }')" "case 5: A100 fleet's month, 744 h x \$11.717773 = \$8,718.02"
+expect_eq "$(bill case5-finetune-h100)" "$(awk 'BEGIN { printf "%.2f", 744 * 23.77728 }')" "case 5: H100 fleet's month, 744 h x \$23.77728 = \$17,690.30"
 expect_exit 1 "case5 on A10G" -- sh -c "cd '$SRCDIR' && '$FLEETSIM' run scenarios/case5-finetune-a100.ini --set pool.gpu.instance=aws:g5.48xlarge --db '$TMP/a10g.db' --quiet"
 expect_in "$TMP/err" "case5-finetune-a100.ini:61: workload.finetune.model: llama-2-7b training does not fit pool gpu's A10G" "A10G refused at the model key"
 expect_in "$TMP/err" "= 37.6 GB > 24.0 GB; fits on: A100-40GB, A100-80GB" "with the breakdown and where it fits"
+expect_in "$TMP/err" "; on A10G it fits with zero=2, gpus=8 (14.1 GB a GPU) or zero=3, gpus=8 (8.2 GB)" "A10G: ZeRO-2 and ZeRO-3 over its 8 GPUs fit"
 expect_one_line "case5 on A10G"
 checks=$((checks + 1))
 [ -e "$TMP/a10g.db" ] && fail "a refused scenario wrote a database"
@@ -142,4 +149,25 @@ sed -i 's/llama-2-7(batch=16)/llama-2-7b(batch=16, optimiser=adam)/' "$TMP/badmo
 expect_exit 1 "unknown model argument" -- "$FLEETSIM" run "$TMP/badmodel.ini" --db "$TMP/bad.db" --quiet
 expect_in "$TMP/err" "optimiser" "the stray argument named"
 
+# A fine-tune refused on one GPU names the ZeRO stages and GPU counts that
+# fit (case 5's low-memory variant on an A10G: ZeRO-3 over 8 GPUs holds
+# 8.2 GB a GPU, test_llm_memory's bytes).
+expect_exit 0 "fit: zero suggestions" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --training --batch 2 --seq 2048 --precision int8 --optimizer adam8bit --activation-checkpointing --no-master-weights
+expect_in "$TMP/out" "Fits on A10G with: ZeRO-2 over 4 GPUs (17.4 GB a GPU), ZeRO-3 over 2 GPUs (20.8 GB a GPU)" "zero: fewest GPUs per stage"
+expect_in "$TMP/out" "over 8 GPUs (one 8-GPU instance), a GPU holds: ZeRO-1 25.9 GB (no), ZeRO-2 14.1 GB (fits), ZeRO-3 8.2 GB (fits)" "zero: over 8 GPUs"
+# QLoRA: rank 16 adapters (39,976,960 parameters) on a 4-bit base.
+expect_exit 0 "fit: qlora" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --training --batch 1 --seq 2048 --qlora --lora-rank 16 --activation-checkpointing
+expect_in "$TMP/out" "llama-2-7b QLoRA training on A10G: int4 weights" "qlora: heading"
+expect_in "$TMP/out" "base weights            3.4 GB   (frozen, int4: no gradients, no optimizer states)" "qlora: frozen base"
+expect_in "$TMP/out" "(rank 16 on q, k, v, o, gate, up, down: 40.0 M parameters, 16-bit)" "qlora: adapters"
+expect_in "$TMP/out" "total                   7.0 GB of 24.0 GB: fits" "qlora: fits a 24 GB GPU"
+expect_exit 0 "fit: lora bf16" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --training --batch 1 --seq 2048 --lora-rank 16 --activation-checkpointing
+expect_in "$TMP/out" "llama-2-7b LoRA training on A10G: bf16 weights" "lora: heading"
+expect_exit 2 "fit: qlora without rank" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --training --batch 1 --seq 2048 --qlora
+expect_in "$TMP/err" "give their --lora-rank" "qlora: needs a rank"
+expect_exit 2 "fit: lora without training" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --lora-rank 16
+expect_in "$TMP/err" "add --training" "lora: a fine-tune"
+expect_exit 2 "fit: qlora at int8" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --training --batch 1 --seq 2048 --qlora --lora-rank 8 --precision int8
+expect_in "$TMP/err" "--qlora is a 4-bit base" "qlora: 4-bit only"
+expect_exit 2 "fit: bad rank" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --training --batch 1 --seq 2048 --lora-rank 0
 report

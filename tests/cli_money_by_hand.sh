@@ -4,8 +4,9 @@
 # would, never through fleetsim's own functions:
 #   1. roi on three days of diurnal demand on an autoscaled pool ($3.00/h),
 #      with a partial-upfront quote ($6,000 + $0.70/h a year): the demand
-#      hour by hour (instances_up over each hour's six 10-minute samples,
-#      as `fleetsim help roi` defines it),
+#      hour by hour (gpus_provisioned over each hour's six 10-minute
+#      samples, 1 GPU an instance: instances launched, provisioning
+#      included, as `fleetsim help roi` defines it),
 #      the count of least cost (reserving k costs k x ($0.70 + 6000/8760)
 #      every hour plus $3.00 for each instance-hour above k), the savings,
 #      the reservation's utilization (sum min(d, k) / (k x hours)), the
@@ -22,7 +23,7 @@
 DB="$TMP/hand.db"
 
 # Each hour's instance-hours of run RUN (COLUMN: gpus_provisioned, what
-# is billed from launch; instances_up, what roi sizes against: instances
+# is billed from launch and what roi sizes against; instances_up, those
 # up, not those still provisioning), from the 10-minute samples (each
 # sample's average over its interval: the integral exactly; 1 GPU each).
 hourly() {
@@ -60,7 +61,7 @@ got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
                $c["estimated_monthly_savings_usd"], $c["upfront_cost_usd"],
                $c["break_even_months"], $c["npv_usd"],
                $c["estimated_reservation_utilization"] }' "$TMP/out")
-want=$(hourly 1 instances_up | awk '
+want=$(hourly 1 gpus_provisioned | awk '
     { d[n++] = $2; if ($2 > top) top = $2 }
     END {
         od = 3.00; rate = 0.70 + 6000 / 8760; best = -1

@@ -384,4 +384,52 @@ expect_exit 0 "roi autoscaled, csv" -- "$FLEETSIM" roi --db "$DB" as --format cs
 expect_in "$TMP/out" ",on demand,$billed,$billed" "autoscaled: csv baseline and bill"
 expect_exit 0 "roi autoscaled, lookback" -- "$FLEETSIM" roi --db "$DB" as --format json --lookback 1d
 expect_eq "$(num run_billed_usd)" null "lookback: no whole-run bill to compare"
+# (h) --all: every term and payment option and the savings plan, one table
+# per pool, cheapest first; each figure the single-option call's.
+expect_exit 0 "roi --all json" -- "$FLEETSIM" roi --db "$DB" as --all --format json
+cp "$TMP/out" "$TMP/all.json"
+expect_eq "$(python3 -c "
+import json, sys
+a = json.load(open(sys.argv[1]))
+print(len(a), sorted((o['pricing'], o['term'], o['upfront']) for o in a) == sorted(
+    [('reserved', t, u) for t in ('1y', '3y') for u in ('none', 'partial', 'all')] +
+    [('savings-plan', t, 'none') for t in ('1y', '3y')]),
+    [o['rank'] for o in a] == list(range(1, 9)),
+    all(a[i]['with_reservation_cost_usd'] <= a[i + 1]['with_reservation_cost_usd'] for i in range(7)))" "$TMP/all.json")" \
+    "8 True True True" "--all: six reservation options and two plans, ranked cheapest first"
+for opt in "1y none" "1y partial" "1y all" "3y none" "3y partial" "3y all" "1y plan" "3y plan"; do
+    set -- $opt
+    if [ "$2" = plan ]; then
+        expect_exit 0 "single $opt" -- "$FLEETSIM" roi --db "$DB" as --format json --term "$1" --savings-plan
+        sel="o['pricing'] == 'savings-plan' and o['term'] == '$1'"
+    else
+        expect_exit 0 "single $opt" -- "$FLEETSIM" roi --db "$DB" as --format json --term "$1" --upfront "$2"
+        sel="o['pricing'] == 'reserved' and o['term'] == '$1' and o['upfront'] == '$2'"
+    fi
+    expect_eq "$(python3 -c "
+import json, sys
+one = json.load(open(sys.argv[1]))[0]
+o = [o for o in json.load(open(sys.argv[2])) if $sel][0]
+keys = ['recommended_count', 'commitment_usd_h', 'upfront_cost_usd', 'on_demand_cost_usd', 'with_reservation_cost_usd',
+        'estimated_monthly_savings_usd', 'estimated_savings_pct', 'break_even_months', 'npv_usd', 'rate_basis']
+print([k for k in keys if one.get(k) != o.get(k)])" "$TMP/out" "$TMP/all.json")" "[]" "--all: $opt as its own call"
+done
+expect_exit 0 "roi --all table" -- "$FLEETSIM" roi --db "$DB" as --all
+expect_in "$TMP/out" "the 48 h sized: \$$billed, the run's bill for this pool" "--all: the baseline is the bill"
+expect_in "$TMP/out" "reserved 1y partial upfront derived" "--all: each with its rate basis"
+expect_exit 0 "roi --all csv" -- "$FLEETSIM" roi --db "$DB" as --all --format csv
+expect_eq "$(tail -n +2 "$TMP/out" | cut -d, -f3 | tr '\n' ' ')" "1 2 3 4 5 6 7 8 " "--all csv: eight ranked rows"
+expect_exit 0 "roi --all markdown" -- "$FLEETSIM" roi --db "$DB" as --all --format markdown
+expect_in "$TMP/out" "| option | rate | buys | upfront | per month | saves/month | saves | break-even | NPV |" "--all markdown: the table"
+# A spot pool has no savings plan (it discounts on-demand usage): the table
+# says so after the options it prices; csv and json say it on stderr.
+expect_exit 0 "roi --all on spot" -- "$FLEETSIM" roi --db "$DB" spot --pool east --all
+expect_in "$TMP/out" "savings plan 1y             not priced: a savings plan discounts on-demand usage" "--all spot: the plan not priced, said why"
+expect_exit 0 "roi --all on spot, json" -- "$FLEETSIM" roi --db "$DB" spot --pool east --all --format json
+expect_eq "$(grep -c '"rank"' "$TMP/out")" 6 "--all spot json: six reservation rows"
+expect_in "$TMP/err" "pool east: 3y savings plan not priced" "--all spot json: stderr says why"
+for bad in "--term 3y|drop --term" "--upfront all|drop --upfront" "--savings-plan|drop --savings-plan"; do
+    expect_exit 2 "--all with ${bad%%|*}" -- "$FLEETSIM" roi --db "$DB" as --all ${bad%%|*}
+    expect_in "$TMP/err" "${bad#*|}" "--all with ${bad%%|*}: why"
+done
 report

@@ -125,7 +125,7 @@ static void training(void)
 {
     const fs_llm_model *m = fs_llm_catalog_find(models, "llama-2-7b");
     fs_llm_hw a100 = hw_of("A100-80GB"), a10g = hw_of("A10G");
-    fs_llm_training t = {FS_PREC_BF16, 16, 2048, 0, FS_OPT_ADAM, 1, 0, 1};
+    fs_llm_training t = {FS_PREC_BF16, 16, 2048, 0, FS_OPT_ADAM, 1, 0, 1, 0};
     fs_llm_memory mem;
     fs_llm_fit_training(m, &t, &a100, &mem);
     CHECK_NEAR(mem.weights, 13.476, 0.001);
@@ -155,7 +155,7 @@ static void training(void)
     fs_llm_fit_training(m, &t, &a10g, &mem);
     CHECK(!mem.fits);
     /* ZeRO-3 over 8 GPUs shards weights, gradients and optimizer states */
-    t = (fs_llm_training){FS_PREC_BF16, 16, 2048, 1, FS_OPT_ADAM, 1, 3, 8};
+    t = (fs_llm_training){FS_PREC_BF16, 16, 2048, 1, FS_OPT_ADAM, 1, 3, 8, 0};
     fs_llm_fit_training(m, &t, &a100, &mem);
     CHECK_NEAR(mem.weights, 13.476 / 8, 0.001);
     CHECK_NEAR(mem.gradients, 13.476 / 8, 0.001);
@@ -166,6 +166,73 @@ static void training(void)
     CHECK_NEAR(mem.weights, 13.476, 0.001);
     CHECK_NEAR(mem.gradients, 13.476, 0.001);
     CHECK_NEAR(mem.optimizer, 53.904 / 8, 0.001);
+}
+
+/* LoRA and QLoRA on llama-2-7b, bytes by hand.  Rank 16 on every linear
+ * layer: a layer's q, k, v, o are 4096 x 4096 (r x 8,192 each), the FFN's
+ * gate, up and down 4096 x 11008 (r x 15,104 each): 16 x 32 x (4 x 8,192 +
+ * 3 x 15,104) = 39,976,960 trainable parameters (PEFT's count for this
+ * model).  QLoRA, batch 1 x 2,048, checkpointing, Adam, fp32 master copy,
+ * on a 24 GB A10G: base 6.738e9 x 0.5 bytes; adapters and gradients 2
+ * bytes each, Adam 8, master 4 a trainable parameter; activations as the
+ * full model's; overhead 1 GB + 4% of 24 GB. */
+static void lora(void)
+{
+    const fs_llm_model *m = fs_llm_catalog_find(models, "llama-2-7b");
+    fs_llm_hw a10g = hw_of("A10G");
+    const double a = 39976960;
+    CHECK_NEAR(fs_llm_lora_params(m, 16), a, 0);
+    CHECK_NEAR(fs_llm_lora_params(m, 64), 4 * a, 0);
+    fs_llm_training t = {FS_PREC_INT4, 1, 2048, 1, FS_OPT_ADAM, 1, 0, 1, 16};
+    fs_llm_memory mem;
+    fs_llm_fit_training(m, &t, &a10g, &mem);
+    CHECK_NEAR(mem.weights * 1e9, 3369000000.0, 1e-3);
+    CHECK_NEAR(mem.adapters * 1e9, 79953920.0, 1e-3);
+    CHECK_NEAR(mem.gradients * 1e9, 79953920.0, 1e-3);
+    CHECK_NEAR(mem.optimizer * 1e9, 319815680.0, 1e-3);
+    CHECK_NEAR(mem.master_weights * 1e9, 159907840.0, 1e-3);
+    /* 2 x 4096 x 2048 x 32 layer inputs + one layer's 161,792 bytes a
+     * token + the logits' 2 x 32,000 a token */
+    CHECK_NEAR(mem.activations * 1e9, 536870912.0 + 331350016.0 +
+               131072000.0, 1e-3);
+    CHECK_NEAR(mem.overhead, 1.96, 1e-12);
+    CHECK_NEAR(mem.total * 1e9, 3369000000.0 + 2 * 79953920.0 + 319815680.0 +
+               159907840.0 + 999292928.0 + 1960000000.0, 1e-3);
+    CHECK(mem.fits);
+    /* LoRA on a bf16 base: the base at 2 bytes, the adapters' the same */
+    t.weights = FS_PREC_BF16;
+    fs_llm_fit_training(m, &t, &a10g, &mem);
+    CHECK_NEAR(mem.weights * 1e9, 13476000000.0, 1e-2);
+    CHECK_NEAR(mem.optimizer * 1e9, 319815680.0, 1e-3);
+    CHECK(mem.fits);
+    /* ZeRO over the adapters: stage 3 over 4 GPUs shards them too */
+    t.zero = 3;
+    t.gpus = 4;
+    t.batch = 4;
+    fs_llm_fit_training(m, &t, &a10g, &mem);
+    CHECK_NEAR(mem.adapters * 1e9, 79953920.0 / 4, 1e-3);
+    CHECK_NEAR(mem.optimizer * 1e9, 319815680.0 / 4, 1e-3);
+}
+
+/* Case 5's low-memory fine-tune (int8, 8-bit Adam, checkpointing, no
+ * master copy, 2 sequences of 2,048 a GPU) refused on one A10G fits with
+ * ZeRO-3 over 8: weights 6.738e9 / 8, gradients and 8-bit Adam 2 x 6.738e9
+ * / 8 each, activations of 4,096 tokens, 1.96 GB overhead = 8.17 GB a
+ * GPU, the figure `fit --training` suggests. */
+static void zero_suggestion(void)
+{
+    const fs_llm_model *m = fs_llm_catalog_find(models, "llama-2-7b");
+    fs_llm_hw a10g = hw_of("A10G");
+    fs_llm_training t = {FS_PREC_INT8, 16, 2048, 1, FS_OPT_ADAM8BIT, 0, 3, 8,
+                         0};
+    fs_llm_memory mem;
+    fs_llm_fit_training(m, &t, &a10g, &mem);
+    double act = 2.0 * 4096 * 4096 * 32 + 161792.0 * 4096 + 2.0 * 32000 *
+                 4096;
+    CHECK_NEAR(act, 1998585856.0, 0);
+    CHECK_NEAR(mem.total * 1e9, 842250000.0 + 2 * 1684500000.0 + act +
+               1960000000.0, 1e-2);
+    CHECK(mem.fits);
 }
 
 int main(void)
@@ -183,6 +250,8 @@ int main(void)
     bad_rows();
     inference();
     training();
+    lora();
+    zero_suggestion();
     fs_llm_catalog_free(models);
     fs_catalog_free(cat);
     return check_report("llm_memory");

@@ -30,7 +30,7 @@ static const char *const model_args[] = {
 static int read_args(const fs_call *c, fs_llm_training *t, double *mfu,
                      char *why, size_t len)
 {
-    *t = (fs_llm_training){FS_PREC_BF16, 1, 2048, 0, FS_OPT_ADAM, 1, 0, 1};
+    *t = (fs_llm_training){FS_PREC_BF16, 1, 2048, 0, FS_OPT_ADAM, 1, 0, 1, 0};
     *mfu = 0;
     if (fs_call_check_keys(c, model_args, why, len))
         return -1;
@@ -94,6 +94,38 @@ static void list_fits(const fs_catalog *cat, const fs_llm_model *m,
         snprintf(buf + off, len - off, " no catalog GPU");
 }
 
+/* "; on A10G it fits with zero=2, gpus=8 (14.1 GB a GPU) or zero=3,
+ * gpus=8 (8.2 GB)": each ZeRO stage above t's, at t's GPUs (or the fewest
+ * powers of two to 64 past them), the same sequences per GPU; "" when
+ * none does. */
+static void zero_hint(const fs_llm_model *m, const fs_llm_training *t,
+                      const fs_llm_hw *hw, char *buf, size_t len)
+{
+    int per = (t->batch + t->gpus - 1) / t->gpus;
+    size_t off = 0;
+    buf[0] = '\0';
+    for (int zero = t->zero + 1; zero <= 3 && off < len; zero++)
+        for (int n = t->gpus > 1 ? t->gpus : 2; n <= 64; n *= 2) {
+            fs_llm_training z = *t;
+            fs_llm_memory mem;
+            z.zero = zero;
+            z.gpus = n;
+            z.batch = per * n;
+            fs_llm_fit_training(m, &z, hw, &mem);
+            if (!mem.fits)
+                continue;
+            if (off)
+                off += (size_t)snprintf(buf + off, len - off, " or zero=%d, "
+                                        "gpus=%d (%.1f GB)", zero, n,
+                                        mem.total);
+            else
+                off = (size_t)snprintf(buf, len, "; on %s it fits with "
+                                       "zero=%d, gpus=%d (%.1f GB a GPU)",
+                                       hw->gpu->name, zero, n, mem.total);
+            break;
+        }
+}
+
 /* Every pool's GPU holds the fine-tune; 0 or -1 with the message set. */
 static int check_fit(fs_reader *rd, const fs_config_entry *e,
                      const fs_scenario *sc, const fs_workload_conf *w,
@@ -107,12 +139,13 @@ static int check_fit(fs_reader *rd, const fs_config_entry *e,
         fs_llm_fit_training(m, t, &hw, &mem);
         if (mem.fits)
             continue;
-        char breakdown[512], where[512], why[1200];
+        char breakdown[512], where[512], zero[160], why[1400];
         fs_llm_memory_format(&mem, breakdown, sizeof breakdown);
         list_fits(sc->catalog, m, t, where, sizeof where);
+        zero_hint(m, t, &hw, zero, sizeof zero);
         snprintf(why, sizeof why, "%s training does not fit pool %s's %s "
-                 "(per GPU): %s; %s", m->name, p->name, p->gpu.name,
-                 breakdown, where);
+                 "(per GPU): %s; %s%s", m->name, p->name, p->gpu.name,
+                 breakdown, where, zero);
         return fs_rd_bad(rd, e, "%s", why);
     }
     return 0;

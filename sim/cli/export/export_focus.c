@@ -15,8 +15,15 @@
  *   (instance-hours); ContractedCost: the commitment's rate
  *   (ContractedUnitPrice) x PricingQuantity; EffectiveCost: amortized;
  *   BilledCost: as billed, a reservation's upfront in its Purchase row.
+ * - Every cost with a unit price is that price x PricingQuantity (as
+ *   written, six decimals) to the cent: the published price where the
+ *   row's cents are its product, else the price to ten decimals (a row
+ *   whose share of the pool's list cost was rounded the other way, so
+ *   that the rows still add up to it: export_rows.c).
  * - A commitment's unused part: its own Usage rows with
- *   CommitmentDiscountStatus Unused, ResourceId the commitment's id. */
+ *   CommitmentDiscountStatus Unused, ResourceId the commitment's id.
+ * - InvoiceId: a simulated invoice per run and billing period,
+ *   fleetsim-RUN-YYYYMM. */
 #include "sim/cli/export/export.h"
 
 #include <math.h>
@@ -34,7 +41,7 @@ const char *const fs_export_focus_columns[] = {
     "CommitmentDiscountQuantity", "CommitmentDiscountStatus",
     "CommitmentDiscountType", "CommitmentDiscountUnit", "ConsumedQuantity",
     "ConsumedUnit", "ContractedCost", "ContractedUnitPrice", "EffectiveCost",
-    "InvoiceIssuerName", "ListCost", "ListUnitPrice", "PricingCategory",
+    "InvoiceId", "InvoiceIssuerName", "ListCost", "ListUnitPrice", "PricingCategory",
     "PricingQuantity", "PricingUnit", "ProviderName", "PublisherName",
     "RegionId", "RegionName", "ResourceId", "ResourceName", "ResourceType",
     "ServiceCategory", "ServiceName", "ServiceSubcategory", "SkuId",
@@ -51,6 +58,7 @@ typedef struct cells {
     char billed[32], effective[32], list[32], contracted[32], amort[32];
     char qty[40], cqty[40], consumed[40], busy[40], lup[40], cup[40];
     char bstart[32], bend[32], cstart[32], cend[32], run_id[32];
+    char invoice[64];
     char provider[64], service[64], resource[200], cd_id[240], desc[300];
     char sku[128], sku_price[200], sku_details[96];
     char tags[FS_TAGS_JSON_MAX];
@@ -90,6 +98,9 @@ static void billing_period(const fs_export_run *r, double t, cells *c)
     struct tm first = {.tm_year = tm.tm_year, .tm_mon = tm.tm_mon,
                        .tm_mday = 1};
     stamp_at(timegm(&first), c->bstart, sizeof c->bstart);
+    /* a simulated invoice per run and billing period */
+    snprintf(c->invoice, sizeof c->invoice, "fleetsim-%ld-%04d%02d", r->id,
+             tm.tm_year + 1900, tm.tm_mon + 1);
     first.tm_mon++;
     stamp_at(timegm(&first), c->bend, sizeof c->bend);
 }
@@ -129,36 +140,58 @@ static void describe(const fs_export_row *row, cells *c)
                  p->pricing, p->gpu, p->name);
 }
 
-/* The unit prices and ContractedCost.  ListUnitPrice: the on-demand
- * list price of a usage row; of an unused or purchase row, what a unit of
- * it costs.  ContractedUnitPrice: a commitment's rate; at list price, the
- * list price; a spot pool's, or where no rate is known, what a unit cost
+/* Rounded to the six decimals a quantity is written with: the products
+ * below are of the figures as written. */
+static double as_written(double q)
+{
+    return round(q * 1e6) / 1e6;
+}
+
+/* A unit price whose product with quantity q (as written) is cents to the
+ * cent: the published price where it is (six decimals), else cents / q
+ * written to ten decimals (a row whose cents were rounded the other way,
+ * or a price derived from the cost); with no quantity, the published
+ * price. */
+static const char *unit_price(char *buf, size_t len, double published,
+                              long long cents, double q)
+{
+    double qw = as_written(q);
+    if (published > 0 && llround(published * qw * 100) == cents)
+        return decimal(buf, len, published);
+    if (!(qw > 0))
+        return decimal(buf, len, published > 0 ? published : 0);
+    snprintf(buf, len, "%.10f", (double)cents / 100 / qw);
+    size_t n = strlen(buf);   /* no zeros past the sixth decimal */
+    while (n > 0 && buf[n - 1] == '0' && strchr(buf, '.') + 7 < buf + n)
+        buf[--n] = '\0';
+    return buf;
+}
+
+/* The unit prices and ContractedCost, each cost its unit price x
+ * PricingQuantity to the cent (FOCUS 1.2, ListCost and ContractedCost).
+ * ListUnitPrice: the on-demand list price of a usage row; of an unused or
+ * purchase row, what a unit of it costs.  ContractedUnitPrice: a
+ * commitment's rate (ContractedCost its product); at list price, the list
+ * price; a spot pool's, or where no rate is known, what a unit cost
  * (ContractedCost = EffectiveCost). */
 static void prices(const fs_export_row *row, cells *c, const char **lup,
                    const char **cup)
 {
     const fs_export_pool *p = row->pool;
     int usage = row->kind == FS_EXPORT_USAGE;
-    double q = row->quantity, list_unit, contracted;
+    double q = row->quantity;
     long long cost = usage ? row->effective_cents : row->list_cents;
-    double fallback = p->contracted_usd_h > 0 ? p->contracted_usd_h
-                                              : p->price_usd_h;
-    if (usage && p->list_usd_h > 0)
-        list_unit = p->list_usd_h;
-    else
-        list_unit = q > 0 ? (double)row->list_cents / 100 / q : fallback;
+    *lup = unit_price(c->lup, sizeof c->lup, usage ? p->list_usd_h : 0,
+                      row->list_cents, q);
     if (!usage)
-        contracted = list_unit;
+        *cup = *lup;
     else if (fs_export_is_committed(p) && p->contracted_usd_h > 0) {
-        contracted = p->contracted_usd_h;
-        cost = llround(contracted * q * 100);
+        *cup = decimal(c->cup, sizeof c->cup, p->contracted_usd_h);
+        cost = llround(strtod(*cup, NULL) * as_written(q) * 100);
     } else if (!strcmp(p->category, "Standard"))
-        contracted = list_unit;
-    else
-        contracted = q > 0 ? (double)row->effective_cents / 100 / q
-                           : fallback;
-    *lup = decimal(c->lup, sizeof c->lup, list_unit);
-    *cup = decimal(c->cup, sizeof c->cup, contracted);
+        *cup = unit_price(c->cup, sizeof c->cup, p->list_usd_h, cost, q);
+    else   /* spot: its price where the row's cost is its product */
+        *cup = unit_price(c->cup, sizeof c->cup, p->price_usd_h, cost, q);
     money(c->contracted, sizeof c->contracted, cost);
 }
 
@@ -232,7 +265,7 @@ int fs_export_write_focus(FILE *f, const fs_export_row *row)
         committed && !buy ? (unused ? "Unused" : "Used") : NULL,
         committed ? (spend ? "Savings Plan" : "Reserved Instance") : NULL,
         cunit, consumed, consumed ? "GPU-Hours" : NULL, c->contracted, cup,
-        c->effective, c->provider, c->list, lup,
+        c->effective, c->invoice, c->provider, c->list, lup,
         buy ? "Standard" : p->category, qty,
         qty ? (unused && spend ? "USD" : "Hours") : NULL,
         c->provider, c->provider, NULL, NULL,

@@ -23,9 +23,9 @@
  * A commitment's unused part (a savings plan's PRICING-unused rows) is
  * spread over the periods by what each left of the commitment at the
  * committed rate.  A pool's list cost (store_savings.c) is spread over
- * months and periods by instance-hours as the saving on top of the used
- * rows' effective cost, so that no row lists below what it cost when the
- * month saved, and the rows add up to it exactly. */
+ * months and periods by instance-hours, by largest remainder, so that
+ * each row's list cost is its instance-hours at the list price within a
+ * cent and the rows add up to the pool's list cost exactly. */
 #include "sim/cli/export/export.h"
 
 #include <math.h>
@@ -143,7 +143,8 @@ typedef struct month_work {
     size_t n;
     double *t0, *t1, *w, *frac;
     double *inst, *used, *unused_q;     /* instance-hours; unused quantity */
-    long long *billed, *amort, *unused, *ubilled, *uamort, *save;
+    long long *billed, *amort, *unused, *ubilled, *uamort;
+    long long *list;                    /* each period's list cents */
 } month_work;
 
 /* The month's shares of the pool's list cost (by its instance-hours in
@@ -266,17 +267,16 @@ static int pool_month(const fs_export_run *r, const fs_export_pool *p,
         term_periods(r, p, m, mw);
     else
         usage_periods(p, m, mw);
-    /* the list cost: at list price, what the used part cost plus its
-     * share of the month's saving (by instance-hours); priced at list, or
-     * with no list price known, what it cost */
-    long long used_cost = 0;
-    for (size_t i = 0; i < mw->n; i++) {
-        used_cost += mw->billed[i] + mw->amort[i];
+    /* the list cost: the month's list cents by the instance-hours used in
+     * each period, so that each row's share is its instance-hours x the
+     * list price, rounded up or down (the writer states the price to
+     * more decimals on a row rounded the other way: FOCUS wants ListCost
+     * = ListUnitPrice x PricingQuantity); priced at list, or with no list
+     * price known, what it cost */
+    for (size_t i = 0; i < mw->n; i++)
         mw->w[i] = mw->used[i];
-    }
     int listed = p->has_list && strcmp(p->category, "Standard");
-    spread(listed ? list_m - used_cost : 0, mw->w, mw->n, mw->save,
-           mw->frac);
+    spread(listed ? list_m : 0, mw->w, mw->n, mw->list, mw->frac);
     if (has_term(p) && p->upfront_usd > 0 && p->instances > 0 &&
         emit_purchases(r, p, m, mw, emit, ctx))
         return -1;
@@ -294,7 +294,7 @@ static int pool_month(const fs_export_run *r, const fs_export_pool *p,
             r, p, m, mw->t0[i], mw->t1[i], FS_EXPORT_USAGE,
             util_integral(p, mw->t0[i], mw->t1[i], 0) / 3600,
             util_integral(p, mw->t0[i], mw->t1[i], 1) / 3600, qty, cq,
-            mw->billed[i], eff, eff + mw->save[i], mw->amort[i]};
+            mw->billed[i], eff, listed ? mw->list[i] : eff, mw->amort[i]};
         if (emit(ctx, &row))
             return -1;
         if (!committed || !(mw->unused_q[i] > 0) || mw->unused[i] == 0)
@@ -337,7 +337,7 @@ static void work_free(month_work *mw)
     double *d[] = {mw->t0, mw->t1, mw->w, mw->frac, mw->inst, mw->used,
                    mw->unused_q};
     long long *c[] = {mw->billed, mw->amort, mw->unused, mw->ubilled,
-                      mw->uamort, mw->save};
+                      mw->uamort, mw->list};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
         free(d[i]);
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
@@ -349,7 +349,7 @@ static int work_alloc(month_work *mw, size_t most)
     double **d[] = {&mw->t0, &mw->t1, &mw->w, &mw->frac, &mw->inst,
                     &mw->used, &mw->unused_q};
     long long **c[] = {&mw->billed, &mw->amort, &mw->unused, &mw->ubilled,
-                       &mw->uamort, &mw->save};
+                       &mw->uamort, &mw->list};
     int ok = 1;
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
         ok &= (*d[i] = calloc(most, sizeof **d[i])) != NULL;

@@ -4,10 +4,11 @@
  * activations, runtime overhead) or, with --training, a fine-tune's memory
  * (weights, gradients, optimizer states, fp32 master weights on their own
  * line, activations for --batch x --seq with or without activation
- * checkpointing, ZeRO 0-3 over --gpus) and its tokens/s.  Prints the
+ * checkpointing, ZeRO 0-3 over --gpus; LoRA adapters of --lora-rank on a
+ * frozen base, --qlora on a 4-bit one) and its tokens/s.  Prints the
  * breakdown in GB (10^9 bytes) per GPU, whether it fits, the largest batch
  * (and context) that fits, the nearest configurations that fit when it does
- * not, and every catalog GPU on which it fits with its cheapest instance
+ * not (a fine-tune: the ZeRO stages and GPU counts), and every catalog GPU on which it fits with its cheapest instance
  * type, cheapest first.  The arithmetic is models/llm_memory.c's. */
 #include "sim/cli/commands.h"
 #include "models/catalog.h"
@@ -24,7 +25,7 @@ typedef struct fit_args {
     const char *model, *gpu, *models_csv, *dir;
     fs_llm_config cfg;
     fs_llm_training train;
-    int training, kv_set;
+    int training, kv_set, qlora;
     long context;
     int batch;
     double mfu;
@@ -47,7 +48,7 @@ static int option(fit_args *a, int argc, char **argv, int *i)
     static const char *const names[] = {
         "--gpu", "--precision", "--kv-precision", "--tp", "--engine",
         "--context", "--batch", "--seq", "--optimizer", "--zero", "--gpus",
-        "--models", "--catalog", "--mfu"};
+        "--models", "--catalog", "--mfu", "--lora-rank"};
     enum { N = sizeof names / sizeof names[0] };
     const char *v[N] = {0};
     const char **slots[N];
@@ -60,6 +61,8 @@ static int option(fit_args *a, int argc, char **argv, int *i)
         return a->train.checkpointing = 1, 0;
     if (strcmp(arg, "--no-master-weights") == 0)
         return a->train.master_weights = 0, 0;
+    if (strcmp(arg, "--qlora") == 0)   /* QLoRA: a 4-bit frozen base */
+        return a->qlora = 1, a->train.weights = FS_PREC_INT4, 0;
     int taken = fs_option_values("fit", argc, argv, i, names, slots, N);
     if (taken < 0)
         return 2;
@@ -116,6 +119,8 @@ static int option(fit_args *a, int argc, char **argv, int *i)
         a->models_csv = v[11];
     if (v[12])
         a->dir = v[12];
+    if (v[14] && whole("--lora-rank", v[14], 1, 65536, &a->train.lora_rank))
+        return 2;
     if (v[13]) {
         a->mfu = strtod(v[13], NULL);
         if (!(a->mfu > 0 && a->mfu <= 1))
@@ -130,7 +135,7 @@ static int parse(fit_args *a, int argc, char **argv)
     memset(a, 0, sizeof *a);
     a->dir = fs_catalog_default_dir();
     fs_llm_config_default(&a->cfg, NULL, NULL);
-    a->train = (fs_llm_training){FS_PREC_BF16, 0, 0, 0, FS_OPT_ADAM, 1, 0, 1};
+    a->train = (fs_llm_training){FS_PREC_BF16, 0, 0, 0, FS_OPT_ADAM, 1, 0, 1, 0};
     for (int i = 1; i < argc; i++) {
         int rc = option(a, argc, argv, &i);
         if (rc == 2)
@@ -148,6 +153,16 @@ static int parse(fit_args *a, int argc, char **argv)
                               "MODEL --gpu GPU");
     if (a->training && (!a->train.batch || !a->train.seq))
         return fs_usage_error("fit", "--training needs --batch and --seq");
+    if ((a->train.lora_rank || a->qlora) && !a->training)
+        return fs_usage_error("fit", "--lora-rank and --qlora are for a "
+                              "fine-tune: add --training");
+    if (a->qlora && !a->train.lora_rank)
+        return fs_usage_error("fit", "--qlora trains LoRA adapters on a "
+                              "4-bit base: give their --lora-rank (16, 64)");
+    if (a->qlora && a->train.weights != FS_PREC_INT4)
+        return fs_usage_error("fit", "--qlora is a 4-bit base: drop "
+                              "--precision %s",
+                              fs_precision_name(a->train.weights));
     if (!a->training && !a->batch != !a->context)
         return fs_usage_error("fit", "--context and --batch go together");
     if (a->train.zero && a->train.gpus < 2)
@@ -267,20 +282,32 @@ static void print_training(const fit_args *a, const fs_llm_model *m,
         "(adam: fp32 m and v, 8 bytes a parameter)",
         "(adam8bit: 8-bit m and v, 2 bytes a parameter)",
         "(sgd: fp32 momentum, 4 bytes a parameter)"};
-    printf("%s training on %s: %s weights, %s, batch %d x %ld tokens, %s, "
-           "ZeRO %d over %d GPU%s (per GPU; GB = 10^9 bytes)\n", m->name,
-           g->name, fs_precision_name(t->weights),
+    printf("%s %straining on %s: %s weights, %s, batch %d x %ld tokens, "
+           "%s, ZeRO %d over %d GPU%s (per GPU; GB = 10^9 bytes)\n", m->name,
+           t->lora_rank ? t->weights == FS_PREC_INT4 ? "QLoRA " : "LoRA "
+                        : "", g->name, fs_precision_name(t->weights),
            fs_optimizer_name(t->optimizer), t->batch, t->seq,
            t->checkpointing ? "activation checkpointing"
                             : "no activation checkpointing",
            t->zero, t->gpus, t->gpus > 1 ? "s" : "");
-    line("weights", mem->weights, "");
-    line("gradients", mem->gradients, "(16-bit)");
+    char note[160];
+    int lora = t->lora_rank > 0;
+    if (lora) {
+        snprintf(note, sizeof note, "(frozen, %s: no gradients, no "
+                 "optimizer states)", fs_precision_name(t->weights));
+        line("base weights", mem->weights, note);
+        snprintf(note, sizeof note, "(rank %ld on q, k, v, o, gate, up, "
+                 "down: %.1f M parameters, 16-bit)", t->lora_rank,
+                 fs_llm_lora_params(m, t->lora_rank) / 1e6);
+        line("LoRA adapters", mem->adapters, note);
+    } else
+        line("weights", mem->weights, "");
+    line("gradients", mem->gradients, lora ? "(16-bit, adapters only)"
+                                           : "(16-bit)");
     line("optimizer states", mem->optimizer, opt_note[t->optimizer]);
-    if (t->master_weights && t->weights != FS_PREC_FP32)
+    if (mem->master_weights > 0)
         line("master weights", mem->master_weights,
              "(fp32 copy; --no-master-weights leaves it out)");
-    char note[160];
     snprintf(note, sizeof note, "(%d x %ld tokens%s)",
              (t->batch + t->gpus - 1) / t->gpus, t->seq,
              t->checkpointing ? ": layer inputs + one layer recomputed"
@@ -296,6 +323,48 @@ static void print_training(const fit_args *a, const fs_llm_model *m,
     printf("  throughput: %.0f tokens/s per GPU (MFU %.2f x %.1f TFLOPS / "
            "(%d x %.2f B active parameters))\n", tps, mfu, g->bf16_tflops,
            t->checkpointing ? 8 : 6, m->active_params / 1e9);
+}
+
+/* A fine-tune that does not fit one GPU: for each ZeRO stage from the one
+ * given, the fewest data-parallel GPUs (powers of two up to 64) on which
+ * it fits, at the same sequences per GPU (the global batch grows with
+ * the GPUs), and what a GPU then holds. */
+static void print_zero(const fit_args *a, const fs_llm_model *m,
+                       const fs_gpu *g)
+{
+    fs_llm_hw hw;
+    fs_llm_hw_default(&hw, g);
+    int per = (a->train.batch + a->train.gpus - 1) / a->train.gpus, shown = 0;
+    printf("Fits on %s with:", g->name);
+    for (int zero = a->train.zero > 0 ? a->train.zero : 1; zero <= 3;
+         zero++)
+        for (int n = 2; n <= 64; n *= 2) {
+            fs_llm_training t = a->train;
+            t.zero = zero;
+            t.gpus = n;
+            t.batch = per * n;
+            fs_llm_memory mem;
+            fs_llm_fit_training(m, &t, &hw, &mem);
+            if (!mem.fits || (zero == a->train.zero && n <= a->train.gpus))
+                continue;
+            printf("%s ZeRO-%d over %d GPUs (%.1f GB a GPU)",
+                   shown++ ? "," : "", zero, n, mem.total);
+            break;
+        }
+    printf("%s\n", shown ? " (same sequences per GPU; --zero, --gpus)"
+                         : " no ZeRO stage up to 64 GPUs");
+    printf("  over 8 GPUs (one 8-GPU instance), a GPU holds:");
+    for (int zero = 1; zero <= 3; zero++) {
+        fs_llm_training t = a->train;
+        t.zero = zero;
+        t.gpus = 8;
+        t.batch = per * 8;
+        fs_llm_memory mem;
+        fs_llm_fit_training(m, &t, &hw, &mem);
+        printf("%s ZeRO-%d %.1f GB (%s)", zero > 1 ? "," : "", zero,
+               mem.total, mem.fits ? "fits" : "no");
+    }
+    printf("\n");
 }
 
 /* What fits_at needs: the question asked, on one GPU. */
@@ -431,6 +500,8 @@ static int run(fit_args *a, const fs_catalog *cat, const fs_llm_catalog *mc)
         print_inference(a, m, g, &mem);
     if (!mem.fits && !a->training)
         print_nearest(a, m, g);
+    else if (!mem.fits)
+        print_zero(a, m, g);
     print_where(a, m, cat);
     return FS_EXIT_OK;
 }

@@ -1,10 +1,11 @@
 /* cmd_roi.c -- `fleetsim roi [--db FILE] RUN [--pool POOL] [--term 1y|3y]
  * [--upfront none|partial|all] [--rate TERM:OPTION=PRICE]...
- * [--savings-plan] [--discount D] [--discount-rate R] [--lookback D]
- * [--format ...]`.
+ * [--savings-plan] [--all] [--discount D] [--discount-rate R]
+ * [--lookback D] [--format ...]`.
  *
  * Reads the options; sim/cli/shared/roi_run.c computes each pool's
- * recommendation and roi_out.c prints it.  A pool that cannot be priced
+ * recommendation and roi_out.c prints it (--all: roi_options.c, every
+ * option in one table).  A pool that cannot be priced
  * is said so on stderr and skipped. */
 #include "sim/cli/commands.h"
 
@@ -23,7 +24,7 @@
 typedef struct roi_opts {
     const char *db, *run, *pool, *term, *upfront, *format, *lookback;
     const char *discount_rate, *discount;
-    int plan;
+    int plan, all;
     int fmt;
     int term_months, upfront_kind;     /* 0 none, 1 partial, 2 all */
     double rate, plan_discount, lookback_s;
@@ -52,6 +53,15 @@ static int check_opts(roi_opts *o)
     if (!o->run)
         return fs_usage_error("roi", "which run? give RUN (an id or a name; "
                               "see `fleetsim runs`)");
+    if (o->all && (o->term || o->upfront || o->plan))
+        return fs_usage_error("roi", "--all shows every term, upfront "
+                              "option and the savings plan: drop %s",
+                              o->term ? "--term" : o->upfront ? "--upfront"
+                              : "--savings-plan");
+    if (!o->term)
+        o->term = "1y";
+    if (!o->upfront)
+        o->upfront = "none";
     if (pick(o->term, terms, &t))
         return fs_usage_error("roi", "--term: '%s' is not 1y or 3y", o->term);
     o->term_months = t ? 36 : 12;
@@ -94,7 +104,7 @@ static int parse_args(int argc, char **argv, roi_opts *o)
     static const char *const options[] = {
         "--db", "--pool", "--term", "--upfront", "--savings-plan",
         "--discount", "--discount-rate", "--lookback", "--format", "--rate",
-        "--help", NULL};
+        "--all", "--help", NULL};
     struct { const char *name; const char **v; } vals[] = {
         {"--db", &o->db}, {"--pool", &o->pool}, {"--term", &o->term},
         {"--upfront", &o->upfront}, {"--discount-rate", &o->discount_rate},
@@ -127,6 +137,8 @@ static int parse_args(int argc, char **argv, roi_opts *o)
         }
         if (strcmp(argv[i], "--savings-plan") == 0)
             o->plan = 1;
+        else if (strcmp(argv[i], "--all") == 0)
+            o->all = 1;
         else if (argv[i][0] == '-' && argv[i][1])
             return fs_unknown_option("roi", argv[i], options);
         else if (o->run)
@@ -162,9 +174,16 @@ static int roi_all(fs_store *s, const roi_opts *o, fs_error *err)
     q.plan_discount = o->plan_discount;
     q.rate = o->rate;
     q.lookback_s = o->lookback_s;
+    if (o->all) {
+        size_t n = 0;
+        if (fs_roi_print_options(stdout, o->fmt, db, run, &q, &n, err))
+            return FS_EXIT_FAIL;
+        if (n > 0)
+            return FS_EXIT_OK;
+    }
     fs_roi_pool *pools = NULL;
     size_t np = 0, nrows = 0, not_sold = 0;
-    if (fs_roi_for_run(db, run, &q, &pools, &np, err))
+    if (!o->all && fs_roi_for_run(db, run, &q, &pools, &np, err))
         return FS_EXIT_FAIL;
     if (np == 0) {
         if (o->pool)
@@ -206,8 +225,8 @@ static int roi_all(fs_store *s, const roi_opts *o, fs_error *err)
 
 int cmd_roi(int argc, char **argv)
 {
-    roi_opts o = {.db = FS_DEFAULT_DB, .term = "1y", .upfront = "none",
-                  .format = "table", .discount_rate = "8%"};
+    roi_opts o = {.db = FS_DEFAULT_DB, .format = "table",
+                  .discount_rate = "8%"};
     fs_roi_query_default(&o.q);
     int rc = parse_args(argc, argv, &o);
     if (rc)

@@ -10,4 +10,12 @@ enum { FS_ROI_TABLE, FS_ROI_CSV, FS_ROI_JSON, FS_ROI_MARKDOWN };
 
 void fs_roi_print(FILE *out, int format, const fs_roi_row *rows, size_t n);
 
+/* `roi --all` (roi_options.c): every term and upfront option and the
+ * savings plan (1y, 3y) for each pool of run, base's other settings
+ * kept, one table per pool, cheapest first.  *npools: the pools (0: none
+ * such).  0, or -1 with err. */
+int fs_roi_print_options(FILE *out, int format, sqlite3 *db, long run,
+                         const fs_roi_query *base, size_t *npools,
+                         fs_error *err);
+
 #endif
