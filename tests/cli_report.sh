@@ -190,7 +190,7 @@ cells = [html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", row)]
 count, od, with_, save, pct, daily = cells[0], cells[1], cells[2], cells[3], cells[4], cells[7]
 svg = re.search(r"<figcaption>ri-breakeven.*?</figure>", dom, re.S).group(0)
 text = html.unescape(" ".join(re.findall(r">([^<]*)<", svg)))
-m = re.search(r"reserve (\d+) \(roi\), saves (\$[\d,.]+) a month \(([\d.]+%)\) of (\$[\d,.]+) on demand", text)
+m = re.search(r"reserve (\d+) \(roi\), saves (\$[\d,.]+) a month \(([\d.]+%)\) of (\$[\d,.]+ \(all on demand\))", text)
 print(count == m.group(1), save == m.group(2), pct == m.group(3),
       od == m.group(4), with_ != "" and daily != "", int(count) < int(daily),
       count, save, daily)
@@ -288,7 +288,7 @@ checks=$((checks + 1))
     fail "md recommendation row '$row' is not roi's ($count, $save)"
 expect_in review.md '## Reservation recommendation (1-year, no upfront, hour-by-hour demand)' \
     "md: the recommendation table"
-expect_in review.html "<td>base</td><td>od</td><td>$count</td><td>\$730.00</td><td>\$325.07</td><td>\$$save</td><td>55.5%</td>" \
+expect_in review.html "<td>base</td><td>od</td><td>$count</td><td>\$730.00 (all on demand)</td><td>\$325.07</td><td>\$$save</td><td>55.5%</td>" \
     "html: the recommendation row"
 expect_exit 0 "coarse run" -- "$FLEETSIM" run r.ini --db "$DB" --quiet \
     --set scenario.metrics_interval=2h --name coarse
@@ -309,6 +309,32 @@ checks=$((checks + 1))
 [ "$(grep -c '<svg' coarse.html)" -eq 5 ] || fail "note: not five <svg>"
 expect_in coarse.html '<p class="note">Not drawn for these runs: ri-breakeven: run ' \
     "html: the note in the chart's place"
+
+# ---- the tables of case study 6: training, spot, nothing to reserve -------
+# Each run's training workload is in the showback table with its cost
+# (cost_allocation's, to the cent); the spot pool's bill reads as spot (its
+# purchase option's label), never "on demand"; roi reserves nothing there,
+# and the row says so instead of a break-even.
+expect_exit 0 "tables of case 6" -- "$FLEETSIM" report --db c6.db \
+    --out c6t.md 1 2
+for run in 1 2; do
+    name=$(sql c6.db "SELECT name FROM run WHERE run_id = $run")
+    cost=$(py 'import sys; print(format(float(sys.argv[1]), ",.2f"))' "$(sql c6.db "SELECT total(cost_usd) FROM cost_allocation WHERE run_id = $run AND workload = 'finetune'")")
+    expect_in c6t.md "| $name | finetune | training: 1 of 1 jobs finished | – | " \
+        "showback: run $run's training workload"
+    expect_in c6t.md "| \$$cost | – |" "showback: its cost ($cost)"
+done
+spot=$(sql c6.db "SELECT name FROM run WHERE run_id = 2")
+row=$(grep "^| $spot | gpu | " c6t.md | tail -1)
+checks=$((checks + 1))
+case $row in
+*"| 0 | "*"(all on spot, as paid) |"*"| — (nothing to reserve) |"*) ;;
+*) fail "spot pool's recommendation row: '$row'" ;;
+esac
+checks=$((checks + 1))
+! grep -q "on spot.*not within the" c6t.md || fail "a break-even for a reservation of 0"
+checks=$((checks + 1))
+! grep "^| $spot | gpu | " c6t.md | grep -q "on demand" || fail "the spot bill labelled on demand"
 
 # ---- bad use --------------------------------------------------------------
 expect_exit 2 "report .txt" -- "$FLEETSIM" report --db "$DB" \

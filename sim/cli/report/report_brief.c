@@ -26,8 +26,9 @@
 
 #include "sim/base/vec.h"
 #include "sim/store/columns.h"
+#include "sim/cli/shared/summary.h"
 
-#define SLO_WANTED 0.99     /* attainment under which an SLO is a risk */
+#define SLO_WANTED FS_SLO_MET_SHARE  /* under it an SLO is missed: a risk */
 #define IDLE_RISK 0.10      /* idle share of a commitment that is a risk */
 #define IDLE_SAVING 0.25    /* idle share of an on-demand pool worth sizing */
 
@@ -424,12 +425,14 @@ static int slo_risks(fs_store *s, const brief_run *b, fs_rbrief *br,
     int rc = 0;
     while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
         const char *w = (const char *)sqlite3_column_text(st, 0);
-        rc = fs_rlines_add(&br->risks, err, "SLO: workload %s of run %s "
-                           "serves %.2f%% of its finished requests within "
-                           "its p99 SLO of %.4g s (under %.0f%%).",
+        char slo[64];
+        fs_format_latency(sqlite3_column_double(st, 1), slo, sizeof slo);
+        rc = fs_rlines_add(&br->risks, err, "SLO missed: workload %s of run "
+                           "%s serves %.2f%% of its finished requests within "
+                           "its p99 SLO of %s (under %.0f%%).",
                            w ? w : "?", b->name,
-                           100 * sqlite3_column_double(st, 2),
-                           sqlite3_column_double(st, 1), 100 * SLO_WANTED);
+                           100 * sqlite3_column_double(st, 2), slo,
+                           100 * SLO_WANTED);
     }
     sqlite3_finalize(st);
     return rc;
