@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sqlite3.h>
 
 #include "sim/base/vec.h"
@@ -162,37 +161,6 @@ static int read_run(fs_store *s, long id, const char *name, brief_run *b,
     return 0;
 }
 
-/* Days of the month "YYYY-MM" that [start, start + horizon) covers, and
- * the month's days. */
-static void month_days(const char *month, const char *start, double horizon,
-                       double *run, int *days)
-{
-    int y, m, d = 1, hh = 0, mm = 0;
-    struct tm t0 = {0}, t1 = {0};
-    *run = NAN;
-    *days = 0;
-    if (sscanf(month, "%d-%d", &y, &m) != 2)
-        return;
-    t0.tm_year = y - 1900;
-    t0.tm_mon = m - 1;
-    t0.tm_mday = 1;
-    t1 = t0;
-    t1.tm_mon++;
-    time_t a = timegm(&t0), b = timegm(&t1);
-    *days = (int)lround((double)(b - a) / 86400);
-    struct tm ts = {0};
-    if (!start || sscanf(start, "%d-%d-%d %d:%d", &y, &m, &d, &hh, &mm) < 3)
-        return;
-    ts.tm_year = y - 1900;
-    ts.tm_mon = m - 1;
-    ts.tm_mday = d;
-    ts.tm_hour = hh;
-    ts.tm_min = mm;
-    double s0 = (double)timegm(&ts), s1 = s0 + horizon;
-    double lo = fmax(s0, (double)a), hi = fmin(s1, (double)b);
-    *run = hi > lo ? (hi - lo) / 86400 : 0;
-}
-
 /* "2026-01: $48.00 (1 of 31 days run); 2026-02: ..." into buf. */
 static void bills(fs_store *s, long id, double horizon, char *buf,
                   size_t size)
@@ -225,7 +193,7 @@ static void bills(fs_store *s, long id, double horizon, char *buf,
             snprintf(buf + at, size - at, "; …");
             break;
         }
-        month_days(month ? month : "", start, horizon, &run, &days);
+        fs_month_days(month ? month : "", start, horizon, &run, &days);
         if (!isnan(run) && days > 0 && run < 1 - 1e-9)
             snprintf(part, sizeof part, " (%.3g hour%s of its %d days "
                      "run)", run * 24, fabs(run * 24 - 1) < 1e-9 ? "" : "s",
