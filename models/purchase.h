@@ -108,6 +108,9 @@ typedef struct fs_purchase_bill {
 typedef struct fs_purchase_option {
     const char *name;             /* the `pricing =` value: "reserved" */
     const char *focus_category;   /* FOCUS 1.2 PricingCategory: "Committed" */
+    /* A pool's bill paid this way, in words, for the reports that set it
+     * beside a reservation: "all on demand", "all on spot, as paid". */
+    const char *bill_label;
     const fs_key_doc *keys;       /* pool keys it reads; NULL-name ended */
     /* NULL when a pool of this option may autoscale; else why it may not
      * ("reserved pools have a fixed count; ..."). */

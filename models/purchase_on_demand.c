@@ -51,6 +51,7 @@ static void on_demand_finish(const fs_purchase_terms *t,
 const fs_purchase_option fs_purchase_on_demand = {
     .name = "on-demand",
     .focus_category = "Standard",
+    .bill_label = "all on demand",
     .keys = on_demand_keys,
     .fixed_count = NULL,
     .resolve = on_demand_resolve,

@@ -235,6 +235,7 @@ static void reserved_finish(const fs_purchase_terms *t,
 const fs_purchase_option fs_purchase_reserved = {
     .name = "reserved",
     .focus_category = "Committed",
+    .bill_label = "all reserved (amortized)",
     .keys = reserved_keys,
     .fixed_count = "reserved pools have a fixed count; autoscale an "
                    "on-demand pool beside them",

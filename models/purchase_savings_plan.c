@@ -215,6 +215,7 @@ static void plan_finish(const fs_purchase_terms *t, const fs_purchase_bill *b,
 const fs_purchase_option fs_purchase_savings_plan = {
     .name = "savings-plan",
     .focus_category = "Committed",
+    .bill_label = "on the savings plan",
     .keys = plan_keys,
     .fixed_count = NULL,
     .resolve = plan_resolve,

@@ -163,6 +163,7 @@ static void spot_finish(const fs_purchase_terms *t, const fs_purchase_bill *b,
 const fs_purchase_option fs_purchase_spot = {
     .name = "spot",
     .focus_category = "Dynamic",
+    .bill_label = "all on spot, as paid",
     .keys = spot_keys,
     .fixed_count = "spot pools have a fixed count (plus spot_extra): "
                    "interrupted instances are replaced, not autoscaled",

@@ -193,7 +193,7 @@ static void write_labels(fs_plot_ctx *ctx, const point *pt, size_t m)
                 x = fmax(x, pt[i].p99);
             }
         fprintf(ctx->vars, "' at %.10g, %.10g / money_div left offset "
-                "char 1.3, 0 font ',9'\n", x, y);
+                "char 1.3, 0 font ',11'\n", x, y);
     }
     free(of);
     free(cl);

@@ -1,14 +1,20 @@
 /* chart_monthly_cost.c -- data of `monthly-cost`: one bar per run and
- * calendar month (cost_monthly), stacked by pricing model; the bars of one
- * run side by side, a gap between runs.
+ * calendar month (cost_monthly), stacked by pricing model, and after a
+ * run's months its 730-hour run rate (the run's cost of each pricing
+ * model x 730 h / its horizon), so that a 7-day run's bill of $31.5K
+ * never reads as what a month costs; a month the run covers in part says
+ * so ("2026-01 (7 of 31 days)", summary_format.c).  The bars of one run
+ * side by side, a gap between runs.
  *
  * Data: one row per bar: label index, then the cost of each pricing model
  * (columns in the order of the `pricing` array).  Preamble: pricing[],
- * label[] ("RUN YYYY-MM"), npricing, nbars, money axis. */
+ * label[] ("RUN YYYY-MM (7 of 31 days)", "RUN run rate (730 h)"),
+ * npricing, nbars, money axis. */
 #include "plots/plot_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include "sim/cli/shared/summary.h"
 
 /* The pricing models of all runs, sorted (on-demand, reserved, ...). */
 static int collect_pricing(fs_plot_ctx *ctx, fs_plot_strs *pr)
@@ -40,8 +46,50 @@ static int collect_pricing(fs_plot_ctx *ctx, fs_plot_strs *pr)
     return 0;
 }
 
-/* Writes one row per month of the run; adds the labels; *max gets the
- * tallest bar. */
+/* One bar: its label's index, then v[0..n) (zeroed after); *max gets
+ * the tallest bar.  0, or -1 out of memory. */
+static int write_bar(fs_plot_ctx *ctx, fs_plot_strs *labels,
+                     const char *label, double *v, size_t n, double *max)
+{
+    long k = fs_plot_strs_index(labels, label);
+    if (k < 0)
+        return fs_error_set(ctx->err, "out of memory");
+    fprintf(ctx->data, "%ld", k + 1);
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        fputc('\t', ctx->data);
+        fs_plot_num(ctx->data, v[i], "");
+        sum += v[i];
+        v[i] = 0;
+    }
+    fputc('\n', ctx->data);
+    if (sum > *max)
+        *max = sum;
+    return 0;
+}
+
+/* The run's start date and horizon (start "" when unknown). */
+static void run_span(fs_plot_ctx *ctx, long run, char *start, size_t size,
+                     double *horizon)
+{
+    start[0] = '\0';
+    *horizon = 0;
+    sqlite3_stmt *st = fs_plot_prepare(ctx,
+        "SELECT start_date, horizon_s FROM run WHERE run_id = ?");
+    if (!st)
+        return;
+    sqlite3_bind_int64(st, 1, run);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        if (sqlite3_column_text(st, 0))
+            snprintf(start, size, "%s",
+                     (const char *)sqlite3_column_text(st, 0));
+        *horizon = sqlite3_column_double(st, 1);
+    }
+    sqlite3_finalize(st);
+}
+
+/* Writes one row per month of the run, then its run rate; adds the
+ * labels; *max gets the tallest bar. */
 static int write_run(fs_plot_ctx *ctx, long run, const fs_plot_strs *pr,
                      fs_plot_strs *labels, double *max)
 {
@@ -54,36 +102,25 @@ static int write_run(fs_plot_ctx *ctx, long run, const fs_plot_strs *pr,
     if (!st)
         return -1;
     sqlite3_bind_int64(st, 1, run);
-    double *v = calloc(pr->n ? pr->n : 1, sizeof *v);
+    size_t np = pr->n ? pr->n : 1;
+    double *v = calloc(2 * np, sizeof *v), horizon;
     if (!v) {
         sqlite3_finalize(st);
         return fs_error_set(ctx->err, "out of memory");
     }
-    char month[32] = "";
+    double *all = v + np;       /* the run's whole cost by pricing */
+    char month[32] = "", start[40], label[700], when[96];
+    run_span(ctx, run, start, sizeof start, &horizon);
     int have = 0, rc = 0, step;
     for (;;) {
         step = sqlite3_step(st);
         const char *m = step == SQLITE_ROW ?
             (const char *)sqlite3_column_text(st, 0) : NULL;
         if (have && (!m || strcmp(m, month) != 0)) {
-            char label[600];
-            snprintf(label, sizeof label, "%s %s", name, month);
-            long k = fs_plot_strs_index(labels, label);
-            if (k < 0) {
-                rc = fs_error_set(ctx->err, "out of memory");
+            fs_format_month(month, start, horizon, when, sizeof when);
+            snprintf(label, sizeof label, "%s %s", name, when);
+            if ((rc = write_bar(ctx, labels, label, v, pr->n, max)) != 0)
                 break;
-            }
-            fprintf(ctx->data, "%ld", k + 1);
-            double sum = 0;
-            for (size_t i = 0; i < pr->n; i++) {
-                fputc('\t', ctx->data);
-                fs_plot_num(ctx->data, v[i], "");
-                sum += v[i];
-                v[i] = 0;
-            }
-            fputc('\n', ctx->data);
-            if (sum > *max)
-                *max = sum;
             have = 0;
         }
         if (!m)
@@ -92,8 +129,16 @@ static int write_run(fs_plot_ctx *ctx, long run, const fs_plot_strs *pr,
         have = 1;
         const char *p = (const char *)sqlite3_column_text(st, 1);
         for (size_t i = 0; i < pr->n; i++)
-            if (strcmp(pr->v[i], p ? p : "") == 0)
+            if (strcmp(pr->v[i], p ? p : "") == 0) {
                 v[i] += sqlite3_column_double(st, 2);
+                all[i] += sqlite3_column_double(st, 2);
+            }
+    }
+    if (rc == 0 && step == SQLITE_DONE && horizon > 0) {
+        for (size_t i = 0; i < pr->n; i++)
+            all[i] *= 730 * 3600 / horizon;
+        snprintf(label, sizeof label, "%s run rate (730 h)", name);
+        rc = write_bar(ctx, labels, label, all, pr->n, max);
     }
     if (rc == 0 && step != SQLITE_DONE)
         rc = fs_error_set(ctx->err, "reading run %ld: %s", run,
@@ -130,7 +175,9 @@ int fs_chart_monthly_cost(fs_plot_ctx *ctx)
         /* more than 6 bars: numbered, named in a legend below */
         int wide = labels.n > 6;
         fs_plot_var(ctx, "wide", wide);
-        ctx->legend_rows = wide ? (int)(labels.n + pr.n + 1) / 2 : 0;
+        /* one column: a bar's name (run, month and its days) is long */
+        size_t named = labels.n - (ctx->rq->nruns > 1);   /* the gaps' "" */
+        ctx->legend_rows = wide ? (int)(named + pr.n) : 0;
         fs_plot_var(ctx, "legend_rows", ctx->legend_rows);
         /* bar numbers, 1.. over the named bars (the gaps have none) */
         fprintf(ctx->vars, "array num[%zu]\n", labels.n ? labels.n : 1);

@@ -11,9 +11,12 @@
  *           run rate x months), with the reservation (roi's amortized
  *           monthly cost x months; the upfront paid in month 0 when there
  *           is one), break-even marked where roi finds one.
- * The pool: --pool, else the run's first on-demand pool roi can size,
- * else its first sized pool.  A pool bought reserved is marked "already
- * reserved": roi's count there is what it would have chosen.
+ * The pool: --pool, else where the money is: the run's on-demand pool
+ * (its purchase option's FOCUS category Standard) with the largest monthly
+ * bill roi sized, else its first sized pool.  A pool already committed
+ * ("already reserved", "already savings-plan") is marked so: roi's count there is what it
+ * would have chosen.  The bill beside the saving is labelled by the
+ * pool's purchase option ("all on demand", "all on spot, as paid").
  *
  * Data: block 2i: hours of run i (days, instances in use); block 2i+1:
  * months (month, all on demand, with the reservation).  Preamble:
@@ -27,56 +30,54 @@
 #include <string.h>
 #include "sim/cli/shared/roi_run.h"
 #include "sim/store/store.h"
+#include "models/purchase.h"
 
 typedef struct rb_series {
     long count;
     double breakeven;
 } rb_series;
 
-/* The pool to draw among roi's rows: 0.. or -1 (why in ctx->err). */
+/* The pool's purchase option, from its stored pricing (NULL: unknown). */
+static const fs_purchase_option *pool_option(fs_plot_ctx *ctx, long run,
+                                             const char *pool)
+{
+    sqlite3_stmt *st = fs_plot_prepare(ctx,
+        "SELECT pricing FROM pool WHERE run_id = ?1 AND pool = ?2");
+    if (!st)
+        return NULL;
+    sqlite3_bind_int64(st, 1, run);
+    sqlite3_bind_text(st, 2, pool, -1, SQLITE_STATIC);
+    const fs_purchase_option *o = NULL;
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+        o = fs_purchase_find((const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    return o;
+}
+
+/* The pool to draw among roi's rows: where the money is, the pool paid
+ * on demand (FOCUS Standard) with the largest monthly bill, else the
+ * first pool roi could size.  0.., or -1 (why in ctx->err). */
 static long pick_pool(fs_plot_ctx *ctx, long run, const fs_roi_pool *p,
                       size_t n)
 {
-    long first = -1;
+    long first = -1, best = -1;
     for (size_t i = 0; i < n; i++) {
         if (!p[i].ok)
             continue;
         if (first < 0)
             first = (long)i;
-        sqlite3_stmt *st = fs_plot_prepare(ctx,
-            "SELECT pricing FROM pool WHERE run_id = ?1 AND pool = ?2");
-        if (!st)
-            return -1;
-        sqlite3_bind_int64(st, 1, run);
-        sqlite3_bind_text(st, 2, p[i].row.pool, -1, SQLITE_STATIC);
-        int od = sqlite3_step(st) == SQLITE_ROW &&
-                 sqlite3_column_text(st, 0) &&
-                 strcmp((const char *)sqlite3_column_text(st, 0),
-                        "on-demand") == 0;
-        sqlite3_finalize(st);
-        if (od)
-            return (long)i;
+        const fs_purchase_option *o = pool_option(ctx, run, p[i].row.pool);
+        if (o && strcmp(o->focus_category, "Standard") == 0 &&
+            (best < 0 || p[i].row.r.on_demand_monthly >
+                             p[best].row.r.on_demand_monthly))
+            best = (long)i;
     }
+    if (best >= 0)
+        return best;
     if (first >= 0)
         return first;
     return fs_error_set(ctx->err, "ri-breakeven: run %ld: %s", run,
                         n ? p[0].note : "no pool to size");
-}
-
-/* The pool's pricing ("reserved", ...) into buf. */
-static void pool_pricing(fs_plot_ctx *ctx, long run, const char *pool,
-                         char *buf, size_t size)
-{
-    buf[0] = '\0';
-    sqlite3_stmt *st = fs_plot_prepare(ctx,
-        "SELECT pricing FROM pool WHERE run_id = ?1 AND pool = ?2");
-    if (!st)
-        return;
-    sqlite3_bind_int64(st, 1, run);
-    sqlite3_bind_text(st, 2, pool, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-        snprintf(buf, size, "%s", (const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
 }
 
 /* The pool's instances in use hour by hour, as roi reads them: each
@@ -136,7 +137,7 @@ static int write_run(fs_plot_ctx *ctx, long run, int years,
                      fs_plot_strs *series, rb_series *out, double *max,
                      double *peak)
 {
-    char name[512], pricing[32];
+    char name[512];
     if (fs_plot_run_name(ctx, run, name, sizeof name))
         return -1;
     fs_roi_query q;
@@ -160,14 +161,16 @@ static int write_run(fs_plot_ctx *ctx, long run, int years,
     }
     const fs_roi_row *w = &pools[k].row;
     const fs_roi_result *r = &w->r;
-    pool_pricing(ctx, run, w->pool, pricing, sizeof pricing);
-    char label[1400], a[64], b[64];
+    const fs_purchase_option *o = pool_option(ctx, run, w->pool);
+    char label[1400], a[64], b[64], held[64] = "";
+    if (o && strcmp(o->focus_category, "Committed") == 0)
+        snprintf(held, sizeof held, ", already %s", o->name);
     snprintf(label, sizeof label, "%s / %s (%s%s): reserve %ld (roi), "
-             "saves %s a month (%.1f%%) of %s on demand", name, w->pool,
-             w->gpu, strcmp(pricing, "reserved") == 0 ?
-             ", already reserved" : "", r->count,
+             "saves %s a month (%.1f%%) of %s (%s)", name, w->pool,
+             w->gpu, held, r->count,
              usd(r->savings_monthly, a, sizeof a), r->savings_pct,
-             usd(r->on_demand_monthly, b, sizeof b));
+             usd(r->on_demand_monthly, b, sizeof b),
+             o ? o->bill_label : "as billed");
     out->count = r->count;
     out->breakeven = isnan(r->break_even_months) ? -1
                                                  : r->break_even_months;

@@ -3,17 +3,15 @@
  *
  * Data: one block per series (run, pool), blocks separated by two blank
  * lines: days from the start, gpus_provisioned, gpus_busy.  Preamble:
- * series[] ("RUN / POOL"), nseries, ystep (how far apart series are
- * drawn, so that lines at equal height stay visible: 0.8% of the largest
- * count, at most 12% between the outermost two). */
+ * series[] ("RUN / POOL"), nseries.  Each series is drawn at its own
+ * value, never shifted apart from an equal one (a 40-GPU pool reads 40):
+ * colour and dash tell equal lines apart. */
 #include "plots/plot_impl.h"
 
-#include <math.h>
 #include <string.h>
 
 /* Writes the blocks of one run's pools. */
-static int write_run(fs_plot_ctx *ctx, long run, fs_plot_strs *series,
-                     double *max)
+static int write_run(fs_plot_ctx *ctx, long run, fs_plot_strs *series)
 {
     char name[512];
     if (fs_plot_run_name(ctx, run, name, sizeof name) != 0)
@@ -45,8 +43,6 @@ static int write_run(fs_plot_ctx *ctx, long run, fs_plot_strs *series,
         for (int c = 1; c <= 3; c++)
             fs_plot_num(ctx->data, sqlite3_column_double(st, c),
                         c < 3 ? "\t" : "\n");
-        if (sqlite3_column_double(st, 2) > *max)
-            *max = sqlite3_column_double(st, 2);
     }
     sqlite3_finalize(st);
     return 0;
@@ -56,9 +52,8 @@ int fs_chart_utilization(fs_plot_ctx *ctx)
 {
     fs_plot_strs series = {0};
     int rc = 0;
-    double max = 0;
     for (size_t r = 0; rc == 0 && r < ctx->rq->nruns; r++)
-        rc = write_run(ctx, ctx->rq->run_ids[r], &series, &max);
+        rc = write_run(ctx, ctx->rq->run_ids[r], &series);
     if (rc == 0 && series.n == 0)
         rc = fs_error_set(ctx->err, "utilization: the runs have no "
                           "utilization rows");
@@ -66,11 +61,6 @@ int fs_chart_utilization(fs_plot_ctx *ctx)
         fs_plot_names(ctx, "series", (const char *const *)series.v,
                       series.n);
         fs_plot_var(ctx, "nseries", (double)series.n);
-        /* series apart by about a thick line's width (0.8% of the
-         * largest count), at most 12% between the outermost two */
-        double top = max > 0 ? max : 1, n1 = (double)series.n - 1;
-        fs_plot_var(ctx, "ystep", series.n > 1 ?
-                    fmin(0.008 * top, 0.12 * top / n1) : 0);
     }
     fs_plot_strs_free(&series);
     return rc;

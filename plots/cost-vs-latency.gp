@@ -11,7 +11,7 @@ set xlabel 'p99 latency of finished requests (log scale)'
 set ylabel 'run-rate cost (USD per 730-hour month)'
 set format y money_fmt
 set logscale x
-set key outside below vertical maxrows legend_rows Left reverse noautotitle font ',9' spacing 0.9
+set key outside below vertical maxrows legend_rows Left reverse noautotitle font ',11' spacing 0.9
 set grid
 plot datafile index 1 using 1:($2 / money_div) with lines lw 2 dt 2 lc rgb '#2ca02c' title 'Pareto front', \
      (nover > 0 ? NaN : 1/0) with points pt 6 ps 2.6 lw 2 lc rgb '#d62728' title 'overloaded (>1% unfinished)', \

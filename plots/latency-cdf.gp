@@ -10,7 +10,7 @@ set ylabel 'fraction of requests served within'
 set ytics ('p50' 0.30103, 'p90' 1, 'p95' 1.30103, 'p99' 2, 'p99.9' 3)
 set yrange [0:3.3]
 if (logx) set logscale x
-set key outside right top vertical Left reverse noautotitle font ',9' samplen 3 spacing 0.9
+set key outside right top vertical Left reverse noautotitle font ',11' samplen 3 spacing 0.9
 set grid
 do for [i=1:nseries] {
     if (slo[i] > 0) {

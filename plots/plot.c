@@ -100,9 +100,9 @@ static const char *terminal_for(const char *path, const char **ext)
         return NULL;
     *ext = dot + 1;
     if (strcasecmp(dot, ".png") == 0)
-        return "pngcairo noenhanced size 1000,%d font 'Sans,10'";
+        return "pngcairo noenhanced size 1000,%d font 'Sans,12'";
     if (strcasecmp(dot, ".svg") == 0)
-        return "svg noenhanced size 1000,%d fixed font 'Sans,10'";
+        return "svg noenhanced size 1000,%d fixed font 'Sans,12'";
     if (strcasecmp(dot, ".pdf") == 0)
         return "pdfcairo noenhanced size 10in,%.2fin font 'Sans,10'";
     return NULL;
@@ -292,7 +292,7 @@ static int draw(fs_store *s, const fs_plot_request *rq, const fs_chart *c,
         goto out;
     /* a long legend below the plot makes the image taller, not the
      * plot smaller */
-    int height = 600 + 13 * (ctx.legend_rows > 6 ? ctx.legend_rows - 6 : 0);
+    int height = 600 + 16 * (ctx.legend_rows > 6 ? ctx.legend_rows - 6 : 0);
     fputs("set terminal ", ctx.vars);
     if (strcmp(ext, "pdf") == 0)
         fprintf(ctx.vars, term, height / 100.0);

@@ -8,7 +8,7 @@
 # term; 0, no upfront: saving from the first hour, not marked), nseries, term_months, peak, money_div, money_fmt; the series
 # styles fs_lc(i), fs_dt(i).
 set multiplot layout 2,1 title sprintf("Reserving what roi recommends (%d-month term, no upfront, hour-by-hour demand)", term_months) noenhanced
-set key outside below vertical Left reverse noautotitle font ',8' spacing 0.9
+set key outside below vertical Left reverse noautotitle font ',11' spacing 0.9
 set grid
 set title "Instances in use hour by hour (x: days since the scenario start): the recommended reserved count (line)\nabove it, shaded: the on-demand overflow" noenhanced
 set xlabel ''

@@ -16,9 +16,9 @@ colour(k) = k == 1 ? 0x4c72b0 : k == 2 ? 0x2ca02c : 0xd62728
 if (wide) {
     set xtics 1 nomirror
     set offsets 0, 0, graph 0.3, 0
-    set key outside below vertical maxrows legend_rows Left reverse noautotitle font ',9' spacing 0.9 samplen 0
+    set key outside below vertical maxrows legend_rows Left reverse noautotitle font ',11' spacing 0.9 samplen 0
     plot datafile using 1:($2 / money_div):($2 / money_div):($3 / money_div):($3 / money_div):(colour($4)):xtic(sprintf('%d', int($1))) with candlesticks lc rgb variable notitle, \
-         datafile using 1:($3 / money_div):(amount[int($1)]) with labels rotate by 90 left offset 0,0.6 font ',9' notitle, \
+         datafile using 1:($3 / money_div):(amount[int($1)]) with labels rotate by 90 left offset 0,0.6 font ',11' notitle, \
          for [i=1:nbars] NaN with points ps 0 title sprintf('%d  %s', i, label[i])
 } else {
     set xtics 1 nomirror rotate by -20 left

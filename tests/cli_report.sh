@@ -155,6 +155,52 @@ else
     done
 fi
 
+# ---- readable in a browser: chart text, every workload, no exponent ------
+# Rendered by chromium at 1024 px wide: no chart text under 11 px (its font
+# size times the scale the page draws the chart at, measured by a script
+# added to a copy of the page); every workload of each run in the showback
+# table, case study 6's training teams included; no duration with an
+# exponent, a mean wait of 30 us included (it read 2.998e-05 s).
+cat >tiny.ini <<'INI'
+[scenario]
+name = tiny
+start = 2026-01-01
+horizon = 1d
+metrics_interval = 1h
+seed = 3
+[pool.p]
+gpu = L4
+count = 2
+price = 1.00
+[workload.w]
+pools = p
+arrivals = poisson(rate=1/s)
+service = exponential(mean=50ms)
+slo_p99 = 1s
+INI
+expect_exit 0 "a run that hardly waits" -- "$FLEETSIM" run tiny.ini --db "$DB" --quiet
+wait=$(sql "$DB" "SELECT l.wait_mean_s > 0 AND l.wait_mean_s < 1e-4 FROM latency l JOIN run r USING (run_id) WHERE r.name = 'tiny'")
+expect_eq "$wait" 1 "tiny: a mean wait under 100 us"
+expect_exit 0 "report of base, two, tiny" -- "$FLEETSIM" report --db "$DB" \
+    --out readable.html base 'two<b>&od' tiny
+expect_in readable.html "<td>29.98 us</td>" "html: the mean wait in microseconds"
+if [ -n "$CHROME" ]; then
+    readable() {   # readable PAGE DB RUN...: problems a reader would see
+        page=$1; shift
+        python3 "$SRCDIR/tests/report_readable.py" inject "$page" "m-$page"
+        chrome --window-size=1024,3000 --virtual-time-budget=3000 \
+            --dump-dom "file://$TMP/m-$page" >"m-$page.dom"
+        python3 "$SRCDIR/tests/report_readable.py" check "m-$page.dom" "$@"
+    }
+    got=$(readable readable.html "$DB" base 'two<b>&od' tiny)
+    checks=$((checks + 1))
+    case $got in
+    "texts "*" min "*) echo "$got" | grep '^PROBLEM' | sed 's/^/FAIL readable: /' ;;
+    *) fail "readable: no measurement ($got)" ;;
+    esac
+    echo "$got" | grep -q '^PROBLEM' && failed=$((failed + 1))
+fi
+
 # ---- the reservation table and the ri-breakeven chart agree ------------
 # A week of diurnal demand (2 to 12 requests/s) on an autoscaled L4 pool:
 # roi reserves fewer than the daily average would; the chart draws roi's
@@ -190,7 +236,7 @@ cells = [html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", row)]
 count, od, with_, save, pct, daily = cells[0], cells[1], cells[2], cells[3], cells[4], cells[7]
 svg = re.search(r"<figcaption>ri-breakeven.*?</figure>", dom, re.S).group(0)
 text = html.unescape(" ".join(re.findall(r">([^<]*)<", svg)))
-m = re.search(r"reserve (\d+) \(roi\), saves (\$[\d,.]+) a month \(([\d.]+%)\) of (\$[\d,.]+) on demand", text)
+m = re.search(r"reserve (\d+) \(roi\), saves (\$[\d,.]+) a month \(([\d.]+%)\) of (\$[\d,.]+ \(all on demand\))", text)
 print(count == m.group(1), save == m.group(2), pct == m.group(3),
       od == m.group(4), with_ != "" and daily != "", int(count) < int(daily),
       count, save, daily)
@@ -270,6 +316,14 @@ for c in monthly-cost utilization latency-cdf cost-vs-latency ri-breakeven \
         fail "md: review-$c.svg not written"
     expect_in review.md "![$c](review-$c.svg)" "md: links $c"
 done
+# the one-day runs' month is partial, and their run rate stands beside it;
+# the utilization lines are drawn at their values, never shifted apart
+expect_in review-monthly-cost.svg "base 2026-01 (1 of 31 days)" \
+    "monthly-cost: the partial month labelled"
+expect_in review-monthly-cost.svg "base run rate (730 h)" \
+    "monthly-cost: the run rate beside it"
+checks=$((checks + 1))
+! grep -q "shifted" review-utilization.svg || fail "utilization: lines shifted"
 
 # ---- the reservation recommendation: what `fleetsim roi` says ---------
 # Pool od of run base ($1.00/h on demand, one instance all day): the row's
@@ -291,7 +345,7 @@ checks=$((checks + 1))
     fail "md recommendation row '$row' is not roi's ($count, $save)"
 expect_in review.md '## Reservation recommendation (1-year, no upfront, hour-by-hour demand)' \
     "md: the recommendation table"
-expect_in review.html "<td>base</td><td>od</td><td>$count</td><td>\$730.00</td><td>\$325.07</td><td>\$$save</td><td>55.5%</td>" \
+expect_in review.html "<td>base</td><td>od</td><td>$count</td><td>\$730.00 (all on demand)</td><td>\$325.07</td><td>\$$save</td><td>55.5%</td>" \
     "html: the recommendation row"
 expect_exit 0 "coarse run" -- "$FLEETSIM" run r.ini --db "$DB" --quiet \
     --set scenario.metrics_interval=2h --name coarse
@@ -312,6 +366,43 @@ checks=$((checks + 1))
 [ "$(grep -c '<svg' coarse.html)" -eq 5 ] || fail "note: not five <svg>"
 expect_in coarse.html '<p class="note">Not drawn for these runs: ri-breakeven: run ' \
     "html: the note in the chart's place"
+
+# ---- the tables of case study 6: training, spot, nothing to reserve -------
+# Each run's training workload is in the showback table with its cost
+# (cost_allocation's, to the cent); the spot pool's bill reads as spot (its
+# purchase option's label), never "on demand"; roi reserves nothing there,
+# and the row says so instead of a break-even.
+expect_exit 0 "tables of case 6" -- "$FLEETSIM" report --db c6.db \
+    --out c6t.md 1 2
+for run in 1 2; do
+    name=$(sql c6.db "SELECT name FROM run WHERE run_id = $run")
+    cost=$(py 'import sys; print(format(float(sys.argv[1]), ",.2f"))' "$(sql c6.db "SELECT total(cost_usd) FROM cost_allocation WHERE run_id = $run AND workload = 'finetune'")")
+    expect_in c6t.md "| $name | finetune | training: 1 of 1 jobs finished | – | " \
+        "showback: run $run's training workload"
+    expect_in c6t.md "| \$$cost | – |" "showback: its cost ($cost)"
+done
+spot=$(sql c6.db "SELECT name FROM run WHERE run_id = 2")
+row=$(grep "^| $spot | gpu | " c6t.md | tail -1)
+checks=$((checks + 1))
+case $row in
+*"| 0 | "*"(all on spot, as paid) |"*"| — (nothing to reserve) |"*) ;;
+*) fail "spot pool's recommendation row: '$row'" ;;
+esac
+checks=$((checks + 1))
+! grep -q "on spot.*not within the" c6t.md || fail "a break-even for a reservation of 0"
+checks=$((checks + 1))
+! grep "^| $spot | gpu | " c6t.md | grep -q "on demand" || fail "the spot bill labelled on demand"
+expect_exit 0 "html tables of case 6" -- "$FLEETSIM" report --db c6.db \
+    --out c6t.html 1 2
+if [ -n "$CHROME" ]; then
+    got=$(readable c6t.html c6.db "$(sql c6.db "SELECT name FROM run WHERE run_id = 1")" "$spot")
+    checks=$((checks + 1))
+    case $got in
+    "texts "*" min "*) echo "$got" | grep '^PROBLEM' | sed 's/^/FAIL c6 readable: /' ;;
+    *) fail "c6 readable: no measurement ($got)" ;;
+    esac
+    echo "$got" | grep -q '^PROBLEM' && failed=$((failed + 1))
+fi
 
 # ---- bad use --------------------------------------------------------------
 expect_exit 2 "report .txt" -- "$FLEETSIM" report --db "$DB" \

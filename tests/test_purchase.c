@@ -125,6 +125,7 @@ static void test_registry(void)
               strcmp(p->focus_category, "Committed") == 0 ||
               strcmp(p->focus_category, "Dynamic") == 0);
         CHECK(p->keys && p->keys[0].name);   /* every option has keys */
+        CHECK(p->bill_label && p->bill_label[0]);   /* the report's words */
         for (const fs_key_doc *k = p->keys; k->name; k++)
             CHECK(k->type && k->help && fs_purchase_has_key(p, k->name));
         CHECK(p->resolve && p->terminate && p->cut && p->finish);
@@ -133,6 +134,10 @@ static void test_registry(void)
     CHECK(strcmp(od->focus_category, "Standard") == 0);
     CHECK(strcmp(ri->focus_category, "Committed") == 0);
     CHECK(od->fixed_count == NULL && ri->fixed_count != NULL);
+    /* a spot bill never reads as on demand (the report's label) */
+    CHECK(strcmp(od->bill_label, "all on demand") == 0);
+    CHECK(strcmp(fs_purchase_find("spot")->bill_label,
+                 "all on spot, as paid") == 0);
 
     /* The keys the scenario accepts for each, and whose a key is. */
     CHECK(fs_purchase_has_key(od, "min_billed"));

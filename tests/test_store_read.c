@@ -289,16 +289,17 @@ static void test_compare_formats(void)
     CHECK(count_lines(json) == 4);
     free(json);
 
-    /* csv: a header, one row per run_summary column, and overloaded */
+    /* csv: a header, one row per run_summary column, overloaded and
+     * slo_missed */
     char *csv = compare_text(FS_COMPARE_CSV, runs, 2, -1);
-    CHECK(count_lines(csv) == 2 + FS_SUMMARY_COLUMNS);
-    CHECK_CONTAINS(csv, "\noverloaded,no,no\n");
+    CHECK(count_lines(csv) == 3 + FS_SUMMARY_COLUMNS);
+    CHECK_CONTAINS(csv, "\noverloaded,no,no\nslo_missed,no,no\n");
     CHECK_CONTAINS(csv, "metric,today #1,\"with \"\"spot\"\", 3x #2\"\n");
     CHECK_CONTAINS(csv, "\ntotal_cost_usd,80.0,100.0\n");
     CHECK_CONTAINS(csv, "\nwait_mean_s,0.05,\n");
     free(csv);
     csv = compare_text(FS_COMPARE_CSV, runs, 2, 0);
-    CHECK(count_lines(csv) == 2 + FS_SUMMARY_COLUMNS);
+    CHECK(count_lines(csv) == 3 + FS_SUMMARY_COLUMNS);
     CHECK_CONTAINS(csv, "metric,today #1,\"with \"\"spot\"\", 3x #2\","
                    "\"with \"\"spot\"\", 3x #2 delta\","
                    "\"with \"\"spot\"\", 3x #2 delta %\"\n");
@@ -323,7 +324,7 @@ static void test_compare_formats(void)
     CHECK_CONTAINS(table, "30 d");
     CHECK_CONTAINS(table, "0.25 s");
     CHECK_CONTAINS(table, "\xce\x94%");
-    CHECK(count_lines(table) == 2 + FS_SUMMARY_COLUMNS - 2);
+    CHECK(count_lines(table) == 3 + FS_SUMMARY_COLUMNS - 2);  /* SLO missed */
     /* right-aligned: every line but the rule ends in the same column */
     size_t width = 0;
     int aligned = 1;
@@ -344,7 +345,7 @@ static void test_compare_formats(void)
     CHECK_CONTAINS(md, "\n| :--- | ---: | ---: | ---: | ---: |\n");
     CHECK_CONTAINS(md, "| total cost | $80.00 | $100.00 | +$20.00 | +25.0% |");
     CHECK_CONTAINS(md, "| wait mean | 0.05 s | - |  |  |");
-    CHECK(count_lines(md) == 2 + FS_SUMMARY_COLUMNS - 2);
+    CHECK(count_lines(md) == 3 + FS_SUMMARY_COLUMNS - 2);
     free(md);
 
     for (int i = 0; i < 3; i++)

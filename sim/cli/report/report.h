@@ -22,9 +22,6 @@ typedef struct fs_rtable {
 
 #define FS_REPORT_TABLES 6
 
-/* SLO attainment under which a workload misses its SLO in the review. */
-#define FS_REPORT_SLO_WANTED 0.99
-
 /* One chart: the <svg> element's text (from "<svg" on), or a note saying
  * why it could not be drawn. */
 typedef struct fs_rchart {

@@ -18,14 +18,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sqlite3.h>
 
 #include "sim/base/vec.h"
 #include "sim/store/columns.h"
 #include "sim/store/store_changes.h"
+#include "sim/cli/shared/summary.h"
 
-#define SLO_WANTED FS_REPORT_SLO_WANTED   /* an SLO under it is a risk */
+#define SLO_WANTED FS_SLO_MET_SHARE  /* under it an SLO is missed: a risk */
 #define IDLE_RISK 0.10      /* idle share of a commitment that is a risk */
 
 static const char *const head_glance[] = {
@@ -141,37 +141,6 @@ static int read_run(fs_store *s, long id, const char *name, brief_run *b,
     return 0;
 }
 
-/* Days of the month "YYYY-MM" that [start, start + horizon) covers, and
- * the month's days. */
-static void month_days(const char *month, const char *start, double horizon,
-                       double *run, int *days)
-{
-    int y, m, d = 1, hh = 0, mm = 0;
-    struct tm t0 = {0}, t1 = {0};
-    *run = NAN;
-    *days = 0;
-    if (sscanf(month, "%d-%d", &y, &m) != 2)
-        return;
-    t0.tm_year = y - 1900;
-    t0.tm_mon = m - 1;
-    t0.tm_mday = 1;
-    t1 = t0;
-    t1.tm_mon++;
-    time_t a = timegm(&t0), b = timegm(&t1);
-    *days = (int)lround((double)(b - a) / 86400);
-    struct tm ts = {0};
-    if (!start || sscanf(start, "%d-%d-%d %d:%d", &y, &m, &d, &hh, &mm) < 3)
-        return;
-    ts.tm_year = y - 1900;
-    ts.tm_mon = m - 1;
-    ts.tm_mday = d;
-    ts.tm_hour = hh;
-    ts.tm_min = mm;
-    double s0 = (double)timegm(&ts), s1 = s0 + horizon;
-    double lo = fmax(s0, (double)a), hi = fmin(s1, (double)b);
-    *run = hi > lo ? (hi - lo) / 86400 : 0;
-}
-
 /* "2026-01: $48.00 (1 of 31 days run); 2026-02: ..." into buf. */
 static void bills(fs_store *s, long id, double horizon, char *buf,
                   size_t size)
@@ -204,7 +173,7 @@ static void bills(fs_store *s, long id, double horizon, char *buf,
             snprintf(buf + at, size - at, "; …");
             break;
         }
-        month_days(month ? month : "", start, horizon, &run, &days);
+        fs_month_days(month ? month : "", start, horizon, &run, &days);
         if (!isnan(run) && days > 0 && run < 1 - 1e-9)
             snprintf(part, sizeof part, " (%.3g hour%s of its %d days "
                      "run)", run * 24, fabs(run * 24 - 1) < 1e-9 ? "" : "s",
@@ -341,12 +310,14 @@ static int slo_risks(fs_store *s, const brief_run *b, fs_rbrief *br,
     int rc = 0;
     while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
         const char *w = (const char *)sqlite3_column_text(st, 0);
-        rc = fs_rlines_add(&br->risks, err, "SLO: workload %s of run %s "
-                           "serves %.2f%% of its finished requests within "
-                           "its p99 SLO of %.4g s (under %.0f%%).",
+        char slo[64];
+        fs_format_latency(sqlite3_column_double(st, 1), slo, sizeof slo);
+        rc = fs_rlines_add(&br->risks, err, "SLO missed: workload %s of run "
+                           "%s serves %.2f%% of its finished requests within "
+                           "its p99 SLO of %s (under %.0f%%).",
                            w ? w : "?", b->name,
-                           100 * sqlite3_column_double(st, 2),
-                           sqlite3_column_double(st, 1), 100 * SLO_WANTED);
+                           100 * sqlite3_column_double(st, 2), slo,
+                           100 * SLO_WANTED);
     }
     sqlite3_finalize(st);
     return rc;

@@ -84,7 +84,7 @@ static int serves(fs_store *s, long id, fs_error *err)
     if (fs_store_run_service(s, id, &v, err))
         return -1;
     return v.unfinished_share <= FS_OVERLOADED_SHARE && v.jobs_missed == 0 &&
-           (isnan(v.min_slo) || v.min_slo >= FS_REPORT_SLO_WANTED);
+           (isnan(v.min_slo) || v.min_slo >= FS_SLO_MET_SHARE);
 }
 
 static int consider(fs_store *s, const char *text, const char *pool,

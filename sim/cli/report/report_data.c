@@ -192,23 +192,52 @@ static int row_idle(sqlite3_stmt *st, fs_report *r, size_t run,
                      : fs_rtable_addf(t, err, "–");
 }
 
-static int row_workload(sqlite3_stmt *st, fs_report *r, size_t run,
-                        fs_error *err)
+/* A training workload's first two cells: its jobs, finished of all, in
+ * place of requests (it has no latency row). */
+static int training_cells(sqlite3_stmt *st, fs_rtable *t, fs_error *err)
 {
-    fs_rtable *t = &r->tables[4];
+    char b[64], a[64];
+    fs_format_thousands(sqlite3_column_double(st, 12), 0, b, sizeof b);
+    fs_format_thousands(sqlite3_column_double(st, 13), 0, a, sizeof a);
+    return fs_rtable_addf(t, err, "training: %s of %s jobs finished", b, a) ||
+           fs_rtable_addf(t, err, "–");
+}
+
+static int request_cells(sqlite3_stmt *st, fs_rtable *t, fs_error *err)
+{
     char b[64], u[64];
-    double used = sqlite3_column_double(st, 7);
-    double all = sqlite3_column_double(st, 8);
     double un = sqlite3_column_double(st, 10);
     double arrived = sqlite3_column_double(st, 11);
     double share = arrived > 0 ? un / arrived : 0;
     fs_format_thousands(un, 0, u, sizeof u);
+    return fs_rtable_addf(t, err, "%s", fs_format_thousands(
+                              sqlite3_column_double(st, 1), 0, b, sizeof b)) ||
+           fs_rtable_addf(t, err, "%s (%.2f%%)%s", u, 100 * share,
+                          share > FS_OVERLOADED_SHARE ? ", overloaded" : "");
+}
+
+/* SLO attainment, flagged as overload is when under FS_SLO_MET_SHARE. */
+static int attainment_cell(sqlite3_stmt *st, fs_rtable *t, fs_error *err)
+{
+    if (sqlite3_column_type(st, 6) == SQLITE_NULL)
+        return fs_rtable_addf(t, err, "–");
+    double a = sqlite3_column_double(st, 6);
+    return fs_rtable_addf(t, err, "%.2f%%%s", 100 * a,
+                          fs_slo_missed(a) ? ", SLO missed" : "");
+}
+
+static int row_workload(sqlite3_stmt *st, fs_report *r, size_t run,
+                        fs_error *err)
+{
+    fs_rtable *t = &r->tables[4];
+    char b[64];
+    double used = sqlite3_column_double(st, 7);
+    double all = sqlite3_column_double(st, 8);
+    int training = sqlite3_column_type(st, 1) == SQLITE_NULL;
     if (fs_rtable_addf(t, err, "%s", r->run_names[run]) ||
         fs_rtable_addf(t, err, "%s", text(st, 0)) ||
-        fs_rtable_addf(t, err, "%s", fs_format_thousands(
-                           sqlite3_column_double(st, 1), 0, b, sizeof b)) ||
-        fs_rtable_addf(t, err, "%s (%.2f%%)%s", u, 100 * share,
-                       share > FS_OVERLOADED_SHARE ? ", overloaded" : "") ||
+        (training ? training_cells(st, t, err)
+                  : request_cells(st, t, err)) ||
         fs_rtable_addf(t, err, "%s",
                        fs_format_thousands(used, 1, b, sizeof b)) ||
         (all > 0 ? fs_rtable_addf(t, err, "%.2f%%", 100 * used / all)
@@ -222,10 +251,7 @@ static int row_workload(sqlite3_stmt *st, fs_report *r, size_t run,
                 : fs_rtable_addf(t, err, "%s", seconds(
                       sqlite3_column_double(st, c), b, sizeof b)))
             return -1;
-    return sqlite3_column_type(st, 6) == SQLITE_NULL
-               ? fs_rtable_addf(t, err, "–")
-               : fs_rtable_addf(t, err, "%.2f%%",
-                                100 * sqlite3_column_double(st, 6));
+    return attainment_cell(st, t, err);
 }
 
 static const char sql_monthly[] =
@@ -242,18 +268,29 @@ static const char sql_idle[] =
     "  WHERE s.run_id = a.run_id AND s.pool = a.pool))"
     " FROM cost_allocation a WHERE run_id = ?1"
     " GROUP BY pool ORDER BY pool";
+/* Every workload of the run: those that served requests (latency) and
+ * those that ran jobs or were billed (cost_allocation: training teams),
+ * each with its showback cost; latency columns NULL for training. */
 static const char sql_workload[] =
-    "SELECT l.workload, l.count, l.mean_s, l.p50_s, l.p99_s, l.slo_s,"
+    "SELECT w.name, l.count, l.mean_s, l.p50_s, l.p99_s, l.slo_s,"
     " l.slo_attainment,"
     " (SELECT TOTAL(a.gpu_hours) FROM cost_allocation a"
-    "  WHERE a.run_id = l.run_id AND a.workload = l.workload),"
+    "  WHERE a.run_id = ?1 AND a.workload = w.name),"
     " (SELECT TOTAL(a.gpu_hours) FROM cost_allocation a"
-    "  WHERE a.run_id = l.run_id),"
+    "  WHERE a.run_id = ?1),"
     " (SELECT TOTAL(a.cost_usd) FROM cost_allocation a"
-    "  WHERE a.run_id = l.run_id AND a.workload = l.workload),"
+    "  WHERE a.run_id = ?1 AND a.workload = w.name),"
     " coalesce(l.unfinished, 0) + coalesce(l.dropped, 0),"
-    " coalesce(l.arrivals, 0)"
-    " FROM latency l WHERE l.run_id = ?1 ORDER BY l.workload";
+    " coalesce(l.arrivals, 0),"
+    " (SELECT count(*) FROM job j WHERE j.run_id = ?1"
+    "  AND j.workload = w.name AND j.status = 'finished'),"
+    " (SELECT count(*) FROM job j WHERE j.run_id = ?1"
+    "  AND j.workload = w.name)"
+    " FROM (SELECT workload AS name FROM latency WHERE run_id = ?1"
+    "  UNION SELECT workload FROM cost_allocation WHERE run_id = ?1"
+    "  AND workload IS NOT NULL) w"
+    " LEFT JOIN latency l ON l.run_id = ?1 AND l.workload = w.name"
+    " ORDER BY w.name";
 
 /* Δ and Δ% of v against b, as cells. */
 static int delta_cells(fs_rtable *t, double v, double b, fs_error *err)
@@ -378,9 +415,11 @@ int fs_report_gather(fs_store *s, const long *ids, size_t n, long base,
          "What each pool paid for GPU-hours that no workload used.", 6,
          head_idle},
         {"Utilization and latency against SLO per workload",
-         "The GPU-hours each workload used and the pool cost they carry "
-         "(showback), its requests left unfinished at the horizon or "
-         "dropped, and its latency over the finished ones.", 12,
+         "Every workload, training teams included: the GPU-hours each "
+         "used and the pool cost they carry (showback; with the idle cost "
+         "per pool above, the run's whole bill), its requests left "
+         "unfinished at the horizon or dropped (a training workload: its "
+         "jobs), and its latency over the finished requests.", 12,
          head_workload},
     };
     for (int k = 0; k < 4; k++) {

@@ -18,7 +18,10 @@ static const char style[] =
     "section.brief{border:2px solid #446;padding:0.5em 1.2em;"
     "margin-bottom:2em;background:#f8f8fc}"
     "section.brief li{margin:0.2em 0}section.brief td{text-align:left}"
-    "figure svg{max-width:100%;height:auto}";
+    "figure{overflow-x:auto}"
+    /* charts at their drawn size, never shrunk to the window: their text
+     * (12 px, legends 11 px) stays readable; a narrow window scrolls */
+    "figure svg{width:1000px;max-width:none;height:auto}";
 
 /* Writes s with &, <, >, " and ' escaped. */
 static void esc(FILE *out, const char *s)

@@ -17,11 +17,12 @@
 
 #include "sim/cli/shared/roi_run.h"
 #include "sim/store/store.h"
+#include "models/purchase.h"
 
 #define NCOLS 12
 
 static const char *const head_roi[NCOLS] = {
-    "Run", "Pool", "Recommended count", "All on demand, a month",
+    "Run", "Pool", "Recommended count", "Without a reservation, a month",
     "With the reservation, a month", "Savings, a month", "Savings (%)",
     "Break-even (months)", "Reservation used", "Daily-average count",
     "Daily-average sizing's cost, a month", "Note"};
@@ -48,14 +49,28 @@ static int note_row(fs_rtable *t, const char *run, const char *pool,
     return add(t, err, note);
 }
 
+/* The pool's bill without a reservation, labelled by its purchase option
+ * ("$730.00 (all on demand)", "$212.40 (all on spot, as paid)"). */
+static const char *bill_cell(double v, const char *pricing, char *buf,
+                             size_t size)
+{
+    const fs_purchase_option *o = fs_purchase_find(pricing);
+    char m[64];
+    snprintf(buf, size, "%s (%s)", usd(v, m, sizeof m),
+             o ? o->bill_label : pricing);
+    return buf;
+}
+
 static int pool_row(fs_rtable *t, const char *run, const fs_roi_row *w,
-                    fs_error *err)
+                    const char *pricing, fs_error *err)
 {
     const fs_roi_result *r = &w->r;
     char c[6][64];
     snprintf(c[0], sizeof c[0], "%ld", r->count);
     snprintf(c[1], sizeof c[1], "%.1f%%", r->savings_pct);
-    if (isnan(r->break_even_months))
+    if (r->count <= 0)      /* nothing to reserve: nothing breaks even */
+        snprintf(c[2], sizeof c[2], "— (nothing to reserve)");
+    else if (isnan(r->break_even_months))
         snprintf(c[2], sizeof c[2], "not within the %d-month term",
                  r->months);
     else if (r->break_even_months == 0 && r->upfront_cost == 0)
@@ -67,9 +82,10 @@ static int pool_row(fs_rtable *t, const char *run, const fs_roi_row *w,
     else
         snprintf(c[3], sizeof c[3], "%.1f%%", 100 * r->utilization);
     snprintf(c[4], sizeof c[4], "%ld", r->daily_count);
-    char a[64], b[64], s[64], d[64];
+    char a[160], b[64], s[64], d[64];
     return add(t, err, run) || add(t, err, w->pool) || add(t, err, c[0]) ||
-           add(t, err, usd(r->on_demand_monthly, a, sizeof a)) ||
+           add(t, err, bill_cell(r->on_demand_monthly, pricing, a,
+                                 sizeof a)) ||
            add(t, err, usd(r->with_monthly, b, sizeof b)) ||
            add(t, err, usd(r->savings_monthly, s, sizeof s)) ||
            add(t, err, c[1]) || add(t, err, c[2]) || add(t, err, c[3]) ||
@@ -191,12 +207,12 @@ static int run_rows(fs_store *s, long id, const char *run, fs_report *r,
         char pricing[32];
         const fs_roi_row *w = &pools[i].row;
         pool_pricing(s, id, w->pool, pricing, sizeof pricing);
-        int committed = strcmp(pricing, "reserved") == 0 ||
-                        strcmp(pricing, "savings-plan") == 0;
+        const fs_purchase_option *o = fs_purchase_find(pricing);
+        int committed = o && strcmp(o->focus_category, "Committed") == 0;
         if (pools[i].ok && committed)
             rc = reserved_row(s, id, t, run, w, pricing, err);
         else if (pools[i].ok)
-            rc = pool_row(t, run, w, err) ||
+            rc = pool_row(t, run, w, pricing, err) ||
                  (strcmp(pricing, "spot") != 0 &&
                   candidate(r, id, run, w, err)) ? -1 : 0;
         else

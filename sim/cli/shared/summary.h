@@ -25,6 +25,18 @@ void fs_format_latency(double s, char *buf, size_t len);
  * (the number of fs_format_latency). */
 void fs_format_sig(double v, char *buf, size_t size);
 
+/* The days of calendar month "YYYY-MM" that a run from start
+ * ("YYYY-MM-DD[ HH:MM]", UTC) over horizon seconds covers (*run; NaN when
+ * start does not read) and the month's days (*days; 0 when month does
+ * not read). */
+void fs_month_days(const char *month, const char *start, double horizon,
+                   double *run, int *days);
+/* The month as a chart labels it: "2026-01" when the run covers all of
+ * it, "2026-01 (7 of 31 days)" or "2026-01 (5 hours of 31 days)" when
+ * partly. */
+void fs_format_month(const char *month, const char *start, double horizon,
+                     char *buf, size_t len);
+
 /* The LLM serving lines (summary_llm.c); nothing without an llm
  * workload. */
 void fs_summary_print_llm(FILE *out, const fs_results *r);

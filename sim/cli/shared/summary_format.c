@@ -16,7 +16,9 @@
 #include "sim/store/store.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 void fs_format_money(double usd, char *buf, size_t len)
 {
@@ -137,4 +139,47 @@ void fs_format_latency(double s, char *buf, size_t len)
             snprintf(buf, len, "%s %s", num, small[u].unit);
             return;
         }
+}
+
+void fs_month_days(const char *month, const char *start, double horizon,
+                   double *run, int *days)
+{
+    int y, m, d = 1, hh = 0, mm = 0;
+    struct tm t0 = {0}, t1 = {0}, ts = {0};
+    *run = NAN;
+    *days = 0;
+    if (!month || sscanf(month, "%d-%d", &y, &m) != 2)
+        return;
+    t0.tm_year = y - 1900;
+    t0.tm_mon = m - 1;
+    t0.tm_mday = 1;
+    t1 = t0;
+    t1.tm_mon++;
+    time_t a = timegm(&t0), b = timegm(&t1);
+    *days = (int)lround((double)(b - a) / 86400);
+    if (!start || sscanf(start, "%d-%d-%d %d:%d", &y, &m, &d, &hh, &mm) < 3)
+        return;
+    ts.tm_year = y - 1900;
+    ts.tm_mon = m - 1;
+    ts.tm_mday = d;
+    ts.tm_hour = hh;
+    ts.tm_min = mm;
+    double s0 = (double)timegm(&ts), s1 = s0 + horizon;
+    double lo = fmax(s0, (double)a), hi = fmin(s1, (double)b);
+    *run = hi > lo ? (hi - lo) / 86400 : 0;
+}
+
+void fs_format_month(const char *month, const char *start, double horizon,
+                     char *buf, size_t len)
+{
+    double run;
+    int days;
+    fs_month_days(month, start, horizon, &run, &days);
+    if (isnan(run) || days <= 0 || run >= days - 1e-9)
+        snprintf(buf, len, "%s", month ? month : "?");
+    else if (run < 1 - 1e-9)
+        snprintf(buf, len, "%s (%.3g hours of %d days)", month, run * 24,
+                 days);
+    else
+        snprintf(buf, len, "%s (%.3g of %d days)", month, run, days);
 }
