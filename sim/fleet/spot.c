@@ -208,13 +208,17 @@ static int read_row(fs_spot *s, fs_error *err)
 }
 
 /* Reads ahead past the rows that leave `available` where it is (a trace
- * probed every 32 s repeats its value for hours), so that the next row
- * held is the next change.  Only one row is held at a time; rows at or
- * beyond the horizon plus the notice could never be acted on, which also
- * ends the look-ahead on a repeated trace that never changes. */
-static int read_change(fs_spot *s, fs_error *err)
+ * probed every 32 s repeats its value for hours), so that a drop is seen
+ * `notice` before it.  Only one row is held at a time, and the look-ahead
+ * stops at the first row `notice` or more past `from` (the time of the
+ * row just taken): an unchanged row there is taken again at its time less
+ * the notice, by schedule_row, and the reading goes on from it.  So each
+ * step reads a bounded stretch, never the rest of a trace that repeats
+ * (a one-second lap over ten years would otherwise be read whole before
+ * the event estimate could refuse it). */
+static int read_change(fs_spot *s, double from, fs_error *err)
 {
-    double end = horizon(s) + s->sc->notice_s;
+    double end = from + s->sc->notice_s;
     do {
         if (read_row(s, err))
             return -1;
@@ -223,17 +227,19 @@ static int read_change(fs_spot *s, fs_error *err)
 }
 
 /* A drop is acted on `notice` before it, so that the instances it takes
- * have their notice; a rise when it happens.  Changes are acted on in the
- * trace's order, so a drop is noticed no earlier than the change before
- * it: the rise that brought the instance it takes back, or the drop
- * before it (noticed in turn no earlier than its own). */
+ * have their notice; a rise when it happens; an unchanged row (where the
+ * look-ahead stopped) `notice` before it, to read on from there.  Changes
+ * are acted on in the trace's order, so a drop is noticed no earlier than
+ * the change before it: the rise that brought the instance it takes back,
+ * or the drop before it (noticed in turn no earlier than its own). */
 static int schedule_row(fs_spot *s)
 {
     if (!isfinite(s->next_t))
         return 0;
     double now = fs_capacity_now(s->cap);
-    double at = s->next_v < s->avail ? fmax(now, s->next_t - s->sc->notice_s)
-                                     : fmax(now, s->next_t);
+    double at = floor(s->next_v) <= s->avail
+                    ? fmax(now, s->next_t - s->sc->notice_s)
+                    : fmax(now, s->next_t);
     if (at >= horizon(s))
         return 0;
     if (!fs_engine_at(s->sim->engine, at, on_row, s, 0))
@@ -275,7 +281,7 @@ static void on_row(fs_engine *e, void *obj, long arg)
         s->avail = v;
         top_up(s);
     }
-    if (read_change(s, s->sim->err)) {
+    if (read_change(s, fs_capacity_now(s->cap), s->sim->err)) {
         fs_sim_fail(s->sim);
         return;
     }
@@ -295,7 +301,7 @@ static int open_trace(fs_spot *s, fs_error *err)
     while ((rc = read_row(s, err)) == 0 && s->next_t <= 0)
         s->avail = floor(s->next_v);
     if (rc == 0 && floor(s->next_v) == s->avail)
-        rc = read_change(s, err);
+        rc = read_change(s, 0, err);
     return rc;
 }
 
