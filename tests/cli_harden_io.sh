@@ -81,4 +81,14 @@ expect_exit 2 "roi --rate twice" -- "$FLEETSIM" roi 1 --db "$TMP/r.db" --rate 1y
 expect_in "$TMP/err" "fleetsim roi: --rate: 1y:none is given twice" "roi --rate twice said"
 expect_exit 0 "roi --rate for two options" -- "$FLEETSIM" roi 1 --db "$TMP/r.db" --rate 1y:none=1/h --rate 3y:none=2/h
 
+# 9. Empty MIG terms: "" and "+" ran whole GPUs, the others were skipped.
+n=0
+for m in "" "+" "3g.40gb+" "3g.40gb++2g.20gb" "+3g.40gb" "3g.40gb+ +2g.20gb"; do
+    n=$((n + 1))
+    good | sed "s|^gpu = L4|gpu = A100-80GB\nmig = $m|" >"$TMP/mig$n.ini"
+    bad_run "mig$n" "mig$n.ini:6: pool.p.mig: layout '$m' on A100-80GB: an empty term: expected PROFILE[*N]+..."
+done
+good | sed "s|^gpu = L4|gpu = A100-80GB\nmig = 3g.40gb + 2g.20gb*2|" >"$TMP/mig_ok.ini"
+expect_exit 0 "a layout with spaces round its terms" -- "$FLEETSIM" run "$TMP/mig_ok.ini" --db "$TMP/mig.db" --quiet
+
 report
