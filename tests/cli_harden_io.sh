@@ -91,4 +91,60 @@ done
 good | sed "s|^gpu = L4|gpu = A100-80GB\nmig = 3g.40gb + 2g.20gb*2|" >"$TMP/mig_ok.ini"
 expect_exit 0 "a layout with spaces round its terms" -- "$FLEETSIM" run "$TMP/mig_ok.ini" --db "$TMP/mig.db" --quiet
 
+# 6. plan and sweep workers die with their command.  Each simulation of
+# long.ini takes tens of CPU seconds, so a worker that outlived its parent
+# would still be there when looked for; none may be, and the database's
+# runs do not change once the command has ended.  Nothing here depends on
+# speed: we wait for the workers to exist, and for at most 30 s for the
+# kernel to finish them off.
+good | sed 's|^horizon = 1h|horizon = 365d|; s|^count = 1|count = 40|;
+            s|rate=0.5/s|rate=20/s|' >"$TMP/long.ini"
+# alive PID: the process exists and is no zombie.
+alive() {
+    st=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${st#Z}" = "$st" ]
+}
+# killed_with_workers NAME SIGNAL COMMAND...: starts COMMAND, waits for its
+# two workers, sends SIGNAL to it alone, and checks what is left.
+killed_with_workers() {
+    name=$1 sig=$2
+    shift 2
+    rm -f "$TMP/k.db" "$TMP/k.db-wal" "$TMP/k.db-shm"
+    "$@" --db "$TMP/k.db" >/dev/null 2>&1 &
+    parent=$!
+    workers=
+    for i in $(seq 1200); do
+        workers=$(pgrep -P "$parent" | tr '\n' ' ')
+        [ "$(echo $workers | wc -w)" -ge 2 ] && break
+        sleep 0.1
+    done
+    checks=$((checks + 1))
+    [ "$(echo $workers | wc -w)" -ge 2 ] || fail "$name: no two workers started"
+    kill "-$sig" "$parent"
+    wait "$parent"
+    got=$?
+    case $sig in TERM) num=15 ;; KILL) num=9 ;; esac
+    expect_eq "$got" "$((128 + num))" "$name: the command died of SIG$sig"
+    left=
+    for w in $workers; do
+        for i in $(seq 300); do alive "$w" || break; sleep 0.1; done
+        alive "$w" && left="$left $w"
+    done
+    expect_eq "$left" "" "$name: workers left running"
+    n1=$(sql "$TMP/k.db" "SELECT count(*) FROM run" 2>/dev/null || echo 0)
+    sleep 2
+    n2=$(sql "$TMP/k.db" "SELECT count(*) FROM run" 2>/dev/null || echo 0)
+    expect_eq "$n2" "$n1" "$name: runs stored after the command ended"
+    if [ -e "$TMP/k.db" ]; then
+        expect_eq "$(sql "$TMP/k.db" "PRAGMA integrity_check")" ok "$name: database sound"
+        expect_eq "$(sql "$TMP/k.db" "SELECT count(*) FROM run WHERE run_id NOT IN (SELECT run_id FROM latency)")" 0 \
+            "$name: a run stored in part"
+    fi
+    for w in $left; do kill -KILL "$w" 2>/dev/null; done
+}
+killed_with_workers "plan SIGTERM" TERM "$FLEETSIM" plan "$TMP/long.ini" --slo 'p99<=5s' --gpus L4,A100-80GB,H100-80GB -j 2
+killed_with_workers "plan SIGKILL" KILL "$FLEETSIM" plan "$TMP/long.ini" --slo 'p99<=5s' --gpus L4,A100-80GB,H100-80GB -j 2
+killed_with_workers "sweep SIGTERM" TERM "$FLEETSIM" sweep "$TMP/long.ini" --vary pool.p.count=40,41 -j 2 --quiet
+killed_with_workers "sweep SIGKILL" KILL "$FLEETSIM" sweep "$TMP/long.ini" --vary pool.p.count=40,41 -j 2 --quiet
+killed_with_workers "run -j SIGTERM" TERM "$FLEETSIM" run "$TMP/long.ini" --replications 2 -j 2 --quiet
+
 report
