@@ -91,6 +91,14 @@ done
 good | sed "s|^gpu = L4|gpu = A100-80GB\nmig = 3g.40gb + 2g.20gb*2|" >"$TMP/mig_ok.ini"
 expect_exit 0 "a layout with spaces round its terms" -- "$FLEETSIM" run "$TMP/mig_ok.ini" --db "$TMP/mig.db" --quiet
 
+# 12. A report that cannot be written says why (the system's reason).
+if [ -w /dev/full ]; then
+    ln -s /dev/full "$TMP/full.html"
+    expect_exit 1 "report to a full device" -- "$FLEETSIM" report 1 --db "$TMP/r.db" --out "$TMP/full.html"
+    expect_one_line "report to a full device"
+    expect_in "$TMP/err" "full.html: cannot write: No space left on device" "report says why it cannot write"
+fi
+
 # 6. plan and sweep workers die with their command.  Each simulation of
 # long.ini takes tens of CPU seconds, so a worker that outlived its parent
 # would still be there when looked for; none may be, and the database's
