@@ -99,6 +99,33 @@ if [ -w /dev/full ]; then
     expect_in "$TMP/err" "full.html: cannot write: No space left on device" "report says why it cannot write"
 fi
 
+# 13. A spot notice of ten years kept every instance from serving.
+spot_notice() {
+    good | sed "s|^gpu = L4|instance = aws:p3.2xlarge\npricing = spot|;
+                s|^price = 0.80|interruption = exponential(mean=1h)\nnotice = $2|" >"$TMP/$1.ini"
+}
+spot_notice notice_long 3650d
+bad_run notice_long "notice_long.ini:9: pool.p.notice: at most 1h (providers give 30s to 2m)"
+spot_notice notice_over 3601s
+bad_run notice_over "notice_over.ini:9: pool.p.notice: at most 1h"
+spot_notice notice_hour 1h
+expect_exit 0 "a notice of 1h" -- "$FLEETSIM" run "$TMP/notice_hour.ini" --db "$TMP/notice.db" --quiet
+
+# 13. sweep --shard twice kept the last without a word.
+expect_exit 2 "sweep --shard twice" -- "$FLEETSIM" sweep "$TMP/good.ini" --vary pool.p.count=1,2 \
+    --shard 1/2 --shard 2/2 --db "$TMP/shard.db"
+expect_in "$TMP/err" "fleetsim sweep: --shard is given twice" "sweep --shard twice said"
+expect_exit 2 "sweep --shard-count twice" -- "$FLEETSIM" sweep "$TMP/good.ini" --vary pool.p.count=1,2 \
+    --shard auto --shard-count 2 --shard-count 3 --db "$TMP/shard.db"
+expect_in "$TMP/err" "fleetsim sweep: --shard-count is given twice" "sweep --shard-count twice said"
+checks=$((checks + 1)); [ ! -e "$TMP/shard.db" ] || fail "a refused sweep wrote a database"
+
+# 13. --max-events is a bound in events: its help promises no wall time.
+"$FLEETSIM" help run >"$TMP/help_run" 2>&1
+expect_in "$TMP/help_run" "(default 2e9 events; 0: no limit)" "--max-events default in events"
+checks=$((checks + 1)); grep -A1 -- "--max-events" "$TMP/help_run" | grep -q "minute" &&
+    fail "--max-events promises a wall time"
+
 # 6. plan and sweep workers die with their command.  Each simulation of
 # long.ini takes tens of CPU seconds, so a worker that outlived its parent
 # would still be there when looked for; none may be, and the database's

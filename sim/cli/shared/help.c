@@ -72,7 +72,7 @@ static const char run_help[] =
 "                     stderr is a terminal), always (also into logs, a line\n"
 "                     per draw), never; or $FLEETSIM_PROGRESS\n"
 "  --max-events N     refuse a run estimated at more than N events\n"
-"                     (default 2e9, about ten minutes; 0: no limit)\n"
+"                     (default 2e9 events; 0: no limit)\n"
 "\n"
 "A run longer than a second shows a progress line on stderr when stderr is\n"
 "a terminal: simulated time done, events done of the estimate, events/s\n"

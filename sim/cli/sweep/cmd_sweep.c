@@ -58,9 +58,13 @@ static int take_value(fs_sweep_options *o, const char *opt, const char *v)
     } else if (strcmp(opt, "--db") == 0) {
         o->db = v;
     } else if (strcmp(opt, "--shard") == 0) {
+        if (o->shard.count || o->shard.automatic)   /* not the last wins */
+            return usage("--shard is given twice (one shard per sweep)");
         if (fs_sweep_shard_parse(v, &o->shard, why, sizeof why))
             return usage("--shard: %s", why);
     } else if (strcmp(opt, "--shard-count") == 0) {
+        if (o->shard_count)
+            return usage("--shard-count is given twice");
         return whole(opt, v, 1, &o->shard_count);
     } else if (strcmp(opt, "-j") == 0 || strcmp(opt, "--jobs") == 0) {
         return whole(opt, v, 1, &o->jobs);
