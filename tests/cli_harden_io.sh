@@ -126,6 +126,16 @@ expect_in "$TMP/help_run" "(default 2e9 events; 0: no limit)" "--max-events defa
 checks=$((checks + 1)); grep -A1 -- "--max-events" "$TMP/help_run" | grep -q "minute" &&
     fail "--max-events promises a wall time"
 
+# 13. fit ignored the options of the other form without a word.
+for o in "--zero 1 --gpus 2" "--gpus 2" "--mfu 0.4" "--seq 2048" "--optimizer sgd" "--activation-checkpointing"; do
+    expect_exit 2 "fit $o without --training" -- "$FLEETSIM" fit llama-2-7b --gpu A100-80GB $o
+    expect_in "$TMP/err" "sizes a fine-tune: it goes with --training" "fit $o without --training said"
+done
+for o in "--tp 2" "--context 4096" "--engine vllm" "--kv-precision fp8"; do
+    expect_exit 2 "fit $o with --training" -- "$FLEETSIM" fit llama-2-7b --gpu A100-80GB --training --batch 4 --seq 2048 $o
+    expect_in "$TMP/err" "${o% *} is for serving, not with --training" "fit $o with --training said"
+done
+
 # 6. plan and sweep workers die with their command.  Each simulation of
 # long.ini takes tens of CPU seconds, so a worker that outlived its parent
 # would still be there when looked for; none may be, and the database's

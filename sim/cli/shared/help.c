@@ -358,7 +358,9 @@ static const char fit_help[] =
 "generation).  Then every catalog GPU it fits on with its cheapest\n"
 "instance type, cheapest first.  MODEL is a row of models.csv (`fleetsim\n"
 "catalog models`) or of --models FILE (same columns).  Unknown model or\n"
-"GPU: exit status 1 with the nearest name.\n";
+"GPU: exit status 1 with the nearest name.  An option of the other form\n"
+"(--zero, --gpus, --mfu, --seq... without --training; --tp, --context,\n"
+"--engine, --kv-precision with it) is a usage error, exit 2.\n";
 
 static const char plan_help[] =
 "usage: fleetsim plan SCENARIO --slo 'METRIC<=VALUE,...' [--workload W]\n"
