@@ -136,6 +136,16 @@ for o in "--tp 2" "--context 4096" "--engine vllm" "--kv-precision fp8"; do
     expect_in "$TMP/err" "${o% *} is for serving, not with --training" "fit $o with --training said"
 done
 
+# 13. A sweep point whose model does not fit its GPU failed after the
+# other points were stored; every point is built and checked first.
+expect_exit 1 "sweep with a point that does not fit" -- "$FLEETSIM" sweep "$SRCDIR/scenarios/llm-gpu-choice.ini" \
+    --vary pool.gpu.instance=azure:Standard_NC24ads_A100_v4,aws:g4dn.xlarge --db "$TMP/fit.db" -j 1 --quiet
+expect_one_line "sweep with a point that does not fit"
+expect_in "$TMP/err" "llm-gpu-choice.ini:30: workload.chat.service: llama-3-8b bf16 does not fit pool gpu's 1 x T4" \
+    "the point that does not fit named at its key"
+expect_in "$TMP/err" "(point llm-gpu-choice[instance=aws:g4dn.xlarge])" "the point named"
+checks=$((checks + 1)); [ ! -e "$TMP/fit.db" ] || fail "a sweep refused at a point stored runs"
+
 # 6. plan and sweep workers die with their command.  Each simulation of
 # long.ini takes tens of CPU seconds, so a worker that outlived its parent
 # would still be there when looked for; none may be, and the database's
