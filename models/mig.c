@@ -391,10 +391,16 @@ static int parse_terms(const fs_mig_profile *const *prof, int nprof,
         return -1;
     }
     snprintf(buf, sizeof buf, "%s", text);
-    for (char *save = NULL, *t = strtok_r(buf, "+", &save); t;
-         t = strtok_r(NULL, "+", &save)) {
+    /* strsep, not strtok: an empty term ("", "+", "a++b") is an error,
+     * not skipped (an empty layout ran whole GPUs). */
+    for (char *rest = buf, *t; (t = strsep(&rest, "+")) != NULL;) {
         while (*t == ' ')
             t++;
+        if (*t == '\0') {
+            snprintf(why, len, "an empty term: expected PROFILE[*N]+... "
+                     "(3g.40gb+2g.20gb*2) or balanced");
+            return -1;
+        }
         char *star = strchr(t, '*'), *end = t + strlen(t);
         int k = 1;
         if (star) {

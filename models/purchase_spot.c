@@ -49,8 +49,9 @@ static const fs_key_doc spot_keys[] = {
      "trace(FILE[, repeat=yes]) (t_seconds,available replayed)"},
     {"notice", "duration", "0s",
      "warning before an interruption (AWS 2m, GCP 30s): no new work, "
-     "running batches finish if they can; a trace() drop is noticed this "
-     "long before it, or from the rise before it when that is later"},
+     "running batches finish if they can; at most 1h; a trace() drop is "
+     "noticed this long before it, or from the rise before it when that "
+     "is later"},
     {"replace_delay", "duration or distribution", "0s",
      "interruption to relaunch, e.g. exponential(mean=10m); the launch then "
      "provisions for provision_delay"},

@@ -81,4 +81,125 @@ expect_exit 2 "roi --rate twice" -- "$FLEETSIM" roi 1 --db "$TMP/r.db" --rate 1y
 expect_in "$TMP/err" "fleetsim roi: --rate: 1y:none is given twice" "roi --rate twice said"
 expect_exit 0 "roi --rate for two options" -- "$FLEETSIM" roi 1 --db "$TMP/r.db" --rate 1y:none=1/h --rate 3y:none=2/h
 
+# 9. Empty MIG terms: "" and "+" ran whole GPUs, the others were skipped.
+n=0
+for m in "" "+" "3g.40gb+" "3g.40gb++2g.20gb" "+3g.40gb" "3g.40gb+ +2g.20gb"; do
+    n=$((n + 1))
+    good | sed "s|^gpu = L4|gpu = A100-80GB\nmig = $m|" >"$TMP/mig$n.ini"
+    bad_run "mig$n" "mig$n.ini:6: pool.p.mig: layout '$m' on A100-80GB: an empty term: expected PROFILE[*N]+..."
+done
+good | sed "s|^gpu = L4|gpu = A100-80GB\nmig = 3g.40gb + 2g.20gb*2|" >"$TMP/mig_ok.ini"
+expect_exit 0 "a layout with spaces round its terms" -- "$FLEETSIM" run "$TMP/mig_ok.ini" --db "$TMP/mig.db" --quiet
+
+# 12. A report that cannot be written says why (the system's reason).
+if [ -w /dev/full ]; then
+    ln -s /dev/full "$TMP/full.html"
+    expect_exit 1 "report to a full device" -- "$FLEETSIM" report 1 --db "$TMP/r.db" --out "$TMP/full.html"
+    expect_one_line "report to a full device"
+    expect_in "$TMP/err" "full.html: cannot write: No space left on device" "report says why it cannot write"
+fi
+
+# 13. A spot notice of ten years kept every instance from serving.
+spot_notice() {
+    good | sed "s|^gpu = L4|instance = aws:p3.2xlarge\npricing = spot|;
+                s|^price = 0.80|interruption = exponential(mean=1h)\nnotice = $2|" >"$TMP/$1.ini"
+}
+spot_notice notice_long 3650d
+bad_run notice_long "notice_long.ini:9: pool.p.notice: at most 1h (providers give 30s to 2m)"
+spot_notice notice_over 3601s
+bad_run notice_over "notice_over.ini:9: pool.p.notice: at most 1h"
+spot_notice notice_hour 1h
+expect_exit 0 "a notice of 1h" -- "$FLEETSIM" run "$TMP/notice_hour.ini" --db "$TMP/notice.db" --quiet
+
+# 13. sweep --shard twice kept the last without a word.
+expect_exit 2 "sweep --shard twice" -- "$FLEETSIM" sweep "$TMP/good.ini" --vary pool.p.count=1,2 \
+    --shard 1/2 --shard 2/2 --db "$TMP/shard.db"
+expect_in "$TMP/err" "fleetsim sweep: --shard is given twice" "sweep --shard twice said"
+expect_exit 2 "sweep --shard-count twice" -- "$FLEETSIM" sweep "$TMP/good.ini" --vary pool.p.count=1,2 \
+    --shard auto --shard-count 2 --shard-count 3 --db "$TMP/shard.db"
+expect_in "$TMP/err" "fleetsim sweep: --shard-count is given twice" "sweep --shard-count twice said"
+checks=$((checks + 1)); [ ! -e "$TMP/shard.db" ] || fail "a refused sweep wrote a database"
+
+# 13. --max-events is a bound in events: its help promises no wall time.
+"$FLEETSIM" help run >"$TMP/help_run" 2>&1
+expect_in "$TMP/help_run" "(default 2e9 events; 0: no limit)" "--max-events default in events"
+checks=$((checks + 1)); grep -A1 -- "--max-events" "$TMP/help_run" | grep -q "minute" &&
+    fail "--max-events promises a wall time"
+
+# 13. fit ignored the options of the other form without a word.
+for o in "--zero 1 --gpus 2" "--gpus 2" "--mfu 0.4" "--seq 2048" "--optimizer sgd" "--activation-checkpointing"; do
+    expect_exit 2 "fit $o without --training" -- "$FLEETSIM" fit llama-2-7b --gpu A100-80GB $o
+    expect_in "$TMP/err" "sizes a fine-tune: it goes with --training" "fit $o without --training said"
+done
+for o in "--tp 2" "--context 4096" "--engine vllm" "--kv-precision fp8"; do
+    expect_exit 2 "fit $o with --training" -- "$FLEETSIM" fit llama-2-7b --gpu A100-80GB --training --batch 4 --seq 2048 $o
+    expect_in "$TMP/err" "${o% *} is for serving, not with --training" "fit $o with --training said"
+done
+
+# 13. A sweep point whose model does not fit its GPU failed after the
+# other points were stored; every point is built and checked first.
+expect_exit 1 "sweep with a point that does not fit" -- "$FLEETSIM" sweep "$SRCDIR/scenarios/llm-gpu-choice.ini" \
+    --vary pool.gpu.instance=azure:Standard_NC24ads_A100_v4,aws:g4dn.xlarge --db "$TMP/fit.db" -j 1 --quiet
+expect_one_line "sweep with a point that does not fit"
+expect_in "$TMP/err" "llm-gpu-choice.ini:30: workload.chat.service: llama-3-8b bf16 does not fit pool gpu's 1 x T4" \
+    "the point that does not fit named at its key"
+expect_in "$TMP/err" "(point llm-gpu-choice[instance=aws:g4dn.xlarge])" "the point named"
+checks=$((checks + 1)); [ ! -e "$TMP/fit.db" ] || fail "a sweep refused at a point stored runs"
+
+# 6. plan and sweep workers die with their command.  Each simulation of
+# long.ini takes tens of CPU seconds, so a worker that outlived its parent
+# would still be there when looked for; none may be, and the database's
+# runs do not change once the command has ended.  Nothing here depends on
+# speed: we wait for the workers to exist, and for at most 30 s for the
+# kernel to finish them off.
+good | sed 's|^horizon = 1h|horizon = 365d|; s|^count = 1|count = 40|;
+            s|rate=0.5/s|rate=20/s|' >"$TMP/long.ini"
+# alive PID: the process exists and is no zombie.
+alive() {
+    st=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${st#Z}" = "$st" ]
+}
+# killed_with_workers NAME SIGNAL COMMAND...: starts COMMAND, waits for its
+# two workers, sends SIGNAL to it alone, and checks what is left.
+killed_with_workers() {
+    name=$1 sig=$2
+    shift 2
+    rm -f "$TMP/k.db" "$TMP/k.db-wal" "$TMP/k.db-shm"
+    "$@" --db "$TMP/k.db" >/dev/null 2>&1 &
+    parent=$!
+    workers=
+    for i in $(seq 1200); do
+        workers=$(pgrep -P "$parent" | tr '\n' ' ')
+        [ "$(echo $workers | wc -w)" -ge 2 ] && break
+        sleep 0.1
+    done
+    checks=$((checks + 1))
+    [ "$(echo $workers | wc -w)" -ge 2 ] || fail "$name: no two workers started"
+    kill "-$sig" "$parent"
+    wait "$parent"
+    got=$?
+    case $sig in TERM) num=15 ;; KILL) num=9 ;; esac
+    expect_eq "$got" "$((128 + num))" "$name: the command died of SIG$sig"
+    left=
+    for w in $workers; do
+        for i in $(seq 300); do alive "$w" || break; sleep 0.1; done
+        alive "$w" && left="$left $w"
+    done
+    expect_eq "$left" "" "$name: workers left running"
+    n1=$(sql "$TMP/k.db" "SELECT count(*) FROM run" 2>/dev/null || echo 0)
+    sleep 2
+    n2=$(sql "$TMP/k.db" "SELECT count(*) FROM run" 2>/dev/null || echo 0)
+    expect_eq "$n2" "$n1" "$name: runs stored after the command ended"
+    if [ -e "$TMP/k.db" ]; then
+        expect_eq "$(sql "$TMP/k.db" "PRAGMA integrity_check")" ok "$name: database sound"
+        expect_eq "$(sql "$TMP/k.db" "SELECT count(*) FROM run WHERE run_id NOT IN (SELECT run_id FROM latency)")" 0 \
+            "$name: a run stored in part"
+    fi
+    for w in $left; do kill -KILL "$w" 2>/dev/null; done
+}
+killed_with_workers "plan SIGTERM" TERM "$FLEETSIM" plan "$TMP/long.ini" --slo 'p99<=5s' --gpus L4,A100-80GB,H100-80GB -j 2
+killed_with_workers "plan SIGKILL" KILL "$FLEETSIM" plan "$TMP/long.ini" --slo 'p99<=5s' --gpus L4,A100-80GB,H100-80GB -j 2
+killed_with_workers "sweep SIGTERM" TERM "$FLEETSIM" sweep "$TMP/long.ini" --vary pool.p.count=40,41 -j 2 --quiet
+killed_with_workers "sweep SIGKILL" KILL "$FLEETSIM" sweep "$TMP/long.ini" --vary pool.p.count=40,41 -j 2 --quiet
+killed_with_workers "run -j SIGTERM" TERM "$FLEETSIM" run "$TMP/long.ini" --replications 2 -j 2 --quiet
+
 report

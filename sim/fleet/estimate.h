@@ -16,7 +16,8 @@
 
 typedef struct fs_world fs_world;
 
-/* 2e9 events: about ten minutes at fleetsim's usual 3-8M events/s. */
+/* 2e9 events: a bound in events, not in time (how long they take depends
+ * on the machine: 10 to 37 minutes were measured on a busy 2-core one). */
 #define FS_MAX_EVENTS_DEFAULT 2e9
 
 typedef struct fs_estimate {

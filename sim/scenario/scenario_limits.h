@@ -20,6 +20,7 @@
  * holds in memory until it is stored. */
 #define FS_MAX_RESULT_ROWS 5000000
 #define FS_MAX_PRICE 10000.0           /* $ per instance-hour */
+#define FS_MAX_SPOT_NOTICE_S 3600.0    /* a spot pool's notice = */
 #define FS_MAX_RATE_SCALE 1000.0
 #define FS_WINDOW_EVERY_MIN 60.0       /* seconds: a window's `every` */
 

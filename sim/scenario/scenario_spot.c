@@ -112,6 +112,10 @@ int fs_scenario_parse_spot(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p)
         fs_rd_count(rd, "spot_extra", 0, 0, 1000, &s->extra) ||
         parse_replace_delay(rd, sc->dir, s))
         return -1;
+    if (s->notice_s > FS_MAX_SPOT_NOTICE_S)   /* 3650d: never served */
+        return fs_rd_bad(rd, fs_rd_entry(rd, "notice"), "%s", "at most 1h "
+                         "(providers give 30s to 2m): a longer notice keeps "
+                         "instances from ever serving");
     if (p->count + s->extra > FS_MAX_INSTANCES)
         return fs_rd_bad(rd, fs_rd_entry(rd, "spot_extra"), "%s",
                          "count + spot_extra is above the most instances a "

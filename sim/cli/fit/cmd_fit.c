@@ -26,6 +26,9 @@ typedef struct fit_args {
     fs_llm_config cfg;
     fs_llm_training train;
     int training, kv_set, qlora;
+    /* an option of one mode given: refused in the other, which would
+     * ignore it without a word */
+    const char *train_only, *serve_only;
     long context;
     int batch;
     double mfu;
@@ -58,16 +61,25 @@ static int option(fit_args *a, int argc, char **argv, int *i)
     if (strcmp(arg, "--training") == 0)
         return a->training = 1, 0;
     if (strcmp(arg, "--activation-checkpointing") == 0)
-        return a->train.checkpointing = 1, 0;
+        return a->train.checkpointing = 1, a->train_only = arg, 0;
     if (strcmp(arg, "--no-master-weights") == 0)
-        return a->train.master_weights = 0, 0;
+        return a->train.master_weights = 0, a->train_only = arg, 0;
     if (strcmp(arg, "--qlora") == 0)   /* QLoRA: a 4-bit frozen base */
-        return a->qlora = 1, a->train.weights = FS_PREC_INT4, 0;
+        return a->qlora = 1, a->train.weights = FS_PREC_INT4,
+               a->train_only = arg, 0;
     int taken = fs_option_values("fit", argc, argv, i, names, slots, N);
     if (taken < 0)
         return 2;
     if (taken == 0)
         return 1;
+    static const int train_only[] = {7, 8, 9, 10, 13};  /* --seq ... --mfu */
+    static const int serve_only[] = {2, 3, 4, 5};  /* --kv-precision ... */
+    for (size_t k = 0; k < sizeof train_only / sizeof *train_only; k++)
+        if (v[train_only[k]])
+            a->train_only = names[train_only[k]];
+    for (size_t k = 0; k < sizeof serve_only / sizeof *serve_only; k++)
+        if (v[serve_only[k]])
+            a->serve_only = names[serve_only[k]];
     long n;
     fs_precision p;
     if (v[0])
@@ -151,6 +163,12 @@ static int parse(fit_args *a, int argc, char **argv)
     if (!a->model || !a->gpu)
         return fs_usage_error("fit", "which model and GPU? fleetsim fit "
                               "MODEL --gpu GPU");
+    if (!a->training && a->train_only)
+        return fs_usage_error("fit", "%s sizes a fine-tune: it goes with "
+                              "--training", a->train_only);
+    if (a->training && a->serve_only)
+        return fs_usage_error("fit", "%s is for serving, not with "
+                              "--training", a->serve_only);
     if (a->training && (!a->train.batch || !a->train.seq))
         return fs_usage_error("fit", "--training needs --batch and --seq");
     if ((a->train.lora_rank || a->qlora) && !a->training)

@@ -22,6 +22,7 @@
 #include "sim/cli/plan/plan.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/shared/run_exec.h"
+#include "sim/cli/shared/workers.h"
 #include "sim/store/store.h"
 #include "models/erlang.h"
 
@@ -310,8 +311,7 @@ static int reap(fs_plan *p, pid_t *pids, int *fds)
 {
     int st;
     pid_t pid;
-    while ((pid = wait(&st)) < 0 && errno == EINTR)
-        ;
+    pid = fs_worker_wait(-1, &st);
     for (int i = 0; pid > 0 && i < p->ncand; i++)
         if (pids[i] == pid) {
             pids[i] = 0;
@@ -354,7 +354,7 @@ int fs_plan_search(fs_plan *p)
             running--;
         int pf[2];
         fflush(NULL);
-        if (pipe(pf) || (pids[i] = fork()) < 0) {
+        if (pipe(pf) || (pids[i] = fs_worker_fork()) < 0) {
             rc = fs_fail("plan: could not start a worker");
             break;
         }

@@ -9,6 +9,7 @@
 #include "sim/cli/commands.h"
 #include "sim/base/outfile.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,9 +145,12 @@ static int write_review(const report_args *a, const fs_report *r,
     int rc = a->md ? write_md_charts(a->out, r, files, err) : 0;
     fs_outfile out = {0};
     if (rc == 0 && fs_outfile_open(&out, a->out, err) == 0) {
+        errno = 0;
         int w = a->md ? fs_report_write_md(r, files, out.f)
                       : fs_report_write_html(r, out.f);
-        rc = w ? fs_error_set(err, "%s: cannot write", a->out)
+        int e = errno ? errno : EIO;   /* the write that failed set it */
+        rc = w ? fs_error_set(err, "%s: cannot write: %s", a->out,
+                              strerror(e))
                : fs_outfile_commit(&out, err);
     } else if (rc == 0) {
         rc = -1;

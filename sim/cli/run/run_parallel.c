@@ -16,6 +16,7 @@
  *   Its stderr (warnings, errors) is the parent's.  Workers draw no
  *   progress line (several would garble one terminal line). */
 #include "sim/cli/shared/run_exec.h"
+#include "sim/cli/shared/workers.h"
 #include "sim/cli/commands.h"
 #include "sim/scenario/scenario.h"
 #include "sim/store/store.h"
@@ -82,7 +83,7 @@ static int start(const fs_run_spec *o, fs_scenario *sc, rep_worker *ws,
         return -1;
     }
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = fs_worker_fork();
     if (pid < 0) {
         close(out[0]);
         close(out[1]);
@@ -134,8 +135,7 @@ static int drain(rep_worker *w)
     }
     close(w->out);
     w->out = -1;
-    while (waitpid(w->pid, &w->status, 0) < 0 && errno == EINTR)
-        ;
+    fs_worker_wait(w->pid, &w->status);
     w->ended = 1;
     return 1;
 }

@@ -76,7 +76,7 @@ static const char run_help[] =
 "                     stderr is a terminal), always (also into logs, a line\n"
 "                     per draw), never; or $FLEETSIM_PROGRESS\n"
 "  --max-events N     refuse a run estimated at more than N events\n"
-"                     (default 2e9, about ten minutes; 0: no limit)\n"
+"                     (default 2e9 events; 0: no limit)\n"
 "\n"
 "A run longer than a second shows a progress line on stderr when stderr is\n"
 "a terminal: simulated time done, events done of the estimate, events/s\n"
@@ -121,7 +121,9 @@ static const char sweep_help[] =
 "`fleetsim run` would run it, all storing into one database.  A point\n"
 "that fails (or whose worker is killed) loses only its own runs; the\n"
 "others are stored, the failed points are listed on stderr and the exit\n"
-"status is 1.\n"
+"status is 1.  Workers never outlive the command (sweep, plan, run -j):\n"
+"SIGTERM or SIGINT stops them and waits for them, and a command killed\n"
+"outright takes them with it; no run is stored after it has ended.\n"
 "\n"
 "At the end it prints one line per point: its run id (replication 0),\n"
 "name, total cost, monthly run rate (730 h), p99 latency of the finished\n"
@@ -403,7 +405,10 @@ static const char fit_help[] =
 "catalog models`) or of --models FILE (same columns).  --engine names a\n"
 "serving-stack profile of engines.csv (vllm, trt-llm, sglang, or\n"
 "NAME@VERSION; default vllm).  Unknown model or GPU: exit status 1 with\n"
-"the nearest name; unknown engine: exit status 2 with the known ones.\n";
+"the nearest name; unknown engine: exit status 2 with the known ones.  An\n"
+"option of the other form (--zero, --gpus, --mfu, --seq... without\n"
+"--training; --tp, --context, --engine, --kv-precision with it) is a usage\n"
+"error, exit 2.\n";
 
 static const char calibrate_help[] =
 "usage: fleetsim calibrate FILE... --model M --gpu G [--engine E]\n"

@@ -21,6 +21,8 @@
 #include "sim/cli/sweep/sweep_impl.h"
 #include "sim/base/grammar.h"
 #include "sim/fleet/estimate.h"
+#include "sim/fleet/results.h"
+#include "sim/fleet/world.h"
 #include "sim/scenario/scenario.h"
 #include "sim/store/store.h"
 
@@ -58,9 +60,13 @@ static int take_value(fs_sweep_options *o, const char *opt, const char *v)
     } else if (strcmp(opt, "--db") == 0) {
         o->db = v;
     } else if (strcmp(opt, "--shard") == 0) {
+        if (o->shard.count || o->shard.automatic)   /* not the last wins */
+            return usage("--shard is given twice (one shard per sweep)");
         if (fs_sweep_shard_parse(v, &o->shard, why, sizeof why))
             return usage("--shard: %s", why);
     } else if (strcmp(opt, "--shard-count") == 0) {
+        if (o->shard_count)
+            return usage("--shard-count is given twice");
         return whole(opt, v, 1, &o->shard_count);
     } else if (strcmp(opt, "-j") == 0 || strcmp(opt, "--jobs") == 0) {
         return whole(opt, v, 1, &o->jobs);
@@ -197,6 +203,20 @@ static int point_failed(const fs_sweep_options *o, const fs_sweep_point *pt,
     return FS_EXIT_FAIL;
 }
 
+/* Builds sc's world and frees it: what only building finds (an LLM that
+ * does not fit its pool's GPU) refuses the point before any is run, as
+ * a bad key does.  0, or -1 with err. */
+static int point_builds(const fs_scenario *sc, fs_error *err)
+{
+    fs_world w;
+    fs_results scratch;
+    fs_results_init(&scratch);
+    int rc = fs_world_init(&w, sc, 0, &scratch, err);
+    fs_world_free(&w);
+    fs_results_free(&scratch);
+    return rc;
+}
+
 /* Loads the scenario of every point: names them, counts their
  * replications, refuses the sweep at the first one that fails. */
 static int validate(const fs_sweep_options *o, fs_sweep_point *pts)
@@ -219,6 +239,10 @@ static int validate(const fs_sweep_options *o, fs_sweep_point *pts)
         fs_sweep_free_sets(o, sets, n);
         if (!sc)
             return point_failed(o, &pts[p], err.msg);
+        if (point_builds(sc, &err)) {
+            fs_scenario_free(sc);
+            return point_failed(o, &pts[p], err.msg);
+        }
         pts[p].nreps = sc->replications;
         fs_scenario_free(sc);
         pts[p].reps = calloc((size_t)pts[p].nreps, sizeof (long));

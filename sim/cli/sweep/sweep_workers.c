@@ -12,6 +12,7 @@
 #include "sim/cli/sweep/sweep_impl.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/shared/run_exec.h"
+#include "sim/cli/shared/workers.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -124,7 +125,7 @@ static int start_worker(const fs_sweep_options *o, fs_sweep_point *pts,
         return -1;
     }
     fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = fs_worker_fork();
     if (pid < 0) {
         close(fds[0]);
         close(fds[1]);
@@ -189,8 +190,7 @@ static int drain(worker *w, fs_sweep_point *pts)
     close(w->fd);
     w->fd = -1;
     int status = 0;
-    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    fs_worker_wait(w->pid, &status);
     if (!pt->wstatus)
         pt->wstatus = status;
     if (--pt->units_left > 0)
