@@ -26,7 +26,9 @@ static const fs_key_doc scenario_keys[] = {
      "requests arriving before it are left out of latency, wait and SLO "
      "figures (not out of cost or utilization)"},
     {"include", "path", NULL,
-     "a scenario file read first; this file's keys override its keys"},
+     "a scenario file read first; this file's keys override its keys; "
+     "relative to the file that names it, as are the data files an "
+     "included file names"},
     {"timezone", "tz database zone", "UTC",
      "the zone of windows' open and close times, e.g. Europe/Paris (the "
      "system's tz database)"},

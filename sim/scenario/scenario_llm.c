@@ -44,7 +44,8 @@ static int load_catalogs(fs_reader *rd, fs_scenario *sc)
         if (e->value[0] == '/' || e->line == 0)
             snprintf(path, sizeof path, "%s", e->value);
         else
-            snprintf(path, sizeof path, "%s/%s", sc->dir, e->value);
+            snprintf(path, sizeof path, "%s/%s",
+                     fs_config_entry_dir(e, sc->dir), e->value);
         fs_error why;
         sc->llm_user_models = fs_llm_catalog_load(path, &why);
         if (!sc->llm_user_models) {
@@ -138,7 +139,8 @@ static int token_dist(fs_reader *rd, const char *dir, const char *key,
     fs_call c;
     char why[600];
     if (fs_parse_call(e->value, &c, why, sizeof why) ||
-        fs_dist_parse_in(&c, dir, w, d, why, sizeof why))
+        fs_dist_parse_in(&c, fs_config_entry_dir(e, dir), w, d, why,
+                         sizeof why))
         return fs_rd_bad(rd, e, "%s", why);
     if (!(fs_dist_mean(d) >= 1)) {
         snprintf(why, sizeof why, "a mean of at least 1 token, got '%s'",
