@@ -249,4 +249,13 @@ sed 's/^tokens_out = .*/tokens_out = often/' "$TMP/int4.ini" >"$TMP/tokbad.ini"
 bad_run tokbad "tokbad.ini:13: workload.chat.tokens_out:"
 printf 'slo_ttft = -1s\n' >>"$TMP/int4.ini"
 bad_run int4 "workload.chat.slo_ttft:"
+# ---- autoscale = utilization on llm servers: refused with the advice.  A
+# continuous-batching server is busy whenever it holds one request, so the
+# pool would sit at max at any load; queue(target=N) is what scales it.
+sed 's/^count = .*/autoscale = utilization(target=70%)\nmin = 1\nmax = 16/' "$CONV" >"$TMP/llm-util.ini"
+line=$(grep -n '^autoscale = utilization' "$TMP/llm-util.ini" | cut -d: -f1)
+expect_exit 1 "llm pool on utilization" -- "$FLEETSIM" run "$TMP/llm-util.ini" --db "$TMP/util.db" --quiet
+expect_one_line "llm pool on utilization"
+expect_in "$TMP/err" "llm-util.ini:$line: pool.a100.autoscale: utilization cannot scale a pool of llm servers" "refused at file:line:key"
+expect_in "$TMP/err" "use queue(target=N)" "with the advice"
 report
