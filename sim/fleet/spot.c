@@ -294,8 +294,6 @@ static int open_trace(fs_spot *s, fs_error *err)
     int rc;
     while ((rc = read_row(s, err)) == 0 && s->next_t <= 0)
         s->avail = floor(s->next_v);
-    if (rc == 0 && floor(s->next_v) == s->avail)
-        rc = read_change(s, err);
     return rc;
 }
 
@@ -363,6 +361,12 @@ int fs_spot_start(fs_spot *s)
 {
     if (!s->trace)
         return 0;
+    /* past the rows that repeat the start, here rather than when the
+     * trace opens: the run's event estimate refuses a trace too dense for
+     * the horizon before this reads it */
+    if (isfinite(s->next_t) && floor(s->next_v) == s->avail &&
+        read_change(s, s->sim->err))
+        return -1;
     return schedule_row(s);
 }
 
