@@ -1,7 +1,10 @@
 #!/bin/sh
 # cli_billing.sh -- monthly costs in the database, exact to the cent, for
 # on-demand and reserved pools over January and February 2026 (744 h and
-# 672 h), and over a partial February.
+# 672 h), and over a partial February; and the monthly run rate of a
+# 5-minute run scaled from its cost before rounding (3.67 x 730 =
+# $2,679.10, where its $0.31 bill would give $2,715.60), in the summary,
+# run_summary and plan's "as run" column.
 . "$(dirname "$0")/cli_lib.sh"
 DB="$TMP/bill.db"
 cat >"$TMP/bill.ini" <<'INI'
@@ -186,4 +189,28 @@ expect_eq "$(sql "$DB" "SELECT p.renew FROM pool p JOIN run r USING (run_id) WHE
 grep -v upfront "$TMP/year.ini" >"$TMP/year-od.ini"
 expect_exit 1 "renew on an on-demand pool" -- "$FLEETSIM" run "$TMP/year-od.ini" --db "$DB" --quiet --set pool.r.pricing=on-demand --set pool.r.renew=yes
 expect_in "$TMP/err" "pool.r.renew: applies to reserved pools only" "renew is a reserved pool's key"
+# ---- a run rate from the unrounded cost: one $3.67/h instance for 5
+# minutes costs $0.3058333 (billed $0.31); x 730 h / (5/60) h = $2,679.10
+cat >"$TMP/five.ini" <<'INI'
+[scenario]
+name = five-minutes
+horizon = 5m
+metrics_interval = 1m
+[pool.a]
+gpu = L4
+price = 3.67
+count = 1
+provision_delay = 0s
+[workload.w]
+pools = a
+arrivals = poisson(rate=0.01/s)
+service = const(1s)
+INI
+expect_exit 0 "a 5-minute run" -- "$FLEETSIM" run "$TMP/five.ini" --db "$DB"
+expect_in "$TMP/out" "monthly run rate (730 h)                         \$2,679.10" "summary: run rate 3.67 x 730"
+expect_eq "$(sql "$DB" "SELECT printf('%.2f|%.2f', s.total_cost_usd, s.cost_per_month_usd) FROM run_summary s WHERE s.name = 'five-minutes'")" "0.31|2679.10" \
+    "run_summary: the bill to the cent, the run rate from the unrounded cost"
+expect_eq "$(sql "$DB" "SELECT printf('%.2f', sum(cost_usd)) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = 'five-minutes'")" 0.31 "the bill stays rounded to the cent"
+expect_exit 0 "plan on 5 minutes" -- "$FLEETSIM" plan "$TMP/five.ini" --slo 'p99<=5s' --db "$TMP/five-plan.db" --format csv --purchase on-demand
+expect_eq "$(python3 -c "import csv; r = next(csv.DictReader(open('$TMP/out'))); print('%.2f' % float(r['as_run_monthly_usd']))")" 2679.10 "plan: as run 3.67 x 730"
 report

@@ -62,7 +62,7 @@ done
 q() { sql "$DB" "SELECT $1 FROM run_summary s JOIN latency l USING (run_id) WHERE s.name = 'case2-llm-$2'"; }
 # the same requests (common random numbers), a quarter of the bill
 expect_eq "$(q l.arrivals before)" "$(q l.arrivals after)" "case 2: the same arrivals"
-expect_eq "$(q s.cost_per_month_usd before) $(q s.cost_per_month_usd after)" "10723.7 2679.1" "case 2: 4 x \$3.673/h vs 1 x, 730-hour run rate"
+expect_eq "$(q s.cost_per_month_usd before) $(q s.cost_per_month_usd after)" "10725.16 2681.29" "case 2: 4 x \$3.673/h vs 1 x, 730-hour run rate (3.673 x 730 = 2681.29, from the unrounded cost)"
 expect_eq "$(q "s.utilization < 0.5" before) $(q "s.utilization > 0.7" after)" "1 1" "case 2: utilization about 37% -> 78%"
 # batching cuts the wait for a GPU (TTFT) and costs a little TPOT
 expect_eq "$(q "l.ttft_p99_s" after | awk -v b="$(q l.ttft_p99_s before)" '{ print ($1 < b / 2) }')" "1" "case 2: TTFT p99 down more than 2x"
@@ -208,9 +208,9 @@ ch() { sql "$TMP/choice.db" "SELECT $1 FROM run_summary WHERE name = 'llm-gpu-ch
 expect_eq "$(sql "$TMP/choice.db" "SELECT name, cost_per_month_usd FROM run_summary WHERE name LIKE 'llm-gpu-choice[%' AND ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05 ORDER BY cost_per_month_usd LIMIT 1")" \
     "llm-gpu-choice[instance=aws:p5.4xlarge,count=2]|10044.8" "cheapest meeting TTFT p99 500 ms and TPOT p99 50 ms: two H100s"
 expect_eq "$(ch "printf('%.2f %.0f', ttft_p99_s, tpot_p99_s * 1000)" aws:p5.4xlarge 2)" "0.23 21" "two H100s: TTFT p99 0.23 s, TPOT p99 21 ms"
-expect_eq "$(ch "printf('%.1f %.3f', cost_per_month_usd, ttft_p99_s)" azure:Standard_NC24ads_A100_v4 4)" "10731.0 0.487" "four A100s meet TTFT, at more than two H100s"
+expect_eq "$(ch "printf('%.1f %.3f', cost_per_month_usd, ttft_p99_s)" azure:Standard_NC24ads_A100_v4 4)" "10725.2 0.487" "four A100s meet TTFT, at more than two H100s"
 expect_eq "$(ch "printf('%.1f %d', tpot_p99_s * 1000, ttft_p99_s <= 0.5)" aws:g6e.xlarge 6)" "53.3 1" "six L40S miss TPOT (TTFT met)"
-expect_eq "$(ch "printf('%.1f %d', cost_per_month_usd, ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05)" aws:g6e.xlarge 8)" "10862.4 1" "eight L40S meet both, dearer"
+expect_eq "$(ch "printf('%.1f %d', cost_per_month_usd, ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05)" aws:g6e.xlarge 8)" "10868.2 1" "eight L40S meet both, dearer"
 
 # ---- model = custom(...): a user's model in the scenario itself ------------
 sed 's/model=my-8b, precision=bf16)/model=custom, precision=bf16)\nmodel = custom(params_b=8.03, layers=32, hidden=4096, heads=32, kv_heads=8, head_dim=128, ffn=14336, vocab=128256, max_context=8192)/; /^models = /d' "$TMP/mine.ini" >"$TMP/custom.ini"
@@ -255,4 +255,13 @@ sed 's/^tokens_out = .*/tokens_out = often/' "$TMP/int4.ini" >"$TMP/tokbad.ini"
 bad_run tokbad "tokbad.ini:13: workload.chat.tokens_out:"
 printf 'slo_ttft = -1s\n' >>"$TMP/int4.ini"
 bad_run int4 "workload.chat.slo_ttft:"
+# ---- autoscale = utilization on llm servers: refused with the advice.  A
+# continuous-batching server is busy whenever it holds one request, so the
+# pool would sit at max at any load; queue(target=N) is what scales it.
+sed 's/^count = .*/autoscale = utilization(target=70%)\nmin = 1\nmax = 16/' "$CONV" >"$TMP/llm-util.ini"
+line=$(grep -n '^autoscale = utilization' "$TMP/llm-util.ini" | cut -d: -f1)
+expect_exit 1 "llm pool on utilization" -- "$FLEETSIM" run "$TMP/llm-util.ini" --db "$TMP/util.db" --quiet
+expect_one_line "llm pool on utilization"
+expect_in "$TMP/err" "llm-util.ini:$line: pool.a100.autoscale: utilization cannot scale a pool of llm servers" "refused at file:line:key"
+expect_in "$TMP/err" "use queue(target=N)" "with the advice"
 report

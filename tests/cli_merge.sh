@@ -140,10 +140,10 @@ expect_exit 2 "merge without parts" -- "$FLEETSIM" merge all.db
 expect_exit 1 "merge a file into itself" -- "$FLEETSIM" merge all.db all.db
 expect_in err "is the database itself" "itself refused"
 
-# An older part (schema version 10: no run.uid, no cost_allocation.profile, no pool LLM latency) is migrated in a copy: the
+# An older part (schema version 10: no run.uid, no run.cost_unrounded_usd, no cost_allocation.profile, no pool LLM latency) is migrated in a copy: the
 # part is left byte for byte, its runs merged once however often.
 cp part-4.db old.db
-sql old.db "PRAGMA journal_mode = DELETE; DROP INDEX run_uid; ALTER TABLE run DROP COLUMN uid; ALTER TABLE cost_allocation DROP COLUMN profile; ALTER TABLE pool DROP COLUMN ttft_p50_s; ALTER TABLE pool DROP COLUMN ttft_p99_s; ALTER TABLE pool DROP COLUMN tpot_p50_s; ALTER TABLE pool DROP COLUMN tpot_p99_s; ALTER TABLE pool DROP COLUMN e2e_p50_s; ALTER TABLE pool DROP COLUMN e2e_p99_s; ALTER TABLE pool DROP COLUMN ttft_p90_s; ALTER TABLE pool DROP COLUMN tpot_p90_s; ALTER TABLE pool DROP COLUMN e2e_p90_s; ALTER TABLE pool DROP COLUMN ttft_mean_s; ALTER TABLE pool DROP COLUMN tpot_mean_s; ALTER TABLE pool DROP COLUMN e2e_mean_s; ALTER TABLE latency DROP COLUMN wait_p50_s; ALTER TABLE latency DROP COLUMN wait_p90_s; ALTER TABLE latency DROP COLUMN wait_p99_s; PRAGMA user_version = 10;" >/dev/null
+sql old.db "PRAGMA journal_mode = DELETE; DROP INDEX run_uid; ALTER TABLE run DROP COLUMN uid; DROP VIEW run_summary; ALTER TABLE run DROP COLUMN cost_unrounded_usd; ALTER TABLE cost_allocation DROP COLUMN profile; ALTER TABLE pool DROP COLUMN ttft_p50_s; ALTER TABLE pool DROP COLUMN ttft_p99_s; ALTER TABLE pool DROP COLUMN tpot_p50_s; ALTER TABLE pool DROP COLUMN tpot_p99_s; ALTER TABLE pool DROP COLUMN e2e_p50_s; ALTER TABLE pool DROP COLUMN e2e_p99_s; ALTER TABLE pool DROP COLUMN ttft_p90_s; ALTER TABLE pool DROP COLUMN tpot_p90_s; ALTER TABLE pool DROP COLUMN e2e_p90_s; ALTER TABLE pool DROP COLUMN ttft_mean_s; ALTER TABLE pool DROP COLUMN tpot_mean_s; ALTER TABLE pool DROP COLUMN e2e_mean_s; ALTER TABLE latency DROP COLUMN wait_p50_s; ALTER TABLE latency DROP COLUMN wait_p90_s; ALTER TABLE latency DROP COLUMN wait_p99_s; PRAGMA user_version = 10;" >/dev/null
 sum=$(cksum <old.db)
 expect_exit 0 "merge an older part" -- "$FLEETSIM" merge old-into.db part-1.db old.db
 expect_in out "merged 9 runs from old.db" "older part merged"

@@ -49,7 +49,7 @@ checks=$((checks + 1))
 ! grep -q 'two<b>' review.html || fail "html: a name not escaped"
 expect_in review.html '<td>+$24.00</td><td>+69.18%</td></tr>' \
     "html: total cost delta"
-expect_in review.html '<td>$1,785.15</td><td>+$730.00</td>' \
+expect_in review.html '<td>$1,785.07</td><td>+$730.00</td>' \
     "html: run-rate delta"
 expect_in review.html '<td>2026-01</td><td>on-demand</td><td>$48.00</td>' \
     "html: the calendar-month bill"
@@ -301,7 +301,7 @@ expect_exit 0 "report md" -- "$FLEETSIM" report --db "$DB" --baseline 2 \
     --out review.md base 2
 expect_in review.md '## Executive summary' "md: the executive summary"
 expect_in review.md '| Run | Monthly run rate (730 h) |' "md: savings table"
-expect_in review.md '| base | $1,055.15 | -$730.00 | -40.89% | $34.69 | -$24.00 | -40.89% |' \
+expect_in review.md '| base | $1,055.07 | -$730.00 | -40.89% | $34.69 | -$24.00 | -40.89% |' \
     "md: savings against baseline 2"
 expect_in review.md '| two\<b>&od |' "md: the name in the table (< escaped)"
 # showback: each workload's row carries the cost cost_allocation gives it

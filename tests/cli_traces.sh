@@ -1,6 +1,9 @@
 #!/bin/sh
 # cli_traces.sh -- the real traces in traces/sample replay with every valid
-# row counted, and rate_scale / repeat behave as documented.
+# row counted, and rate_scale / repeat behave as documented; a file
+# included from another folder, which includes another in turn, names its
+# own data files relative to itself, whatever the folder of the scenario
+# run and the current directory.
 . "$(dirname "$0")/cli_lib.sh"
 DB="$TMP/traces.db"
 S="$SRCDIR/traces/sample"
@@ -112,4 +115,36 @@ printf 'time,x,time\n1,2,3\n' >"$TMP/dup.csv"
 not_trace dup "$TMP/dup.csv" "fleetsim: $TMP/dup.csv:1: column 'time' appears twice in the header (fields 1 and 3)"
 awk 'BEGIN { printf "time\n1\n"; s = "2"; while (length(s) <= 1048576) s = s s; print s }' >"$TMP/long.csv"
 not_trace long "$TMP/long.csv" "fleetsim: $TMP/long.csv:3: line longer than 1048576 bytes"
+# ---- include across folders: a/b/top.ini includes ../../base/mid.ini,
+# which includes deeper/root.ini; root.ini's jobs.csv and mid.ini's
+# lives.csv are beside them.  One 30-minute job (5-minute checkpoints) on
+# a spot L4 whose instances live 1000 s each (instant replacement): 3
+# interruptions in the hour, at 1000, 2000 and 3000 s.
+mkdir -p "$TMP/inc/a/b" "$TMP/inc/base/deeper"
+printf 'job_id,submit_s,gpus,duration_s\nj,0,1,1800\n' >"$TMP/inc/base/deeper/jobs.csv"
+printf 'lifetime_s\n1000\n' >"$TMP/inc/base/lives.csv"
+cat >"$TMP/inc/base/deeper/root.ini" <<'INI'
+[scenario]
+name = root
+horizon = 1h
+metrics_interval = 10m
+[pool.p]
+gpu = L4
+price = 1
+count = 1
+provision_delay = 0s
+[workload.t]
+kind = training
+pools = p
+jobs = trace(jobs.csv, format=generic)
+checkpoint_interval = 5m
+checkpoint_cost = 0s
+restore_cost = 0s
+INI
+printf '[scenario]\ninclude = deeper/root.ini\n[pool.p]\npricing = spot\ninterruption = empirical(lives.csv)\n' >"$TMP/inc/base/mid.ini"
+printf '[scenario]\ninclude = ../../base/mid.ini\nname = top\n' >"$TMP/inc/a/b/top.ini"
+expect_exit 0 "include across folders" -- "$FLEETSIM" run "$TMP/inc/a/b/top.ini" --db "$TMP/inc.db" --quiet
+(cd "$TMP/inc/a" && "$FLEETSIM" run b/top.ini --db "$TMP/inc.db" --quiet --name top2) >/dev/null 2>&1
+expect_eq "$(sql "$TMP/inc.db" "SELECT group_concat(r.name || ':' || j.status || ':' || (SELECT count(*) FROM interruption i WHERE i.run_id = r.run_id), ' ') FROM run r JOIN job j USING (run_id)")" \
+    "top:finished:3 top2:finished:3" "include across folders: each file's data beside it, from any current directory"
 report

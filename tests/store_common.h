@@ -188,6 +188,7 @@ static inline void make_results(fs_results *r, const char *name, unsigned rep,
     snprintf(r->finished_at, sizeof r->finished_at, "2026-01-05T10:00:03Z");
     snprintf(r->start_date, sizeof r->start_date, "2026-01-01");
     r->horizon_s = 59 * 86400.0;
+    r->cost_unrounded_usd = 1234.56;   /* the cost rows' sum, exactly */
     r->months = 2;
     r->requests = 1000;
     r->requests_dropped = 3;

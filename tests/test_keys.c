@@ -195,7 +195,7 @@ static void test_view(void)
         " replication, horizon_s REAL, months REAL, requests,"
         " requests_dropped,"
         " latency_mean_s, latency_p50_s, latency_p99_s, wait_mean_s,"
-        " slo_attainment);"
+        " slo_attainment, cost_unrounded_usd REAL);"
         "CREATE TABLE cost_monthly (run_id, month, pool, pricing,"
         " cost_usd REAL, gpu_hours REAL);"
         "CREATE TABLE pool (run_id, pool, gpu_hours_provisioned REAL,"
@@ -206,13 +206,14 @@ static void test_view(void)
         /* run 1: two workloads, an llm one (1.5M tokens) and another */
         "INSERT INTO latency VALUES (1, 'w', 4, 3, 0.5, 0.05, 1000000, 500000),"
         " (1, 'v', 5, NULL, NULL, NULL, NULL, NULL);"
-        /* run 1: 10 days, $100.004 + $50, 2 pools; run 2: nothing */
+        /* run 1: 10 days, $100.004 + $50 (billed $100.00 + $50), 2 pools;
+         * run 2: nothing */
         "INSERT INTO run VALUES (1, 'a', 's.ini', 7, 0, 864000, 1, 90, 3,"
-        " 0.5, 0.4, 1.9, 0.1, 0.99);"
+        " 0.5, 0.4, 1.9, 0.1, 0.99, 150.004);"
         "INSERT INTO run VALUES (2, 'b', 's.ini', 7, 1, 0, 0, 0, 0,"
-        " NULL, NULL, NULL, NULL, NULL);"
+        " NULL, NULL, NULL, NULL, NULL, NULL);"
         "INSERT INTO cost_monthly VALUES (1, '2026-01', 'p', 'on-demand',"
-        " 100.004, 10), (1, '2026-01', 'q', 'reserved', 50, 5);"
+        " 100.00, 10), (1, '2026-01', 'q', 'reserved', 50, 5);"
         "INSERT INTO pool VALUES (1, 'p', 30, 15, 0), (1, 'q', 10, 5, 2);"
         "INSERT INTO job VALUES (1, 1), (1, 0), (1, 0);";
     CHECK(sqlite3_exec(db, tables, NULL, NULL, NULL) == SQLITE_OK);
@@ -228,7 +229,8 @@ static void test_view(void)
     /* run 1 */
     CHECK(sqlite3_step(st) == SQLITE_ROW);
     CHECK_NEAR(sqlite3_column_double(st, 6), 150.0, 1e-12);  /* total */
-    /* 150.004 x 730 h / 240 h = 456.2621..., to the cent */
+    /* the unrounded 150.004 x 730 h / 240 h = 456.2621..., to the cent
+     * (the bill's 150.00 would give 456.25) */
     CHECK_NEAR(sqlite3_column_double(st, 7), 456.26, 1e-9);
     CHECK_NEAR(sqlite3_column_double(st, 8), 40, 0);
     CHECK_NEAR(sqlite3_column_double(st, 9), 20, 0);
@@ -241,9 +243,9 @@ static void test_view(void)
     CHECK(sqlite3_column_double(st, 23) == 0.5);             /* TTFT p99 */
     CHECK(sqlite3_column_double(st, 24) == 0.05);            /* TPOT p99 */
     CHECK(sqlite3_column_double(st, 25) == 500000);          /* tokens out */
-    /* $150.004 per 0.5M output tokens, per 1.5M tokens */
-    CHECK_NEAR(sqlite3_column_double(st, 26), 300.008, 1e-9);
-    CHECK_NEAR(sqlite3_column_double(st, 27), 150.004 / 1.5, 1e-9);
+    /* the bill, $150.00, per 0.5M output tokens, per 1.5M tokens */
+    CHECK_NEAR(sqlite3_column_double(st, 26), 300.0, 1e-9);
+    CHECK_NEAR(sqlite3_column_double(st, 27), 150.0 / 1.5, 1e-9);
     /* run 2: no child rows, no horizon: zeros and NULLs, one row */
     CHECK(sqlite3_step(st) == SQLITE_ROW);
     CHECK(sqlite3_column_double(st, 6) == 0);

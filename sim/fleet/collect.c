@@ -133,9 +133,29 @@ static void note_after_term(fs_sim *sim, const fs_pool *p)
                         date, hours, money(usd, m, sizeof m));
 }
 
+/* The pool's cost over the horizon as metered, before any rounding: a
+ * 5-minute run's $0.305833 scaled to a month is $2,679.10, where the bill's
+ * $0.31 would say $2,715.60. */
+static double unrounded_cost(const fs_pool *p, size_t nmonths)
+{
+    double usd = 0;
+    for (size_t m = 0; m < nmonths; m++) {
+        usd += p->meter.usd[m];
+        if (p->after_term.usd)
+            usd += p->after_term.usd[m];
+        if (p->unused.usd)
+            usd += p->unused.usd[m];
+    }
+    return usd;
+}
+
 int fs_collect_costs(fs_world *w)
 {
     fs_sim *sim = &w->sim;
+    sim->out->cost_unrounded_usd = 0;
+    for (size_t i = 0; i < w->npools; i++)
+        sim->out->cost_unrounded_usd += unrounded_cost(&w->pools[i],
+                                                       sim->cal.nmonths);
     for (size_t m = 0; m < sim->cal.nmonths; m++)
         for (size_t i = 0; i < w->npools; i++) {
             const fs_pool *p = &w->pools[i];

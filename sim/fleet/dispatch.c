@@ -121,7 +121,7 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
     snprintf(gkey, sizeof gkey, "%s.growth", c->section);
     fs_arrivals_spec spec = {
         .call = &c->arrivals, .file = e->file, .line = e->line, .key = key,
-        .base_dir = sim->sc->dir, .horizon_s = sim->sc->horizon_s,
+        .base_dir = fs_config_entry_dir(e, sim->sc->dir), .horizon_s = sim->sc->horizon_s,
         .start_hour = sim->sc->start_hour, .rate_scale = c->rate_scale,
         .repeat = c->repeat, .bad_rows = c->bad_rows, .rng = w->arrival_rng,
         .growth = c->growth,

@@ -175,6 +175,9 @@ typedef struct fs_results {
     char start_date[16];        /* scenario start, YYYY-MM-DD */
     double horizon_s;
     double months;              /* calendar months the horizon covers, fractional */
+    double cost_unrounded_usd;  /* the horizon's cost, all pools, before the
+                                   bill's rounding to cents: what the monthly
+                                   run rate scales */
     /* run-level aggregates over all workloads */
     long requests, requests_dropped;
     double latency_mean_s, latency_p50_s, latency_p99_s, wait_mean_s;

@@ -31,7 +31,7 @@ typedef struct reader_state {
 
 typedef struct parse_state {
     fs_config *c;
-    const char *file;
+    const char *file, *dir;
     reader_state *rd;
     fs_strmap seen;      /* this file's "section\0key"s: line numbers */
     char include[PATH_MAX];
@@ -154,7 +154,8 @@ static void index_free(fs_config *c)
 }
 
 static int add_entry(fs_config *c, const char *section, const char *key,
-                     const char *value, const char *file, int line)
+                     const char *value, const char *file, const char *dir,
+                     int line)
 {
     fs_config_entry *grown = fs_vec_grow(c->e, &c->cap, c->n + 1,
                                          sizeof *grown);
@@ -166,6 +167,7 @@ static int add_entry(fs_config *c, const char *section, const char *key,
     e->key = strdup(key);
     e->value = strdup(value);
     e->file = file;
+    e->dir = dir;
     e->line = line;
     e->used = 0;
     if (!e->section || !e->key || !e->value) {
@@ -215,7 +217,7 @@ static int handler(void *user, const char *section, const char *name,
         return 0;
     }
     if (!jlen || fs_strmap_put(&ps->seen, joint, jlen, (size_t)line) ||
-        add_entry(ps->c, section, name, value, ps->file, line)) {
+        add_entry(ps->c, section, name, value, ps->file, ps->dir, line)) {
         fs_error_set(ps->err, "out of memory reading %s", ps->file);
         ps->failed = 1;
         return 0;
@@ -383,7 +385,10 @@ static int load_file(fs_config *c, const char *path, const char *as_written,
         return fs_error_set(err, "%s: cannot open scenario: %m", path);
     }
     const char *file = intern_file(c, path);
-    if (!file) {
+    char dirbuf[PATH_MAX];
+    snprintf(dirbuf, sizeof dirbuf, "%s", path);
+    const char *dir = file ? intern_file(c, dirname(dirbuf)) : NULL;
+    if (!file || !dir) {
         free(text);
         return fs_error_set(err, "out of memory reading %s", path);
     }
@@ -398,7 +403,8 @@ static int load_file(fs_config *c, const char *path, const char *as_written,
         return fs_error_set(err, "out of memory reading %s", path);
     }
     reader_state rd = {text, text + len, 0, 0};
-    parse_state ps = {.c = c, .file = file, .rd = &rd, .err = err};
+    parse_state ps = {.c = c, .file = file, .dir = dir, .rd = &rd,
+                      .err = err};
     fs_strmap_init(&ps.seen);
     int rc = ini_parse_stream(reader, &rd, handler, &ps);
     fs_strmap_free(&ps.seen);
@@ -556,10 +562,16 @@ int fs_config_set(fs_config *c, const char *assignment, fs_error *err)
                             "command line; write `include = FILE` in the "
                             "file", assignment);
     const char *file = intern_file(c, "--set");
-    if (!file || add_entry(c, section, key, eq + 1, file, 0) ||
+    if (!file || add_entry(c, section, key, eq + 1, file, NULL, 0) ||
         append_text(c, "; --set ", 8) ||
         append_text(c, assignment, strlen(assignment)) ||
         append_text(c, "\n", 1) || index_all(c))
         return fs_error_set(err, "out of memory");
     return 0;
+}
+
+const char *fs_config_entry_dir(const fs_config_entry *e,
+                                const char *fallback)
+{
+    return e && e->dir ? e->dir : fallback;
 }

@@ -26,6 +26,10 @@ typedef struct fs_config_entry {
     char *key;
     char *value;
     const char *file;   /* owned by the config (interned) */
+    const char *dir;    /* the folder of that file (interned): a relative
+                           path in the value is relative to it, so that a
+                           file included from another folder names its
+                           own data; NULL for --set */
     int line;           /* 0 for --set */
     int used;           /* set when a typed reader consumed it */
 } fs_config_entry;
@@ -53,6 +57,11 @@ typedef struct fs_config {
     char *text;         /* every file read, concatenated, plus --set lines */
     size_t text_len;
 } fs_config;
+
+/* The folder a relative path in e's value is relative to: the folder of
+ * the file that set it, or fallback (the scenario's) for --set. */
+const char *fs_config_entry_dir(const fs_config_entry *e,
+                                const char *fallback);
 
 /* Reads path (and its includes).  NULL with "file:line: ..." on error,
  * including a file or line beyond the limits above or a NUL byte. */

@@ -26,7 +26,9 @@ static const fs_key_doc scenario_keys[] = {
      "requests arriving before it are left out of latency, wait and SLO "
      "figures (not out of cost or utilization)"},
     {"include", "path", NULL,
-     "a scenario file read first; this file's keys override its keys"},
+     "a scenario file read first; this file's keys override its keys; "
+     "relative to the file that names it, as are the data files an "
+     "included file names"},
     {"timezone", "tz database zone", "UTC",
      "the zone of windows' open and close times, e.g. Europe/Paris (the "
      "system's tz database)"},
@@ -63,7 +65,8 @@ static const fs_key_doc pool_keys[] = {
     {"count", "integer, 0 to 1000000", "1", "fixed number of instances"},
     {"autoscale", "utilization(target=F)|queue(target=N)", NULL,
      "target tracking instead of count, with min and max (on-demand only); "
-     "utilization counts busy time plus the growth of the queued work"},
+     "utilization counts busy time plus the growth of the queued work "
+     "(refused on a pool serving llm(...): use queue)"},
     {"min", "integer, 0 to 1000000", "0", "autoscaling: fewest instances"},
     {"max", "integer, 1 to 1000000", NULL,
      "autoscaling: most instances (required with autoscale)"},

@@ -121,7 +121,8 @@ static int parse_scenario_section(fs_scenario *sc, fs_error *err,
         if (e->value[0] == '/' || e->line == 0)
             snprintf(dirbuf, sizeof dirbuf, "%s", e->value);
         else
-            snprintf(dirbuf, sizeof dirbuf, "%s/%s", sc->dir, e->value);
+            snprintf(dirbuf, sizeof dirbuf, "%s/%s",
+                     fs_config_entry_dir(e, sc->dir), e->value);
         dir = dirbuf;
     }
     snprintf(gpus_csv, len, "%s/gpus.csv", dir);
@@ -133,7 +134,8 @@ static int parse_scenario_section(fs_scenario *sc, fs_error *err,
         if (k && (k->value[0] == '/' || k->line == 0))
             snprintf(outs[i], len, "%s", k->value);
         else if (k)
-            snprintf(outs[i], len, "%s/%s", sc->dir, k->value);
+            snprintf(outs[i], len, "%s/%s",
+                     fs_config_entry_dir(k, sc->dir), k->value);
         /* a file the scenario names and cannot be read: its key says so */
         fs_config_entry *by = k ? k : e;
         if (by && access(outs[i], R_OK) != 0) {
@@ -303,7 +305,8 @@ static int parse_workload(fs_scenario *sc, const char *section,
     fs_call sc_call;
     if (fs_parse_call(e->value, &sc_call, why, sizeof why))
         return fs_rd_bad(&rd, e, "%s", why);
-    if (fs_service_parse_in(&sc_call, sc->dir, &w->service, why,
+    if (fs_service_parse_in(&sc_call, fs_config_entry_dir(e, sc->dir),
+                            &w->service, why,
                             sizeof why))
         return fs_rd_bad(&rd, e, "%s", why);
     w->service_from_trace = w->service.model->reads_trace_service;

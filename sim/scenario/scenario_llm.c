@@ -44,7 +44,8 @@ static int load_catalogs(fs_reader *rd, fs_scenario *sc)
         if (e->value[0] == '/' || e->line == 0)
             snprintf(path, sizeof path, "%s", e->value);
         else
-            snprintf(path, sizeof path, "%s/%s", sc->dir, e->value);
+            snprintf(path, sizeof path, "%s/%s",
+                     fs_config_entry_dir(e, sc->dir), e->value);
         fs_error why;
         sc->llm_user_models = fs_llm_catalog_load(path, &why);
         if (!sc->llm_user_models) {
@@ -138,7 +139,8 @@ static int token_dist(fs_reader *rd, const char *dir, const char *key,
     fs_call c;
     char why[600];
     if (fs_parse_call(e->value, &c, why, sizeof why) ||
-        fs_dist_parse_in(&c, dir, w, d, why, sizeof why))
+        fs_dist_parse_in(&c, fs_config_entry_dir(e, dir), w, d, why,
+                         sizeof why))
         return fs_rd_bad(rd, e, "%s", why);
     if (!(fs_dist_mean(d) >= 1)) {
         snprintf(why, sizeof why, "a mean of at least 1 token, got '%s'",
@@ -242,6 +244,29 @@ static int apply_tp(fs_reader *rd, fs_scenario *sc, const fs_workload_conf *w,
     return 0;
 }
 
+/* autoscale = utilization(...) on a pool of llm servers is refused: a
+ * continuous-batching server is busy whenever it holds one request, so
+ * its utilization reads 100% at any load and the pool would sit at max.
+ * queue(target=N) counts the requests each replica holds instead. */
+static int refuse_utilization(fs_reader *rd, const fs_scenario *sc,
+                              const fs_workload_conf *w)
+{
+    for (int k = 0; k < w->npools; k++) {
+        const fs_pool_conf *p = &sc->pools[w->pools[k]];
+        if (p->scale != FS_SCALE_UTILIZATION)
+            continue;
+        fs_reader prd = {sc->cfg, p->section, rd->err};
+        return fs_rd_bad(&prd, fs_rd_entry(&prd, "autoscale"),
+                         "%s", "utilization cannot scale a pool of llm "
+                         "servers: one batching server is busy whenever it "
+                         "holds a request, so utilization reads 100% at any "
+                         "load and the pool would stay at max; use "
+                         "queue(target=N), N the requests a replica should "
+                         "hold (about its max_batch at the load you want)");
+    }
+    return 0;
+}
+
 int fs_scenario_parse_llm(fs_reader *rd, fs_scenario *sc,
                           fs_workload_conf *w, const fs_config_entry *e)
 {
@@ -262,7 +287,7 @@ int fs_scenario_parse_llm(fs_reader *rd, fs_scenario *sc,
         check_context(rd, l) ||
         slo_key(rd, "slo_ttft", &w->slo_ttft_s) ||
         slo_key(rd, "slo_tpot", &w->slo_tpot_s) || apply_tp(rd, sc, w, e) ||
-        check_precision(rd, sc, w, e))
+        check_precision(rd, sc, w, e) || refuse_utilization(rd, sc, w))
         return -1;
     if (w->batch_max != 1 || fs_rd_entry(rd, "batch_wait"))
         return fs_rd_bad(rd, fs_rd_entry(rd, "batch_max")

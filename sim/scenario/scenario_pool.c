@@ -383,11 +383,15 @@ static int price_pool(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p,
                       const fs_instance_type *it)
 {
     pool_reader k = {rd, sc, p, it};
+    /* price_trace's file is relative to the file that names it */
+    const char *dir = fs_config_entry_dir(fs_config_find(sc->cfg, p->section,
+                                                         "price_trace"),
+                                          sc->dir);
     const fs_purchase_reader r = {&k, key_value, key_bad, key_missing,
                                   key_price, key_catalog_price,
                                   key_catalog_reserved,
                                   key_catalog_plan_discount, FS_MAX_PRICE,
-                                  sc->dir, sc->horizon_s};
+                                  dir, sc->horizon_s};
     return p->purchase->resolve(&r, &p->terms);
 }
 

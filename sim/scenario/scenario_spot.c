@@ -33,7 +33,8 @@ static int parse_replace_delay(fs_reader *rd, const char *dir,
         return fs_rd_bad(rd, e, "%s", why);
     fs_call c;
     if (fs_parse_call(e->value, &c, why, sizeof why) ||
-        fs_dist_parse_in(&c, dir, w, &s->replace_delay, why, sizeof why))
+        fs_dist_parse_in(&c, fs_config_entry_dir(e, dir), w,
+                         &s->replace_delay, why, sizeof why))
         return fs_rd_bad(rd, e, "%s", why);
     return 0;
 }
@@ -73,7 +74,8 @@ static int parse_interruption(fs_reader *rd, fs_scenario *sc,
     fs_call c;
     char why[1400];
     if (fs_parse_call(e->value, &c, why, sizeof why) ||
-        fs_interruption_parse(&c, sc->dir, &s->interruption, why,
+        fs_interruption_parse(&c, fs_config_entry_dir(e, sc->dir),
+                              &s->interruption, why,
                               sizeof why)) {
         fs_interruption_free(&s->interruption);
         return fs_rd_bad(rd, e, "%s", why);

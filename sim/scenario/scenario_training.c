@@ -153,7 +153,8 @@ int fs_scenario_parse_training(fs_reader *rd, fs_scenario *sc,
     w->arrivals_entry = e;
     char key[FS_NAME_MAX + 24];
     snprintf(key, sizeof key, "%s.jobs", w->section);
-    if (fs_jobs_read(&w->arrivals, sc->dir, e->file, e->line, key, &t->jobs,
+    if (fs_jobs_read(&w->arrivals, fs_config_entry_dir(e, sc->dir), e->file,
+                     e->line, key, &t->jobs,
                      rd->err))
         return -1;
     if (check_sizes(sc, w, rd->err))

@@ -38,13 +38,14 @@ const fs_column fs_summary_columns[] = {
      "simulated time, seconds"},
     {"total_cost_usd", "round(" RUN_COST ", 2)", FS_COL_MONEY, "total cost",
      "the horizon's cost, all pools, dollars"},
-    /* a run rate: the horizon's cost scaled to a 730-hour month */
+    /* a run rate: the horizon's cost scaled to a 730-hour month, from the
+     * cost before rounding (runs stored before version 14: the bill's) */
     {"cost_per_month_usd",
-     "CASE WHEN r.horizon_s > 0 THEN round(" RUN_COST
-     " * 730 * 3600 / r.horizon_s, 2) END",
+     "CASE WHEN r.horizon_s > 0 THEN round(coalesce(r.cost_unrounded_usd, "
+     RUN_COST ") * 730 * 3600 / r.horizon_s, 2) END",
      FS_COL_MONEY, "monthly run rate (730 h)",
-     "the monthly run rate: the horizon's cost x 730 h / horizon (the "
-     "calendar-month bill is in cost_monthly)"},
+     "the monthly run rate: the horizon's unrounded cost x 730 h / horizon "
+     "(the calendar-month bill, to the cent, is in cost_monthly)"},
     {"gpu_hours_provisioned", POOL_SUM("gpu_hours_provisioned"),
      FS_COL_HOURS, "GPU-hours provisioned",
      "GPU-hours from launch to termination, all pools"},

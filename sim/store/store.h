@@ -14,7 +14,7 @@
 #include "sim/fleet/results.h"
 #include "sim/store/columns.h"
 
-#define FS_SCHEMA_VERSION 13
+#define FS_SCHEMA_VERSION 14
 
 typedef struct fs_store fs_store;
 

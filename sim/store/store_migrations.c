@@ -307,6 +307,14 @@ static const char schema_v13[] =
     "ALTER TABLE latency ADD COLUMN wait_p90_s REAL;\n"
     "ALTER TABLE latency ADD COLUMN wait_p99_s REAL;\n";
 
+/* Version 14: exact run rates.  run.cost_unrounded_usd holds the horizon's
+ * cost before the bill's rounding to cents, which run_summary's
+ * cost_per_month_usd scales to a 730-hour month (a 5-minute run's $0.31
+ * bill would otherwise be scaled 8,760-fold, cent and all).  Runs stored
+ * before have NULL there, and keep the rate of their rounded bill. */
+static const char schema_v14[] =
+    "ALTER TABLE run ADD COLUMN cost_unrounded_usd REAL;\n";
+
 /* fs_schema_migrations[v]: user_version v -> v + 1. */
 const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -322,4 +330,5 @@ const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v11,
     schema_v12,
     schema_v13,
+    schema_v14,
 };

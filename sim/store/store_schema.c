@@ -43,7 +43,7 @@ static const struct required {
       " replication, started_at, finished_at, fleetsim_version, start_date,"
       " horizon_s, months, requests, requests_dropped, latency_mean_s,"
       " latency_p50_s, latency_p99_s, wait_mean_s, slo_attainment, events,"
-      " uid" },
+      " uid, cost_unrounded_usd" },
     { "table", "cost_monthly", "run_id, month, pool, pricing, cost_usd,"
       " gpu_hours" },
     { "table", "latency", "run_id, workload, count, mean_s, p50_s, p90_s,"

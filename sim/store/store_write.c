@@ -108,8 +108,9 @@ static int insert_run(fs_store *s, const fs_results *r, long long *run_id)
         "INSERT INTO run (name, scenario, scenario_text, seed, replication,"
         " started_at, finished_at, fleetsim_version, start_date, horizon_s,"
         " months, requests, requests_dropped, latency_mean_s, latency_p50_s,"
-        " latency_p99_s, wait_mean_s, slo_attainment, events, uid)"
-        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?)";
+        " latency_p99_s, wait_mean_s, slo_attainment, events, uid,"
+        " cost_unrounded_usd)"
+        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?)";
     sqlite3_stmt *st;
     char uid[33];
     int rc = new_uid(uid);
@@ -143,6 +144,7 @@ static int insert_run(fs_store *s, const fs_results *r, long long *run_id)
     bind_real(st, 18, r->slo_attainment, &rc);
     bind_int(st, 19, r->events, &rc);
     bind_text(st, 20, uid, sizeof uid, &rc);
+    bind_real(st, 21, r->cost_unrounded_usd, &rc);
     rc = step_row(st, rc);
     sqlite3_finalize(st);
     if (rc == SQLITE_OK)

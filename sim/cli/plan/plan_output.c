@@ -285,9 +285,11 @@ static void print_csv(FILE *out, const fs_plan *p)
           "monthly_cost_usd,purchase,reserved_k,commitment_usd_h", out);
     for (int k = 0; k < FS_PLAN_PURCHASES; k++)
         fprintf(out, ",%s_monthly_usd", fs_plan_purchase_names[k]);
+    /* in the rows' order: as run, then each objective's value */
+    fputs(",as_run_monthly_usd", out);
     for (int k = 0; k < p->nslo; k++)
         fprintf(out, ",%s", p->slo[k].metric);
-    fputs(",as_run_monthly_usd,unfinished,run_id,run\n", out);
+    fputs(",unfinished,run_id,run\n", out);
     for (int i = 0; i < p->ncand; i++) {
         const fs_plan_candidate *c = &p->cand[i];
         fprintf(out, "%d,", i + 1);

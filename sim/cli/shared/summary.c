@@ -50,9 +50,11 @@ static void print_costs(FILE *out, const fs_results *r)
     fs_format_money(total, money, sizeof money);
     fprintf(out, "  %-8s  %-20s  %-10s  %12.1f  %14s\n", "total", "", "",
             gpu_hours, money);
+    /* scaled from the cost before rounding: a 5-minute run's bill of
+     * $0.31 is $0.305833, and 8,760 times the cent would be $26 a month */
     if (r->horizon_s > 0)
-        fs_format_money(total * RUN_RATE_HOURS * 3600 / r->horizon_s, money,
-                        sizeof money);
+        fs_format_money(r->cost_unrounded_usd * RUN_RATE_HOURS * 3600 /
+                        r->horizon_s, money, sizeof money);
     else
         snprintf(money, sizeof money, "-");
     fprintf(out, "  %-42s  %14s\n", "monthly run rate (730 h)", money);
