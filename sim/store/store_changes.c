@@ -100,12 +100,7 @@ static int read_rates(fs_store *s, long run_id, fs_pool_rate **out,
         v->idle_rate = sqlite3_column_double(st, 3) * k;
         v->scales = sqlite3_column_int(st, 4);
     }
-    if (rc == SQLITE_ROW)
-        rc = SQLITE_NOMEM;
-    else if (rc == SQLITE_DONE)
-        rc = SQLITE_OK;
-    sqlite3_finalize(st);
-    return rc;
+    return fs_store_rows_end(st, rc);
 }
 
 int fs_store_pool_rates(fs_store *s, long run_id, fs_pool_rate **out,
@@ -115,10 +110,9 @@ int fs_store_pool_rates(fs_store *s, long run_id, fs_pool_rate **out,
     *n = 0;
     int rc = read_rates(s, run_id, out, n);
     if (rc != SQLITE_OK) {
-        free(*out);
+        void *arr = *out;
         *out = NULL;
-        *n = 0;
-        return fs_store_sql_error(s, err, rc, "cannot read the pools' "
+        return fs_store_rows_failed(s, err, rc, &arr, n, "cannot read the pools' "
                                   "bills");
     }
     return 0;

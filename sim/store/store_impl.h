@@ -58,6 +58,16 @@ char *fs_store_dir_of(const char *path);
 
 int fs_store_exec(fs_store *s, const char *sql);
 
+/* The end of a read of rows into an array: finalizes st and turns the
+ * last step's rc into SQLITE_OK after the last row, SQLITE_NOMEM when a
+ * row was left (the array could not grow), or the step's error. */
+int fs_store_rows_end(sqlite3_stmt *st, int rc);
+
+/* After a read of rows into *arr (n of them) failed with rc: frees the
+ * array, empties both and fills err (fs_store_sql_error).  Returns -1. */
+int fs_store_rows_failed(const fs_store *s, fs_error *err, int rc,
+                         void **arr, size_t *n, const char *what);
+
 /* Runs a query whose first row's first column is an integer (0 when it
  * returns no row). */
 int fs_store_query_int(fs_store *s, const char *sql, long long *out);

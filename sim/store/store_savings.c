@@ -67,12 +67,7 @@ static int read_pools(fs_store *s, long run_id, fs_pool_saving **out,
                                     : v->effective_cents;
         v->saving_cents = v->list_cents - v->effective_cents;
     }
-    if (rc == SQLITE_ROW)
-        rc = SQLITE_NOMEM;
-    else if (rc == SQLITE_DONE)
-        rc = SQLITE_OK;
-    sqlite3_finalize(st);
-    return rc;
+    return fs_store_rows_end(st, rc);
 }
 
 int fs_store_pool_savings(fs_store *s, long run_id, fs_pool_saving **out,
@@ -82,10 +77,9 @@ int fs_store_pool_savings(fs_store *s, long run_id, fs_pool_saving **out,
     *n = 0;
     int rc = read_pools(s, run_id, out, n);
     if (rc != SQLITE_OK) {
-        free(*out);
+        void *arr = *out;
         *out = NULL;
-        *n = 0;
-        return fs_store_sql_error(s, err, rc, "cannot read the pools' "
+        return fs_store_rows_failed(s, err, rc, &arr, n, "cannot read the pools' "
                                   "savings");
     }
     return 0;

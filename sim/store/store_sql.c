@@ -119,6 +119,25 @@ int fs_store_sql_error(const fs_store *s, fs_error *err, int rc,
 
 /* ---- small helpers ---------------------------------------------------- */
 
+int fs_store_rows_end(sqlite3_stmt *st, int rc)
+{
+    if (rc == SQLITE_ROW)
+        rc = SQLITE_NOMEM;
+    else if (rc == SQLITE_DONE)
+        rc = SQLITE_OK;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int fs_store_rows_failed(const fs_store *s, fs_error *err, int rc,
+                         void **arr, size_t *n, const char *what)
+{
+    free(*arr);
+    *arr = NULL;
+    *n = 0;
+    return fs_store_sql_error(s, err, rc, what);
+}
+
 int fs_store_exec(fs_store *s, const char *sql)
 {
     return sqlite3_exec(s->db, sql, NULL, NULL, NULL);
