@@ -171,17 +171,22 @@ static double instance_hours(const double *d, size_t from, size_t n,
 }
 
 /* What the run billed pool over the whole run: the sum of its cost rows
- * (NaN when it has none or the query fails). */
-static double pool_billed(sqlite3 *db, long run, const char *pool)
+ * at `pricing`, or all of them when NULL (NaN when it has none or the
+ * query fails). */
+static double pool_billed(sqlite3 *db, long run, const char *pool,
+                          const char *pricing)
 {
     sqlite3_stmt *st;
     double cost = NAN;
     if (sqlite3_prepare_v2(db, "SELECT sum(cost_usd) FROM cost_monthly "
-                           "WHERE run_id = ?1 AND pool = ?2", -1, &st,
+                           "WHERE run_id = ?1 AND pool = ?2 AND "
+                           "(?3 IS NULL OR pricing = ?3)", -1, &st,
                            NULL) != SQLITE_OK)
         return NAN;
     sqlite3_bind_int64(st, 1, run);
     sqlite3_bind_text(st, 2, pool, -1, SQLITE_STATIC);
+    if (pricing)
+        sqlite3_bind_text(st, 3, pricing, -1, SQLITE_STATIC);
     if (sqlite3_step(st) == SQLITE_ROW &&
         sqlite3_column_type(st, 0) != SQLITE_NULL)
         cost = sqlite3_column_double(st, 0);
@@ -353,18 +358,7 @@ static int price_row(const fs_roi_query *o, const fs_catalog *c,
 static double spot_paid(sqlite3 *db, long run, const char *pool,
                         const double *d, size_t n, double horizon)
 {
-    sqlite3_stmt *st;
-    double cost = NAN, span;
-    if (sqlite3_prepare_v2(db, "SELECT sum(cost_usd) FROM cost_monthly "
-                           "WHERE run_id = ?1 AND pool = ?2 AND pricing = "
-                           "'spot'", -1, &st, NULL) != SQLITE_OK)
-        return NAN;
-    sqlite3_bind_int64(st, 1, run);
-    sqlite3_bind_text(st, 2, pool, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW &&
-        sqlite3_column_type(st, 0) != SQLITE_NULL)
-        cost = sqlite3_column_double(st, 0);
-    sqlite3_finalize(st);
+    double span, cost = pool_billed(db, run, pool, "spot");
     double hours = instance_hours(d, 0, n, horizon, &span);
     return hours > 0 && !isnan(cost) ? cost / hours : NAN;
 }
@@ -450,7 +444,7 @@ static int roi_pool(sqlite3 *db, long run, double horizon,
      * or spot pool sized over the whole run. */
     w->baseline_usd = instance_hours(d, from, n, horizon, &w->span_h) *
                       w->on_demand_usd_h;
-    w->billed_usd = from == 0 ? pool_billed(db, run, p->pool) : NAN;
+    w->billed_usd = from == 0 ? pool_billed(db, run, p->pool, NULL) : NAN;
     w->billed_is_baseline = w->vs_spot || !strcmp(p->pricing, "on-demand");
     if (o->plan)
         fs_roi_plan_recommend(d + from, n - from, w->discount, &pr, &w->r);
