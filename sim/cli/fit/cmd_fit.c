@@ -32,6 +32,8 @@ typedef struct fit_args {
     long context;
     int batch;
     double mfu;
+    const char *v[15];      /* the options' values (fs_options_fit) */
+    int ckpt, no_master;    /* --activation-checkpointing, --no-master-... */
 } fit_args;
 
 static int whole(const char *opt, const char *v, long lo, long hi, long *out)
@@ -45,101 +47,170 @@ static int whole(const char *opt, const char *v, long lo, long hi, long *out)
     return 0;
 }
 
-/* One option at argv[*i]: 0 taken, 1 not an option of ours, 2 usage. */
-static int option(fit_args *a, int argc, char **argv, int *i)
+/* The values of the options, in fs_options_fit's order; read after the
+ * parse (values_serving, values_training), as one set. */
+enum { V_GPU, V_PREC, V_KV, V_TP, V_ENGINE, V_CONTEXT, V_BATCH, V_SEQ,
+       V_OPTIMIZER, V_ZERO, V_GPUS, V_MFU, V_LORA, V_MODELS, V_CATALOG,
+       NVALUES };
+
+#define FIT_VALUE(l, k, argh, h) OPT_STRING(0, l, fit_args, v[k], argh, h)
+const fs_option fs_options_fit[] = {
+    OPT_STRING_F(0, "gpu", fit_args, v[V_GPU], "GPU",
+                 "the GPU (a row of gpus.csv)", FS_OPTION_REQUIRED),
+    FIT_VALUE("precision", V_PREC, "P",
+              "the weights: fp32, bf16 (default), fp16, fp8, int8, int4"),
+    FIT_VALUE("kv-precision", V_KV, "P",
+              "the KV cache (default: the weights', fp8 kept)"),
+    FIT_VALUE("tp", V_TP, "N", "tensor-parallel GPUs: 1, 2, 4 or 8"),
+    FIT_VALUE("engine", V_ENGINE, "E",
+              "serving-stack profile of engines.csv (vllm, trt-llm,\n"
+              "sglang, NAME@VERSION; default vllm)"),
+    FIT_VALUE("context", V_CONTEXT, "N", "tokens a sequence (with --batch)"),
+    FIT_VALUE("batch", V_BATCH, "N",
+              "sequences at once (serving: with --context)"),
+    OPT_BOOL(0, "training", fit_args, training,
+             "size a fine-tune instead (needs --batch and --seq)"),
+    FIT_VALUE("seq", V_SEQ, "S", "--training: tokens a sequence"),
+    OPT_BOOL(0, "activation-checkpointing", fit_args, ckpt,
+             "--training: keep only each layer's input"),
+    FIT_VALUE("optimizer", V_OPTIMIZER, "O",
+              "--training: adam (default), adam8bit or sgd"),
+    FIT_VALUE("zero", V_ZERO, "0-3",
+              "--training: the ZeRO stage, sharding over --gpus"),
+    FIT_VALUE("gpus", V_GPUS, "N", "--training: data-parallel GPUs"),
+    OPT_BOOL(0, "no-master-weights", fit_args, no_master,
+             "--training: no fp32 master weights"),
+    FIT_VALUE("mfu", V_MFU, "X",
+              "--training: model FLOPs utilization for tokens/s (default\n"
+              "by GPU generation)"),
+    FIT_VALUE("lora-rank", V_LORA, "R",
+              "--training: LoRA adapters of rank R on a frozen base"),
+    OPT_BOOL(0, "qlora", fit_args, qlora,
+             "--training: LoRA on a 4-bit (int4) base"),
+    FIT_VALUE("models", V_MODELS, "FILE",
+              "the model catalog (models.csv's columns)"),
+    FIT_VALUE("catalog", V_CATALOG, "DIR",
+              "the catalog directory (default $FLEETSIM_CATALOG)"),
+    OPT_END(),
+};
+
+_Static_assert(NVALUES == sizeof ((fit_args *)0)->v / sizeof (char *),
+               "fit_args.v holds a value for each V_");
+
+/* Which mode's option was given: one of the other mode is refused. */
+static void note_modes(fit_args *a)
 {
-    static const char *const names[] = {
-        "--gpu", "--precision", "--kv-precision", "--tp", "--engine",
-        "--context", "--batch", "--seq", "--optimizer", "--zero", "--gpus",
-        "--models", "--catalog", "--mfu", "--lora-rank"};
-    enum { N = sizeof names / sizeof names[0] };
-    const char *v[N] = {0};
-    const char **slots[N];
-    for (int k = 0; k < N; k++)
-        slots[k] = &v[k];
-    const char *arg = argv[*i];
-    if (strcmp(arg, "--training") == 0)
-        return a->training = 1, 0;
-    if (strcmp(arg, "--activation-checkpointing") == 0)
-        return a->train.checkpointing = 1, a->train_only = arg, 0;
-    if (strcmp(arg, "--no-master-weights") == 0)
-        return a->train.master_weights = 0, a->train_only = arg, 0;
-    if (strcmp(arg, "--qlora") == 0)   /* QLoRA: a 4-bit frozen base */
-        return a->qlora = 1, a->train.weights = FS_PREC_INT4,
-               a->train_only = arg, 0;
-    int taken = fs_option_values("fit", argc, argv, i, names, slots, N);
-    if (taken < 0)
-        return 2;
-    if (taken == 0)
-        return 1;
-    static const int train_only[] = {7, 8, 9, 10, 13};  /* --seq ... --mfu */
-    static const int serve_only[] = {2, 3, 4, 5};  /* --kv-precision ... */
+    static const char *const names[NVALUES] = {
+        [V_SEQ] = "--seq", [V_OPTIMIZER] = "--optimizer", [V_ZERO] = "--zero",
+        [V_GPUS] = "--gpus", [V_MFU] = "--mfu", [V_KV] = "--kv-precision",
+        [V_TP] = "--tp", [V_ENGINE] = "--engine", [V_CONTEXT] = "--context"};
+    static const int train_only[] = {V_SEQ, V_OPTIMIZER, V_ZERO, V_GPUS,
+                                     V_MFU};
+    static const int serve_only[] = {V_KV, V_TP, V_ENGINE, V_CONTEXT};
     for (size_t k = 0; k < sizeof train_only / sizeof *train_only; k++)
-        if (v[train_only[k]])
+        if (a->v[train_only[k]])
             a->train_only = names[train_only[k]];
     for (size_t k = 0; k < sizeof serve_only / sizeof *serve_only; k++)
-        if (v[serve_only[k]])
+        if (a->v[serve_only[k]])
             a->serve_only = names[serve_only[k]];
-    long n;
+    if (a->ckpt)
+        a->train_only = "--activation-checkpointing";
+    if (a->no_master)
+        a->train_only = "--no-master-weights";
+    if (a->qlora)
+        a->train_only = "--qlora";
+}
+
+/* --precision, --kv-precision, --tp, --engine, --context, --batch. */
+static int values_serving(fit_args *a)
+{
+    const char *const *v = a->v;
     fs_precision p;
-    if (v[0])
-        a->gpu = v[0];
-    if (v[1] || v[2]) {
-        if (fs_precision_parse(v[1] ? v[1] : v[2], &p))
+    long n;
+    for (int k = V_PREC; k <= V_KV; k++) {
+        if (!v[k])
+            continue;
+        if (fs_precision_parse(v[k], &p))
             return fs_usage_error("fit", "precision '%s': expected fp32, "
-                                  "bf16, fp16, fp8, int8 or int4",
-                                  v[1] ? v[1] : v[2]);
-        if (v[1])
+                                  "bf16, fp16, fp8, int8 or int4", v[k]);
+        if (k == V_PREC)
             a->cfg.weights = a->train.weights = p;
-        else {
-            a->cfg.kv = p;
-            a->kv_set = 1;
-        }
+        else
+            a->cfg.kv = p, a->kv_set = 1;
     }
-    if (v[3]) {
-        if (whole("--tp", v[3], 1, 8, &n) || (n & (n - 1)))
+    if (v[V_TP]) {
+        if (whole("--tp", v[V_TP], 1, 8, &n) || (n & (n - 1)))
             return fs_usage_error("fit", "--tp: expected 1, 2, 4 or 8");
         a->cfg.tp = (int)n;
     }
-    if (v[4]) {
-        if (!v[4][0] || strlen(v[4]) >= sizeof a->cfg.engine)
+    if (v[V_ENGINE]) {
+        if (strlen(v[V_ENGINE]) >= sizeof a->cfg.engine)
             return fs_usage_error("fit", "--engine '%s': expected a profile "
                                   "name (vllm, vllm@0.2, trt-llm, ...)",
-                                  v[4]);
-        snprintf(a->cfg.engine, sizeof a->cfg.engine, "%s", v[4]);
+                                  v[V_ENGINE]);
+        snprintf(a->cfg.engine, sizeof a->cfg.engine, "%s", v[V_ENGINE]);
     }
-    if (v[5] && whole("--context", v[5], 1, 100000000, &a->context))
-        return 2;
-    if (v[6] && whole("--batch", v[6], 1, 1000000, &n))
-        return 2;
-    if (v[6])
+    if (v[V_CONTEXT] && whole("--context", v[V_CONTEXT], 1, 100000000,
+                              &a->context))
+        return FS_EXIT_USAGE;
+    if (v[V_BATCH] && whole("--batch", v[V_BATCH], 1, 1000000, &n))
+        return FS_EXIT_USAGE;
+    if (v[V_BATCH])
         a->batch = a->train.batch = (int)n;
-    if (v[7] && whole("--seq", v[7], 1, 100000000, &a->train.seq))
-        return 2;
-    if (v[8] && fs_optimizer_parse(v[8], &a->train.optimizer))
+    return 0;
+}
+
+/* --seq, --optimizer, --zero, --gpus, --lora-rank, --mfu and the flags. */
+static int values_training(fit_args *a)
+{
+    const char *const *v = a->v;
+    long n;
+    if (a->ckpt)
+        a->train.checkpointing = 1;
+    if (a->no_master)
+        a->train.master_weights = 0;
+    if (v[V_SEQ] && whole("--seq", v[V_SEQ], 1, 100000000, &a->train.seq))
+        return FS_EXIT_USAGE;
+    if (v[V_OPTIMIZER] && fs_optimizer_parse(v[V_OPTIMIZER],
+                                             &a->train.optimizer))
         return fs_usage_error("fit", "--optimizer '%s': expected adam, "
-                              "adam8bit or sgd", v[8]);
-    if (v[9] && whole("--zero", v[9], 0, 3, &n))
-        return 2;
-    if (v[9])
+                              "adam8bit or sgd", v[V_OPTIMIZER]);
+    if (v[V_ZERO] && whole("--zero", v[V_ZERO], 0, 3, &n))
+        return FS_EXIT_USAGE;
+    if (v[V_ZERO])
         a->train.zero = (int)n;
-    if (v[10] && whole("--gpus", v[10], 1, 100000, &n))
-        return 2;
-    if (v[10])
+    if (v[V_GPUS] && whole("--gpus", v[V_GPUS], 1, 100000, &n))
+        return FS_EXIT_USAGE;
+    if (v[V_GPUS])
         a->train.gpus = (int)n;
-    if (v[11])
-        a->models_csv = v[11];
-    if (v[12])
-        a->dir = v[12];
-    if (v[14] && whole("--lora-rank", v[14], 1, 65536, &a->train.lora_rank))
-        return 2;
-    if (v[13]) {
-        a->mfu = strtod(v[13], NULL);
+    if (v[V_LORA] && whole("--lora-rank", v[V_LORA], 1, 65536,
+                           &a->train.lora_rank))
+        return FS_EXIT_USAGE;
+    if (v[V_MFU]) {
+        a->mfu = strtod(v[V_MFU], NULL);
         if (!(a->mfu > 0 && a->mfu <= 1))
             return fs_usage_error("fit", "--mfu: expected a fraction from 0 "
                                   "to 1");
     }
     return 0;
+}
+
+/* The values of the options given, read (--qlora first: a --precision
+ * other than int4 beside it is refused below). */
+static int take_values(fit_args *a)
+{
+    note_modes(a);
+    if (a->qlora)   /* QLoRA: a 4-bit frozen base */
+        a->train.weights = FS_PREC_INT4;
+    int rc = values_serving(a);
+    if (!rc)
+        rc = values_training(a);
+    a->gpu = a->v[V_GPU];
+    if (a->v[V_MODELS])
+        a->models_csv = a->v[V_MODELS];
+    if (a->v[V_CATALOG])
+        a->dir = a->v[V_CATALOG];
+    return rc;
 }
 
 static int parse(fit_args *a, int argc, char **argv)
@@ -148,18 +219,18 @@ static int parse(fit_args *a, int argc, char **argv)
     a->dir = fs_catalog_default_dir();
     fs_llm_config_default(&a->cfg, NULL, NULL);
     a->train = (fs_llm_training){FS_PREC_BF16, 0, 0, 0, FS_OPT_ADAM, 1, 0, 1, 0};
-    for (int i = 1; i < argc; i++) {
-        int rc = option(a, argc, argv, &i);
-        if (rc == 2)
-            return FS_EXIT_USAGE;
-        if (rc == 0)
-            continue;
-        if (argv[i][0] == '-')
-            return fs_usage_error("fit", "unknown option '%s'", argv[i]);
-        if (a->model)
-            return fs_usage_error("fit", "one model at a time");
-        a->model = argv[i];
-    }
+    const char **models = calloc((size_t)argc + 1, sizeof *models);
+    int n = 0;
+    if (!models)
+        return fs_fail("out of memory");
+    int rc = fs_parse_options("fit", argc, argv, fs_options_fit, a, models,
+                              &n);
+    if (rc == 0 && n > 1)
+        rc = fs_usage_error("fit", "one model at a time");
+    a->model = n ? models[0] : NULL;
+    free(models);
+    if (rc || (rc = take_values(a)))
+        return rc;
     if (!a->model || !a->gpu)
         return fs_usage_error("fit", "which model and GPU? fleetsim fit "
                               "MODEL --gpu GPU");
