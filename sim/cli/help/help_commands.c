@@ -9,14 +9,22 @@
 
 #include <string.h>
 
+/* "fleetsim NAME [OPTIONS...] OPERANDS", wrapped at 78 columns from
+ * column col (after what the caller printed). */
+static void synopsis(FILE *out, const fs_command *c, size_t col)
+{
+    size_t indent = col + strlen("fleetsim ") + strlen(c->name) + 1;
+    col += (size_t)fprintf(out, "fleetsim %s", c->name);
+    if (c->options)
+        col = fs_options_print_synopsis(out, c->options, indent, col);
+    fs_options_print_word(out, c->operands, indent, col);
+}
+
 void fs_help_command(FILE *out, const fs_command *c)
 {
     const char *text = fs_help_text(c->name);
-    int n = fprintf(out, "usage: fleetsim %s%s%s", c->name,
-                    c->operands[0] ? " " : "", c->operands);
-    if (c->options)
-        fs_options_print_synopsis(out, c->options, strlen("usage: fleetsim ")
-                                  + strlen(c->name) + 1, (size_t)n);
+    fputs("usage: ", out);
+    synopsis(out, c, strlen("usage: "));
     fputs("\n\n", out);
     fputs(text ? text : c->summary, out);
     if (!text)
@@ -37,15 +45,9 @@ void fs_help_reference(FILE *out, const fs_command *cmds, size_t n)
           "command does,\nat length: `fleetsim help COMMAND` and "
           "fleetsim(1).\n", out);
     for (size_t i = 0; i < n; i++) {
-        fprintf(out, "\n## %s\n\n%s.\n\n```\nfleetsim %s%s%s", cmds[i].name,
-                cmds[i].summary, cmds[i].name,
-                cmds[i].operands[0] ? " " : "", cmds[i].operands);
-        if (cmds[i].options)
-            fs_options_print_synopsis(out, cmds[i].options,
-                                      strlen(cmds[i].name) + 10,
-                                      strlen(cmds[i].name) + 9 +
-                                      strlen(cmds[i].operands) +
-                                      (cmds[i].operands[0] != 0));
+        fprintf(out, "\n## %s\n\n%s.\n\n```\n", cmds[i].name,
+                cmds[i].summary);
+        synopsis(out, &cmds[i], 0);
         fputs("\n```\n", out);
         if (cmds[i].options && cmds[i].options->type != FS_OPTION_END) {
             fputc('\n', out);
@@ -65,10 +67,6 @@ void fs_help_man_synopsis(FILE *out, const fs_command *cmds, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         fprintf(out, "%s.B fleetsim %s\n", i ? ".br\n" : "", cmds[i].name);
-        if (cmds[i].operands[0]) {
-            roff_plain(out, cmds[i].operands);
-            fputc('\n', out);
-        }
         if (cmds[i].options) {
             char buf[4096];
             FILE *m = fmemopen(buf, sizeof buf, "w");
@@ -78,6 +76,10 @@ void fs_help_man_synopsis(FILE *out, const fs_command *cmds, size_t n)
             fclose(m);
             buf[sizeof buf - 1] = '\0';
             roff_plain(out, buf[0] == ' ' ? buf + 1 : buf);
+            fputc('\n', out);
+        }
+        if (cmds[i].operands[0]) {
+            roff_plain(out, cmds[i].operands);
             fputc('\n', out);
         }
     }

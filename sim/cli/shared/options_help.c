@@ -59,21 +59,37 @@ static void synopsis_item(FILE *out, const fs_option *o, void *ctx)
     s->column += n;
 }
 
-void fs_options_print_synopsis(FILE *out, const fs_option *opts,
-                               size_t indent, size_t column)
+size_t fs_options_print_synopsis(FILE *out, const fs_option *opts,
+                                 size_t indent, size_t column)
 {
     synopsis s = {indent, column};
     each(out, opts, synopsis_item, &s);
+    return s.column;
 }
 
-/* text from column 21, wrapped at 78 ('\n' read as a space). */
+size_t fs_options_print_word(FILE *out, const char *word, size_t indent,
+                             size_t column)
+{
+    size_t n = strlen(word);
+    if (!n)
+        return column;
+    if (column + 1 + n > 78) {
+        fprintf(out, "\n%*s%s", (int)indent, "", word);
+        return indent + n;
+    }
+    fprintf(out, " %s", word);
+    return column + 1 + n;
+}
+
+/* text from column 21, wrapped at 78 and at each '\n'. */
 static void wrapped(FILE *out, const char *text)
 {
     size_t col = 21;
     const char *p = text;
+    int brk = 0;
     while (*p) {
         size_t n = strcspn(p, " \n");
-        if (col > 21 && col + 1 + n > 78) {
+        if (col > 21 && (brk || col + 1 + n > 78)) {
             fprintf(out, "\n%21s", "");
             col = 21;
         } else if (col > 21) {
@@ -83,8 +99,8 @@ static void wrapped(FILE *out, const char *text)
         fwrite(p, 1, n, out);
         col += n;
         p += n;
-        while (*p == ' ' || *p == '\n')
-            p++;
+        for (brk = 0; *p == ' ' || *p == '\n'; p++)
+            brk |= *p == '\n';
     }
 }
 

@@ -49,7 +49,7 @@ struct fs_option {
     const char *long_name;    /* "jobs" (no dashes), or NULL */
     size_t offset;            /* of the field in the options struct */
     const char *argh;         /* the value's name ("FILE"); NULL: a flag */
-    const char *help;         /* a line; '\n' continues it */
+    const char *help;         /* a line ('\n': a line break in help) */
     unsigned flags;           /* FS_OPTION_MULTI, FS_OPTION_REQUIRED */
     long min, max;            /* FS_OPTION_INT bounds */
     fs_option_fn fn;          /* FS_OPTION_CALLBACK */
@@ -90,10 +90,14 @@ int fs_parse_options(const char *cmd, int argc, char **argv,
                      const fs_option *opts, void *base,
                      const char **operands, int *n);
 
-/* The synopsis: "[--db FILE] [-j N] [--set S.K=V]..." wrapped at 78
- * columns, continuation lines indented by indent. */
-void fs_options_print_synopsis(FILE *out, const fs_option *opts,
-                               size_t indent, size_t column);
+/* The synopsis: " [--db FILE] [-j N] [--set S.K=V]..." from column on,
+ * wrapped at 78 columns, continuation lines indented by indent; returns
+ * the column it ends at.  fs_options_print_word: one more word (" RUN...")
+ * the same way. */
+size_t fs_options_print_synopsis(FILE *out, const fs_option *opts,
+                                 size_t indent, size_t column);
+size_t fs_options_print_word(FILE *out, const char *word, size_t indent,
+                             size_t column);
 /* The option list of help: "  -j N, --jobs N     description". */
 void fs_options_print_help(FILE *out, const fs_option *opts);
 /* The list as Markdown (a bullet an option) and as man page roff (.TP). */

@@ -71,8 +71,8 @@ const fs_option fs_run_common_options[] = {
                  "is a terminal), always (also into logs, a line per draw),\n"
                  "never; or $FLEETSIM_PROGRESS", take_progress),
     OPT_CALLBACK(0, "max-events", "N",
-                 "refuse a run estimated at more than N events (default 2e9\n"
-                 "events; 0: no limit)", take_max_events),
+                 "refuse a run estimated at more than N events\n"
+                 "(default 2e9 events; 0: no limit)", take_max_events),
     OPT_END(),
 };
 

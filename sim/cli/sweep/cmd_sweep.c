@@ -55,7 +55,7 @@ static int take_shard(const char *cmd, const char *opt, const char *v,
 }
 
 const fs_option fs_options_sweep[] = {
-    OPT_CALLBACK_F(0, "vary", "S.K=V1,...",
+    OPT_CALLBACK_F(0, "vary", "S.K=V1,V2",
                    "a key and its values (repeatable; each key once)",
                    take_vary, FS_OPTION_MULTI | FS_OPTION_REQUIRED),
     OPT_INCLUDE(fs_run_common_options, fs_sweep_options, c),
