@@ -2,7 +2,7 @@
  * catalogs; its options are read here for `catalog mig` too. */
 #include "sim/cli/commands.h"
 #include "sim/cli/catalog/catalog.h"
-#include "models/catalog.h"
+#include "models/catalog/catalog.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
 #include "sim/cli/shared/run_exec.h"
 #include "sim/cli/shared/run_options.h"
 #include "sim/scenario/scenario.h"
-#include "sim/fleet/world.h"
+#include "sim/fleet/world/world.h"
 
 #include <errno.h>
 #include <math.h>

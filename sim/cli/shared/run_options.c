@@ -9,7 +9,7 @@
 
 #include "sim/base/error.h"
 #include "sim/cli/commands.h"
-#include "sim/fleet/estimate.h"
+#include "sim/fleet/world/estimate.h"
 
 static int take_set(const char *cmd, const char *name, const char *v,
                     void *base)
