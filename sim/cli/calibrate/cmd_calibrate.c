@@ -66,7 +66,7 @@ const fs_option fs_options_calibrate[] = {
     OPT_STRING(0, "fit", calib_args, fit, "LIST",
                "fit only these parameters (mfu,bw_efficiency,...)"),
     OPT_STRING(0, "format", calib_args, format, "F",
-               "the files' format: vllm, genai-perf, guidellm,\n"
+               "the files' format: vllm, genai-perf, guidellm, "
                "inference-perf or csv (default: found from the keys)"),
     OPT_STRING(0, "models", calib_args, models_csv, "FILE",
                "the model catalog (default the catalog's models.csv)"),

@@ -137,10 +137,10 @@ static void print_upfront_options(const fs_catalog *c)
 
 const fs_option fs_options_catalog[] = {
     OPT_STRING(0, "catalog", fs_catalog_args, dir, "DIR",
-               "the catalog directory (default $FLEETSIM_CATALOG, else the\n"
+               "the catalog directory (default $FLEETSIM_CATALOG, else the "
                "installed one)"),
     OPT_STRING(0, "model", fs_catalog_args, model, "M",
-               "mig GPU: whether this LLM (a row of models.csv) fits each\n"
+               "mig GPU: whether this LLM (a row of models.csv) fits each "
                "profile's slice"),
     OPT_STRING(0, "precision", fs_catalog_args, precision, "P",
                "mig GPU --model: the weights' precision (default bf16)"),
@@ -156,12 +156,10 @@ const fs_option fs_options_catalog[] = {
 static int parse(int argc, char **argv, fs_catalog_args *a,
                  const char **what, const char **gpu)
 {
-    const char **ops = calloc((size_t)argc + 1, sizeof *ops);
+    const char *ops[2];
     int n = 0;
-    if (!ops)
-        return fs_fail("out of memory");
-    int rc = fs_parse_options("catalog", argc, argv, fs_options_catalog, a,
-                              ops, &n);
+    int rc = fs_parse_options_few("catalog", argc, argv, fs_options_catalog,
+                                  a, ops, 2, &n);
     int mig = n > 0 && strcmp(ops[0], "mig") == 0;
     *what = n ? ops[0] : NULL;
     *gpu = mig && n > 1 ? ops[1] : NULL;
@@ -172,7 +170,6 @@ static int parse(int argc, char **argv, fs_catalog_args *a,
                         a->batch != 1))
         rc = fs_usage_error("catalog", "--model, --precision, --context "
                             "and --batch go with catalog mig GPU");
-    free(ops);
     return rc;
 }
 

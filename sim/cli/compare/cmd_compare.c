@@ -86,13 +86,13 @@ const fs_option fs_options_compare[] = {
     OPT_STRING(0, "db", compare_opts, db, "FILE",
                "the results database (never created)"),
     OPT_STRING(0, "format", compare_opts, format, "table|csv|json|markdown",
-               "table (default) and markdown for people, csv and json for\n"
+               "table (default) and markdown for people, csv and json for "
                "programs"),
     OPT_STRING(0, "baseline", compare_opts, baseline, "RUN",
-               "adds each other run's difference from RUN, absolute and\n"
+               "adds each other run's difference from RUN, absolute and "
                "percent"),
     OPT_BOOL(0, "group", compare_opts, group,
-             "each RUN stands for the replications of its name: means and\n"
+             "each RUN stands for the replications of its name: means and "
              "95% confidence intervals"),
     OPT_END(),
 };

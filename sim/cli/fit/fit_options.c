@@ -38,7 +38,7 @@ const fs_option fs_options_fit[] = {
               "the KV cache (default: the weights', fp8 kept)"),
     FIT_VALUE("tp", V_TP, "N", "tensor-parallel GPUs: 1, 2, 4 or 8"),
     FIT_VALUE("engine", V_ENGINE, "E",
-              "serving-stack profile of engines.csv (vllm, trt-llm,\n"
+              "serving-stack profile of engines.csv (vllm, trt-llm, "
               "sglang, NAME@VERSION; default vllm)"),
     FIT_VALUE("context", V_CONTEXT, "N", "tokens a sequence (with --batch)"),
     FIT_VALUE("batch", V_BATCH, "N",
@@ -56,7 +56,7 @@ const fs_option fs_options_fit[] = {
     OPT_BOOL(0, "no-master-weights", fit_args, no_master,
              "--training: no fp32 master weights"),
     FIT_VALUE("mfu", V_MFU, "X",
-              "--training: model FLOPs utilization for tokens/s (default\n"
+              "--training: model FLOPs utilization for tokens/s (default "
               "by GPU generation)"),
     FIT_VALUE("lora-rank", V_LORA, "R",
               "--training: LoRA adapters of rank R on a frozen base"),
@@ -194,16 +194,13 @@ int fs_fit_parse(fit_args *a, int argc, char **argv)
     a->dir = fs_catalog_default_dir();
     fs_llm_config_default(&a->cfg, NULL, NULL);
     a->train = (fs_llm_training){FS_PREC_BF16, 0, 0, 0, FS_OPT_ADAM, 1, 0, 1, 0};
-    const char **models = calloc((size_t)argc + 1, sizeof *models);
+    const char *models[1];
     int n = 0;
-    if (!models)
-        return fs_fail("out of memory");
-    int rc = fs_parse_options("fit", argc, argv, fs_options_fit, a, models,
-                              &n);
+    int rc = fs_parse_options_few("fit", argc, argv, fs_options_fit, a,
+                                  models, 1, &n);
     if (rc == 0 && n > 1)
         rc = fs_usage_error("fit", "one model at a time");
     a->model = n ? models[0] : NULL;
-    free(models);
     if (rc || (rc = take_values(a)))
         return rc;
     if (!a->model || !a->gpu)

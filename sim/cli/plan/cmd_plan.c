@@ -112,7 +112,7 @@ static int take_progress(const char *cmd, const char *opt, const char *v,
 
 const fs_option fs_options_plan[] = {
     OPT_STRING_F(0, "slo", plan_args, slo, "METRIC<=VALUE,...",
-                 "the SLOs every run must meet: p99<=2s, ttft_p99<=500ms,\n"
+                 "the SLOs every run must meet: p99<=2s, ttft_p99<=500ms, "
                  "attainment>=99%, ...", FS_OPTION_REQUIRED),
     OPT_STRING(0, "workload", plan_args, workload, "W",
                "the workload whose SLOs are judged (default the first)"),
@@ -128,13 +128,13 @@ const fs_option fs_options_plan[] = {
                  "the purchase options priced (default on-demand,reserved)",
                  take_purchase),
     OPT_CALLBACK(0, "max-unfinished", "SHARE",
-                 "a run with more requests dropped or unfinished fails\n"
+                 "a run with more requests dropped or unfinished fails "
                  "(default 1%)", take_max_unfinished),
     OPT_INT('j', "jobs", plan_args, jobs, "N",
             "candidates searched at once (default: the processors)", 1,
             LONG_MAX),
     OPT_INT(0, "replications", plan_args, replications, "N",
-            "replications of each count; the SLO must hold at the\n"
+            "replications of each count; the SLO must hold at the "
             "pessimistic end of the mean's 95% interval", 1,
             FS_MAX_REPLICATIONS),
     OPT_INT(0, "max-count", plan_args, max_count, "N",
@@ -172,22 +172,19 @@ static void seed_and_replications(fs_plan *p, plan_args *a)
 
 static int parse(int argc, char **argv, fs_plan *p, plan_args *a)
 {
-    const char **operands = calloc((size_t)argc + 1, sizeof *operands);
+    const char *operands[2];
     int n = 0;
-    if (!operands)
-        return fs_fail("out of memory");
     a->p = p;
     a->db = p->db;
     a->jobs = p->jobs;
     a->max_count = p->max_count;
     a->seed = -1;
-    int rc = fs_parse_options("plan", argc, argv, fs_options_plan, a,
-                              operands, &n);
+    int rc = fs_parse_options_few("plan", argc, argv, fs_options_plan, a,
+                                  operands, 2, &n);
     if (rc == 0 && n > 1)
         rc = usage("one scenario at a time ('%s' and '%s')", operands[0],
                    operands[1]);
     p->scenario = n ? operands[0] : NULL;
-    free(operands);
     if (rc)
         return rc;
     p->workload = a->workload;

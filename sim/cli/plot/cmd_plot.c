@@ -29,10 +29,10 @@ const fs_option fs_options_plot[] = {
                  "the image; its extension gives the format",
                  FS_OPTION_REQUIRED),
     OPT_STRING(0, "baseline", plot_args, baseline, "RUN",
-               "savings: the run the others are weighed against (default\n"
+               "savings: the run the others are weighed against (default "
                "the first RUN)"),
     OPT_STRING(0, "pool", plot_args, pool, "POOL",
-               "ri-breakeven: the pool (default the on-demand pool with\n"
+               "ri-breakeven: the pool (default the on-demand pool with "
                "the largest bill)"),
     OPT_STRING(0, "term", plot_args, term, "1y|3y",
                "ri-breakeven: the reservation's term (default 1y)"),

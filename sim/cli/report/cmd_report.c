@@ -30,10 +30,10 @@ const fs_option fs_options_report[] = {
     OPT_STRING(0, "db", report_args, db, "FILE",
                "the results database"),
     OPT_STRING(0, "baseline", report_args, baseline, "RUN",
-               "the run the others are weighed against (default the first\n"
+               "the run the others are weighed against (default the first "
                "RUN)"),
     OPT_BOOL(0, "levers", report_args, levers,
-             "first run the baseline's scenario once per change, that\n"
+             "first run the baseline's scenario once per change, that "
              "change alone, and attribute the savings by them"),
     OPT_STRING_F(0, "out", report_args, out, "FILE.html|FILE.md",
                  "the report; its extension gives the format",

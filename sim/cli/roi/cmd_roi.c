@@ -118,51 +118,48 @@ const fs_option fs_options_roi[] = {
     OPT_STRING(0, "upfront", roi_opts, upfront, "none|partial|all",
                "the payment option (default none)"),
     OPT_CALLBACK_F(0, "rate", "T:O=PRICE",
-                   "your quote, per instance of the pool (repeatable):\n"
-                   "1y:none=2.10/h, 3y:all=40000 (the term's upfront),\n"
-                   "1y:partial=6000+0.70/h (upfront + hourly); at most\n"
-                   "$10000 an hour and $10000 for each hour of the term\n"
+                   "your quote, per instance of the pool (repeatable): "
+                   "1y:none=2.10/h, 3y:all=40000 (the term's upfront), "
+                   "1y:partial=6000+0.70/h (upfront + hourly); at most "
+                   "$10000 an hour and $10000 for each hour of the term "
                    "upfront; each TERM:OPTION once", take_rate,
                    FS_OPTION_MULTI),
     OPT_BOOL(0, "savings-plan", roi_opts, plan,
-             "recommend a savings plan's hourly commitment instead: the\n"
-             "commitment c ($ an hour, buying c / (1 - D) of on-demand\n"
+             "recommend a savings plan's hourly commitment instead: the "
+             "commitment c ($ an hour, buying c / (1 - D) of on-demand "
              "usage) of least cost"),
     OPT_STRING(0, "discount", roi_opts, discount, "D",
-               "the plan's discount (0.37 or 37%; implies --savings-plan;\n"
-               "default: the catalog's published plan rate for --term,\n"
+               "the plan's discount (0.37 or 37%; implies --savings-plan; "
+               "default: the catalog's published plan rate for --term, "
                "else its reserved discount)"),
     OPT_BOOL(0, "all", roi_opts, all,
-             "every option in one table per pool, cheapest first: 1y and\n"
-             "3y x none/partial/all upfront and the savings plan (1y, 3y),\n"
-             "each with its rate basis, upfront, monthly cost and saving,\n"
-             "break-even and NPV; not with --term, --upfront or\n"
+             "every option in one table per pool, cheapest first: 1y and "
+             "3y x none/partial/all upfront and the savings plan (1y, 3y), "
+             "each with its rate basis, upfront, monthly cost and saving, "
+             "break-even and NPV; not with --term, --upfront or "
              "--savings-plan"),
     OPT_STRING(0, "discount-rate", roi_opts, discount_rate, "R",
-               "yearly rate for the NPV of the monthly savings (default\n"
+               "yearly rate for the NPV of the monthly savings (default "
                "8%)"),
     OPT_STRING(0, "lookback", roi_opts, lookback, "D",
-               "size against the last D of the run (default: all of it;\n"
+               "size against the last D of the run (default: all of it; "
                "under 1h or longer than the run: usage error)"),
     OPT_STRING(0, "format", roi_opts, format, "F",
-               "table (default), csv, json (one object per pool, with\n"
+               "table (default), csv, json (one object per pool, with "
                "cash_flow: [{month, usd, amortized_usd}]) or markdown"),
     OPT_END(),
 };
 
 static int parse_args(int argc, char **argv, roi_opts *o)
 {
-    const char **runs = calloc((size_t)argc + 1, sizeof *runs);
+    const char *runs[2];
     int n = 0;
-    if (!runs)
-        return fs_fail("out of memory");
-    int rc = fs_parse_options("roi", argc, argv, fs_options_roi, o, runs,
-                              &n);
+    int rc = fs_parse_options_few("roi", argc, argv, fs_options_roi, o, runs,
+                                  2, &n);
     if (rc == 0 && n > 1)
         rc = fs_usage_error("roi", "one RUN at a time ('%s' and '%s')",
                             runs[0], runs[1]);
     o->run = n ? runs[0] : NULL;
-    free(runs);
     return rc ? rc : check_opts(o);
 }
 

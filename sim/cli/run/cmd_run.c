@@ -42,7 +42,7 @@ static int take_name(const char *cmd, const char *opt, const char *v,
 const fs_option fs_options_run[] = {
     OPT_INCLUDE(fs_run_common_options, run_options, c),
     OPT_CALLBACK(0, "name", "NAME",
-                 "the run's name, at most 63 bytes (default [scenario]\n"
+                 "the run's name, at most 63 bytes (default [scenario] "
                  "name, else the file name without .ini)", take_name),
     OPT_END(),
 };
@@ -52,12 +52,10 @@ static int parse_args(int argc, char **argv, run_options *o)
     memset(o, 0, sizeof *o);
     if (fs_run_common_init(&o->c, argc))
         return fs_fail("out of memory");
-    const char **operands = calloc((size_t)argc + 1, sizeof *operands);
+    const char *operands[2];
     int n = 0;
-    if (!operands)
-        return fs_fail("out of memory");
-    int rc = fs_parse_options("run", argc, argv, fs_options_run, o, operands,
-                              &n);
+    int rc = fs_parse_options_few("run", argc, argv, fs_options_run, o,
+                                  operands, 2, &n);
     if (rc == 0 && n > 1)
         rc = fs_usage_error("run", "one scenario at a time ('%s' and '%s')",
                             operands[0], operands[1]);
@@ -65,7 +63,6 @@ static int parse_args(int argc, char **argv, run_options *o)
         rc = fs_usage_error("run", "which scenario? e.g. fleetsim run "
                             "scenarios/quickstart.ini");
     o->scenario = n ? operands[0] : NULL;
-    free(operands);
     if (rc)
         return rc;
     /* Command-line seed and replications override the file, like --set. */

@@ -22,17 +22,14 @@ const fs_option fs_options_runs[] = {
 int cmd_runs(int argc, char **argv)
 {
     runs_opts o = {FS_DEFAULT_DB};
-    const char **extra = calloc((size_t)argc + 1, sizeof *extra);
+    const char *extra[1];
     int n = 0;
-    if (!extra)
-        return fs_fail("out of memory");
-    int rc = fs_parse_options("runs", argc, argv, fs_options_runs, &o, extra,
-                              &n);
+    int rc = fs_parse_options_few("runs", argc, argv, fs_options_runs, &o,
+                                  extra, 1, &n);
     if (rc == 0 && n > 0)
         rc = fs_usage_error("runs", "unexpected argument '%s' (to see one "
                             "run, use `fleetsim compare %s`)", extra[0],
                             extra[0]);
-    free(extra);
     if (rc)
         return rc;
     const char *db = o.db;

@@ -181,6 +181,14 @@ int fs_parse_options(const char *cmd, int argc, char **argv,
                      const fs_option *opts, void *base,
                      const char **operands, int *n)
 {
+    return fs_parse_options_few(cmd, argc, argv, opts, base, operands, argc,
+                                n);
+}
+
+int fs_parse_options_few(const char *cmd, int argc, char **argv,
+                         const fs_option *opts, void *base,
+                         const char **operands, int room, int *n)
+{
     parser p = {.cmd = cmd, .obj = base};
     flatten(&p, opts, 0);
     int done = 0;
@@ -195,7 +203,9 @@ int fs_parse_options(const char *cmd, int argc, char **argv,
                 return FS_EXIT_USAGE;
             continue;
         }
-        operands[(*n)++] = arg;
+        if (*n < room)
+            operands[*n] = arg;
+        ++*n;
     }
     return 0;
 }

@@ -89,6 +89,11 @@ struct fs_option {
 int fs_parse_options(const char *cmd, int argc, char **argv,
                      const fs_option *opts, void *base,
                      const char **operands, int *n);
+/* The same for a command of a few operands: the first room of them go to
+ * operands[], *n counts them all (the caller says what is too many). */
+int fs_parse_options_few(const char *cmd, int argc, char **argv,
+                         const fs_option *opts, void *base,
+                         const char **operands, int room, int *n);
 
 /* The synopsis: " [--db FILE] [-j N] [--set S.K=V]..." from column on,
  * wrapped at 78 columns, continuation lines indented by indent; returns

@@ -51,24 +51,24 @@ const fs_option fs_run_common_options[] = {
     OPT_INT(0, "seed", fs_run_common, seed, "N",
             "overrides [scenario] seed", 0, LONG_MAX),
     OPT_INT(0, "replications", fs_run_common, replications, "N",
-            "overrides [scenario] replications (runs 0..N-1, each its own\n"
+            "overrides [scenario] replications (runs 0..N-1, each its own "
             "random streams, each stored as a run)", 1, LONG_MAX),
     OPT_INT('j', "jobs", fs_run_common, jobs, "N",
-            "runs at once, one process each (default: the processors);\n"
+            "runs at once, one process each (default: the processors); "
             "stored and printed in order, identical to -j 1", 1, LONG_MAX),
     OPT_CALLBACK_F(0, "set", "S.K=V",
-                   "overrides any scenario key, e.g. --set pool.gpu.count=6\n"
+                   "overrides any scenario key, e.g. --set pool.gpu.count=6 "
                    "(repeatable; applied after the file and its include)",
                    take_set, FS_OPTION_MULTI),
     OPT_BOOL('q', "quiet", fs_run_common, quiet,
-             "no progress line, no warnings and no summary: print the run\n"
+             "no progress line, no warnings and no summary: print the run "
              "ids"),
     OPT_DURATION(0, "busy-timeout", fs_run_common, busy_timeout, "D",
-                 "how long to wait for another process's lock on the\n"
+                 "how long to wait for another process's lock on the "
                  "database (default 5m, or $FLEETSIM_BUSY_TIMEOUT)"),
     OPT_CALLBACK(0, "progress", "MODE",
-                 "the progress line on stderr: auto (default: when stderr\n"
-                 "is a terminal), always (also into logs, a line per draw),\n"
+                 "the progress line on stderr: auto (default: when stderr "
+                 "is a terminal), always (also into logs, a line per draw), "
                  "never; or $FLEETSIM_PROGRESS", take_progress),
     OPT_CALLBACK(0, "max-events", "N",
                  "refuse a run estimated at more than N events\n"

@@ -60,12 +60,12 @@ const fs_option fs_options_sweep[] = {
                    take_vary, FS_OPTION_MULTI | FS_OPTION_REQUIRED),
     OPT_INCLUDE(fs_run_common_options, fs_sweep_options, c),
     OPT_CALLBACK(0, "shard", "I/N",
-                 "run only the I-th of N disjoint slices of the sweep's\n"
-                 "runs (1/N to N/N), into its own --db; auto: the batch\n"
+                 "run only the I-th of N disjoint slices of the sweep's "
+                 "runs (1/N to N/N), into its own --db; auto: the batch "
                  "system's array task says (see above)",
                  take_shard),
     OPT_INT(0, "shard-count", fs_sweep_options, shard_count, "N",
-            "with --shard auto: the number of slices (for Kubernetes\n"
+            "with --shard auto: the number of slices (for Kubernetes "
             "indexed Jobs)", 1, LONG_MAX),
     OPT_END(),
 };
@@ -75,17 +75,14 @@ static int parse_args(int argc, char **argv, fs_sweep_options *o)
     memset(o, 0, sizeof *o);
     if (fs_run_common_init(&o->c, argc))
         return fs_fail("out of memory");
-    const char **operands = calloc((size_t)argc + 1, sizeof *operands);
+    const char *operands[2];
     int n = 0;
-    if (!operands)
-        return fs_fail("out of memory");
-    int rc = fs_parse_options("sweep", argc, argv, fs_options_sweep, o,
-                              operands, &n);
+    int rc = fs_parse_options_few("sweep", argc, argv, fs_options_sweep, o,
+                                  operands, 2, &n);
     if (rc == 0 && n > 1)
         rc = usage("one scenario at a time ('%s' and '%s')", operands[0],
                    operands[1]);
     o->scenario = n ? operands[0] : NULL;
-    free(operands);
     if (rc)
         return rc;
     if (!o->scenario)

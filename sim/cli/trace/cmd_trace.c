@@ -88,17 +88,12 @@ const fs_option fs_options_trace[] = {   /* no options */
 
 int cmd_trace(int argc, char **argv)
 {
-    const char *args[3] = {NULL, NULL, NULL}, **all;
+    const char *args[3] = {NULL, NULL, NULL};
     int n = 0;
-    if (!(all = calloc((size_t)argc + 1, sizeof *all)))
-        return fs_fail("out of memory");
-    int rc = fs_parse_options("trace", argc, argv, fs_options_trace, NULL,
-                              all, &n);
+    int rc = fs_parse_options_few("trace", argc, argv, fs_options_trace, NULL,
+                                  args, 3, &n);
     if (rc == 0 && n > 2)
-        rc = fs_usage_error("trace", "unexpected argument '%s'", all[2]);
-    for (int i = 0; i < n && i < 2; i++)
-        args[i] = all[i];
-    free(all);
+        rc = fs_usage_error("trace", "unexpected argument '%s'", args[2]);
     if (rc)
         return rc;
     const char *action = args[0], *path = args[1];
