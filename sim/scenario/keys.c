@@ -6,12 +6,12 @@
  * in doc/fleetsim.1; tests/cli_docs.sh fails until doc/scenarios.md has it, and
  * tests/cli_keys_doc.sh until `make keys-doc` has put it in
  * doc/scenario-keys.md.
- * A purchase option's keys go in its own table (models/purchase_*.c). */
+ * A purchase option's keys go in its own table (models/purchase/purchase_*.c). */
 #include "sim/scenario/keys.h"
 
 #include <string.h>
 
-#include "models/purchase.h"
+#include "models/purchase/purchase.h"
 
 static const fs_key_doc scenario_keys[] = {
     {"name", "text", "the file name without .ini",
