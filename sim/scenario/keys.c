@@ -102,6 +102,16 @@ static const fs_key_doc pool_keys[] = {
     {"kv_cache_tokens", "integer, 16 to 1000000000", "the engine's",
      "llm: KV-cache tokens of each replica on this pool (rounded down to "
      "16-token blocks), instead of what the engine profile computes"},
+    {"prefix_cache", "yes|no|unlimited|TOKENS", "the engine's (no for "
+     "every profile of engines.csv)",
+     "llm: each replica's KV block cache of prompt prefixes (a cached "
+     "prefix skips its prefill): yes holds it in the replica's free KV "
+     "memory, unlimited in a tier without bound, TOKENS at most that many "
+     "tokens of it; no: none"},
+    {"routing", "round_robin|least_loaded|prefix_aware", "round_robin",
+     "llm: which idle replica takes a request: in turn, the one holding "
+     "the fewest requests, or the one holding the longest cached prefix of "
+     "its prompt (ties by load)"},
     {"llm_profile", "file", "engines.csv",
      "llm: serving-stack profiles (engines.csv columns) for this pool's "
      "replicas: the workload's engine= when the file has it, else its first"},
@@ -204,6 +214,10 @@ static const fs_key_doc workload_keys[] = {
      "traces with token columns use theirs; required otherwise"},
     {"tokens_out", "distribution of counts", NULL,
      "llm: output tokens of a generated request, as tokens_in"},
+    {"prefix", "shared(tokens=N, share=F)", NULL,
+     "llm: a system prompt of N tokens that a share F of the generated "
+     "requests start with (their cached prefix with prefix_cache); a "
+     "format=mooncake trace brings its own prefixes"},
     {"slo_ttft", "duration", NULL,
      "llm: time-to-first-token objective; attainment = share of served "
      "requests within it"},

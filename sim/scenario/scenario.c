@@ -311,7 +311,8 @@ static int parse_workload(fs_scenario *sc, const char *section,
         return fs_rd_bad(&rd, e, "%s", why);
     w->service_from_trace = w->service.model->reads_trace_service;
     if (fs_scenario_parse_llm(&rd, sc, w, e) ||
-        fs_scenario_llm_engine(&rd, sc, w, e))
+        fs_scenario_llm_engine(&rd, sc, w, e) ||
+        fs_scenario_parse_prefix(&rd, w))
         return -1;
 
     /* Service times are stated for the reference GPU (default: the GPU of

@@ -49,6 +49,24 @@ typedef enum fs_sharing_kind {
     FS_SHARING_MPS,
 } fs_sharing_kind;
 
+/* prefix_cache = (scenario_prefix.c): the engine profile's default, no,
+ * yes (the replica's KV memory), unlimited, or at most N tokens. */
+typedef enum fs_prefix_cache_mode {
+    FS_PREFIX_CACHE_ENGINE = 0,
+    FS_PREFIX_CACHE_NO,
+    FS_PREFIX_CACHE_YES,
+    FS_PREFIX_CACHE_UNLIMITED,
+    FS_PREFIX_CACHE_TOKENS,
+} fs_prefix_cache_mode;
+
+/* routing = : which replica of a pool a request of an llm workload goes
+ * to when several could take it (sim/fleet/llm_server.c). */
+typedef enum fs_routing {
+    FS_ROUTE_ROUND_ROBIN = 0,
+    FS_ROUTE_LEAST_LOADED,
+    FS_ROUTE_PREFIX_AWARE,
+} fs_routing;
+
 typedef struct fs_pool_conf {
     char name[FS_NAME_MAX];
     char section[FS_NAME_MAX + 8];
@@ -79,6 +97,9 @@ typedef struct fs_pool_conf {
                                      engine's default (models/llm.h) */
     fs_llm_engines *llm_profile;  /* owned: llm_profile = FILE, or NULL */
     long kv_cache_tokens;         /* a replica's KV cache; 0: computed */
+    fs_prefix_cache_mode prefix_cache;
+    long prefix_cache_tokens;     /* FS_PREFIX_CACHE_TOKENS: its size */
+    fs_routing routing;
     /* mig = LAYOUT (scenario_mig.c): the instances of each GPU; n == 0:
      * whole GPUs.  sharing = timeslice(N) | mps(N): N replicas on each
      * whole GPU (sim/fleet/sharing.c); 0: none. */
@@ -134,6 +155,9 @@ typedef struct fs_workload_conf {
     char tags[FS_TAGS_MAX];       /* tags = k:v,... normalised, or "" */
     char mig_profile[24];         /* mig_profile = : the slices it takes;
                                      "" any server of its pools */
+    long prefix_tokens;           /* prefix = shared(tokens=, share=); 0:
+                                     none */
+    double prefix_share;
 } fs_workload_conf;
 
 typedef struct fs_window_conf {
