@@ -116,16 +116,19 @@ static int32_t take_entry(fs_prefix_store *s)
 /* Copies the arrival's ids into linked chunks: 0, or -1. */
 static int copy_hashes(fs_prefix_store *s, pfx *e, const fs_arrival *a)
 {
-    int32_t *link = &e->chunk;
+    int32_t prev = -1;   /* an index: take_chunk may move the chunks */
     for (int i = 0; i < a->nhashes; i += CHUNK) {
         int32_t k = take_chunk(s);
         if (k < 0)
             return -1;
-        *link = k;
+        if (prev < 0)
+            e->chunk = k;
+        else
+            s->c[prev].next = k;
         int n = a->nhashes - i < CHUNK ? a->nhashes - i : CHUNK;
         memcpy(s->c[k].id, a->hashes + i, (size_t)n * sizeof *a->hashes);
         s->c[k].next = -1;
-        link = &s->c[k].next;
+        prev = k;
     }
     e->nhash = a->nhashes;
     e->hash_tokens = a->hash_tokens;
