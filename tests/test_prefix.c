@@ -17,7 +17,7 @@
  *     of the scenario without any prefix key (the counterfactual). */
 #include "tests/check.h"
 #include "tests/simulate.h"
-#include "sim/fleet/llm_kvcache.h"
+#include "sim/fleet/serve/llm_kvcache.h"
 
 #include <math.h>
 #include <string.h>
