@@ -108,10 +108,6 @@ static const fs_key_doc pool_keys[] = {
      "prefix skips its prefill): yes holds it in the replica's free KV "
      "memory, unlimited in a tier without bound, TOKENS at most that many "
      "tokens of it; no: none"},
-    {"routing", "round_robin|least_loaded|prefix_aware", "round_robin",
-     "llm: which idle replica takes a request: in turn, the one holding "
-     "the fewest requests, or the one holding the longest cached prefix of "
-     "its prompt (ties by load)"},
     {"llm_profile", "file", "engines.csv",
      "llm: serving-stack profiles (engines.csv columns) for this pool's "
      "replicas: the workload's engine= when the file has it, else its first"},
@@ -148,7 +144,8 @@ static const fs_key_doc workload_keys[] = {
     {"arrivals", "arrival process", NULL,
      "poisson(rate=R) | diurnal(peak=R, trough=R, peak_hour=H) | "
      "mmpp(high=R, low=R, high_for=D, low_for=D) | trace(PATH, "
-     "format=azure-llm|alibaba-lora|generic, ...), generic with time=COL "
+     "format=azure-llm|alibaba-lora|mooncake|generic, ...), generic with "
+     "time=COL "
      "service=COL tokens_in=COL tokens_out=COL time_unit=s|ms|us|datetime "
      "(required)"},
     {"service", "distribution", NULL,

@@ -59,14 +59,6 @@ typedef enum fs_prefix_cache_mode {
     FS_PREFIX_CACHE_TOKENS,
 } fs_prefix_cache_mode;
 
-/* routing = : which replica of a pool a request of an llm workload goes
- * to when several could take it (sim/fleet/llm_server.c). */
-typedef enum fs_routing {
-    FS_ROUTE_ROUND_ROBIN = 0,
-    FS_ROUTE_LEAST_LOADED,
-    FS_ROUTE_PREFIX_AWARE,
-} fs_routing;
-
 typedef struct fs_pool_conf {
     char name[FS_NAME_MAX];
     char section[FS_NAME_MAX + 8];
@@ -99,7 +91,6 @@ typedef struct fs_pool_conf {
     long kv_cache_tokens;         /* a replica's KV cache; 0: computed */
     fs_prefix_cache_mode prefix_cache;
     long prefix_cache_tokens;     /* FS_PREFIX_CACHE_TOKENS: its size */
-    fs_routing routing;
     /* mig = LAYOUT (scenario_mig.c): the instances of each GPU; n == 0:
      * whole GPUs.  sharing = timeslice(N) | mps(N): N replicas on each
      * whole GPU (sim/fleet/serve/sharing.c); 0: none. */

@@ -97,7 +97,7 @@ int fs_scenario_parse_llm_pool(fs_reader *rd, fs_pool_conf *p);
  * and a pool's llm_profile = FILE. */
 int fs_scenario_llm_engine(fs_reader *rd, fs_scenario *sc,
                            fs_workload_conf *w, const fs_config_entry *svc);
-/* scenario_prefix.c: a pool's prefix_cache and routing, a workload's
+/* scenario_prefix.c: a pool's prefix_cache, a workload's
  * prefix = shared(...). */
 int fs_scenario_parse_prefix_pool(fs_reader *rd, fs_pool_conf *p);
 int fs_scenario_parse_prefix(fs_reader *rd, fs_workload_conf *w);

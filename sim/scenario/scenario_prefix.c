@@ -2,8 +2,7 @@
  *
  *   [pool]      prefix_cache = yes|no|unlimited|TOKENS   each replica's
  *                               KV block cache (default: the engine's)
- *               routing = round_robin|least_loaded|prefix_aware
- *   [workload]  prefix = shared(tokens=N, share=F)   a system prompt of N
+ * *   [workload]  prefix = shared(tokens=N, share=F)   a system prompt of N
  *                               tokens that a share F of the requests
  *                               start with (generated traffic)
  *
@@ -40,14 +39,7 @@ static int cache_key(fs_reader *rd, fs_pool_conf *p)
 
 int fs_scenario_parse_prefix_pool(fs_reader *rd, fs_pool_conf *p)
 {
-    static const char *const routes[] = {"round_robin", "least_loaded",
-                                         "prefix_aware", NULL};
-    int r;
-    if (cache_key(rd, p) ||
-        fs_rd_choice(rd, "routing", routes, FS_ROUTE_ROUND_ROBIN, &r))
-        return -1;
-    p->routing = (fs_routing)r;
-    return 0;
+    return cache_key(rd, p);
 }
 
 int fs_scenario_parse_prefix(fs_reader *rd, fs_workload_conf *w)
