@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* The scenario of text; NULL after printing the error. */
@@ -46,6 +47,43 @@ static inline int check_simulate(const char *text, fs_results *out)
     fs_error err;
     int rc = fs_sim_run(sc, 0, NULL, NULL, out, &err);
     if (rc)
+        printf("  error: %s\n", err.msg);
+    fs_scenario_free(sc);
+    return rc;
+}
+
+/* The replica the scenario's first workload runs on its first pool (the
+ * LLM tests' closed forms come from it). */
+static inline int check_replica(const fs_scenario *sc, fs_llm_perf *perf)
+{
+    const fs_workload_conf *w = &sc->workloads[0];
+    const fs_llm_service *l = &w->service.llm;
+    fs_llm_config c;
+    memset(&c, 0, sizeof c);
+    c.model = l->model;
+    c.weights = l->weights;
+    c.kv = fs_llm_kv_default(l->weights);
+    c.tp = l->tp;
+    snprintf(c.engine, sizeof c.engine, "%s", l->engine);
+    c.engines = l->engines;
+    fs_llm_hw hw;
+    fs_llm_hw_default(&hw, &sc->pools[w->pools[0]].gpu);
+    char why[512];
+    return fs_llm_perf_init(perf, &c, &hw, why, sizeof why);
+}
+
+/* check_simulate, with the first workload's replica in *perf (unless
+ * NULL). */
+static inline int check_run_llm(const char *text, fs_results *r,
+                                fs_llm_perf *perf)
+{
+    fs_results_init(r);
+    fs_scenario *sc = check_load(text);
+    if (!sc)
+        return -1;
+    fs_error err;
+    int rc = perf && check_replica(sc, perf) ? -1 : 0;
+    if (rc == 0 && (rc = fs_sim_run(sc, 0, NULL, NULL, r, &err)))
         printf("  error: %s\n", err.msg);
     fs_scenario_free(sc);
     return rc;

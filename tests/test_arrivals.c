@@ -304,14 +304,15 @@ static void test_registries(void)
     stream_opts o = DEFAULTS;
     expect_open_error("trace(x.csv)", o, "test.ini:7: workload.w.arrivals: "
                       "trace: missing format=: one of azure-llm, "
-                      "alibaba-lora or generic, e.g. trace(x.csv, "
-                      "format=azure-llm)", NULL);
+                      "alibaba-lora, generic or mooncake, e.g. "
+                      "trace(x.csv, format=azure-llm)", NULL);
     expect_open_error("trace(x.csv, format=yaml)", o, "test.ini:7: "
                       "workload.w.arrivals: trace: unknown format 'yaml': "
-                      "expected azure-llm, alibaba-lora or generic", NULL);
+                      "expected azure-llm, alibaba-lora, generic or "
+                      "mooncake", NULL);
     expect_open_error("trace(x.csv, format=generc)", o, "trace: unknown "
-                      "format 'generc': expected azure-llm, alibaba-lora or "
-                      "generic (did you mean 'generic'?)", NULL);
+                      "format 'generc': expected azure-llm, alibaba-lora, "
+                      "generic or mooncake (did you mean 'generic'?)", NULL);
     expect_open_error("poison(rate=1/s)", o, "test.ini:7: "
                       "workload.w.arrivals: unknown arrival process 'poison': "
                       "expected poisson, diurnal, mmpp or trace (did you mean "

@@ -37,39 +37,6 @@ static const char *temp_file(const char *header, const char *rows)
     return path;
 }
 
-/* The replica the scenario's first workload runs on its first pool. */
-static int replica(const fs_scenario *sc, fs_llm_perf *perf)
-{
-    const fs_workload_conf *w = &sc->workloads[0];
-    const fs_llm_service *l = &w->service.llm;
-    fs_llm_config c;
-    memset(&c, 0, sizeof c);
-    c.model = l->model;
-    c.weights = l->weights;
-    c.kv = fs_llm_kv_default(l->weights);
-    c.tp = l->tp;
-    snprintf(c.engine, sizeof c.engine, "%s", l->engine);
-    c.engines = l->engines;
-    fs_llm_hw hw;
-    fs_llm_hw_default(&hw, &sc->pools[w->pools[0]].gpu);
-    char why[512];
-    return fs_llm_perf_init(perf, &c, &hw, why, sizeof why);
-}
-
-static int run_text(const char *text, fs_results *r, fs_llm_perf *perf)
-{
-    fs_results_init(r);
-    fs_scenario *sc = check_load(text);
-    if (!sc)
-        return -1;
-    fs_error err;
-    int rc = perf && replica(sc, perf) ? -1 : 0;
-    if (rc == 0 && (rc = fs_sim_run(sc, 0, NULL, NULL, r, &err)))
-        printf("  error: %s\n", err.msg);
-    fs_scenario_free(sc);
-    return rc;
-}
-
 /* Three requests of 2048 tokens in, 128 out, 100 s apart: each alone. */
 static void check_light_load(const char *chunk, long chunk_tokens)
 {
@@ -86,7 +53,7 @@ static void check_light_load(const char *chunk, long chunk_tokens)
                        "200,2048,128\n"), chunk);
     fs_results r;
     fs_llm_perf perf;
-    if (run_text(text, &r, &perf) != 0) {
+    if (check_run_llm(text, &r, &perf) != 0) {
         CHECK(0);
         fs_results_free(&r);
         return;
@@ -125,7 +92,7 @@ static int knee_run(double rate, fs_results *r, fs_llm_perf *perf)
              "[workload.w]\npools = a\narrivals = poisson(rate=%g/s)\n"
              "service = llm(model=llama-2-7b, precision=bf16)\n"
              "tokens_in = const(1000)\ntokens_out = const(500)\n", rate);
-    return run_text(text, r, perf);
+    return check_run_llm(text, r, perf);
 }
 
 static void check_kv_knee(void)
@@ -185,7 +152,7 @@ static void check_preemption(void)
         "[workload.w]\npools = a\narrivals = poisson(rate=0.5/s)\n"
         "service = llm(model=llama-2-7b, precision=bf16)\n"
         "tokens_in = const(16)\ntokens_out = const(2000)\n";
-    if (run_text(text, &r, NULL) != 0) {
+    if (check_run_llm(text, &r, NULL) != 0) {
         CHECK(0);
         fs_results_free(&r);
         return;
@@ -215,7 +182,7 @@ static void check_interruption(void)
              temp_file("t_seconds,available", "0,1\n50,0\n60,1\n4000,1\n"),
              temp_file("time,in,out", "0,500,3500\n10,500,3500\n"));
     fs_results r;
-    if (run_text(text, &r, NULL) != 0) {
+    if (check_run_llm(text, &r, NULL) != 0) {
         CHECK(0);
         fs_results_free(&r);
         return;
@@ -255,7 +222,7 @@ static void check_too_long(void)
                  "arrivals = trace(%s, format=generic, tokens_in=in, "
                  "tokens_out=out)\nservice = %s", trace, service[k]);
         fs_results r;
-        if (run_text(text, &r, NULL) != 0) {
+        if (check_run_llm(text, &r, NULL) != 0) {
             CHECK(0);
             fs_results_free(&r);
             return;
@@ -282,7 +249,7 @@ static void check_queue_autoscale(void)
         "[workload.w]\npools = a\narrivals = poisson(rate=5/s)\n"
         "service = llm(model=llama-3-8b, precision=bf16)\n"
         "tokens_in = const(500)\ntokens_out = const(200)\n";
-    if (run_text(text, &r, NULL) != 0) {
+    if (check_run_llm(text, &r, NULL) != 0) {
         CHECK(0);
         fs_results_free(&r);
         return;

@@ -73,11 +73,13 @@ void fs_arrivals_list_names(const char *const *names, char *buf, size_t len)
 extern const fs_trace_format fs_trace_azure_llm;
 extern const fs_trace_format fs_trace_alibaba_lora;
 extern const fs_trace_format fs_trace_generic;
+extern const fs_trace_format fs_trace_mooncake;
 
 static const fs_trace_format *const formats[] = {
     &fs_trace_azure_llm,
     &fs_trace_alibaba_lora,
     &fs_trace_generic,
+    &fs_trace_mooncake,
     NULL,
 };
 

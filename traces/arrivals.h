@@ -9,6 +9,7 @@
 #ifndef FS_ARRIVALS_H
 #define FS_ARRIVALS_H
 
+#include <stdint.h>
 #include <gsl/gsl_rng.h>
 #include "sim/base/error.h"
 #include "sim/base/grammar.h"
@@ -18,6 +19,12 @@ typedef struct fs_arrival {
     double service_s;  /* service time recorded by the trace, -1 if none */
     int tokens_in;     /* prompt tokens, -1 if unknown */
     int tokens_out;    /* generated tokens, -1 if unknown */
+    /* the prompt's prefix-block hashes (format=mooncake), each naming
+     * hash_tokens tokens of the prompt and everything before them; valid
+     * until the next call; NULL (and 0) when the trace has none */
+    const uint32_t *hashes;
+    int nhashes;
+    int hash_tokens;
 } fs_arrival;
 
 typedef enum fs_bad_rows { FS_BAD_ROWS_FAIL = 0, FS_BAD_ROWS_SKIP = 1 } fs_bad_rows;

@@ -97,6 +97,11 @@ typedef struct fs_trace_format {
     /* Formats with a status column: the statuses replayed by default
      * ("SUCCEED"); NULL when the format has none. */
     const char *statuses;
+    /* A format that is not CSV (mooncake's JSON lines) opens its own
+     * stream from the resolved path, and leaves bind and parse NULL;
+     * NULL for the CSV formats, which trace_replay.c reads. */
+    fs_arrivals *(*open)(const fs_arrivals_spec *spec, const char *path,
+                         fs_error *err);
 } fs_trace_format;
 
 /* The format named by the call's format= argument, from the registry in

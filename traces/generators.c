@@ -103,6 +103,8 @@ static void fill(fs_arrival *out, double t)
     out->t = t;
     out->service_s = -1;
     out->tokens_in = out->tokens_out = -1;
+    out->hashes = NULL;
+    out->nhashes = out->hash_tokens = 0;
 }
 
 static void generator_free(fs_arrivals *a)

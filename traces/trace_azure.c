@@ -52,5 +52,5 @@ bad:
 }
 
 const fs_trace_format fs_trace_azure_llm = {
-    "azure-llm", keys, NULL, azure_bind, azure_parse, NULL,
+    "azure-llm", keys, NULL, azure_bind, azure_parse, NULL, NULL,
 };

@@ -101,5 +101,5 @@ bad:
 }
 
 const fs_trace_format fs_trace_generic = {
-    "generic", keys, generic_setup, generic_bind, generic_parse, NULL,
+    "generic", keys, generic_setup, generic_bind, generic_parse, NULL, NULL,
 };

@@ -60,5 +60,5 @@ bad:
 }
 
 const fs_trace_format fs_trace_alibaba_lora = {
-    "alibaba-lora", keys, NULL, lora_bind, lora_parse, "SUCCEED",
+    "alibaba-lora", keys, NULL, lora_bind, lora_parse, "SUCCEED", NULL,
 };

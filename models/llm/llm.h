@@ -209,6 +209,13 @@ typedef struct fs_llm_perf {
     double dense_bytes;          /* MoE: weights every token reads */
     double expert_bytes;         /* MoE: one expert, all layers */
     int experts, experts_per_token;
+    int block_size;              /* the stack's KV block, for prefix
+                                    caching (a multiple of 16 tokens) */
+    int prefix_cache;            /* the stack caches prefixes by default
+                                    (1); the fleet sets what the pool
+                                    asks (sim/scenario's
+                                    fs_prefix_cache_mode, 0: none) */
+    long prefix_cache_tokens;    /* prefix_cache = TOKENS */
 } fs_llm_perf;
 
 /* 0, or -1 with why: the config's engine profile is not in its engines,

@@ -11,6 +11,7 @@
 #include "sim/base/csvin.h"
 #include "sim/base/vec.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,8 @@ static const num_col num_cols[] = {
      1, 0},
     {"chunked_prefill", offsetof(fs_llm_engine, chunked_prefill), 0, 1 << 20,
      0},
+    {"block_size", offsetof(fs_llm_engine, block_size), 16, 4096, 16},
+    {"prefix_cache", offsetof(fs_llm_engine, prefix_cache), 0, 1, 0},
 };
 #define NNUM (sizeof num_cols / sizeof num_cols[0])
 
@@ -109,6 +112,17 @@ int fs_llm_engine_set(fs_llm_engine *e, const char *column,
         if (fs_csv_number(value, &v) || v < c->lo || v > c->hi) {
             snprintf(why, len, "'%s': expected a number from %g to %g",
                      value, c->lo, c->hi);
+            return -1;
+        }
+        if (c->off == offsetof(fs_llm_engine, block_size) &&
+            fmod(v, 16) != 0) {   /* whole blocks of the KV memory */
+            snprintf(why, len, "'%s': expected a multiple of 16 tokens",
+                     value);
+            return -1;
+        }
+        if (c->off == offsetof(fs_llm_engine, prefix_cache) && v != 0 &&
+            v != 1) {
+            snprintf(why, len, "'%s': expected 0 (off) or 1 (on)", value);
             return -1;
         }
         *(double *)((char *)e + c->off) = v;

@@ -58,6 +58,11 @@ typedef struct fs_llm_engine {
     /* the scheduler's defaults: max_num_seqs is llm(max_batch=)'s;
      * chunked_prefill llm(chunked_prefill=)'s, 0 = whole prompts */
     double chunked_prefill;
+    /* prefix caching: the KV block's tokens (a multiple of 16, the
+     * memory's block), and whether the stack caches prefixes unless told
+     * (1) or not (0) */
+    double block_size;
+    double prefix_cache;
     char source[512];
 } fs_llm_engine;
 

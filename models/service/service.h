@@ -42,6 +42,11 @@ typedef struct fs_request {
      * it (it resumes by recomputing them), and its time to first token */
     int32_t generated;
     float ttft;
+    /* llm prefix caching (sim/fleet/llm_prefix.c): its prefix's entry in
+     * the workload's prefix store, -1 for none; the prompt tokens its
+     * first admission found cached, -1 before it */
+    int32_t prefix;
+    int32_t cached;
 } fs_request;
 
 typedef struct fs_service_model fs_service_model;
@@ -135,7 +140,7 @@ static inline fs_request fs_service_request(const fs_service *s,
                                             double recorded_s, int tokens_in,
                                             int tokens_out)
 {
-    fs_request r = {arrival, 0, tokens_in, tokens_out, 0, 0};
+    fs_request r = {arrival, 0, tokens_in, tokens_out, 0, 0, -1, -1};
     s->model->arrive(s, rng, recorded_s, &r);
     return r;
 }

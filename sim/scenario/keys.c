@@ -104,6 +104,12 @@ static const fs_key_doc pool_keys[] = {
     {"kv_cache_tokens", "integer, 16 to 1000000000", "the engine's",
      "llm: KV-cache tokens of each replica on this pool (rounded down to "
      "16-token blocks), instead of what the engine profile computes"},
+    {"prefix_cache", "yes|no|unlimited|TOKENS", "the engine's (no for "
+     "every profile of engines.csv)",
+     "llm: each replica's KV block cache of prompt prefixes (a cached "
+     "prefix skips its prefill): yes holds it in the replica's free KV "
+     "memory, unlimited in a tier without bound, TOKENS at most that many "
+     "tokens of it; no: none"},
     {"llm_profile", "file", "engines.csv",
      "llm: serving-stack profiles (engines.csv columns) for this pool's "
      "replicas: the workload's engine= when the file has it, else its first"},
@@ -140,7 +146,8 @@ static const fs_key_doc workload_keys[] = {
     {"arrivals", "arrival process", NULL,
      "poisson(rate=R) | diurnal(peak=R, trough=R, peak_hour=H) | "
      "mmpp(high=R, low=R, high_for=D, low_for=D) | trace(PATH, "
-     "format=azure-llm|alibaba-lora|generic, ...), generic with time=COL "
+     "format=azure-llm|alibaba-lora|mooncake|generic, ...), generic with "
+     "time=COL "
      "service=COL tokens_in=COL tokens_out=COL time_unit=s|ms|us|datetime "
      "(required)"},
     {"service", "distribution", NULL,
@@ -206,6 +213,10 @@ static const fs_key_doc workload_keys[] = {
      "traces with token columns use theirs; required otherwise"},
     {"tokens_out", "distribution of counts", NULL,
      "llm: output tokens of a generated request, as tokens_in"},
+    {"prefix", "shared(tokens=N, share=F)", NULL,
+     "llm: a system prompt of N tokens that a share F of the generated "
+     "requests start with (their cached prefix with prefix_cache); a "
+     "format=mooncake trace brings its own prefixes"},
     {"slo_ttft", "duration", NULL,
      "llm: time-to-first-token objective; attainment = share of served "
      "requests within it"},

@@ -298,7 +298,8 @@ static int parse_arrivals_service(fs_reader *rd, fs_scenario *sc,
         return fs_rd_bad(rd, e, "%s", why);
     w->service_from_trace = w->service.model->reads_trace_service;
     if (fs_scenario_parse_llm(rd, sc, w, e) ||
-        fs_scenario_llm_engine(rd, sc, w, e))
+        fs_scenario_llm_engine(rd, sc, w, e) ||
+        fs_scenario_parse_prefix(rd, w))
         return -1;
     return 0;
 }

@@ -49,6 +49,16 @@ typedef enum fs_sharing_kind {
     FS_SHARING_MPS,
 } fs_sharing_kind;
 
+/* prefix_cache = (scenario_prefix.c): the engine profile's default, no,
+ * yes (the replica's KV memory), unlimited, or at most N tokens. */
+typedef enum fs_prefix_cache_mode {
+    FS_PREFIX_CACHE_ENGINE = 0,
+    FS_PREFIX_CACHE_NO,
+    FS_PREFIX_CACHE_YES,
+    FS_PREFIX_CACHE_UNLIMITED,
+    FS_PREFIX_CACHE_TOKENS,
+} fs_prefix_cache_mode;
+
 typedef struct fs_pool_conf {
     char name[FS_NAME_MAX];
     char section[FS_NAME_MAX + 8];
@@ -79,6 +89,8 @@ typedef struct fs_pool_conf {
                                      engine's default (models/llm/llm.h) */
     fs_llm_engines *llm_profile;  /* owned: llm_profile = FILE, or NULL */
     long kv_cache_tokens;         /* a replica's KV cache; 0: computed */
+    fs_prefix_cache_mode prefix_cache;
+    long prefix_cache_tokens;     /* FS_PREFIX_CACHE_TOKENS: its size */
     /* mig = LAYOUT (scenario_mig.c): the instances of each GPU; n == 0:
      * whole GPUs.  sharing = timeslice(N) | mps(N): N replicas on each
      * whole GPU (sim/fleet/serve/sharing.c); 0: none. */
@@ -134,6 +146,9 @@ typedef struct fs_workload_conf {
     char tags[FS_TAGS_MAX];       /* tags = k:v,... normalised, or "" */
     char mig_profile[24];         /* mig_profile = : the slices it takes;
                                      "" any server of its pools */
+    long prefix_tokens;           /* prefix = shared(tokens=, share=); 0:
+                                     none */
+    double prefix_share;
 } fs_workload_conf;
 
 typedef struct fs_window_conf {

@@ -97,6 +97,10 @@ int fs_scenario_parse_llm_pool(fs_reader *rd, fs_pool_conf *p);
  * and a pool's llm_profile = FILE. */
 int fs_scenario_llm_engine(fs_reader *rd, fs_scenario *sc,
                            fs_workload_conf *w, const fs_config_entry *svc);
+/* scenario_prefix.c: a pool's prefix_cache, a workload's
+ * prefix = shared(...). */
+int fs_scenario_parse_prefix_pool(fs_reader *rd, fs_pool_conf *p);
+int fs_scenario_parse_prefix(fs_reader *rd, fs_workload_conf *w);
 int fs_scenario_llm_pool_profile(fs_reader *rd, fs_scenario *sc,
                                  fs_pool_conf *p);
 int fs_scenario_check_limits(fs_scenario *sc, fs_error *err);

@@ -315,6 +315,24 @@ static const char schema_v13[] =
 static const char schema_v14[] =
     "ALTER TABLE run ADD COLUMN cost_unrounded_usd REAL;\n";
 
+/* Version 15: reserved for a MIG column of another branch (empty here,
+ * so that the two changes merge in either order). */
+static const char schema_v15[] = "";
+
+/* Version 16: prefix caching.  One row per llm workload (pool NULL) and
+ * per pool serving one (workload NULL) where a prefix cache served: the
+ * prompt tokens, those found cached, their share (the token hit rate),
+ * and the cost per million tokens, all of them and the computed ones
+ * (cached input tokens left out, as API prices list cached input apart).
+ * Runs without a cache have no rows, so the other tables are as before. */
+static const char schema_v16[] =
+    "CREATE TABLE prefix_cache ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " workload TEXT, pool TEXT, tokens_in REAL, tokens_cached REAL,"
+    " token_hit_rate REAL, cost_per_mtok_usd REAL,"
+    " cost_per_mtok_uncached_usd REAL);\n"
+    "CREATE INDEX prefix_cache_run ON prefix_cache(run_id);\n";
+
 /* fs_schema_migrations[v]: user_version v -> v + 1. */
 const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -331,4 +349,6 @@ const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v12,
     schema_v13,
     schema_v14,
+    schema_v15,
+    schema_v16,
 };

@@ -31,7 +31,8 @@
 
 const char *const fs_store_child_tables[] = {
     "cost_monthly", "latency", "utilization", "job", "pool",
-    "cost_allocation", "interruption", "slice_utilization", NULL,
+    "cost_allocation", "interruption", "slice_utilization", "prefix_cache",
+    NULL,
 };
 
 /* What a run is written to and read from: each object with the columns
@@ -76,6 +77,9 @@ static const struct required {
       " cost_usd, gpu_hours, profile" },
     { "table", "interruption", "run_id, pool, t_s, instance_id, notice_s,"
       " work_lost_s" },
+    { "table", "prefix_cache", "run_id, workload, pool, tokens_in,"
+      " tokens_cached, token_hit_rate, cost_per_mtok_usd,"
+      " cost_per_mtok_uncached_usd" },
     { "table", "slice_utilization", "run_id, pool, profile, slices_per_gpu,"
       " compute_share, slice_hours, busy_hours, utilization,"
       " idle_cost_usd" },

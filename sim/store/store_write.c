@@ -435,6 +435,46 @@ static int write_table(fs_store *s, const table *t, const fs_results *r,
     return rc;
 }
 
+/* One prefix_cache row: a workload's (pool NULL) or a pool's. */
+static int insert_prefix_row(fs_store *s, sqlite3_stmt *st, long long id,
+                             const char *workload, const char *pool,
+                             const fs_llm_row *l)
+{
+    int rc = SQLITE_OK;
+    bind_run_id(s, st, id, &rc);
+    bind_text(st, 2, workload, FS_NAME_MAX, &rc);
+    bind_text(st, 3, pool, FS_NAME_MAX, &rc);
+    bind_real(st, 4, l->tokens_in, &rc);
+    bind_real(st, 5, l->tokens_cached, &rc);
+    bind_real(st, 6, l->token_hit_rate, &rc);
+    bind_real(st, 7, l->cost_per_mtok, &rc);
+    bind_real(st, 8, l->cost_per_mtok_uncached, &rc);
+    return step_row(st, rc);
+}
+
+/* prefix_cache: the workloads and pools a prefix cache served. */
+static int insert_prefix(fs_store *s, const fs_results *r, long long id)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+        "INSERT INTO prefix_cache (run_id, workload, pool, tokens_in,"
+        " tokens_cached, token_hit_rate, cost_per_mtok_usd,"
+        " cost_per_mtok_uncached_usd) VALUES (?,?,?,?,?,?,?,?)", -1, &st,
+        NULL);
+    for (size_t i = 0; rc == SQLITE_OK && i < r->nlatency; i++) {
+        const fs_latency_row *l = &r->latency[i];
+        if (l->llm.is_llm && !isnan(l->llm.tokens_cached))
+            rc = insert_prefix_row(s, st, id, l->workload, NULL, &l->llm);
+    }
+    for (size_t i = 0; rc == SQLITE_OK && i < r->npools; i++) {
+        const fs_pool_row *p = &r->pools[i];
+        if (p->llm.is_llm && !isnan(p->llm.tokens_cached))
+            rc = insert_prefix_row(s, st, id, NULL, p->pool, &p->llm);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* BEGIN IMMEDIATE on the file at s's path.  Another fleetsim may have
  * removed the file we opened (it created it and stored no run: refused),
  * while it held the write lock: once we hold the lock, the file is either
@@ -474,6 +514,8 @@ int fs_store_write_run(fs_store *s, const fs_results *r, long *run_id,
     rc = insert_run(s, r, &id);
     for (size_t t = 0; rc == SQLITE_OK && t < NCOLS(tables); t++)
         rc = write_table(s, &tables[t], r, id);
+    if (rc == SQLITE_OK)
+        rc = insert_prefix(s, r, id);
     if (rc == SQLITE_OK)
         rc = fs_store_exec(s, "COMMIT");
     if (rc != SQLITE_OK) {

@@ -2,7 +2,9 @@
  * llm workload TTFT and TPOT (p50, p99, objective attainment), tokens per
  * GPU-second and cost per million tokens; per pool serving one, its
  * tokens per GPU-second, cost per million tokens, and its TTFT, TPOT and
- * end-to-end p50 and p99 over all it serves.  Nothing is printed
+ * end-to-end p50 and p99 over all it serves; where a prefix cache
+ * served, its token hit rate and the cost per million tokens computed.
+ * Nothing is printed
  * for a run without an llm workload. */
 #include "sim/cli/shared/summary.h"
 #include "sim/store/columns.h"
@@ -48,6 +50,23 @@ static void llm_slo_missed(FILE *out, const char *key,
             100 * FS_SLO_MET_SHARE);
 }
 
+/* Prefix caching, where a cache served: the token hit rate, and the cost
+ * per million tokens with the cached input tokens apart (as API prices
+ * list cached input): per token computed, beside per token served. */
+static void print_cached(FILE *out, const fs_llm_row *m)
+{
+    if (isnan(m->tokens_cached))
+        return;
+    char hit[16], c[24], a[24];
+    ratio(m->token_hit_rate, hit, sizeof hit);
+    money(m->cost_per_mtok_uncached, c, sizeof c);
+    money(m->cost_per_mtok, a, sizeof a);
+    fprintf(out, "  %-20s  prefix cache: %s of the prompt tokens cached "
+            "(%.0f of %.0f); %s per million tokens computed (cached input "
+            "apart), %s per million served\n", "", hit, m->tokens_cached,
+            m->tokens_in, c, a);
+}
+
 static void print_workloads(FILE *out, const fs_results *r)
 {
     fprintf(out, "\n  %-20s  %9s  %9s  %9s  %9s  %8s  %8s  %9s  %9s  %9s  "
@@ -77,6 +96,7 @@ static void print_workloads(FILE *out, const fs_results *r)
         fprintf(out, "  %-20.63s  %9s  %9s  %9s  %9s  %8s  %8s  %9s  %9s  "
                 "%9s  %9s\n", l->workload, t50, t99, p50, p99, sa, sb, tin,
                 tout, mo, ma);
+        print_cached(out, m);
         llm_slo_missed(out, "slo_ttft", m->slo_ttft_s,
                        m->slo_ttft_attainment);
         llm_slo_missed(out, "slo_tpot", m->slo_tpot_s,
@@ -117,6 +137,7 @@ static void print_pools(FILE *out, const fs_results *r)
         fs_format_seconds(t->e2e_p99_s, f, sizeof f);
         fprintf(out, "  %-20s  TTFT p50 %s p99 %s; TPOT p50 %s p99 %s; "
                 "end to end p50 %s p99 %s\n", "", a, b, c, d, e, f);
+        print_cached(out, m);
     }
 }
 

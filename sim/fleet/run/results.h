@@ -49,6 +49,11 @@ typedef struct fs_llm_row {
     double cost_usd;
     double cost_per_mtok_out, cost_per_mtok;    /* per million output
                                                    tokens, and all tokens */
+    /* prefix caching: of tokens_in, those found cached; their share (the
+     * token hit rate, NaN without a cache); the cost per million tokens
+     * the replicas computed (cached input tokens left out, as API prices
+     * list cached input apart) */
+    double tokens_cached, token_hit_rate, cost_per_mtok_uncached;
     long preempted, too_long;
     long over_context;   /* dropped: longer than the model's context */
     long max_context;    /* the model's, for the summary */

@@ -108,7 +108,8 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
             return -1;
     }
     w->npools = c->npools;
-    if (c->service.model->server && fs_llm_workload_init(w, err))
+    if (c->service.model->server &&
+        fs_llm_workload_init(w, replication, err))
         return -1;
 
     const fs_config_entry *e = c->arrivals_entry;
@@ -156,6 +157,9 @@ void fs_workload_free(fs_workload *w)
         gsl_rng_free(w->arrival_rng);
     if (w->service_rng)
         gsl_rng_free(w->service_rng);
+    if (w->prefix_rng)
+        gsl_rng_free(w->prefix_rng);
+    fs_prefix_store_free(w->prefix);
     fs_queue_free(&w->queue);
     fs_fifo_free(&w->fifo);
     fs_hist_free(&w->latency);
@@ -299,9 +303,15 @@ static fs_request arrive(fs_workload *w)
 {
     const fs_service *sv = &w->conf->service;
     w->arrived++;
-    return fs_service_request(sv, w->service_rng, w->next.t,
-                              w->next.service_s, w->next.tokens_in,
-                              w->next.tokens_out);
+    fs_request r = fs_service_request(sv, w->service_rng, w->next.t,
+                                      w->next.service_s, w->next.tokens_in,
+                                      w->next.tokens_out);
+    if (w->prefix && (r.prefix = fs_prefix_store_add(w->prefix,
+                                                     &w->next)) < 0) {
+        fs_error_set(w->sim->err, "out of memory keeping prefixes");
+        fs_sim_fail(w->sim);
+    }
+    return r;
 }
 
 static void on_arrival(fs_engine *e, void *obj, long arg)
@@ -325,6 +335,8 @@ static void on_arrival(fs_engine *e, void *obj, long arg)
         disc(s->pool)->start(s);
     } else if (c->queue_max && w->queue.len >= (size_t)c->queue_max) {
         w->dropped++;
+        if (r.prefix >= 0)
+            fs_prefix_store_drop(w->prefix, r.prefix);
     } else if (fs_queue_push(&w->queue, r)) {
         fs_error_set(w->sim->err, "out of memory queueing requests");
         fs_sim_fail(w->sim);

@@ -15,6 +15,7 @@
 #include "sim/fleet/serve/servers.h"
 #include "traces/arrivals.h"
 #include "models/llm/llm.h"
+#include "sim/fleet/serve/llm_prefix.h"
 
 /* What an LLM workload measures beyond latency (continuous batching,
  * llm_server.c): time to first token, time per output token after the
@@ -24,6 +25,8 @@ typedef struct fs_llm_stats {
     long ttft_met, tpot_met, tpot_n;   /* measured requests within the
                                           objectives; those with a TPOT */
     double tokens_in, tokens_out;      /* of every completed request */
+    double tokens_cached;              /* of them, prompt tokens found in
+                                          the prefix cache */
     long preempted;                    /* KV cache full mid-decode */
     long too_long;                     /* dropped: in+out tokens exceed the
                                           KV cache of a whole replica */
@@ -68,6 +71,10 @@ struct fs_workload {
      * measures; llm.ttft.h is NULL for other workloads */
     fs_llm_perf perf[FS_MAX_POOLS_PER_WORKLOAD];
     fs_llm_stats llm;
+    /* prefix caching on one of its pools: its requests' prefixes
+     * (llm_prefix.h), drawn from their own stream; NULL otherwise */
+    fs_prefix_store *prefix;
+    gsl_rng *prefix_rng;
 };
 
 /* Subscribe it to a pool's capacity with ctx = the pool's fs_servers. */

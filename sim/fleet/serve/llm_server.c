@@ -42,6 +42,8 @@
 #include "sim/fleet/serve/llm_server.h"
 #include "sim/fleet/serve/sharing.h"
 #include "sim/fleet/serve/dispatch.h"
+#include "sim/fleet/serve/llm_kvcache.h"
+#include "sim/fleet/serve/llm_prefix.h"
 
 #include <assert.h>
 #include <limits.h>
@@ -60,7 +62,10 @@ typedef struct llm_seq {
     int32_t prefilled, generated;
     int32_t step;           /* prompt tokens the running iteration fills */
     int32_t decoding;       /* it decodes a token in the running iteration */
-    long blocks;            /* KV blocks held */
+    long blocks;            /* KV blocks held alone */
+    long shared;            /* KV blocks of its cached prefix chain, held
+                               with any other request that shares them */
+    fs_kv_hold hold;        /* that chain in the replica's cache */
     double admitted, first_t;
 } llm_seq;
 
@@ -71,6 +76,12 @@ struct fs_llm_run {
     int preempted;          /* in the iteration being planned */
     const fs_llm_perf *perf;    /* its workload's replica on this pool */
     long chunk;             /* prefill tokens per iteration */
+    fs_kv_cache *kv;        /* prefix caching: the replica's blocks, or
+                               NULL (llm_prefix.h, llm_kvcache.h) */
+    int bs, per;            /* a cache block's tokens, and KV blocks */
+    int in_memory;          /* cached blocks no request holds live in the
+                               free KV memory (evicted when it is wanted);
+                               0: an unbounded tier beside it */
 };
 
 typedef struct llm_store {
@@ -108,6 +119,60 @@ static void assert_run(const fs_llm_run *run)
     (void)run;
 }
 
+/* Prefix caching: q references the chain of its prompt's blocks that
+ * end before its last token (the one whose logits give the first output
+ * token is always computed, as in vLLM); the leading blocks found cached
+ * are its prefill skipped.  The blocks no running request held before
+ * now take KV memory, once however many requests share them.  Its first
+ * admission's hit is what the results count. */
+static void prefix_acquire(fs_server *s, llm_seq *q)
+{
+    fs_llm_run *run = s->llm;
+    fs_workload *w = s->wl;
+    long n = ((long)q->in - 1) / run->bs, newly;
+    uint64_t *keys = n > 0 ? fs_kv_cache_keys(run->kv, n) : NULL;
+    if (!keys) {
+        if (n > 0) {
+            fs_error_set(w->sim->err, "out of memory caching prefixes");
+            fs_sim_fail(w->sim);
+        }
+        return;
+    }
+    fs_prefix_store_keys(w->prefix, q->r.prefix, run->bs, n, keys);
+    fs_kv_cache_acquire(run->kv, n, &q->hold, &newly);
+    q->shared = (long)q->hold.n * run->per;
+    run->free_blocks -= newly * run->per;
+    q->prefilled = q->hold.hit * run->bs;
+    if (q->r.cached < 0)
+        q->r.cached = q->prefilled;
+}
+
+/* q's chain goes back to the cache: the blocks no request holds any
+ * more are free memory, cached until it is wanted. */
+static void prefix_release(fs_llm_run *run, llm_seq *q)
+{
+    if (!run->kv || q->hold.n == 0)
+        return;
+    run->free_blocks += fs_kv_cache_release(run->kv, &q->hold) * run->per;
+    q->shared = 0;
+}
+
+/* Cached blocks no request holds give way to the memory running requests
+ * take (LRU first). */
+static void prefix_trim(fs_llm_run *run)
+{
+    if (run->kv && run->in_memory)
+        fs_kv_cache_trim(run->kv, run->free_blocks > 0
+                                      ? run->free_blocks / run->per : 0);
+}
+
+/* A request leaves for good: its prefix's entry in the store too. */
+static void prefix_forget(fs_workload *w, const fs_request *r)
+{
+    if (w->prefix && r->prefix >= 0)
+        fs_prefix_store_drop(w->prefix, r->prefix);
+}
+
 /* Takes r into the running set (its prompt's blocks are free). */
 static void add_seq(fs_server *s, const fs_request *r, double now)
 {
@@ -122,7 +187,10 @@ static void add_seq(fs_server *s, const fs_request *r, double now)
     q->generated = r->generated;
     q->first_t = r->arrival + (double)r->ttft;
     q->fill = q->in + q->generated;
-    q->blocks = blocks_for((long)q->fill + 1);
+    q->hold.last = -1;
+    if (run->kv && r->prefix >= 0)
+        prefix_acquire(s, q);
+    q->blocks = blocks_for((long)q->fill + 1) - q->shared;
     q->admitted = now;
     /* the first request of an empty set always fits (drop_unservable),
      * a later one fits beside the watermark (admit) */
@@ -147,6 +215,7 @@ static int drop_unservable(const fs_llm_run *run, fs_workload *w,
     else
         return 0;
     w->dropped++;
+    prefix_forget(w, r);
     return 1;
 }
 
@@ -176,7 +245,7 @@ static void admit(fs_server *s, double now)
 
 /* Takes back request q's wait (it will be counted when it is admitted
  * again) and frees its blocks. */
-static void unadmit(fs_server *s, const llm_seq *q)
+static void unadmit(fs_server *s, llm_seq *q)
 {
     fs_workload *w = s->wl;
     if (q->r.arrival >= w->sim->sc->warmup_s) {
@@ -185,6 +254,7 @@ static void unadmit(fs_server *s, const llm_seq *q)
         assert(w->measured_started >= 0);
     }
     s->llm->free_blocks += q->blocks;
+    prefix_release(s->llm, q);
 }
 
 /* q goes back to the head of the queue: with what it has generated after
@@ -213,11 +283,11 @@ static void preempt_for_decode(fs_server *s)
             const llm_seq *q = &run->seq[i];
             if (q->prefilled == q->fill)
                 need += blocks_for((long)q->in + q->generated + 1) -
-                        q->blocks;
+                        q->shared - q->blocks;
         }
         if (need <= run->free_blocks)
             break;
-        const llm_seq *newest = &run->seq[--run->n];
+        llm_seq *newest = &run->seq[--run->n];
         unadmit(s, newest);
         requeue(s, newest, 1);
         s->wl->llm.preempted++;
@@ -258,7 +328,7 @@ static void iterate(fs_server *s, double now)
     for (int i = 0; i < run->n; i++) {
         llm_seq *q = &run->seq[i];
         if (q->prefilled == q->fill) {
-            long b = blocks_for((long)q->in + q->generated + 1);
+            long b = blocks_for((long)q->in + q->generated + 1) - q->shared;
             run->free_blocks -= b - q->blocks;
             q->blocks = b;
             q->decoding = 1;
@@ -275,10 +345,12 @@ static void iterate(fs_server *s, double now)
         plan_prefill(&run->seq[i], &budget, &prefill, &attn);
         held += run->seq[i].blocks;
     }
+    prefix_trim(run);
     /* every block is held by a running request or free: none lost, none
-     * counted twice, and the decode reservations fit (preempt_for_decode) */
+     * counted twice, and the decode reservations fit (preempt_for_decode);
+     * with a prefix cache a shared block is held once by several requests */
     assert_run(run);
-    assert(held == run->total_blocks - run->free_blocks);
+    assert(run->kv || held == run->total_blocks - run->free_blocks);
     (void)held;
     if (run->n == 0) {
         s->pool->done(s);
@@ -299,7 +371,7 @@ static void iterate(fs_server *s, double now)
 }
 
 /* Request q has its last token at now. */
-static void retire(fs_server *s, const llm_seq *q, double now)
+static void retire(fs_server *s, llm_seq *q, double now)
 {
     fs_workload *w = s->wl;
     fs_llm_stats *st = &w->llm;
@@ -331,6 +403,13 @@ static void retire(fs_server *s, const llm_seq *q, double now)
     s->pool->tokens_out += out;
     w->completed++;
     s->llm->free_blocks += q->blocks;
+    if (q->r.prefix >= 0) {
+        double cached = q->r.cached > 0 ? q->r.cached : 0;
+        st->tokens_cached += cached;
+        s->pool->tokens_cached += cached;
+        prefix_release(s->llm, q);
+        prefix_forget(w, &q->r);
+    }
 }
 
 static void on_iteration(fs_engine *e, void *obj, long arg)
@@ -371,6 +450,27 @@ static int llm_take(const fs_server *s, const fs_workload *w)
     return 1;
 }
 
+/* Prefix caching on s's replica (perf->prefix_cache, llm_setup.c): its
+ * block cache, made the first time (never per request): as large as its
+ * KV memory (yes), unbounded, or prefix_cache = TOKENS. */
+static int prefix_setup(fs_server *s)
+{
+    fs_llm_run *run = s->llm;
+    const fs_llm_perf *perf = run->perf;
+    if (!perf->prefix_cache || !s->wl->prefix)
+        return 0;
+    run->bs = perf->block_size;
+    run->per = run->bs / KV_BLOCK;
+    run->in_memory = perf->prefix_cache != FS_PREFIX_CACHE_UNLIMITED;
+    long limit = perf->prefix_cache == FS_PREFIX_CACHE_UNLIMITED ? LONG_MAX
+        : perf->prefix_cache == FS_PREFIX_CACHE_TOKENS
+            ? perf->prefix_cache_tokens / run->bs
+            : run->total_blocks / run->per;
+    if (!run->kv)
+        run->kv = fs_kv_cache_new(limit > 0 ? limit : 1);
+    return run->kv ? 0 : -1;
+}
+
 /* s was idle: it takes its workload's replica and the request dispatch
  * gave it, then iterates. */
 static void llm_start(fs_server *s)
@@ -387,6 +487,11 @@ static void llm_start(fs_server *s)
     run->cap = w->conf->service.llm.max_batch;
     long chunk = w->conf->service.llm.chunked_prefill;
     run->chunk = chunk > 0 ? chunk : LONG_MAX;
+    if (prefix_setup(s)) {
+        fs_error_set(w->sim->err, "out of memory caching prefixes");
+        fs_sim_fail(w->sim);
+        return;
+    }
     fs_servers_set_busy(s->pool, s, 1);
     s->state = FS_SERVER_BUSY;
     for (int i = 0; i < s->nbatch; i++) {
@@ -407,6 +512,8 @@ static void llm_lose(fs_server *s, double now)
         unadmit(s, &run->seq[i]);
         requeue(s, &run->seq[i], 0);
     }
+    if (run->kv)   /* the instance is gone, and its cache with it */
+        fs_kv_cache_clear(run->kv);
     w->retried += run->n;
     p->retried += run->n;
     p->lost_last += now - s->busy_since;
@@ -477,6 +584,8 @@ void fs_llm_servers_free(fs_servers *p)
     llm_store *st = p->llm_store;
     if (!st)
         return;
+    for (size_t i = 0; st->runs && i < p->nservers; i++)
+        fs_kv_cache_free(st->runs[i].kv);
     free(st->runs);
     free(st->seqs);
     fs_hist_free(&st->ttft);

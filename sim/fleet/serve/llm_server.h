@@ -16,7 +16,8 @@ extern const fs_server_discipline fs_llm_discipline;
  * the model does not fit a pool's server shape), its statistics, and the
  * running slots of its pools' servers.  -1 with a file:line:key message
  * in err. */
-int fs_llm_workload_init(fs_workload *w, fs_error *err);
+int fs_llm_workload_init(fs_workload *w, unsigned replication,
+                         fs_error *err);
 void fs_llm_workload_free(fs_workload *w);
 /* Iterations the workload's servers may run over the horizon, for the
  * run's event estimate: at most one per output token and request (when

@@ -13,6 +13,7 @@
 #include "sim/fleet/serve/llm_server.h"
 #include "sim/fleet/serve/dispatch.h"
 #include "models/llm/mig.h"
+#include "sim/base/rng.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -230,8 +231,42 @@ static double seconds_per_token(const fs_llm_perf *perf, int max_batch)
     return fs_llm_iteration_time(perf, 0, 0, (int)b, b * ctx) / (double)b;
 }
 
-int fs_llm_workload_init(fs_workload *w, fs_error *err)
+/* The pool's prefix_cache, or the engine profile's default: 0 (none) or
+ * the fs_prefix_cache_mode its replicas run. */
+static int prefix_mode(const fs_llm_perf *perf, const fs_pool_conf *pc)
 {
+    if (pc->prefix_cache == FS_PREFIX_CACHE_ENGINE)
+        return perf->prefix_cache ? FS_PREFIX_CACHE_YES : 0;
+    return pc->prefix_cache == FS_PREFIX_CACHE_NO ? 0 : (int)pc->prefix_cache;
+}
+
+/* Prefix caching on any of w's pools: the store of its requests'
+ * prefixes, keyed apart from other workloads' by its name, and the stream
+ * that draws which requests start with prefix = shared(...)'s prompt. */
+static int prefix_init(fs_workload *w, unsigned replication, int on,
+                       fs_error *err)
+{
+    const fs_workload_conf *c = w->conf;
+    if (!on)
+        return 0;
+    uint64_t salt = 1469598103934665603ULL;   /* FNV-1a of the name */
+    for (const char *p = c->name; *p; p++)
+        salt = (salt ^ (unsigned char)*p) * 1099511628211ULL;
+    if (c->prefix_tokens > 0) {
+        char source[FS_NAME_MAX + 16];
+        snprintf(source, sizeof source, "prefix:%s", c->name);
+        w->prefix_rng = fs_rng_new(w->sim->sc->seed, replication, source);
+        if (!w->prefix_rng)
+            return fs_error_set(err, "out of memory");
+    }
+    w->prefix = fs_prefix_store_new(salt, c->prefix_tokens, c->prefix_share,
+                                    w->prefix_rng);
+    return w->prefix ? 0 : fs_error_set(err, "out of memory");
+}
+
+int fs_llm_workload_init(fs_workload *w, unsigned replication, fs_error *err)
+{
+    int caching = 0;
     if (fs_hist_init(&w->llm.ttft) || fs_hist_init(&w->llm.tpot))
         return fs_error_set(err, "out of memory");
     for (int k = 0; k < w->npools; k++) {
@@ -247,12 +282,15 @@ int fs_llm_workload_init(fs_workload *w, fs_error *err)
             shared_timing(&w->perf[k], &c, &hw);
         if (p->conf->kv_cache_tokens > 0)   /* the pool's kv_cache_tokens */
             w->perf[k].kv_capacity_tokens = p->conf->kv_cache_tokens / 16 * 16;
+        w->perf[k].prefix_cache = prefix_mode(&w->perf[k], p->conf);
+        w->perf[k].prefix_cache_tokens = p->conf->prefix_cache_tokens;
+        caching |= w->perf[k].prefix_cache != 0;
         w->speed[k] = seconds_per_token(&w->perf[k],
                                         w->conf->service.llm.max_batch);
         if (fs_llm_servers_init(p))
             return fs_error_set(err, "out of memory");
     }
-    return 0;
+    return prefix_init(w, replication, caching, err);
 }
 
 int fs_llm_check_tokens(const fs_workload *w, const fs_trace_stats *st,

@@ -130,6 +130,7 @@ struct fs_servers {
     /* Tokens served on the pool (continuous batching): prompt tokens of
      * the requests completed, and their output tokens. */
     double tokens_in, tokens_out;
+    double tokens_cached;      /* of tokens_in, found in prefix caches */
 };
 
 /* Servers for every slot of cap, shaped as conf says, with batches of up

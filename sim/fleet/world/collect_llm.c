@@ -42,6 +42,17 @@ static double busy_share(const fs_servers *p, int k)
     return all > 0 ? mine / all : 1.0 / p->nwls;
 }
 
+/* Prefix caching's figures, when a cache served (caching: the workload
+ * or pool had one): what was cached, and the cost of the rest. */
+static void fill_cached(fs_llm_row *r, int caching, double cached)
+{
+    double in = r->tokens_in, left = in - cached + r->tokens_out;
+    r->tokens_cached = caching ? cached : NAN;
+    r->token_hit_rate = caching && in > 0 ? cached / in : NAN;
+    r->cost_per_mtok_uncached = caching && left > 0
+        ? r->cost_usd * 1e6 / left : NAN;
+}
+
 static void fill_tokens(fs_llm_row *r, double in, double out, double gpu_s,
                         double cost)
 {
@@ -59,6 +70,7 @@ static void no_llm(fs_llm_row *r)
 {
     r->ttft_mean_s = r->tpot_mean_s = NAN;
     r->ttft_p90_s = r->tpot_p90_s = NAN;
+    r->tokens_cached = r->token_hit_rate = r->cost_per_mtok_uncached = NAN;
     r->slo_ttft_s = r->slo_ttft_attainment = NAN;
     r->slo_tpot_s = r->slo_tpot_attainment = NAN;
 }
@@ -66,6 +78,18 @@ static void no_llm(fs_llm_row *r)
 static double attainment(long met, long n, double slo)
 {
     return isnan(slo) || n <= 0 ? NAN : (double)met / (double)n;
+}
+
+/* Whether a workload on pool s caches prefixes there. */
+static int pool_caches(const fs_servers *s)
+{
+    for (int j = 0; j < s->nwls; j++) {
+        const fs_workload *w = s->wls[j];
+        for (int k = 0; w->prefix && k < w->npools; k++)
+            if (w->pools[k] == s && w->perf[k].prefix_cache)
+                return 1;
+    }
+    return 0;
 }
 
 static const fs_pool *pool_of(const fs_world *world, const fs_servers *s)
@@ -94,6 +118,7 @@ static void fill_workload(const fs_world *world, const fs_workload *w,
         cost += pool_cost(p, nmonths) * share;
     }
     fill_tokens(r, st->tokens_in, st->tokens_out, gpu_s, cost);
+    fill_cached(r, w->prefix != NULL, st->tokens_cached);
     row->ttft_p50_s = fs_hist_quantile(&st->ttft, 0.50);
     row->ttft_p99_s = fs_hist_quantile(&st->ttft, 0.99);
     row->tpot_p50_s = fs_hist_quantile(&st->tpot, 0.50);
@@ -127,9 +152,12 @@ int fs_collect_llm(fs_world *world)
         fs_llm_row *r = &out->pools[p0 + i].llm;
         no_llm(r);
         fs_llm_servers_latency(&p->servers, &out->pools[p0 + i].llm_lat);
-        if (p->servers.llm_store)
+        if (p->servers.llm_store) {
             fill_tokens(r, p->servers.tokens_in, p->servers.tokens_out,
                         p->usage.area_gpus, pool_cost(p, nmonths));
+            fill_cached(r, pool_caches(&p->servers),
+                        p->servers.tokens_cached);
+        }
     }
     for (size_t i = 0; i < world->nworkloads; i++) {
         const fs_workload *w = &world->workloads[i];

@@ -1,0 +1,205 @@
+/* llm_prefix.c -- the prefix identities of a workload's requests (see
+ * llm_prefix.h).
+ *
+ * A block's key stands for its tokens and every token before it, so two
+ * requests' blocks match exactly where their prompts agree from the start:
+ *   - a trace's hash ids (Mooncake) already name a block and its prefix:
+ *     engine block j (tokens j*bs to (j+1)*bs) takes the id of the hash
+ *     block its last token falls in, and its own position j;
+ *   - a shared system prompt: the blocks wholly inside it are the same
+ *     for every request that has it;
+ *   - anything else is the request's own (its serial number in the key).
+ * Entries and the hash ids (in chunks of CHUNK ids, linked) are pooled:
+ * arrays that double when full and free lists, so the store allocates
+ * only while it grows to the most requests waiting and running at once. */
+#include "sim/fleet/serve/llm_prefix.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK 31   /* ids per chunk: with its link, 128 bytes */
+
+typedef struct pfx {
+    uint64_t serial;         /* the request's own blocks */
+    int32_t chunk;           /* first chunk of its hash ids, -1: none */
+    int32_t nhash, hash_tokens;
+    int32_t shared;          /* tokens of the shared system prompt */
+    int32_t next_free;
+} pfx;
+
+typedef struct chunk {
+    uint32_t id[CHUNK];
+    int32_t next;
+} chunk;
+
+struct fs_prefix_store {
+    uint64_t salt, serial;
+    long shared_tokens;
+    double share;
+    gsl_rng *rng;
+    pfx *p;
+    int32_t np, pcap, pfree;
+    chunk *c;
+    int32_t nc, ccap, cfree;
+};
+
+/* splitmix64's output function: a bijection that mixes every bit. */
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+fs_prefix_store *fs_prefix_store_new(uint64_t salt, long shared_tokens,
+                                     double share, gsl_rng *rng)
+{
+    fs_prefix_store *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->salt = mix(salt);
+    s->shared_tokens = shared_tokens;
+    s->share = share;
+    s->rng = rng;
+    s->pfree = s->cfree = -1;
+    return s;
+}
+
+void fs_prefix_store_free(fs_prefix_store *s)
+{
+    if (!s)
+        return;
+    free(s->p);
+    free(s->c);
+    free(s);
+}
+
+/* Doubles *arr (of *cap items of size sz): 0, or -1. */
+static int grow(void **arr, int32_t *cap, size_t sz)
+{
+    int32_t want = *cap ? *cap * 2 : 256;
+    if (want < *cap)
+        return -1;
+    void *a = realloc(*arr, (size_t)want * sz);
+    if (!a)
+        return -1;
+    *arr = a;
+    *cap = want;
+    return 0;
+}
+
+static int32_t take_chunk(fs_prefix_store *s)
+{
+    if (s->cfree >= 0) {
+        int32_t i = s->cfree;
+        s->cfree = s->c[i].next;
+        return i;
+    }
+    if (s->nc == s->ccap && grow((void **)&s->c, &s->ccap, sizeof *s->c))
+        return -1;
+    return s->nc++;
+}
+
+static int32_t take_entry(fs_prefix_store *s)
+{
+    if (s->pfree >= 0) {
+        int32_t i = s->pfree;
+        s->pfree = s->p[i].next_free;
+        return i;
+    }
+    if (s->np == s->pcap && grow((void **)&s->p, &s->pcap, sizeof *s->p))
+        return -1;
+    return s->np++;
+}
+
+/* Copies the arrival's ids into linked chunks: 0, or -1. */
+static int copy_hashes(fs_prefix_store *s, pfx *e, const fs_arrival *a)
+{
+    int32_t prev = -1;   /* an index: take_chunk may move the chunks */
+    for (int i = 0; i < a->nhashes; i += CHUNK) {
+        int32_t k = take_chunk(s);
+        if (k < 0)
+            return -1;
+        if (prev < 0)
+            e->chunk = k;
+        else
+            s->c[prev].next = k;
+        int n = a->nhashes - i < CHUNK ? a->nhashes - i : CHUNK;
+        memcpy(s->c[k].id, a->hashes + i, (size_t)n * sizeof *a->hashes);
+        s->c[k].next = -1;
+        prev = k;
+    }
+    e->nhash = a->nhashes;
+    e->hash_tokens = a->hash_tokens;
+    return 0;
+}
+
+int32_t fs_prefix_store_add(fs_prefix_store *s, const fs_arrival *a)
+{
+    int32_t i = take_entry(s);
+    if (i < 0)
+        return -1;
+    pfx *e = &s->p[i];
+    *e = (pfx){mix(s->salt ^ ++s->serial), -1, 0, 0, 0, -1};
+    if (a->nhashes > 0 && a->hash_tokens > 0) {
+        if (copy_hashes(s, e, a)) {
+            fs_prefix_store_drop(s, i);
+            return -1;
+        }
+    } else if (s->shared_tokens > 0 &&
+               (s->share >= 1 || gsl_rng_uniform(s->rng) < s->share)) {
+        e->shared = (int32_t)s->shared_tokens;
+    }
+    return i;
+}
+
+void fs_prefix_store_drop(fs_prefix_store *s, int32_t id)
+{
+    pfx *e = &s->p[id];
+    for (int32_t k = e->chunk; k >= 0;) {
+        int32_t next = s->c[k].next;
+        s->c[k].next = s->cfree;
+        s->cfree = k;
+        k = next;
+    }
+    e->chunk = -1;
+    e->next_free = s->pfree;
+    s->pfree = id;
+}
+
+/* The keys of a traced prompt: block j under the hash id of the block its
+ * last token is in; past the ids (never, for a well-formed trace), the
+ * request's own. */
+static void hashed_keys(const fs_prefix_store *s, const pfx *e, int bs,
+                        long n, uint64_t *keys)
+{
+    int32_t k = e->chunk;
+    long base = 0;   /* the first hash index of chunk k */
+    for (long j = 0; j < n; j++) {
+        long h = ((j + 1) * (long)bs - 1) / e->hash_tokens;
+        while (k >= 0 && h >= base + CHUNK) {
+            k = s->c[k].next;
+            base += CHUNK;
+        }
+        keys[j] = h < e->nhash && k >= 0
+            ? mix(mix(s->salt ^ ((uint64_t)s->c[k].id[h - base] << 1)) +
+                  (uint64_t)j)
+            : mix(e->serial + (uint64_t)j);
+    }
+}
+
+void fs_prefix_store_keys(const fs_prefix_store *s, int32_t id, int bs,
+                          long n, uint64_t *keys)
+{
+    const pfx *e = &s->p[id];
+    if (e->nhash > 0) {
+        hashed_keys(s, e, bs, n, keys);
+        return;
+    }
+    long shared = e->shared / bs;   /* blocks wholly inside the prompt */
+    uint64_t sys = mix(s->salt ^ 1);
+    for (long j = 0; j < n; j++)
+        keys[j] = j < shared ? mix(sys + (uint64_t)j)
+                             : mix(e->serial + (uint64_t)j);
+}

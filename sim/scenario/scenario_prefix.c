@@ -1,0 +1,76 @@
+/* scenario_prefix.c -- the keys of prefix caching.
+ *
+ *   [pool]      prefix_cache = yes|no|unlimited|TOKENS   each replica's
+ *                               KV block cache (default: the engine's)
+ * *   [workload]  prefix = shared(tokens=N, share=F)   a system prompt of N
+ *                               tokens that a share F of the requests
+ *                               start with (generated traffic)
+ *
+ * The fleet resolves the engine's default and runs the cache
+ * (sim/fleet/llm_prefix.c, llm_kvcache.c); here they are only read and
+ * bounded.  A workload that does not serve an llm may not set prefix. */
+#include "sim/scenario/scenario_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const cache_words[] = {"no", "yes", "unlimited", NULL};
+
+static int cache_key(fs_reader *rd, fs_pool_conf *p)
+{
+    fs_config_entry *e = fs_rd_entry(rd, "prefix_cache");
+    p->prefix_cache = FS_PREFIX_CACHE_ENGINE;
+    if (!e)
+        return 0;
+    for (int i = 0; cache_words[i]; i++)
+        if (strcasecmp(e->value, cache_words[i]) == 0) {
+            p->prefix_cache = (fs_prefix_cache_mode)(FS_PREFIX_CACHE_NO + i);
+            return 0;
+        }
+    char why[160];
+    if (fs_parse_count(e->value, &p->prefix_cache_tokens, why, sizeof why) ||
+        p->prefix_cache_tokens < 16 || p->prefix_cache_tokens > 1000000000000L)
+        return fs_rd_bad(rd, e, "%s", "expected yes, no, unlimited or a "
+                         "number of tokens from 16 to 1000000000000");
+    p->prefix_cache = FS_PREFIX_CACHE_TOKENS;
+    return 0;
+}
+
+int fs_scenario_parse_prefix_pool(fs_reader *rd, fs_pool_conf *p)
+{
+    return cache_key(rd, p);
+}
+
+int fs_scenario_parse_prefix(fs_reader *rd, fs_workload_conf *w)
+{
+    fs_config_entry *e = fs_rd_entry(rd, "prefix");
+    if (!e)
+        return 0;
+    if (!w->service.model->server)
+        return fs_rd_bad(rd, e, "%s", "applies to workloads with service "
+                         "= llm(...) only");
+    static const char *const keys[] = {"tokens", "share", NULL};
+    char why[300];
+    fs_call c;
+    if (fs_parse_call(e->value, &c, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    if (strcmp(c.name, "shared"))
+        return fs_rd_bad(rd, e, "%s", "expected shared(tokens=N, share=F), "
+                         "e.g. shared(tokens=2000, share=0.8)");
+    if (fs_call_check_keys(&c, keys, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    const char *t = fs_call_get(&c, "tokens"), *s = fs_call_get(&c, "share");
+    if (!t || !s)
+        return fs_rd_bad(rd, e, "%s", "shared(): give tokens= and share=, "
+                         "e.g. shared(tokens=2000, share=0.8)");
+    if (fs_parse_count(t, &w->prefix_tokens, why, sizeof why) ||
+        w->prefix_tokens < 1 || w->prefix_tokens > 10000000)
+        return fs_rd_bad(rd, e, "%s", "shared(): tokens must be an integer "
+                         "from 1 to 10000000");
+    if (fs_parse_fraction(s, &w->prefix_share, why, sizeof why) ||
+        !(w->prefix_share > 0))
+        return fs_rd_bad(rd, e, "%s", "shared(): share must be a fraction "
+                         "above 0, at most 1");
+    return 0;
+}

@@ -1,0 +1,178 @@
+/* test_prefix.c -- prefix caching, to the arithmetic.
+ *
+ *   - the block cache (sim/fleet/llm_kvcache.c): a chain's leading cached
+ *     blocks are its hit; a released chain is evicted tail first (least
+ *     recently used, the head of a prompt released last); a block a
+ *     running request holds is never evicted (a full cache of held blocks
+ *     stops the chain); trimming gives idle blocks' memory back;
+ *   - a shared 2,000-token system prompt on 90% of 2,500-token prompts,
+ *     one request at a time (10 s apart, one output token): each request
+ *     that finds the prompt cached prefills its last 500 tokens only, so
+ *     its TTFT is exactly one prefill iteration of 500 tokens attending to
+ *     2,000 cached ones (fs_llm_iteration_time), the others' a full
+ *     2,500-token prefill; the hit rate is the cached requests' 2,000
+ *     tokens over the prompts' tokens, near 0.9 x 2000 / 2500 = 72%, and
+ *     mean TTFT falls by far more than 30%;
+ *   - prefix_cache = no on the same scenario gives exactly the results
+ *     of the scenario without any prefix key (the counterfactual). */
+#include "tests/check.h"
+#include "tests/simulate.h"
+#include "sim/fleet/serve/llm_kvcache.h"
+
+#include <math.h>
+#include <string.h>
+
+static void chain(fs_kv_cache *c, const uint64_t *keys, long n,
+                  fs_kv_hold *h, long *newly)
+{
+    uint64_t *k = fs_kv_cache_keys(c, n);
+    memcpy(k, keys, (size_t)n * sizeof *k);
+    fs_kv_cache_acquire(c, n, h, newly);
+}
+
+static void check_cache_lru(void)
+{
+    fs_kv_cache *c = fs_kv_cache_new(4);
+    fs_kv_hold h;
+    long newly;
+    static const uint64_t a[] = {1, 2, 3}, b[] = {1, 2, 9}, d[] = {5, 6},
+                          e[] = {1, 2};
+    chain(c, a, 3, &h, &newly);
+    CHECK(h.hit == 0 && h.n == 3 && newly == 3);
+    CHECK(fs_kv_cache_release(c, &h) == 3 && fs_kv_cache_idle(c) == 3);
+    chain(c, b, 3, &h, &newly);   /* 1, 2 cached; 9 added */
+    CHECK(h.hit == 2 && h.n == 3 && newly == 3);
+    fs_kv_cache_release(c, &h);   /* LRU now 3, 9, 2, 1 */
+    chain(c, d, 2, &h, &newly);   /* full: evicts 3, then 9 */
+    CHECK(h.hit == 0 && h.n == 2);
+    fs_kv_cache_release(c, &h);
+    chain(c, e, 2, &h, &newly);   /* the heads survived */
+    CHECK(h.hit == 2);
+    fs_kv_cache_release(c, &h);
+    chain(c, b, 3, &h, &newly);   /* 9 was evicted: 2 of 3 */
+    CHECK(h.hit == 2);
+    fs_kv_cache_release(c, &h);
+    fs_kv_cache_free(c);
+}
+
+static void check_cache_held(void)
+{
+    fs_kv_cache *c = fs_kv_cache_new(2);
+    fs_kv_hold h1, h2;
+    long newly;
+    static const uint64_t a[] = {1, 2}, b[] = {7, 8};
+    chain(c, a, 2, &h1, &newly);
+    chain(c, b, 2, &h2, &newly);   /* nothing evictable: no block */
+    CHECK(h2.n == 0 && h2.hit == 0 && newly == 0);
+    chain(c, a, 2, &h2, &newly);   /* shared: held twice, new to none */
+    CHECK(h2.hit == 2 && newly == 0);
+    CHECK(fs_kv_cache_release(c, &h2) == 0);   /* h1 still holds them */
+    CHECK(fs_kv_cache_release(c, &h1) == 2);
+    fs_kv_cache_trim(c, 0);        /* their memory wanted */
+    CHECK(fs_kv_cache_idle(c) == 0);
+    chain(c, a, 2, &h1, &newly);
+    CHECK(h1.hit == 0 && newly == 2);
+    fs_kv_cache_release(c, &h1);
+    fs_kv_cache_free(c);
+}
+
+#define NREQ 300
+static char trace_path[64];
+
+/* NREQ prompts of 2,500 tokens, 10 s apart, one output token each. */
+static int write_trace(void)
+{
+    snprintf(trace_path, sizeof trace_path, "/tmp/fleetsim-pfx-XXXXXX.csv");
+    int fd = mkstemps(trace_path, 4);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f)
+        return -1;
+    fprintf(f, "time,in,out\n");
+    for (int i = 0; i < NREQ; i++)
+        fprintf(f, "%d,2500,1\n", 10 * i);
+    return fclose(f);
+}
+
+static int run(const char *extra_pool, const char *extra_wl, fs_results *r,
+               fs_llm_perf *perf)
+{
+    char text[1400];
+    snprintf(text, sizeof text,
+             "[scenario]\nhorizon = 1h\nseed = 5\n"
+             "[pool.a]\ngpu = A100-80GB\nprice = 3.00\ncount = 1\n%s"
+             "[workload.w]\npools = a\n"
+             "arrivals = trace(%s, format=generic, tokens_in=in, "
+             "tokens_out=out)\nservice = llm(model=llama-3-8b, "
+             "precision=bf16)\n%s", extra_pool, trace_path, extra_wl);
+    return check_run_llm(text, r, perf);
+}
+
+/* Equal to the bit, NaN (no value) included. */
+static int same(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static double prefill(const fs_llm_perf *p, long done, long c)
+{
+    return fs_llm_iteration_time(p, c, (double)(2 * done + c + 1) *
+                                 (double)c / 2, 0, 0);
+}
+
+static void check_shared_prompt(void)
+{
+    fs_results on, off, none;
+    fs_llm_perf perf;
+    const char *pfx = "prefix = shared(tokens=2000, share=0.9)\n";
+    if (write_trace() || run("prefix_cache = yes\n", pfx, &on, &perf) ||
+        run("prefix_cache = no\n", pfx, &off, NULL) ||
+        run("", "", &none, NULL)) {
+        CHECK(0);
+        return;
+    }
+    const fs_llm_row *l = &on.latency[0].llm;
+    double hits = l->tokens_cached / 2000;
+    double t_hit = prefill(&perf, 2000, 500), t_full = prefill(&perf, 0, 2500);
+    double want = (hits * t_hit + (NREQ - hits) * t_full) / NREQ;
+    printf("  shared prompt: %.0f of %d requests cached (hit rate %.4f), "
+           "mean TTFT %.4f s (model %.4f) against %.4f s uncached; prefill "
+           "%.4f s for 500 tokens after 2000 cached, %.4f s for 2500\n",
+           hits, NREQ, l->token_hit_rate, l->ttft_mean_s, want,
+           off.latency[0].llm.ttft_mean_s, t_hit, t_full);
+    CHECK(on.latency[0].count == NREQ && hits == floor(hits));
+    /* which requests have the prompt is a draw: 0.9 of them, the first of
+     * them a miss; binomial sd sqrt(300 x 0.09) = 5.2, 4 sd allowed */
+    CHECK(fabs(hits - (0.9 * NREQ - 1)) <= 4 * sqrt(NREQ * 0.09));
+    CHECK_NEAR(l->token_hit_rate, hits * 2000 / (NREQ * 2500.0), 1e-12);
+    CHECK_NEAR(l->ttft_mean_s, want, 1e-9 * want);
+    CHECK_NEAR(off.latency[0].llm.ttft_mean_s, t_full, 1e-9 * t_full);
+    CHECK(l->ttft_mean_s <= 0.7 * off.latency[0].llm.ttft_mean_s);
+    CHECK(isnan(off.latency[0].llm.token_hit_rate));
+    /* the counterfactual: exactly the results without the keys */
+    const fs_latency_row *x = &off.latency[0], *y = &none.latency[0];
+    CHECK(x->count == y->count && x->mean_s == y->mean_s &&
+          x->p99_s == y->p99_s && x->wait_mean_s == y->wait_mean_s);
+    CHECK(x->llm.ttft_mean_s == y->llm.ttft_mean_s &&
+          same(x->llm.tpot_mean_s, y->llm.tpot_mean_s) &&
+          x->llm.cost_usd == y->llm.cost_usd &&
+          x->llm.cost_per_mtok == y->llm.cost_per_mtok &&
+          x->llm.tokens_in == y->llm.tokens_in);
+    CHECK(off.pools[0].gpu_hours_busy == none.pools[0].gpu_hours_busy);
+    /* the parts add up: computed input plus cached is the input */
+    CHECK(l->tokens_cached <= l->tokens_in);
+    CHECK_NEAR(l->cost_per_mtok_uncached,
+               l->cost_usd * 1e6 / (l->tokens_in - l->tokens_cached +
+                                    l->tokens_out), 1e-9);
+    fs_results_free(&on);
+    fs_results_free(&off);
+    fs_results_free(&none);
+    unlink(trace_path);
+}
+
+int main(void)
+{
+    check_cache_lru();
+    check_cache_held();
+    check_shared_prompt();
+    return check_report("prefix");
+}
