@@ -268,7 +268,8 @@ static int parse_workload(fs_scenario *sc, const char *section,
                      &w->rate_scale) ||
         fs_rd_bool(&rd, "repeat", 0, &w->repeat) ||
         fs_rd_choice(&rd, "bad_rows", bad_rows, 0, &br) ||
-        fs_rd_count(&rd, "queue_max", 0, 0, LONG_MAX, &w->queue_max) ||
+        fs_rd_count(&rd, "queue_max", FS_QUEUE_MAX, 1, FS_QUEUE_MAX,
+                    &w->queue_max) ||
         fs_rd_tags(&rd, w->tags) || fs_scenario_parse_mig_profile(&rd, sc, w))
         return -1;
     w->bad_rows = (fs_bad_rows)br;
