@@ -16,8 +16,9 @@ static char fuzz_dir[256];
 /* Creates the directory once; removed at exit. */
 static void fuzz_cleanup(void)
 {
-    static const char *const names[] = {"input", "input.ini", "input.csv",
-                                        NULL};
+    static const char *const names[] = {
+        "input", "input.ini", "input.csv", "input.db", "target.db",
+        "target.db-journal", "target.db-wal", "target.db-shm", NULL};
     char path[400];
     for (const char *const *n = names; *n; n++) {
         snprintf(path, sizeof path, "%s/%s", fuzz_dir, *n);
