@@ -1,5 +1,5 @@
 /* fuzz_mig.c -- libFuzzer harness for MIG layout strings
- * (models/mig.c: "3g.40gb+2g.20gb*2", "balanced") as a pool's `mig` key
+ * (models/llm/mig.c: "3g.40gb+2g.20gb*2", "balanced") as a pool's `mig` key
  * and a workload's `mig_profile` take them.
  *
  * The input's first line is the layout; a hash of it picks one of the
@@ -11,7 +11,7 @@
  * sanitizer report, leak, hang or unsound layout is a bug.  Run with
  * tests/fuzz.sh. */
 #include "tests/fuzz_common.h"
-#include "models/mig.h"
+#include "models/llm/mig.h"
 #include "sim/scenario/scenario.h"
 
 #ifndef FS_SRC_CATALOG_DIR

@@ -1,6 +1,6 @@
 /* fuzz_models.c -- libFuzzer harness for the LLM model readers: a
- * models.csv of the user's (models/llm_catalog.c) and a scenario's
- * `model = custom(...)` string (models/llm_params.c through the scenario's
+ * models.csv of the user's (models/llm/llm_catalog.c) and a scenario's
+ * `model = custom(...)` string (models/llm/llm_params.c through the scenario's
  * llm keys).
  *
  * An input of several lines is a models file: each model read is then
@@ -9,7 +9,7 @@
  * valid LLM scenario, which is loaded (every fit check runs).  Any crash, sanitizer report, leak or hang is a bug.  Run with
  * tests/fuzz.sh. */
 #include "tests/fuzz_common.h"
-#include "models/llm.h"
+#include "models/llm/llm.h"
 #include "sim/scenario/scenario.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * TERM:OPTION=PRICE` (sim/cli/shared/roi_quote.c) and a pool's
  * reserved_1y, reserved_1y_partial, ..., reserved_3y_all keys
  * (sim/scenario/scenario_pool.c), both read by fs_roi_parse_quote
- * (models/roi.c).
+ * (models/purchase/roi.c).
  *
  * The input's first line is given as a --rate argument (twice: the second
  * must be refused), as the price of each upfront kind, and (one input in
@@ -14,7 +14,7 @@
  * Any crash, sanitizer report, leak, hang or out-of-bound price taken is
  * a bug.  Run with tests/fuzz.sh. */
 #include "tests/fuzz_common.h"
-#include "models/roi.h"
+#include "models/purchase/roi.h"
 #include "sim/cli/shared/roi_run.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/scenario_limits.h"
