@@ -37,21 +37,7 @@ clean() {
 
 # llm: an llm workload on one H100 (for models-*)
 llm() {
-    cat <<'INI'
-[scenario]
-name = llm
-horizon = 1h
-[pool.p]
-gpu = H100-80GB
-count = 1
-price = 3
-[workload.w]
-pools = p
-arrivals = poisson(rate=0.2/s)
-service = llm(model=llama-3-8b, precision=bf16)
-tokens_in = const(500)
-tokens_out = const(50)
-INI
+    good | sed 's/^gpu = L4/gpu = H100-80GB/; s/^service = .*/service = llm(model=llama-3-8b, precision=bf16)\ntokens_in = const(500)\ntokens_out = const(50)/'
 }
 
 n=0

@@ -14,10 +14,6 @@
 #include "models/llm/mig.h"
 #include "sim/scenario/scenario.h"
 
-#ifndef FS_SRC_CATALOG_DIR
-#define FS_SRC_CATALOG_DIR "models/catalog"
-#endif
-
 static fs_mig_catalog *mig;
 static const char *gpu_names[16];
 static size_t ngpu_names;
@@ -26,8 +22,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    fuzz_init_dir();
-    setenv("FLEETSIM_CATALOG", FS_SRC_CATALOG_DIR, 1);
+    fuzz_init_catalog();
     fs_error err;
     mig = fs_mig_load(FS_SRC_CATALOG_DIR "/mig.csv", &err);
     if (!mig)
@@ -88,27 +83,16 @@ static const char base[] =
 
 static void in_scenario(const char *value, uint32_t h)
 {
-    char path[400], set[1200];
-    fuzz_write("input.ini", (const uint8_t *)base, sizeof base - 1, path,
-               sizeof path);
-    snprintf(set, sizeof set, "%s=%s", (h >> 8) & 1 ? "pool.gpu.mig"
-             : "workload.a.mig_profile", value);
-    char *sets[1] = {set};
     fs_error err;
-    fs_scenario *sc = fs_scenario_load(path, sets, 1, &err);
-    fs_scenario_free(sc);
+    fs_scenario_free(fuzz_load_set(base, (h >> 8) & 1 ? "pool.gpu.mig"
+                                   : "workload.a.mig_profile", value, &err));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char value[1024], why[1024];
-    size_t n = 0;
-    while (n < size && n < sizeof value - 1 && data[n] != '\n')
-        n++;
-    memcpy(value, data, n);
-    value[n] = 0;
-    if (strlen(value) != n)
-        return 0;            /* a NUL cannot reach a scenario value */
+    if (fuzz_first_line(data, size, value, sizeof value) < 0)
+        return 0;
     uint32_t h = fuzz_hash(data, size);
     const char *gpu = gpu_names[h % ngpu_names];
     fs_mig_layout l;

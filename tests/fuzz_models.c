@@ -14,18 +14,13 @@
 
 #include <math.h>
 
-#ifndef FS_SRC_CATALOG_DIR
-#define FS_SRC_CATALOG_DIR "models/catalog"
-#endif
-
 static fs_catalog *gpus;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    fuzz_init_dir();
-    setenv("FLEETSIM_CATALOG", FS_SRC_CATALOG_DIR, 1);
+    fuzz_init_catalog();
     fs_error err;
     gpus = fs_catalog_load(FS_SRC_CATALOG_DIR "/gpus.csv",
                            FS_SRC_CATALOG_DIR "/instances.csv", &err);

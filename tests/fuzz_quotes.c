@@ -21,16 +21,11 @@
 
 #include <math.h>
 
-#ifndef FS_SRC_CATALOG_DIR
-#define FS_SRC_CATALOG_DIR "models/catalog"
-#endif
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    fuzz_init_dir();
-    setenv("FLEETSIM_CATALOG", FS_SRC_CATALOG_DIR, 1);
+    fuzz_init_catalog();
     return 0;
 }
 
@@ -84,26 +79,17 @@ static void in_scenario(const char *value, uint32_t h)
     static const char *const keys[] = {
         "reserved_1y", "reserved_1y_partial", "reserved_1y_all",
         "reserved_3y", "reserved_3y_partial", "reserved_3y_all"};
-    char path[400], set[1200];
-    fuzz_write("input.ini", (const uint8_t *)base, sizeof base - 1, path,
-               sizeof path);
-    snprintf(set, sizeof set, "pool.p.%s=%s", keys[h % 6], value);
-    char *sets[1] = {set};
+    char key[64];
+    snprintf(key, sizeof key, "pool.p.%s", keys[h % 6]);
     fs_error err;
-    fs_scenario *sc = fs_scenario_load(path, sets, 1, &err);
-    fs_scenario_free(sc);
+    fs_scenario_free(fuzz_load_set(base, key, value, &err));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char value[1024];
-    size_t n = 0;
-    while (n < size && n < sizeof value - 1 && data[n] != '\n')
-        n++;
-    memcpy(value, data, n);
-    value[n] = 0;
-    if (strlen(value) != n)
-        return 0;            /* a NUL cannot reach a command line */
+    if (fuzz_first_line(data, size, value, sizeof value) < 0)
+        return 0;
     as_rate(value);
     const char *eq = strchr(value, '=');
     as_quote(eq ? eq + 1 : value);
