@@ -99,6 +99,61 @@ if [ -w /dev/full ]; then
     expect_in "$TMP/err" "full.html: cannot write: No space left on device" "report says why it cannot write"
 fi
 
+# 13. Readers of a database they may not write (runs, compare, roi, ...)
+# left -wal and -shm files beside it, owned by them: a read-only SQLite
+# connection creates them and cannot remove them.  Permissions do not stop
+# root, so as root the readers run as nobody (setpriv or runuser), in a
+# directory anyone may write (where SQLite could create them).
+as_reader=
+if [ "$(id -u)" = 0 ]; then
+    if command -v setpriv >/dev/null 2>&1 &&
+        setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+        as_reader="setpriv --reuid=65534 --regid=65534 --clear-groups"
+    elif command -v runuser >/dev/null 2>&1 && runuser -u nobody -- true 2>/dev/null; then
+        as_reader="runuser -u nobody --"
+    fi
+fi
+if [ "$(id -u)" != 0 ] || [ -n "$as_reader" ]; then
+    mkdir "$TMP/ro"
+    cp "$TMP/r.db" "$TMP/ro/r.db"
+    chmod 0755 "$TMP"; chmod 0777 "$TMP/ro"; chmod 0444 "$TMP/ro/r.db"
+    for cmd in "runs" "compare 1" "roi 1" "export 1 --format csv --out /dev/null"; do
+        expect_exit 0 "$cmd on a read-only database" -- $as_reader "$FLEETSIM" $cmd --db "$TMP/ro/r.db"
+        expect_eq "$(ls -A "$TMP/ro")" "r.db" "$cmd on a read-only database: nothing made beside it"
+    done
+    expect_exit 0 "runs on a read-only database, again" -- $as_reader "$FLEETSIM" runs --db "$TMP/ro/r.db"
+    expect_in "$TMP/out" " good " "the read-only database read"
+    expect_eq "$(ls -A "$TMP/ro")" "r.db" "read twice: nothing made beside it"
+    # A -wal holding changes (a writer's, not checkpointed) without its
+    # -shm: reading would create the -shm; refused by name, nothing made.
+    cp "$TMP/r.db" "$TMP/w.db"
+    python3 - "$TMP" <<'PY'
+import shutil, sqlite3, sys
+t = sys.argv[1]
+c = sqlite3.connect(t + "/w.db")
+c.execute("PRAGMA wal_autocheckpoint = 0")
+c.execute("UPDATE run SET name = 'changed'")
+c.commit()
+for f in ("", "-wal", "-shm"):
+    shutil.copy(t + "/w.db" + f, t + "/ro/w.db" + f)
+c.close()
+PY
+    chmod 0444 "$TMP"/ro/w.db*
+    mv "$TMP/ro/w.db-shm" "$TMP/w.db-shm.kept"
+    expect_exit 1 "a read-only database with a -wal and no -shm" -- $as_reader "$FLEETSIM" runs --db "$TMP/ro/w.db"
+    expect_one_line "a -wal without its -shm"
+    expect_in "$TMP/err" "$TMP/ro/w.db: cannot read this database without writing beside it: its -wal file holds changes" \
+        "a -wal without its -shm: said by name"
+    expect_eq "$(ls -A "$TMP/ro" | tr '\n' ' ')" "r.db w.db w.db-wal " "a -wal without its -shm: nothing made"
+    # with its -shm, read as it is, the -wal's changes included
+    cp "$TMP/w.db-shm.kept" "$TMP/ro/w.db-shm"; chmod 0444 "$TMP/ro/w.db-shm"
+    expect_exit 0 "a read-only database with its -wal and -shm" -- $as_reader "$FLEETSIM" runs --db "$TMP/ro/w.db"
+    expect_in "$TMP/out" "changed" "the -wal's changes read"
+    expect_eq "$(ls -A "$TMP/ro" | tr '\n' ' ')" "r.db w.db w.db-shm w.db-wal " "a -wal and its -shm: nothing made"
+else
+    echo "read-only database readers skipped: running as root without setpriv or runuser"
+fi
+
 # 13. A spot notice of ten years kept every instance from serving.
 spot_notice() {
     good | sed "s|^gpu = L4|instance = aws:p3.2xlarge\npricing = spot|;

@@ -209,4 +209,15 @@ expect_in "$TMP/out" "A30             24       933     165.0" "A30: 24 GB, 933 G
 expect_in "$TMP/out" "H100-NVL        94      3900     835.5" "H100 NVL: 94 GB, 3.9 TB/s, 1671/2 TFLOPS"
 expect_in "$TMP/out" "B200           180      8000    2250.0" "B200: 180 GB, 8 TB/s, 36 PF/8/2"
 
+# ---- 12. a pool-level error about two workloads named no line: an llm
+# workload (continuous batching) and a plain one on the same pool are
+# refused at the second one's service line, naming the first
+chat mixed "tokens_in = const(500)
+tokens_out = const(50)
+[workload.batch]
+pools = p
+arrivals = poisson(rate=0.5/s)
+service = exponential(mean=1s)"
+bad_run mixed "mixed.ini:18: workload.batch.service: batch servers, but pool p serves workload chat with continuous servers: give each its own pool"
+
 report

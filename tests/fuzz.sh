@@ -2,8 +2,11 @@
 # fuzz.sh -- build the libFuzzer harnesses and fuzz every reader: the
 # scenario parser (scenario), request and jobs traces (trace), spot
 # availability/preemption/price traces and empirical() lifetimes (spot),
-# the catalog CSVs (catalog), and --set/--vary values with windows and
-# time zones (values).
+# the catalog CSVs (catalog), --set/--vary values with windows and time
+# zones (values), the LLM model catalog and custom(...) models (models),
+# MIG layout strings (mig), rate quotes of roi --rate and the reserved_*
+# keys (quotes), and a database given to merge (merge: the bytes of small
+# valid databases mutated).
 #
 #   tests/fuzz.sh [SECONDS] [HARNESS|all]          fuzz each for SECONDS (600)
 #   tests/fuzz.sh --replay                         run the seeds and the saved
@@ -27,8 +30,8 @@ replay=0
 for a in "$@"; do
     case $a in
     --replay) replay=1 ;;
-    scenario|trace|spot|catalog|values|all) which=$a ;;
-    *[!0-9]*|'') echo "usage: tests/fuzz.sh [SECONDS] [scenario|trace|spot|catalog|values|all] | --replay" >&2; exit 2 ;;
+    scenario|trace|spot|catalog|values|models|mig|quotes|merge|all) which=$a ;;
+    *[!0-9]*|'') echo "usage: tests/fuzz.sh [SECONDS] [scenario|trace|spot|catalog|values|models|mig|quotes|merge|all] | --replay" >&2; exit 2 ;;
     *) seconds=$a ;;
     esac
 done
@@ -37,8 +40,8 @@ command -v "$CC" >/dev/null 2>&1 || { echo "fuzz.sh: $CC not found (apt-get inst
 mkdir -p "$OUT/obj" "$OUT/artifacts"
 CFLAGS="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
  -D_GNU_SOURCE -I$SRC -DFS_SRCDIR=\"$SRC\" -DFS_SRC_CATALOG_DIR=\"$SRC/models/catalog\"
- $(pkg-config --cflags gsl sqlite3)"
-LIBS="$(pkg-config --libs gsl sqlite3) -lcsv -linih -lm"
+ $(pkg-config --cflags gsl sqlite3 jansson)"
+LIBS="$(pkg-config --libs gsl sqlite3 jansson) -lcsv -linih -lm"
 
 # The schema snapshot the build makes (Makefile.am): its generator, run.
 snap="$OUT/store_snapshot.c"
@@ -91,14 +94,15 @@ seed() {
     catalog)
         head -n 20 "$SRC/models/catalog/gpus.csv" >"$OUT/seeds_catalog/gpus.csv"
         head -n 20 "$SRC/models/catalog/instances.csv" >"$OUT/seeds_catalog/instances.csv" ;;
-    values)
-        cp "$SRC"/tests/data/fuzz-seeds/values-*.txt "$OUT/seeds_values/" ;;
+    values|models|mig|quotes|merge)
+        find "$SRC/tests/data/fuzz-seeds" -name "$1-*" -type f -exec cp {} "$OUT/seeds_$1/" \;
+        [ "$1" = models ] && cp "$SRC/models/catalog/models.csv" "$OUT/seeds_models/" ;;
     esac
     [ -d "$SRC/tests/data/fuzz-crashes" ] && find "$SRC/tests/data/fuzz-crashes" -name "$1-*" -type f -exec cp {} "$OUT/seeds_$1/" \; || :
 }
 
 status=0
-for h in scenario trace spot catalog values; do
+for h in scenario trace spot catalog values models mig quotes merge; do
     [ "$which" = all ] || [ "$which" = "$h" ] || continue
     build "$h"
     seed "$h"

@@ -9,10 +9,6 @@
 #include "tests/fuzz_common.h"
 #include "models/catalog/catalog.h"
 
-#ifndef FS_SRC_CATALOG_DIR
-#define FS_SRC_CATALOG_DIR "models/catalog"
-#endif
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;

@@ -11,16 +11,11 @@
 #include "tests/fuzz_common.h"
 #include "sim/scenario/scenario.h"
 
-#ifndef FS_SRC_CATALOG_DIR
-#define FS_SRC_CATALOG_DIR "models/catalog"
-#endif
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    fuzz_init_dir();
-    setenv("FLEETSIM_CATALOG", FS_SRC_CATALOG_DIR, 1);
+    fuzz_init_catalog();
     return 0;
 }
 

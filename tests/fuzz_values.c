@@ -14,16 +14,11 @@
 
 #include <math.h>
 
-#ifndef FS_SRC_CATALOG_DIR
-#define FS_SRC_CATALOG_DIR "models/catalog"
-#endif
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    fuzz_init_dir();
-    setenv("FLEETSIM_CATALOG", FS_SRC_CATALOG_DIR, 1);
+    fuzz_init_catalog();
     return 0;
 }
 
@@ -81,21 +76,13 @@ static void vary(const char *value, uint32_t h)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char value[1024];
-    size_t n = 0;
-    while (n < size && n < sizeof value - 1 && data[n] != '\n')
-        n++;
-    memcpy(value, data, n);
-    value[n] = 0;
-    if (strlen(value) != n)
-        return 0;            /* a NUL cannot reach a command line */
+    long n = fuzz_first_line(data, size, value, sizeof value);
+    if (n < 0)
+        return 0;
     uint32_t h = fuzz_hash(data, size);
-    char path[400], set[1200];
-    fuzz_write("input.ini", (const uint8_t *)base, sizeof base - 1, path,
-               sizeof path);
-    snprintf(set, sizeof set, "%s=%s", keys[h % 15], value);
-    char *sets[1] = {set};
+    char path[400];
     fs_error err;
-    fs_scenario *sc = fs_scenario_load(path, sets, 1, &err);
+    fs_scenario *sc = fuzz_load_set(base, keys[h % 15], value, &err);
     if (!sc) {
         /* without the --set, the value as a line of the file */
         char text[4096];

@@ -178,8 +178,9 @@ static const fs_key_doc workload_keys[] = {
     {"statuses", "STATUS, ...", "SUCCEED",
      "traces with a status column (alibaba-lora): the statuses replayed; "
      "the other rows are counted in the run summary"},
-    {"queue_max", "integer", "0 (unbounded)",
-     "arrivals beyond this many waiting are dropped (requests_dropped)"},
+    {"queue_max", "integer", "10000000 (its most)",
+     "arrivals beyond this many waiting are dropped (requests_dropped); "
+     "the bound keeps a queue within 512 MiB"},
     {"tags", "KEY:VALUE,...", NULL,
      "showback tags, merged with its pools' in cost_allocation"},
     {"jobs", "trace(PATH, format=generic|openb)", NULL,

@@ -247,7 +247,8 @@ static int parse_queueing(fs_reader *rd, fs_scenario *sc, fs_workload_conf *w)
                      &w->rate_scale) ||
         fs_rd_bool(rd, "repeat", 0, &w->repeat) ||
         fs_rd_choice(rd, "bad_rows", bad_rows, 0, &br) ||
-        fs_rd_count(rd, "queue_max", 0, 0, LONG_MAX, &w->queue_max) ||
+        fs_rd_count(rd, "queue_max", FS_QUEUE_MAX, 1, FS_QUEUE_MAX,
+                    &w->queue_max) ||
         fs_rd_tags(rd, w->tags) || fs_scenario_parse_mig_profile(rd, sc, w))
         return -1;
     w->bad_rows = (fs_bad_rows)br;

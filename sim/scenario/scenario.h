@@ -141,7 +141,7 @@ typedef struct fs_workload_conf {
     const fs_config_entry *growth_entry;   /* NULL when not set */
     int repeat;
     fs_bad_rows bad_rows;
-    long queue_max;               /* 0: unbounded */
+    long queue_max;               /* FS_QUEUE_MAX unless lowered */
     fs_gpu reference_gpu;         /* service times are stated for this GPU */
     char tags[FS_TAGS_MAX];       /* tags = k:v,... normalised, or "" */
     char mig_profile[24];         /* mig_profile = : the slices it takes;

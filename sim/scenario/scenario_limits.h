@@ -23,5 +23,12 @@
 #define FS_MAX_SPOT_NOTICE_S 3600.0    /* a spot pool's notice = */
 #define FS_MAX_RATE_SCALE 1000.0
 #define FS_WINDOW_EVERY_MIN 60.0       /* seconds: a window's `every` */
+/* Requests one workload's queue holds (queue_max: its default and its
+ * most).  A memory budget of 512 MiB a workload: the queue is a ring of
+ * 32-byte requests (models/service.h) doubling from 64 slots, and ten
+ * million waiting requests fit 2^24 slots.  An overloaded run (a rate in
+ * /s meant as /h) drops what arrives beyond it, counted, instead of
+ * growing until it runs out of memory. */
+#define FS_QUEUE_MAX 10000000L
 
 #endif

@@ -156,24 +156,35 @@ static char *path_uri(const char *path, const char *query)
     return uri;
 }
 
-/* Reopens s->path as immutable: for a WAL database in a directory we may
- * not write, where SQLite cannot create the -shm file a reader needs.
- * Only when no -wal file exists, so there is nothing it could miss. */
+/* Whether path + suffix ("-wal") exists and holds something: 1, 0 (no
+ * such file, or an empty one), or -1 out of memory. */
+static int beside_exists(const char *path, const char *suffix)
+{
+    size_t n = strlen(path), k = strlen(suffix);
+    char *name = malloc(n + k + 1);
+    if (!name)
+        return -1;
+    memcpy(name, path, n);
+    memcpy(name + n, suffix, k + 1);
+    struct stat st;
+    int has = lstat(name, &st) == 0 && (!S_ISREG(st.st_mode) ||
+                                         st.st_size > 0);
+    free(name);
+    return has;
+}
+
+/* Reopens s->path as immutable: for a WAL database we may not write,
+ * where SQLite would otherwise create the -shm (and -wal) files a reader
+ * needs, owned by us and left behind, or fail where it cannot.  Only when
+ * no -wal file exists, so there is nothing it could miss: a writer in WAL
+ * mode keeps one while it has the file open (empty until it writes). */
 static int reopen_immutable(fs_store *s)
 {
-    size_t n = strlen(s->path);
-    char *wal = malloc(n + 5);
-    if (!wal)
-        return SQLITE_NOMEM;
-    memcpy(wal, s->path, n);
-    memcpy(wal + n, "-wal", 5);
-    struct stat st;
-    int has_wal = stat(wal, &st) == 0;
-    free(wal);
+    int has_wal = beside_exists(s->path, "-wal");
     if (has_wal)
-        return SQLITE_CANTOPEN;
+        return has_wal < 0 ? SQLITE_NOMEM : SQLITE_CANTOPEN;
 
-    char *uri = path_uri(s->path, "immutable=1");
+    char *uri = path_uri(s->path, "mode=ro&immutable=1");
     if (!uri)
         return SQLITE_NOMEM;
     sqlite3_close(s->db);
@@ -184,12 +195,34 @@ static int reopen_immutable(fs_store *s)
     return rc;
 }
 
+/* A database we may not write, read without creating anything beside
+ * it (a read-only connection would create -wal and -shm files, owned by
+ * the reader, that it cannot remove: issue 26).  No -wal: immutable.  A
+ * -wal and its -shm: a read-only connection uses both as they are.  A
+ * -wal without its -shm: refused, as reading it would create the -shm. */
+static int open_unwritable(fs_store *s, fs_error *err)
+{
+    int wal = beside_exists(s->path, "-wal");
+    int shm = beside_exists(s->path, "-shm");
+    if (wal < 0 || shm < 0)
+        return SQLITE_NOMEM;
+    if (!wal)
+        return reopen_immutable(s);
+    if (shm)
+        return sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READONLY, NULL);
+    fs_error_set(err, "%s: cannot read this database without writing beside "
+                 "it: its -wal file holds changes (a fleetsim writing it, "
+                 "or one that stopped) and its -shm file is missing; open it "
+                 "once as a user who may write it and its directory", s->path);
+    return SQLITE_READONLY;
+}
+
 /* A reader.  Where the file and its directory are writable, a read-write
  * connection that may only query: as the last connection it checkpoints
  * and removes the -wal and -shm files on close, which a read-only
  * connection cannot (it left them behind, empty, after every `runs`).
- * Elsewhere a read-only connection. */
-static int open_reader(fs_store *s)
+ * Elsewhere open_unwritable. */
+static int open_reader(fs_store *s, fs_error *err)
 {
     char *dir = strdup(s->path);
     if (!dir)
@@ -208,7 +241,7 @@ static int open_reader(fs_store *s)
         sqlite3_close(s->db);
         s->db = NULL;
     }
-    return sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READONLY, NULL);
+    return open_unwritable(s, err);
 }
 
 static int open_readonly(fs_store *s, fs_error *err)
@@ -224,7 +257,10 @@ static int open_readonly(fs_store *s, fs_error *err)
     if (fs_store_check_regular(s->path, err))
         return -1;
 
-    int rc = open_reader(s);
+    fs_error why = {{0}};
+    int rc = open_reader(s, &why);
+    if (rc != SQLITE_OK && why.msg[0])
+        return fs_error_set(err, "%s", why.msg);
     if (rc != SQLITE_OK)
         return fs_store_sql_error(s, err, rc, "cannot open the results "
                                   "database");

@@ -167,7 +167,7 @@ int cmd_export(int argc, char **argv)
         return rc;
     }
     fs_error err;
-    fs_store *s = fs_store_open(a.db, FS_STORE_EXISTING, &err);
+    fs_store *s = fs_store_open(a.db, FS_STORE_READONLY, &err);
     fs_outfile out = {0};
     rc = s ? fs_outfile_open(&out, a.out, &err) : -1;
     if (!rc)

@@ -36,7 +36,10 @@ static const char scenario_tail[] =
 "4194304; pools x replications x (samples + months) at most 5000000.\n"
 "A window's every at least 1m; a spot trace's available a whole number at\n"
 "most 1000000 and the pool's count + spot_extra; a jobs file at most\n"
-"1000000 jobs (about 1 KB each), ids unique, deadline_s after submit_s.\n";
+"1000000 jobs (about 1 KB each), ids unique, deadline_s after submit_s.\n"
+"A workload's queue holds at most 10000000 waiting requests (queue_max,\n"
+"512 MiB): arrivals to a full queue are dropped and counted, and `run`\n"
+"warns first when the arrivals beyond its pools' capacity exceed it.\n";
 
 /* ---- text ------------------------------------------------------------- */
 

@@ -117,15 +117,19 @@ static int store_replication(const fs_run_spec *o, fs_store *store,
 typedef struct run_ctx {
     fs_progress prog;
     double max_events;
+    int warn;               /* say the estimate's overload (once a run) */
 } run_ctx;
 
 /* The world is built: refuse a run too large to finish, else show the
- * estimate on the progress line. */
+ * estimate on the progress line (and the requests it expects to drop
+ * from a full queue, before the run rather than after). */
 static int on_start(void *ctx, const fs_estimate *est, fs_error *err)
 {
     run_ctx *rc = ctx;
     if (fs_estimate_check(est, rc->max_events, err))
         return -1;
+    if (rc->warn && est->overload[0])
+        fs_print_line("fleetsim: warning: ", est->overload);
     fs_progress_start(&rc->prog, est->events);
     return 0;
 }
@@ -142,7 +146,8 @@ static int events_only(void)
 static int simulate(const fs_run_spec *o, const fs_scenario *sc, unsigned r,
                     fs_results *res, double *wall, fs_error *err)
 {
-    run_ctx ctx = {.max_events = o->max_events};
+    run_ctx ctx = {.max_events = o->max_events,
+                   .warn = o->warnings && r == 0};
     fs_progress_init(&ctx.prog, sc->horizon_s, sc->name, o->pmode,
                      o->pinterval);
     fs_sim_hooks hooks = {fs_progress_update, on_start, &ctx, events_only()};

@@ -59,16 +59,37 @@ static const fs_server_discipline *disc(const fs_servers *p)
     return p->disc ? p->disc : &batch_discipline;
 }
 
+/* An error at key of w's section: "FILE:LINE: workload.w.KEY: ..." (the
+ * scenario's file when the key is a default). */
+static int refuse_at(const fs_workload *w, const char *key, fs_error *err,
+                     const char *why)
+{
+    const fs_workload_conf *conf = w->conf;
+    const fs_config_entry *e = fs_config_find(w->sim->sc->cfg, conf->section,
+                                              key);
+    char where[FS_NAME_MAX + 64];
+    snprintf(where, sizeof where, "%s.%s", conf->section, key);
+    return fs_error_at(err, e ? e->file : conf->arrivals_entry->file,
+                       e ? e->line : 0, where, "%s", why);
+}
+
 /* Workload w's pool p schedules as w's service model asks; a pool whose
- * workloads ask for different disciplines is refused. */
+ * workloads ask for different disciplines is refused at the service of
+ * the workload that comes second, naming the first. */
 static int bind_discipline(fs_workload *w, fs_servers *p, fs_error *err)
 {
     const fs_server_discipline *d = discipline_for(w->conf->service.model);
-    if (p->disc && p->disc != d)
-        return fs_error_at(err, w->conf->arrivals_entry->file, 0,
-                           w->conf->section, "pool %s serves workloads with "
-                           "%s and with %s servers; give each its own pool",
-                           p->conf->name, p->disc->name, d->name);
+    if (p->disc && p->disc != d) {
+        const char *other = "";
+        for (int k = 0; k < p->nwls && !other[0]; k++)
+            if (p->wls[k] != w && discipline_for(p->wls[k]->conf->service.model) != d)
+                other = p->wls[k]->conf->name;
+        char why[4 * FS_NAME_MAX + 128];
+        snprintf(why, sizeof why, "%s servers, but pool %s serves workload "
+                 "%s with %s servers: give each its own pool", d->name,
+                 p->conf->name, other, p->disc->name);
+        return refuse_at(w, "service", err, why);
+    }
     p->disc = d;
     p->done = fs_dispatch_done;
     return 0;
@@ -98,11 +119,13 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
         /* Demand is stated for the reference GPU; a faster GPU takes
          * proportionally less time (dense bf16 throughput). */
         w->speed[k] = c->reference_gpu.bf16_tflops / p->conf->gpu.bf16_tflops;
-        if (p->nwls == (int)(sizeof p->wls / sizeof p->wls[0]))
-            return fs_error_at(err, c->arrivals_entry->file, 0, c->section,
-                               "pool %s serves too many workloads (%d at "
-                               "most)", p->conf->name,
-                               FS_MAX_WORKLOADS_PER_POOL);
+        if (p->nwls == (int)(sizeof p->wls / sizeof p->wls[0])) {
+            char why[FS_NAME_MAX + 64];
+            snprintf(why, sizeof why, "pool %s serves too many workloads "
+                     "(%d at most)", p->conf->name,
+                     FS_MAX_WORKLOADS_PER_POOL);
+            return refuse_at(w, "pools", err, why);
+        }
         p->wls[p->nwls++] = w;
         if (bind_discipline(w, p, err))
             return -1;
@@ -333,8 +356,9 @@ static void on_arrival(fs_engine *e, void *obj, long arg)
         s->nbatch = 1;
         s->batch[0] = r;
         disc(s->pool)->start(s);
-    } else if (c->queue_max && w->queue.len >= (size_t)c->queue_max) {
-        w->dropped++;
+    } else if (w->queue.len >= (size_t)c->queue_max) {
+        w->dropped++;   /* the queue is full (queue_max, FS_QUEUE_MAX) */
+        w->dropped_full++;
         if (r.prefix >= 0)
             fs_prefix_store_drop(w->prefix, r.prefix);
     } else if (fs_queue_push(&w->queue, r)) {

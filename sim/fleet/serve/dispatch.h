@@ -62,6 +62,7 @@ struct fs_workload {
                                   requests that finished */
     double wait_sum;
     long arrived, completed, dropped, slo_met;
+    long dropped_full;         /* of dropped: arrived to a full queue */
     long batches;              /* batches completed (mean batch size) */
     long retried;              /* requests requeued by interruptions */
     /* warmup > 0: requests that arrived after it, which alone count in

@@ -51,6 +51,11 @@ static int serve(fs_workload *w)
                w->pools[0]->shape.speed;
     double start, end;
     w->arrived++;
+    if (fs_fifo_full(&w->fifo, a->t, (size_t)w->conf->queue_max)) {
+        w->dropped++;   /* as on_arrival drops it (dispatch.c) */
+        w->dropped_full++;
+        return 0;
+    }
     if (fs_fifo_assign(&w->fifo, a->t, t, &start, &end)) {
         fs_error_set(w->sim->err, "out of memory queueing requests");
         fs_sim_fail(w->sim);

@@ -1,6 +1,7 @@
 /* fifo_recursion.c -- a plain FIFO pool served by the Kiefer-Wolfowitz
  * recursion instead of completion events; see fifo_recursion.h. */
 #include "sim/fleet/serve/fifo_recursion.h"
+#include "sim/scenario/scenario_limits.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -34,7 +35,8 @@ int fs_fifo_applies(const fs_scenario *sc, const fs_workload_conf *c,
                     const int *users)
 {
     if (c->kind != FS_KIND_INFERENCE || c->npools != 1 || c->batch_max != 1 ||
-        c->queue_max != 0 || c->mig_profile[0] || c->service.model->server)
+        c->queue_max != FS_QUEUE_MAX || c->mig_profile[0] ||
+        c->service.model->server)
         return 0;
     int i = c->pools[0];
     return pool_is_fixed(&sc->pools[i]) && users[i] == 1;   /* c alone */
@@ -117,15 +119,26 @@ static double ring_at(const fs_fifo *f, size_t i)
     return f->start[(f->head + i) & (f->cap - 1)];
 }
 
-int fs_fifo_assign(fs_fifo *f, double arrival, double service, double *start,
-                   double *end)
+/* Those that started before arrival wait no more. */
+static void started_before(fs_fifo *f, double arrival)
 {
-    assert(f->n > 0 && service >= 0);
-    /* those that started before this arrival wait no more */
     while (f->len && ring_at(f, 0) < arrival) {
         f->head = (f->head + 1) & (f->cap - 1);
         f->len--;
     }
+}
+
+int fs_fifo_full(fs_fifo *f, double arrival, size_t max)
+{
+    started_before(f, arrival);
+    return f->len >= max;
+}
+
+int fs_fifo_assign(fs_fifo *f, double arrival, double service, double *start,
+                   double *end)
+{
+    assert(f->n > 0 && service >= 0);
+    started_before(f, arrival);
     double s = f->free_at[0] > arrival ? f->free_at[0] : arrival;
     double e = s + service;   /* as the event list's now + service */
     /* the start goes into the ring's next slot either way, and counts

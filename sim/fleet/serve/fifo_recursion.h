@@ -46,10 +46,17 @@ void fs_fifo_pool_users(const fs_scenario *sc, int *users);
  * events: one pool, which serves it alone (users from
  * fs_fifo_pool_users), with a fixed number of whole servers that nothing
  * starts or stops (no autoscaler, window, spot interruption, fallback
- * into it, MIG or sharing); one request at a time (batch_max = 1), no
- * queue limit, a plain service model. */
+ * into it, MIG or sharing); one request at a time (batch_max = 1), the
+ * queue bound not lowered (queue_max = FS_QUEUE_MAX, which the recursion
+ * applies too: fs_fifo_full), a plain service model. */
 int fs_fifo_applies(const fs_scenario *sc, const fs_workload_conf *c,
                     const int *users);
+
+/* Whether `max` requests wait at `arrival` (no earlier than the last):
+ * the next arrival is then dropped, as the event list's full queue drops
+ * it.  Those whose start is at or after arrival count as waiting (a tie
+ * with a completion at the same instant counts it as waiting). */
+int fs_fifo_full(fs_fifo *f, double arrival, size_t max);
 
 /* Makes f serve with `servers` servers, all free at time t0.  -1 when out
  * of memory. */

@@ -213,6 +213,17 @@ int fs_collect_costs(fs_world *w)
     return 0;
 }
 
+/* Requests that found w's queue full: the run's note says why they were
+ * dropped (a mistyped rate unit reads as this). */
+static void note_full(fs_sim *sim, const fs_workload *w)
+{
+    if (w->dropped_full > 0)
+        fs_results_add_note(sim->out, "%s: %ld of %ld requests dropped: "
+                            "they arrived to a full queue (queue_max = %ld "
+                            "waiting)", w->conf->name, w->dropped_full,
+                            w->arrived, w->conf->queue_max);
+}
+
 int fs_collect_latency(fs_world *world)
 {
     fs_sim *sim = &world->sim;
@@ -265,6 +276,7 @@ int fs_collect_latency(fs_world *world)
         wait_sum += w->wait_sum;
         out->requests += w->arrived;
         out->requests_dropped += w->dropped;
+        note_full(sim, w);
     }
     long started = started_all;
     out->latency_mean_s = fs_hist_mean(&all);

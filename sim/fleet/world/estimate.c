@@ -101,6 +101,58 @@ static void add_sharing(fs_estimate *est, const fs_scenario *sc,
              what);
 }
 
+/* Requests a second w's pools serve at most: each server a batch of
+ * batch_max per mean service time, at its speed (a bound: a pool shared
+ * with other workloads counts whole for each).  INFINITY where the mean
+ * is not known before the run (llm, linear or a trace's service times). */
+static double capacity_rate(const fs_workload *w)
+{
+    const fs_workload_conf *c = w->conf;
+    if (!c->service.model || !c->service.model->lone_is_draw)
+        return INFINITY;
+    double mean = fs_dist_mean(&c->service.dist);
+    if (!(mean > 0) || !isfinite(mean))
+        return INFINITY;
+    double rate = 0;
+    for (int k = 0; k < w->npools; k++) {
+        const fs_servers *p = w->pools[k];
+        double speed = p->shape.speed > 0 ? p->shape.speed : 1;
+        rate += (double)p->nservers * (double)c->batch_max * speed /
+                (mean * w->speed[k]);
+    }
+    return rate;
+}
+
+/* The n arrivals expected of w beyond what its pools serve over the
+ * horizon, less what its queue holds: dropped when the queue is full.
+ * The largest such workload is said (est->overload). */
+static void add_overload(fs_estimate *est, const fs_scenario *sc,
+                         const fs_workload *w, double n)
+{
+    double rate = capacity_rate(w);
+    double served = rate * sc->horizon_s;
+    double dropped = n - served - (double)w->conf->queue_max;
+    if (!isfinite(rate) || !(dropped > est->beyond))
+        return;
+    const fs_config_entry *e = fs_config_find(sc->cfg, w->conf->section,
+                                              "arrivals");
+    char key[FS_NAME_MAX + 32], n1[32], n2[32], n3[32], over[32];
+    snprintf(key, sizeof key, "%s.arrivals", w->conf->section);
+    fs_format_count(n, n1, sizeof n1);
+    fs_format_count(served, n2, sizeof n2);
+    fs_format_count(dropped, n3, sizeof n3);
+    fs_format_duration(sc->horizon_s, over, sizeof over);
+    fs_error msg;
+    fs_error_at(&msg, e ? e->file : sc->path, e ? e->line : 0, key,
+                "about %s requests arrive over %s, and its pools serve at "
+                "most about %s (%.3g a second): about %s would be dropped "
+                "when its queue is full (queue_max = %ld waiting; is the "
+                "rate's unit right?)", n1, over, n2, rate, n3,
+                w->conf->queue_max);
+    est->beyond = dropped;
+    snprintf(est->overload, sizeof est->overload, "%s", msg.msg);
+}
+
 void fs_estimate_run(const fs_world *world, fs_estimate *est)
 {
     const fs_scenario *sc = world->sim.sc;
@@ -121,6 +173,7 @@ void fs_estimate_run(const fs_world *world, fs_estimate *est)
         double per = !world->events_only && w->fifo_applies ? 1 : 2;
         add_part(est, per * n + extra, sc, w->conf->section, "arrivals",
                  what);
+        add_overload(est, sc, w, n);
         if (!w->llm.ttft.h)
             continue;
         double it = fs_llm_estimate_iterations(w, n);

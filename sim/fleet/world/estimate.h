@@ -8,7 +8,13 @@
  * trace rows read but not replayed), one per metrics sample and one per
  * autoscaling decision of each autoscaled pool.  `fleetsim run` refuses a
  * run estimated above --max-events (FS_MAX_EVENTS_DEFAULT), naming the key
- * that contributes most, and shows the estimate on its progress line. */
+ * that contributes most, and shows the estimate on its progress line.
+ *
+ * The arrivals beyond what a workload's pools can serve wait in its queue
+ * until it is full (queue_max): where the expected arrivals exceed the
+ * pools' capacity over the horizon by more than the queue holds, the
+ * estimate says so (a warning before the run: a rate in /s meant as /h
+ * reads as this), with how many would be dropped. */
 #ifndef FS_ESTIMATE_H
 #define FS_ESTIMATE_H
 
@@ -27,6 +33,11 @@ typedef struct fs_estimate {
     int line;
     char key[96];            /* e.g. "workload.chat.arrivals" */
     char what[160];          /* e.g. "3.6e+15 requests" */
+    double beyond;           /* of the workload below: arrivals beyond its
+                                pools' capacity, more than its queue holds
+                                (0: none expected) */
+    char overload[1024];     /* "FILE:LINE: KEY: about N requests arrive
+                                beyond ..." when beyond > 0, else "" */
 } fs_estimate;
 
 /* Estimates the run of a built world. */
