@@ -147,10 +147,35 @@ static int default_deployment(const fs_llm_measure *m, fs_llm_perf *p)
 
 static double median_abs(double *v, size_t n)
 {
+    if (n == 0)
+        return 0;
     for (size_t i = 0; i < n; i++)
         v[i] = fabs(v[i]);
     gsl_sort(v, 1, n);
     return gsl_stats_median_from_sorted_data(v, 1, n);
+}
+
+/* Median |error| of the calibrated rows by TP and by load (the lower
+ * rates, 5-6/s, and 10/s): the doc's table. */
+static void print_groups(const fs_measures *val, double err[E_N][32],
+                         size_t n)
+{
+    static const char *const names[] = {"TP 1", "TP 2", "TP 4",
+                                        "5-6/s", "10/s"};
+    for (int g = 0; g < 5; g++) {
+        double v[E_N][32];
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            const fs_llm_measure *m = &val->v[i];
+            int in = g < 3 ? m->tp == (1 << g) : (g == 3) == (m->rate < 8);
+            for (int e = 0; in && e < E_N; e++)
+                v[e][k] = err[e][i];
+            k += in;
+        }
+        printf("%-6s %2zu rows: median |error| e2e %.1f%%, TPOT %.1f%%, "
+               "TTFT %.1f%%\n", names[g], k, 100 * median_abs(v[E_E2E], k),
+               100 * median_abs(v[E_TPOT], k), 100 * median_abs(v[E_TTFT], k));
+    }
 }
 
 /* Every validation row, calibrated and not; medians into med[E_N]. */
@@ -178,6 +203,7 @@ static void validation(const fs_measures *cal, const fs_measures *val,
                m->in, m->out, 100 * e[0], 100 * e[1], 100 * e[2],
                100 * de[0], 100 * de[1], 100 * de[2]);
     }
+    print_groups(val, cal_e, n);
     for (int k = 0; k < E_N; k++) {
         med[k] = median_abs(cal_e[k], n);
         med_default[k] = median_abs(def_e[k], n);
