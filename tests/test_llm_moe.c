@@ -13,8 +13,8 @@
  *   - shared experts: counted in the shape's parameters, in every token's
  *     work and in the bytes every step reads, not in the routed count. */
 #include "tests/check.h"
-#include "models/catalog.h"
-#include "models/llm.h"
+#include "models/catalog/catalog.h"
+#include "models/llm/llm.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -27,9 +27,9 @@
  * means (the README there says why not inference-perf's own figure).
  * Printed: every row's errors (the table of doc/llm-validation.md). */
 #include "tests/check.h"
-#include "models/catalog.h"
-#include "models/llm_fit.h"
-#include "models/measure.h"
+#include "models/catalog/catalog.h"
+#include "models/llm/llm_fit.h"
+#include "models/llm/measure.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
