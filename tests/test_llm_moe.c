@@ -13,6 +13,7 @@
  *   - shared experts: counted in the shape's parameters, in every token's
  *     work and in the bytes every step reads, not in the routed count. */
 #include "tests/check.h"
+#include "tests/llm_common.h"
 #include "models/catalog/catalog.h"
 #include "models/llm/llm.h"
 
@@ -171,16 +172,11 @@ int main(void)
 {
     touched_vs_drawn();
     rows_by_hand();
-    char g[1024], i[1024], mo[1024], e[1024];
-    check_path(g, sizeof g, "models/catalog/gpus.csv");
-    check_path(i, sizeof i, "models/catalog/instances.csv");
-    check_path(mo, sizeof mo, "models/catalog/models.csv");
-    check_path(e, sizeof e, "models/catalog/engines.csv");
-    fs_error err;
-    fs_catalog *cat = fs_catalog_load(g, i, &err);
-    fs_llm_catalog *models = fs_llm_catalog_load(mo, &err);
-    fs_llm_engines *engines = fs_llm_engines_load(e, &err);
-    CHECK(cat && models && engines);
+    llm_catalogs all;
+    CHECK(llm_catalogs_load(&all) == 0);
+    fs_catalog *cat = all.cat;
+    fs_llm_catalog *models = all.models;
+    fs_llm_engines *engines = all.engines;
     if (cat && models && engines) {
         static const char *const moe[] = {"mixtral-8x7b", "qwen3-30b-a3b"};
         for (int k = 0; k < 2; k++) {
@@ -193,8 +189,6 @@ int main(void)
         }
         shared_experts(cat, engines);
     }
-    fs_llm_engines_free(engines);
-    fs_llm_catalog_free(models);
-    fs_catalog_free(cat);
+    llm_catalogs_free(&all);
     return check_report("llm_moe");
 }
