@@ -116,6 +116,41 @@ static int read_gpu_llm_columns(fs_csv *r, const columns *cols, fs_gpu *g,
     return 0;
 }
 
+/* The provenance columns 16..18: boost_mhz >= 0 (empty: 0), unsourced
+ * (each ';'-separated name a column of gpus.csv) and the clock's source. */
+static int read_gpu_provenance(fs_csv *r, const columns *cols, fs_gpu *g,
+                               fs_error *err)
+{
+    if (number_cell(r, cols, 16, &g->boost_mhz, 1, err))
+        return -1;
+    if (isnan(g->boost_mhz))
+        g->boost_mhz = 0;
+    else if (g->boost_mhz < 0)
+        return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                           cols->names[16], "expected MHz >= 0 (0: not "
+                           "given by a vendor document)");
+    const char *u = col(r, cols, 17);
+    if (strlen(u) >= sizeof g->unsourced)
+        return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                           cols->names[17], "longer than %zu characters",
+                           sizeof g->unsourced - 1);
+    snprintf(g->unsourced, sizeof g->unsourced, "%s", u);
+    for (const char *s = u; *s;) {
+        size_t n = strcspn(s, ";");
+        int known = 0;
+        for (int k = 1; cols->names[k] && !known; k++)
+            known = k != 8 && k < 17 && strlen(cols->names[k]) == n &&
+                    strncmp(cols->names[k], s, n) == 0;
+        if (!known)
+            return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                               cols->names[17], "'%.*s': expected gpus.csv "
+                               "figure columns separated by ';'", (int)n, s);
+        s += n + (s[n] == ';');
+    }
+    copy_cell(g->clock_source, sizeof g->clock_source, r, cols, 18);
+    return 0;
+}
+
 int fs_catalog_read_rows(fs_csv *r, void **rows, size_t *n, size_t size,
                          fs_catalog_row_fn read, void *ctx, fs_error *err)
 {
@@ -158,7 +193,9 @@ static int read_gpu(fs_csv *r, void *row, void *ctx, fs_error *err)
                            FS_GPU_MEMORY_GB_MAX);
     g->mig = strcasecmp(col(r, cols, 7), "yes") == 0;
     copy_cell(g->source, sizeof g->source, r, cols, 8);
-    return read_gpu_llm_columns(r, cols, g, err);
+    if (read_gpu_llm_columns(r, cols, g, err))
+        return -1;
+    return read_gpu_provenance(r, cols, g, err);
 }
 
 /* A catalog file: its header's columns found, its rows read by read. */
@@ -181,7 +218,9 @@ static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
         "int8_tops", "tdp_w", "mig", "source",
         /* optional (9..): the LLM model's columns */
         "fp16_tflops", "int4_tops", "nvlink_gbs", "pcie_gbs", "fp8_native",
-        "generation", "form", NULL};
+        "generation", "form",
+        /* optional (16..): provenance */
+        "boost_mhz", "unsourced", "clock_source", NULL};
     columns cols = {names, 9, {0}};
     return load_table(path, &cols, (void **)&c->gpus, &c->ngpus,
                       sizeof *c->gpus, read_gpu, &cols, err);

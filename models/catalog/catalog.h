@@ -34,6 +34,13 @@ typedef struct fs_gpu {
     int fp8_native;
     char generation[16];
     char form[8];
+    /* Provenance (optional columns): the clock the datasheet's tensor
+     * peaks are stated at, MHz (0: no vendor document gives it), and the
+     * columns no vendor document gives for this part, ';'-separated ("":
+     * every figure is a vendor's). */
+    double boost_mhz;
+    char unsourced[96];
+    char clock_source[160];   /* the document boost_mhz comes from */
 } fs_gpu;
 
 /* A reservation's payment options, and (index 3 of a commitment cell) the

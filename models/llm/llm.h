@@ -53,6 +53,8 @@ typedef struct fs_llm_model {
     double active_params;   /* per token (MoE: shared + the routed experts) */
     int layers, hidden, heads, kv_heads, head_dim, ffn;
     int experts, experts_per_token;
+    int shared_experts;     /* experts every token runs besides its k
+                               (the same size as a routed one; 0: none) */
     double expert_params;   /* parameters of one expert, all layers (MoE) */
     int vocab;
     long max_context;
@@ -208,7 +210,8 @@ typedef struct fs_llm_perf {
     double decode_flops;         /* replica FLOP/s of the decode GEMMs */
     double dense_bytes;          /* MoE: weights every token reads */
     double expert_bytes;         /* MoE: one expert, all layers */
-    int experts, experts_per_token;
+    double expert_params;        /* MoE: the same in parameters */
+    int experts, experts_per_token, shared_experts;
     int block_size;              /* the stack's KV block, for prefix
                                     caching (a multiple of 16 tokens) */
     int prefix_cache;            /* the stack caches prefixes by default
@@ -231,6 +234,29 @@ int fs_llm_perf_init(fs_llm_perf *p, const fs_llm_config *c,
 double fs_llm_iteration_time(const fs_llm_perf *p, long prefill_tokens,
                              double attn_ctx_tokens, int decode_batch,
                              long decode_kv_tokens);
+
+/* A mixture of experts' iteration (llm_moe.c): of `tokens` tokens each
+ * routed to top_k of `experts` experts, the expected distinct routed
+ * experts touched, E (1 - (1 - k/E)^B); the shared experts every token
+ * runs; the token-expert pairs (B k); and the rows the experts' GEMMs run,
+ * each touched expert's rounded up to the fused kernel's tile. */
+typedef struct fs_llm_moe_load {
+    double touched, pairs, rows;
+    int shared;
+} fs_llm_moe_load;
+double fs_llm_moe_touched(int experts, int top_k, double tokens);
+void fs_llm_moe_route(int experts, int top_k, int shared, double tokens,
+                      fs_llm_moe_load *out);
+/* FLOPs of an iteration's GEMMs over `tokens` tokens run as a prefill
+ * padded by `pad` tokens (a dense model: 2 x active x (tokens + pad); an
+ * MoE: its dense part so, its routed experts by fs_llm_moe_route's rows
+ * plus the padding for each of a token's k). */
+double fs_llm_gemm_flops(const fs_llm_perf *p, double tokens, double pad);
+/* Weight bytes an iteration of `tokens` tokens reads: all of a dense
+ * model; an MoE's dense part and the routed experts it touches. */
+double fs_llm_weight_bytes_read(const fs_llm_perf *p, double tokens);
+/* FFN width a token runs: ffn, or an MoE's ffn x (k + shared experts). */
+double fs_llm_ffn_active(const fs_llm_model *m);
 
 /* Bytes of KV cache one token holds: the whole replica, and one GPU's
  * share (KV heads split over tp; a head is never split). */

@@ -5,7 +5,9 @@
  * billions (total, and active per token for a mixture of experts), layers,
  * hidden size, attention and KV heads, head dimension, FFN size (one
  * expert's for an MoE), experts and experts per token, vocabulary and
- * maximum context.  A malformed row is refused with "path:line: column:". */
+ * maximum context, and (optional, 0 when the column is absent) the shared
+ * experts every token runs besides its routed ones.  A malformed row is
+ * refused with "path:line: column:". */
 #include "models/llm/llm.h"
 #include "sim/base/csvin.h"
 #include "sim/base/vec.h"
@@ -24,12 +26,12 @@ struct fs_llm_catalog {
 
 enum { C_NAME, C_PARAMS, C_ACTIVE, C_LAYERS, C_HIDDEN, C_HEADS, C_KV,
        C_HEAD_DIM, C_FFN, C_EXPERTS, C_EXPERTS_TOK, C_VOCAB, C_CTX, C_SOURCE,
-       C_COUNT };
+       C_SHARED, C_COUNT };
 
 static const char *const column_names[C_COUNT] = {
     "name", "params_b", "active_params_b", "layers", "hidden", "heads",
     "kv_heads", "head_dim", "ffn", "experts", "experts_per_token", "vocab",
-    "max_context", "source"};
+    "max_context", "source", "shared_experts"};
 
 /* The shape columns: their range, and whether whole. */
 typedef struct shape_col {
@@ -45,6 +47,7 @@ static const shape_col shape_cols[] = {
     {"head_dim", 8, 1024, 1},      {"ffn", 64, 1e7, 1},
     {"experts", 0, 4096, 1},       {"experts_per_token", 0, 256, 1},
     {"vocab", 256, 1e7, 1},        {"max_context", 128, 1e8, 1},
+    {"shared_experts", 0, 256, 1},
 };
 #define NSHAPE (sizeof shape_cols / sizeof shape_cols[0])
 
@@ -63,7 +66,8 @@ static void store(fs_llm_model *m, size_t k, double v)
     case 8: m->experts = (int)v; break;
     case 9: m->experts_per_token = (int)v; break;
     case 10: m->vocab = (int)v; break;
-    default: m->max_context = (long)v; break;
+    case 11: m->max_context = (long)v; break;
+    default: m->shared_experts = (int)v; break;
     }
 }
 
@@ -97,14 +101,16 @@ int fs_llm_model_set(fs_llm_model *m, const char *key, const char *value,
     }
     snprintf(why, len, "unknown model column '%s' (known: name, params_b, "
              "active_params_b, layers, hidden, heads, kv_heads, head_dim, "
-             "ffn, experts, experts_per_token, vocab, max_context)", key);
+             "ffn, experts, experts_per_token, vocab, max_context, "
+             "shared_experts)", key);
     return -1;
 }
 
 /* The parameters the shape holds, as the catalog's models are built:
  * each layer's attention (q and o: hidden x heads x head_dim each; k and
  * v: hidden x kv_heads x head_dim each) and gated FFN (gate, up, down:
- * 3 x hidden x ffn, for each expert of an MoE), and untied input and
+ * 3 x hidden x ffn, for each routed and shared expert of an MoE), and
+ * untied input and
  * output embeddings (2 x vocab x hidden).  Norms, biases and routers are
  * left out: under 0.1% for every catalog model (models.csv's params_b
  * over this is 1.000 for each). */
@@ -112,7 +118,8 @@ double fs_llm_shape_params(const fs_llm_model *m)
 {
     double h = m->hidden, attn = 2.0 * h * m->heads * m->head_dim +
                                  2.0 * h * m->kv_heads * m->head_dim;
-    double ffn = 3.0 * h * m->ffn * (m->experts > 0 ? m->experts : 1);
+    double ffn = 3.0 * h * m->ffn *
+                 (m->experts > 0 ? m->experts + m->shared_experts : 1);
     return (double)m->layers * (attn + ffn) + 2.0 * m->vocab * h;
 }
 
@@ -130,7 +137,7 @@ static int check_shape_params(const fs_llm_model *m, char *why, size_t len)
     snprintf(why, len, "params_b %.4g is not within a factor of %.0f of the "
              "%.4g billion parameters its shape holds (layers x (2 x hidden "
              "x (heads + kv_heads) x head_dim + 3 x hidden x ffn x "
-             "max(experts, 1)) + 2 x vocab x hidden)", m->params / 1e9,
+             "max(experts + shared_experts, 1)) + 2 x vocab x hidden)", m->params / 1e9,
              SHAPE_FACTOR, shape / 1e9);
     return -1;
 }
@@ -162,9 +169,15 @@ int fs_llm_model_finish(fs_llm_model *m, char *why, size_t len)
                  "model, else 1 to experts (%d)", m->experts);
         return -1;
     }
+    if (m->shared_experts > 0 && m->experts <= 0) {
+        snprintf(why, len, "shared_experts: expected 0 for a dense model "
+                 "(experts 0)");
+        return -1;
+    }
     /* One expert's gate, up and down projections, over all layers. */
     m->expert_params = m->experts ? 3.0 * m->hidden * m->ffn * m->layers : 0;
-    if (m->experts && m->expert_params * m->experts > m->params) {
+    if (m->experts && m->expert_params * (m->experts + m->shared_experts) >
+                          m->params) {
         snprintf(why, len, "the experts (ffn %d) alone exceed params_b",
                  m->ffn);
         return -1;
@@ -176,8 +189,9 @@ static int read_shape(fs_csv *r, const int *idx, fs_llm_model *m,
                       fs_error *err)
 {
     char why[256];
-    for (int k = C_PARAMS; k < C_SOURCE; k++)
-        if (fs_llm_model_set(m, column_names[k],
+    for (int k = C_PARAMS; k < C_COUNT; k++)
+        if (k != C_SOURCE && idx[k] >= 0 &&
+            fs_llm_model_set(m, column_names[k],
                              fs_csv_field(r, (size_t)idx[k]), why, sizeof why))
             return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
                                column_names[k], "%s", why);
@@ -198,7 +212,7 @@ static int find_columns(fs_csv *r, int *idx, fs_error *err)
         return -1;
     for (int k = 0; k < C_COUNT; k++) {
         idx[k] = fs_csv_column(r, column_names[k]);
-        if (idx[k] < 0 && k != C_SOURCE)
+        if (idx[k] < 0 && k != C_SOURCE && k != C_SHARED)
             return fs_error_at(err, fs_csv_path(r), 1, NULL,
                                "missing column '%s'", column_names[k]);
     }

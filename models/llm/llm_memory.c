@@ -78,7 +78,7 @@ static void estimate(const fs_llm_config *c, double tokens,
     int tp = c->tp > 0 ? c->tp : 1;
     double chunk = tokens > 0 && tokens < PREFILL_CHUNK ? tokens
                                                         : PREFILL_CHUNK;
-    double ffn = (double)m->ffn * (m->experts ? m->experts_per_token : 1);
+    double ffn = fs_llm_ffn_active(m);
     /* residual stream and attention in and out, the FFN's gate and up
      * projections, and the logits, in 16-bit */
     out->activations = chunk * 2.0 *
@@ -102,7 +102,7 @@ static void as_engine(const fs_llm_config *c, const fs_llm_engine *e,
 {
     const fs_llm_model *m = c->model;
     int tp = c->tp > 0 ? c->tp : 1;
-    double ffn = (double)m->ffn * (m->experts ? m->experts_per_token : 1);
+    double ffn = fs_llm_ffn_active(m);
     double tokens = e->max_num_batched_tokens;
     out->activations = (tokens * 2.0 * (4.0 * m->hidden + 4.0 * ffn / tp) +
                         e->max_num_seqs * 16.0 * m->vocab) / GB;
@@ -160,7 +160,7 @@ const char *fs_optimizer_name(fs_optimizer o)
  * and product (4 x ffn per routed expert). */
 static double act_bytes_layer_token(const fs_llm_model *m)
 {
-    double ffn = (double)m->ffn * (m->experts ? m->experts_per_token : 1);
+    double ffn = fs_llm_ffn_active(m);
     return 2.0 * (7.0 * m->hidden + 4.0 * ffn +
                   2.0 * m->kv_heads * m->head_dim);
 }

@@ -118,6 +118,8 @@ static void fill_timing(fs_llm_perf *p, const fs_llm_config *c,
     p->prefill_overhead_s = e->prefill_s;
     p->experts = m->experts;
     p->experts_per_token = m->experts_per_token;
+    p->shared_experts = m->shared_experts;
+    p->expert_params = m->expert_params;
     p->expert_bytes = m->expert_params * wb;
     p->dense_bytes = p->weight_bytes - p->expert_bytes * m->experts;
     p->allreduce_s_per_token = 0;
@@ -168,18 +170,6 @@ int fs_llm_perf_init(fs_llm_perf *p, const fs_llm_config *c,
     return 0;
 }
 
-/* Weights an iteration reads: all of a dense model; an MoE's shared part
- * and the experts n tokens route to (each token picks k of E; a given
- * expert is missed by all n with probability (1 - k/E)^n). */
-static double weight_bytes_read(const fs_llm_perf *p, double tokens)
-{
-    if (p->experts <= 0)
-        return p->weight_bytes;
-    double e = p->experts, k = p->experts_per_token;
-    double touched = e * (1.0 - pow(1.0 - k / e, tokens));
-    return p->dense_bytes + touched * p->expert_bytes;
-}
-
 double fs_llm_iteration_time(const fs_llm_perf *p, long prefill_tokens,
                              double attn_ctx_tokens, int decode_batch,
                              long decode_kv_tokens)
@@ -191,11 +181,11 @@ double fs_llm_iteration_time(const fs_llm_perf *p, long prefill_tokens,
     /* The GEMMs: every token through the weights, read once.  With a
      * prompt in the batch they run as prefill GEMMs (padded); a decode
      * step alone runs skinny GEMMs at the decode efficiency. */
-    double gemm_c = pre > 0 ? p->flops_per_token *
-                                  (tokens + p->prefill_pad_tokens) /
+    double gemm_c = pre > 0 ? fs_llm_gemm_flops(p, tokens,
+                                                p->prefill_pad_tokens) /
                                   p->peak_flops
                             : p->flops_per_token * dec / p->decode_flops;
-    double gemm_m = weight_bytes_read(p, tokens) / p->bandwidth;
+    double gemm_m = fs_llm_weight_bytes_read(p, tokens) / p->bandwidth;
     /* Attention: each token against its context, the cache read once
      * (and the prompt's written); its kernels run after the GEMMs'. */
     double ctx = attn_ctx_tokens + (double)decode_kv_tokens;
