@@ -14,7 +14,7 @@
 #include "sim/fleet/results.h"
 #include "sim/store/columns.h"
 
-#define FS_SCHEMA_VERSION 14
+#define FS_SCHEMA_VERSION 15
 
 typedef struct fs_store fs_store;
 

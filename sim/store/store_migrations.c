@@ -315,6 +315,17 @@ static const char schema_v13[] =
 static const char schema_v14[] =
     "ALTER TABLE run ADD COLUMN cost_unrounded_usd REAL;\n";
 
+/* Version 15: MIG utilization by compute share.  A busy MIG slice counts
+ * in pool.gpu_hours_busy (and so in utilization and cost_allocation) as
+ * its compute slices over the GPU's (a 1g of an A100's seven: 1/7), so a
+ * fully used layout reads 100%; the SM share it counted as before (14 of
+ * 108 SMs) stays in pool.gpu_hours_busy_sm and slice_utilization.sm_share,
+ * which run_summary's sm_utilization reads.  Runs stored before have NULL
+ * there: their gpu_hours_busy was counted by SMs already. */
+static const char schema_v15[] =
+    "ALTER TABLE pool ADD COLUMN gpu_hours_busy_sm REAL;\n"
+    "ALTER TABLE slice_utilization ADD COLUMN sm_share REAL;\n";
+
 /* fs_schema_migrations[v]: user_version v -> v + 1. */
 const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -331,4 +342,5 @@ const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v12,
     schema_v13,
     schema_v14,
+    schema_v15,
 };

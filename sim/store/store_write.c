@@ -244,8 +244,9 @@ static int insert_pools(fs_store *s, const fs_results *r, long long id)
         " instance_type, tags, upfront_usd, term_months, instances,"
         " requests_retried, work_lost_s, fallback_hours, fallback_cost_usd,"
         " renew, rate_quotes, list_price_usd_h, contracted_price_usd_h,"
-        " commitment_usd_h, gpus_per_instance)"
-        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?, ?,?,?,?,?,?)", -1, &st,
+        " commitment_usd_h, gpus_per_instance, gpu_hours_busy_sm)"
+        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?, ?,?,?,?,?,?,"
+        " ?)", -1, &st,
         NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < r->npools; i++) {
         const fs_pool_row *p = &r->pools[i];
@@ -277,6 +278,7 @@ static int insert_pools(fs_store *s, const fs_results *r, long long id)
         bind_real(st, 24, p->commitment_usd_h > 0 ? p->commitment_usd_h
                                                   : NAN, &rc);
         bind_int(st, 25, p->gpus_per_instance, &rc);
+        bind_real(st, 26, p->gpu_hours_busy_sm, &rc);
         rc = step_row(st, rc);
     }
     sqlite3_finalize(st);
@@ -423,7 +425,8 @@ static int insert_slices(fs_store *s, const fs_results *r, long long id)
     int rc = sqlite3_prepare_v2(s->db,
         "INSERT INTO slice_utilization (run_id, pool, profile,"
         " slices_per_gpu, compute_share, slice_hours, busy_hours,"
-        " utilization, idle_cost_usd) VALUES (?,?,?,?,?,?,?,?,?)", -1, &st,
+        " utilization, idle_cost_usd, sm_share)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?)", -1, &st,
         NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < r->nslices; i++) {
         const fs_slice_row *x = &r->slices[i];
@@ -436,6 +439,7 @@ static int insert_slices(fs_store *s, const fs_results *r, long long id)
         bind_real(st, 7, x->busy_hours, &rc);
         bind_real(st, 8, x->utilization, &rc);
         bind_real(st, 9, x->idle_cost_usd, &rc);
+        bind_real(st, 10, x->sm_share, &rc);
         rc = step_row(st, rc);
     }
     sqlite3_finalize(st);
