@@ -16,7 +16,7 @@
 #include "sim/base/error.h"
 #include "sim/base/names.h"
 #include "sim/base/tags.h"
-#include "models/billing.h"
+#include "models/purchase/billing.h"
 
 struct sqlite3;
 

@@ -10,7 +10,7 @@
 
 #include "sim/base/vec.h"
 #include "sim/store/store.h"
-#include "models/purchase.h"
+#include "models/purchase/purchase.h"
 
 static void copy_text(sqlite3_stmt *st, int col, char *out, size_t len)
 {

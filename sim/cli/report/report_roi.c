@@ -17,7 +17,7 @@
 
 #include "sim/cli/shared/roi_run.h"
 #include "sim/store/store.h"
-#include "models/purchase.h"
+#include "models/purchase/purchase.h"
 
 #define NCOLS 12
 

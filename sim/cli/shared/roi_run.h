@@ -8,7 +8,7 @@
 #include <sqlite3.h>
 
 #include "sim/base/error.h"
-#include "models/roi.h"
+#include "models/purchase/roi.h"
 
 /* One pool's recommendation, what `fleetsim roi` prints (roi_out.h). */
 typedef struct fs_roi_row {

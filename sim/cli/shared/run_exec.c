@@ -17,7 +17,7 @@
 #include "sim/cli/shared/run_exec.h"
 #include "sim/cli/commands.h"
 #include "sim/scenario/scenario.h"
-#include "sim/fleet/world.h"
+#include "sim/fleet/world/world.h"
 #include "sim/store/store.h"
 #include "sim/cli/shared/summary.h"
 
