@@ -84,6 +84,12 @@ expect_eq "$(bill case1-after eval)" 235.10 "case 1: evaluation 8 h (-66%)"
 expect_eq "$(q "SELECT $a_serve < 0.5 * $b_serve AND $a_eval < $b_eval")" 1 "case 1: serving and evaluation run rates fall"
 expect_eq "$(q "SELECT (SELECT cost_per_month_usd FROM run_summary WHERE name = 'case1-after') < 0.42 * (SELECT cost_per_month_usd FROM run_summary WHERE name = 'case1-before')")" 1 "case 1: the total falls by more than the article's 58%"
 expect_eq "$(q "SELECT count(DISTINCT arrivals) FROM latency WHERE workload = 'serving'")" 1 "case 1: the same requests before and after"
-expect_eq "$(q "SELECT group_concat(printf('%.2f', gpu_hours_busy / gpu_hours_provisioned), ' ') FROM pool p JOIN run r USING (run_id) WHERE p.pool = 'serving' ORDER BY r.run_id")" "0.20 0.40" "case 1: serving utilization 20% -> 40%"
+# After, serving runs on 3g.20gb*2 MIG slices, which count their compute
+# share (3 of the A100's 7 compute slices, so a full layout reads 100%)
+# rather than their SMs (42 of 108): the article's 40% counted by SMs
+# (gpu_hours_busy_sm) is 40% x (3/7) / (42/108) = 40% x 108/98 = 44%.
+expect_eq "$(q "SELECT group_concat(printf('%.2f', gpu_hours_busy / gpu_hours_provisioned), ' ') FROM pool p JOIN run r USING (run_id) WHERE p.pool = 'serving' ORDER BY r.run_id")" "0.20 0.44" "case 1: serving utilization 20% -> 44% (by compute slices)"
+expect_eq "$(q "SELECT group_concat(printf('%.2f', gpu_hours_busy_sm / gpu_hours_provisioned), ' ') FROM pool p JOIN run r USING (run_id) WHERE p.pool = 'serving' ORDER BY r.run_id")" "0.20 0.40" "case 1: serving utilization by SMs 20% -> 40%"
+expect_eq "$(q "SELECT abs(gpu_hours_busy_sm * 108 / 98 - gpu_hours_busy) < 1e-6 FROM pool p JOIN run r USING (run_id) WHERE p.pool = 'serving' AND r.name = 'case1-after'")" 1 "case 1: after, busy by compute slices = by SMs x 108/98"
 expect_eq "$(q "SELECT count(*) FROM job j JOIN run r USING (run_id) WHERE j.status = 'finished' GROUP BY r.run_id" | tr '\n' ' ')" "43 43 " "case 1: the same jobs finish before and after"
 report

@@ -160,9 +160,23 @@ expect_exit 0 "fit: qlora" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --training -
 expect_in "$TMP/out" "llama-2-7b QLoRA training on A10G: int4 weights" "qlora: heading"
 expect_in "$TMP/out" "base weights            3.4 GB   (frozen, int4: no gradients, no optimizer states)" "qlora: frozen base"
 expect_in "$TMP/out" "(rank 16 on q, k, v, o, gate, up, down: 40.0 M parameters, 16-bit)" "qlora: adapters"
-expect_in "$TMP/out" "total                   7.0 GB of 24.0 GB: fits" "qlora: fits a 24 GB GPU"
+expect_in "$TMP/out" "quant. constants        0.1 GB   (QLoRA double quantization: 0.127 bits a base parameter)" "qlora: the base's quantization constants"
+# 3.369 base + 0.107 constants + 0.080 adapters + 0.080 gradients + 0.320
+# Adam + 0.160 master + 0.999 activations + 1.96 overhead = 7.075 GB
+expect_in "$TMP/out" "total                   7.1 GB of 24.0 GB: fits" "qlora: fits a 24 GB GPU"
+# 0.4 x 125e12 / (6 x 6.738e9 + 8 x 39,976,960 = 40.748e9) = 1,227 tokens/s
+expect_in "$TMP/out" "throughput: 1227 tokens/s per GPU (MFU 0.40 x 125.0 TFLOPS / 40.75 GFLOP a token: 6 x 6.74 B frozen parameters, no weight gradients, + 8 x 40.0 M adapter parameters)" "qlora: no weight gradients of the frozen base"
 expect_exit 0 "fit: lora bf16" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --training --batch 1 --seq 2048 --lora-rank 16 --activation-checkpointing
 expect_in "$TMP/out" "llama-2-7b LoRA training on A10G: bf16 weights" "lora: heading"
+checks=$((checks + 1))
+grep -q "quant. constants" "$TMP/out" && fail "lora on bf16: no quantization constants"
+# LoRA skips the frozen weights' gradients: 0.5 x 312e12 / (4 x 6.738e9 +
+# 6 x 39,976,960) = 5,737 tokens/s, against the full fine-tune's 0.5 x
+# 312e12 / (6 x 6.738e9) = 3,859
+expect_exit 0 "fit: lora throughput" -- "$FLEETSIM" fit llama-2-7b --gpu A100-80GB --training --batch 1 --seq 2048 --lora-rank 16 --mfu 0.5
+expect_in "$TMP/out" "throughput: 5737 tokens/s per GPU (MFU 0.50 x 312.0 TFLOPS / 27.19 GFLOP a token: 4 x 6.74 B frozen parameters, no weight gradients, + 6 x 40.0 M adapter parameters)" "lora: 4 x the frozen base + 6 x the adapters"
+expect_exit 0 "fit: full fine-tune throughput" -- "$FLEETSIM" fit llama-2-7b --gpu A100-80GB --training --batch 1 --seq 2048 --mfu 0.5
+expect_in "$TMP/out" "throughput: 3859 tokens/s per GPU (MFU 0.50 x 312.0 TFLOPS / 40.43 GFLOP a token: 6 x 6.74 B active parameters)" "full fine-tune: 6 x the parameters"
 expect_exit 2 "fit: qlora without rank" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --training --batch 1 --seq 2048 --qlora
 expect_in "$TMP/err" "give their --lora-rank" "qlora: needs a rank"
 expect_exit 2 "fit: lora without training" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --lora-rank 16

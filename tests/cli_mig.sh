@@ -49,10 +49,36 @@ INI
 # 2. A valid layout runs; each profile gets its row.
 pool_ini A100-80GB "mig = 3g.40gb+4g.40gb" >"$TMP/ok.ini"
 expect_exit 0 "3g.40gb+4g.40gb runs" -- "$FLEETSIM" run "$TMP/ok.ini" --db "$DB" --quiet
-expect_eq "$(sql "$DB" "SELECT group_concat(profile || ':' || slices_per_gpu || ':' || round(compute_share, 4), ' ') FROM (SELECT * FROM slice_utilization ORDER BY profile)")" \
-    "3g.40gb:1:0.3889 4g.40gb:1:0.5185" "slice rows with SM shares 42/108, 56/108"
-# Busy slice-hours x their SM share = the pool's busy GPU-hours.
+expect_eq "$(sql "$DB" "SELECT group_concat(profile || ':' || slices_per_gpu || ':' || round(compute_share, 4) || ':' || round(sm_share, 4), ' ') FROM (SELECT * FROM slice_utilization ORDER BY profile)")" \
+    "3g.40gb:1:0.4286:0.3889 4g.40gb:1:0.5714:0.5185" "slice rows with compute shares 3/7, 4/7 and SM shares 42/108, 56/108"
+# Busy slice-hours x their compute share = the pool's busy GPU-hours; x
+# their SM share, its SM-counted ones.
 expect_eq "$(sql "$DB" "SELECT abs((SELECT sum(busy_hours * compute_share) FROM slice_utilization) - gpu_hours_busy) < 1e-9 FROM pool")" 1 "slices add up to the pool's busy GPU-hours"
+expect_eq "$(sql "$DB" "SELECT abs((SELECT sum(busy_hours * sm_share) FROM slice_utilization) - gpu_hours_busy_sm) < 1e-9 FROM pool")" 1 "slices by SM share add up to the pool's gpu_hours_busy_sm"
+
+# A busy slice counts as its compute share: seven 1g.10gb slices each at
+# 60% load read 60% utilization, not 60% x 98/108 = 54.4% (the SMs no
+# slice holds).  A request of 1 s on the whole GPU takes 108/14 s on a 1g
+# (its 14 SMs of 108), so each slice's load is rate/7 x 108/14 = 0.6 at a
+# rate of 0.6 x 7 x 14/108 = 0.54444/s; over a day the sampled load is
+# within 2% of 0.60 (this seed: 0.603).  SM utilization is the same busy
+# time at 14/108 a slice: utilization x 98/108.
+pool_ini A100-80GB "mig = 1g.10gb*7" >"$TMP/seven.ini"
+sed -i 's#rate=0.05/s#rate=0.5444444444/s#' "$TMP/seven.ini"
+expect_exit 0 "1g.10gb*7 at 60% a slice runs" -- "$FLEETSIM" run "$TMP/seven.ini" --db "$TMP/seven.db" --quiet --seed 1
+expect_eq "$(sql "$TMP/seven.db" "SELECT abs(utilization - 0.60) < 0.02 * 0.60 FROM run_summary")" 1 "1g.10gb*7 at 60% a slice: utilization 0.60 within 2%"
+expect_eq "$(sql "$TMP/seven.db" "SELECT abs(sm_utilization - utilization * 98 / 108) < 1e-9 FROM run_summary")" 1 "sm_utilization = utilization x 98/108 on seven 1g slices"
+# Saturated, the full layout reads 100%: 70 requests of 3 h at t = 0 keep
+# all seven slices busy over the 1 h horizon.
+printf 'time\n' >"$TMP/burst.csv"
+for i in $(seq 70); do echo 0 >>"$TMP/burst.csv"; done
+pool_ini A100-80GB "mig = 1g.10gb*7" "" >"$TMP/full.ini"
+sed -i "s#poisson(rate=0.05/s)#trace($TMP/burst.csv, format=generic)#; s#exponential(mean=1s)#const(3h)#; s#horizon = 1d#horizon = 1h#" "$TMP/full.ini"
+expect_exit 0 "1g.10gb*7 saturated runs" -- "$FLEETSIM" run "$TMP/full.ini" --db "$TMP/full.db" --quiet
+expect_eq "$(sql "$TMP/full.db" "SELECT printf('%.6f %.6f', utilization, sm_utilization) FROM run_summary")" "1.000000 0.907407" "a full 1g.10gb*7 layout reads 100% (98/108 = 0.907407 by SMs)"
+# ... and no idle cost: the 1 h at \$4 is all the workload's (OpenCost's
+# view: the slices pay for the SMs none of them can hold).
+expect_eq "$(sql "$TMP/full.db" "SELECT group_concat(coalesce(workload, 'idle') || coalesce('/' || profile, '') || ':' || printf('%.2f', cost_usd), ' ') FROM (SELECT * FROM cost_allocation ORDER BY workload IS NULL, profile IS NULL)")" "w:4.00 idle/1g.10gb:0.00 idle:0.00" "a full layout: the whole bill to the workload"
 pool_ini A100-80GB "mig = balanced" "mig_profile = 2g.20gb" >"$TMP/bal.ini"
 expect_exit 0 "balanced with a mig_profile runs" -- "$FLEETSIM" run "$TMP/bal.ini" --db "$DB" --quiet
 expect_eq "$(sql "$DB" "SELECT count(*) FROM slice_utilization WHERE run_id = 2 AND busy_hours > 0")" 1 "only the 2g.20gb slice worked"

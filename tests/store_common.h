@@ -222,6 +222,7 @@ static inline void make_results(fs_results *r, const char *name, unsigned rep,
     p->price_usd_h = 4.1;
     p->gpu_hours_provisioned = 1000;
     p->gpu_hours_busy = 400;
+    p->gpu_hours_busy_sm = 280;   /* as a MIG pool's, counted by SMs */
     p->launches = 2;
     p = fs_results_add_pool(r);
     snprintf(p->pool, sizeof p->pool, "spot");
@@ -230,6 +231,7 @@ static inline void make_results(fs_results *r, const char *name, unsigned rep,
     p->price_usd_h = 1.5;
     p->gpu_hours_provisioned = 500;
     p->gpu_hours_busy = 350;
+    p->gpu_hours_busy_sm = 350;
     p->launches = 6;
     p->interruptions = 4;
 

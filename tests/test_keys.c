@@ -89,7 +89,7 @@ static void test_tables(void)
     size_t n = fs_summary_column_list(list, sizeof list);
     CHECK(n == strlen(list) && n < sizeof list);
     CHECK(strncmp(list, "run_id, name, scenario, seed,", 29) == 0);
-    CHECK(strcmp(list + n - 19, ", cost_per_mtok_usd") == 0);
+    CHECK(strcmp(list + n - 16, ", sm_utilization") == 0);
     CHECK(fs_summary_column_list(tiny, sizeof tiny) == n);
     CHECK(strcmp(tiny, "run_id,") == 0);
 }
@@ -199,7 +199,8 @@ static void test_view(void)
         "CREATE TABLE cost_monthly (run_id, month, pool, pricing,"
         " cost_usd REAL, gpu_hours REAL);"
         "CREATE TABLE pool (run_id, pool, gpu_hours_provisioned REAL,"
-        " gpu_hours_busy REAL, interruptions INTEGER);"
+        " gpu_hours_busy REAL, interruptions INTEGER,"
+        " gpu_hours_busy_sm REAL);"
         "CREATE TABLE job (run_id, met_deadline);"
         "CREATE TABLE latency (run_id, workload, unfinished, dropped,"
         " ttft_p99_s REAL, tpot_p99_s REAL, tokens_in REAL, tokens_out REAL);"
@@ -214,7 +215,10 @@ static void test_view(void)
         " NULL, NULL, NULL, NULL, NULL, NULL);"
         "INSERT INTO cost_monthly VALUES (1, '2026-01', 'p', 'on-demand',"
         " 100.00, 10), (1, '2026-01', 'q', 'reserved', 50, 5);"
-        "INSERT INTO pool VALUES (1, 'p', 30, 15, 0), (1, 'q', 10, 5, 2);"
+        /* p as a MIG pool (12 of its 15 busy GPU-hours by SMs); q stored
+         * before schema 15 (NULL: its busy hours stand) */
+        "INSERT INTO pool VALUES (1, 'p', 30, 15, 0, 12),"
+        " (1, 'q', 10, 5, 2, NULL);"
         "INSERT INTO job VALUES (1, 1), (1, 0), (1, 0);";
     CHECK(sqlite3_exec(db, tables, NULL, NULL, NULL) == SQLITE_OK);
     CHECK(view && sqlite3_exec(db, view, NULL, NULL, NULL) == SQLITE_OK);
@@ -246,6 +250,8 @@ static void test_view(void)
     /* the bill, $150.00, per 0.5M output tokens, per 1.5M tokens */
     CHECK_NEAR(sqlite3_column_double(st, 26), 300.0, 1e-9);
     CHECK_NEAR(sqlite3_column_double(st, 27), 150.0 / 1.5, 1e-9);
+    /* sm_utilization: (12 + 5) / 40 */
+    CHECK_NEAR(sqlite3_column_double(st, 28), 17.0 / 40, 1e-15);
     /* run 2: no child rows, no horizon: zeros and NULLs, one row */
     CHECK(sqlite3_step(st) == SQLITE_ROW);
     CHECK(sqlite3_column_double(st, 6) == 0);
@@ -255,6 +261,7 @@ static void test_view(void)
     CHECK(sqlite3_column_int(st, 21) == 0);
     CHECK(sqlite3_column_type(st, 22) == SQLITE_NULL);      /* 0 arrived */
     CHECK(sqlite3_column_type(st, 26) == SQLITE_NULL);       /* no tokens */
+    CHECK(sqlite3_column_type(st, 28) == SQLITE_NULL);       /* no pool */
     CHECK(sqlite3_step(st) == SQLITE_DONE);
     sqlite3_finalize(st);
     sqlite3_close(db);

@@ -173,9 +173,12 @@ static void training(void)
  * gate, up and down 4096 x 11008 (r x 15,104 each): 16 x 32 x (4 x 8,192 +
  * 3 x 15,104) = 39,976,960 trainable parameters (PEFT's count for this
  * model).  QLoRA, batch 1 x 2,048, checkpointing, Adam, fp32 master copy,
- * on a 24 GB A10G: base 6.738e9 x 0.5 bytes; adapters and gradients 2
- * bytes each, Adam 8, master 4 a trainable parameter; activations as the
- * full model's; overhead 1 GB + 4% of 24 GB. */
+ * on a 24 GB A10G: base 6.738e9 x 0.5 bytes, and its quantization
+ * constants with double quantization (QLoRA section 3: 8/64 + 32/(64 x
+ * 256) = 0.126953125 bits a parameter): 6.738e9 x 0.126953125 / 8 =
+ * 106,926,269.53 bytes; adapters and gradients 2 bytes each, Adam 8,
+ * master 4 a trainable parameter; activations as the full model's;
+ * overhead 1 GB + 4% of 24 GB. */
 static void lora(void)
 {
     const fs_llm_model *m = fs_llm_catalog_find(models, "llama-2-7b");
@@ -187,6 +190,7 @@ static void lora(void)
     fs_llm_memory mem;
     fs_llm_fit_training(m, &t, &a10g, &mem);
     CHECK_NEAR(mem.weights * 1e9, 3369000000.0, 1e-3);
+    CHECK_NEAR(mem.quant_consts * 1e9, 106926269.53125, 1e-3);
     CHECK_NEAR(mem.adapters * 1e9, 79953920.0, 1e-3);
     CHECK_NEAR(mem.gradients * 1e9, 79953920.0, 1e-3);
     CHECK_NEAR(mem.optimizer * 1e9, 319815680.0, 1e-3);
@@ -196,13 +200,20 @@ static void lora(void)
     CHECK_NEAR(mem.activations * 1e9, 536870912.0 + 331350016.0 +
                131072000.0, 1e-3);
     CHECK_NEAR(mem.overhead, 1.96, 1e-12);
-    CHECK_NEAR(mem.total * 1e9, 3369000000.0 + 2 * 79953920.0 + 319815680.0 +
-               159907840.0 + 999292928.0 + 1960000000.0, 1e-3);
+    CHECK_NEAR(mem.total * 1e9, 3369000000.0 + 106926269.53125 +
+               2 * 79953920.0 + 319815680.0 + 159907840.0 + 999292928.0 +
+               1960000000.0, 1e-3);
+    /* the parts add up to the total */
+    CHECK_NEAR(mem.total, mem.weights + mem.quant_consts + mem.adapters +
+               mem.gradients + mem.optimizer + mem.master_weights +
+               mem.activations + mem.overhead, 1e-12);
     CHECK(mem.fits);
-    /* LoRA on a bf16 base: the base at 2 bytes, the adapters' the same */
+    /* LoRA on a bf16 base: the base at 2 bytes, the adapters' the same,
+     * and no quantization constants */
     t.weights = FS_PREC_BF16;
     fs_llm_fit_training(m, &t, &a10g, &mem);
     CHECK_NEAR(mem.weights * 1e9, 13476000000.0, 1e-2);
+    CHECK(mem.quant_consts == 0);
     CHECK_NEAR(mem.optimizer * 1e9, 319815680.0, 1e-3);
     CHECK(mem.fits);
     /* ZeRO over the adapters: stage 3 over 4 GPUs shards them too */
@@ -211,6 +222,9 @@ static void lora(void)
     t.batch = 4;
     fs_llm_fit_training(m, &t, &a10g, &mem);
     CHECK_NEAR(mem.adapters * 1e9, 79953920.0 / 4, 1e-3);
+    t.weights = FS_PREC_INT4;   /* ZeRO-3 shards the frozen base's constants */
+    fs_llm_fit_training(m, &t, &a10g, &mem);
+    CHECK_NEAR(mem.quant_consts * 1e9, 106926269.53125 / 4, 1e-3);
     CHECK_NEAR(mem.optimizer * 1e9, 319815680.0 / 4, 1e-3);
 }
 

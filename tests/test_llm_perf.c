@@ -296,15 +296,28 @@ static void closed_forms(void)
     CHECK(p.kv_capacity_tokens % 16 == 0 && p.kv_capacity_tokens > 16);
 }
 
-/* Training: tokens/s = mfu x peak / (6 x params), 8 x with recomputation. */
+/* Training: tokens/s = mfu x peak / (6 x params), 8 x with recomputation.
+ * LoRA at rank 16 on llama-2-7b (39,976,960 adapter parameters, r x (in +
+ * out) of q, k, v, o, gate, up, down in 32 layers): no weight gradients of
+ * the frozen 6.738e9, so 4 x 6.738e9 + 6 x 39,976,960 = 27,191,861,760
+ * FLOPs a token (0.5 x 312e12 / that = 5,737.01 tokens/s, 1.487 x the
+ * full fine-tune's 3,858.71); recomputing, 6 x 6.738e9 + 8 x 39,976,960 =
+ * 40,747,815,680. */
 static void training(void)
 {
     const fs_llm_model *m = fs_llm_catalog_find(models, "llama-2-7b");
     const fs_gpu *a100 = fs_catalog_gpu(cat, "A100-80GB");
-    CHECK_NEAR(fs_llm_training_tokens_per_s(m, a100, FS_PREC_BF16, 0.5, 0),
+    CHECK_NEAR(fs_llm_training_tokens_per_s(m, a100, FS_PREC_BF16, 0.5, 0, 0),
                0.5 * 312e12 / (6 * 6.738e9), 1e-6);
-    CHECK_NEAR(fs_llm_training_tokens_per_s(m, a100, FS_PREC_BF16, 0.5, 1),
+    CHECK_NEAR(fs_llm_training_tokens_per_s(m, a100, FS_PREC_BF16, 0.5, 1, 0),
                0.5 * 312e12 / (8 * 6.738e9), 1e-6);
+    CHECK_NEAR(fs_llm_training_flops_per_token(m, 16, 0), 27191861760.0, 1);
+    CHECK_NEAR(fs_llm_training_flops_per_token(m, 16, 1), 40747815680.0, 1);
+    CHECK_NEAR(fs_llm_training_tokens_per_s(m, a100, FS_PREC_BF16, 0.5, 0,
+                                            16), 5737.01, 0.01);
+    /* QLoRA's int4 base computes in bf16: the same FLOPs, the same rate */
+    CHECK_NEAR(fs_llm_training_tokens_per_s(m, a100, FS_PREC_INT4, 0.5, 0,
+                                            16), 5737.01, 0.01);
     CHECK_NEAR(fs_llm_training_mfu(a100), 0.40, 1e-12);
 }
 

@@ -1,20 +1,29 @@
 /* test_mig_cost.c -- what MIG pools cost and where it goes.
  *
- * Each slice's idle share is a cost_allocation row of its own, with exact
- * figures: an A100-80GB at $10.80 an hour cut 3g.40gb+4g.40gb for 10 h
- * bills $108.00; 3,600 requests of 1 s (whole GPU) on the 3g are 1 busy
- * GPU-hour ($10.80); the 3g's idle is 10 h x 42/108 - 1 h = 2.8889 h
- * ($31.20), the 4g's 10 h x 56/108 ($56.00), and the 10 SMs outside both
- * slices 10 h x 10/108 ($10.00).
+ * A busy slice counts as its compute share, compute slices over the
+ * GPU's (NVIDIA's MIG User Guide: an A100 has 7), in utilization and in
+ * cost; it runs at its SM share (3g: 42 of 108 SMs).  Each slice's idle
+ * share is a cost_allocation row of its own, with exact figures: an
+ * A100-80GB at $10.80 an hour cut 3g.40gb+4g.40gb for 10 h bills $108.00;
+ * 3,600 requests of 1 s (whole GPU) take 108/42 s each on the 3g, busy
+ * 3,600 x 108/42 x 3/7 s = 54/49 GPU-hours = 1.102041 h ($10.80 x 54/49 =
+ * $11.902 -> $11.90); the 3g's idle is 10 h x 3/7 - 54/49 h = 156/49 h =
+ * 3.183673 h ($34.384 -> $34.38), the 4g's 10 h x 4/7 = 5.714286 h
+ * ($61.714 -> $61.71), and the row without a profile, the compute slices
+ * outside both (none: 3 + 4 = 7), holds only the cent of rounding:
+ * $108.00 - 11.90 - 34.38 - 61.71 = $0.01 and 0 GPU-hours.  (Counted by
+ * SMs, as before schema version 15, the 10 SMs outside both slices were
+ * an idle $10.00 no workload could use.)
  *
  * An autoscaled MIG pool launches whole GPUs with all their slices: 21
- * requests at t = 0 of 700 s (whole GPU, 5,400 s on a 1g.10gb) on a
- * 1g.10gb*7 pool with queue(target=7), min 1, max 3 make it launch two
- * more at the first decision (t = 60 s); with a 3 h cooldown nothing
- * scales in before the 2 h horizon, so it bills 7,200 + 2 x 7,140 GPU-
- * seconds (5.9667 GPU-hours, $21.48 at $3.60), holds 7 x that in
+ * requests at t = 0 of 700 s (whole GPU, 5,400 s on a 1g.10gb's 14 of 108
+ * SMs) on a 1g.10gb*7 pool with queue(target=7), min 1, max 3 make it
+ * launch two more at the first decision (t = 60 s); with a 3 h cooldown
+ * nothing scales in before the 2 h horizon, so it bills 7,200 + 2 x 7,140
+ * GPU-seconds (5.9667 GPU-hours, $21.48 at $3.60), holds 7 x that in
  * slice-hours, and its slices are busy 21 x 5,400 s = 31.5 slice-hours,
- * 21 x 700 s = 4.0833 GPU-hours. */
+ * at 1/7 each 4.5 GPU-hours ($3.60 x 4.5 = $16.20); by SMs 21 x 5,400 x
+ * 14/108 s = 21 x 700 s = 4.0833 GPU-hours. */
 #include "check.h"
 #include "simulate.h"
 
@@ -85,14 +94,19 @@ static void test_slice_idle(void)
     }
     double h;
     CHECK_NEAR(out.costs[0].cost_usd, 108.00, 1e-9);
-    CHECK_NEAR(alloc_usd(&out, "w", NULL, &h), 10.80, 1e-9);
-    CHECK_NEAR(h, 1.0, 1e-9);
-    CHECK_NEAR(alloc_usd(&out, "", "3g.40gb", &h), 31.20, 1e-9);
-    CHECK_NEAR(h, 10.0 * 42 / 108 - 1, 1e-9);
-    CHECK_NEAR(alloc_usd(&out, "", "4g.40gb", &h), 56.00, 1e-9);
-    CHECK_NEAR(h, 10.0 * 56 / 108, 1e-9);
-    CHECK_NEAR(alloc_usd(&out, "", NULL, &h), 10.00, 1e-9);
-    CHECK_NEAR(h, 10.0 * 10 / 108, 1e-9);
+    /* 1 h of whole-GPU work at the 3g's 42/108 speed and 3/7 share */
+    CHECK_NEAR(alloc_usd(&out, "w", NULL, &h), 11.90, 1e-9);
+    CHECK_NEAR(h, 54.0 / 49, 1e-9);
+    CHECK_NEAR(alloc_usd(&out, "", "3g.40gb", &h), 34.38, 1e-9);
+    CHECK_NEAR(h, 10.0 * 3 / 7 - 54.0 / 49, 1e-9);
+    CHECK_NEAR(alloc_usd(&out, "", "4g.40gb", &h), 61.71, 1e-9);
+    CHECK_NEAR(h, 10.0 * 4 / 7, 1e-9);
+    /* no compute slice outside the layout: the cent of rounding only */
+    CHECK_NEAR(alloc_usd(&out, "", NULL, &h), 0.01, 1e-9);
+    CHECK_NEAR(h, 0, 1e-9);
+    /* the pool's busy GPU-hours by compute share, and by SMs: 1 h */
+    CHECK_NEAR(out.pools[0].gpu_hours_busy, 54.0 / 49, 1e-9);
+    CHECK_NEAR(out.pools[0].gpu_hours_busy_sm, 1.0, 1e-9);
     CHECK(out.nallocs == 4);
     check_sums(&out);
     /* the same split as slice_utilization's idle cost */
@@ -130,7 +144,8 @@ static void test_autoscale(void)
     CHECK(out.nslices == 1 && out.slices[0].slices_per_gpu == 7);
     CHECK_NEAR(out.slices[0].slice_hours, 7 * gpu_h, 1e-9);
     CHECK_NEAR(out.slices[0].busy_hours, 21 * 5400.0 / 3600, 1e-9);
-    CHECK_NEAR(out.pools[0].gpu_hours_busy, 21 * 700.0 / 3600, 1e-9);
+    CHECK_NEAR(out.pools[0].gpu_hours_busy, 21 * 5400.0 / 7 / 3600, 1e-9);
+    CHECK_NEAR(out.pools[0].gpu_hours_busy_sm, 21 * 700.0 / 3600, 1e-9);
     CHECK(out.latency[0].count == 21);
     /* 7 served at once, 14 after the two launched at 60 s are up (3 min
      * provisioning): the last finish at 240 + 5,400 s */
@@ -140,14 +155,16 @@ static void test_autoscale(void)
         if (out.util[i].gpus_provisioned > most)
             most = out.util[i].gpus_provisioned;
     CHECK_NEAR(most, 3, 1e-9);
-    /* cost follows: the workload's busy share, the slices' idle, the
-     * SMs outside them */
-    CHECK_NEAR(alloc_usd(&out, "w", NULL, &h), 14.70, 1e-9);
-    CHECK_NEAR(h, 21 * 700.0 / 3600, 1e-9);
-    CHECK_NEAR(alloc_usd(&out, "", "1g.10gb", &h), 4.79, 1e-9);
-    CHECK_NEAR(h, gpu_h * 98 / 108 - 21 * 700.0 / 3600, 1e-9);
-    CHECK_NEAR(alloc_usd(&out, "", NULL, &h), 1.99, 1e-9);
-    CHECK_NEAR(h, gpu_h * 10 / 108, 1e-9);
+    /* cost follows: the workload's busy share, 4.5 of 5.9667 GPU-hours
+     * ($21.48 x 4.5 / 5.9667 = $16.20), the slices' idle, 5.9667 x 7 x
+     * 1/7 - 4.5 = 1.4667 h ($5.28), and nothing outside them: $21.48 -
+     * 16.20 - 5.28 = $0.00 */
+    CHECK_NEAR(alloc_usd(&out, "w", NULL, &h), 16.20, 1e-9);
+    CHECK_NEAR(h, 4.5, 1e-9);
+    CHECK_NEAR(alloc_usd(&out, "", "1g.10gb", &h), 5.28, 1e-9);
+    CHECK_NEAR(h, gpu_h - 4.5, 1e-9);
+    CHECK_NEAR(alloc_usd(&out, "", NULL, &h), 0.00, 1e-9);
+    CHECK_NEAR(h, 0, 1e-9);
     check_sums(&out);
     fs_results_free(&out);
 }

@@ -110,6 +110,8 @@ static void test_summary(void)
         "1234.56", "636.46", "1500.0", "750.0", "0.5", "1000", "3", "0.5",
         "0.4", "1.9", "0.1", NULL, "3", "1", "4", "3", "0.003", "0.8", "0.05",
         NULL, NULL, NULL,
+        /* sm_utilization: (280 + 350) SM-counted busy GPU-hours / 1500 */
+        "0.42",
     };
     for (int c = 0; c < FS_SUMMARY_COLUMNS; c++) {
         int same = want[c] ? sm.col[c] && strcmp(sm.col[c], want[c]) == 0

@@ -141,6 +141,8 @@ typedef struct fs_llm_memory {
     double kv_share;                /* of the rest, the KV cache's share */
     double gradients, optimizer, master_weights;      /* training */
     double adapters;        /* LoRA: the trainable adapters' weights */
+    double quant_consts;    /* QLoRA: the 4-bit base's quantization
+                               constants (FS_QLORA_CONST_BITS) */
     double total, capacity;
     int fits;
 } fs_llm_memory;
@@ -174,6 +176,13 @@ typedef struct fs_llm_training {
  * layer of every block, attention q, k, v, o and the FFN's gate, up and
  * down (each expert's, for an MoE), as QLoRA adapts them all. */
 double fs_llm_lora_params(const fs_llm_model *m, long r);
+
+/* QLoRA's quantization constants per base parameter, in bits, with double
+ * quantization (Dettmers et al. 2023, QLoRA, arXiv:2305.14314, section 3):
+ * an fp32 absmax per block of 64 weights is 32/64 = 0.5 bits; quantized
+ * to 8 bits with an fp32 constant per 256 of them, 8/64 + 32/(64 x 256)
+ * = 0.126953125 bits ("0.127 bits per parameter"). */
+#define FS_QLORA_CONST_BITS (8.0 / 64 + 32.0 / (64 * 256))
 
 void fs_llm_fit_training(const fs_llm_model *m, const fs_llm_training *t,
                          const fs_llm_hw *hw, fs_llm_memory *out);
@@ -267,11 +276,21 @@ double fs_llm_kv_bytes_per_gpu_token(const fs_llm_config *c);
  * causal attention of a fresh prompt): TTFT at light load. */
 double fs_llm_prefill_time(const fs_llm_perf *p, long tokens);
 
-/* Training: tokens/s per GPU = mfu x peak / (6 x active params), 8 x with
- * activation recomputation. */
+/* Training FLOPs per token (fs_llm_training_flops_per_token): a full
+ * fine-tune 6 x active params (forward 2, backward 4: the gradients of the
+ * activations and of the weights, Kaplan et al. 2020, arXiv:2001.08361),
+ * 8 x with activation recomputation (one more forward).  LoRA (lora_rank
+ * > 0) computes no gradient of a frozen weight: 4 x the base (6 x with
+ * recomputation) plus the adapters' own 6 x (8 x) their active
+ * parameters (Hu et al. 2021, LoRA, arXiv:2106.09685, section 4.2: "we
+ * do not need to calculate the gradient for the vast majority of the
+ * parameters", a 25% speedup on GPT-3 175B).  tokens/s per GPU = mfu x
+ * peak / those FLOPs. */
+double fs_llm_training_flops_per_token(const fs_llm_model *m, long lora_rank,
+                                       int recompute);
 double fs_llm_training_tokens_per_s(const fs_llm_model *m, const fs_gpu *g,
                                     fs_precision p, double mfu,
-                                    int recompute);
+                                    int recompute, long lora_rank);
 /* The training MFU a GPU's generation reaches by default (bf16). */
 double fs_llm_training_mfu(const fs_gpu *g);
 

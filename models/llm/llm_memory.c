@@ -12,9 +12,10 @@
  * weights, activations for batch x seq (all of every layer, or with
  * activation checkpointing each layer's input plus one layer recomputed),
  * sharded by ZeRO stage over the data-parallel GPUs.  With LoRA (a rank
- * r > 0) the base weights are frozen at their precision (int4 for QLoRA;
- * its quantization constants, about 0.127 bits a parameter with double
- * quantization, are left out) and have no gradients or optimizer states:
+ * r > 0) the base weights are frozen at their precision (int4 for QLoRA,
+ * plus its quantization constants: FS_QLORA_CONST_BITS, 0.127 bits a
+ * parameter with double quantization) and have no gradients or optimizer
+ * states:
  * those, and the fp32 master copy, are the adapters' alone (16-bit
  * adapter weights), and the activations are the full model's, since the
  * backward pass runs through every frozen layer (Hu et al. 2021, LoRA,
@@ -65,7 +66,7 @@ static void total(fs_llm_memory *m)
 {
     m->total = m->weights + m->kv_cache + m->activations + m->overhead +
                m->cuda_graphs + m->reserved + m->gradients + m->optimizer +
-               m->master_weights + m->adapters;
+               m->master_weights + m->adapters + m->quant_consts;
     m->fits = m->total <= m->capacity;
 }
 
@@ -165,13 +166,31 @@ static double act_bytes_layer_token(const fs_llm_model *m)
                   2.0 * m->kv_heads * m->head_dim);
 }
 
-double fs_llm_lora_params(const fs_llm_model *m, long r)
+/* LoRA parameters at rank r with `experts` experts' FFNs adapted. */
+static double lora_params(const fs_llm_model *m, long r, double experts)
 {
     double h = m->hidden, q = (double)m->heads * m->head_dim;
     double kv = (double)m->kv_heads * m->head_dim, f = m->ffn;
     double attention = (h + q) + 2 * (h + kv) + (q + h);
-    double ffn = 3 * (h + f) * (m->experts > 0 ? m->experts : 1);
+    double ffn = 3 * (h + f) * experts;
     return (double)r * m->layers * (attention + ffn);
+}
+
+double fs_llm_lora_params(const fs_llm_model *m, long r)
+{
+    return lora_params(m, r, m->experts > 0 ? m->experts : 1);
+}
+
+double fs_llm_training_flops_per_token(const fs_llm_model *m, long lora_rank,
+                                       int recompute)
+{
+    double extra = recompute ? 2.0 : 0.0;   /* the recomputed forward */
+    if (lora_rank <= 0)
+        return (6.0 + extra) * m->active_params;
+    /* a token runs through its routed experts' adapters only */
+    double adapters = lora_params(m, lora_rank,
+                                  m->experts > 0 ? m->experts_per_token : 1);
+    return (4.0 + extra) * m->active_params + (6.0 + extra) * adapters;
 }
 
 void fs_llm_fit_training(const fs_llm_model *m, const fs_llm_training *t,
@@ -189,6 +208,9 @@ void fs_llm_fit_training(const fs_llm_model *m, const fs_llm_training *t,
         p = fs_llm_lora_params(m, t->lora_rank);
         wb = 2;
         out->adapters = p * wb / GB / (zero >= 3 ? n : 1);
+        if (t->weights == FS_PREC_INT4)   /* QLoRA: the base's constants */
+            out->quant_consts = m->params * FS_QLORA_CONST_BITS / 8 / GB /
+                                (zero >= 3 ? n : 1);
     }
     out->gradients = p * (wb > 2 ? wb : 2) / GB / (zero >= 2 ? n : 1);
     out->optimizer = p * opt_bytes[t->optimizer] / GB / (zero >= 1 ? n : 1);
@@ -211,10 +233,11 @@ void fs_llm_memory_format(const fs_llm_memory *m, char *buf, size_t len)
 {
     static const char *const names[] = {
         "weights", "KV cache", "activations", "overhead", "CUDA graphs",
-        "kept free", "gradients", "optimizer states", "master weights"};
+        "kept free", "gradients", "optimizer states", "master weights",
+        "adapters", "quantization constants"};
     double v[] = {m->weights, m->kv_cache, m->activations, m->overhead,
                   m->cuda_graphs, m->reserved, m->gradients, m->optimizer,
-                  m->master_weights};
+                  m->master_weights, m->adapters, m->quant_consts};
     size_t off = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof v / sizeof v[0] && off < len; i++) {

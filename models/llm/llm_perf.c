@@ -218,12 +218,13 @@ double fs_llm_training_mfu(const fs_gpu *g)
 
 double fs_llm_training_tokens_per_s(const fs_llm_model *m, const fs_gpu *g,
                                     fs_precision p, double mfu,
-                                    int recompute)
+                                    int recompute, long lora_rank)
 {
     if (mfu <= 0)
         mfu = fs_llm_training_mfu(g);
-    /* weights held in int8 or int4 still train in bf16 */
+    /* weights held in int8 or int4 (QLoRA's base, dequantized per matmul)
+     * still compute in bf16 */
     fs_precision cp = p == FS_PREC_FP8 ? p : FS_PREC_BF16;
-    double per_token = (recompute ? 8.0 : 6.0) * m->active_params;
-    return mfu * compute_peak(g, cp) / per_token;
+    return mfu * compute_peak(g, cp) /
+           fs_llm_training_flops_per_token(m, lora_rank, recompute);
 }

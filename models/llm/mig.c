@@ -108,8 +108,15 @@ fs_mig_catalog *fs_mig_load(const char *path, fs_error *err)
     }
     if (rc < 0)
         goto fail;
-    for (size_t i = 0; i < c->n; i++)
+    /* The whole GPU's slices, as its largest profile holds them: NVIDIA's
+     * MIG User Guide ("Supported MIG Profiles") gives A100, H100 and H200
+     * seven compute slices and eight memory slices, A30 four and four.  A
+     * slice's compute share for utilization and cost is its compute
+     * slices over the GPU's (shape.c). */
+    for (size_t i = 0; i < c->n; i++) {
         c->p[i].gpu_memory = fs_mig_gpu_memory(c, c->p[i].gpu);
+        c->p[i].gpu_compute = fs_mig_gpu_compute(c, c->p[i].gpu);
+    }
     fs_csv_free(r);
     return c;
 fail:

@@ -28,6 +28,8 @@ typedef struct fs_mig_profile {
     int compute;                 /* compute slices */
     int memory;                  /* memory slices */
     int gpu_memory;              /* the whole GPU's memory slices */
+    int gpu_compute;             /* the whole GPU's compute slices: 7 on
+                                    A100/H100/H200, 4 on A30 */
     double memory_gb;            /* usable memory */
     int sms, gpu_sms;            /* its SMs, and the whole GPU's */
     int max_count;

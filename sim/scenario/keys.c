@@ -121,7 +121,9 @@ static const fs_key_doc pool_keys[] = {
      "with schedule: stay up past a close until no request waits"},
     {"mig", "PROFILE[*N]+...|balanced", NULL,
      "MIG layout of every GPU, e.g. 3g.40gb+2g.20gb*2: each instance a "
-     "server (fleetsim catalog mig GPU lists the valid ones)"},
+     "server running at its SM share, counted busy at its compute share "
+     "(1g = 1/7 on an A100; sm_utilization counts SMs) (fleetsim catalog "
+     "mig GPU lists the valid ones)"},
     {"sharing", "timeslice(N)|mps(N[, sm_cap=F])", NULL,
      "N replicas on each whole GPU, sharing its speed while busy together "
      "(mps: each at most sm_cap of the SMs, default 1/N)"},

@@ -194,9 +194,9 @@ int fs_scenario_training_model(fs_reader *rd, fs_scenario *sc,
                 goto out;
             }
         double scale = fs_llm_training_tokens_per_s(m, ref, t.weights, mfu,
-                                                    t.checkpointing) /
+                                                    t.checkpointing, 0) /
                        fs_llm_training_tokens_per_s(m, first, t.weights, mfu,
-                                                    t.checkpointing);
+                                                    t.checkpointing, 0);
         for (size_t i = 0; i < w->training.jobs.n; i++)
             w->training.jobs.jobs[i].duration_s *= scale;
         rc = 0;

@@ -57,7 +57,8 @@ const fs_column fs_summary_columns[] = {
      " sum(p.gpu_hours_busy) / sum(p.gpu_hours_provisioned) END"
      " FROM pool p WHERE p.run_id = r.run_id)",
      FS_COL_RATIO, "utilization",
-     "busy over provisioned GPU-hours; NULL with no GPU provisioned"},
+     "busy over provisioned GPU-hours (a busy MIG slice counts its compute "
+     "share: 1g = 1/7 on an A100); NULL with no GPU provisioned"},
     {"requests", "r.requests", FS_COL_COUNT, "requests",
      "requests served"},
     {"requests_dropped", "r.requests_dropped", FS_COL_COUNT,
@@ -122,6 +123,17 @@ const fs_column fs_summary_columns[] = {
      " WHERE l.run_id = r.run_id)",
      FS_COL_MONEY, "cost per million tokens",
      "the horizon's cost, all pools, per million tokens in and out"},
+    /* schema version 15: runs stored before counted MIG slices by SMs in
+     * gpu_hours_busy itself */
+    {"sm_utilization",
+     "(SELECT CASE WHEN sum(p.gpu_hours_provisioned) > 0 THEN"
+     " sum(coalesce(p.gpu_hours_busy_sm, p.gpu_hours_busy))"
+     " / sum(p.gpu_hours_provisioned) END"
+     " FROM pool p WHERE p.run_id = r.run_id)",
+     FS_COL_RATIO, "SM utilization",
+     "as utilization, but a busy MIG slice counts its SMs over the GPU's "
+     "(1g.10gb: 14 of an A100's 108), so SMs no slice holds read as idle; "
+     "equal to utilization without MIG"},
 };
 
 _Static_assert(sizeof fs_summary_columns / sizeof fs_summary_columns[0] ==

@@ -53,7 +53,7 @@ static inline int fs_slo_missed(double attainment)
     return attainment < FS_SLO_MET_SHARE;
 }
 
-#define FS_SUMMARY_COLUMNS 28
+#define FS_SUMMARY_COLUMNS 29
 /* In the view's column order (the contract's). */
 extern const fs_column fs_summary_columns[FS_SUMMARY_COLUMNS];
 

@@ -315,9 +315,16 @@ static const char schema_v13[] =
 static const char schema_v14[] =
     "ALTER TABLE run ADD COLUMN cost_unrounded_usd REAL;\n";
 
-/* Version 15: reserved for a MIG column of another branch (empty here,
- * so that the two changes merge in either order). */
-static const char schema_v15[] = "";
+/* Version 15: MIG utilization by compute share.  A busy MIG slice counts
+ * in pool.gpu_hours_busy (and so in utilization and cost_allocation) as
+ * its compute slices over the GPU's (a 1g of an A100's seven: 1/7), so a
+ * fully used layout reads 100%; the SM share it counted as before (14 of
+ * 108 SMs) stays in pool.gpu_hours_busy_sm and slice_utilization.sm_share,
+ * which run_summary's sm_utilization reads.  Runs stored before have NULL
+ * there: their gpu_hours_busy was counted by SMs already. */
+static const char schema_v15[] =
+    "ALTER TABLE pool ADD COLUMN gpu_hours_busy_sm REAL;\n"
+    "ALTER TABLE slice_utilization ADD COLUMN sm_share REAL;\n";
 
 /* Version 16: prefix caching.  One row per llm workload (pool NULL) and
  * per pool serving one (workload NULL) where a prefix cache served: the

@@ -72,7 +72,7 @@ static const struct required {
       " cost_per_mtok_out_usd, cost_per_mtok_usd"
       ", ttft_p50_s, ttft_p99_s, tpot_p50_s, tpot_p99_s, e2e_p50_s,"
       " e2e_p99_s, ttft_p90_s, tpot_p90_s, e2e_p90_s, ttft_mean_s,"
-      " tpot_mean_s, e2e_mean_s" },
+      " tpot_mean_s, e2e_mean_s, gpu_hours_busy_sm" },
     { "table", "cost_allocation", "run_id, month, workload, pool, tags,"
       " cost_usd, gpu_hours, profile" },
     { "table", "interruption", "run_id, pool, t_s, instance_id, notice_s,"
@@ -82,7 +82,7 @@ static const struct required {
       " cost_per_mtok_uncached_usd" },
     { "table", "slice_utilization", "run_id, pool, profile, slices_per_gpu,"
       " compute_share, slice_hours, busy_hours, utilization,"
-      " idle_cost_usd" },
+      " idle_cost_usd, sm_share" },
     { "view", "run_summary", NULL },     /* fs_summary_columns */
 };
 

@@ -240,6 +240,7 @@ static const col pool_cols[] = {
     POOL(COL_POSITIVE, list_price_usd_h),
     POOL(COL_POSITIVE, contracted_price_usd_h),
     POOL(COL_POSITIVE, commitment_usd_h), POOL(COL_INT, gpus_per_instance),
+    POOL(COL_REAL, gpu_hours_busy_sm),
 };
 
 #define JOB(kind, f) COL(fs_job_row, kind, #f, f)
@@ -266,6 +267,7 @@ static const col slice_cols[] = {
     SLICE(COL_INT, slices_per_gpu), SLICE(COL_REAL, compute_share),
     SLICE(COL_REAL, slice_hours), SLICE(COL_REAL, busy_hours),
     SLICE(COL_REAL, utilization), SLICE(COL_REAL, idle_cost_usd),
+    SLICE(COL_REAL, sm_share),
 };
 
 /* cost_allocation: an idle row's workload is "" (NULL), and so is the

@@ -124,6 +124,29 @@ static void print_inference(const fit_args *a, const fs_llm_model *m,
            c == m->max_context ? " (the model's maximum)" : "");
 }
 
+/* tokens/s per GPU and the FLOPs a token takes: 6 x (8 x recomputing)
+ * the active parameters, or with LoRA 4 x (6 x) the frozen base, whose
+ * weight gradients are never computed, plus 6 x (8 x) the adapters. */
+static void print_throughput(const fs_llm_training *t, const fs_llm_model *m,
+                             const fs_gpu *g, double mfu)
+{
+    double tps = fs_llm_training_tokens_per_s(m, g, t->weights, mfu,
+                                              t->checkpointing, t->lora_rank);
+    double flops = fs_llm_training_flops_per_token(m, t->lora_rank,
+                                                   t->checkpointing);
+    int rc = t->checkpointing ? 2 : 0;
+    printf("  throughput: %.0f tokens/s per GPU (MFU %.2f x %.1f TFLOPS / "
+           "%.2f GFLOP a token: ", tps, mfu, g->bf16_tflops, flops / 1e9);
+    if (t->lora_rank > 0)
+        printf("%d x %.2f B frozen parameters, no weight gradients, + %d x "
+               "%.1f M adapter parameters)\n", 4 + rc,
+               m->active_params / 1e9, 6 + rc,
+               (flops - (4 + rc) * m->active_params) / (6 + rc) / 1e6);
+    else
+        printf("%d x %.2f B active parameters)\n", 6 + rc,
+               m->active_params / 1e9);
+}
+
 static void print_training(const fit_args *a, const fs_llm_model *m,
                            const fs_gpu *g, const fs_llm_memory *mem)
 {
@@ -150,6 +173,9 @@ static void print_training(const fit_args *a, const fs_llm_model *m,
                  "down: %.1f M parameters, 16-bit)", t->lora_rank,
                  fs_llm_lora_params(m, t->lora_rank) / 1e6);
         line("LoRA adapters", mem->adapters, note);
+        if (mem->quant_consts > 0)
+            line("quant. constants", mem->quant_consts,
+                 "(QLoRA double quantization: 0.127 bits a base parameter)");
     } else
         line("weights", mem->weights, "");
     line("gradients", mem->gradients, lora ? "(16-bit, adapters only)"
@@ -168,11 +194,7 @@ static void print_training(const fit_args *a, const fs_llm_model *m,
     print_verdict(mem);
     printf("  largest batch that fits: %ld\n", largest(a, m, g, 0, 100000));
     double mfu = a->mfu > 0 ? a->mfu : fs_llm_training_mfu(g);
-    double tps = fs_llm_training_tokens_per_s(m, g, t->weights, mfu,
-                                              t->checkpointing);
-    printf("  throughput: %.0f tokens/s per GPU (MFU %.2f x %.1f TFLOPS / "
-           "(%d x %.2f B active parameters))\n", tps, mfu, g->bf16_tflops,
-           t->checkpointing ? 8 : 6, m->active_params / 1e9);
+    print_throughput(t, m, g, mfu);
 }
 
 /* A fine-tune that does not fit one GPU: for each ZeRO stage from the one

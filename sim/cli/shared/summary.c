@@ -199,16 +199,17 @@ static void print_slices(FILE *out, const fs_results *r)
 {
     if (r->nslices == 0)
         return;
-    fprintf(out, "\n  %-20s  %-10s  %6s  %9s  %11s  %10s\n", "MIG pool",
-            "profile", "slices", "SM share", "utilization", "idle cost");
+    fprintf(out, "\n  %-20s  %-10s  %6s  %8s  %9s  %11s  %10s\n",
+            "MIG pool", "profile", "slices", "compute", "SM share",
+            "utilization", "idle cost");
     for (size_t i = 0; i < r->nslices; i++) {
         const fs_slice_row *s = &r->slices[i];
         char pool[4 * FS_NAME_MAX], money[64];
         fs_format_money(fs_round_cents(s->idle_cost_usd), money,
                         sizeof money);
-        fprintf(out, "  %-20s  %-10s  %6d  %8.1f%%  %10.1f%%  %10s\n",
+        fprintf(out, "  %-20s  %-10s  %6d  %7.1f%%  %8.1f%%  %10.1f%%  %10s\n",
                 esc(s->pool, pool, sizeof pool), s->profile,
-                s->slices_per_gpu, 100 * s->compute_share,
+                s->slices_per_gpu, 100 * s->compute_share, 100 * s->sm_share,
                 100 * s->utilization, money);
     }
     print_mig_idle(out, r);

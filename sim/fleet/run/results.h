@@ -91,7 +91,9 @@ typedef struct fs_pool_row {
     char instance[128];         /* what priced it: "catalog aws:g5.xlarge" or "price key" */
     double price_usd_h;         /* hourly rate per instance */
     double gpu_hours_provisioned;
-    double gpu_hours_busy;
+    double gpu_hours_busy;      /* a MIG slice counts its compute share */
+    double gpu_hours_busy_sm;   /* the same with a MIG slice's SM share
+                                   (= gpu_hours_busy on other pools) */
     long launches;
     long interruptions;
     char instance_type[96];     /* "aws:p4d.24xlarge", or "" */
@@ -145,7 +147,8 @@ typedef struct fs_slice_row {
     char pool[FS_NAME_MAX];
     char profile[24];           /* "2g.20gb" */
     int slices_per_gpu;         /* of this profile in the layout */
-    double compute_share;       /* one slice's SMs / the GPU's */
+    double compute_share;       /* one slice's compute slices / the GPU's */
+    double sm_share;            /* one slice's SMs / the GPU's */
     double slice_hours;         /* provisioned slice-hours */
     double busy_hours;          /* slice-hours holding work */
     double utilization;         /* busy / provisioned; NaN when none */

@@ -32,7 +32,8 @@ static const fs_server_shape *replica_shape(const fs_workload *w,
     return sh ? sh : &p->shape;
 }
 
-/* The replica's hardware for its memory fit: its shape's share; on a
+/* The replica's hardware for its memory fit: its shape's share (of
+ * compute, its speed: a MIG slice's SMs, as fs_mig_slice_hw); on a
  * shared pool (timeslice or mps, N replicas) the whole GPU's compute and
  * 1/N of its memory, so that N replicas' weights and KV caches fit the
  * GPU together (its speed is the sharing's, llm_server.c). */
@@ -41,7 +42,7 @@ static void replica_hw(const fs_workload *w, const fs_servers *p,
 {
     const fs_server_shape *sh = replica_shape(w, p);
     fs_llm_hw_default(hw, &p->conf->gpu);
-    hw->compute_frac = p->sharing ? 1 : sh->compute;
+    hw->compute_frac = p->sharing ? 1 : sh->speed;
     hw->memory_frac = p->sharing ? 1.0 / p->conf->sharing_n : sh->memory;
 }
 

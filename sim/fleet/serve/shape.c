@@ -24,7 +24,7 @@ int fs_shape_of_gpu(const fs_pool_conf *conf,
         const fs_mig_profile *m = l->slice[i];
         out[i] = (fs_server_shape){
             .gpus = 1,
-            .compute = (double)m->sms / m->gpu_sms,
+            .compute = (double)m->compute / m->gpu_compute,
             .memory = (double)m->memory / m->gpu_memory,
             .memory_gb = m->memory_gb,
             .speed = (double)m->sms / m->gpu_sms,

@@ -4,11 +4,17 @@
  * its instance it holds: a number of GPUs and, of each, a fraction of the
  * compute and of the memory.  A whole GPU is {1, 1, 1}; a tensor-parallel
  * group of four is {4, 1, 1}; a MIG 3g.40gb slice of an A100 is about
- * {1, 3/7, 1/2}.  Everything that depends on the share reads it from the
- * shape: how many servers an instance holds, the GPUs a busy server counts
- * for in utilization and cost allocation, and (for the service model) how
- * fast it runs.  Dispatch never looks inside: a new kind of share is a new
- * way to fill this struct, not a branch in the fleet. */
+ * {1, 3/7, 1/2}: three of the GPU's seven compute slices, four of its
+ * eight memory slices, though only 42 of its 108 SMs, so it runs at
+ * 42/108 of the GPU's speed.  A busy slice counts as its compute share
+ * in utilization and cost, so seven busy 1g slices make a fully used GPU,
+ * not 98/108 of one: the SMs no slice can hold (10 of an A100's 108) are
+ * part of the slices' cost, not idle capacity anyone could use.
+ * Everything that depends on the share reads it from the shape: how many
+ * servers an instance holds, the GPUs a busy server counts for in
+ * utilization and cost allocation, and (for the service model) how fast
+ * it runs.  Dispatch never looks inside: a new kind of share is a new way
+ * to fill this struct, not a branch in the fleet. */
 #ifndef FS_SHAPE_H
 #define FS_SHAPE_H
 
@@ -16,11 +22,13 @@
 
 typedef struct fs_server_shape {
     int gpus;            /* GPUs it spans: > 1 for tensor parallelism */
-    double compute;      /* fraction of each GPU's compute: 1, or a slice's */
+    double compute;      /* fraction of each GPU's compute: 1, a MIG
+                            slice's compute slices / the GPU's (1g = 1/7
+                            on an A100), an mps replica's cap */
     double memory;       /* fraction of each GPU's memory */
     double memory_gb;    /* memory it holds, all its GPUs together */
     double speed;        /* its speed alone, a whole GPU's = 1: a MIG
-                            slice's SMs / the GPU's */
+                            slice's SMs / the GPU's (its SM share) */
     const char *profile; /* its MIG profile ("2g.20gb"), or NULL */
     int slot;            /* its place among its GPU's servers */
 } fs_server_shape;
@@ -34,8 +42,9 @@ typedef struct fs_server_shape {
 fs_server_shape fs_shape_of_pool(const fs_pool_conf *conf);
 
 /* The servers of each GPU of a pool that cuts or shares its GPUs: one
- * shape per MIG instance of its layout (compute = speed = the slice's SMs
- * / the GPU's, memory = its memory slices / the GPU's), or N replicas of
+ * shape per MIG instance of its layout (compute = its compute slices /
+ * the GPU's, speed = its SMs / the GPU's, memory = its memory slices /
+ * the GPU's), or N replicas of
  * the whole GPU (mps: at most sm_cap each).  0 for a pool of whole GPUs
  * (fs_shape_of_pool). */
 int fs_shape_of_gpu(const fs_pool_conf *conf,
@@ -54,7 +63,8 @@ const fs_server_shape *fs_shape_for_profile(const fs_server_shape *shapes,
 int fs_shape_per_instance(const fs_server_shape *s, long gpus_per_instance);
 
 /* GPUs a busy server counts for: busy GPU-seconds are its busy seconds
- * times gpus x compute (a busy MIG slice counts its fraction of the GPU). */
+ * times gpus x compute (a busy MIG slice counts its compute-slice share of
+ * the GPU: 1/7 for a 1g on an A100). */
 static inline double fs_shape_busy_gpus(const fs_server_shape *s)
 {
     return s->gpus * s->compute;

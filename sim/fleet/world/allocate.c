@@ -10,13 +10,17 @@
  * never negative.
  *
  * A pool cut into MIG slices splits its idle rest by slice profile: each
- * profile's slices are billed_s x their compute share (SMs / the GPU's) x
- * their count GPU-seconds a month, of which the busy ones went to the
- * workloads; the rest is that profile's idle row (profile named).  What
- * is left, the GPU's SMs outside every slice (a seven-slice A100 uses 98
- * of its 108) and the cents of rounding, stays in the row without a
- * profile.  So "98% of this A100 is idle" is the sum of a pool's idle
- * rows over its cost, and each slice's part of it is a row. */
+ * profile's slices are billed_s x their compute share (compute slices /
+ * the GPU's: 1/7 for a 1g on an A100) x their count GPU-seconds a month,
+ * of which the busy ones went to the workloads; the rest is that
+ * profile's idle row (profile named).  What is left, the compute slices
+ * outside every slice of the layout (a 3g.40gb alone leaves 4 of 7) and
+ * the cents of rounding, stays in the row without a profile.  The SMs no
+ * slice can hold (98 of an A100's 108 make seven 1g) are not idle: the
+ * slices holding the GPU pay for them, as they count for the whole GPU
+ * in utilization (shape.h).  So "98% of this A100 is idle" is the sum of
+ * a pool's idle rows over its cost, and each slice's part of it is a
+ * row. */
 #include "sim/fleet/world/collect.h"
 #include "sim/fleet/world/world.h"
 

@@ -6,6 +6,7 @@
 #include "sim/fleet/world/collect.h"
 #include "sim/fleet/world/world.h"
 #include "sim/fleet/run/notes.h"
+#include "sim/fleet/world/slices.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -193,6 +194,7 @@ int fs_collect_costs(fs_world *w)
         row->price_usd_h = p->conf->terms.price;
         row->gpu_hours_provisioned = p->usage.area_gpus / 3600;
         row->gpu_hours_busy = p->usage.area_busy / 3600;
+        row->gpu_hours_busy_sm = fs_slices_busy_sm_hours(p);
         row->launches = p->cap.launches;
         row->interruptions = p->cap.interruptions;
         row->requests_retried = p->servers.retried;

@@ -32,6 +32,7 @@ static int add_profile(fs_world *w, const fs_pool *p, int slot, double cost)
             busy += sv->slot_busy_s[j];
         }
     row->compute_share = sh->compute;
+    row->sm_share = sh->speed;
     row->slice_hours = p->usage.area_gpus / 3600 * row->slices_per_gpu;
     row->busy_hours = busy / 3600;
     row->utilization = row->slice_hours > 0
@@ -60,4 +61,15 @@ int fs_collect_slices(fs_world *w)
         }
     }
     return 0;
+}
+
+double fs_slices_busy_sm_hours(const fs_pool *p)
+{
+    const fs_servers *sv = &p->servers;
+    if (!p->conf->mig.n)
+        return p->usage.area_busy / 3600;
+    double sm_s = 0;
+    for (int j = 0; j < sv->nshapes; j++)
+        sm_s += sv->slot_busy_s[j] * sv->shapes[j].speed;
+    return sm_s / 3600;
 }
