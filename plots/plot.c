@@ -273,7 +273,7 @@ static int draw(fs_store *s, const fs_plot_request *rq, const fs_chart *c,
         return fs_error_set(err, "%s: %s (set FLEETSIM_PLOTS to the "
                             "directory of the chart templates)", tpl,
                             strerror(errno));
-    fs_plot_ctx ctx = {fs_store_db(s), rq, fopen(data, "w"),
+    fs_plot_ctx ctx = {s, rq, fopen(data, "w"),
                        fopen(script, "w"), fopen(names, "w"), 0, err, 0};
     int rc = -1;
     if (!ctx.data || !ctx.vars || !ctx.names) {

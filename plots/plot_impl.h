@@ -5,11 +5,11 @@
 #define FS_PLOT_IMPL_H
 
 #include <stdio.h>
-#include <sqlite3.h>
 #include "plots/plot.h"
+#include "sim/store/store_query.h"
 
 typedef struct fs_plot_ctx {
-    sqlite3 *db;
+    fs_store *store;
     const fs_plot_request *rq;
     FILE *data;     /* data.tsv: numbers only, tab-separated */
     FILE *vars;     /* preamble: numeric variables, the name arrays read */
@@ -49,8 +49,10 @@ void fs_plot_names(fs_plot_ctx *ctx, const char *name,
 int fs_plot_run_name(fs_plot_ctx *ctx, long run_id, char *buf,
                      size_t size);
 
-/* Prepares sql or sets err; NULL on failure. */
-sqlite3_stmt *fs_plot_prepare(fs_plot_ctx *ctx, const char *sql);
+/* Runs the store's query q for run_id (and text), each row to fn; -1
+ * with ctx->err set ("reading the runs: ...") when the read failed. */
+int fs_plot_each(fs_plot_ctx *ctx, fs_query q, long run_id, const char *text,
+                 fs_row_fn fn, void *arg);
 
 /* A number as data ("%.10g"; NaN as "NaN"). */
 void fs_plot_num(FILE *f, double v, const char *sep);

@@ -180,7 +180,7 @@ static int prepare_db(fs_plan *p, const char *slo)
         return fs_fail(err.msg);
     }
     char why[1200];
-    int rc = fs_plan_parse_slo(p, slo, fs_store_db(s), why, sizeof why);
+    int rc = fs_plan_parse_slo(p, slo, s, why, sizeof why);
     fs_store_close(s);
     if (rc && !existed)
         unlink(p->db);   /* a usage error leaves no database behind */

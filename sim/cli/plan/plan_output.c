@@ -5,7 +5,7 @@
  * rank order) or Markdown.  Money is a run rate over a 730-hour month. */
 #include "sim/cli/plan/plan.h"
 #include "sim/base/textout.h"
-#include "sim/cli/shared/summary.h"
+#include "sim/app/summary.h"
 
 #include <float.h>
 #include <stdarg.h>

@@ -265,7 +265,7 @@ static void print_all(FILE *out, int fmt, entry *e, size_t n, size_t npools)
     free(one);
 }
 
-int fs_roi_print_options(FILE *out, int fmt, sqlite3 *db, long run,
+int fs_roi_print_options(FILE *out, int fmt, fs_store *s, long run,
                          const fs_roi_query *base, size_t *npools,
                          fs_error *err)
 {
@@ -278,7 +278,7 @@ int fs_roi_print_options(FILE *out, int fmt, sqlite3 *db, long run,
         q.plan = options[o].plan;
         fs_roi_pool *pools;
         size_t k;
-        if (fs_roi_for_run(db, run, &q, &pools, &k, err)) {
+        if (fs_roi_for_run(s, run, &q, &pools, &k, err)) {
             free(e);
             return -1;
         }

@@ -4,7 +4,7 @@
 #define FS_ROI_OUT_H
 
 #include <stdio.h>
-#include "sim/cli/shared/roi_run.h"
+#include "sim/app/roi_run.h"
 
 enum { FS_ROI_TABLE, FS_ROI_CSV, FS_ROI_JSON, FS_ROI_MARKDOWN };
 
@@ -14,7 +14,7 @@ void fs_roi_print(FILE *out, int format, const fs_roi_row *rows, size_t n);
  * savings plan (1y, 3y) for each pool of run, base's other settings
  * kept, one table per pool, cheapest first.  *npools: the pools (0: none
  * such).  0, or -1 with err. */
-int fs_roi_print_options(FILE *out, int format, sqlite3 *db, long run,
+int fs_roi_print_options(FILE *out, int format, fs_store *s, long run,
                          const fs_roi_query *base, size_t *npools,
                          fs_error *err);
 

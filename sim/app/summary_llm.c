@@ -4,7 +4,7 @@
  * tokens per GPU-second, cost per million tokens, and its TTFT, TPOT and
  * end-to-end p50 and p99 over all it serves.  Nothing is printed
  * for a run without an llm workload. */
-#include "sim/cli/shared/summary.h"
+#include "sim/app/summary.h"
 #include "sim/store/columns.h"
 
 #include <math.h>

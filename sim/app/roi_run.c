@@ -10,9 +10,10 @@
  * reserved rate from the catalog, split for partial and all upfront as the
  * scenario does); then models/roi.c chooses.  A pool whose rates the
  * catalog does not know gets a note instead. */
-#include "sim/cli/shared/roi_run.h"
+#include "sim/app/roi_run.h"
 
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -454,8 +455,9 @@ static int roi_pool(sqlite3 *db, long run, double horizon,
     return 0;
 }
 
-int fs_roi_run_horizon(sqlite3 *db, long run, double *horizon, fs_error *err)
+int fs_roi_run_horizon(fs_store *s, long run, double *horizon, fs_error *err)
 {
+    sqlite3 *db = fs_store_db(s);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, "SELECT horizon_s FROM run WHERE run_id = ?1",
                            -1, &st, NULL) != SQLITE_OK)
@@ -476,15 +478,16 @@ static fs_catalog *load_catalog(fs_error *err)
     return fs_catalog_load(gpus, inst, err);
 }
 
-int fs_roi_for_run(sqlite3 *db, long run, const fs_roi_query *q,
+int fs_roi_for_run(fs_store *s, long run, const fs_roi_query *q,
                    fs_roi_pool **out, size_t *n, fs_error *err)
 {
     double horizon;
     pool_info *pools = NULL;
     size_t np = 0;
+    sqlite3 *db = fs_store_db(s);
     *out = NULL;
     *n = 0;
-    if (fs_roi_run_horizon(db, run, &horizon, err) ||
+    if (fs_roi_run_horizon(s, run, &horizon, err) ||
         read_pools(db, run, q->pool, &pools, &np, err))
         return -1;
     if (np == 0) {

@@ -18,7 +18,7 @@
  *   charges exactly its commitment; billed with usage worth half of that
  *   at the list price, it charges that usage at the committed rate.  The
  *   option stays the one place that knows how it bills. */
-#include "sim/cli/shared/run_exec.h"
+#include "sim/app/run_exec.h"
 
 #include <math.h>
 #include <string.h>

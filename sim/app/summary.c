@@ -5,7 +5,7 @@
  * horizon's cost scaled to a 730-hour month (what a month would cost at
  * this rate; a 1-hour run's rate is 730 times its cost).  Names are
  * escaped (textout.h): a newline in a name cannot break a line. */
-#include "sim/cli/shared/summary.h"
+#include "sim/app/summary.h"
 #include "sim/base/grammar.h"
 #include "sim/base/textout.h"
 #include "sim/fleet/notes.h"
