@@ -7,6 +7,7 @@
  * string arrays (fs_plot_names says how). */
 #include "plots/plot_impl.h"
 #include "sim/base/textout.h"
+#include "sim/base/vec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -91,30 +92,15 @@ long fs_plot_strs_index(fs_plot_strs *a, const char *s)
     for (size_t i = 0; i < a->n; i++)
         if (strcmp(a->v[i], s) == 0)
             return (long)i;
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? 2 * a->cap : 8;
-        char **v = realloc(a->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        a->v = v;
-        a->cap = cap;
-    }
-    a->v[a->n] = strdup(s);
-    if (!a->v[a->n])
-        return -1;
-    return (long)a->n++;
+    return fs_plot_strs_push(a, s) ? -1 : (long)a->n - 1;
 }
 
 int fs_plot_strs_push(fs_plot_strs *a, const char *s)
 {
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? 2 * a->cap : 8;
-        char **v = realloc(a->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        a->v = v;
-        a->cap = cap;
-    }
+    char **v = fs_vec_grow(a->v, &a->cap, a->n + 1, sizeof *v);
+    if (!v)
+        return -1;
+    a->v = v;
     if (!(a->v[a->n] = strdup(s ? s : "")))
         return -1;
     a->n++;

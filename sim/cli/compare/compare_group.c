@@ -70,6 +70,51 @@ static long run_count(fs_store *s)
     return n;
 }
 
+/* The group names: the RUNs' names in order, a name given twice once;
+ * the baseline's first unless among them (*base_index: its place, -1
+ * without one).  0, or -1 with err; names[0..*nnames) malloc'd. */
+static int group_names(fs_store *s, const char *const *runs, size_t nruns,
+                       const char *baseline, char **names, size_t *nnames,
+                       int *base_index, fs_error *err)
+{
+    char *base_name = NULL;
+    int placed = 0;
+    if (baseline) {
+        long id;
+        if (fs_store_find_run(s, baseline, &id, err) ||
+            !(base_name = run_name(s, id, err)))
+            return -1;
+        names[(*nnames)++] = base_name;
+        *base_index = 0;
+    }
+    for (size_t i = 0; i < nruns; i++) {
+        long id;
+        if (fs_store_find_run(s, runs[i], &id, err))
+            return -1;
+        char *name = run_name(s, id, err);
+        if (!name)
+            return -1;
+        size_t k = base_name && !placed ? 1 : 0;
+        while (k < *nnames && strcmp(names[k], name) != 0)
+            k++;
+        if (k < *nnames) {
+            free(name);
+            continue;
+        }
+        if (base_name && !placed && strcmp(base_name, name) == 0) {
+            placed = 1;
+            /* the baseline among the RUNs: moved to its place */
+            memmove(names, names + 1, (*nnames - 1) * sizeof *names);
+            names[*nnames - 1] = base_name;
+            *base_index = (int)*nnames - 1;
+            free(name);
+            continue;
+        }
+        names[(*nnames)++] = name;
+    }
+    return 0;
+}
+
 int fs_compare_groups(fs_store *s, FILE *out, fs_compare_format fmt,
                       const char *const *runs, size_t nruns,
                       const char *baseline, fs_error *err)
@@ -84,43 +129,9 @@ int fs_compare_groups(fs_store *s, FILE *out, fs_compare_format fmt,
         fs_error_set(err, "out of memory");
         goto done;
     }
-    /* RUNs in order, a name given twice once; the baseline first unless
-     * among them */
-    char *base_name = NULL;
-    int placed = 0;
-    if (baseline) {
-        long id;
-        if (fs_store_find_run(s, baseline, &id, err) ||
-            !(base_name = run_name(s, id, err)))
-            goto done;
-        names[nnames++] = base_name;
-        base_index = 0;
-    }
-    for (size_t i = 0; i < nruns; i++) {
-        long id;
-        if (fs_store_find_run(s, runs[i], &id, err))
-            goto done;
-        char *name = run_name(s, id, err);
-        if (!name)
-            goto done;
-        size_t k = base_name && !placed ? 1 : 0;
-        while (k < nnames && strcmp(names[k], name) != 0)
-            k++;
-        if (k < nnames) {
-            free(name);
-            continue;
-        }
-        if (base_name && !placed && strcmp(base_name, name) == 0) {
-            placed = 1;
-            /* the baseline among the RUNs: moved to its place */
-            memmove(names, names + 1, (nnames - 1) * sizeof *names);
-            names[nnames - 1] = base_name;
-            base_index = (int)nnames - 1;
-            free(name);
-            continue;
-        }
-        names[nnames++] = name;
-    }
+    if (group_names(s, runs, nruns, baseline, names, &nnames, &base_index,
+                    err))
+        goto done;
     for (size_t g = 0; g < nnames; g++) {
         groups[g].first = nids;
         if (group_ids(s, names[g], ids, &nids, cap, err))

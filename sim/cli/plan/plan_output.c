@@ -336,21 +336,25 @@ static void json_num(FILE *out, const char *k, double v)
         fprintf(out, "\"%s\": %.17g", k, v);
 }
 
-static void print_json_one(FILE *out, const fs_plan *p, int i)
+/* A JSON string, or null when s is empty (or the value not there). */
+static void json_str_or_null(FILE *out, const char *s, int there)
+{
+    if (there && s[0])
+        fs_json_write_string(out, s);
+    else
+        fputs("null", out);
+}
+
+/* The candidate: its shape, count, feasibility and reason. */
+static void json_shape(FILE *out, const fs_plan *p, int i)
 {
     const fs_plan_candidate *c = &p->cand[i];
     fputs("  {\"gpu\": ", out);
     fs_json_write_string(out, c->gpu);
     fputs(", \"precision\": ", out);
-    if (c->precision[0])
-        fs_json_write_string(out, c->precision);
-    else
-        fputs("null", out);
+    json_str_or_null(out, c->precision, 1);
     fprintf(out, ", \"tp\": %d, \"instance\": ", c->tp ? c->tp : 1);
-    if (c->instance[0])
-        fs_json_write_string(out, c->instance);
-    else
-        fputs("null", out);
+    json_str_or_null(out, c->instance, 1);
     fputs(", ", out);
     if (!c->feasible)
         fputs(p->autoscale ? "\"min\": null, \"max\": null"
@@ -363,12 +367,16 @@ static void print_json_one(FILE *out, const fs_plan *p, int i)
             c->feasible ? "true" : "false", on_front(p, i) ? "true" : "false");
     fs_json_write_string(out, c->reason);
     fputs(", ", out);
+}
+
+/* What it costs: by the cheapest purchase and by each. */
+static void json_costs(FILE *out, const fs_plan *p, const fs_plan_candidate *c)
+{
     json_num(out, "monthly_cost_usd", c->feasible ? c->monthly : NAN);
     fputs(", \"purchase\": ", out);
-    if (c->feasible && c->purchase >= 0)
-        fs_json_write_string(out, fs_plan_purchase_names[c->purchase]);
-    else
-        fputs("null", out);
+    json_str_or_null(out, c->purchase >= 0
+                              ? fs_plan_purchase_names[c->purchase] : "",
+                     c->feasible);
     fprintf(out, ", \"reserved_count\": %ld, ", c->reserved_k);
     json_num(out, "commitment_usd_per_hour", c->commitment);
     fputs(", \"monthly_cost_by_purchase\": {", out);
@@ -383,6 +391,12 @@ static void print_json_one(FILE *out, const fs_plan *p, int i)
     fputs(", ", out);
     json_num(out, "usd_per_million_tokens",
              c->feasible ? c->usd_per_mtok : NAN);
+}
+
+/* What was measured: the SLO metrics, memory, the run, the count below. */
+static void json_measured(FILE *out, const fs_plan *p,
+                          const fs_plan_candidate *c)
+{
     fputs(", \"slo\": {", out);
     for (int k = 0; k < p->nslo; k++) {
         fputs(k ? ", " : "", out);
@@ -418,6 +432,14 @@ static void print_json_one(FILE *out, const fs_plan *p, int i)
     } else {
         fputs("null", out);
     }
+}
+
+static void print_json_one(FILE *out, const fs_plan *p, int i)
+{
+    const fs_plan_candidate *c = &p->cand[i];
+    json_shape(out, p, i);
+    json_costs(out, p, c);
+    json_measured(out, p, c);
     fprintf(out, ", \"simulations\": %d}", c->sims);
 }
 

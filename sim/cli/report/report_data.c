@@ -156,13 +156,21 @@ static const char *text(const fs_row *st, int c)
     return v ? v : "–";
 }
 
+/* A row's first two cells: the run's name and the row's key (column 0:
+ * a month, a pool, a workload). */
+static int key_cells(fs_rtable *t, const fs_report *r, size_t run,
+                     const fs_row *st, fs_error *err)
+{
+    return fs_rtable_addf(t, err, "%s", r->run_names[run]) ||
+           fs_rtable_addf(t, err, "%s", text(st, 0));
+}
+
 static int row_monthly(const fs_row *st, fs_report *r, size_t run,
                        fs_error *err)
 {
     fs_rtable *t = &r->tables[1];
     char b[64];
-    if (fs_rtable_addf(t, err, "%s", r->run_names[run]) ||
-        fs_rtable_addf(t, err, "%s", text(st, 0)) ||
+    if (key_cells(t, r, run, st, err) ||
         fs_rtable_addf(t, err, "%s", text(st, 1)) ||
         fs_rtable_addf(t, err, "%s",
                        money(fs_row_double(st, 2), b, sizeof b)))
@@ -178,8 +186,7 @@ static int row_idle(const fs_row *st, fs_report *r, size_t run,
     char b[64];
     double idle = fs_row_double(st, 1);
     double total = fs_row_double(st, 3);
-    if (fs_rtable_addf(t, err, "%s", r->run_names[run]) ||
-        fs_rtable_addf(t, err, "%s", text(st, 0)) ||
+    if (key_cells(t, r, run, st, err) ||
         fs_rtable_addf(t, err, "%s", money(idle, b, sizeof b)) ||
         fs_rtable_addf(t, err, "%s", fs_format_thousands(
                            fs_row_double(st, 2), 1, b, sizeof b)) ||
@@ -236,8 +243,7 @@ static int row_workload(const fs_row *st, fs_report *r, size_t run,
     double used = fs_row_double(st, 7);
     double all = fs_row_double(st, 8);
     int training = fs_row_null(st, 1);
-    if (fs_rtable_addf(t, err, "%s", r->run_names[run]) ||
-        fs_rtable_addf(t, err, "%s", text(st, 0)) ||
+    if (key_cells(t, r, run, st, err) ||
         (training ? training_cells(st, t, err)
                   : request_cells(st, t, err)) ||
         fs_rtable_addf(t, err, "%s",
