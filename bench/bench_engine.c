@@ -10,7 +10,7 @@
 #include "sim/app/progress.h"
 #include "sim/base/rng.h"
 #include "traces/arrivals.h"
-#include "models/llm.h"
+#include "models/llm/llm.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -30,7 +30,7 @@
 #include <string.h>
 #include "sim/app/roi_run.h"
 #include "sim/store/store.h"
-#include "models/purchase.h"
+#include "models/purchase/purchase.h"
 
 typedef struct rb_series {
     long count;

@@ -26,6 +26,17 @@
 # includes and uses its own files, sim/cli/shared/ and the top's headers,
 # never another command's folder; sim/cli/shared/ uses only itself; plots/
 # (beside the cli, used by plot and report) never reaches into sim/cli/.
+#
+# Inside sim/fleet/ and models/, each folder is a family (one concern), and
+# the families are ranked as well (family_rank below): a file includes and
+# uses its own family or one of a lower rank, never one of its own rank or
+# above, so no two families lean on each other.  Lowest first:
+#   sim/fleet/  run, capacity | serve | training | pool | world
+#   models/     catalog, dist | purchase, llm | service
+# (families of one rank, such as run and capacity, are side by side:
+# neither includes the other).  Every file of sim/fleet/ and models/ lies
+# in one of these folders; a new family gets its rank here and a line in
+# doc/ARCHITECTURE.md.
 . "$(dirname "$0")/cli_lib.sh"
 BUILDDIR=$(pwd)
 cd "$SRCDIR"
@@ -43,6 +54,30 @@ rank() {
     sim/cli/* | plots/*) echo 8 ;;
     *) echo 9 ;;
     esac
+}
+
+# "LAYER RANK" of the family a file of sim/fleet/ or models/ is in, "-" for
+# other files, "? ?" for a file of those layers outside every family
+family_rank() {
+    case $1 in
+    sim/fleet/run/* | sim/fleet/capacity/*) echo "fleet 0" ;;
+    sim/fleet/serve/*) echo "fleet 1" ;;
+    sim/fleet/training/*) echo "fleet 2" ;;
+    sim/fleet/pool/*) echo "fleet 3" ;;
+    sim/fleet/world/*) echo "fleet 4" ;;
+    models/catalog/* | models/dist/*) echo "models 0" ;;
+    models/purchase/* | models/llm/*) echo "models 1" ;;
+    models/service/*) echo "models 2" ;;
+    sim/fleet/* | models/*) echo "? ?" ;;
+    *) echo - ;;
+    esac
+}
+# 0 when file $1 may include or use file $2 by the ranks of their families
+family_may_use() {
+    set -- "$1" "$2" "$(family_rank "$1")" "$(family_rank "$2")"
+    [ "$3" = - ] || [ "$4" = - ] || [ "${3% *}" != "${4% *}" ] && return 0
+    [ "${1%/*}" = "${2%/*}" ] && return 0
+    [ "${4#* }" != "?" ] && [ "${3#* }" != "?" ] && [ "${4#* }" -lt "${3#* }" ]
 }
 
 # The folder of sim/cli a path is in: a command's (run, compare, ...),
@@ -75,6 +110,9 @@ for f in $(git ls-files 'sim/*.[ch]' 'models/*.[ch]' 'traces/*.[ch]' 'plots/*.[c
         if [ "$ri" -gt "$rf" ] || { [ "$rf" = 2 ] && [ "$ri" = 3 ]; }; then
             fail "$f (layer $(dirname "$f")) includes $inc, a higher layer"
         fi
+        checks=$((checks + 1))
+        family_may_use "$f" "$inc" ||
+            fail "$f (family $(dirname "$f"), rank $(family_rank "$f")) includes $inc (family $(dirname "$inc"), rank $(family_rank "$inc")): a family includes only its own folder or a lower-ranked family's"
         case $f in plots/*) case $inc in sim/cli/*)
             checks=$((checks + 1))
             fail "$f (plots/) includes $inc: plots/ sits beside the cli and reaches the application through sim/app/, never sim/cli/"
@@ -95,6 +133,13 @@ for f in $(git ls-files 'sim/cli/*.[ch]' 'plots/*.[ch]' 2>/dev/null ||
     if grep -n -e '#include <sqlite3\.h>' -e 'sqlite3_' "$f" >"$TMP/sql" 2>/dev/null; then
         fail "$f uses SQLite directly (line $(head -1 "$TMP/sql" | cut -d: -f1)): put the query behind a named function of sim/store/ or sim/app/"
     fi
+done
+# every file of sim/fleet/ and models/ is in a ranked family's folder
+for f in $(git ls-files 'sim/fleet/*.[ch]' 'models/*.[ch]' 2>/dev/null ||
+           find sim/fleet models -name '*.[ch]' 2>/dev/null); do
+    checks=$((checks + 1))
+    [ "$(family_rank "$f")" = "? ?" ] &&
+        fail "$f is in no family of $(echo "$f" | cut -d/ -f1-2 | sed 's#^models/.*#models#'): put it in one (tests/check_layers.sh family_rank, doc/ARCHITECTURE.md)"
 done
 checks=$((checks + 1))
 # a header's own .c including it makes no cycle; tsort reports real loops
@@ -163,6 +208,31 @@ checks=$((checks + $(wc -l <"$TMP/uses")))
 while read -r user sym definer; do
     fail "$user (layer $(dirname "$user")) uses $sym of $definer, a higher layer"
 done <"$TMP/up"
+
+# and inside sim/fleet/ and models/, by the ranks of their families
+# (family_rank above, in awk)
+awk 'function fam(f) {
+         if (f ~ /^sim\/fleet\/(run|capacity)\//) return "fleet 0"
+         if (f ~ /^sim\/fleet\/serve\//) return "fleet 1"
+         if (f ~ /^sim\/fleet\/training\//) return "fleet 2"
+         if (f ~ /^sim\/fleet\/pool\//) return "fleet 3"
+         if (f ~ /^sim\/fleet\/world\//) return "fleet 4"
+         if (f ~ /^models\/(catalog|dist)\//) return "models 0"
+         if (f ~ /^models\/(purchase|llm)\//) return "models 1"
+         if (f ~ /^models\/service\//) return "models 2"
+         if (f ~ /^(sim\/fleet|models)\//) return "? ?"
+         return "-" }
+     function dir(f) { sub(/\/[^\/]*$/, "", f); return f }
+     { fu = fam($1); fd = fam($2)
+       if (fu == "-" || fd == "-" || dir($1) == dir($2)) next
+       split(fu, u, " "); split(fd, d, " ")
+       if (u[1] != d[1]) next
+       if (u[2] == "?" || d[2] == "?" || d[2] + 0 >= u[2] + 0)
+           print $1, $3, $2, fu, fd }' "$TMP/uses" >"$TMP/families"
+checks=$((checks + 1))
+while read -r user sym definer fu ru fd rd; do
+    fail "$user (family $(dirname "$user"), rank $ru) uses $sym of $definer (family $(dirname "$definer"), rank $rd): a family uses only its own folder or a lower-ranked family's"
+done <"$TMP/families"
 
 # and inside the top layer, by sim/cli's folders (cli_folder above)
 awk 'function folder(f,   r) {

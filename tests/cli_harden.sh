@@ -266,7 +266,7 @@ good | sed "s|^horizon = 1h|horizon = 1h\ncatalog_instances = $SRCDIR/tests/data
 bad_run cat_gpus "catalog-instances-gpus-2e116.csv:2: gpus: expected a whole number of GPUs from 1 to 64"
 # A GPU of 1e300 GB: an LLM's KV-cache capacity in tokens was cast to long
 # (undefined behaviour, found by the float-cast-overflow sanitizer at
-# models/llm_perf.c); memory_gb is above 0 and at most 10000.
+# models/llm/llm_perf.c); memory_gb is above 0 and at most 10000.
 for m in 1e300 0; do
     sed "s/^A100-80GB,80,/A100-80GB,$m,/" "$SRCDIR/models/catalog/gpus.csv" >"$TMP/gpus-mem.csv"
     good | sed "s|^horizon = 1h|horizon = 1h\ncatalog_gpus = $TMP/gpus-mem.csv|" >"$TMP/cat_mem.ini"

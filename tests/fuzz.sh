@@ -53,9 +53,9 @@ fi
 # The library: every source but main and the build's own programs and
 # products (*_gen.c, store_snapshot.c: made above), rebuilt when newer
 # than its object (sim/cli's commands sit one folder deeper, in
-# sim/cli/COMMAND/).
+# sim/cli/COMMAND/, sim/fleet's and models' families in their folders).
 objs=""
-for c in "$SRC"/sim/*/*.c "$SRC"/sim/*/*/*.c "$SRC"/models/*.c "$SRC"/traces/*.c "$SRC"/plots/*.c "$snap"; do
+for c in "$SRC"/sim/*/*.c "$SRC"/sim/*/*/*.c "$SRC"/models/*/*.c "$SRC"/traces/*.c "$SRC"/plots/*.c "$snap"; do
     [ -f "$c" ] || continue
     case $(basename "$c") in main.c|*_gen.c) continue ;; esac
     [ "$c" = "$SRC/sim/store/store_snapshot.c" ] && continue

@@ -1,5 +1,5 @@
 /* fuzz_catalog.c -- libFuzzer harness for the catalog readers
- * (models/catalog.c): gpus.csv and instances.csv.
+ * (models/catalog/catalog.c): gpus.csv and instances.csv.
  *
  * The input is written as one of the two files, the project's own catalog
  * standing in for the other (picked from a hash of the input, so seeds can
@@ -7,7 +7,7 @@
  * provider and for its cheapest instance.  Any crash, sanitizer report,
  * leak or hang is a bug.  Run with tests/fuzz.sh. */
 #include "tests/fuzz_common.h"
-#include "models/catalog.h"
+#include "models/catalog/catalog.h"
 
 #ifndef FS_SRC_CATALOG_DIR
 #define FS_SRC_CATALOG_DIR "models/catalog"

@@ -1,8 +1,8 @@
 /* fuzz_spot.c -- libFuzzer harness for the spot readers: availability and
  * preemption traces (traces/spot_trace.c: the checking pass, the row
  * iterator with laps, lifetimes from drops), spot price traces
- * (models/spot_price.c) and empirical() lifetimes files
- * (models/interruption.c).
+ * (models/purchase/spot_price.c) and empirical() lifetimes files
+ * (models/dist/interruption.c).
  *
  * Each input is written to a file and read as all of them; the variant
  * (repeat, the horizon) is picked from a hash of the input, so seeds can
@@ -10,8 +10,8 @@
  * bad input must end in a message.  Run with tests/fuzz.sh. */
 #include "tests/fuzz_common.h"
 #include "traces/spot_trace.h"
-#include "models/interruption.h"
-#include "models/spot_price.h"
+#include "models/dist/interruption.h"
+#include "models/purchase/spot_price.h"
 #include "sim/base/rng.h"
 
 #include <math.h>

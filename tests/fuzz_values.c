@@ -2,14 +2,14 @@
  * them: `--set SECTION.KEY=VALUE` and `--vary SECTION.KEY=V1,V2,...`
  * (sim/scenario/config.c, sim/cli/sweep/sweep_grid.c), and the window and time
  * zone keys (sim/scenario/scenario_window.c, sim/base/tz.c), whose
- * openings are then walked over the horizon (sim/fleet/window.c).
+ * openings are then walked over the horizon (sim/fleet/pool/window.c).
  *
  * The input's first line is the value; a hash of it picks the key it is
  * given to, in a small valid scenario with a window.  Any crash, sanitizer
  * report, leak or hang is a bug.  Run with tests/fuzz.sh. */
 #include "tests/fuzz_common.h"
 #include "sim/scenario/scenario.h"
-#include "sim/fleet/window.h"
+#include "sim/fleet/pool/window.h"
 #include "sim/cli/sweep/sweep.h"
 
 #include <math.h>

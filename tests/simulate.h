@@ -8,7 +8,7 @@
 #define FS_TEST_SIMULATE_H
 
 #include "sim/scenario/scenario.h"
-#include "sim/fleet/world.h"
+#include "sim/fleet/world/world.h"
 
 #include <stdio.h>
 #include <stdlib.h>

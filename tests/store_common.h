@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "sim/base/vec.h"
-#include "sim/fleet/results.h"
+#include "sim/fleet/run/results.h"
 #include "sim/store/store.h"
 #include "tests/check.h"
 

@@ -1,6 +1,6 @@
 /* test_billing.c -- calendar months and billing sums, exact to the cent. */
 #include "tests/check.h"
-#include "models/billing.h"
+#include "models/purchase/billing.h"
 
 #include <string.h>
 

@@ -15,9 +15,9 @@
  *     within 10%, throughput within 12%; TTFT is printed (the model's
  *     known weakness: how TTFT grows with clients off the GPU). */
 #include "tests/check.h"
-#include "models/catalog.h"
-#include "models/llm_fit.h"
-#include "models/measure.h"
+#include "models/catalog/catalog.h"
+#include "models/llm/llm_fit.h"
+#include "models/llm/measure.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

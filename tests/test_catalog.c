@@ -8,7 +8,7 @@
  * as it is; a file without the optional columns still reads; a bad
  * discount is refused with file:line and column. */
 #include "check.h"
-#include "models/catalog.h"
+#include "models/catalog/catalog.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,7 +10,7 @@
  * of many servers, whole GPUs per server, months split and a trace. */
 #include "tests/check.h"
 #include "tests/simulate.h"
-#include "sim/fleet/fifo_recursion.h"
+#include "sim/fleet/serve/fifo_recursion.h"
 
 #include <math.h>
 #include <string.h>

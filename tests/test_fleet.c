@@ -7,8 +7,8 @@
  * bills instances still up without the per-launch minimum. */
 #include "tests/check.h"
 #include "tests/simulate.h"
-#include "sim/fleet/capacity.h"
-#include "sim/fleet/shape.h"
+#include "sim/fleet/capacity/capacity.h"
+#include "sim/fleet/serve/shape.h"
 
 #include <math.h>
 #include <stdio.h>

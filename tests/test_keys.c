@@ -7,7 +7,7 @@
  * naming its capability; and the view generated from the columns computes
  * what the contract says on a run with known rows. */
 #include "tests/check.h"
-#include "models/purchase.h"
+#include "models/purchase/purchase.h"
 #include "sim/scenario/keys.h"
 #include "sim/scenario/scenario.h"
 #include "sim/store/columns.h"

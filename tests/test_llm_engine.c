@@ -1,4 +1,4 @@
-/* test_llm_engine.c -- serving-stack profiles (models/llm_engine.c).
+/* test_llm_engine.c -- serving-stack profiles (models/llm/llm_engine.c).
  *
  * engines.csv: every profile has a row for each generation of gpus.csv;
  * `vllm` picks the current release's rows and `trt-llm@0.9` the release
@@ -6,7 +6,7 @@
  * by fs_llm_engine_write reads back to the same doubles (what calibrate
  * relies on), and a bad file is refused with "path:line: column:". */
 #include "check.h"
-#include "models/llm.h"
+#include "models/llm/llm.h"
 
 #include <stdlib.h>
 #include <string.h>

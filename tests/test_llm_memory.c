@@ -9,7 +9,7 @@
  * and the seeds' low-memory variant (about 50 GB, refused on a 24 GB A10G);
  * ZeRO stages shard what they say. */
 #include "check.h"
-#include "models/llm.h"
+#include "models/llm/llm.h"
 
 #include <unistd.h>
 

@@ -16,8 +16,8 @@
  * bound by memory reads weights + KV once, an MoE step reads the experts
  * its tokens touch, tensor parallelism adds its all-reduces. */
 #include "check.h"
-#include "models/llm.h"
-#include "models/llm_bench.h"
+#include "models/llm/llm.h"
+#include "models/llm/llm_bench.h"
 
 #include <math.h>
 #include <string.h>

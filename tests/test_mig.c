@@ -9,8 +9,8 @@
  * M/M/7 with the SM-scaled service time 108/14 s. */
 #include "check.h"
 #include "simulate.h"
-#include "models/mig.h"
-#include "sim/fleet/shape.h"
+#include "models/llm/mig.h"
+#include "sim/fleet/serve/shape.h"
 
 #include <string.h>
 

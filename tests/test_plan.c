@@ -1,11 +1,11 @@
 /* test_plan.c -- the planner's pieces: the M/M/c closed forms of
- * models/erlang.c against independent computations (Erlang C as the
+ * models/service/erlang.c against independent computations (Erlang C as the
  * textbook sum, the sojourn tail by numerical integration, the quantiles
  * by inverting the tails), and the --slo grammar against a latency table.
  * Tolerances: 1e-9 relative for the closed forms (double arithmetic),
  * 1e-6 for the integrated tail (Simpson with 20,000 steps). */
 #include "tests/check.h"
-#include "models/erlang.h"
+#include "models/service/erlang.h"
 #include "sim/cli/plan/plan.h"
 
 #include <math.h>

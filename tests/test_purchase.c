@@ -3,8 +3,8 @@
  * the refusals of reserved upfront payments), and exact bills to the cent
  * for a termination, the horizon's cut and a reservation's every hour. */
 #include "tests/check.h"
-#include "models/catalog.h"
-#include "models/purchase.h"
+#include "models/catalog/catalog.h"
+#include "models/purchase/purchase.h"
 
 #include <time.h>
 

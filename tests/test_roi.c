@@ -1,7 +1,7 @@
-/* test_roi.c -- the ROI arithmetic (models/roi.c) on demands whose best
+/* test_roi.c -- the ROI arithmetic (models/purchase/roi.c) on demands whose best
  * reservation and costs are worked out by hand in the comments. */
 #include "tests/check.h"
-#include "models/roi.h"
+#include "models/purchase/roi.h"
 
 /* 3 instances every hour of a year, $1.00 on demand, $0.60 reserved:
  * reserve 3, save 40% = 3 x 0.40 x 730 = $876.00 a month. */

@@ -1,4 +1,4 @@
-/* test_service.c -- service models (models/service.h).
+/* test_service.c -- service models (models/service/service.h).
  *
  * The registry (every model found by its name, unknown names answered with
  * the nearest one, the reserved llm refused); each model's batch time on
@@ -10,7 +10,7 @@
  * the 90th percentile of 100,000 draws against the file's, and every kind
  * of bad file refused with file:line. */
 #include "tests/check.h"
-#include "models/service.h"
+#include "models/service/service.h"
 #include "traces/arrivals.h"
 #include "sim/base/rng.h"
 

@@ -30,7 +30,7 @@
 #include <math.h>
 #include <string.h>
 #include <gsl/gsl_randist.h>
-#include "models/lifetime_fit.h"
+#include "models/dist/lifetime_fit.h"
 #include "traces/spot_trace.h"
 
 static char tmp[12][64];

@@ -14,8 +14,8 @@
  *   for a checkpoint, and cost_allocation of a training pool. */
 #include "check.h"
 #include "simulate.h"
-#include "sim/fleet/world.h"
-#include "sim/fleet/training_impl.h"
+#include "sim/fleet/world/world.h"
+#include "sim/fleet/training/training_impl.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

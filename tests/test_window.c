@@ -16,7 +16,7 @@
  *   midnight across the same change. */
 #include "check.h"
 #include "simulate.h"
-#include "sim/fleet/window.h"
+#include "sim/fleet/pool/window.h"
 
 #include <math.h>
 #include <string.h>

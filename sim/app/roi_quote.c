@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "models/roi.h"
+#include "models/purchase/roi.h"
 #include "sim/scenario/scenario_limits.h"
 
 static int pick(const char *v, size_t n, const char *const *words)

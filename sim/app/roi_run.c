@@ -8,7 +8,7 @@
  * on demand" baseline of an on-demand pool is the run's own bill; its prices (on demand: the
  * pool's own rate when it is an on-demand pool, else the catalog's; the
  * reserved rate from the catalog, split for partial and all upfront as the
- * scenario does); then models/roi.c chooses.  A pool whose rates the
+ * scenario does); then models/purchase/roi.c chooses.  A pool whose rates the
  * catalog does not know gets a note instead. */
 #include "sim/app/roi_run.h"
 
@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/billing.h"
-#include "models/catalog.h"
-#include "models/purchase.h"
+#include "models/purchase/billing.h"
+#include "models/catalog/catalog.h"
+#include "models/purchase/purchase.h"
 #include "sim/base/grammar.h"
 #include "sim/store/store.h"
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "sim/base/error.h"
-#include "models/roi.h"
+#include "models/purchase/roi.h"
 #include "sim/store/store.h"
 
 /* One pool's recommendation, what `fleetsim roi` prints (roi_out.h). */

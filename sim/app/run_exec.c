@@ -17,7 +17,7 @@
 #include "sim/app/run_exec.h"
 #include "sim/app/app_msg.h"
 #include "sim/scenario/scenario.h"
-#include "sim/fleet/world.h"
+#include "sim/fleet/world/world.h"
 #include "sim/store/store.h"
 #include "sim/app/summary.h"
 

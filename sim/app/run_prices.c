@@ -23,11 +23,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/fleet/results.h"
+#include "sim/fleet/run/results.h"
 #include "sim/scenario/scenario.h"
-#include "models/billing.h"
-#include "models/catalog.h"
-#include "models/purchase.h"
+#include "models/purchase/billing.h"
+#include "models/catalog/catalog.h"
+#include "models/purchase/purchase.h"
 
 #define HOURS_PER_YEAR 8760.0
 

@@ -8,11 +8,11 @@
 #include "sim/app/summary.h"
 #include "sim/base/grammar.h"
 #include "sim/base/textout.h"
-#include "sim/fleet/notes.h"
+#include "sim/fleet/run/notes.h"
 #include "sim/store/store.h"
 #include "sim/store/columns.h"
-#include "models/billing.h"
-#include "models/purchase.h"
+#include "models/purchase/billing.h"
+#include "models/purchase/purchase.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #define FS_SUMMARY_H
 
 #include <stdio.h>
-#include "sim/fleet/results.h"
+#include "sim/fleet/run/results.h"
 
 /* Monthly cost by pool and pricing, pool utilization, and per workload the
  * request count, p50/p99 latency, mean wait and SLO attainment. */

@@ -4,12 +4,12 @@
  * looks like, the default as written, one line of help), then read it in
  * the section's parser (scenario.c, scenario_pool.c).  `make man` puts it
  * in doc/fleetsim.1; tests/cli_docs.sh fails until README.md has it.
- * A purchase option's keys go in its own table (models/purchase_*.c). */
+ * A purchase option's keys go in its own table (models/purchase/purchase_*.c). */
 #include "sim/scenario/keys.h"
 
 #include <string.h>
 
-#include "models/purchase.h"
+#include "models/purchase/purchase.h"
 
 static const fs_key_doc scenario_keys[] = {
     {"name", "text", "the file name without .ini",

@@ -8,7 +8,7 @@
  * accepted and undocumented, or documented and refused.
  *
  * A pool also accepts the keys each purchase option declares
- * (models/purchase.h): term, upfront, ... are listed by the option that
+ * (models/purchase/purchase.h): term, upfront, ... are listed by the option that
  * reads them, never here, so that a new option brings its keys along.
  *
  * Keys of the contract whose capability is not built yet (spot

@@ -14,12 +14,12 @@
 #include "sim/base/grammar.h"
 #include "sim/base/names.h"
 #include "sim/base/tags.h"
-#include "models/catalog.h"
-#include "models/interruption.h"
-#include "models/llm.h"
-#include "models/mig.h"
-#include "models/purchase.h"
-#include "models/service.h"
+#include "models/catalog/catalog.h"
+#include "models/dist/interruption.h"
+#include "models/llm/llm.h"
+#include "models/llm/mig.h"
+#include "models/purchase/purchase.h"
+#include "models/service/service.h"
 #include "traces/arrivals.h"
 #include "traces/jobs.h"
 
@@ -57,7 +57,7 @@ typedef struct fs_pool_conf {
     char provider[16];            /* provider key: "aws", ... or "" */
     long gpus_per_instance;
     long gpus_per_server;         /* GPUs one replica needs */
-    const fs_purchase_option *purchase;   /* pricing = (models/purchase.h) */
+    const fs_purchase_option *purchase;   /* pricing = (models/purchase/purchase.h) */
     fs_scale_kind scale;
     long count;                   /* fixed size, or the start size */
     long min, max;
@@ -76,12 +76,12 @@ typedef struct fs_pool_conf {
                                      --rate reads them: "1y:none=2.10/h
                                      3y:all=40000", or "" */
     double mfu, bw_efficiency;    /* LLM serving efficiencies; 0: the
-                                     engine's default (models/llm.h) */
+                                     engine's default (models/llm/llm.h) */
     fs_llm_engines *llm_profile;  /* owned: llm_profile = FILE, or NULL */
     long kv_cache_tokens;         /* a replica's KV cache; 0: computed */
     /* mig = LAYOUT (scenario_mig.c): the instances of each GPU; n == 0:
      * whole GPUs.  sharing = timeslice(N) | mps(N): N replicas on each
-     * whole GPU (sim/fleet/sharing.c); 0: none. */
+     * whole GPU (sim/fleet/serve/sharing.c); 0: none. */
     fs_mig_layout mig;
     char mig_text[96];            /* the layout as written back */
     fs_sharing_kind sharing;
@@ -116,7 +116,7 @@ typedef struct fs_workload_conf {
     fs_call arrivals;
     const fs_config_entry *arrivals_entry;
     fs_service service;           /* service = NAME(...): the model and its
-                                     parameters (models/service.h) */
+                                     parameters (models/service/service.h) */
     int service_from_trace;       /* the model reads the trace's service
                                      times: checked when the trace opens */
     long batch_max;

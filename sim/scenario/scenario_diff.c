@@ -3,7 +3,7 @@
  *
  * Which kind a key's change is comes from two tables: key_kinds[] for the
  * keys named, section_kinds[] for the rest of a section kind; a pool key a
- * purchase option declares (models/purchase.h, through keys.h) is a
+ * purchase option declares (models/purchase/purchase.h, through keys.h) is a
  * purchase change, so a new option's keys are classed without an entry
  * here.  Keys that move no money (descriptions, tags, the run's name) are
  * left out. */

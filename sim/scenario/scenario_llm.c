@@ -1,7 +1,7 @@
 /* scenario_llm.c -- the keys of LLM serving.
  *
  *   [scenario]  models = FILE          a user's own LLMs (models.csv columns)
- *   [workload]  service = llm(model=M, precision=P, ...)   (models/service_llm.c)
+ *   [workload]  service = llm(model=M, precision=P, ...)   (models/service/service_llm.c)
  *               model = custom(params_b=, layers=, ...)     llm(model=custom)
  *               tokens_in = DIST, tokens_out = DIST         generated requests
  *               slo_ttft = D, slo_tpot = D                  objectives
@@ -11,7 +11,7 @@
  * file first and then the catalog's models.csv (loaded only when a
  * workload serves an LLM), with "did you mean" for an unknown name.
  * Whether it fits its pools' GPUs is the fleet's question (the server
- * shape decides the memory): sim/fleet/llm_server.c refuses it before any
+ * shape decides the memory): sim/fleet/serve/llm_server.c refuses it before any
  * event.  The llm keys on a workload that does not serve an llm are
  * refused, not ignored. */
 #include "sim/scenario/scenario_impl.h"
@@ -60,7 +60,7 @@ static int load_catalogs(fs_reader *rd, fs_scenario *sc)
 /* llm(model=custom): the workload's model = custom(params_b=, layers=,
  * hidden=, heads=, kv_heads=, head_dim=, ffn=, vocab=, max_context=[,
  * experts=, experts_per_token=, active_params_b=, name=]), the columns of
- * models.csv checked as a row of it is (models/llm_catalog.c). */
+ * models.csv checked as a row of it is (models/llm/llm_catalog.c). */
 static int custom_model(fs_reader *rd, fs_workload_conf *w,
                         const fs_config_entry *svc)
 {
@@ -152,7 +152,7 @@ static int token_dist(fs_reader *rd, const char *dir, const char *key,
 }
 
 /* The fewest tokens key's draws give (rounded, at least 1: as
- * models/service_llm.c draws them); 1 without the key. */
+ * models/service/service_llm.c draws them); 1 without the key. */
 static double least_tokens(int has, const fs_dist *d)
 {
     double m = has ? floor(fs_dist_min(d) + 0.5) : 1;
@@ -160,7 +160,7 @@ static double least_tokens(int has, const fs_dist *d)
 }
 
 /* A request longer than the model's context (prompt and output) is
- * dropped as vLLM refuses it (sim/fleet/llm_server.c); distributions that
+ * dropped as vLLM refuses it (sim/fleet/serve/llm_server.c); distributions that
  * can only draw such requests are refused here, at the key to blame. */
 static int check_context(fs_reader *rd, const fs_llm_service *l)
 {
@@ -189,7 +189,7 @@ static int slo_key(fs_reader *rd, const char *key, double *out)
 }
 
 /* The precisions of the weights and of the KV cache (when given) must run
- * on every pool's GPU (models/llm_precision.c: no fp8 or bf16 before
+ * on every pool's GPU (models/llm/llm_precision.c: no fp8 or bf16 before
  * Ampere), or vLLM would refuse to start. */
 static int check_precision(fs_reader *rd, const fs_scenario *sc,
                            const fs_workload_conf *w,

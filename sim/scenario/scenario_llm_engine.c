@@ -1,5 +1,5 @@
 /* scenario_llm_engine.c -- which serving-stack profile an llm workload's
- * replicas run (models/llm_engine.h):
+ * replicas run (models/llm/llm_engine.h):
  *
  *   [workload]  service = llm(..., engine=vllm|vllm@0.2|..., profile=FILE)
  *   [pool]      llm_profile = FILE, kv_cache_tokens = N
@@ -10,7 +10,7 @@
  * replaces them for that workload; engine= then names a profile of the
  * file, by default its first.  A pool's llm_profile = FILE replaces them
  * for every llm replica on that pool: the profile the workload's engine=
- * names when the file has it, else the file's first (sim/fleet/llm_setup.c).
+ * names when the file has it, else the file's first (sim/fleet/serve/llm_setup.c).
  * kv_cache_tokens = N replaces the KV cache the profile computes for each
  * replica on the pool (what a real server's log said, say).
  * An unknown name is refused here with the known ones.  The profile's

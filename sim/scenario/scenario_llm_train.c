@@ -6,7 +6,7 @@
  *                      gpus=1, reference_gpu=A100-80GB, mfu=0.4)
  *
  * Every argument is optional.  The fine-tune's memory per GPU
- * (models/llm_memory.c) must fit each pool's GPU, or the scenario is
+ * (models/llm/llm_memory.c) must fit each pool's GPU, or the scenario is
  * refused at this key with the breakdown and the catalog GPUs that hold it.
  * The jobs' durations are stated for reference_gpu (default: the first
  * pool's GPU) and rescale by the training throughput rule, tokens/s = MFU x
@@ -15,7 +15,7 @@
  * pools then share one GPU type.  The model is a row of the catalog's
  * models.csv. */
 #include "sim/scenario/scenario_impl.h"
-#include "models/llm.h"
+#include "models/llm/llm.h"
 
 #include <stdio.h>
 #include <string.h>

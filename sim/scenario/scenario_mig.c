@@ -3,7 +3,7 @@
  * mig_profile.
  *
  * A layout is checked against NVIDIA's profiles and placement rules
- * (models/mig.c) for the pool's GPU; a GPU without MIG, a layout that does
+ * (models/llm/mig.c) for the pool's GPU; a GPU without MIG, a layout that does
  * not place, or a workload's profile that none of its pools has is
  * refused with the layout, the reason and the nearest valid layouts.
  * mig.csv is read beside the GPU catalog (else the installed catalog's)

@@ -2,13 +2,13 @@
  *
  * The GPU and instance type are resolved against the catalog; the size is a
  * fixed count or an autoscaling range, both bounded (scenario_limits.h); the
- * pool's purchase option (`pricing`, models/purchase.h) reads its own keys
+ * pool's purchase option (`pricing`, models/purchase/purchase.h) reads its own keys
  * and its price from the `price` key or the catalog, through the reader
  * below.  A GPU that several providers sell is priced from the catalog only
  * when the pool says which (`provider` or `instance`): picking the cheapest
  * seller silently would price a fleet the user does not run. */
 #include "sim/scenario/scenario_impl.h"
-#include "models/roi.h"
+#include "models/purchase/roi.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,7 +36,7 @@ static int foreign_keys(fs_reader *rd, const fs_purchase_option *mine)
     return 0;
 }
 
-/* pricing = NAME: a purchase option of the registry (models/purchase.c). */
+/* pricing = NAME: a purchase option of the registry (models/purchase/purchase.c). */
 static int parse_pricing(fs_reader *rd, fs_pool_conf *p)
 {
     fs_config_entry *e = fs_rd_entry(rd, "pricing");

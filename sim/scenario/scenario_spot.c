@@ -1,5 +1,5 @@
 /* scenario_spot.c -- the spot keys of a pool (declared by the spot
- * purchase option, models/purchase_spot.c, so refused on other pools):
+ * purchase option, models/purchase/purchase_spot.c, so refused on other pools):
  * interruption, notice, replace_delay, fallback, fallback_after and
  * spot_extra, read into fs_spot_conf.
  *

@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 #include "sim/base/error.h"
-#include "sim/fleet/results.h"
+#include "sim/fleet/run/results.h"
 #include "sim/store/columns.h"
 
 #define FS_SCHEMA_VERSION 14

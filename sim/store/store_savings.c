@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "sim/base/vec.h"
-#include "models/purchase.h"
+#include "models/purchase/purchase.h"
 
 long long fs_list_cents(double list_usd_h, double gpu_hours,
                         long gpus_per_instance)

@@ -4,8 +4,8 @@
 #ifndef FS_CALIBRATE_H
 #define FS_CALIBRATE_H
 
-#include "models/llm_fit.h"
-#include "models/measure.h"
+#include "models/llm/llm_fit.h"
+#include "models/llm/measure.h"
 
 typedef struct calibration {
     fs_llm_config cfg;

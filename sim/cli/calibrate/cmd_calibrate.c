@@ -2,16 +2,16 @@
  * fits a serving stack's efficiencies and fixed costs to a user's own
  * benchmark runs.
  *
- * Reads every file (models/measure.h: vLLM, genai-perf, GuideLLM,
+ * Reads every file (models/llm/measure.h: vLLM, genai-perf, GuideLLM,
  * inference-perf JSON or plain CSV), keeps the runs of the configuration
  * named (CSV rows of other models, GPUs, precisions or TP are skipped and
- * counted), fits (models/llm_fit.h), prints each parameter with its
+ * counted), fits (models/llm/llm_fit.h), prints each parameter with its
  * standard error, each run's residuals and leave-one-out errors, and with
  * --out writes the fitted profile.  A malformed file: its name and key,
  * exit 1, nothing written. */
 #include "sim/cli/commands.h"
 #include "sim/cli/calibrate/calibrate.h"
-#include "models/catalog.h"
+#include "models/catalog/catalog.h"
 
 #include <stdio.h>
 #include <stdlib.h>

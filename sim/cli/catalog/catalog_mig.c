@@ -4,11 +4,11 @@
  * profiles, its default balanced layout and every maximal placement (no
  * instance can be added), as NVIDIA's MIG user guide draws them, each with
  * the layout a pool writes for it.  With --model, whether the LLM fits
- * each profile's slice (models/mig_fit.c): the memory breakdown, and the
+ * each profile's slice (models/llm/mig_fit.c): the memory breakdown, and the
  * most sequences of --context tokens its KV cache holds. */
 #include "sim/cli/commands.h"
-#include "models/mig.h"
-#include "models/llm.h"
+#include "models/llm/mig.h"
+#include "models/llm/llm.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* catalog_models.c -- `fleetsim catalog models`: the LLM model catalog
  * (models/catalog/models.csv, or --models FILE), one model a line. */
 #include "sim/cli/commands.h"
-#include "models/llm.h"
+#include "models/llm/llm.h"
 
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /* cmd_catalog.c -- `fleetsim catalog gpus|instances`: print the catalogs. */
 #include "sim/cli/commands.h"
-#include "models/catalog.h"
+#include "models/catalog/catalog.h"
 
 #include <math.h>
 #include <stdio.h>

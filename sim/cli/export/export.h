@@ -16,7 +16,7 @@
 #include "sim/base/error.h"
 #include "sim/base/names.h"
 #include "sim/base/tags.h"
-#include "models/billing.h"
+#include "models/purchase/billing.h"
 
 typedef struct fs_export_util {
     double t;               /* end of the sample's interval */

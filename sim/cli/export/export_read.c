@@ -10,7 +10,7 @@
 #include "sim/base/vec.h"
 #include "sim/store/store.h"
 #include "sim/store/store_query.h"
-#include "models/purchase.h"
+#include "models/purchase/purchase.h"
 
 static void copy_text(const fs_row *st, int col, char *out, size_t len)
 {

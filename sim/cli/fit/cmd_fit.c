@@ -9,10 +9,10 @@
  * breakdown in GB (10^9 bytes) per GPU, whether it fits, the largest batch
  * (and context) that fits, the nearest configurations that fit when it does
  * not (a fine-tune: the ZeRO stages and GPU counts), and every catalog GPU on which it fits with its cheapest instance
- * type, cheapest first.  The arithmetic is models/llm_memory.c's. */
+ * type, cheapest first.  The arithmetic is models/llm/llm_memory.c's. */
 #include "sim/cli/commands.h"
-#include "models/catalog.h"
-#include "models/llm.h"
+#include "models/catalog/catalog.h"
+#include "models/llm/llm.h"
 #include "sim/store/store.h"
 
 #include <math.h>

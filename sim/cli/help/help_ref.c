@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "models/purchase.h"
+#include "models/purchase/purchase.h"
 #include "sim/scenario/keys.h"
 #include "sim/store/columns.h"
 

@@ -10,7 +10,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/plan/plan.h"
 #include "sim/base/grammar.h"
-#include "sim/fleet/estimate.h"
+#include "sim/fleet/world/estimate.h"
 #include "sim/scenario/scenario_limits.h"
 #include "sim/store/columns.h"
 #include "sim/store/store.h"

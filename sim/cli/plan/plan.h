@@ -4,10 +4,10 @@
  *   plan_slo.c        --slo: metrics (any REAL column of the latency
  *                     table), reading a run's values, pass or fail;
  *   plan_candidates.c the candidates (GPU x precision x TP), memory
- *                     exclusion (models/llm.h), each one's --set list;
+ *                     exclusion (models/llm/llm.h), each one's --set list;
  *   plan_lists.c      the --gpus, --precision and --tp lists checked;
  *   plan_check.c      each candidate's scenario read before any run;
- *   plan_search.c     the count: an Erlang C bracket (models/erlang.h),
+ *   plan_search.c     the count: an Erlang C bracket (models/service/erlang.h),
  *                     then simulations (run_exec.h) bisected to the
  *                     smallest passing count, candidates in parallel;
  *   plan_user_price.c a pool's own prices (price =, quotes) per
@@ -21,7 +21,7 @@
 
 #include <stdio.h>
 #include "sim/base/names.h"
-#include "models/llm_engine.h"
+#include "models/llm/llm_engine.h"
 #include "sim/app/progress.h"
 #include "sim/store/store.h"
 

@@ -10,9 +10,9 @@
 #include "sim/cli/commands.h"
 #include "sim/base/grammar.h"
 #include "sim/scenario/config.h"
-#include "models/catalog.h"
-#include "models/dist.h"
-#include "models/llm.h"
+#include "models/catalog/catalog.h"
+#include "models/dist/dist.h"
+#include "models/llm/llm.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,8 +6,8 @@
  * (exit status 2). */
 #include "sim/cli/plan/plan.h"
 #include "sim/cli/commands.h"
-#include "models/catalog.h"
-#include "models/llm.h"
+#include "models/catalog/catalog.h"
+#include "models/llm/llm.h"
 
 #include <stdio.h>
 #include <stdlib.h>

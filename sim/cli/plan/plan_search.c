@@ -2,7 +2,7 @@
  * SLOs.
  *
  * A closed form brackets the count: for a generic service with Poisson
- * arrivals, the M/M/c queue (models/erlang.h) at the service's mean on
+ * arrivals, the M/M/c queue (models/service/erlang.h) at the service's mean on
  * the candidate's GPU gives the smallest c meeting each latency SLO.
  * For an llm service with Poisson arrivals and token draws, the roofline
  * bounds it from below (plan_candidates.c): prefill at peak compute and
@@ -24,7 +24,7 @@
 #include "sim/app/run_exec.h"
 #include "sim/app/workers.h"
 #include "sim/store/store.h"
-#include "models/erlang.h"
+#include "models/service/erlang.h"
 
 #include <errno.h>
 #include <math.h>

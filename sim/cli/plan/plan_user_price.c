@@ -17,7 +17,7 @@
  * the spot price, is refused before anything runs (cmd_plan.c). */
 #include "sim/cli/plan/plan.h"
 #include "sim/base/grammar.h"
-#include "models/roi.h"
+#include "models/purchase/roi.h"
 #include "sim/scenario/scenario_limits.h"
 
 #include <math.h>

@@ -18,7 +18,7 @@
 #include "sim/app/roi_run.h"
 #include "sim/store/store.h"
 #include "sim/store/store_query.h"
-#include "models/purchase.h"
+#include "models/purchase/purchase.h"
 
 #define NCOLS 12
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/billing.h"
+#include "models/purchase/billing.h"
 #include "sim/base/textout.h"
 #include "sim/store/store.h"
 

@@ -8,7 +8,7 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include "models/billing.h"
+#include "models/purchase/billing.h"
 #include "sim/base/textout.h"
 #include "sim/store/store.h"
 

@@ -12,7 +12,7 @@
 #include "sim/app/progress.h"
 #include "sim/app/run_exec.h"
 #include "sim/scenario/scenario.h"
-#include "sim/fleet/world.h"
+#include "sim/fleet/world/world.h"
 
 #include <errno.h>
 #include <math.h>

@@ -20,9 +20,9 @@
 #include "sim/app/run_exec.h"
 #include "sim/cli/sweep/sweep_impl.h"
 #include "sim/base/grammar.h"
-#include "sim/fleet/estimate.h"
-#include "sim/fleet/results.h"
-#include "sim/fleet/world.h"
+#include "sim/fleet/world/estimate.h"
+#include "sim/fleet/run/results.h"
+#include "sim/fleet/world/world.h"
 #include "sim/scenario/scenario.h"
 #include "sim/store/store.h"
 

@@ -1,7 +1,7 @@
 /* cmd_trace.c -- `fleetsim trace fit|stats FILE`: spot preemption traces
  * (t_seconds,available) turned into instance lifetimes
  * (traces/spot_trace.h), and maximum-likelihood exponential and Weibull
- * fits of them (models/lifetime_fit.h) with the Kolmogorov-Smirnov
+ * fits of them (models/dist/lifetime_fit.h) with the Kolmogorov-Smirnov
  * statistic of each and the `interruption = ...` line to paste into a
  * spot pool. */
 #include "sim/cli/commands.h"
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "sim/cli/shared/help.h"
-#include "models/lifetime_fit.h"
+#include "models/dist/lifetime_fit.h"
 #include "traces/spot_trace.h"
 
 static int cmp_double(const void *a, const void *b)

@@ -1,0 +1,176 @@
+/* catalog.h -- GPUs and cloud instance types, with their prices.
+ *
+ * The family models/catalog/ (lowest of models/, beside dist/): the
+ * catalog's readers and lookups, beside the CSV files they read.
+ *
+ * Read from models/catalog/gpus.csv and instances.csv (or the user's own
+ * files: negotiated prices) through the streaming CSV reader.  Every figure
+ * keeps its source column so a printed price can be traced to a page. */
+#ifndef FS_CATALOG_H
+#define FS_CATALOG_H
+
+#include <stddef.h>
+#include "sim/base/error.h"
+
+/* The largest memory_gb a gpus.csv row may give (10 TB, some 35 times the
+ * largest GPU of 2026): past it an LLM's KV cache holds more tokens than
+ * a long counts (a double beyond long, undefined behaviour to cast). */
+#define FS_GPU_MEMORY_GB_MAX 10000
+
+typedef struct fs_gpu {
+    char name[32];
+    double memory_gb, memory_bw_gbs;
+    double bf16_tflops, fp8_tflops, int8_tops;   /* dense */
+    double tdp_w;
+    int mig;
+    char source[256];
+    /* The LLM model's columns (optional in a user's gpus.csv): dense fp16
+     * tensor peak (absent: bf16's), dense int4 (0: none on the datasheet),
+     * NVLink and PCIe bandwidth per GPU (GB/s, both directions; 0 = none),
+     * fp8 tensor cores, the generation (turing, volta, ampere, ada, hopper:
+     * the default efficiencies) and the form factor (sxm | pcie). */
+    double fp16_tflops, int4_tops, nvlink_gbs, pcie_gbs;
+    int fp8_native;
+    char generation[16];
+    char form[8];
+} fs_gpu;
+
+/* A reservation's payment options, and (index 3 of a commitment cell) the
+ * Savings Plan. */
+enum { FS_UPFRONT_NONE, FS_UPFRONT_PARTIAL, FS_UPFRONT_ALL, FS_COMMIT_PLAN };
+
+/* Where a commitment figure comes from: not in any source read; the
+ * provider's published figure; derived from a published one by a
+ * documented rule (commitments.csv says which); an option the provider does
+ * not sell for this type. */
+enum { FS_RATE_UNKNOWN, FS_RATE_PUBLISHED, FS_RATE_DERIVED, FS_RATE_NOT_SOLD };
+
+/* One commitment option of an instance type: $ up front per instance for
+ * the whole term and $ per instance-hour (a Savings Plan: the plan's
+ * hourly rate for this type, no upfront). */
+typedef struct fs_commit_cell {
+    double hourly, upfront;
+    int status;             /* FS_RATE_* */
+} fs_commit_cell;
+
+typedef struct fs_instance_type {
+    char provider[16];      /* aws | gcp | azure */
+    char name[64];          /* p4d.24xlarge */
+    char gpu[32];
+    int gpus;
+    /* $ per instance-hour; NaN where the option does not exist */
+    double on_demand, spot, reserved_1y, reserved_3y;
+    /* Published upfront options of a reservation, [0] = 1 year, [1] = 3
+     * years (optional columns; NaN where not published): the partial
+     * upfront hourly rate and its upfront payment, the all-upfront
+     * payment (per instance, for the whole term). */
+    double ri_partial_h[2], ri_partial_upfront[2], ri_all_upfront[2];
+    /* Published Savings Plan discount off on-demand, 0..1 (NaN: unknown). */
+    double sp_discount[2];
+    /* Every commitment option, [term][FS_UPFRONT_* or FS_COMMIT_PLAN]:
+     * from instances.csv's columns, then commitments.csv beside it. */
+    fs_commit_cell commit[2][4];
+    char region[32];
+    char as_of[16];
+    char source[256];
+} fs_instance_type;
+
+typedef struct fs_catalog {
+    fs_gpu *gpus;
+    size_t ngpus;
+    fs_instance_type *inst;
+    size_t ninst;
+} fs_catalog;
+
+/* Loads both files, and commitments.csv from the directory of
+ * instances_csv when it is there (one row per instance x term x option,
+ * catalog_commit.c); "path:line: column: ..." on a malformed row, an
+ * instance whose GPU is not in gpus.csv, or a missing column. */
+fs_catalog *fs_catalog_load(const char *gpus_csv, const char *instances_csv,
+                            fs_error *err);
+void fs_catalog_free(fs_catalog *c);
+
+/* Case-insensitive lookups; NULL when absent. */
+const fs_gpu *fs_catalog_gpu(const fs_catalog *c, const char *name);
+/* "aws:p4d.24xlarge", or a bare type name when only one provider has it. */
+const fs_instance_type *fs_catalog_instance(const fs_catalog *c,
+                                            const char *name);
+
+/* Writes "did you mean 'X'?" (or the list of known names) into buf. */
+void fs_catalog_suggest_gpu(const fs_catalog *c, const char *name, char *buf,
+                            size_t len);
+void fs_catalog_suggest_instance(const fs_catalog *c, const char *name,
+                                 char *buf, size_t len);
+
+/* The cheapest catalog instance with this GPU (per GPU-hour) for a purchase
+ * column: 0 on-demand, 1 spot, 2 reserved 1y, 3 reserved 3y.  Prefers an
+ * exact GPU count match when gpus > 0.  NULL when none is priced. */
+const fs_instance_type *fs_catalog_cheapest(const fs_catalog *c,
+                                            const char *gpu, int gpus,
+                                            int column);
+/* The same among one provider's instances (provider NULL: any). */
+const fs_instance_type *fs_catalog_cheapest_at(const fs_catalog *c,
+                                               const char *provider,
+                                               const char *gpu, int gpus,
+                                               int column);
+double fs_instance_price(const fs_instance_type *t, int column);
+
+/* A reservation's payment option: the hourly rate and the upfront payment
+ * (per instance, whole term) for term 0 = 1 year, 1 = 3 years and upfront
+ * FS_UPFRONT_*.  The one place that answers "what does this option cost
+ * and where from": a published option is taken as it is, one the catalog
+ * derives by the provider's rule (commitments.csv) likewise with status
+ * DERIVED; otherwise it is derived from the no-upfront rate as
+ * fs_reserved_derive does.  -1 when the provider does not sell it (status
+ * NOT_SOLD: never derived) or nothing is known (UNKNOWN). */
+typedef struct fs_reserved_option {
+    double hourly, upfront;
+    int derived;
+    int status;             /* FS_RATE_*; NOT_SOLD or UNKNOWN with -1 */
+    int from_rate;          /* derived from the no-upfront rate here (no
+                               figure of the provider's for the option) */
+    const char *basis;      /* "published", "derived (split by rule)",
+                               "derived (from the no-upfront rate)", "not
+                               sold", "not found" */
+} fs_reserved_option;
+int fs_instance_reserved_option(const fs_instance_type *t, int term,
+                                int upfront, fs_reserved_option *out);
+/* Derives an upfront option from the no-upfront hourly rate over a term of
+ * term_months: partial pays half the term's cost up front and half the
+ * rate, all pays the whole term's cost up front and no rate (the same
+ * total).  Used where the provider's figure is not published. */
+void fs_reserved_derive(double rate, int term_months, int upfront,
+                        double *hourly, double *upfront_usd);
+
+/* Providers: a GPU sold by several is priced from one only when the
+ * scenario says which (pool key provider, or instance).
+ * fs_catalog_providers counts the providers selling gpu and lists them
+ * ("aws, gcp") in catalog order; fs_catalog_list_instances lists its
+ * instance types ("aws:p4d.24xlarge, gcp:a2-highgpu-1g"). */
+int fs_catalog_providers(const fs_catalog *c, const char *gpu, char *buf,
+                         size_t len);
+int fs_catalog_sells(const fs_catalog *c, const char *provider,
+                     const char *gpu);
+void fs_catalog_list_instances(const fs_catalog *c, const char *gpu,
+                               char *buf, size_t len);
+
+/* The directory holding the default gpus.csv and instances.csv:
+ * $FLEETSIM_CATALOG, else the installed data directory, else the source
+ * tree's models/catalog. */
+const char *fs_catalog_default_dir(void);
+
+/* The Savings Plan's hourly rate for term (published cells only): 0 with
+ * *hourly set, -1 when none is published. */
+int fs_instance_plan_rate(const fs_instance_type *t, int term,
+                          double *hourly);
+
+/* Reads path (commitments.csv) into c's instance rows; an absent file is
+ * no error.  0, or -1 with "path:line: column: why". */
+int fs_catalog_load_commitments(fs_catalog *c, const char *path,
+                                fs_error *err);
+/* Fills t->commit from its instances.csv columns (called per row). */
+void fs_instance_commit_from_columns(fs_instance_type *t);
+/* "published", "derived", "not sold", "not found" */
+const char *fs_rate_status_name(int status);
+
+#endif

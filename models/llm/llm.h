@@ -1,0 +1,255 @@
+/* llm.h -- an LLM on a GPU: its shape, whether it fits, how long it runs.
+ *
+ * The family models/llm/ (above catalog/, beside purchase/): an LLM on a
+ * GPU: shapes, memory, roofline timing, serving engines (llm_engine.h),
+ * MIG slices (mig.h), calibration (llm_fit.h) and the benchmark formats it
+ * reads (measure.h).
+ *
+ * Three things a planner asks of a model and a GPU, with no profiling run:
+ *   - the model's shape (models/catalog/models.csv, from each model's
+ *     published config.json, or the user's own rows);
+ *   - its memory: weights, KV cache, activations, runtime overhead (and for
+ *     training gradients and optimizer states), and whether they fit;
+ *   - its timing on the roofline: prefill is bound by compute, a decode
+ *     step by memory bandwidth (weights plus the batch's KV cache read once
+ *     per step), tensor parallelism divides the work and adds two
+ *     all-reduces per layer over the instance's interconnect.
+ * The fleet calls these through fs_llm_perf, filled once per server shape,
+ * so an iteration's time is a few multiplications and no allocation.
+ *
+ * Units: bytes and seconds; GB = 10^9 bytes in everything printed. */
+#ifndef FS_LLM_H
+#define FS_LLM_H
+
+#include <stddef.h>
+#include "sim/base/error.h"
+#include "models/catalog/catalog.h"
+#include "models/llm/llm_engine.h"
+
+typedef enum fs_precision {
+    FS_PREC_FP32,
+    FS_PREC_BF16,
+    FS_PREC_FP16,
+    FS_PREC_FP8,
+    FS_PREC_INT8,
+    FS_PREC_INT4,
+    FS_PREC_COUNT
+} fs_precision;
+
+/* "bf16" -> FS_PREC_BF16; 0, or -1 for an unknown name. */
+int fs_precision_parse(const char *s, fs_precision *out);
+const char *fs_precision_name(fs_precision p);
+/* Bytes per parameter or per cached value: 4, 2, 2, 1, 1, 0.5. */
+double fs_precision_bytes(fs_precision p);
+/* Whether g can run weights (or a KV cache) at p: 1, or 0 with why (may
+ * be NULL) naming what runs there instead (llm_precision.c). */
+int fs_precision_runs_on(const fs_gpu *g, fs_precision p, char *why,
+                         size_t len);
+
+/* One model's shape.  Dense models have experts = 0 and active = params. */
+typedef struct fs_llm_model {
+    char name[48];
+    double params;          /* total parameters */
+    double active_params;   /* per token (MoE: shared + the routed experts) */
+    int layers, hidden, heads, kv_heads, head_dim, ffn;
+    int experts, experts_per_token;
+    double expert_params;   /* parameters of one expert, all layers (MoE) */
+    int vocab;
+    long max_context;
+    char source[256];
+} fs_llm_model;
+
+typedef struct fs_llm_catalog fs_llm_catalog;
+
+/* models.csv (or a user's file of the same columns); "path:line: column:
+ * ..." on a malformed row. */
+fs_llm_catalog *fs_llm_catalog_load(const char *csv, fs_error *err);
+void fs_llm_catalog_free(fs_llm_catalog *c);
+/* Case-insensitive; NULL when absent. */
+const fs_llm_model *fs_llm_catalog_find(const fs_llm_catalog *c,
+                                        const char *name);
+/* "did you mean 'llama-3-8b'?" (or the known names) into buf. */
+void fs_llm_catalog_suggest(const fs_llm_catalog *c, const char *name,
+                            char *buf, size_t len);
+size_t fs_llm_catalog_count(const fs_llm_catalog *c);
+const fs_llm_model *fs_llm_catalog_at(const fs_llm_catalog *c, size_t i);
+/* The catalog's models.csv: fs_catalog_default_dir()/models.csv. */
+fs_llm_catalog *fs_llm_catalog_load_default(fs_error *err);
+
+/* A user's model given key by key (`model = custom(name=..., layers=...)`):
+ * fs_llm_model_set takes one column of models.csv by name ("layers",
+ * "params_b", ...) and checks its range; fs_llm_model_finish checks the
+ * whole (every shape column given, heads a multiple of KV heads...) and
+ * derives the rest.  0, or -1 with why. */
+int fs_llm_model_set(fs_llm_model *m, const char *key, const char *value,
+                     char *why, size_t len);
+int fs_llm_model_finish(fs_llm_model *m, char *why, size_t len);
+/* The parameters m's shape holds (llm_catalog.c gives the formula);
+ * fs_llm_model_finish refuses a params_b not within a factor of 2 of it. */
+double fs_llm_shape_params(const fs_llm_model *m);
+
+/* How a model is served: precision, tensor parallelism, serving stack (a
+ * profile of engines, "vllm" or "vllm@0.2": models/llm/llm_engine.h) and the
+ * efficiencies (0 = the profile's for the GPU's generation). */
+typedef struct fs_llm_config {
+    const fs_llm_model *model;
+    fs_precision weights;   /* weight precision */
+    fs_precision kv;        /* KV-cache precision (default: weights', at
+                               least fp8) */
+    int tp;                 /* GPUs per replica: 1, 2, 4, 8 */
+    const fs_llm_engines *engines;   /* the profiles engine is looked up
+                                        in (not owned) */
+    char engine[2 * FS_LLM_ENGINE_NAME_MAX];   /* "vllm" (default) */
+    double mfu;             /* prefill compute efficiency, 0..1 */
+    double bw_efficiency;   /* decode bandwidth efficiency, 0..1 */
+} fs_llm_config;
+
+/* The KV cache's default precision for these weights: the weights', at
+ * least fp8 (an int4 model keeps an fp8 cache).  fs_llm_config.kv is
+ * taken as it is: set it from this when the user names none. */
+fs_precision fs_llm_kv_default(fs_precision weights);
+
+/* bf16 weights and KV cache, tp 1, vllm from these profiles, the
+ * profile's efficiencies. */
+void fs_llm_config_default(fs_llm_config *c, const fs_llm_model *m,
+                           const fs_llm_engines *engines);
+
+/* What one replica runs on: tp GPUs of this type, each cut to a share of
+ * its compute and memory (1, 1 for whole GPUs; a MIG slice's SM and memory
+ * fractions), joined by a link of link_gbs GB/s per GPU and link_latency_s
+ * per collective step (NVLink or PCIe, from the instance type). */
+typedef struct fs_llm_hw {
+    const fs_gpu *gpu;
+    double compute_frac;
+    double memory_frac;     /* of memory capacity and of bandwidth */
+    double link_gbs;
+    double link_latency_s;
+} fs_llm_hw;
+
+/* Whole GPUs joined as their form factor says: an SXM part with NVLink by
+ * NVLink (half its both-ways figure per direction, 5 us a step), others by
+ * PCIe (half the both-ways figure, 10 us a step). */
+void fs_llm_hw_default(fs_llm_hw *hw, const fs_gpu *g);
+
+/* A memory breakdown, GB per GPU of the replica. */
+typedef struct fs_llm_memory {
+    double weights, kv_cache, activations, overhead;   /* inference */
+    double cuda_graphs, reserved;   /* the stack's graphs; what it leaves
+                                       unused (1 - memory_utilization) */
+    double kv_share;                /* of the rest, the KV cache's share */
+    double gradients, optimizer, master_weights;      /* training */
+    double adapters;        /* LoRA: the trainable adapters' weights */
+    double total, capacity;
+    int fits;
+} fs_llm_memory;
+
+/* Training: the memory of one GPU of `gpus` training data-parallel with
+ * ZeRO stage `zero` (0: everything replicated; 1: optimizer states and
+ * master weights sharded; 2: and gradients; 3: and weights). */
+typedef enum fs_optimizer {
+    FS_OPT_ADAM,       /* fp32 m and v: 8 bytes a parameter */
+    FS_OPT_ADAM8BIT,   /* 8-bit m and v: 2 bytes */
+    FS_OPT_SGD,        /* fp32 momentum: 4 bytes */
+    FS_OPT_COUNT
+} fs_optimizer;
+int fs_optimizer_parse(const char *s, fs_optimizer *out);
+const char *fs_optimizer_name(fs_optimizer o);
+
+typedef struct fs_llm_training {
+    fs_precision weights;   /* bf16; int8 for a quantized base */
+    int batch;              /* sequences per step, over all gpus */
+    long seq;               /* tokens per sequence */
+    int checkpointing;      /* activation checkpointing (recompute) */
+    fs_optimizer optimizer;
+    int master_weights;     /* fp32 master copy (mixed precision) */
+    int zero, gpus;         /* ZeRO stage 0-3 over gpus */
+    long lora_rank;         /* > 0: LoRA (QLoRA with int4 weights): the
+                               base frozen at its precision, only rank-r
+                               adapters trained (fs_llm_lora_params) */
+} fs_llm_training;
+
+/* LoRA's trainable parameters at rank r: r x (in + out) for every linear
+ * layer of every block, attention q, k, v, o and the FFN's gate, up and
+ * down (each expert's, for an MoE), as QLoRA adapts them all. */
+double fs_llm_lora_params(const fs_llm_model *m, long r);
+
+void fs_llm_fit_training(const fs_llm_model *m, const fs_llm_training *t,
+                         const fs_llm_hw *hw, fs_llm_memory *out);
+
+/* Inference at `batch` sequences of `context` tokens each. */
+void fs_llm_fit_inference(const fs_llm_config *c, const fs_llm_hw *hw,
+                          long context, int batch, fs_llm_memory *out);
+/* "weights 140.0 GB + KV cache 2.1 GB + ... = 150.3 GB > 80.0 GB" */
+void fs_llm_memory_format(const fs_llm_memory *m, char *buf, size_t len);
+
+/* Per replica, filled once: the constants an iteration's time needs. */
+typedef struct fs_llm_perf {
+    fs_llm_config cfg;
+    fs_llm_hw hw;
+    double kv_bytes_per_token;   /* all layers, the whole replica */
+    long kv_capacity_tokens;     /* KV-cache tokens that fit beside the
+                                    weights, activations and overhead,
+                                    rounded down to 16-token blocks */
+    double weight_bytes;         /* the whole replica */
+    double peak_flops;           /* replica, at the weights' precision,
+                                    times mfu */
+    double bandwidth;            /* replica, bytes/s, times bw_efficiency */
+    double step_overhead_s;      /* fixed per iteration (the stack's) */
+    double allreduce_s_per_token;/* TP: per token per iteration */
+    double allreduce_fixed_s;    /* TP: latency of 2 x layers all-reduces */
+    /* Added for the roofline's terms: */
+    double flops_per_token;      /* 2 x active params */
+    double attn_flops_per_ctx;   /* 4 x layers x heads x head_dim: one
+                                    token attending to one cached token */
+    double prefill_pad_tokens;   /* a prefill chunk's GEMMs run as if this
+                                    many more tokens came (wave and tile
+                                    quantization: small chunks are slow) */
+    double prefill_overhead_s;   /* fixed, an iteration with prefill */
+    double decode_flops;         /* replica FLOP/s of the decode GEMMs */
+    double dense_bytes;          /* MoE: weights every token reads */
+    double expert_bytes;         /* MoE: one expert, all layers */
+    int experts, experts_per_token;
+} fs_llm_perf;
+
+/* 0, or -1 with why: the config's engine profile is not in its engines,
+ * or the model does not fit (the breakdown: no KV block fits beside the
+ * weights). */
+int fs_llm_perf_init(fs_llm_perf *p, const fs_llm_config *c,
+                     const fs_llm_hw *hw, char *why, size_t len);
+
+/* Seconds of one continuous-batching iteration: prefill of prefill_tokens
+ * new tokens whose attention reads attn_ctx_tokens (sum over the prefilled
+ * tokens of the context each attends to), plus one decode step of
+ * decode_batch sequences holding decode_kv_tokens of KV cache together. */
+double fs_llm_iteration_time(const fs_llm_perf *p, long prefill_tokens,
+                             double attn_ctx_tokens, int decode_batch,
+                             long decode_kv_tokens);
+
+/* Bytes of KV cache one token holds: the whole replica, and one GPU's
+ * share (KV heads split over tp; a head is never split). */
+double fs_llm_kv_bytes_per_token(const fs_llm_config *c);
+double fs_llm_kv_bytes_per_gpu_token(const fs_llm_config *c);
+
+/* Seconds of one prefill of `tokens` prompt tokens alone (batch 1, the
+ * causal attention of a fresh prompt): TTFT at light load. */
+double fs_llm_prefill_time(const fs_llm_perf *p, long tokens);
+
+/* Training: tokens/s per GPU = mfu x peak / (6 x active params), 8 x with
+ * activation recomputation. */
+double fs_llm_training_tokens_per_s(const fs_llm_model *m, const fs_gpu *g,
+                                    fs_precision p, double mfu,
+                                    int recompute);
+/* The training MFU a GPU's generation reaches by default (bf16). */
+double fs_llm_training_mfu(const fs_gpu *g);
+
+/* The configurations nearest c on GPU g that fit (llm_nearest.c): for
+ * each precision g runs with no more bytes than c's, the least tp from
+ * c's up to max_tp at which fits(ctx, config) says yes (the KV cache at
+ * the precision's default when kv_follows).  Into out[0..max); returns
+ * how many. */
+typedef int (*fs_llm_fits_fn)(void *ctx, const fs_llm_config *c);
+int fs_llm_nearest(const fs_llm_config *c, const fs_gpu *g, int max_tp,
+                   int kv_follows, fs_llm_fits_fn fits, void *ctx,
+                   fs_llm_config *out, int max);
+
+#endif

@@ -1,0 +1,324 @@
+/* llm_catalog.c -- the model catalog: models/catalog/models.csv, or a
+ * user's CSV of the same columns (a `models =` scenario key).
+ *
+ * One row per model, from its published config.json: parameters in
+ * billions (total, and active per token for a mixture of experts), layers,
+ * hidden size, attention and KV heads, head dimension, FFN size (one
+ * expert's for an MoE), experts and experts per token, vocabulary and
+ * maximum context.  A malformed row is refused with "path:line: column:". */
+#include "models/llm/llm.h"
+#include "sim/base/csvin.h"
+#include "sim/base/vec.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct fs_llm_catalog {
+    fs_llm_model *m;
+    size_t n;
+};
+
+enum { C_NAME, C_PARAMS, C_ACTIVE, C_LAYERS, C_HIDDEN, C_HEADS, C_KV,
+       C_HEAD_DIM, C_FFN, C_EXPERTS, C_EXPERTS_TOK, C_VOCAB, C_CTX, C_SOURCE,
+       C_COUNT };
+
+static const char *const column_names[C_COUNT] = {
+    "name", "params_b", "active_params_b", "layers", "hidden", "heads",
+    "kv_heads", "head_dim", "ffn", "experts", "experts_per_token", "vocab",
+    "max_context", "source"};
+
+/* The shape columns: their range, and whether whole. */
+typedef struct shape_col {
+    const char *name;
+    double lo, hi;
+    int whole;
+} shape_col;
+
+static const shape_col shape_cols[] = {
+    {"params_b", 1e-3, 1e5, 0},    {"active_params_b", 1e-3, 1e5, 0},
+    {"layers", 1, 1000, 1},        {"hidden", 64, 1e6, 1},
+    {"heads", 1, 4096, 1},         {"kv_heads", 1, 4096, 1},
+    {"head_dim", 8, 1024, 1},      {"ffn", 64, 1e7, 1},
+    {"experts", 0, 4096, 1},       {"experts_per_token", 0, 256, 1},
+    {"vocab", 256, 1e7, 1},        {"max_context", 128, 1e8, 1},
+};
+#define NSHAPE (sizeof shape_cols / sizeof shape_cols[0])
+
+/* Where each shape column is kept; params in billions. */
+static void store(fs_llm_model *m, size_t k, double v)
+{
+    switch (k) {
+    case 0: m->params = v * 1e9; break;
+    case 1: m->active_params = v * 1e9; break;
+    case 2: m->layers = (int)v; break;
+    case 3: m->hidden = (int)v; break;
+    case 4: m->heads = (int)v; break;
+    case 5: m->kv_heads = (int)v; break;
+    case 6: m->head_dim = (int)v; break;
+    case 7: m->ffn = (int)v; break;
+    case 8: m->experts = (int)v; break;
+    case 9: m->experts_per_token = (int)v; break;
+    case 10: m->vocab = (int)v; break;
+    default: m->max_context = (long)v; break;
+    }
+}
+
+int fs_llm_model_set(fs_llm_model *m, const char *key, const char *value,
+                     char *why, size_t len)
+{
+    if (strcasecmp(key, "name") == 0 || strcasecmp(key, "source") == 0) {
+        char *dst = tolower(key[0]) == 'n' ? m->name : m->source;
+        size_t cap = tolower(key[0]) == 'n' ? sizeof m->name
+                                            : sizeof m->source;
+        if (!value[0] || strlen(value) >= cap) {
+            snprintf(why, len, "expected 1 to %zu characters", cap - 1);
+            return -1;
+        }
+        snprintf(dst, cap, "%s", value);
+        return 0;
+    }
+    for (size_t k = 0; k < NSHAPE; k++) {
+        const shape_col *c = &shape_cols[k];
+        if (strcasecmp(key, c->name))
+            continue;
+        double v;
+        if (fs_csv_number(value, &v) || v < c->lo || v > c->hi ||
+            (c->whole && v != floor(v))) {
+            snprintf(why, len, "'%s': expected a %snumber from %g to %g",
+                     value, c->whole ? "whole " : "", c->lo, c->hi);
+            return -1;
+        }
+        store(m, k, v);
+        return 0;
+    }
+    snprintf(why, len, "unknown model column '%s' (known: name, params_b, "
+             "active_params_b, layers, hidden, heads, kv_heads, head_dim, "
+             "ffn, experts, experts_per_token, vocab, max_context)", key);
+    return -1;
+}
+
+/* The parameters the shape holds, as the catalog's models are built:
+ * each layer's attention (q and o: hidden x heads x head_dim each; k and
+ * v: hidden x kv_heads x head_dim each) and gated FFN (gate, up, down:
+ * 3 x hidden x ffn, for each expert of an MoE), and untied input and
+ * output embeddings (2 x vocab x hidden).  Norms, biases and routers are
+ * left out: under 0.1% for every catalog model (models.csv's params_b
+ * over this is 1.000 for each). */
+double fs_llm_shape_params(const fs_llm_model *m)
+{
+    double h = m->hidden, attn = 2.0 * h * m->heads * m->head_dim +
+                                 2.0 * h * m->kv_heads * m->head_dim;
+    double ffn = 3.0 * h * m->ffn * (m->experts > 0 ? m->experts : 1);
+    return (double)m->layers * (attn + ffn) + 2.0 * m->vocab * h;
+}
+
+/* params_b against the shape: a model with tied embeddings or a plain
+ * (two-matrix) FFN, biases or other extras stays well within this factor;
+ * a params_b typed in the wrong unit (millions, or a shape from another
+ * model) does not. */
+#define SHAPE_FACTOR 2.0
+
+static int check_shape_params(const fs_llm_model *m, char *why, size_t len)
+{
+    double shape = fs_llm_shape_params(m);
+    if (m->params <= shape * SHAPE_FACTOR && m->params >= shape / SHAPE_FACTOR)
+        return 0;
+    snprintf(why, len, "params_b %.4g is not within a factor of %.0f of the "
+             "%.4g billion parameters its shape holds (layers x (2 x hidden "
+             "x (heads + kv_heads) x head_dim + 3 x hidden x ffn x "
+             "max(experts, 1)) + 2 x vocab x hidden)", m->params / 1e9,
+             SHAPE_FACTOR, shape / 1e9);
+    return -1;
+}
+
+int fs_llm_model_finish(fs_llm_model *m, char *why, size_t len)
+{
+    if (!m->name[0] || m->params <= 0 || !m->layers || !m->hidden ||
+        !m->heads || !m->kv_heads || !m->head_dim || !m->ffn || !m->vocab ||
+        !m->max_context) {
+        snprintf(why, len, "a model needs name, params_b, layers, hidden, "
+                 "heads, kv_heads, head_dim, ffn, vocab and max_context");
+        return -1;
+    }
+    if (m->active_params > m->params) {
+        snprintf(why, len, "active_params_b %.4g is larger than params_b "
+                 "%.4g", m->active_params / 1e9, m->params / 1e9);
+        return -1;
+    }
+    if (m->active_params <= 0 || !m->experts)
+        m->active_params = m->params;
+    if (m->heads % m->kv_heads) {
+        snprintf(why, len, "%d heads are not a multiple of %d KV heads",
+                 m->heads, m->kv_heads);
+        return -1;
+    }
+    if ((m->experts > 0) != (m->experts_per_token > 0) ||
+        m->experts_per_token > m->experts) {
+        snprintf(why, len, "experts_per_token: expected 0 for a dense "
+                 "model, else 1 to experts (%d)", m->experts);
+        return -1;
+    }
+    /* One expert's gate, up and down projections, over all layers. */
+    m->expert_params = m->experts ? 3.0 * m->hidden * m->ffn * m->layers : 0;
+    if (m->experts && m->expert_params * m->experts > m->params) {
+        snprintf(why, len, "the experts (ffn %d) alone exceed params_b",
+                 m->ffn);
+        return -1;
+    }
+    return check_shape_params(m, why, len);
+}
+
+static int read_shape(fs_csv *r, const int *idx, fs_llm_model *m,
+                      fs_error *err)
+{
+    char why[256];
+    for (int k = C_PARAMS; k < C_SOURCE; k++)
+        if (fs_llm_model_set(m, column_names[k],
+                             fs_csv_field(r, (size_t)idx[k]), why, sizeof why))
+            return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                               column_names[k], "%s", why);
+    if (fs_llm_model_finish(m, why, sizeof why))
+        return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r), NULL,
+                           "%s", why);
+    return 0;
+}
+
+/* Reads the header, and with it where each column is. */
+static int find_columns(fs_csv *r, int *idx, fs_error *err)
+{
+    int rc = fs_csv_next(r, err);
+    if (rc == 0)
+        return fs_error_at(err, fs_csv_path(r), 1, NULL,
+                           "empty file (expected a header)");
+    if (rc < 0)
+        return -1;
+    for (int k = 0; k < C_COUNT; k++) {
+        idx[k] = fs_csv_column(r, column_names[k]);
+        if (idx[k] < 0 && k != C_SOURCE)
+            return fs_error_at(err, fs_csv_path(r), 1, NULL,
+                               "missing column '%s'", column_names[k]);
+    }
+    return 0;
+}
+
+static int read_rows(fs_llm_catalog *c, fs_csv *r, const int *idx,
+                     size_t fields, fs_error *err)
+{
+    size_t cap = 0;
+    int rc;
+    while ((rc = fs_csv_next(r, err)) == 1) {
+        if (fs_csv_nfields(r) != fields)   /* a shifted row would be read
+                                              into the wrong columns */
+            return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                               NULL, "%zu fields, but the header has %zu",
+                               fs_csv_nfields(r), fields);
+        fs_llm_model *m = fs_vec_grow(c->m, &cap, c->n + 1, sizeof *m);
+        if (!m)
+            return fs_error_set(err, "out of memory reading %s",
+                                fs_csv_path(r));
+        c->m = m;
+        fs_llm_model *row = &c->m[c->n];
+        memset(row, 0, sizeof *row);
+        const char *name = fs_csv_field(r, (size_t)idx[C_NAME]);
+        if (!name[0] || strlen(name) >= sizeof row->name)
+            return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                               "name", "expected a name of 1 to %zu "
+                               "characters", sizeof row->name - 1);
+        if (fs_llm_catalog_find(c, name))
+            return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                               "name", "'%s' appears twice", name);
+        snprintf(row->name, sizeof row->name, "%s", name);
+        if (idx[C_SOURCE] >= 0)
+            snprintf(row->source, sizeof row->source, "%s",
+                     fs_csv_field(r, (size_t)idx[C_SOURCE]));
+        if (read_shape(r, idx, row, err))
+            return -1;
+        c->n++;
+    }
+    if (rc == 0 && c->n == 0)
+        return fs_error_at(err, fs_csv_path(r), 1, NULL, "a header and no "
+                           "row: expected one row for each model");
+    return rc;
+}
+
+fs_llm_catalog *fs_llm_catalog_load(const char *csv, fs_error *err)
+{
+    fs_llm_catalog *c = calloc(1, sizeof *c);
+    if (!c) {
+        fs_error_set(err, "out of memory");
+        return NULL;
+    }
+    fs_csv *r = fs_csv_open(csv, err);
+    int idx[C_COUNT];
+    if (!r || find_columns(r, idx, err) ||
+        read_rows(c, r, idx, fs_csv_nfields(r), err)) {
+        fs_csv_free(r);
+        fs_llm_catalog_free(c);
+        return NULL;
+    }
+    fs_csv_free(r);
+    return c;
+}
+
+void fs_llm_catalog_free(fs_llm_catalog *c)
+{
+    if (!c)
+        return;
+    free(c->m);
+    free(c);
+}
+
+fs_llm_catalog *fs_llm_catalog_load_default(fs_error *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/models.csv", fs_catalog_default_dir());
+    return fs_llm_catalog_load(path, err);
+}
+
+const fs_llm_model *fs_llm_catalog_find(const fs_llm_catalog *c,
+                                        const char *name)
+{
+    for (size_t i = 0; c && i < c->n; i++)
+        if (strcasecmp(c->m[i].name, name) == 0)
+            return &c->m[i];
+    return NULL;
+}
+
+void fs_llm_catalog_suggest(const fs_llm_catalog *c, const char *name,
+                            char *buf, size_t len)
+{
+    const char **names = malloc((c->n + 1) * sizeof *names);
+    if (!names) {
+        snprintf(buf, len, "(see `fleetsim catalog models`)");
+        return;
+    }
+    for (size_t i = 0; i < c->n; i++)
+        names[i] = c->m[i].name;
+    names[c->n] = NULL;
+    const char *near = fs_nearest_name(name, names);
+    if (near)
+        snprintf(buf, len, "(did you mean '%s'? see `fleetsim catalog "
+                 "models`)", near);
+    else {
+        size_t off = (size_t)snprintf(buf, len, "(known:");
+        for (size_t i = 0; i < c->n && off < len; i++)
+            off += (size_t)snprintf(buf + off, len - off, " %s", names[i]);
+        if (off < len)
+            snprintf(buf + off, len - off, ")");
+    }
+    free(names);
+}
+
+size_t fs_llm_catalog_count(const fs_llm_catalog *c)
+{
+    return c ? c->n : 0;
+}
+
+const fs_llm_model *fs_llm_catalog_at(const fs_llm_catalog *c, size_t i)
+{
+    return c && i < c->n ? &c->m[i] : NULL;
+}

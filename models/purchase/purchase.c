@@ -1,0 +1,165 @@
+/* purchase.c -- the registry of purchase options (purchase.h), and the
+ * typed key reads the options share.
+ *
+ * Adding an option: write models/purchase/purchase_NAME.c with its table, and add
+ * one line below. */
+#include "models/purchase/purchase.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include "sim/base/error.h"
+#include "sim/base/grammar.h"
+
+extern const fs_purchase_option fs_purchase_on_demand;
+extern const fs_purchase_option fs_purchase_reserved;
+extern const fs_purchase_option fs_purchase_savings_plan;
+extern const fs_purchase_option fs_purchase_spot;
+
+const fs_purchase_option *const fs_purchase_options[] = {
+    &fs_purchase_on_demand,
+    &fs_purchase_reserved,
+    &fs_purchase_savings_plan,
+    &fs_purchase_spot,
+    NULL,
+};
+
+/* Options of the contract (DESIGN.md) that this version does not have yet:
+ * named as such rather than as a typo.  One leaves this list when its file
+ * joins the registry. */
+static const char *const later_options[] = {NULL};
+
+const fs_purchase_option *fs_purchase_find(const char *name)
+{
+    for (const fs_purchase_option *const *o = fs_purchase_options; *o; o++)
+        if (strcasecmp((*o)->name, name) == 0)
+            return *o;
+    return NULL;
+}
+
+/* "a, b and c" of the registered names, or of key's owners when key. */
+static int list_options(const char *key, char *buf, size_t len)
+{
+    int n = 0, total = 0;
+    for (const fs_purchase_option *const *o = fs_purchase_options; *o; o++)
+        if (!key || fs_purchase_has_key(*o, key))
+            total++;
+    size_t at = 0;
+    buf[0] = '\0';
+    for (const fs_purchase_option *const *o = fs_purchase_options; *o; o++) {
+        if (key && !fs_purchase_has_key(*o, key))
+            continue;
+        const char *sep = n == 0 ? "" : n == total - 1 ? " and " : ", ";
+        int w = snprintf(buf + at, len - at, "%s%s", sep, (*o)->name);
+        n++;
+        if (w < 0 || (size_t)w >= len - at)
+            break;
+        at += (size_t)w;
+    }
+    return total;
+}
+
+void fs_purchase_why_unknown(const char *name, char *why, size_t len)
+{
+    char names[256];
+    list_options(NULL, names, sizeof names);
+    for (const char *const *l = later_options; *l; l++)
+        if (strcasecmp(*l, name) == 0) {
+            snprintf(why, len, "%s pools are not implemented in this version "
+                     "of fleetsim (%s are)", *l, names);
+            return;
+        }
+    const char *cand[16];
+    size_t n = 0, at = 0;
+    at = (size_t)snprintf(why, len, "'%s' is not one of", name);
+    for (const fs_purchase_option *const *o = fs_purchase_options;
+         *o && n + 1 < sizeof cand / sizeof cand[0]; o++) {
+        cand[n] = (*o)->name;
+        if (at < len)
+            at += (size_t)snprintf(why + at, len - at, "%s %s",
+                                   n ? "," : "", cand[n]);
+        n++;
+    }
+    cand[n] = NULL;
+    const char *near = fs_nearest_name(name, cand);
+    if (near && at < len)
+        snprintf(why + at, len - at, " (did you mean '%s'?)", near);
+}
+
+int fs_purchase_has_key(const fs_purchase_option *o, const char *key)
+{
+    for (const fs_key_doc *k = o->keys; k->name; k++)
+        if (strcmp(k->name, key) == 0)
+            return 1;
+    return 0;
+}
+
+int fs_purchase_key_owners(const char *key, char *buf, size_t len)
+{
+    return list_options(key, buf, len);
+}
+
+int fs_purchase_read_price(const fs_purchase_reader *rd, int column,
+                           fs_purchase_terms *t)
+{
+    int given = rd->price(rd->ctx, &t->price);
+    if (given < 0)
+        return -1;
+    if (given) {
+        snprintf(t->price_source, sizeof t->price_source, "price key");
+        return 0;
+    }
+    return rd->catalog_price(rd->ctx, column, &t->price, t->price_source,
+                             sizeof t->price_source);
+}
+
+int fs_purchase_read_duration(const fs_purchase_reader *rd, const char *key,
+                              double def, double *out)
+{
+    const char *v = rd->value(rd->ctx, key);
+    char why[256];
+    if (!v) {
+        *out = def;
+        return 0;
+    }
+    if (fs_parse_duration(v, out, why, sizeof why))
+        return rd->bad(rd->ctx, key, why);
+    return 0;
+}
+
+int fs_purchase_read_choice(const fs_purchase_reader *rd, const char *key,
+                            const char *const *words, int def, int *out)
+{
+    const char *v = rd->value(rd->ctx, key);
+    if (!v) {
+        *out = def;
+        return 0;
+    }
+    for (int i = 0; words[i]; i++)
+        if (strcasecmp(v, words[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    char why[256];
+    size_t n = (size_t)snprintf(why, sizeof why, "'%s' is not one of", v);
+    for (int i = 0; words[i] && n < sizeof why; i++)
+        n += (size_t)snprintf(why + n, sizeof why - n, "%s %s",
+                              i ? "," : "", words[i]);
+    return rd->bad(rd->ctx, key, why);
+}
+
+int fs_purchase_read_money(const fs_purchase_reader *rd, const char *key,
+                           double max, const char *bound, double *out)
+{
+    const char *v = rd->value(rd->ctx, key);
+    char why[600];
+    if (!v)
+        return 0;
+    if (fs_parse_money(v, out, why, sizeof why))
+        return rd->bad(rd->ctx, key, why);
+    if (*out > max) {
+        snprintf(why, sizeof why, "at most %s, got '%s'", bound, v);
+        return rd->bad(rd->ctx, key, why);
+    }
+    return 1;
+}

@@ -1,0 +1,178 @@
+/* purchase.h -- purchase options: how a pool's instances are paid for.
+ *
+ * The family models/purchase/ (above catalog/, beside llm/): purchase
+ * options (this file), billing (billing.h), spot prices (spot_price.h) and
+ * the reservation arithmetic of roi (roi.h).
+ *
+ * Each purchase option (on-demand, reserved, savings plan, spot)
+ * is one module, models/purchase/purchase_NAME.c, behind the small table of
+ * functions below, and one line in the registry (purchase.c).  The fleet
+ * never asks which option a pool has: it tells the pool's option what
+ * happened (an instance terminated, the horizon reached) and the option
+ * charges the pool's meter through billing.h.  The scenario layer finds an
+ * option by its `pricing =` name, accepts the pool keys the option declares
+ * and lets the option resolve its terms from them.
+ *
+ * The option reads keys through fs_purchase_reader, a neutral face of the
+ * scenario layer's reader, so that this layer never includes the scenario
+ * layer (models/ sits below it). */
+#ifndef FS_PURCHASE_H
+#define FS_PURCHASE_H
+
+#include <stddef.h>
+#include "sim/base/keydoc.h"
+#include "models/purchase/billing.h"
+
+/* The catalog price columns an option prices from (fs_instance_price). */
+enum {
+    FS_PRICE_ON_DEMAND = 0,
+    FS_PRICE_SPOT = 1,
+    FS_PRICE_RESERVED_1Y = 2,
+    FS_PRICE_RESERVED_3Y = 3,
+};
+
+/* What a pool pays, resolved once from its keys by its option.  The first
+ * fields are what any option's bill is made of; own holds what only one
+ * option needs (a savings plan's commitment and discount, a spot price
+ * trace), laid out by that option's file as a struct of its own, copied in
+ * and out with memcpy and checked to fit with a _Static_assert there, and
+ * opaque to everyone else: an option adds terms without editing this
+ * header, the scenario or the fleet. */
+typedef struct fs_purchase_terms {
+    double price;               /* $ per instance-hour (0: none by the hour) */
+    char price_source[128];     /* "price key", "catalog aws:g5.xlarge" */
+    double min_billed_s;        /* minimum billed per launch that ends */
+    int term_months;            /* commitment term; 0: none */
+    double upfront_usd;         /* per instance for the whole term */
+    union {                     /* the option's own terms */
+        unsigned char bytes[64];
+        double align_d;
+        void *align_p;
+    } own;
+} fs_purchase_terms;
+
+/* The pool's keys, as the scenario layer reads them.  Every message names
+ * the file, line and key ("s.ini:7: pool.r.upfront_price: why"). */
+typedef struct fs_purchase_reader {
+    void *ctx;
+    /* The text of key in the pool's section, or NULL when absent. */
+    const char *(*value)(void *ctx, const char *key);
+    /* Refuses key's value with why (key NULL or absent: the section). -1. */
+    int (*bad)(void *ctx, const char *key, const char *why);
+    /* Refuses the pool: "pool.NAME: missing what". -1. */
+    int (*missing)(void *ctx, const char *what);
+    /* The pool's `price` key ($ per instance-hour, bounded): 1 with *usd
+     * set when given, 0 when absent, -1 refused. */
+    int (*price)(void *ctx, double *usd);
+    /* The catalog's rate of the pool's instance type (or of the cheapest
+     * one with its GPU) in a FS_PRICE_* column, per instance of the pool,
+     * with where it came from in source.  -1 refused: "missing price (the
+     * catalog has no ... price for ...)". */
+    int (*catalog_price)(void *ctx, int column, double *usd, char *source,
+                         size_t source_len);
+    /* The catalog's published reserved payment option for term (0: 1
+     * year, 1: 3 years) and upfront (FS_UPFRONT_*), per instance of the
+     * pool: 1 with *hourly, *upfront_usd and source set when the provider
+     * publishes it, 0 when the catalog lists no such option (the option
+     * derives one from the no-upfront rate), -1 refused. */
+    int (*catalog_reserved)(void *ctx, int term, int upfront, double *hourly,
+                            double *upfront_usd, char *source,
+                            size_t source_len);
+    /* The catalog's published Savings Plan discount for term (0: 1 year,
+     * 1: 3 years) of the pool's instance type: 1 with *discount set, 0
+     * when it lists none, -1 refused. */
+    int (*catalog_plan_discount)(void *ctx, int term, double *discount);
+    double max_price;           /* $ per instance-hour bounding money keys */
+    /* The scenario's directory, against which a relative path in a key
+     * resolves (a spot price trace); NULL or "": the current one.  It
+     * lives as long as the scenario, as the values do. */
+    const char *base_dir;
+    /* The scenario's horizon in seconds (0: unknown), for an option whose
+     * terms end inside it (a reservation without renew). */
+    double horizon_s;
+} fs_purchase_reader;
+
+/* Where an option charges: a pool's meter, its calendar, and the GPUs of
+ * one instance (for the GPU-hours billed). */
+typedef struct fs_purchase_bill {
+    fs_meter *meter;
+    const fs_calendar *cal;
+    int gpus;
+    /* The pool's state of this option (its open's result; NULL for an
+     * option without one), and where a commitment's unused part is
+     * charged (its cost rows say PRICING-unused; NULL: nowhere). */
+    void *state;
+    fs_meter *unused;
+    /* Where a commitment's instances still running after its term are
+     * billed at the on-demand rate (its cost rows say on-demand, FOCUS
+     * PricingCategory Standard; NULL: nowhere). */
+    fs_meter *after_term;
+} fs_purchase_bill;
+
+typedef struct fs_purchase_option {
+    const char *name;             /* the `pricing =` value: "reserved" */
+    const char *focus_category;   /* FOCUS 1.2 PricingCategory: "Committed" */
+    /* A pool's bill paid this way, in words, for the reports that set it
+     * beside a reservation: "all on demand", "all on spot, as paid". */
+    const char *bill_label;
+    const fs_key_doc *keys;       /* pool keys it reads; NULL-name ended */
+    /* NULL when a pool of this option may autoscale; else why it may not
+     * ("reserved pools have a fixed count; ..."). */
+    const char *fixed_count;
+
+    /* Reads the option's keys, the price key and, without it, the catalog
+     * into *t (zeroed by the caller).  0, or -1 with the message set. */
+    int (*resolve)(const fs_purchase_reader *rd, fs_purchase_terms *t);
+    /* A launch at t0 ended at t1 (a termination before the horizon). */
+    void (*terminate)(const fs_purchase_terms *t, const fs_purchase_bill *b,
+                      double t0, double t1);
+    /* A launch at t0 still up at the horizon: the horizon cuts its bill. */
+    void (*cut)(const fs_purchase_terms *t, const fs_purchase_bill *b,
+                double t0);
+    /* The horizon: what the pool owes whatever its instances did, for its
+     * count instances (a reservation's every hour and upfront). */
+    void (*finish)(const fs_purchase_terms *t, const fs_purchase_bill *b,
+                   long count);
+    /* Optional (NULL: no state).  The state an option keeps for one pool
+     * through one run (a savings plan's usage hour by hour), made when the
+     * pool is built, once, so that no event allocates: NULL when out of
+     * memory.  finish is called after every cut; close frees it. */
+    void *(*open)(const fs_purchase_terms *t, const fs_calendar *cal);
+    void (*close)(void *state);
+} fs_purchase_option;
+
+/* The registry, in the order `fleetsim help` lists them; NULL-ended. */
+extern const fs_purchase_option *const fs_purchase_options[];
+
+/* The option named name (case-insensitive, as other choices), or NULL. */
+const fs_purchase_option *fs_purchase_find(const char *name);
+/* Why name is no option: one of the contract's options this version does
+ * not implement yet, or the nearest registered name. */
+void fs_purchase_why_unknown(const char *name, char *why, size_t len);
+/* Whether option o declares key. */
+int fs_purchase_has_key(const fs_purchase_option *o, const char *key);
+/* Writes "reserved" or "on-demand and spot": the options declaring key
+ * (0 when none does). */
+int fs_purchase_key_owners(const char *key, char *buf, size_t len);
+
+/* The hourly rate of an option that sells by the hour: the pool's `price`
+ * key ("price key"), else the catalog's rate in column (FS_PRICE_*).  0, or
+ * -1 refused. */
+int fs_purchase_read_price(const fs_purchase_reader *rd, int column,
+                           fs_purchase_terms *t);
+
+/* Typed reads for an option's resolve, with the messages of the scenario
+ * layer's readers: def when the key is absent; -1 refused. */
+int fs_purchase_read_duration(const fs_purchase_reader *rd, const char *key,
+                              double def, double *out);
+int fs_purchase_read_choice(const fs_purchase_reader *rd, const char *key,
+                            const char *const *words, int def, int *out);
+/* A money key at most max ("at most BOUND, got 'V'"); absent: 0. */
+int fs_purchase_read_money(const fs_purchase_reader *rd, const char *key,
+                           double max, const char *bound, double *out);
+
+/* Whether a reserved pool's terms renew at the term's end (renew = yes);
+ * 0 for any other option's terms only when read through this. */
+int fs_reserved_renews(const fs_purchase_terms *t);
+
+#endif

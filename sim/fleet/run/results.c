@@ -1,0 +1,108 @@
+/* results.c -- the growable row arrays of an fs_results; see results.h.
+ *
+ * Each table is an array that doubles when full, so appending n rows costs
+ * O(n) copies in all and a run with 100k utilization samples makes about 13
+ * allocations.  A failed allocation leaves the array as it was.  The bytes
+ * the arrays hold are counted (atomically: cheap, and safe should runs
+ * ever be simulated in threads), so that a test can see how much a run
+ * holds at its peak. */
+#include "sim/fleet/run/results.h"
+#include "sim/base/vec.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static atomic_size_t bytes_now, bytes_peak;
+
+static void count_bytes(size_t add, size_t sub)
+{
+    size_t now = atomic_fetch_add(&bytes_now, add) + add;
+    atomic_fetch_sub(&bytes_now, sub);
+    size_t peak = atomic_load(&bytes_peak);
+    while (now > peak && !atomic_compare_exchange_weak(&bytes_peak, &peak,
+                                                       now))
+        ;
+}
+
+size_t fs_results_bytes(void)
+{
+    return atomic_load(&bytes_now);
+}
+
+size_t fs_results_peak_bytes(void)
+{
+    return atomic_load(&bytes_peak);
+}
+
+void fs_results_reset_peak(void)
+{
+    atomic_store(&bytes_peak, atomic_load(&bytes_now));
+}
+
+void fs_results_init(fs_results *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+/* Frees the rows and scenario_text (which the results own: malloc'd by
+ * whoever filled them), and leaves r as fs_results_init left it. */
+void fs_results_free(fs_results *r)
+{
+    if (!r)
+        return;
+    free(r->scenario_text);
+    count_bytes(0, r->costs_cap * sizeof *r->costs +
+                   r->util_cap * sizeof *r->util +
+                   r->latency_cap * sizeof *r->latency +
+                   r->pools_cap * sizeof *r->pools +
+                   r->jobs_cap * sizeof *r->jobs +
+                   r->interrupts_cap * sizeof *r->interrupts +
+                   r->allocs_cap * sizeof *r->allocs +
+                   r->slices_cap * sizeof *r->slices);
+    free(r->slices);
+    free(r->allocs);
+    free(r->costs);
+    free(r->util);
+    free(r->latency);
+    free(r->pools);
+    free(r->jobs);
+    free(r->interrupts);
+    fs_results_init(r);
+}
+
+/* Returns rows with room for one more row of size bytes past n (doubling
+ * *cap when needed), or NULL with rows untouched when out of memory. */
+static void *grow(void *rows, size_t n, size_t *cap, size_t size)
+{
+    size_t old = *cap;
+    void *p = fs_vec_grow(rows, cap, n + 1, size);
+    if (p && *cap != old)
+        count_bytes(*cap * size, old * size);
+    return p;
+}
+
+/* One function per table, all the same: grow, take the next row, zero it. */
+#define DEFINE_ADD(fn, type, arr, n, cap)                                   \
+    type *fn(fs_results *r)                                                 \
+    {                                                                       \
+        type *rows = grow(r->arr, r->n, &r->cap, sizeof *rows);             \
+        if (!rows)                                                          \
+            return NULL;                                                    \
+        r->arr = rows;                                                      \
+        type *row = &rows[r->n++];                                          \
+        memset(row, 0, sizeof *row);                                        \
+        return row;                                                         \
+    }
+
+DEFINE_ADD(fs_results_add_cost, fs_cost_row, costs, ncosts, costs_cap)
+DEFINE_ADD(fs_results_add_slice, fs_slice_row, slices, nslices, slices_cap)
+DEFINE_ADD(fs_results_add_util, fs_util_row, util, nutil, util_cap)
+DEFINE_ADD(fs_results_add_latency, fs_latency_row, latency, nlatency,
+           latency_cap)
+DEFINE_ADD(fs_results_add_pool, fs_pool_row, pools, npools, pools_cap)
+DEFINE_ADD(fs_results_add_job, fs_job_row, jobs, njobs, jobs_cap)
+DEFINE_ADD(fs_results_add_alloc, fs_alloc_row, allocs, nallocs, allocs_cap)
+DEFINE_ADD(fs_results_add_interrupt, fs_interrupt_row, interrupts,
+           ninterrupts, interrupts_cap)

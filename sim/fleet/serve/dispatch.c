@@ -1,0 +1,524 @@
+/* dispatch.c -- inference serving: arrivals, the work-conserving FIFO
+ * queue, dynamic batching and completions.
+ *
+ * An arriving request goes to the server collecting a batch for its
+ * workload, else to an idle server of the first pool in the workload's
+ * preference list that has one, else to the back of the workload's queue.
+ * A server that falls idle takes the oldest waiting request among the
+ * workloads its pool serves.  With batch_max = 1 this is exactly M/G/c.
+ *
+ * Batching: a server takes up to batch_max waiting requests.  If fewer are
+ * waiting it holds them, collecting arrivals, until the batch is full or the
+ * oldest request has waited batch_wait (Triton's max_queue_delay).  A batch
+ * runs for base + per_item x size under linear(), else for the longest
+ * demand in it (requests of a batch run in lockstep).
+ *
+ * Dispatch hears of instances as a subscriber of each pool's capacity
+ * (fs_dispatch_listener): an instance up puts its servers to work, one
+ * draining takes its idle servers off, one gone takes them all off.  An
+ * instance interrupted (spot) loses the batches still on it: they go back
+ * to the head of their queues, oldest first, are counted as retried and
+ * served again; their latency runs from their first arrival, so it
+ * includes the lost attempt.  During a notice the instance takes no new
+ * work but its batches run on and finish if they can. */
+#include "sim/fleet/serve/dispatch.h"
+#include "sim/fleet/serve/llm_server.h"
+#include "sim/fleet/run/notes.h"
+#include "sim/base/rng.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void on_arrival(fs_engine *e, void *obj, long arg);
+static void on_batch_done(fs_engine *e, void *obj, long arg);
+static void on_batch_deadline(fs_engine *e, void *obj, long arg);
+static void seek_work(fs_server *s);
+static const fs_server_discipline batch_discipline;
+
+/* The server disciplines (servers.h), by the name a service model asks
+ * for (fs_service_model.server; NULL: "batch"). */
+static const fs_server_discipline *const disciplines[] = {
+    &batch_discipline,
+    &fs_llm_discipline,
+    NULL,
+};
+
+static const fs_server_discipline *discipline_for(const fs_service_model *m)
+{
+    const char *name = m->server ? m->server : "batch";
+    for (const fs_server_discipline *const *d = disciplines; *d; d++)
+        if (strcmp((*d)->name, name) == 0)
+            return *d;
+    return &batch_discipline;
+}
+
+static const fs_server_discipline *disc(const fs_servers *p)
+{
+    return p->disc ? p->disc : &batch_discipline;
+}
+
+/* Workload w's pool p schedules as w's service model asks; a pool whose
+ * workloads ask for different disciplines is refused. */
+static int bind_discipline(fs_workload *w, fs_servers *p, fs_error *err)
+{
+    const fs_server_discipline *d = discipline_for(w->conf->service.model);
+    if (p->disc && p->disc != d)
+        return fs_error_at(err, w->conf->arrivals_entry->file, 0,
+                           w->conf->section, "pool %s serves workloads with "
+                           "%s and with %s servers; give each its own pool",
+                           p->conf->name, p->disc->name, d->name);
+    p->disc = d;
+    p->done = fs_dispatch_done;
+    return 0;
+}
+
+int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
+                     fs_servers *const *pools, unsigned replication,
+                     fs_error *err)
+{
+    memset(w, 0, sizeof *w);
+    w->conf = c;
+    w->sim = sim;
+    w->lane = fs_engine_lane_new(sim->engine);
+    w->on_arrive = on_arrival;
+    fs_queue_init(&w->queue);
+    char source[FS_NAME_MAX + 16];
+    snprintf(source, sizeof source, "arrivals:%s", c->name);
+    w->arrival_rng = fs_rng_new(sim->sc->seed, replication, source);
+    snprintf(source, sizeof source, "service:%s", c->name);
+    w->service_rng = fs_rng_new(sim->sc->seed, replication, source);
+    if (!w->arrival_rng || !w->service_rng || fs_hist_init(&w->latency) ||
+        fs_hist_init(&w->wait))
+        return fs_error_set(err, "out of memory");
+    for (int k = 0; k < c->npools; k++) {
+        fs_servers *p = pools[c->pools[k]];
+        w->pools[k] = p;
+        /* Demand is stated for the reference GPU; a faster GPU takes
+         * proportionally less time (dense bf16 throughput). */
+        w->speed[k] = c->reference_gpu.bf16_tflops / p->conf->gpu.bf16_tflops;
+        if (p->nwls == (int)(sizeof p->wls / sizeof p->wls[0]))
+            return fs_error_at(err, c->arrivals_entry->file, 0, c->section,
+                               "pool %s serves too many workloads (%d at "
+                               "most)", p->conf->name,
+                               FS_MAX_WORKLOADS_PER_POOL);
+        p->wls[p->nwls++] = w;
+        if (bind_discipline(w, p, err))
+            return -1;
+    }
+    w->npools = c->npools;
+    if (c->service.model->server && fs_llm_workload_init(w, err))
+        return -1;
+
+    const fs_config_entry *e = c->arrivals_entry;
+    const fs_config_entry *se = fs_config_find(sim->sc->cfg, c->section,
+                                               "statuses");
+    char key[FS_NAME_MAX + 24], skey[FS_NAME_MAX + 24];
+    snprintf(key, sizeof key, "%s.arrivals", c->section);
+    snprintf(skey, sizeof skey, "%s.statuses", c->section);
+    char gkey[FS_NAME_MAX + 24];
+    snprintf(gkey, sizeof gkey, "%s.growth", c->section);
+    fs_arrivals_spec spec = {
+        .call = &c->arrivals, .file = e->file, .line = e->line, .key = key,
+        .base_dir = fs_config_entry_dir(e, sim->sc->dir), .horizon_s = sim->sc->horizon_s,
+        .start_hour = sim->sc->start_hour, .rate_scale = c->rate_scale,
+        .repeat = c->repeat, .bad_rows = c->bad_rows, .rng = w->arrival_rng,
+        .growth = c->growth,
+        .growth_key = {c->growth_entry ? c->growth_entry->value : NULL,
+                       c->growth_entry ? c->growth_entry->file : NULL, gkey,
+                       c->growth_entry ? c->growth_entry->line : 0},
+        .statuses = {se ? se->value : NULL, se ? se->file : NULL, skey,
+                     se ? se->line : 0},
+    };
+    w->arrivals = fs_arrivals_open(&spec, err);
+    if (!w->arrivals)
+        return -1;
+    fs_workload_note_skipped(w->arrivals, c->name, key, sim->out);
+    fs_trace_stats st;
+    fs_arrivals_stats(w->arrivals, &st);
+    if (c->service_from_trace) {
+        if (!st.has_service)
+            return fs_error_at(err, e->file, e->line, key,
+                               "service = trace needs a trace that records "
+                               "service times (alibaba-lora, or generic with "
+                               "service=COLUMN); this one does not");
+    }
+    if (c->service.model->server && fs_llm_check_tokens(w, &st, err))
+        return -1;
+    return 0;
+}
+
+void fs_workload_free(fs_workload *w)
+{
+    fs_arrivals_free(w->arrivals);
+    if (w->arrival_rng)
+        gsl_rng_free(w->arrival_rng);
+    if (w->service_rng)
+        gsl_rng_free(w->service_rng);
+    fs_queue_free(&w->queue);
+    fs_fifo_free(&w->fifo);
+    fs_hist_free(&w->latency);
+    fs_hist_free(&w->wait);
+    fs_llm_workload_free(w);
+}
+
+int fs_workload_pull(fs_workload *w)
+{
+    int rc = fs_arrivals_next(w->arrivals, &w->next, w->sim->err);
+    if (rc < 0)
+        fs_sim_fail(w->sim);
+    assert(rc <= 0 || w->next.t >= fs_engine_now(w->sim->engine));
+    return rc;
+}
+
+void fs_workload_schedule(fs_workload *w)
+{
+    fs_sim *sim = w->sim;
+    if (!fs_engine_lane_at(sim->engine, w->lane, w->next.t, w->on_arrive, w,
+                           0)) {
+        fs_error_set(sim->err, "out of memory scheduling arrivals");
+        fs_sim_fail(sim);
+    }
+}
+
+void fs_workload_schedule_next(fs_workload *w)
+{
+    if (fs_workload_pull(w) > 0)
+        fs_workload_schedule(w);
+}
+
+int fs_workload_start(fs_workload *w)
+{
+    fs_workload_schedule_next(w);
+    return w->sim->failed ? -1 : 0;
+}
+
+static double pool_speed(const fs_workload *w, const fs_servers *p)
+{
+    for (int k = 0; k < w->npools; k++)
+        if (w->pools[k] == p)
+            return w->speed[k];
+    assert(!"pool does not serve workload");
+    return 1;
+}
+
+static void start_batch(fs_server *s)
+{
+    fs_workload *w = s->wl;
+    fs_engine *e = w->sim->engine;
+    double now = fs_engine_now(e);
+    assert(s->nbatch > 0);
+    if (s->state == FS_SERVER_COLLECTING) {
+        fs_engine_cancel(e, s->timer);
+        s->timer = 0;
+        if (w->collecting == s)
+            w->collecting = NULL;
+    }
+    /* A MIG slice runs at its share of the GPU's SMs (shape.h). */
+    double t = fs_service_batch_time(&w->conf->service, s->batch, s->nbatch,
+                                     pool_speed(w, s->pool)) / s->shape->speed;
+    double warmup = w->sim->sc->warmup_s;
+    for (int i = 0; i < s->nbatch; i++)
+        if (s->batch[i].arrival >= warmup) {
+            w->wait_sum += now - s->batch[i].arrival;
+            w->measured_started++;
+        }
+    fs_servers_set_busy(s->pool, s, 1);
+    s->state = FS_SERVER_BUSY;
+    s->timer = fs_servers_run(s->pool, s, t, on_batch_done);
+    if (!s->timer) {
+        fs_error_set(w->sim->err, "out of memory scheduling completions");
+        fs_sim_fail(w->sim);
+    }
+}
+
+/* The server holds its partial batch until it fills or the oldest request
+ * has waited batch_wait. */
+static void collect_or_start(fs_server *s)
+{
+    fs_workload *w = s->wl;
+    const fs_workload_conf *c = w->conf;
+    double deadline = s->batch[0].arrival + c->batch_wait;
+    double now = fs_engine_now(w->sim->engine);
+    if (s->nbatch >= c->batch_max || c->batch_wait <= 0 || deadline <= now ||
+        w->collecting) {
+        start_batch(s);
+        return;
+    }
+    s->state = FS_SERVER_COLLECTING;
+    w->collecting = s;
+    s->timer = fs_engine_at(w->sim->engine, deadline, on_batch_deadline, s, 0);
+    if (!s->timer) {
+        fs_error_set(w->sim->err, "out of memory scheduling a batch deadline "
+                     "of workload %s", c->name);
+        fs_sim_fail(w->sim);
+    }
+}
+
+/* Server s (idle, not on the idle stack) takes work or goes idle. */
+static void seek_work(fs_server *s)
+{
+    fs_servers *p = s->pool;
+    assert(s->state == FS_SERVER_IDLE && s->idle_pos < 0);
+    fs_workload *best = NULL;
+    for (int k = 0; k < p->nwls; k++) {
+        const fs_request *head = fs_queue_peek(&p->wls[k]->queue);
+        if (head && fs_server_takes(s, p->wls[k]->conf->mig_profile) &&
+            (!best ||
+                     head->arrival < fs_queue_peek(&best->queue)->arrival))
+            best = p->wls[k];
+    }
+    if (!best) {
+        fs_servers_idle_push(p, s);
+        return;
+    }
+    fs_servers_taken(p, s);
+    s->wl = best;
+    s->nbatch = 0;
+    int take = disc(p)->take(s, best);
+    while (s->nbatch < take && best->queue.len)
+        s->batch[s->nbatch++] = fs_queue_pop(&best->queue);
+    disc(p)->start(s);
+}
+
+static fs_server *find_idle_server(fs_workload *w)
+{
+    for (int k = 0; k < w->npools; k++) {
+        fs_server *s = fs_servers_idle_pop_for(w->pools[k],
+                                               w->conf->mig_profile);
+        if (s)
+            return s;
+    }
+    return NULL;
+}
+
+/* The request arriving now (w->next, its demand drawn by the service
+ * model from w's service stream), counted as arrived. */
+static fs_request arrive(fs_workload *w)
+{
+    const fs_service *sv = &w->conf->service;
+    w->arrived++;
+    return fs_service_request(sv, w->service_rng, w->next.t,
+                              w->next.service_s, w->next.tokens_in,
+                              w->next.tokens_out);
+}
+
+static void on_arrival(fs_engine *e, void *obj, long arg)
+{
+    (void)e;
+    (void)arg;
+    fs_workload *w = obj;
+    const fs_workload_conf *c = w->conf;
+    fs_request r = arrive(w);
+    fs_server *s = w->collecting;
+    if (s) {
+        assert(w->queue.len == 0 && s->nbatch < c->batch_max);
+        s->batch[s->nbatch++] = r;
+        if (s->nbatch == c->batch_max)
+            start_batch(s);
+    } else if ((s = find_idle_server(w))) {
+        fs_servers_taken(s->pool, s);
+        s->wl = w;
+        s->nbatch = 1;
+        s->batch[0] = r;
+        disc(s->pool)->start(s);
+    } else if (c->queue_max && w->queue.len >= (size_t)c->queue_max) {
+        w->dropped++;
+    } else if (fs_queue_push(&w->queue, r)) {
+        fs_error_set(w->sim->err, "out of memory queueing requests");
+        fs_sim_fail(w->sim);
+        return;
+    }
+    fs_workload_schedule_next(w);
+}
+
+static void on_batch_deadline(fs_engine *e, void *obj, long arg)
+{
+    (void)e;
+    (void)arg;
+    fs_server *s = obj;
+    assert(s->state == FS_SERVER_COLLECTING);
+    s->timer = 0;
+    start_batch(s);
+}
+
+static void on_batch_done(fs_engine *e, void *obj, long arg)
+{
+    (void)arg;
+    fs_server *s = obj;
+    fs_workload *w = s->wl;
+    double now = fs_engine_now(e);
+    double slo = w->conf->slo_s;
+    s->timer = 0;
+    double warmup = w->sim->sc->warmup_s;
+    for (int i = 0; i < s->nbatch; i++) {
+        if (s->batch[i].arrival < warmup)
+            continue;
+        double latency = now - s->batch[i].arrival;
+        fs_hist_add(&w->latency, latency);
+        fs_hist_add(&w->wait, s->busy_since - s->batch[i].arrival);
+        w->slo_met += latency <= slo;
+        w->measured++;
+    }
+    w->completed += s->nbatch;
+    w->batches++;
+    fs_dispatch_done(s);
+}
+
+void fs_dispatch_done(fs_server *s)
+{
+    s->nbatch = 0;
+    s->wl = NULL;
+    fs_servers_set_busy(s->pool, s, 0);
+    fs_servers_released(s->pool, s);
+    if (s->state == FS_SERVER_IDLE)
+        seek_work(s);
+}
+
+long fs_workload_unfinished(const fs_workload *w)
+{
+    long n = (long)w->queue.len + w->late;
+    for (int k = 0; k < w->npools; k++) {
+        const fs_servers *p = w->pools[k];
+        for (size_t i = 0; i < p->nservers; i++)
+            if (p->servers[i].wl == w)
+                n += p->servers[i].nbatch;
+    }
+    return n;
+}
+
+long fs_workload_waiting(const fs_workload *w, double t)
+{
+    return (long)w->queue.len + (long)fs_fifo_waiting(&w->fifo, t);
+}
+
+/* Capacity events of a pool, ctx = its fs_servers. */
+
+static void on_instance_up(void *ctx, fs_capacity *cap, int inst)
+{
+    (void)cap;
+    fs_servers *p = ctx;
+    fs_server *s = fs_servers_of(p, inst);
+    for (int k = 0; k < p->per_instance; k++) {
+        s[k].state = FS_SERVER_IDLE;
+        seek_work(&s[k]);
+    }
+}
+
+/* Idle servers go off; busy ones finish their batch first. */
+static void on_instance_notice(void *ctx, fs_capacity *cap, int inst)
+{
+    (void)cap;
+    fs_servers *p = ctx;
+    fs_server *s = fs_servers_of(p, inst);
+    for (int k = 0; k < p->per_instance; k++)
+        if (s[k].state == FS_SERVER_IDLE) {
+            fs_servers_idle_remove(p, &s[k]);
+            s[k].state = FS_SERVER_OFF;
+        }
+}
+
+static void on_instance_down(void *ctx, fs_capacity *cap, int inst)
+{
+    (void)cap;
+    fs_servers *p = ctx;
+    fs_server *s = fs_servers_of(p, inst);
+    for (int k = 0; k < p->per_instance; k++) {
+        assert(s[k].state == FS_SERVER_OFF || s[k].state == FS_SERVER_IDLE);
+        fs_servers_idle_remove(p, &s[k]);
+        s[k].state = FS_SERVER_OFF;
+    }
+}
+
+/* Server s's batch is lost: its requests go back to the head of their
+ * queue, oldest first, and the wait counted when it started is taken
+ * back (it will be counted again when it restarts). */
+static void requeue_batch(fs_server *s, double now)
+{
+    fs_servers *p = s->pool;
+    fs_workload *w = s->wl;
+    fs_engine_cancel(w->sim->engine, s->timer);
+    s->timer = 0;
+    if (s->state == FS_SERVER_BUSY) {
+        double warmup = w->sim->sc->warmup_s;
+        for (int i = 0; i < s->nbatch; i++)
+            if (s->batch[i].arrival >= warmup) {
+                w->wait_sum -= s->busy_since - s->batch[i].arrival;
+                w->measured_started--;
+            }
+        p->lost_last += now - s->busy_since;
+        fs_servers_set_busy(p, s, 0);
+    } else if (w->collecting == s) {
+        w->collecting = NULL;
+    }
+    for (int i = s->nbatch - 1; i >= 0; i--)
+        if (fs_queue_push_front(&w->queue, s->batch[i])) {
+            fs_error_set(w->sim->err, "out of memory queueing requests");
+            fs_sim_fail(w->sim);
+            break;
+        }
+    w->retried += s->nbatch;
+    p->retried += s->nbatch;
+    s->nbatch = 0;
+    s->wl = NULL;
+}
+
+/* Idle servers anywhere take the requeued work of workload w. */
+static void wake_idle(fs_workload *w)
+{
+    fs_server *s;
+    while (w->queue.len && (s = find_idle_server(w)))
+        seek_work(s);
+}
+
+/* The provider took the instance, held work and all (its holds are
+ * forgotten by capacity: no unhold). */
+static void on_instance_interrupted(void *ctx, fs_capacity *cap, int inst)
+{
+    fs_servers *p = ctx;
+    fs_server *s = fs_servers_of(p, inst);
+    fs_workload *touched[FS_MAX_WORKLOADS_PER_POOL];
+    int nt = 0;
+    double now = fs_capacity_now(cap);
+    p->lost_last = 0;
+    for (int k = 0; k < p->per_instance; k++) {
+        if (s[k].state == FS_SERVER_BUSY ||
+            s[k].state == FS_SERVER_COLLECTING) {
+            int seen = 0;
+            for (int j = 0; j < nt; j++)
+                seen |= touched[j] == s[k].wl;
+            if (!seen)
+                touched[nt++] = s[k].wl;
+            disc(p)->lose(&s[k], now);
+        }
+        fs_servers_idle_remove(p, &s[k]);
+        s[k].state = FS_SERVER_OFF;
+    }
+    p->lost_s += p->lost_last;
+    for (int j = 0; j < nt; j++)
+        wake_idle(touched[j]);
+}
+
+static int batch_take(const fs_server *s, const fs_workload *w)
+{
+    (void)s;
+    return (int)w->conf->batch_max;
+}
+
+static const fs_server_discipline batch_discipline = {
+    .name = "batch",
+    .take = batch_take,
+    .start = collect_or_start,
+    .lose = requeue_batch,
+};
+
+const fs_capacity_listener fs_dispatch_listener = {
+    .name = "dispatch",
+    .on = {
+        [FS_CAPACITY_UP] = on_instance_up,
+        [FS_CAPACITY_NOTICE] = on_instance_notice,
+        [FS_CAPACITY_DOWN] = on_instance_down,
+        [FS_CAPACITY_INTERRUPTED] = on_instance_interrupted,
+    },
+};

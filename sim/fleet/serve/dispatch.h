@@ -1,0 +1,106 @@
+/* dispatch.h -- inference workloads: their queues, and how requests reach
+ * servers.
+ *
+ * A workload pulls arrivals from its stream, queues them FIFO and hands
+ * them to the servers of its pools, in its preference order; servers that
+ * fall idle take the oldest waiting request among their pool's workloads
+ * (dispatch.c).  Dispatch learns which servers exist by subscribing to
+ * each pool's capacity (fs_dispatch_listener), its first subscriber. */
+#ifndef FS_DISPATCH_H
+#define FS_DISPATCH_H
+
+#include <gsl/gsl_rng.h>
+#include "sim/base/histogram.h"
+#include "sim/fleet/serve/fifo_recursion.h"
+#include "sim/fleet/serve/servers.h"
+#include "traces/arrivals.h"
+#include "models/llm/llm.h"
+
+/* What an LLM workload measures beyond latency (continuous batching,
+ * llm_server.c): time to first token, time per output token after the
+ * first, their objectives, tokens, iterations and KV-cache preemptions. */
+typedef struct fs_llm_stats {
+    fs_hist ttft, tpot;
+    long ttft_met, tpot_met, tpot_n;   /* measured requests within the
+                                          objectives; those with a TPOT */
+    double tokens_in, tokens_out;      /* of every completed request */
+    long preempted;                    /* KV cache full mid-decode */
+    long too_long;                     /* dropped: in+out tokens exceed the
+                                          KV cache of a whole replica */
+    long over_context;                 /* dropped: in+out tokens exceed the
+                                          model's max_context */
+    long iterations;
+    double running_sum;                /* requests running, summed over
+                                          iterations (mean batch size) */
+} fs_llm_stats;
+
+struct fs_workload {
+    const fs_workload_conf *conf;
+    fs_sim *sim;
+    fs_arrivals *arrivals;
+    gsl_rng *arrival_rng, *service_rng;
+    fs_arrival next;
+    int lane;               /* the engine lane of its next arrival, or -1 */
+    fs_handler on_arrive;   /* its arrivals' handler: through the queue and
+                               the servers, or by the recursion */
+    int fifo_applies;       /* fs_fifo_applies, decided once per world
+                               (world.c) */
+    fs_fifo fifo;           /* the recursion, when it serves the workload
+                               (fs_workload_use_fifo); n = 0 otherwise */
+    long late;              /* served by the recursion: requests that end
+                               at or after the horizon */
+    fs_queue queue;
+    fs_servers *pools[FS_MAX_POOLS_PER_WORKLOAD];   /* preference order */
+    double speed[FS_MAX_POOLS_PER_WORKLOAD];   /* demand multiplier per pool */
+    int npools;
+    fs_server *collecting;
+    fs_hist latency;
+    fs_hist wait;              /* arrival to start of service, of the
+                                  requests that finished */
+    double wait_sum;
+    long arrived, completed, dropped, slo_met;
+    long batches;              /* batches completed (mean batch size) */
+    long retried;              /* requests requeued by interruptions */
+    /* warmup > 0: requests that arrived after it, which alone count in
+     * latency, wait and SLO figures (latency and slo_met hold only them) */
+    long measured, measured_started;
+    /* service = llm(...): its replica on each pool (pools[k]), and what it
+     * measures; llm.ttft.h is NULL for other workloads */
+    fs_llm_perf perf[FS_MAX_POOLS_PER_WORKLOAD];
+    fs_llm_stats llm;
+};
+
+/* Subscribe it to a pool's capacity with ctx = the pool's fs_servers. */
+extern const fs_capacity_listener fs_dispatch_listener;
+
+/* Builds workload c: its streams, and its place in the servers of its
+ * pools (pools[i] is the servers of the scenario's pool i).  -1 with a
+ * file:line message in err. */
+int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
+                     fs_servers *const *pools, unsigned replication,
+                     fs_error *err);
+void fs_workload_free(fs_workload *w);
+/* Schedules the first arrival; -1 when the run failed. */
+int fs_workload_start(fs_workload *w);
+/* Pulls w's next arrival from its stream into w->next: 1, 0 when the
+ * stream has ended, -1 when the run failed (marked so). */
+int fs_workload_pull(fs_workload *w);
+/* Schedules the arrival in w->next (w->on_arrive, in w's lane). */
+void fs_workload_schedule(fs_workload *w);
+/* Both: pulls w's next arrival and schedules it. */
+void fs_workload_schedule_next(fs_workload *w);
+/* Server s has no work left: it stops being busy and takes the next
+ * waiting request, goes idle, or goes off with a draining instance (for
+ * disciplines whose servers finish work on their own). */
+void fs_dispatch_done(fs_server *s);
+/* Requests waiting or in service at the horizon. */
+long fs_workload_unfinished(const fs_workload *w);
+/* Requests waiting at time t (now, or the horizon). */
+long fs_workload_waiting(const fs_workload *w, double t);
+/* Serves w by the Kiefer-Wolfowitz recursion (fifo_recursion.h,
+ * dispatch_fifo.c) instead of events, from now on, when w->fifo_applies
+ * says it may; call it after the pools started, before
+ * fs_workload_start.  -1 when out of memory. */
+int fs_workload_use_fifo(fs_workload *w);
+
+#endif

@@ -1,0 +1,278 @@
+/* collect.c -- a run's results gathered from its world; see collect.h.
+ *
+ * Utilization rows are time averages of the pools' usage integrals over
+ * each metrics interval; costs come from the pools' meters; latency from
+ * the workloads' streaming histograms. */
+#include "sim/fleet/world/collect.h"
+#include "sim/fleet/world/world.h"
+#include "sim/fleet/run/notes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static void on_sample(fs_engine *e, void *obj, long arg);
+
+/* A run that cannot schedule its next sample fails: a utilization table
+ * that silently stops would be wrong. */
+static int schedule_sample(fs_world *w, double t)
+{
+    if (fs_engine_at(w->sim.engine, t, on_sample, w, 0))
+        return 0;
+    fs_error_set(w->sim.err, "out of memory scheduling the metrics sample");
+    fs_sim_fail(&w->sim);
+    return -1;
+}
+
+int fs_collect_start(fs_world *w)
+{
+    return schedule_sample(w, w->sim.sc->metrics_interval);
+}
+
+int fs_collect_sample(fs_world *w, double now)
+{
+    for (size_t i = 0; i < w->npools; i++) {
+        fs_pool *p = &w->pools[i];
+        fs_util_row sample = {0};
+        if (!fs_usage_sample(&p->usage, now, &sample))
+            continue;
+        fs_util_row *row = fs_results_add_util(w->sim.out);
+        if (!row)
+            return fs_error_set(w->sim.err, "out of memory");
+        *row = sample;
+        row->pool = p->conf->name;
+        long q = 0;
+        for (int k = 0; k < p->servers.nwls; k++)
+            q += fs_workload_waiting(p->servers.wls[k], now);
+        row->queue_len = (double)q;
+    }
+    return 0;
+}
+
+static void on_sample(fs_engine *e, void *obj, long arg)
+{
+    (void)arg;
+    fs_world *w = obj;
+    double now = fs_engine_now(e);
+    if (fs_collect_sample(w, now)) {
+        fs_sim_fail(&w->sim);
+        return;
+    }
+    schedule_sample(w, now + w->sim.sc->metrics_interval);
+}
+
+/* A commitment's unused part in month m: its own row, PRICING-unused. */
+static int add_unused(fs_sim *sim, const fs_pool *p, size_t m)
+{
+    fs_cost_row *row = fs_results_add_cost(sim->out);
+    if (!row)
+        return fs_error_set(sim->err, "out of memory");
+    snprintf(row->month, sizeof row->month, "%s", sim->cal.label[m]);
+    snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+    snprintf(row->pricing, sizeof row->pricing, "%s-unused",
+             p->conf->purchase->name);
+    row->cost_usd = fs_meter_cents(p->unused.usd, m);
+    row->gpu_hours = 0;
+    return 0;
+}
+
+/* A commitment's instances after its term in month m: on-demand rows. */
+static int add_after_term(fs_sim *sim, const fs_pool *p, size_t m)
+{
+    fs_cost_row *row = fs_results_add_cost(sim->out);
+    if (!row)
+        return fs_error_set(sim->err, "out of memory");
+    snprintf(row->month, sizeof row->month, "%s", sim->cal.label[m]);
+    snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+    snprintf(row->pricing, sizeof row->pricing, "on-demand");
+    row->cost_usd = fs_meter_cents(p->after_term.usd, m);
+    row->gpu_hours = p->after_term.gpu_hours[m];
+    return 0;
+}
+
+/* usd >= 0 as "$1,234.56" into buf, as the summary shows money. */
+static const char *money(double usd, char *buf, size_t size)
+{
+    char digits[64], out[96];
+    snprintf(digits, sizeof digits, "%.2f", usd);
+    size_t intlen = strcspn(digits, "."), o = 0;
+    out[o++] = '$';
+    for (size_t i = 0; i < intlen && o + 2 < sizeof out; i++) {
+        if (i > 0 && digits[0] != '-' && (intlen - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    snprintf(out + o, sizeof out - o, "%s", digits + intlen);
+    snprintf(buf, size, "%s", out);
+    return buf;
+}
+
+/* The summary's note on a commitment whose term ended inside the
+ * horizon and whose instances ran on at the on-demand rate. */
+static void note_after_term(fs_sim *sim, const fs_pool *p)
+{
+    double usd = 0, hours = 0;
+    for (size_t m = 0; m < sim->cal.nmonths; m++) {
+        usd += fs_meter_cents(p->after_term.usd, m);
+        hours += p->after_term.gpu_hours[m];
+    }
+    if (hours <= 0 && usd == 0)
+        return;
+    time_t end = sim->cal.start +
+                 (time_t)(fs_term_hours(p->conf->terms.term_months) * 3600);
+    struct tm tm;
+    char date[32], m[64];
+    gmtime_r(&end, &tm);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
+    fs_results_add_note(sim->out, "pool %s: its %d-month %s term expired on "
+                        "%s; its instances ran on at the on-demand rate, "
+                        "%.1f GPU-hours billed as on-demand rows: %s "
+                        "(renew = yes buys the next term)", p->conf->name,
+                        p->conf->terms.term_months, p->conf->purchase->name,
+                        date, hours, money(usd, m, sizeof m));
+}
+
+/* The pool's cost over the horizon as metered, before any rounding: a
+ * 5-minute run's $0.305833 scaled to a month is $2,679.10, where the bill's
+ * $0.31 would say $2,715.60. */
+static double unrounded_cost(const fs_pool *p, size_t nmonths)
+{
+    double usd = 0;
+    for (size_t m = 0; m < nmonths; m++) {
+        usd += p->meter.usd[m];
+        if (p->after_term.usd)
+            usd += p->after_term.usd[m];
+        if (p->unused.usd)
+            usd += p->unused.usd[m];
+    }
+    return usd;
+}
+
+int fs_collect_costs(fs_world *w)
+{
+    fs_sim *sim = &w->sim;
+    sim->out->cost_unrounded_usd = 0;
+    for (size_t i = 0; i < w->npools; i++)
+        sim->out->cost_unrounded_usd += unrounded_cost(&w->pools[i],
+                                                       sim->cal.nmonths);
+    for (size_t m = 0; m < sim->cal.nmonths; m++)
+        for (size_t i = 0; i < w->npools; i++) {
+            const fs_pool *p = &w->pools[i];
+            if (p->meter.usd[m] != 0 || p->meter.gpu_hours[m] != 0 ||
+                (p->unused.usd && p->unused.usd[m] != 0)) {
+                fs_cost_row *row = fs_results_add_cost(sim->out);
+                if (!row)
+                    return fs_error_set(sim->err, "out of memory");
+                snprintf(row->month, sizeof row->month, "%s",
+                         sim->cal.label[m]);
+                snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+                snprintf(row->pricing, sizeof row->pricing, "%s",
+                         p->conf->purchase->name);
+                row->cost_usd = fs_meter_cents(p->meter.usd, m);
+                row->gpu_hours = p->meter.gpu_hours[m];
+                if (p->unused.usd && p->unused.usd[m] != 0 &&
+                    add_unused(sim, p, m))
+                    return -1;
+            }
+            if (p->after_term.gpu_hours[m] > 0 && add_after_term(sim, p, m))
+                return -1;
+        }
+    for (size_t i = 0; i < w->npools; i++) {
+        const fs_pool *p = &w->pools[i];
+        note_after_term(sim, p);
+        fs_pool_row *row = fs_results_add_pool(sim->out);
+        if (!row)
+            return fs_error_set(sim->err, "out of memory");
+        snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+        snprintf(row->gpu, sizeof row->gpu, "%s", p->conf->gpu.name);
+        snprintf(row->pricing, sizeof row->pricing, "%s",
+                 p->conf->purchase->name);
+        snprintf(row->instance, sizeof row->instance, "%s",
+                 p->conf->terms.price_source);
+        row->price_usd_h = p->conf->terms.price;
+        row->gpu_hours_provisioned = p->usage.area_gpus / 3600;
+        row->gpu_hours_busy = p->usage.area_busy / 3600;
+        row->launches = p->cap.launches;
+        row->interruptions = p->cap.interruptions;
+        row->requests_retried = p->servers.retried;
+        row->work_lost_s = p->servers.lost_s;
+        row->fallback_hours = fs_spot_fallback_hours(&p->spot);
+        row->fallback_cost_usd = row->fallback_hours * p->spot.fallback_price;
+        snprintf(row->instance_type, sizeof row->instance_type, "%s",
+                 p->conf->instance);
+        snprintf(row->tags, sizeof row->tags, "%s", p->conf->tags);
+        row->upfront_usd = p->conf->terms.upfront_usd;
+        row->term_months = p->conf->terms.term_months;
+        snprintf(row->rate_quotes, sizeof row->rate_quotes, "%s",
+                 p->conf->rate_quotes);
+        row->renew = row->term_months > 0
+            ? fs_reserved_renews(&p->conf->terms) : -1;
+        row->count = p->conf->count;
+    }
+    return 0;
+}
+
+int fs_collect_latency(fs_world *world)
+{
+    fs_sim *sim = &world->sim;
+    fs_results *out = sim->out;
+    fs_hist all;
+    if (fs_hist_init(&all))
+        return fs_error_set(sim->err, "out of memory");
+    double wait_sum = 0;
+    long slo_met = 0, slo_n = 0, started_all = 0;
+    for (size_t i = 0; i < world->nworkloads; i++) {
+        const fs_workload *w = &world->workloads[i];
+        fs_latency_row *row = fs_results_add_latency(out);
+        if (!row) {
+            fs_hist_free(&all);
+            return fs_error_set(sim->err, "out of memory");
+        }
+        snprintf(row->workload, sizeof row->workload, "%s", w->conf->name);
+        int warm = sim->sc->warmup_s > 0;
+        long counted = warm ? w->measured : w->completed;
+        row->count = counted;
+        row->arrivals = w->arrived;
+        row->dropped = w->dropped;
+        row->unfinished = fs_workload_unfinished(w);
+        row->mean_s = fs_hist_mean(&w->latency);
+        row->p50_s = fs_hist_quantile(&w->latency, 0.50);
+        row->p90_s = fs_hist_quantile(&w->latency, 0.90);
+        row->p95_s = fs_hist_quantile(&w->latency, 0.95);
+        row->p99_s = fs_hist_quantile(&w->latency, 0.99);
+        row->p999_s = fs_hist_quantile(&w->latency, 0.999);
+        long started = warm ? w->measured_started
+                            : w->completed + row->unfinished -
+                                  fs_workload_waiting(w, sim->sc->horizon_s);
+        row->wait_mean_s = started > 0 ? w->wait_sum / (double)started : NAN;
+        row->wait_p50_s = fs_hist_quantile(&w->wait, 0.50);
+        row->wait_p90_s = fs_hist_quantile(&w->wait, 0.90);
+        row->wait_p99_s = fs_hist_quantile(&w->wait, 0.99);
+        started_all += started;
+        row->mean_batch_size = w->batches > 0
+            ? (double)w->completed / (double)w->batches : NAN;
+        row->slo_s = w->conf->slo_s;
+        row->slo_attainment = NAN;
+        if (!isnan(w->conf->slo_s) && counted > 0) {
+            row->slo_attainment = (double)w->slo_met / (double)counted;
+            slo_met += w->slo_met;
+            slo_n += counted;
+        }
+        row->ttft_p50_s = row->ttft_p99_s = NAN;
+        row->tpot_p50_s = row->tpot_p99_s = NAN;
+        fs_hist_merge(&all, &w->latency);
+        wait_sum += w->wait_sum;
+        out->requests += w->arrived;
+        out->requests_dropped += w->dropped;
+    }
+    long started = started_all;
+    out->latency_mean_s = fs_hist_mean(&all);
+    out->latency_p50_s = fs_hist_quantile(&all, 0.50);
+    out->latency_p99_s = fs_hist_quantile(&all, 0.99);
+    out->wait_mean_s = started > 0 ? wait_sum / (double)started : NAN;
+    out->slo_attainment = slo_n ? (double)slo_met / (double)slo_n : NAN;
+    fs_hist_free(&all);
+    return fs_collect_llm(world);
+}
+

@@ -1,0 +1,142 @@
+/* collect_llm.c -- what LLM serving adds to a run's results: TTFT and
+ * TPOT, their objectives, tokens, tokens per GPU and cost per million
+ * tokens, for each llm workload and each pool serving one.
+ *
+ * A pool's cost is its bill over the horizon (cost_monthly's rows, the
+ * unused part of a commitment included) and its GPUs its provisioned
+ * GPU-seconds.  A workload's cost and GPUs are its pools', each pool's
+ * shared among the workloads it serves by their busy GPU-seconds (evenly
+ * when none was busy): idle capacity is paid for by those who keep it.
+ * Cost per million tokens divides that cost by the tokens of the requests
+ * completed within the horizon. */
+#include "sim/fleet/world/collect.h"
+#include "sim/fleet/world/world.h"
+#include "sim/fleet/serve/llm_server.h"
+
+#include <math.h>
+
+static double pool_cost(const fs_pool *p, size_t nmonths)
+{
+    double usd = 0;
+    for (size_t m = 0; m < nmonths; m++) {
+        usd += fs_round_cents(p->meter.usd[m]);
+        if (p->unused.usd)
+            usd += fs_round_cents(p->unused.usd[m]);
+        if (p->after_term.usd)
+            usd += fs_round_cents(p->after_term.usd[m]);
+    }
+    return usd;
+}
+
+/* Workload k's share of pool p: its busy GPU-seconds over all of them. */
+static double busy_share(const fs_servers *p, int k)
+{
+    double mine = 0, all = 0;
+    for (int j = 0; j < p->nwls; j++)
+        for (size_t m = 0; m < p->nmonths; m++) {
+            double b = fs_servers_wl_busy(p, j, m);
+            all += b;
+            if (j == k)
+                mine += b;
+        }
+    return all > 0 ? mine / all : 1.0 / p->nwls;
+}
+
+static void fill_tokens(fs_llm_row *r, double in, double out, double gpu_s,
+                        double cost)
+{
+    r->is_llm = 1;
+    r->tokens_in = in;
+    r->tokens_out = out;
+    r->tokens_in_per_gpu_s = gpu_s > 0 ? in / gpu_s : NAN;
+    r->tokens_out_per_gpu_s = gpu_s > 0 ? out / gpu_s : NAN;
+    r->cost_usd = cost;
+    r->cost_per_mtok_out = out > 0 ? cost * 1e6 / out : NAN;
+    r->cost_per_mtok = in + out > 0 ? cost * 1e6 / (in + out) : NAN;
+}
+
+static void no_llm(fs_llm_row *r)
+{
+    r->ttft_mean_s = r->tpot_mean_s = NAN;
+    r->ttft_p90_s = r->tpot_p90_s = NAN;
+    r->slo_ttft_s = r->slo_ttft_attainment = NAN;
+    r->slo_tpot_s = r->slo_tpot_attainment = NAN;
+}
+
+static double attainment(long met, long n, double slo)
+{
+    return isnan(slo) || n <= 0 ? NAN : (double)met / (double)n;
+}
+
+static const fs_pool *pool_of(const fs_world *world, const fs_servers *s)
+{
+    for (size_t i = 0; i < world->npools; i++)
+        if (&world->pools[i].servers == s)
+            return &world->pools[i];
+    return NULL;
+}
+
+static void fill_workload(const fs_world *world, const fs_workload *w,
+                          fs_latency_row *row, size_t nmonths)
+{
+    const fs_llm_stats *st = &w->llm;
+    fs_llm_row *r = &row->llm;
+    double gpu_s = 0, cost = 0;
+    for (int k = 0; k < w->npools; k++) {
+        const fs_servers *s = w->pools[k];
+        const fs_pool *p = pool_of(world, s);
+        int me = 0;
+        for (int j = 0; j < s->nwls; j++)
+            if (s->wls[j] == w)
+                me = j;
+        double share = busy_share(s, me);
+        gpu_s += p->usage.area_gpus * share;
+        cost += pool_cost(p, nmonths) * share;
+    }
+    fill_tokens(r, st->tokens_in, st->tokens_out, gpu_s, cost);
+    row->ttft_p50_s = fs_hist_quantile(&st->ttft, 0.50);
+    row->ttft_p99_s = fs_hist_quantile(&st->ttft, 0.99);
+    row->tpot_p50_s = fs_hist_quantile(&st->tpot, 0.50);
+    row->tpot_p99_s = fs_hist_quantile(&st->tpot, 0.99);
+    r->ttft_p90_s = fs_hist_quantile(&st->ttft, 0.90);
+    r->tpot_p90_s = fs_hist_quantile(&st->tpot, 0.90);
+    r->ttft_mean_s = fs_hist_mean(&st->ttft);
+    r->tpot_mean_s = fs_hist_mean(&st->tpot);
+    r->slo_ttft_s = w->conf->slo_ttft_s;
+    r->slo_tpot_s = w->conf->slo_tpot_s;
+    r->slo_ttft_attainment = attainment(st->ttft_met,
+                                        (long)st->ttft.count, r->slo_ttft_s);
+    r->slo_tpot_attainment = attainment(st->tpot_met, st->tpot_n,
+                                        r->slo_tpot_s);
+    r->preempted = st->preempted;
+    r->too_long = st->too_long;
+    r->over_context = st->over_context;
+    r->max_context = w->conf->service.llm.model->max_context;
+    row->mean_batch_size = st->iterations > 0
+        ? st->running_sum / (double)st->iterations : NAN;
+}
+
+int fs_collect_llm(fs_world *world)
+{
+    fs_results *out = world->sim.out;
+    size_t nmonths = world->sim.cal.nmonths;
+    size_t l0 = out->nlatency - world->nworkloads;
+    size_t p0 = out->npools - world->npools;
+    for (size_t i = 0; i < world->npools; i++) {
+        const fs_pool *p = &world->pools[i];
+        fs_llm_row *r = &out->pools[p0 + i].llm;
+        no_llm(r);
+        fs_llm_servers_latency(&p->servers, &out->pools[p0 + i].llm_lat);
+        if (p->servers.llm_store)
+            fill_tokens(r, p->servers.tokens_in, p->servers.tokens_out,
+                        p->usage.area_gpus, pool_cost(p, nmonths));
+    }
+    for (size_t i = 0; i < world->nworkloads; i++) {
+        const fs_workload *w = &world->workloads[i];
+        fs_latency_row *row = &out->latency[l0 + i];
+        no_llm(&row->llm);
+        if (w->llm.ttft.h)
+            fill_workload(world, w, row, nmonths);
+    }
+    return 0;
+}
