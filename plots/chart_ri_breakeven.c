@@ -62,7 +62,7 @@ static long pick_pool(fs_plot_ctx *ctx, long run, const fs_roi_pool *p,
         if (first < 0)
             first = (long)i;
         const fs_purchase_option *o = pool_option(ctx, run, p[i].row.pool);
-        if (o && strcmp(o->focus_category, "Standard") == 0 &&
+        if (o && o->list_priced &&
             (best < 0 || p[i].row.r.on_demand_monthly >
                              p[best].row.r.on_demand_monthly))
             best = (long)i;
@@ -169,7 +169,7 @@ static int write_run(fs_plot_ctx *ctx, long run, int years,
     const fs_roi_result *r = &w->r;
     const fs_purchase_option *o = pool_option(ctx, run, w->pool);
     char label[1400], a[64], b[64], held[64] = "";
-    if (o && strcmp(o->focus_category, "Committed") == 0)
+    if (o && o->commitment != FS_COMMIT_NONE)
         snprintf(held, sizeof held, ", already %s", o->name);
     snprintf(label, sizeof label, "%s / %s (%s%s): reserve %ld (roi), "
              "saves %s a month (%.1f%%) of %s (%s)", name, w->pool,

@@ -332,8 +332,8 @@ static int price_row(const fs_roi_query *o, const fs_catalog *c,
         !strstr(p->source, "(per GPU)"))
         gpi = it->gpus;   /* the pool is that instance type */
     /* on-demand and savings-plan pools store their on-demand rate */
-    int own = (strcmp(p->pricing, "on-demand") == 0 ||
-               strcmp(p->pricing, "savings-plan") == 0) && p->price > 0;
+    const fs_purchase_option *po = fs_purchase_find(p->pricing);
+    int own = po && po->roi_own_rate && p->price > 0;
     double od = !isnan(alt) ? alt : own ? p->price
               : it ? scaled(it, FS_PRICE_ON_DEMAND, gpi) : NAN;
     if (isnan(od) || od <= 0) {
@@ -356,10 +356,13 @@ static int price_row(const fs_roi_query *o, const fs_catalog *c,
 /* What a spot pool paid per instance-hour over the run: its spot cost
  * rows over the instance-hours in demand[0..n).  NaN when it ran no
  * hour. */
-static double spot_paid(sqlite3 *db, long run, const char *pool,
+static double spot_paid(sqlite3 *db, long run, const pool_info *p,
                         const double *d, size_t n, double horizon)
 {
-    double span, cost = pool_billed(db, run, pool, "spot");
+    /* its own option's rows, not the fallback's on-demand ones */
+    const fs_purchase_option *po = fs_purchase_find(p->pricing);
+    double span, cost = pool_billed(db, run, p->pool,
+                                    po ? po->name : p->pricing);
     double hours = instance_hours(d, 0, n, horizon, &span);
     return hours > 0 && !isnan(cost) ? cost / hours : NAN;
 }
@@ -412,10 +415,11 @@ static int roi_pool(sqlite3 *db, long run, double horizon,
     w->term = o->term_months == 36 ? "3y" : "1y";
     w->upfront = o->plan ? "none" : ups[o->upfront_kind];
     w->plan = o->plan;
-    w->vs_spot = strcmp(p->pricing, "spot") == 0;
+    const fs_purchase_option *po = fs_purchase_find(p->pricing);
+    w->vs_spot = po && po->interruptible;
     double alt = NAN;
     if (w->vs_spot && n > 0) {
-        alt = spot_paid(db, run, p->pool, d, n, horizon);
+        alt = spot_paid(db, run, p, d, n, horizon);
         if (o->plan)
             snprintf(why, sizeof why, "a savings plan discounts on-demand "
                      "usage, and pool %s runs on spot", p->pool);
@@ -446,7 +450,7 @@ static int roi_pool(sqlite3 *db, long run, double horizon,
     w->baseline_usd = instance_hours(d, from, n, horizon, &w->span_h) *
                       w->on_demand_usd_h;
     w->billed_usd = from == 0 ? pool_billed(db, run, p->pool, NULL) : NAN;
-    w->billed_is_baseline = w->vs_spot || !strcmp(p->pricing, "on-demand");
+    w->billed_is_baseline = w->vs_spot || (po && po->list_priced);
     if (o->plan)
         fs_roi_plan_recommend(d + from, n - from, w->discount, &pr, &w->r);
     else

@@ -241,8 +241,9 @@ static int split_after_term(fs_export_run *r, size_t i)
     r->npools++;
     memcpy(q->util, p->util, p->nutil * sizeof *q->util);
     q->util_cap = p->nutil + 1;
-    snprintf(q->pricing, sizeof q->pricing, "on-demand");
-    q->category = "Standard";
+    const fs_purchase_option *od = fs_purchase_committing(FS_COMMIT_NONE);
+    snprintf(q->pricing, sizeof q->pricing, "%s", od->name);
+    q->category = od->focus_category;
     q->term_months = q->renew = 0;
     q->upfront_usd = q->contracted_usd_h = q->commitment_usd_h = 0;
     q->price_usd_h = p->list_usd_h;

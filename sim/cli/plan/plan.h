@@ -39,7 +39,9 @@ typedef struct fs_plan_slo {
 } fs_plan_slo;
 
 enum { FS_PLAN_OD, FS_PLAN_RESERVED, FS_PLAN_SAVINGS, FS_PLAN_SPOT };
-extern const char *const fs_plan_purchase_names[FS_PLAN_PURCHASES];
+/* The name of plan's way to buy k (FS_PLAN_*): the registered purchase
+ * option with the property plan prices it by (plan_cost.c). */
+const char *fs_plan_purchase_name(int k);
 
 /* What one simulated count measured. */
 typedef struct fs_plan_probe {

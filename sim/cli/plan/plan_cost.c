@@ -18,6 +18,7 @@
 #include "sim/cli/plan/plan.h"
 #include "sim/cli/commands.h"
 #include "sim/app/roi_run.h"
+#include "models/purchase/purchase.h"
 #include "sim/store/store.h"
 #include "sim/store/store_query.h"
 
@@ -26,8 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const fs_plan_purchase_names[FS_PLAN_PURCHASES] = {
-    "on-demand", "reserved", "savings-plan", "spot"};
+const char *fs_plan_purchase_name(int k)
+{
+    const fs_purchase_option *o =
+        k == FS_PLAN_OD ? fs_purchase_committing(FS_COMMIT_NONE)
+        : k == FS_PLAN_RESERVED ? fs_purchase_committing(FS_COMMIT_COUNT)
+        : k == FS_PLAN_SAVINGS ? fs_purchase_committing(FS_COMMIT_SPEND)
+                               : fs_purchase_interruptible();
+    return o ? o->name : "?";
+}
 
 /* roi on run with (plan) into the sums; 0, or -1 with note set. */
 static int roi_sum(fs_store *db, long run, int plan, double *od,

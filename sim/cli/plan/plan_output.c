@@ -128,7 +128,7 @@ static const char *purchase_text(const fs_plan_candidate *c, char *buf,
         snprintf(buf, len, "savings plan $%.2f/h + on-demand",
                  c->commitment);
     else
-        snprintf(buf, len, "%s", fs_plan_purchase_names[c->purchase]);
+        snprintf(buf, len, "%s", fs_plan_purchase_name(c->purchase));
     return buf;
 }
 
@@ -143,7 +143,7 @@ static void print_rows(FILE *out, const fs_plan *p, int md)
             "purchase");
     for (int k = 0; k < FS_PLAN_PURCHASES; k++)
         if (p->purchases[k])
-            fprintf(out, "%s%-13s", sep, fs_plan_purchase_names[k]);
+            fprintf(out, "%s%-13s", sep, fs_plan_purchase_name(k));
     fprintf(out, "%s%-13s", sep, "as run");
     if (p->llm)
         fprintf(out, "%s%-8s", sep, "$/Mtok");
@@ -284,7 +284,7 @@ static void print_csv(FILE *out, const fs_plan *p)
     fputs("rank,gpu,precision,tp,count,min,max,feasible,reason,"
           "monthly_cost_usd,purchase,reserved_k,commitment_usd_h", out);
     for (int k = 0; k < FS_PLAN_PURCHASES; k++)
-        fprintf(out, ",%s_monthly_usd", fs_plan_purchase_names[k]);
+        fprintf(out, ",%s_monthly_usd", fs_plan_purchase_name(k));
     /* in the rows' order: as run, then each objective's value */
     fputs(",as_run_monthly_usd", out);
     for (int k = 0; k < p->nslo; k++)
@@ -308,7 +308,7 @@ static void print_csv(FILE *out, const fs_plan *p)
         csv_num(out, c->monthly);
         fputc(',', out);
         fs_csv_write_field(out, c->feasible && c->purchase >= 0
-                                    ? fs_plan_purchase_names[c->purchase]
+                                    ? fs_plan_purchase_name(c->purchase)
                                     : "");
         fprintf(out, ",%ld", c->reserved_k);
         csv_num(out, c->commitment);
@@ -375,7 +375,7 @@ static void json_costs(FILE *out, const fs_plan *p, const fs_plan_candidate *c)
     json_num(out, "monthly_cost_usd", c->feasible ? c->monthly : NAN);
     fputs(", \"purchase\": ", out);
     json_str_or_null(out, c->purchase >= 0
-                              ? fs_plan_purchase_names[c->purchase] : "",
+                              ? fs_plan_purchase_name(c->purchase) : "",
                      c->feasible);
     fprintf(out, ", \"reserved_count\": %ld, ", c->reserved_k);
     json_num(out, "commitment_usd_per_hour", c->commitment);
@@ -383,7 +383,7 @@ static void json_costs(FILE *out, const fs_plan *p, const fs_plan_candidate *c)
     for (int k = 0, n = 0; k < FS_PLAN_PURCHASES; k++)
         if (p->purchases[k]) {
             fputs(n++ ? ", " : "", out);
-            json_num(out, fs_plan_purchase_names[k],
+            json_num(out, fs_plan_purchase_name(k),
                      c->feasible ? c->cost[k] : NAN);
         }
     fputs("}, ", out);

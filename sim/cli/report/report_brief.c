@@ -23,6 +23,7 @@
 #include "sim/store/columns.h"
 #include "sim/store/store_changes.h"
 #include "sim/store/store_query.h"
+#include "models/purchase/purchase.h"
 #include "sim/app/summary.h"
 
 #define SLO_WANTED FS_SLO_MET_SHARE  /* under it an SLO is missed: a risk */
@@ -286,8 +287,8 @@ static int idle_pools(fs_store *s, const brief_run *b, fs_rbrief *br,
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         char m[64];
-        int committed = strcmp(v[i].pricing, "reserved") == 0 ||
-                        strcmp(v[i].pricing, "savings-plan") == 0;
+        const fs_purchase_option *o = fs_purchase_find(v[i].pricing);
+        int committed = o && o->commitment != FS_COMMIT_NONE;
         double share = v[i].rate > 0 ? v[i].idle_rate / v[i].rate : 0;
         if (committed && share > IDLE_RISK)
             rc = fs_rlines_add(&br->risks, err, "Unused commitment: pool %s "

@@ -138,8 +138,8 @@ static int reserved_row(fs_store *s, long id, fs_rtable *t, const char *run,
 {
     char note[300], m[64], a[64];
     double saved, monthly;
-    const char *what = strcmp(pricing, "reserved") == 0
-                           ? "reserved" : "on a savings plan";
+    const fs_purchase_option *o = fs_purchase_find(pricing);
+    const char *what = o ? o->label : pricing;
     if (realised_saving(s, id, w->pool, &saved, &monthly))
         snprintf(note, sizeof note, "already %s: no reservation "
                  "recommended (realised saving: unknown, the catalog has no "
@@ -194,12 +194,12 @@ static int run_rows(fs_store *s, long id, const char *run, fs_report *r,
         const fs_roi_row *w = &pools[i].row;
         pool_pricing(s, id, w->pool, pricing, sizeof pricing);
         const fs_purchase_option *o = fs_purchase_find(pricing);
-        int committed = o && strcmp(o->focus_category, "Committed") == 0;
+        int committed = o && o->commitment != FS_COMMIT_NONE;
         if (pools[i].ok && committed)
             rc = reserved_row(s, id, t, run, w, pricing, err);
         else if (pools[i].ok)
             rc = pool_row(t, run, w, pricing, err) ||
-                 (strcmp(pricing, "spot") != 0 &&
+                 (!(o && o->interruptible) &&
                   candidate(r, id, run, w, err)) ? -1 : 0;
         else
             rc = note_row(t, run, w->pool, pools[i].note, err);

@@ -128,7 +128,7 @@ static void print_csv_rows(FILE *out, const entry *e, size_t n, int rank0)
         fputc(',', out);
         fs_csv_write_field(out, w->gpu);
         fprintf(out, ",%d,%s,%s,%s,%s,", rank0 + (int)i + 1,
-                w->plan ? "savings-plan" : "reserved", w->term, w->upfront,
+                fs_roi_pricing(w), w->term, w->upfront,
                 w->rate_basis ? w->rate_basis : "");
         if (!w->plan)
             fprintf(out, "%ld", r->count);
@@ -167,7 +167,7 @@ static void print_json_rows(FILE *out, const entry *e, size_t n,
         fprintf(out, ", \"rank\": %zu, \"pricing\": \"%s\", \"term\": "
                 "\"%s\", \"upfront\": \"%s\", \"rate_basis\": \"%s\", "
                 "\"recommended_count\": ", i + 1,
-                w->plan ? "savings-plan" : "reserved", w->term, w->upfront,
+                fs_roi_pricing(w), w->term, w->upfront,
                 w->rate_basis ? w->rate_basis : "");
         if (w->plan)
             fputs("null", out);

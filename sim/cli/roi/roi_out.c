@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include "models/purchase/billing.h"
 #include "sim/base/textout.h"
+#include "models/purchase/purchase.h"
 #include "sim/store/store.h"
 
 /* The recommended count, or for a savings plan the commitment. */
@@ -57,7 +58,7 @@ static void print_json_row(FILE *out, const fs_roi_row *w)
     fputs(", \"gpu\": ", out);
     fs_json_write_string(out, w->gpu);
     fprintf(out, ", \"pricing\": \"%s\", ",
-            w->plan ? "savings-plan" : "reserved");
+            fs_roi_pricing(w));
     if (w->plan)
         fputs("\"recommended_count\": null, ", out);
     else
@@ -125,7 +126,7 @@ static void print_csv(FILE *out, const fs_roi_row *rows, size_t n)
         fs_csv_write_field(out, w->pool);
         fputc(',', out);
         fs_csv_write_field(out, w->gpu);
-        fprintf(out, ",%s,", w->plan ? "savings-plan" : "reserved");
+        fprintf(out, ",%s,", fs_roi_pricing(w));
         if (!w->plan)
             fprintf(out, "%ld", r->count);
         csv_num(out, w->plan ? r->commitment : NAN, "%.2f");
@@ -151,6 +152,13 @@ static void print_csv(FILE *out, const fs_roi_row *rows, size_t n)
         csv_num(out, fs_round_cents(w->billed_usd), "%.2f");
         fputc('\n', out);
     }
+}
+
+const char *fs_roi_pricing(const fs_roi_row *w)
+{
+    const fs_purchase_option *o =
+        fs_purchase_committing(w->plan ? FS_COMMIT_SPEND : FS_COMMIT_COUNT);
+    return o ? o->name : "?";
 }
 
 const char *fs_roi_money(double v, char *buf, size_t len)

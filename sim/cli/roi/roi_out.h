@@ -10,6 +10,9 @@ enum { FS_ROI_TABLE, FS_ROI_CSV, FS_ROI_JSON, FS_ROI_MARKDOWN };
 
 void fs_roi_print(FILE *out, int format, const fs_roi_row *rows, size_t n);
 
+/* The purchase option a recommendation buys: the registry's option that
+ * commits to a count (a reservation) or, for a plan, to dollars an hour. */
+const char *fs_roi_pricing(const fs_roi_row *w);
 /* "$1,234.56" into buf (returned), "-" for NaN: the table's money. */
 const char *fs_roi_money(double v, char *buf, size_t len);
 /* What a recommendation buys: "reserve N", or a plan's "commit $X/h". */
