@@ -95,7 +95,7 @@ static int pool_row(fs_rtable *t, const char *run, const fs_roi_row *w,
            add(t, err, "") ? -1 : 0;
 }
 
-/* The pool's pricing ("on-demand", "reserved", ...) into buf. */
+/* The pool's stored pricing (its purchase option's name) into buf. */
 static void pool_pricing(fs_store *s, long id, const char *pool, char *buf,
                          size_t size)
 {
