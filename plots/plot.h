@@ -55,6 +55,8 @@ int fs_plot_render(fs_store *s, const char *chart, const long *run_ids,
 size_t fs_plot_chart_count(void);
 const char *fs_plot_chart_name(size_t i);
 const char *fs_plot_chart_summary(size_t i);
+/* Its lines for `fleetsim help plot` (each ending in a newline). */
+const char *fs_plot_chart_help(size_t i);
 
 /* "monthly-cost, utilization, ..." into buf. */
 void fs_plot_chart_list(char *buf, size_t size);

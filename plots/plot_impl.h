@@ -26,6 +26,9 @@ typedef struct fs_chart {
     const char *name;
     const char *summary;
     int (*write)(fs_plot_ctx *ctx);
+    /* what `fleetsim help plot` says of it, lines each ending in a
+     * newline (sim/cli/shared/help.c sets them beside the name) */
+    const char *help;
 } fs_chart;
 
 int fs_chart_monthly_cost(fs_plot_ctx *ctx);

@@ -2,7 +2,7 @@
  * run_summary rows (through the declared columns), cost by month and
  * pricing model, savings against the baseline, idle cost per pool, latency
  * and SLO per workload (the reservation recommendation: report_roi.c),
- * and the six charts drawn as SVG by plots/plot.h in
+ * and every chart of plots/plot.c's table, drawn as SVG by plots/plot.h in
  * a private temporary directory. */
 #include "sim/cli/report/report.h"
 
@@ -323,7 +323,7 @@ static char *slurp(const char *path)
     return buf;
 }
 
-/* Draws the six charts as SVG in a private directory; a chart that cannot
+/* Draws every chart as SVG in a private directory; a chart that cannot
  * be drawn gets a note saying why. */
 static int gather_charts(fs_store *s, const long *ids, long base,
                          fs_report *r, fs_error *err)
