@@ -86,13 +86,10 @@ int fs_chart_latency_cdf(fs_plot_ctx *ctx)
     for (size_t r = 0; rc == 0 && r < ctx->rq->nruns; r++)
         rc = write_run(ctx, ctx->rq->run_ids[r], &series, &slo, &min_q,
                        &max_q);
-    if (rc == 0 && series.n == 0)
-        rc = fs_error_set(ctx->err, "latency-cdf: the runs have no served "
-                          "requests (no latency rows)");
+    if (rc == 0)
+        rc = fs_plot_series(ctx, &series, "latency-cdf: the runs have no "
+                            "served requests (no latency rows)");
     if (rc == 0) {
-        fs_plot_names(ctx, "series", (const char *const *)series.v,
-                      series.n);
-        fs_plot_var(ctx, "nseries", (double)series.n);
         fprintf(ctx->vars, "array slo[%zu]\n", slo.n);
         for (size_t i = 0; i < slo.n; i++)
             fprintf(ctx->vars, "slo[%zu] = %.10g\n", i + 1, slo.v[i]);

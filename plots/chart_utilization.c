@@ -58,14 +58,9 @@ int fs_chart_utilization(fs_plot_ctx *ctx)
     int rc = 0;
     for (size_t r = 0; rc == 0 && r < ctx->rq->nruns; r++)
         rc = write_run(ctx, ctx->rq->run_ids[r], &series);
-    if (rc == 0 && series.n == 0)
-        rc = fs_error_set(ctx->err, "utilization: the runs have no "
-                          "utilization rows");
-    if (rc == 0) {
-        fs_plot_names(ctx, "series", (const char *const *)series.v,
-                      series.n);
-        fs_plot_var(ctx, "nseries", (double)series.n);
-    }
+    if (rc == 0)
+        rc = fs_plot_series(ctx, &series, "utilization: the runs have no "
+                            "utilization rows");
     fs_plot_strs_free(&series);
     return rc;
 }

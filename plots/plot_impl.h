@@ -70,6 +70,10 @@ long fs_plot_strs_index(fs_plot_strs *a, const char *s);
 /* Appends s even when present (one entry per series); -1 out of memory. */
 int fs_plot_strs_push(fs_plot_strs *a, const char *s);
 void fs_plot_strs_free(fs_plot_strs *a);
+/* Writes the series' names (series[]) and their count (nseries), or fails
+ * with why_none when there is none. */
+int fs_plot_series(fs_plot_ctx *ctx, const fs_plot_strs *series,
+                   const char *why_none);
 
 /* Writes money_div and money_fmt ('$%g', '$%gk' or '$%gM') for an axis
  * whose largest amount is max_abs (chart_money.c). */

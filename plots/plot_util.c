@@ -107,6 +107,16 @@ int fs_plot_strs_push(fs_plot_strs *a, const char *s)
     return 0;
 }
 
+int fs_plot_series(fs_plot_ctx *ctx, const fs_plot_strs *series,
+                   const char *why_none)
+{
+    if (series->n == 0)
+        return fs_error_set(ctx->err, "%s", why_none);
+    fs_plot_names(ctx, "series", (const char *const *)series->v, series->n);
+    fs_plot_var(ctx, "nseries", (double)series->n);
+    return 0;
+}
+
 void fs_plot_strs_free(fs_plot_strs *a)
 {
     for (size_t i = 0; i < a->n; i++)
