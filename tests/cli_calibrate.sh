@@ -3,7 +3,7 @@
 # report, the profile it writes, and its refusals.
 #
 # Three points of a published vLLM sweep on an L4 (tests/data/calibrate/
-# README.md) are fitted: every parameter is printed with its standard
+# doc/llm.md) are fitted: every parameter is printed with its standard
 # error, every figure with its residual and leave-one-out error, and the
 # profile's row carries the printed fit.  All five formats are read in one
 # call, a CSV row of another GPU skipped and counted.  A file missing a key

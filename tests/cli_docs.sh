@@ -4,13 +4,15 @@
 # The scenario keys (sim/scenario/keys.c and the purchase options'), the
 # run_summary columns (sim/store/columns.c) and the commands (main.c's
 # table) are declared once; `fleetsim help keys|columns|commands` lists
-# them.  Here every one of them must be in the man page, README.md and
-# `fleetsim help`; the man page's generated listings must be up to date
-# (`make man`) and render without a groff warning; and the view in a new
+# them.  Here every one of them must be in the man page, the doc/ page
+# that explains it (doc/scenarios.md, doc/database.md, doc/running.md, to
+# which README.md points) and `fleetsim help`; the man page's generated
+# listings must be up to date (`make man`) and render without a groff warning; and the view in a new
 # database must have exactly the declared columns, the contract's first.
 . "$(dirname "$0")/cli_lib.sh"
 MAN="$SRCDIR/doc/fleetsim.1"
 README="$SRCDIR/README.md"
+DOC="$SRCDIR/doc"
 
 # expect_has FILE TEXT DESCRIPTION: like expect_in, one line of report.
 expect_has() {
@@ -70,32 +72,32 @@ for s in "SCENARIO FILE" "RESULTS DATABASE" "EXIT STATUS" "SEE ALSO"; do
 done
 for v in FLEETSIM_BUSY_TIMEOUT FLEETSIM_PROGRESS FLEETSIM_PROGRESS_INTERVAL FLEETSIM_CATALOG; do
     expect_has "$MAN" ".B $v" "man page ENVIRONMENT"
-    expect_has "$README" "$v" "README environment"
+    expect_has "$DOC/running.md" "| \`$v" "doc/running.md Environment"
 done
 
-# ---- every key: man page, README (in its section), help scenario --------
+# ---- every key: man page, doc/scenarios.md (in its section), help scenario
 for sec in scenario pool workload window; do
     case $sec in scenario) head="[scenario]" ;; *) head="[$sec.NAME]" ;; esac
-    block "$README" "### \`$head\`" '^##' >"$TMP/readme.$sec"
+    block "$DOC/scenarios.md" "### \`$head\`" '^##' >"$TMP/readme.$sec"
     block "$TMP/scenario" "$head" '^$' >"$TMP/help.$sec"
     block "$MAN" ".SS \"$head\"" '^\.S[SH]' >"$TMP/man.$sec"
     checks=$((checks + 1))
-    [ -s "$TMP/readme.$sec" ] || fail "README.md has no section ### \`$head\`"
+    [ -s "$TMP/readme.$sec" ] || fail "doc/scenarios.md has no section ### \`$head\`"
 done
 while IFS="$(printf '\t')" read -r id type def help; do
     sec=${id%%.*} key=${id#*.}
     expect_has "$TMP/man.$sec" "\\fB$key\\fR = " "man page, $id"
-    expect_has "$TMP/readme.$sec" "\`$key\`" "README.md, $id"
+    expect_has "$TMP/readme.$sec" "\`$key\`" "doc/scenarios.md, $id"
     expect_has "$TMP/help.$sec" "  $key = " "help scenario, $id"
 done <"$TMP/keys"
 
-# ---- every run_summary column: man page, README; the view has them all --
+# ---- every run_summary column: man page, doc/database.md; the view has them all
 block "$MAN" '.\" BEGIN GENERATED columns' '^[.]\\" END' >"$TMP/man.columns"
-block "$README" "## Results database" '^## ' >"$TMP/readme.db"
+cp "$DOC/database.md" "$TMP/readme.db"
 cut -f1 "$TMP/columns" >"$TMP/column.names"
 while read -r col; do
     expect_has "$TMP/man.columns" ".B $col" "man page, run_summary.$col"
-    expect_has "$TMP/readme.db" "$col" "README.md, run_summary.$col"
+    expect_has "$TMP/readme.db" "$col" "doc/database.md, run_summary.$col"
 done <"$TMP/column.names"
 # The contract's columns, in its order, come first (more may follow).
 contract="run_id name scenario seed replication horizon_s total_cost_usd
@@ -109,8 +111,8 @@ expect_exit 0 "quickstart" -- "$FLEETSIM" run "$SRCDIR/scenarios/quickstart.ini"
 expect_eq "$(sql "$DB" "SELECT name FROM pragma_table_info('run_summary')")" \
     "$(cat "$TMP/column.names")" "the view's columns are the declared ones"
 
-# ---- every command: help, man page (synopsis and section), README -------
-block "$README" "## Commands" '^## ' >"$TMP/readme.commands"
+# ---- every command: help, man page (synopsis and section), doc/running.md
+block "$DOC/running.md" "## Commands" '^## ' >"$TMP/readme.commands"
 checks=$((checks + 1))
 [ "$(wc -l <"$TMP/commands")" -ge 7 ] || fail "help commands: only $(wc -l <"$TMP/commands")"
 while IFS="$(printf '\t')" read -r cmd args summary; do
@@ -120,7 +122,7 @@ while IFS="$(printf '\t')" read -r cmd args summary; do
     expect_exit 0 "$cmd --help" -- "$FLEETSIM" "$cmd" --help
     expect_has "$MAN" ".B fleetsim $cmd" "man page SYNOPSIS, $cmd"
     expect_has "$MAN" ".SS \"$cmd" "man page COMMANDS, $cmd"
-    expect_has "$TMP/readme.commands" "fleetsim $cmd" "README.md Commands, $cmd"
+    expect_has "$TMP/readme.commands" "fleetsim $cmd" "doc/running.md Commands, $cmd"
 done <"$TMP/commands"
 expect_exit 0 "--help" -- "$FLEETSIM" --help
 cmp -s "$TMP/out" "$TMP/usage" || fail "--help differs from help"
@@ -143,21 +145,42 @@ done <"$TMP/main.commands"
 
 # ---- nothing that exists is said to come later ----------------------------
 # Spot pools, training jobs and windows exist (their keys are in help keys):
-# no sentence of help, README or the man page that says "later version"
-# may name them.
+# no sentence of help, README, a doc/ page or the man page that says
+# "later version" may name them.
 for k in pool.interruption workload.jobs window.every; do
     expect_has "$TMP/keys" "$k	" "help keys: $k exists"
 done
-for f in "$TMP/usage" "$README" "$MAN"; do
+for f in "$TMP/usage" "$README" "$DOC"/*.md "$MAN"; do
     checks=$((checks + 1))
     bad=$(tr '\n' ' ' <"$f" | sed 's/\([.;:]\) /\1\n/g' |
           grep -i 'later version' | grep -iE 'spot|training|window' || true)
     [ -z "$bad" ] || fail "$(basename "$f") says existing features come later: $bad"
 done
 
+# ---- README.md points into doc/: every page it names exists -------------
+for page in $(grep -o '(doc/[a-zA-Z0-9_.-]*\.md)' "$README" | tr -d '()' | sort -u); do
+    checks=$((checks + 1))
+    # doc/commands.md is generated from the option tables by its own target
+    [ -f "$SRCDIR/$page" ] || [ "$page" = doc/commands.md ] || fail "README.md links to $page, which does not exist"
+done
+
+# ---- README.md: short, its two commands first, the second the one .ci/run runs
+checks=$((checks + 1))
+[ "$(wc -l <"$README")" -le 350 ] || fail "README.md has $(wc -l <"$README") lines: move reference into doc/"
+awk '/^```sh$/ { on = 1; n++; next } /^```/ { on = 0 } on && n <= 2 { print n ": " $0 }' "$README" >"$TMP/readme.cmds"
+expect_in "$TMP/readme.cmds" "1: " "README.md's first command"
+expect_in "$TMP/readme.cmds" "./fleetsim run scenarios/quickstart.ini" "README.md's first command runs the quickstart"
+second=$(sed -n 's/^2: //p' "$TMP/readme.cmds")
+checks=$((checks + 1))
+[ -n "$second" ] && grep -qF -- "$second" "$SRCDIR/.ci/run" ||
+    fail "README.md's second command ('$second') is not the one .ci/run runs"
+checks=$((checks + 1))
+first_h2=$(grep -m1 '^## ' "$README")
+[ "$first_h2" = "## Two commands" ] || fail "README.md's first section is '$first_h2', not the two commands"
+
 # ---- the schema version the docs give is the one a database gets ---------
 v=$(sql "$DB" "PRAGMA user_version")
-expect_has "$README" "\`PRAGMA user_version\` = $v " "README.md: schema version $v"
+expect_has "$DOC/database.md" "\`PRAGMA user_version\` = $v " "doc/database.md: schema version $v"
 expect_has "$MAN" "is the schema version ($v)." "man page: schema version $v"
 
 report

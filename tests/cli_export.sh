@@ -3,7 +3,7 @@
 # to the cent: an on-demand, an all-upfront and a partial-upfront reserved
 # pool over 30 days from 2026-01-15 (17 days of January, 13 of February).
 #
-# Closed forms (billing rules, README):
+# Closed forms (billing rules, doc/money.md):
 #   od: 1 x $2.00/h x 720 h                       = 1440.00 (816.00 + 624.00)
 #   all: 2 x $8760 upfront / 12 months, by month fraction:
 #        Jan 1460 x 17/31 = 800.65, Feb 1460 x 13/28 = 677.86; no hourly fee

@@ -117,7 +117,7 @@ expect_eq "$(job "printf('%.2f', cost_usd)" case5-finetune-a100)" "8436.80" "A10
 expect_eq "$(job "printf('%.2f|%.2f', cost_usd, gpu_hours * 23.77728 / 8)" case5-finetune-h100)" "5398.01|5398.01" "H100 job cost: 227 h x \$23.77728"
 expect_eq "$(sql "$DB" "SELECT group_concat(pricing || ' ' || price_usd_h, ',') FROM pool")" "reserved 11.717773,reserved 23.77728" "case 5: 3-year reserved rates"
 # ... but a reservation bills every hour of its term: the month's bill of
-# each fleet (31 days, 744 h) is what the README shows beside tokens per
+# each fleet (31 days, 744 h) is what doc/cases.md shows beside tokens per
 # dollar, twice as much for the H100 however soon its job ends.
 bill() { sql "$DB" "SELECT printf('%.2f', sum(cost_usd)) FROM cost_monthly c JOIN run r USING (run_id) WHERE r.name = '$1'"; }
 expect_eq "$(bill case5-finetune-a100)" "$(awk 'BEGIN { printf "%.2f", 744 * 11.717773 }')" "case 5: A100 fleet's month, 744 h x \$11.717773 = \$8,718.02"

@@ -68,7 +68,7 @@ expect_eq "$(q "s.utilization < 0.5" before) $(q "s.utilization > 0.7" after)" "
 expect_eq "$(q "l.ttft_p99_s" after | awk -v b="$(q l.ttft_p99_s before)" '{ print ($1 < b / 2) }')" "1" "case 2: TTFT p99 down more than 2x"
 expect_eq "$(q "l.tpot_p50_s" after | awk -v b="$(q l.tpot_p50_s before)" '{ print ($1 > b && $1 < 1.2 * b) }')" "1" "case 2: TPOT p50 up less than 20%"
 expect_eq "$(q "l.mean_batch_size" before)" "1.0" "case 2: one at a time before"
-# the figures README's case table and the scenario's comment quote
+# the figures doc/cases.md's table and the scenario's comment quote
 expect_eq "$(q "printf('%.0f %.1f', l.ttft_p99_s * 1000, l.tpot_p50_s * 1000)" before) $(q "printf('%.0f %.1f', l.ttft_p99_s * 1000, l.tpot_p50_s * 1000)" after)" "409 10.9 151 11.8" "case 2: TTFT p99 409 -> 151 ms, TPOT p50 10.9 -> 11.8 ms"
 
 # ---- per pool: TTFT, TPOT and end to end over all the pool serves ----------
@@ -198,9 +198,9 @@ expect_exit 1 "a malformed models file" -- "$FLEETSIM" run "$TMP/mine.ini" --db 
 expect_in "$TMP/err" "my.csv:3" "models file: the bad row's line"
 expect_in "$TMP/err" "scenario.models" "models file: the key"
 
-# ---- README's "Which GPU for an LLM": the sweep's conclusion, pinned -------
-# (the command of README and scenarios/llm-gpu-choice.ini; the figures the
-# README quotes, at its rounding)
+# ---- doc/cases.md's "Which GPU for an LLM": the sweep's conclusion, pinned
+# (the command of doc/cases.md and scenarios/llm-gpu-choice.ini; the figures
+# the page quotes, at its rounding)
 expect_exit 0 "llm-gpu-choice sweep" -- "$FLEETSIM" sweep "$SRCDIR/scenarios/llm-gpu-choice.ini" --db "$TMP/choice.db" --quiet \
     --vary pool.gpu.instance=azure:Standard_NC24ads_A100_v4,aws:p5.4xlarge,aws:g6e.xlarge \
     --vary pool.gpu.count=2,4,6,8

@@ -6,7 +6,7 @@
 # twice changes nothing; a corrupt, foreign or newer part is refused by
 # name with nothing written; an older part is migrated in a copy and left
 # as it was; `import` of the same database twice copies it once; the GNU
-# parallel recipe of the README.
+# parallel recipe of doc/sweeps.md.
 . "$(dirname "$0")/cli_lib.sh"
 . "$(dirname "$0")/db_rows.sh"
 cd "$TMP"
@@ -160,7 +160,7 @@ expect_exit 0 "import again" -- "$FLEETSIM" import --db imp.db part-1.db
 expect_in out "imported 0 runs from part-1.db: imp.db holds them already" "import again copies nothing"
 expect_eq "$(sql imp.db "SELECT count(*) FROM run")" 9 "still 9 runs"
 
-# The README's GNU parallel recipe (a loop where parallel is missing)
+# doc/sweeps.md's GNU parallel recipe (a loop where parallel is missing)
 if command -v parallel >/dev/null 2>&1; then
     expect_exit 0 "GNU parallel" -- parallel "$FLEETSIM" sweep grid.ini --vary pool.od.count=1,2,3,4 \
         --vary "workload.w.service='exponential(mean=200ms),exponential(mean=300ms),exponential(mean=400ms)'" \

@@ -1,8 +1,8 @@
 /* keydoc.h -- how a scenario key is described, once.
  *
  * The scenario parser (which keys a section accepts), `fleetsim help
- * scenario`, the man page check and README's reference all read the same
- * descriptions.  The type lives in the base layer because modules below
+ * scenario`, the man page and doc/scenario-keys.md (both generated) all read
+ * the same descriptions.  The type lives in the base layer because modules below
  * the scenario layer declare keys of their own: a purchase option in
  * models/ lists the pool keys it reads (term, upfront, ...) in its table,
  * so that adding one never means editing a central list. */

@@ -13,7 +13,7 @@
 #include "sim/base/error.h"
 #include "sim/base/strmap.h"
 
-/* Limits of what is read (README, "Scenario reference"): a file is a
+/* Limits of what is read (doc/scenarios.md, "Scenario reference"): a file is a
  * regular file of at most 1 MiB; a line holds what inih's buffer does; a
  * section name what inih keeps (its MAX_SECTION is 50 with the NUL) rather
  * than cut.  --set assignments obey the same limits. */

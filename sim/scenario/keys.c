@@ -3,7 +3,9 @@
  * Adding a key: one line in its section's table below (name, what a value
  * looks like, the default as written, one line of help), then read it in
  * the section's parser (scenario.c, scenario_pool.c).  `make man` puts it
- * in doc/fleetsim.1; tests/cli_docs.sh fails until README.md has it.
+ * in doc/fleetsim.1; tests/cli_docs.sh fails until doc/scenarios.md has it, and
+ * tests/cli_keys_doc.sh until `make keys-doc` has put it in
+ * doc/scenario-keys.md.
  * A purchase option's keys go in its own table (models/purchase/purchase_*.c). */
 #include "sim/scenario/keys.h"
 
@@ -119,7 +121,7 @@ static const fs_key_doc pool_keys[] = {
      "(mps: each at most sm_cap of the SMs, default 1/N)"},
     {"timeslice_efficiency", "fraction, above 0 to 1", "0.9",
      "timeslice: share of the GPU's speed left to k >= 2 busy replicas "
-     "(context switches); an assumption, see README"},
+     "(context switches); an assumption, see doc/simulation.md"},
     {"description", "text", NULL, "ignored; for people"},
     {NULL, NULL, NULL, NULL},
 };

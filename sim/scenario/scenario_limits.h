@@ -3,7 +3,7 @@
  * Each is far above what a capacity plan needs and low enough that what it
  * allows fits in memory: a value beyond one is refused with file:line:key
  * before anything is allocated, rather than ending in "out of memory" (or
- * an abort under AddressSanitizer).  README ("Limits") and `fleetsim help
+ * an abort under AddressSanitizer).  doc/scenarios.md ("Limits") and `fleetsim help
  * scenario` list them; durations are bounded by FS_DURATION_MAX (grammar.h)
  * and files and lines by config.h. */
 #ifndef FS_SCENARIO_LIMITS_H

@@ -16,7 +16,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-/* The default timeslice_efficiency: see README, "GPU sharing". */
+/* The default timeslice_efficiency: see doc/simulation.md, "GPU sharing". */
 #define TIMESLICE_EFFICIENCY 0.9
 
 void fs_scenario_mig_path(fs_scenario *sc, const char *gpus_csv)

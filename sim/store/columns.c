@@ -3,7 +3,7 @@
  * Adding a column: one entry below (in the place it should have in the
  * view), FS_SUMMARY_COLUMNS + 1, and a schema version with a migration
  * (store_schema.c) so that existing databases get the new view; `make man`
- * lists it in doc/fleetsim.1 and tests/cli_docs.sh wants it in README.md.
+ * lists it in doc/fleetsim.1 and tests/cli_docs.sh wants it in doc/database.md.
  *
  * The expressions read the child tables through correlated subqueries
  * rather than joins: a run without rows in some child table still gets

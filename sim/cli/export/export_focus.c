@@ -10,7 +10,7 @@
  * tests/cli_export_focus.sh checks an export against the spec's column
  * list (tests/data/focus-1.2/columns.csv).
  *
- * Per row (see README, "FOCUS columns"):
+ * Per row (see doc/money.md, "Exporting the bill"):
  * - ListCost: the on-demand list price (ListUnitPrice) x PricingQuantity
  *   (instance-hours); ContractedCost: the commitment's rate
  *   (ContractedUnitPrice) x PricingQuantity; EffectiveCost: amortized;

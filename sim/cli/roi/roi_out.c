@@ -1,7 +1,7 @@
 /* roi_out.c -- `fleetsim roi` output (roi_out.h).  Monthly figures are
  * 730-hour run rates and every format says so: the table and Markdown in a
  * heading line, CSV and JSON in the field names' documented meaning
- * (README).  A figure that does not exist (break-even that never comes,
+ * (doc/money.md).  A figure that does not exist (break-even that never comes,
  * the utilization of nothing reserved) is null in JSON, empty in CSV, "-"
  * in the table. */
 #include "sim/cli/roi/roi_out.h"

@@ -232,7 +232,7 @@ static const char export_help[] =
 "\n"
 "Writes the simulated bill of each RUN, one row per pool and hour (or day),\n"
 "to FILE (CSV, written whole or not at all).  --format focus writes a FOCUS\n"
-"1.2 cost and usage dataset (every Mandatory column; see the README's FOCUS\n"
+"1.2 cost and usage dataset (every Mandatory column; see doc/money.md's FOCUS\n"
 "columns table): ListCost = ListUnitPrice (the on-demand list price of an\n"
 "instance-hour, from the catalog) x PricingQuantity (instance-hours,\n"
 "PricingUnit Hours); ContractedCost = ContractedUnitPrice (a reservation's\n"
