@@ -1,7 +1,7 @@
 /* report_roi.c -- the budget review's reservation recommendation: for
  * each run and pool, what `fleetsim roi` recommends with its defaults
  * (1-year term, no upfront, hour-by-hour demand over the whole run, 8% a
- * year), through sim/cli/shared/roi_run.c (the ri-breakeven chart makes the
+ * year), through sim/app/roi_run.c (the ri-breakeven chart makes the
  * same call, so the two agree to the cent).  A pool that cannot be priced, or a
  * run sampled more coarsely than hourly, gets a note row instead: the
  * report never fails for it.  A pool already bought reserved (or on a

@@ -3,7 +3,7 @@
  * [--savings-plan] [--all] [--discount D] [--discount-rate R]
  * [--lookback D] [--format ...]`.
  *
- * Reads the options; sim/cli/shared/roi_run.c computes each pool's
+ * Reads the options; sim/app/roi_run.c computes each pool's
  * recommendation and roi_out.c prints it (--all: roi_options.c, every
  * option in one table).  A pool that cannot be priced
  * is said so on stderr and skipped. */
