@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct fs_row {
@@ -180,6 +181,18 @@ int fs_store_each(fs_store *s, fs_query q, const fs_query_arg *a,
                   fs_row_fn fn, void *ctx, fs_error *err)
 {
     return each_sql(s, queries[q].sql, queries[q].what, a, fn, ctx, err);
+}
+
+fs_store *fs_store_adopt(sqlite3 *db, const char *path)
+{
+    fs_store *s = calloc(1, sizeof *s);
+    if (!s || !(s->path = strdup(path))) {
+        free(s);
+        return NULL;
+    }
+    s->db = db;
+    s->readonly = 1;
+    return s;
 }
 
 /* ---- reads of one value ------------------------------------------------ */

@@ -102,4 +102,10 @@ int fs_store_latency_value(fs_store *s, long id, const char *workload,
                            const char *column, double *v, double *arrivals,
                            double *unfinished, fs_error *err);
 
+/* For tests: a read-only store over an open SQLite handle (a table made
+ * by hand in memory), named path in messages; fs_store_close closes the
+ * handle.  NULL when out of memory. */
+struct sqlite3;
+fs_store *fs_store_adopt(struct sqlite3 *db, const char *path);
+
 #endif
