@@ -116,6 +116,64 @@ static int read_gpu_llm_columns(fs_csv *r, const columns *cols, fs_gpu *g,
     return 0;
 }
 
+int fs_catalog_read_rows(fs_csv *r, void **rows, size_t *n, size_t size,
+                         fs_catalog_row_fn read, void *ctx, fs_error *err)
+{
+    size_t cap = 0;
+    int rc;
+    while ((rc = fs_csv_next(r, err)) == 1) {
+        char *grown = fs_vec_grow(*rows, &cap, *n + 1, size);
+        if (!grown)
+            return fs_error_set(err, "out of memory reading %s",
+                                fs_csv_path(r));
+        *rows = grown;
+        void *row = grown + *n * size;
+        memset(row, 0, size);
+        if (read(r, row, ctx, err))
+            return -1;
+        ++*n;
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+/* One row of gpus.csv (ctx: its columns). */
+static int read_gpu(fs_csv *r, void *row, void *ctx, fs_error *err)
+{
+    const columns *cols = ctx;
+    fs_gpu *g = row;
+    copy_cell(g->name, sizeof g->name, r, cols, 0);
+    if (g->name[0] == '\0')
+        return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r), "name",
+                           "empty");
+    if (number_cell(r, cols, 1, &g->memory_gb, 0, err) ||
+        number_cell(r, cols, 2, &g->memory_bw_gbs, 0, err) ||
+        number_cell(r, cols, 3, &g->bf16_tflops, 0, err) ||
+        number_cell(r, cols, 4, &g->fp8_tflops, 1, err) ||
+        number_cell(r, cols, 5, &g->int8_tops, 1, err) ||
+        number_cell(r, cols, 6, &g->tdp_w, 1, err))
+        return -1;
+    if (!(g->memory_gb > 0 && g->memory_gb <= FS_GPU_MEMORY_GB_MAX))
+        return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                           "memory_gb", "expected GB above 0, at most %d",
+                           FS_GPU_MEMORY_GB_MAX);
+    g->mig = strcasecmp(col(r, cols, 7), "yes") == 0;
+    copy_cell(g->source, sizeof g->source, r, cols, 8);
+    return read_gpu_llm_columns(r, cols, g, err);
+}
+
+/* A catalog file: its header's columns found, its rows read by read. */
+static int load_table(const char *path, columns *cols, void **rows,
+                      size_t *n, size_t size, fs_catalog_row_fn read,
+                      void *ctx, fs_error *err)
+{
+    fs_csv *r = open_table(path, cols, err);
+    if (!r)
+        return -1;
+    int rc = fs_catalog_read_rows(r, rows, n, size, read, ctx, err);
+    fs_csv_free(r);
+    return rc;
+}
+
 static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
 {
     static const char *const names[] = {
@@ -125,52 +183,8 @@ static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
         "fp16_tflops", "int4_tops", "nvlink_gbs", "pcie_gbs", "fp8_native",
         "generation", "form", NULL};
     columns cols = {names, 9, {0}};
-    size_t cap = 0;
-    fs_csv *r = open_table(path, &cols, err);
-    if (!r)
-        return -1;
-    int rc;
-    while ((rc = fs_csv_next(r, err)) == 1) {
-        fs_gpu *gpus = fs_vec_grow(c->gpus, &cap, c->ngpus + 1,
-                                   sizeof *gpus);
-        if (!gpus)
-            goto oom;
-        c->gpus = gpus;
-        fs_gpu *g = &c->gpus[c->ngpus];
-        memset(g, 0, sizeof *g);
-        copy_cell(g->name, sizeof g->name, r, &cols, 0);
-        if (g->name[0] == '\0') {
-            fs_error_at(err, path, (int)fs_csv_line(r), "name", "empty");
-            goto fail;
-        }
-        if (number_cell(r, &cols, 1, &g->memory_gb, 0, err) ||
-            number_cell(r, &cols, 2, &g->memory_bw_gbs, 0, err) ||
-            number_cell(r, &cols, 3, &g->bf16_tflops, 0, err) ||
-            number_cell(r, &cols, 4, &g->fp8_tflops, 1, err) ||
-            number_cell(r, &cols, 5, &g->int8_tops, 1, err) ||
-            number_cell(r, &cols, 6, &g->tdp_w, 1, err))
-            goto fail;
-        if (!(g->memory_gb > 0 && g->memory_gb <= FS_GPU_MEMORY_GB_MAX)) {
-            fs_error_at(err, path, (int)fs_csv_line(r), "memory_gb",
-                        "expected GB above 0, at most %d",
-                        FS_GPU_MEMORY_GB_MAX);
-            goto fail;
-        }
-        g->mig = strcasecmp(col(r, &cols, 7), "yes") == 0;
-        copy_cell(g->source, sizeof g->source, r, &cols, 8);
-        if (read_gpu_llm_columns(r, &cols, g, err))
-            goto fail;
-        c->ngpus++;
-    }
-    if (rc < 0)
-        goto fail;
-    fs_csv_free(r);
-    return 0;
-oom:
-    fs_error_set(err, "out of memory reading %s", path);
-fail:
-    fs_csv_free(r);
-    return -1;
+    return load_table(path, &cols, (void **)&c->gpus, &c->ngpus,
+                      sizeof *c->gpus, read_gpu, &cols, err);
 }
 
 /* The optional commitment columns 11..18: money >= 0, discounts in
@@ -198,6 +212,50 @@ static int read_commitments(fs_csv *r, const columns *cols,
     return 0;
 }
 
+typedef struct inst_ctx {
+    const fs_catalog *c;
+    const columns *cols;
+} inst_ctx;
+
+/* One row of instances.csv: its GPU must be in the catalog's GPUs. */
+static int read_instance(fs_csv *r, void *row, void *ctx, fs_error *err)
+{
+    const inst_ctx *x = ctx;
+    const columns *cols = x->cols;
+    fs_instance_type *t = row;
+    const char *path = fs_csv_path(r);
+    int line = (int)fs_csv_line(r);
+    copy_cell(t->provider, sizeof t->provider, r, cols, 0);
+    copy_cell(t->name, sizeof t->name, r, cols, 1);
+    copy_cell(t->gpu, sizeof t->gpu, r, cols, 2);
+    double gpus;
+    if (number_cell(r, cols, 3, &gpus, 0, err) ||
+        number_cell(r, cols, 4, &t->on_demand, 1, err) ||
+        number_cell(r, cols, 5, &t->spot, 1, err) ||
+        number_cell(r, cols, 6, &t->reserved_1y, 1, err) ||
+        number_cell(r, cols, 7, &t->reserved_3y, 1, err))
+        return -1;
+    if (gpus < 1 || gpus > 64 || gpus != floor(gpus))
+        return fs_error_at(err, path, line, "gpus",
+                           "expected a whole number of GPUs from 1 to 64");
+    t->gpus = (int)gpus;
+    const fs_gpu *g = fs_catalog_gpu(x->c, t->gpu);
+    if (!g) {
+        char hint[256];
+        fs_catalog_suggest_gpu(x->c, t->gpu, hint, sizeof hint);
+        return fs_error_at(err, path, line, "gpu", "unknown GPU '%s' %s",
+                           t->gpu, hint);
+    }
+    snprintf(t->gpu, sizeof t->gpu, "%s", g->name);
+    if (read_commitments(r, cols, t, err))
+        return -1;
+    fs_instance_commit_from_columns(t);
+    copy_cell(t->region, sizeof t->region, r, cols, 8);
+    copy_cell(t->as_of, sizeof t->as_of, r, cols, 9);
+    copy_cell(t->source, sizeof t->source, r, cols, 10);
+    return 0;
+}
+
 static int load_instances(fs_catalog *c, const char *path, fs_error *err)
 {
     static const char *const names[] = {
@@ -210,62 +268,9 @@ static int load_instances(fs_catalog *c, const char *path, fs_error *err)
         "ri_3y_partial_upfront_usd", "ri_3y_all_upfront_usd",
         "savings_plan_1y_discount", "savings_plan_3y_discount", NULL};
     columns cols = {names, 11, {0}};
-    size_t cap = 0;
-    fs_csv *r = open_table(path, &cols, err);
-    if (!r)
-        return -1;
-    int rc;
-    while ((rc = fs_csv_next(r, err)) == 1) {
-        fs_instance_type *inst = fs_vec_grow(c->inst, &cap, c->ninst + 1,
-                                             sizeof *inst);
-        if (!inst)
-            goto oom;
-        c->inst = inst;
-        fs_instance_type *t = &c->inst[c->ninst];
-        memset(t, 0, sizeof *t);
-        int line = (int)fs_csv_line(r);
-        copy_cell(t->provider, sizeof t->provider, r, &cols, 0);
-        copy_cell(t->name, sizeof t->name, r, &cols, 1);
-        copy_cell(t->gpu, sizeof t->gpu, r, &cols, 2);
-        double gpus;
-        if (number_cell(r, &cols, 3, &gpus, 0, err) ||
-            number_cell(r, &cols, 4, &t->on_demand, 1, err) ||
-            number_cell(r, &cols, 5, &t->spot, 1, err) ||
-            number_cell(r, &cols, 6, &t->reserved_1y, 1, err) ||
-            number_cell(r, &cols, 7, &t->reserved_3y, 1, err))
-            goto fail;
-        if (gpus < 1 || gpus > 64 || gpus != floor(gpus)) {
-            fs_error_at(err, path, line, "gpus",
-                        "expected a whole number of GPUs from 1 to 64");
-            goto fail;
-        }
-        t->gpus = (int)gpus;
-        const fs_gpu *g = fs_catalog_gpu(c, t->gpu);
-        if (!g) {
-            char hint[256];
-            fs_catalog_suggest_gpu(c, t->gpu, hint, sizeof hint);
-            fs_error_at(err, path, line, "gpu", "unknown GPU '%s' %s",
-                        t->gpu, hint);
-            goto fail;
-        }
-        snprintf(t->gpu, sizeof t->gpu, "%s", g->name);
-        if (read_commitments(r, &cols, t, err))
-            goto fail;
-        fs_instance_commit_from_columns(t);
-        copy_cell(t->region, sizeof t->region, r, &cols, 8);
-        copy_cell(t->as_of, sizeof t->as_of, r, &cols, 9);
-        copy_cell(t->source, sizeof t->source, r, &cols, 10);
-        c->ninst++;
-    }
-    if (rc < 0)
-        goto fail;
-    fs_csv_free(r);
-    return 0;
-oom:
-    fs_error_set(err, "out of memory reading %s", path);
-fail:
-    fs_csv_free(r);
-    return -1;
+    inst_ctx x = {c, &cols};
+    return load_table(path, &cols, (void **)&c->inst, &c->ninst,
+                      sizeof *c->inst, read_instance, &x, err);
 }
 
 fs_catalog *fs_catalog_load(const char *gpus_csv, const char *instances_csv,

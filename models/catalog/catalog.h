@@ -10,6 +10,7 @@
 #define FS_CATALOG_H
 
 #include <stddef.h>
+#include "sim/base/csvin.h"
 #include "sim/base/error.h"
 
 /* The largest memory_gb a gpus.csv row may give (10 TB, some 35 times the
@@ -172,5 +173,17 @@ int fs_catalog_load_commitments(fs_catalog *c, const char *path,
 void fs_instance_commit_from_columns(fs_instance_type *t);
 /* "published", "derived", "not sold", "not found" */
 const char *fs_rate_status_name(int status);
+
+/* The rows of a catalog file after its header (models, engines, GPUs,
+ * instances), into a growing array *rows of *n: each new row zeroed, then
+ * filled by read(r, row, ctx, err), which returns 0 or -1 with its
+ * message set; *n counts the rows read.  0 at the end of the file; -1 at
+ * the first error ("out of memory reading PATH" when the array cannot
+ * grow).  *rows is valid (rows 0..*n) while read runs, so a row may be
+ * checked against those before it. */
+typedef int (*fs_catalog_row_fn)(fs_csv *r, void *row, void *ctx,
+                                 fs_error *err);
+int fs_catalog_read_rows(fs_csv *r, void **rows, size_t *n, size_t size,
+                         fs_catalog_row_fn read, void *ctx, fs_error *err);
 
 #endif

@@ -205,40 +205,43 @@ static int find_columns(fs_csv *r, int *idx, fs_error *err)
     return 0;
 }
 
+typedef struct rows_ctx {
+    const fs_llm_catalog *c;
+    const int *idx;
+    size_t fields;
+} rows_ctx;
+
+/* One model's row: its name (new in the file), source and shape. */
+static int read_model(fs_csv *r, void *out, void *ctx, fs_error *err)
+{
+    const rows_ctx *x = ctx;
+    fs_llm_model *row = out;
+    if (fs_csv_nfields(r) != x->fields)   /* a shifted row would be read
+                                             into the wrong columns */
+        return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                           NULL, "%zu fields, but the header has %zu",
+                           fs_csv_nfields(r), x->fields);
+    const char *name = fs_csv_field(r, (size_t)x->idx[C_NAME]);
+    if (!name[0] || strlen(name) >= sizeof row->name)
+        return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                           "name", "expected a name of 1 to %zu "
+                           "characters", sizeof row->name - 1);
+    if (fs_llm_catalog_find(x->c, name))
+        return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                           "name", "'%s' appears twice", name);
+    snprintf(row->name, sizeof row->name, "%s", name);
+    if (x->idx[C_SOURCE] >= 0)
+        snprintf(row->source, sizeof row->source, "%s",
+                 fs_csv_field(r, (size_t)x->idx[C_SOURCE]));
+    return read_shape(r, x->idx, row, err);
+}
+
 static int read_rows(fs_llm_catalog *c, fs_csv *r, const int *idx,
                      size_t fields, fs_error *err)
 {
-    size_t cap = 0;
-    int rc;
-    while ((rc = fs_csv_next(r, err)) == 1) {
-        if (fs_csv_nfields(r) != fields)   /* a shifted row would be read
-                                              into the wrong columns */
-            return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
-                               NULL, "%zu fields, but the header has %zu",
-                               fs_csv_nfields(r), fields);
-        fs_llm_model *m = fs_vec_grow(c->m, &cap, c->n + 1, sizeof *m);
-        if (!m)
-            return fs_error_set(err, "out of memory reading %s",
-                                fs_csv_path(r));
-        c->m = m;
-        fs_llm_model *row = &c->m[c->n];
-        memset(row, 0, sizeof *row);
-        const char *name = fs_csv_field(r, (size_t)idx[C_NAME]);
-        if (!name[0] || strlen(name) >= sizeof row->name)
-            return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
-                               "name", "expected a name of 1 to %zu "
-                               "characters", sizeof row->name - 1);
-        if (fs_llm_catalog_find(c, name))
-            return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
-                               "name", "'%s' appears twice", name);
-        snprintf(row->name, sizeof row->name, "%s", name);
-        if (idx[C_SOURCE] >= 0)
-            snprintf(row->source, sizeof row->source, "%s",
-                     fs_csv_field(r, (size_t)idx[C_SOURCE]));
-        if (read_shape(r, idx, row, err))
-            return -1;
-        c->n++;
-    }
+    rows_ctx x = {c, idx, fields};
+    int rc = fs_catalog_read_rows(r, (void **)&c->m, &c->n, sizeof *c->m,
+                                  read_model, &x, err);
     if (rc == 0 && c->n == 0)
         return fs_error_at(err, fs_csv_path(r), 1, NULL, "a header and no "
                            "row: expected one row for each model");

@@ -185,25 +185,30 @@ static const char *clash(const fs_llm_engines *t, const fs_llm_engine *e)
     return NULL;
 }
 
+typedef struct rows_ctx {
+    const fs_llm_engines *t;
+    const int *tidx, *nidx;
+} rows_ctx;
+
+/* One profile row, which may not clash with those before it. */
+static int read_profile(fs_csv *r, void *out, void *ctx, fs_error *err)
+{
+    const rows_ctx *x = ctx;
+    if (read_row(r, x->tidx, x->nidx, out, err))
+        return -1;
+    const char *why = clash(x->t, out);
+    if (why)
+        return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                           "engine", "%s", why);
+    return 0;
+}
+
 static int read_rows(fs_llm_engines *t, fs_csv *r, const int *tidx,
                      const int *nidx, fs_error *err)
 {
-    size_t cap = 0;
-    int rc;
-    while ((rc = fs_csv_next(r, err)) == 1) {
-        fs_llm_engine *e = fs_vec_grow(t->e, &cap, t->n + 1, sizeof *e);
-        if (!e)
-            return fs_error_set(err, "out of memory reading %s",
-                                fs_csv_path(r));
-        t->e = e;
-        if (read_row(r, tidx, nidx, &t->e[t->n], err))
-            return -1;
-        const char *why = clash(t, &t->e[t->n]);
-        if (why)
-            return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
-                               "engine", "%s", why);
-        t->n++;
-    }
+    rows_ctx x = {t, tidx, nidx};
+    int rc = fs_catalog_read_rows(r, (void **)&t->e, &t->n, sizeof *t->e,
+                                  read_profile, &x, err);
     if (rc == 0 && t->n == 0)
         return fs_error_at(err, fs_csv_path(r), 2, NULL,
                            "no profile rows (expected one per engine, "

@@ -180,6 +180,11 @@ int fs_purchase_has_key(const fs_purchase_option *o, const char *key);
  * (0 when none does). */
 int fs_purchase_key_owners(const char *key, char *buf, size_t len);
 
+/* A finish for the options that owe nothing for the pool as such (every
+ * charge is per launch: on-demand, spot). */
+void fs_purchase_nothing_owed(const fs_purchase_terms *t,
+                              const fs_purchase_bill *b, long count);
+
 /* The hourly rate of an option that sells by the hour: the pool's `price`
  * key ("price key"), else the catalog's rate in column (FS_PRICE_*).  0, or
  * -1 refused. */

@@ -39,15 +39,6 @@ static void on_demand_cut(const fs_purchase_terms *t,
                       b->gpus, 0);
 }
 
-/* Nothing is owed for the pool as such: every charge is per launch. */
-static void on_demand_finish(const fs_purchase_terms *t,
-                             const fs_purchase_bill *b, long count)
-{
-    (void)t;
-    (void)b;
-    (void)count;
-}
-
 const fs_purchase_option fs_purchase_on_demand = {
     .name = "on-demand",
     .commitment = FS_COMMIT_NONE,
@@ -61,5 +52,5 @@ const fs_purchase_option fs_purchase_on_demand = {
     .resolve = on_demand_resolve,
     .terminate = on_demand_terminate,
     .cut = on_demand_cut,
-    .finish = on_demand_finish,
+    .finish = fs_purchase_nothing_owed,   /* every charge is per launch */
 };

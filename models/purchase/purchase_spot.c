@@ -153,14 +153,6 @@ static void spot_close(void *state)
     free(state);
 }
 
-static void spot_finish(const fs_purchase_terms *t, const fs_purchase_bill *b,
-                        long count)
-{
-    (void)t;
-    (void)b;
-    (void)count;
-}
-
 const fs_purchase_option fs_purchase_spot = {
     .name = "spot",
     .commitment = FS_COMMIT_NONE,
@@ -174,7 +166,7 @@ const fs_purchase_option fs_purchase_spot = {
     .resolve = spot_resolve,
     .terminate = spot_terminate,
     .cut = spot_cut,
-    .finish = spot_finish,
+    .finish = fs_purchase_nothing_owed,
     .open = spot_open,
     .close = spot_close,
 };

@@ -1,25 +1,20 @@
 /* config.c -- reading scenario files with inih; see config.h.
  *
- * A file is read whole first, with limits (a regular file of at most
- * FS_CONFIG_FILE_MAX bytes), and its lines checked for what inih would get
- * wrong silently: a NUL byte (the rest of the line dropped), a line longer
- * than inih's buffer, a section name longer than inih holds (cut).  inih
+ * A file is read whole first, with limits, and its lines checked for what
+ * inih would get wrong silently (config_text.c).  inih
  * then parses the text through a reader that counts lines: it calls the
  * handler for a line right after reading it, so the count is that line's
  * number. */
 #include "sim/scenario/config.h"
+#include "sim/scenario/config_text.h"
 #include "sim/base/vec.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <ini.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define MAX_INCLUDE_DEPTH 8
 
@@ -225,139 +220,135 @@ static int handler(void *user, const char *section, const char *name,
     return 1;
 }
 
-/* What kind of file st is, for "'x' is a directory" messages; NULL for a
- * regular file. */
-static const char *not_regular(const struct stat *st)
-{
-    if (S_ISREG(st->st_mode))
-        return NULL;
-    if (S_ISDIR(st->st_mode))
-        return "is a directory, not a scenario file";
-    return "is not a regular file (a device, pipe or socket)";
-}
+static int load_file(fs_config *c, const char *path, const char *as_written,
+                     int depth, const char *from_file, int from_line,
+                     fs_error *err);
 
-/* Reads a whole regular file of at most FS_CONFIG_FILE_MAX bytes into a
- * malloc'd, NUL-terminated buffer.  On a refusal, *why says what is wrong
- * and errno is 0; on a system error, errno says which.  O_NONBLOCK: opening
- * a FIFO must not wait for a writer before it is refused. */
-static char *read_limited(const char *path, size_t *len, const char **why,
-                          char *whybuf, size_t whylen)
+/* Reads path whole; NULL with the message set: as the scenario itself, or
+ * as the include at from_file:from_line (as_written as its user wrote it). */
+static char *open_text(const char *path, const char *as_written,
+                       const char *from_file, int from_line, size_t *len,
+                       fs_error *err)
 {
-    *why = NULL;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    struct stat st;
-    char *buf = NULL;
-    if (fstat(fd, &st) != 0)
-        goto fail;
-    if ((*why = not_regular(&st)))
-        goto refuse;
-    if (st.st_size > FS_CONFIG_FILE_MAX) {
-        snprintf(whybuf, whylen, "is %lld bytes; a scenario file holds at "
-                 "most %d (1 MiB)", (long long)st.st_size,
-                 FS_CONFIG_FILE_MAX);
-        *why = whybuf;
-        goto refuse;
-    }
-    /* One byte more than the limit: a file that grew is still caught. */
-    buf = malloc(FS_CONFIG_FILE_MAX + 2);
-    if (!buf)
-        goto fail;
-    size_t n = 0;
-    while (n <= FS_CONFIG_FILE_MAX) {
-        ssize_t got = read(fd, buf + n, FS_CONFIG_FILE_MAX + 1 - n);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-            goto fail;
-        if (got == 0)
-            break;
-        n += (size_t)got;
-    }
-    if (n > FS_CONFIG_FILE_MAX) {
-        snprintf(whybuf, whylen, "is more than %d bytes; a scenario file "
-                 "holds at most that (1 MiB)", FS_CONFIG_FILE_MAX);
-        *why = whybuf;
-        goto refuse;
-    }
-    close(fd);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-refuse:
-    errno = 0;
-fail:;
-    int saved = errno;
-    free(buf);
-    close(fd);
-    errno = saved;
+    const char *why;
+    char whybuf[160];
+    char *text = fs_config_read_limited(path, len, &why, whybuf, sizeof whybuf);
+    if (text)
+        return text;
+    if (from_file && why)
+        fs_error_at(err, from_file, from_line, "scenario.include", "'%s' %s",
+                    as_written, why);
+    else if (from_file)
+        fs_error_at(err, from_file, from_line, "scenario.include",
+                    "cannot open '%s' (as %s): %m", as_written, path);
+    else if (why)
+        fs_error_set(err, "%s: %s", path, why);
+    else
+        fs_error_set(err, "%s: cannot open scenario: %m", path);
     return NULL;
 }
 
-/* The section and key a line sets, for messages: "pool.p.price", or the
- * section alone, or NULL before any section. */
-static const char *line_key(const char *line, size_t n, const char *section,
-                            char *buf, size_t len)
+/* Parses path's text (len bytes, freed here) into c: its lines checked,
+ * the text kept for the record, its entries added.  ps is filled as inih
+ * leaves it: ps->include names the file it includes, if any. */
+static int parse_text(fs_config *c, const char *path, char *text, size_t len,
+                      parse_state *ps, fs_error *err)
 {
-    while (n && (*line == ' ' || *line == '\t')) {
-        line++;
-        n--;
+    const char *file = intern_file(c, path);
+    char dirbuf[PATH_MAX];
+    snprintf(dirbuf, sizeof dirbuf, "%s", path);
+    const char *dir = file ? intern_file(c, dirname(dirbuf)) : NULL;
+    if (!file || !dir) {
+        free(text);
+        return fs_error_set(err, "out of memory reading %s", path);
     }
-    size_t k = 0;
-    while (k < n && line[k] != '=' && line[k] != ':' && line[k] != ';' &&
-           line[k] != '#' && line[k] != '[' && line[k] != '\0')
-        k++;
-    int is_key = k < n && (line[k] == '=' || line[k] == ':');
-    while (k && (line[k - 1] == ' ' || line[k - 1] == '\t'))
-        k--;
-    if (!section[0])
-        return NULL;
-    if (is_key && k)
-        snprintf(buf, len, "%s.%.*s", section, (int)k, line);
-    else
-        snprintf(buf, len, "%s", section);
-    return buf;
+    if (fs_config_check_lines(text, len, file, err)) {
+        free(text);
+        return -1;
+    }
+    if (append_text(c, "; ---- ", 7) ||
+        append_text(c, path, strlen(path)) || append_text(c, "\n", 1) ||
+        append_text(c, text, len)) {
+        free(text);
+        return fs_error_set(err, "out of memory reading %s", path);
+    }
+    reader_state rd = {text, text + len, 0, 0};
+    *ps = (parse_state){.c = c, .file = file, .dir = dir, .rd = &rd,
+                        .err = err};
+    fs_strmap_init(&ps->seen);
+    int rc = ini_parse_stream(reader, &rd, handler, ps);
+    fs_strmap_free(&ps->seen);
+    ps->rd = NULL;
+    free(text);
+    if (ps->failed)
+        return -1;
+    if (rd.too_long)
+        return fs_error_at(err, file, rd.too_long, NULL,
+                           "line too long for this build of inih");
+    if (rc > 0)
+        return fs_error_at(err, file, rc, NULL,
+                           "cannot parse this line (expected [section] or "
+                           "key = value)");
+    if (rc < 0)
+        return fs_error_set(err, "%s: cannot read scenario", path);
+    return 0;
 }
 
-/* Refuses, with file:line, what inih would silently get wrong: NUL bytes,
- * over-long lines, section names inih would cut. */
-static int check_lines(const char *text, size_t len, const char *file,
-                       fs_error *err)
+/* Puts base's entries before c's (so that c's keys override them) and
+ * base's text after c's; frees what is left of base. */
+static int merge_base(fs_config *c, fs_config *base, int brc, const char *inc,
+                      fs_error *err)
 {
-    char section[FS_CONFIG_SECTION_MAX + 1] = "";
-    char key[FS_CONFIG_SECTION_MAX + 128];
-    const char *p = text, *end = text + len;
-    if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
-        p += 3;   /* inih skips a UTF-8 byte order mark */
-    for (int line = 1; p < end; line++) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        const char *k = line_key(p, n, section, key, sizeof key);
-        if (memchr(p, '\0', n))
-            return fs_error_at(err, file, line, k, "the line holds a NUL "
-                               "byte (not a text file?)");
-        if (n > FS_CONFIG_LINE_MAX)
-            return fs_error_at(err, file, line, k, "line too long (%zu "
-                               "characters; at most %d)", n,
-                               FS_CONFIG_LINE_MAX);
-        const char *s = p;
-        while (s < p + n && (*s == ' ' || *s == '\t'))
-            s++;
-        const char *close = s < p + n && *s == '[' ?
-                            memchr(s, ']', (size_t)(p + n - s)) : NULL;
-        if (close) {
-            size_t sl = (size_t)(close - s - 1);
-            if (sl > FS_CONFIG_SECTION_MAX)
-                return fs_error_at(err, file, line, NULL, "%.*s: section "
-                                   "name is %zu characters; at most %d",
-                                   (int)sl, s + 1, sl,
-                                   FS_CONFIG_SECTION_MAX);
-            snprintf(section, sizeof section, "%.*s", (int)sl, s + 1);
+    if (brc == 0 && base->n) {
+        size_t total = base->n + c->n;
+        fs_config_entry *e = realloc(base->e, total * sizeof *e);
+        if (!e) {
+            brc = fs_error_set(err, "out of memory reading %s", inc);
+        } else {
+            memcpy(e + base->n, c->e, c->n * sizeof *e);
+            free(c->e);
+            c->e = e;
+            c->n = c->cap = total;
+            base->e = NULL;
+            base->n = 0;
         }
-        p += n + (nl != NULL);
     }
-    return 0;
+    if (brc == 0 && append_text(c, base->text ? base->text : "",
+                                base->text_len))
+        brc = fs_error_set(err, "out of memory reading %s", inc);
+    for (size_t i = 0; i < base->n; i++) {
+        free(base->e[i].section);
+        free(base->e[i].key);
+        free(base->e[i].value);
+    }
+    free(base->e);
+    free(base->text);
+    return brc;
+}
+
+/* The file path includes (ps->include, beside path unless absolute),
+ * read into a separate config that goes first, at depth + 1. */
+static int load_include(fs_config *c, const char *path, const parse_state *ps,
+                        int depth, fs_error *err)
+{
+    char inc[2 * PATH_MAX + 2];
+    if (ps->include[0] == '/') {
+        snprintf(inc, sizeof inc, "%s", ps->include);
+    } else {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s", path);
+        snprintf(inc, sizeof inc, "%s/%s", dirname(dir), ps->include);
+    }
+    fs_config base = {0};
+    base.files = c->files;
+    base.nfiles = c->nfiles;
+    int brc = load_file(&base, inc, ps->include, depth + 1, ps->file,
+                        ps->include_line, err);
+    c->files = base.files;
+    c->nfiles = base.nfiles;
+    base.files = NULL;
+    base.nfiles = 0;
+    return merge_base(c, &base, brc, inc, err);
 }
 
 static int load_file(fs_config *c, const char *path, const char *as_written,
@@ -369,104 +360,15 @@ static int load_file(fs_config *c, const char *path, const char *as_written,
                            "includes nested more than %d deep (a cycle?)",
                            MAX_INCLUDE_DEPTH);
     size_t len = 0;
-    const char *why;
-    char whybuf[160];
-    char *text = read_limited(path, &len, &why, whybuf, sizeof whybuf);
-    if (!text) {
-        if (from_file && why)
-            return fs_error_at(err, from_file, from_line, "scenario.include",
-                               "'%s' %s", as_written, why);
-        if (from_file)
-            return fs_error_at(err, from_file, from_line, "scenario.include",
-                               "cannot open '%s' (as %s): %m", as_written,
-                               path);
-        if (why)
-            return fs_error_set(err, "%s: %s", path, why);
-        return fs_error_set(err, "%s: cannot open scenario: %m", path);
-    }
-    const char *file = intern_file(c, path);
-    char dirbuf[PATH_MAX];
-    snprintf(dirbuf, sizeof dirbuf, "%s", path);
-    const char *dir = file ? intern_file(c, dirname(dirbuf)) : NULL;
-    if (!file || !dir) {
-        free(text);
-        return fs_error_set(err, "out of memory reading %s", path);
-    }
-    if (check_lines(text, len, file, err)) {
-        free(text);
+    char *text = open_text(path, as_written, from_file, from_line, &len, err);
+    if (!text)
         return -1;
-    }
-    if (append_text(c, "; ---- ", 7) ||
-        append_text(c, path, strlen(path)) || append_text(c, "\n", 1) ||
-        append_text(c, text, len)) {
-        free(text);
-        return fs_error_set(err, "out of memory reading %s", path);
-    }
-    reader_state rd = {text, text + len, 0, 0};
-    parse_state ps = {.c = c, .file = file, .dir = dir, .rd = &rd,
-                      .err = err};
-    fs_strmap_init(&ps.seen);
-    int rc = ini_parse_stream(reader, &rd, handler, &ps);
-    fs_strmap_free(&ps.seen);
-    free(text);
-    if (ps.failed)
+    parse_state ps;
+    if (parse_text(c, path, text, len, &ps, err))
         return -1;
-    if (rd.too_long)
-        return fs_error_at(err, file, rd.too_long, NULL,
-                           "line too long for this build of inih");
-    if (rc > 0)
-        return fs_error_at(err, file, rc, NULL,
-                           "cannot parse this line (expected [section] or "
-                           "key = value)");
-    if (rc < 0)
-        return fs_error_set(err, "%s: cannot read scenario", path);
     if (!ps.include[0])
         return 0;
-
-    /* The base goes first so that this file's keys override it: read it
-     * into a separate config, then put its entries before ours. */
-    char inc[2 * PATH_MAX + 2];
-    if (ps.include[0] == '/') {
-        snprintf(inc, sizeof inc, "%s", ps.include);
-    } else {
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s", path);
-        snprintf(inc, sizeof inc, "%s/%s", dirname(dir), ps.include);
-    }
-    fs_config base = {0};
-    base.files = c->files;
-    base.nfiles = c->nfiles;
-    int brc = load_file(&base, inc, ps.include, depth + 1, file,
-                        ps.include_line, err);
-    c->files = base.files;
-    c->nfiles = base.nfiles;
-    base.files = NULL;
-    base.nfiles = 0;
-    if (brc == 0 && base.n) {
-        size_t total = base.n + c->n;
-        fs_config_entry *e = realloc(base.e, total * sizeof *e);
-        if (!e) {
-            brc = fs_error_set(err, "out of memory reading %s", inc);
-        } else {
-            memcpy(e + base.n, c->e, c->n * sizeof *e);
-            free(c->e);
-            c->e = e;
-            c->n = c->cap = total;
-            base.e = NULL;
-            base.n = 0;
-        }
-    }
-    if (brc == 0 && append_text(c, base.text ? base.text : "",
-                                base.text_len))
-        brc = fs_error_set(err, "out of memory reading %s", inc);
-    for (size_t i = 0; i < base.n; i++) {
-        free(base.e[i].section);
-        free(base.e[i].key);
-        free(base.e[i].value);
-    }
-    free(base.e);
-    free(base.text);
-    return brc;
+    return load_include(c, path, &ps, depth, err);
 }
 
 fs_config *fs_config_load(const char *path, fs_error *err)

@@ -232,19 +232,110 @@ static int parse_growth(fs_reader *rd, fs_workload_conf *w)
     return 0;
 }
 
+/* An inference or batch workload's queueing keys: its pools, batching,
+ * rate scale and growth, queue bound, tags, MIG profile, SLO. */
+static int parse_queueing(fs_reader *rd, fs_scenario *sc, fs_workload_conf *w)
+{
+    static const char *const bad_rows[] = {"fail", "skip", NULL};
+    int br;
+    if (parse_pools_list(rd, sc, w) ||
+        fs_scenario_check_pool_kinds(rd, sc, w) ||
+        fs_rd_count(rd, "batch_max", 1, 1, FS_MAX_BATCH, &w->batch_max) ||
+        fs_rd_double(rd, "batch_wait", fs_parse_duration, 0,
+                     &w->batch_wait) ||
+        fs_rd_double(rd, "rate_scale", fs_parse_number, 1,
+                     &w->rate_scale) ||
+        fs_rd_bool(rd, "repeat", 0, &w->repeat) ||
+        fs_rd_choice(rd, "bad_rows", bad_rows, 0, &br) ||
+        fs_rd_count(rd, "queue_max", 0, 0, LONG_MAX, &w->queue_max) ||
+        fs_rd_tags(rd, w->tags) || fs_scenario_parse_mig_profile(rd, sc, w))
+        return -1;
+    w->bad_rows = (fs_bad_rows)br;
+    fs_config_entry *e = fs_rd_entry(rd, "rate_scale");
+    char why[1600];
+    if (w->rate_scale <= 0)
+        return fs_rd_bad(rd, e, "%s", "must be above 0");
+    if (w->rate_scale > FS_MAX_RATE_SCALE) {
+        snprintf(why, sizeof why, "must be at most %g, got '%s'",
+                 FS_MAX_RATE_SCALE, e->value);
+        return fs_rd_bad(rd, e, "%s", why);
+    }
+    if (parse_growth(rd, w))
+        return -1;
+    e = fs_rd_entry(rd, "slo_p99");
+    w->slo_s = NAN;
+    if (e && fs_parse_duration(e->value, &w->slo_s, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    return 0;
+}
+
+/* Its arrivals and its service model (with an LLM's keys, when the
+ * service is llm(...)). */
+static int parse_arrivals_service(fs_reader *rd, fs_scenario *sc,
+                                  fs_workload_conf *w)
+{
+    char why[1600];
+    fs_config_entry *e = fs_rd_entry(rd, "arrivals");
+    if (!e)
+        return fs_rd_missing(rd, "arrivals (poisson(rate=..), "
+                             "diurnal(..), mmpp(..) or trace(path, "
+                             "format=..))");
+    if (fs_parse_call(e->value, &w->arrivals, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    w->arrivals_entry = e;
+
+    e = fs_rd_entry(rd, "service");
+    if (!e)
+        return fs_rd_missing(rd, "service (const(..), "
+                             "exponential(mean=..), lognormal(..), "
+                             "linear(base=.., per_item=..) or trace)");
+    fs_call sc_call;
+    if (fs_parse_call(e->value, &sc_call, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    if (fs_service_parse_in(&sc_call, fs_config_entry_dir(e, sc->dir),
+                            &w->service, why,
+                            sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    w->service_from_trace = w->service.model->reads_trace_service;
+    if (fs_scenario_parse_llm(rd, sc, w, e) ||
+        fs_scenario_llm_engine(rd, sc, w, e))
+        return -1;
+    return 0;
+}
+
+/* Service times are stated for the reference GPU (default: the GPU of
+ * the first pool) and scaled on others by dense bf16 throughput. */
+static int parse_reference_gpu(fs_reader *rd, fs_scenario *sc,
+                               fs_workload_conf *w)
+{
+    fs_config_entry *e = fs_rd_entry(rd, "reference_gpu");
+    if (!e) {
+        w->reference_gpu = sc->pools[w->pools[0]].gpu;
+        return 0;
+    }
+    const fs_gpu *g = fs_catalog_gpu(sc->catalog, e->value);
+    if (!g) {
+        char hint[1024], why[1600];
+        fs_catalog_suggest_gpu(sc->catalog, e->value, hint, sizeof hint);
+        snprintf(why, sizeof why, "unknown GPU '%s' %s", e->value, hint);
+        return fs_rd_bad(rd, e, "%s", why);
+    }
+    w->reference_gpu = *g;
+    return 0;
+}
+
 static int parse_workload(fs_scenario *sc, const char *section,
                           fs_workload_conf *w, fs_error *err)
 {
     static const char *const kinds[] = {"inference", "batch", "training",
                                         NULL};
-    static const char *const bad_rows[] = {"fail", "skip", NULL};
     fs_reader rd = {sc->cfg, section, err};
     memset(w, 0, sizeof *w);
     snprintf(w->section, sizeof w->section, "%s", section);
     snprintf(w->name, sizeof w->name, "%s", section + 9);
     if (fs_rd_check_keys(&rd, FS_SECTION_WORKLOAD))
         return -1;
-    int kind, br;
+    int kind;
     if (fs_rd_choice(&rd, "kind", kinds, 0, &kind))
         return -1;
     w->kind = (fs_workload_kind)kind;
@@ -257,79 +348,10 @@ static int parse_workload(fs_scenario *sc, const char *section,
             fs_jobs_free(&w->training.jobs);
         return rc;
     }
-    if (fs_scenario_refuse_keys(&rd, 0))
+    if (fs_scenario_refuse_keys(&rd, 0) || parse_queueing(&rd, sc, w) ||
+        parse_arrivals_service(&rd, sc, w))
         return -1;
-    if (parse_pools_list(&rd, sc, w) ||
-        fs_scenario_check_pool_kinds(&rd, sc, w) ||
-        fs_rd_count(&rd, "batch_max", 1, 1, FS_MAX_BATCH, &w->batch_max) ||
-        fs_rd_double(&rd, "batch_wait", fs_parse_duration, 0,
-                     &w->batch_wait) ||
-        fs_rd_double(&rd, "rate_scale", fs_parse_number, 1,
-                     &w->rate_scale) ||
-        fs_rd_bool(&rd, "repeat", 0, &w->repeat) ||
-        fs_rd_choice(&rd, "bad_rows", bad_rows, 0, &br) ||
-        fs_rd_count(&rd, "queue_max", 0, 0, LONG_MAX, &w->queue_max) ||
-        fs_rd_tags(&rd, w->tags) || fs_scenario_parse_mig_profile(&rd, sc, w))
-        return -1;
-    w->bad_rows = (fs_bad_rows)br;
-    fs_config_entry *e = fs_rd_entry(&rd, "rate_scale");
-    char why[1600];
-    if (w->rate_scale <= 0)
-        return fs_rd_bad(&rd, e, "%s", "must be above 0");
-    if (w->rate_scale > FS_MAX_RATE_SCALE) {
-        snprintf(why, sizeof why, "must be at most %g, got '%s'",
-                 FS_MAX_RATE_SCALE, e->value);
-        return fs_rd_bad(&rd, e, "%s", why);
-    }
-    if (parse_growth(&rd, w))
-        return -1;
-    e = fs_rd_entry(&rd, "slo_p99");
-    w->slo_s = NAN;
-    if (e && fs_parse_duration(e->value, &w->slo_s, why, sizeof why))
-        return fs_rd_bad(&rd, e, "%s", why);
-
-    e = fs_rd_entry(&rd, "arrivals");
-    if (!e)
-        return fs_rd_missing(&rd, "arrivals (poisson(rate=..), "
-                             "diurnal(..), mmpp(..) or trace(path, "
-                             "format=..))");
-    if (fs_parse_call(e->value, &w->arrivals, why, sizeof why))
-        return fs_rd_bad(&rd, e, "%s", why);
-    w->arrivals_entry = e;
-
-    e = fs_rd_entry(&rd, "service");
-    if (!e)
-        return fs_rd_missing(&rd, "service (const(..), "
-                             "exponential(mean=..), lognormal(..), "
-                             "linear(base=.., per_item=..) or trace)");
-    fs_call sc_call;
-    if (fs_parse_call(e->value, &sc_call, why, sizeof why))
-        return fs_rd_bad(&rd, e, "%s", why);
-    if (fs_service_parse_in(&sc_call, fs_config_entry_dir(e, sc->dir),
-                            &w->service, why,
-                            sizeof why))
-        return fs_rd_bad(&rd, e, "%s", why);
-    w->service_from_trace = w->service.model->reads_trace_service;
-    if (fs_scenario_parse_llm(&rd, sc, w, e) ||
-        fs_scenario_llm_engine(&rd, sc, w, e))
-        return -1;
-
-    /* Service times are stated for the reference GPU (default: the GPU of
-     * the first pool) and scaled on others by dense bf16 throughput. */
-    e = fs_rd_entry(&rd, "reference_gpu");
-    if (e) {
-        const fs_gpu *g = fs_catalog_gpu(sc->catalog, e->value);
-        if (!g) {
-            char hint[1024];
-            fs_catalog_suggest_gpu(sc->catalog, e->value, hint, sizeof hint);
-            snprintf(why, sizeof why, "unknown GPU '%s' %s", e->value, hint);
-            return fs_rd_bad(&rd, e, "%s", why);
-        }
-        w->reference_gpu = *g;
-    } else {
-        w->reference_gpu = sc->pools[w->pools[0]].gpu;
-    }
-    return 0;
+    return parse_reference_gpu(&rd, sc, w);
 }
 
 /* Sections in order of first appearance, by kind. */
@@ -414,91 +436,120 @@ static int check_section_names(fs_scenario *sc, fs_error *err)
     return 0;
 }
 
-fs_scenario *fs_scenario_load(const char *path, char *const *sets, int nsets,
-                              fs_error *err)
+/* A section's parser: fills *out from section NAME; -1 with the message. */
+typedef int (*section_fn)(fs_scenario *sc, const char *name, void *out,
+                          fs_error *err);
+
+static int pool_section(fs_scenario *sc, const char *name, void *out,
+                        fs_error *err)
 {
-    fs_scenario *sc = calloc(1, sizeof *sc);
+    return fs_scenario_parse_pool(sc, name, out, err);
+}
+
+static int workload_section(fs_scenario *sc, const char *name, void *out,
+                            fs_error *err)
+{
+    return parse_workload(sc, name, out, err);
+}
+
+static int window_section(fs_scenario *sc, const char *name, void *out,
+                          fs_error *err)
+{
+    return fs_scenario_parse_window(sc, name, out, err);
+}
+
+/* The sections PREFIX.NAME, in order of first appearance, each parsed
+ * into a new array of them (*arr); *count counts those parsed, so that
+ * fs_scenario_free frees exactly those. */
+static int load_sections(fs_scenario *sc, const char *prefix, void **arr,
+                         size_t *count, size_t size, section_fn parse,
+                         fs_error *err)
+{
     const char **names = NULL;
     size_t n = 0;
-    if (!sc) {
-        fs_error_set(err, "out of memory");
-        return NULL;
+    if (collect_sections(sc, prefix, &names, &n) ||
+        !(*arr = calloc(n ? n : 1, size))) {
+        free(names);
+        return fs_error_set(err, "out of memory");
     }
-    if (strlen(path) >= sizeof sc->path) {
-        fs_error_set(err, "%.64s...: path too long (%zu bytes; at most %zu)",
-                     path, strlen(path), sizeof sc->path - 1);
-        goto fail;
-    }
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if ((rc = parse(sc, names[i], (char *)*arr + i * size, err)) == 0)
+            ++*count;
+    free(names);
+    return rc ? -1 : 0;
+}
+
+/* Pools (then spot fallbacks linked), workloads (at least one), windows
+ * (resolved against the pools). */
+static int load_parts(fs_scenario *sc, fs_error *err)
+{
+    if (load_sections(sc, "pool.", (void **)&sc->pools, &sc->npools,
+                      sizeof *sc->pools, pool_section, err) ||
+        fs_scenario_link_spot(sc, err) ||
+        load_sections(sc, "workload.", (void **)&sc->workloads,
+                      &sc->nworkloads, sizeof *sc->workloads,
+                      workload_section, err))
+        return -1;
+    if (sc->nworkloads == 0)
+        return fs_error_set(err, "%s: no [workload.NAME] section: nothing "
+                            "to simulate", sc->path);
+    if (load_sections(sc, "window.", (void **)&sc->windows, &sc->nwindows,
+                      sizeof *sc->windows, window_section, err))
+        return -1;
+    return fs_scenario_resolve_windows(sc, err);
+}
+
+/* The file (with its includes and the --set lines), its section names
+ * and [scenario] section, and the catalog it names. */
+static int load_config(fs_scenario *sc, const char *path, char *const *sets,
+                       int nsets, fs_error *err)
+{
+    if (strlen(path) >= sizeof sc->path)
+        return fs_error_set(err, "%.64s...: path too long (%zu bytes; at "
+                            "most %zu)", path, strlen(path),
+                            sizeof sc->path - 1);
     snprintf(sc->path, sizeof sc->path, "%s", path);
     char tmp[sizeof sc->path];
     snprintf(tmp, sizeof tmp, "%s", path);
     snprintf(sc->dir, sizeof sc->dir, "%s", dirname(tmp));
     sc->cfg = fs_config_load(path, err);
     if (!sc->cfg)
-        goto fail;
+        return -1;
     for (int i = 0; i < nsets; i++)
         if (fs_config_set(sc->cfg, sets[i], err))
-            goto fail;
+            return -1;
     char gpus_csv[4096], inst_csv[4096];
     if (check_section_names(sc, err) ||
         parse_scenario_section(sc, err, gpus_csv, inst_csv, sizeof gpus_csv))
-        goto fail;
+        return -1;
     sc->catalog = fs_catalog_load(gpus_csv, inst_csv, err);
     if (!sc->catalog)
-        goto fail;
+        return -1;
     fs_scenario_llm_catalog_path(sc, gpus_csv);
     fs_scenario_mig_path(sc, gpus_csv);
+    return 0;
+}
 
-    if (collect_sections(sc, "pool.", &names, &n))
-        goto oom;
-    sc->pools = calloc(n ? n : 1, sizeof *sc->pools);
-    if (!sc->pools)
-        goto oom;
-    for (size_t i = 0; i < n; i++, sc->npools++)
-        if (fs_scenario_parse_pool(sc, names[i], &sc->pools[i], err))
-            goto fail;
-    free(names);
-    names = NULL;
-    if (fs_scenario_link_spot(sc, err))
-        goto fail;
-
-    if (collect_sections(sc, "workload.", &names, &n))
-        goto oom;
-    if (n == 0) {
-        fs_error_set(err, "%s: no [workload.NAME] section: nothing to "
-                     "simulate", path);
-        goto fail;
+fs_scenario *fs_scenario_load(const char *path, char *const *sets, int nsets,
+                              fs_error *err)
+{
+    fs_scenario *sc = calloc(1, sizeof *sc);
+    if (!sc) {
+        fs_error_set(err, "out of memory");
+        return NULL;
     }
-    sc->workloads = calloc(n, sizeof *sc->workloads);
-    if (!sc->workloads)
-        goto oom;
-    for (size_t i = 0; i < n; i++, sc->nworkloads++)
-        if (parse_workload(sc, names[i], &sc->workloads[i], err))
-            goto fail;
-    free(names);
-
-    if (collect_sections(sc, "window.", &names, &n))
-        goto oom;
-    sc->windows = calloc(n ? n : 1, sizeof *sc->windows);
-    if (!sc->windows)
-        goto oom;
-    for (size_t i = 0; i < n; i++, sc->nwindows++)
-        if (fs_scenario_parse_window(sc, names[i], &sc->windows[i], err))
-            goto fail;
-    free(names);
-    names = NULL;
-    if (fs_scenario_resolve_windows(sc, err) ||
-        fs_scenario_check_limits(sc, err))
-        goto fail;
-    if (fs_scenario_warn_unused_pools(sc))
-        goto oom;
+    if (load_config(sc, path, sets, nsets, err) || load_parts(sc, err) ||
+        fs_scenario_check_limits(sc, err)) {
+        fs_scenario_free(sc);
+        return NULL;
+    }
+    if (fs_scenario_warn_unused_pools(sc)) {
+        fs_error_set(err, "out of memory");
+        fs_scenario_free(sc);
+        return NULL;
+    }
     return sc;
-oom:
-    fs_error_set(err, "out of memory");
-fail:
-    free(names);
-    fs_scenario_free(sc);
-    return NULL;
 }
 
 void fs_scenario_free(fs_scenario *sc)

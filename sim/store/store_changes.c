@@ -31,9 +31,7 @@ int fs_store_run_source(fs_store *s, long run_id, fs_run_source *out,
     sqlite3_bind_int64(st, 1, run_id);
     rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
-        const unsigned char *name = sqlite3_column_text(st, 0);
-        snprintf(out->name, sizeof out->name, "%s",
-                 name ? (const char *)name : "");
+        fs_store_text_col(st, 0, out->name, sizeof out->name);
         out->scenario = col_dup(st, 1);
         out->text = col_dup(st, 2);
         out->seed = (long)sqlite3_column_int64(st, 3);
@@ -81,18 +79,12 @@ static int read_rates(fs_store *s, long run_id, fs_pool_rate **out,
         return rc;
     sqlite3_bind_int64(st, 1, run_id);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        fs_pool_rate *v = fs_vec_grow(*out, &cap, *n + 1, sizeof *v);
+        fs_pool_rate *v = fs_store_row_add((void **)out, &cap, n,
+                                           sizeof *v);
         if (!v)
             break;
-        *out = v;
-        v = &v[(*n)++];
-        memset(v, 0, sizeof *v);
-        const unsigned char *name = sqlite3_column_text(st, 0);
-        const unsigned char *pricing = sqlite3_column_text(st, 1);
-        snprintf(v->pool, sizeof v->pool, "%s",
-                 name ? (const char *)name : "");
-        snprintf(v->pricing, sizeof v->pricing, "%s",
-                 pricing ? (const char *)pricing : "");
+        fs_store_text_col(st, 0, v->pool, sizeof v->pool);
+        fs_store_text_col(st, 1, v->pricing, sizeof v->pricing);
         double horizon = sqlite3_column_double(st, 5);
         double k = horizon > 0 ? MONTH_S / horizon : NAN;
         v->cost = sqlite3_column_double(st, 2);

@@ -63,6 +63,14 @@ int fs_store_exec(fs_store *s, const char *sql);
  * row was left (the array could not grow), or the step's error. */
 int fs_store_rows_end(sqlite3_stmt *st, int rc);
 
+/* The next row of a read of rows into *arr (n of them, room for *cap),
+ * zeroed; NULL when the array cannot grow (fs_store_rows_end then says
+ * SQLITE_NOMEM). */
+void *fs_store_row_add(void **arr, size_t *cap, size_t *n, size_t size);
+
+/* Column col of st's row as text into buf ("" for NULL). */
+void fs_store_text_col(sqlite3_stmt *st, int col, char *buf, size_t size);
+
 /* After a read of rows into *arr (n of them) failed with rc: frees the
  * array, empties both and fills err (fs_store_sql_error).  Returns -1. */
 int fs_store_rows_failed(const fs_store *s, fs_error *err, int rc,

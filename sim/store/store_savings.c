@@ -42,18 +42,12 @@ static int read_pools(fs_store *s, long run_id, fs_pool_saving **out,
         return rc;
     sqlite3_bind_int64(st, 1, run_id);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        fs_pool_saving *v = fs_vec_grow(*out, &cap, *n + 1, sizeof *v);
+        fs_pool_saving *v = fs_store_row_add((void **)out, &cap, n,
+                                             sizeof *v);
         if (!v)
             break;
-        *out = v;
-        v = &v[(*n)++];
-        memset(v, 0, sizeof *v);
-        const unsigned char *name = sqlite3_column_text(st, 0);
-        const unsigned char *pricing = sqlite3_column_text(st, 1);
-        snprintf(v->pool, sizeof v->pool, "%s", name ? (const char *)name
-                                                     : "");
-        snprintf(v->pricing, sizeof v->pricing, "%s",
-                 pricing ? (const char *)pricing : "");
+        fs_store_text_col(st, 0, v->pool, sizeof v->pool);
+        fs_store_text_col(st, 1, v->pricing, sizeof v->pricing);
         double list = sqlite3_column_type(st, 2) == SQLITE_NULL
                           ? 0 : sqlite3_column_double(st, 2);
         double gpu_hours = sqlite3_column_double(st, 3);

@@ -8,9 +8,11 @@
  * says why). */
 #include "sim/store/store_impl.h"
 #include "sim/base/grammar.h"
+#include "sim/base/vec.h"
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -118,6 +120,23 @@ int fs_store_sql_error(const fs_store *s, fs_error *err, int rc,
 }
 
 /* ---- small helpers ---------------------------------------------------- */
+
+void *fs_store_row_add(void **arr, size_t *cap, size_t *n, size_t size)
+{
+    char *grown = fs_vec_grow(*arr, cap, *n + 1, size);
+    if (!grown)
+        return NULL;
+    *arr = grown;
+    void *row = grown + (*n)++ * size;
+    memset(row, 0, size);
+    return row;
+}
+
+void fs_store_text_col(sqlite3_stmt *st, int col, char *buf, size_t size)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(buf, size, "%s", t ? (const char *)t : "");
+}
 
 int fs_store_rows_end(sqlite3_stmt *st, int rc)
 {

@@ -12,6 +12,7 @@
 #include <assert.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -152,321 +153,282 @@ static int insert_run(fs_store *s, const fs_results *r, long long *run_id)
     return rc;
 }
 
-static int insert_costs(fs_store *s, const fs_results *r, long long id)
+/* ---- The child tables: columns declared once ------------------------------
+ *
+ * Each child table of a run is a list of columns, each naming its SQL
+ * column, the field of the row it stores and how (its kind); the INSERT
+ * (or the UPDATE of the LLM columns) is made from the list, and every row
+ * of fs_results' array is bound column by column.  Adding a column is one
+ * line here (and its migration in store_schema.c). */
+
+typedef enum col_kind {
+    COL_TEXT,       /* char field[N]; "" is NULL */
+    COL_NAME,       /* const char *, at most FS_NAME_MAX bytes */
+    COL_INT,        /* int or long */
+    COL_REAL,       /* double; NaN is NULL */
+    COL_POSITIVE,   /* double; NULL unless above 0 */
+    COL_RENEW,      /* int stored as a real; NULL when below 0 */
+    COL_BOOL,       /* int: 0 or 1, NULL when below 0 */
+} col_kind;
+
+typedef struct col {
+    const char *sql;
+    col_kind kind;
+    size_t off, size;
+} col;
+
+#define COL(T, kind, sql, f) {sql, kind, offsetof(T, f), sizeof ((T *)0)->f}
+
+/* A child table: its columns, and where fs_results holds its rows.  An
+ * LLM update (is_llm_off set) writes its columns into rows the inserts
+ * made, found by run_id and the key column, for rows whose flag is set. */
+typedef struct table {
+    const char *name;
+    const col *cols;
+    size_t ncols;
+    size_t rows_off, count_off, row_size;
+    const col *key;                 /* UPDATE ... WHERE run_id AND key */
+    size_t is_llm_off;
+} table;
+
+#define ROWS(field, n, T) offsetof(fs_results, field), \
+                          offsetof(fs_results, n), sizeof (T)
+#define NCOLS(a) (sizeof (a) / sizeof *(a))
+
+static const col cost_cols[] = {
+    COL(fs_cost_row, COL_TEXT, "month", month),
+    COL(fs_cost_row, COL_TEXT, "pool", pool),
+    COL(fs_cost_row, COL_TEXT, "pricing", pricing),
+    COL(fs_cost_row, COL_REAL, "cost_usd", cost_usd),
+    COL(fs_cost_row, COL_REAL, "gpu_hours", gpu_hours),
+};
+
+static const col util_cols[] = {
+    COL(fs_util_row, COL_NAME, "pool", pool),
+    COL(fs_util_row, COL_REAL, "t_s", t_s),
+    COL(fs_util_row, COL_REAL, "instances_up", instances_up),
+    COL(fs_util_row, COL_REAL, "gpus_provisioned", gpus_provisioned),
+    COL(fs_util_row, COL_REAL, "gpus_busy", gpus_busy),
+    COL(fs_util_row, COL_REAL, "queue_len", queue_len),
+};
+
+#define LAT(kind, f) COL(fs_latency_row, kind, #f, f)
+static const col latency_cols[] = {
+    LAT(COL_TEXT, workload), LAT(COL_INT, count), LAT(COL_REAL, mean_s),
+    LAT(COL_REAL, p50_s), LAT(COL_REAL, p90_s), LAT(COL_REAL, p95_s),
+    LAT(COL_REAL, p99_s), LAT(COL_REAL, p999_s), LAT(COL_REAL, slo_s),
+    LAT(COL_REAL, slo_attainment), LAT(COL_REAL, ttft_p50_s),
+    LAT(COL_REAL, ttft_p99_s), LAT(COL_REAL, tpot_p50_s),
+    LAT(COL_REAL, tpot_p99_s), LAT(COL_INT, arrivals), LAT(COL_INT, dropped),
+    LAT(COL_INT, unfinished), LAT(COL_REAL, wait_mean_s),
+    LAT(COL_REAL, mean_batch_size), LAT(COL_REAL, wait_p50_s),
+    LAT(COL_REAL, wait_p90_s), LAT(COL_REAL, wait_p99_s),
+};
+
+#define POOL(kind, f) COL(fs_pool_row, kind, #f, f)
+static const col pool_cols[] = {
+    POOL(COL_TEXT, pool), POOL(COL_TEXT, gpu), POOL(COL_TEXT, pricing),
+    POOL(COL_TEXT, instance), POOL(COL_REAL, price_usd_h),
+    POOL(COL_REAL, gpu_hours_provisioned), POOL(COL_REAL, gpu_hours_busy),
+    POOL(COL_INT, launches), POOL(COL_INT, interruptions),
+    POOL(COL_TEXT, instance_type), POOL(COL_TEXT, tags),
+    POOL(COL_REAL, upfront_usd), POOL(COL_INT, term_months),
+    COL(fs_pool_row, COL_INT, "instances", count),
+    POOL(COL_INT, requests_retried), POOL(COL_REAL, work_lost_s),
+    POOL(COL_REAL, fallback_hours), POOL(COL_REAL, fallback_cost_usd),
+    POOL(COL_RENEW, renew), POOL(COL_TEXT, rate_quotes),
+    POOL(COL_POSITIVE, list_price_usd_h),
+    POOL(COL_POSITIVE, contracted_price_usd_h),
+    POOL(COL_POSITIVE, commitment_usd_h), POOL(COL_INT, gpus_per_instance),
+};
+
+#define JOB(kind, f) COL(fs_job_row, kind, #f, f)
+static const col job_cols[] = {
+    JOB(COL_TEXT, workload), JOB(COL_TEXT, job_id), JOB(COL_REAL, submit_s),
+    JOB(COL_REAL, start_s), JOB(COL_REAL, end_s), JOB(COL_INT, gpus),
+    JOB(COL_REAL, gpu_hours), JOB(COL_INT, interruptions),
+    JOB(COL_REAL, lost_gpu_hours), JOB(COL_REAL, deadline_s),
+    JOB(COL_BOOL, met_deadline), JOB(COL_REAL, cost_usd),
+    JOB(COL_TEXT, status), JOB(COL_TEXT, reason),
+};
+
+static const col interrupt_cols[] = {
+    COL(fs_interrupt_row, COL_NAME, "pool", pool),
+    COL(fs_interrupt_row, COL_REAL, "t_s", t_s),
+    COL(fs_interrupt_row, COL_INT, "instance_id", instance_id),
+    COL(fs_interrupt_row, COL_REAL, "notice_s", notice_s),
+    COL(fs_interrupt_row, COL_REAL, "work_lost_s", work_lost_s),
+};
+
+#define SLICE(kind, f) COL(fs_slice_row, kind, #f, f)
+static const col slice_cols[] = {
+    SLICE(COL_TEXT, pool), SLICE(COL_TEXT, profile),
+    SLICE(COL_INT, slices_per_gpu), SLICE(COL_REAL, compute_share),
+    SLICE(COL_REAL, slice_hours), SLICE(COL_REAL, busy_hours),
+    SLICE(COL_REAL, utilization), SLICE(COL_REAL, idle_cost_usd),
+};
+
+/* cost_allocation: an idle row's workload is "" (NULL), and so is the
+ * profile of every row but a MIG slice's idle one. */
+#define ALLOC(kind, f) COL(fs_alloc_row, kind, #f, f)
+static const col alloc_cols[] = {
+    ALLOC(COL_TEXT, month), ALLOC(COL_TEXT, workload), ALLOC(COL_TEXT, pool),
+    ALLOC(COL_TEXT, tags), ALLOC(COL_REAL, cost_usd),
+    ALLOC(COL_REAL, gpu_hours), ALLOC(COL_TEXT, profile),
+};
+
+/* The LLM columns (schema version 6 on) of latency and pool rows; rows of
+ * other workloads and pools keep them NULL. */
+#define LLM(T, sql, f) COL(T, COL_REAL, sql, llm.f)
+#define LLM_COMMON(T) \
+    LLM(T, "tokens_in", tokens_in), LLM(T, "tokens_out", tokens_out), \
+    LLM(T, "tokens_in_per_gpu_s", tokens_in_per_gpu_s), \
+    LLM(T, "tokens_out_per_gpu_s", tokens_out_per_gpu_s), \
+    LLM(T, "cost_per_mtok_out_usd", cost_per_mtok_out), \
+    LLM(T, "cost_per_mtok_usd", cost_per_mtok)
+static const col latency_llm_cols[] = {
+    LLM_COMMON(fs_latency_row),
+    LLM(fs_latency_row, "ttft_mean_s", ttft_mean_s),
+    LLM(fs_latency_row, "tpot_mean_s", tpot_mean_s),
+    LLM(fs_latency_row, "slo_ttft_s", slo_ttft_s),
+    LLM(fs_latency_row, "slo_ttft_attainment", slo_ttft_attainment),
+    LLM(fs_latency_row, "slo_tpot_s", slo_tpot_s),
+    LLM(fs_latency_row, "slo_tpot_attainment", slo_tpot_attainment),
+    LLM(fs_latency_row, "cost_usd", cost_usd),
+    COL(fs_latency_row, COL_INT, "preempted", llm.preempted),
+    LLM(fs_latency_row, "ttft_p90_s", ttft_p90_s),
+    LLM(fs_latency_row, "tpot_p90_s", tpot_p90_s),
+};
+#define LAT_POOL(f) COL(fs_pool_row, COL_REAL, #f, llm_lat.f)
+static const col pool_llm_cols[] = {
+    LLM_COMMON(fs_pool_row),
+    LAT_POOL(ttft_p50_s), LAT_POOL(ttft_p99_s), LAT_POOL(tpot_p50_s),
+    LAT_POOL(tpot_p99_s), LAT_POOL(e2e_p50_s), LAT_POOL(e2e_p99_s),
+    LAT_POOL(ttft_p90_s), LAT_POOL(tpot_p90_s), LAT_POOL(e2e_p90_s),
+    LAT_POOL(ttft_mean_s), LAT_POOL(tpot_mean_s), LAT_POOL(e2e_mean_s),
+};
+
+/* In the order a run is written (and was, table by table, before). */
+static const table tables[] = {
+    {"cost_monthly", cost_cols, NCOLS(cost_cols),
+     ROWS(costs, ncosts, fs_cost_row), NULL, 0},
+    {"latency", latency_cols, NCOLS(latency_cols),
+     ROWS(latency, nlatency, fs_latency_row), NULL, 0},
+    {"utilization", util_cols, NCOLS(util_cols),
+     ROWS(util, nutil, fs_util_row), NULL, 0},
+    {"job", job_cols, NCOLS(job_cols), ROWS(jobs, njobs, fs_job_row), NULL,
+     0},
+    {"pool", pool_cols, NCOLS(pool_cols), ROWS(pools, npools, fs_pool_row),
+     NULL, 0},
+    {"cost_allocation", alloc_cols, NCOLS(alloc_cols),
+     ROWS(allocs, nallocs, fs_alloc_row), NULL, 0},
+    {"interruption", interrupt_cols, NCOLS(interrupt_cols),
+     ROWS(interrupts, ninterrupts, fs_interrupt_row), NULL, 0},
+    {"latency", latency_llm_cols, NCOLS(latency_llm_cols),
+     ROWS(latency, nlatency, fs_latency_row), &latency_cols[0],
+     offsetof(fs_latency_row, llm.is_llm)},
+    {"pool", pool_llm_cols, NCOLS(pool_llm_cols),
+     ROWS(pools, npools, fs_pool_row), &pool_cols[0],
+     offsetof(fs_pool_row, llm.is_llm)},
+    {"slice_utilization", slice_cols, NCOLS(slice_cols),
+     ROWS(slices, nslices, fs_slice_row), NULL, 0},
+};
+
+/* Binds field c of row as parameter i. */
+static void bind_col(sqlite3_stmt *st, int i, const col *c, const char *row,
+                     int *rc)
 {
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-        "INSERT INTO cost_monthly (run_id, month, pool, pricing, cost_usd,"
-        " gpu_hours) VALUES (?,?,?,?,?,?)", -1, &st, NULL);
-    for (size_t i = 0; rc == SQLITE_OK && i < r->ncosts; i++) {
-        const fs_cost_row *c = &r->costs[i];
-        bind_run_id(s, st, id, &rc);
-        bind_text(st, 2, FIELD(c, month), &rc);
-        bind_text(st, 3, FIELD(c, pool), &rc);
-        bind_text(st, 4, FIELD(c, pricing), &rc);
-        bind_real(st, 5, c->cost_usd, &rc);
-        bind_real(st, 6, c->gpu_hours, &rc);
-        rc = step_row(st, rc);
+    const char *f = row + c->off;
+    long long v = 0;
+    double d;
+    if (c->kind == COL_INT || c->kind == COL_RENEW || c->kind == COL_BOOL) {
+        assert(c->size == sizeof(int) || c->size == sizeof(long));
+        if (c->size == sizeof(int))
+            v = *(const int *)f;
+        else
+            v = *(const long *)f;
     }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-static int insert_util(fs_store *s, const fs_results *r, long long id)
-{
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-        "INSERT INTO utilization (run_id, pool, t_s, instances_up,"
-        " gpus_provisioned, gpus_busy, queue_len) VALUES (?,?,?,?,?,?,?)",
-        -1, &st, NULL);
-    for (size_t i = 0; rc == SQLITE_OK && i < r->nutil; i++) {
-        const fs_util_row *u = &r->util[i];
-        bind_run_id(s, st, id, &rc);
-        bind_text(st, 2, u->pool, FS_NAME_MAX, &rc);
-        bind_real(st, 3, u->t_s, &rc);
-        bind_real(st, 4, u->instances_up, &rc);
-        bind_real(st, 5, u->gpus_provisioned, &rc);
-        bind_real(st, 6, u->gpus_busy, &rc);
-        bind_real(st, 7, u->queue_len, &rc);
-        rc = step_row(st, rc);
+    switch (c->kind) {
+    case COL_TEXT:
+        bind_text(st, i, f, c->size, rc);
+        break;
+    case COL_NAME:
+        bind_text(st, i, *(const char *const *)f, FS_NAME_MAX, rc);
+        break;
+    case COL_INT:
+        bind_int(st, i, v, rc);
+        break;
+    case COL_REAL:
+        bind_real(st, i, *(const double *)f, rc);
+        break;
+    case COL_POSITIVE:
+        d = *(const double *)f;
+        bind_real(st, i, d > 0 ? d : NAN, rc);
+        break;
+    case COL_RENEW:
+        bind_real(st, i, v < 0 ? NAN : (double)v, rc);
+        break;
+    case COL_BOOL:
+        if (*rc == SQLITE_OK)
+            *rc = v < 0 ? sqlite3_bind_null(st, i)
+                        : sqlite3_bind_int(st, i, v != 0);
+        break;
     }
-    sqlite3_finalize(st);
-    return rc;
 }
 
-static int insert_latency(fs_store *s, const fs_results *r, long long id)
+/* "INSERT INTO t (run_id, a, b) VALUES (?,?,?)", or for an LLM update
+ * "UPDATE t SET a = ?1, b = ?2 WHERE run_id = ?3 AND key = ?4". */
+static int table_sql(const table *t, char *buf, size_t cap)
 {
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-        "INSERT INTO latency (run_id, workload, count, mean_s, p50_s, p90_s,"
-        " p95_s, p99_s, p999_s, slo_s, slo_attainment, ttft_p50_s,"
-        " ttft_p99_s, tpot_p50_s, tpot_p99_s, arrivals, dropped, unfinished,"
-        " wait_mean_s, mean_batch_size, wait_p50_s, wait_p90_s, wait_p99_s)"
-        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?)",
-        -1, &st, NULL);
-    for (size_t i = 0; rc == SQLITE_OK && i < r->nlatency; i++) {
-        const fs_latency_row *l = &r->latency[i];
-        bind_run_id(s, st, id, &rc);
-        bind_text(st, 2, FIELD(l, workload), &rc);
-        bind_int(st, 3, l->count, &rc);
-        bind_real(st, 4, l->mean_s, &rc);
-        bind_real(st, 5, l->p50_s, &rc);
-        bind_real(st, 6, l->p90_s, &rc);
-        bind_real(st, 7, l->p95_s, &rc);
-        bind_real(st, 8, l->p99_s, &rc);
-        bind_real(st, 9, l->p999_s, &rc);
-        bind_real(st, 10, l->slo_s, &rc);
-        bind_real(st, 11, l->slo_attainment, &rc);
-        bind_real(st, 12, l->ttft_p50_s, &rc);
-        bind_real(st, 13, l->ttft_p99_s, &rc);
-        bind_real(st, 14, l->tpot_p50_s, &rc);
-        bind_real(st, 15, l->tpot_p99_s, &rc);
-        bind_int(st, 16, l->arrivals, &rc);
-        bind_int(st, 17, l->dropped, &rc);
-        bind_int(st, 18, l->unfinished, &rc);
-        bind_real(st, 19, l->wait_mean_s, &rc);
-        bind_real(st, 20, l->mean_batch_size, &rc);
-        bind_real(st, 21, l->wait_p50_s, &rc);
-        bind_real(st, 22, l->wait_p90_s, &rc);
-        bind_real(st, 23, l->wait_p99_s, &rc);
-        rc = step_row(st, rc);
+    size_t n = 0;
+    int w = t->key ? snprintf(buf, cap, "UPDATE %s SET", t->name)
+                   : snprintf(buf, cap, "INSERT INTO %s (run_id", t->name);
+    for (size_t i = 0; w >= 0 && (n += (size_t)w) < cap && i < t->ncols; i++)
+        w = t->key ? snprintf(buf + n, cap - n, "%s %s = ?%zu", i ? "," : "",
+                              t->cols[i].sql, i + 1)
+                   : snprintf(buf + n, cap - n, ", %s", t->cols[i].sql);
+    if (w >= 0 && n < cap && t->key) {
+        w = snprintf(buf + n, cap - n, " WHERE run_id = ?%zu AND %s = ?%zu",
+                     t->ncols + 1, t->key->sql, t->ncols + 2);
+    } else if (w >= 0 && n < cap) {
+        w = snprintf(buf + n, cap - n, ") VALUES (?");
+        for (size_t i = 0; w >= 0 && (n += (size_t)w) < cap && i < t->ncols;
+             i++)
+            w = snprintf(buf + n, cap - n, ",?");
+        if (w >= 0 && n < cap)
+            w = snprintf(buf + n, cap - n, ")");
     }
-    sqlite3_finalize(st);
-    return rc;
+    return w >= 0 && n + (size_t)w < cap ? SQLITE_OK : SQLITE_TOOBIG;
 }
 
-static int insert_pools(fs_store *s, const fs_results *r, long long id)
+/* Every row of table t of r: inserted with run id, or its LLM columns
+ * updated in the row the insert made. */
+static int write_table(fs_store *s, const table *t, const fs_results *r,
+                       long long id)
 {
+    char sql[2048];
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-        "INSERT INTO pool (run_id, pool, gpu, pricing, instance, price_usd_h,"
-        " gpu_hours_provisioned, gpu_hours_busy, launches, interruptions,"
-        " instance_type, tags, upfront_usd, term_months, instances,"
-        " requests_retried, work_lost_s, fallback_hours, fallback_cost_usd,"
-        " renew, rate_quotes, list_price_usd_h, contracted_price_usd_h,"
-        " commitment_usd_h, gpus_per_instance)"
-        " VALUES (?,?,?,?,?, ?,?,?,?,?, ?,?,?,?,?, ?,?,?,?, ?,?,?,?,?,?)", -1, &st,
-        NULL);
-    for (size_t i = 0; rc == SQLITE_OK && i < r->npools; i++) {
-        const fs_pool_row *p = &r->pools[i];
-        bind_run_id(s, st, id, &rc);
-        bind_text(st, 2, FIELD(p, pool), &rc);
-        bind_text(st, 3, FIELD(p, gpu), &rc);
-        bind_text(st, 4, FIELD(p, pricing), &rc);
-        bind_text(st, 5, FIELD(p, instance), &rc);
-        bind_real(st, 6, p->price_usd_h, &rc);
-        bind_real(st, 7, p->gpu_hours_provisioned, &rc);
-        bind_real(st, 8, p->gpu_hours_busy, &rc);
-        bind_int(st, 9, p->launches, &rc);
-        bind_int(st, 10, p->interruptions, &rc);
-        bind_text(st, 11, FIELD(p, instance_type), &rc);
-        bind_text(st, 12, FIELD(p, tags), &rc);
-        bind_real(st, 13, p->upfront_usd, &rc);
-        bind_int(st, 14, p->term_months, &rc);
-        bind_int(st, 15, p->count, &rc);
-        bind_int(st, 16, p->requests_retried, &rc);
-        bind_real(st, 17, p->work_lost_s, &rc);
-        bind_real(st, 18, p->fallback_hours, &rc);
-        bind_real(st, 19, p->fallback_cost_usd, &rc);
-        bind_real(st, 20, p->renew < 0 ? NAN : p->renew, &rc);
-        bind_text(st, 21, FIELD(p, rate_quotes), &rc);
-        bind_real(st, 22, p->list_price_usd_h > 0 ? p->list_price_usd_h
-                                                  : NAN, &rc);
-        bind_real(st, 23, p->contracted_price_usd_h > 0
-                              ? p->contracted_price_usd_h : NAN, &rc);
-        bind_real(st, 24, p->commitment_usd_h > 0 ? p->commitment_usd_h
-                                                  : NAN, &rc);
-        bind_int(st, 25, p->gpus_per_instance, &rc);
-        rc = step_row(st, rc);
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-/* The LLM columns (schema version 6) of one latency or pool row, by name;
- * rows of other workloads and pools keep them NULL. */
-static void bind_llm(sqlite3_stmt *st, const fs_llm_row *l, int *rc)
-{
-    bind_real(st, 1, l->tokens_in, rc);
-    bind_real(st, 2, l->tokens_out, rc);
-    bind_real(st, 3, l->tokens_in_per_gpu_s, rc);
-    bind_real(st, 4, l->tokens_out_per_gpu_s, rc);
-    bind_real(st, 5, l->cost_per_mtok_out, rc);
-    bind_real(st, 6, l->cost_per_mtok, rc);
-}
-
-static int update_llm(fs_store *s, const fs_results *r, long long id)
-{
-    sqlite3_stmt *lat, *pool;
-    int rc = sqlite3_prepare_v2(s->db,
-        "UPDATE latency SET tokens_in = ?1, tokens_out = ?2,"
-        " tokens_in_per_gpu_s = ?3, tokens_out_per_gpu_s = ?4,"
-        " cost_per_mtok_out_usd = ?5, cost_per_mtok_usd = ?6,"
-        " ttft_mean_s = ?7, tpot_mean_s = ?8, slo_ttft_s = ?9,"
-        " slo_ttft_attainment = ?10, slo_tpot_s = ?11,"
-        " slo_tpot_attainment = ?12, cost_usd = ?13, preempted = ?14,"
-        " ttft_p90_s = ?17, tpot_p90_s = ?18"
-        " WHERE run_id = ?15 AND workload = ?16", -1, &lat, NULL);
+    int rc = table_sql(t, sql, sizeof sql);
     if (rc != SQLITE_OK)
         return rc;
-    rc = sqlite3_prepare_v2(s->db,
-        "UPDATE pool SET tokens_in = ?1, tokens_out = ?2,"
-        " tokens_in_per_gpu_s = ?3, tokens_out_per_gpu_s = ?4,"
-        " cost_per_mtok_out_usd = ?5, cost_per_mtok_usd = ?6,"
-        " ttft_p50_s = ?9, ttft_p99_s = ?10, tpot_p50_s = ?11,"
-        " tpot_p99_s = ?12, e2e_p50_s = ?13, e2e_p99_s = ?14,"
-        " ttft_p90_s = ?15, tpot_p90_s = ?16, e2e_p90_s = ?17,"
-        " ttft_mean_s = ?18, tpot_mean_s = ?19, e2e_mean_s = ?20"
-        " WHERE run_id = ?7 AND pool = ?8", -1, &pool, NULL);
-    for (size_t i = 0; rc == SQLITE_OK && i < r->nlatency; i++) {
-        const fs_latency_row *l = &r->latency[i];
-        if (!l->llm.is_llm)
+    rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    const char *rows = *(const char *const *)((const char *)r + t->rows_off);
+    size_t n = *(const size_t *)((const char *)r + t->count_off);
+    for (size_t i = 0; rc == SQLITE_OK && i < n; i++) {
+        const char *row = rows + i * t->row_size;
+        if (t->key && !*(const int *)(row + t->is_llm_off))
             continue;
-        bind_llm(lat, &l->llm, &rc);
-        bind_real(lat, 7, l->llm.ttft_mean_s, &rc);
-        bind_real(lat, 8, l->llm.tpot_mean_s, &rc);
-        bind_real(lat, 9, l->llm.slo_ttft_s, &rc);
-        bind_real(lat, 10, l->llm.slo_ttft_attainment, &rc);
-        bind_real(lat, 11, l->llm.slo_tpot_s, &rc);
-        bind_real(lat, 12, l->llm.slo_tpot_attainment, &rc);
-        bind_real(lat, 13, l->llm.cost_usd, &rc);
-        bind_int(lat, 14, l->llm.preempted, &rc);
-        bind_int(lat, 15, id, &rc);
-        bind_text(lat, 16, FIELD(l, workload), &rc);
-        bind_real(lat, 17, l->llm.ttft_p90_s, &rc);
-        bind_real(lat, 18, l->llm.tpot_p90_s, &rc);
-        rc = step_row(lat, rc);
-    }
-    for (size_t i = 0; rc == SQLITE_OK && i < r->npools; i++) {
-        const fs_pool_row *p = &r->pools[i];
-        if (!p->llm.is_llm)
-            continue;
-        bind_llm(pool, &p->llm, &rc);
-        bind_int(pool, 7, id, &rc);
-        bind_text(pool, 8, FIELD(p, pool), &rc);
-        bind_real(pool, 9, p->llm_lat.ttft_p50_s, &rc);
-        bind_real(pool, 10, p->llm_lat.ttft_p99_s, &rc);
-        bind_real(pool, 11, p->llm_lat.tpot_p50_s, &rc);
-        bind_real(pool, 12, p->llm_lat.tpot_p99_s, &rc);
-        bind_real(pool, 13, p->llm_lat.e2e_p50_s, &rc);
-        bind_real(pool, 14, p->llm_lat.e2e_p99_s, &rc);
-        bind_real(pool, 15, p->llm_lat.ttft_p90_s, &rc);
-        bind_real(pool, 16, p->llm_lat.tpot_p90_s, &rc);
-        bind_real(pool, 17, p->llm_lat.e2e_p90_s, &rc);
-        bind_real(pool, 18, p->llm_lat.ttft_mean_s, &rc);
-        bind_real(pool, 19, p->llm_lat.tpot_mean_s, &rc);
-        bind_real(pool, 20, p->llm_lat.e2e_mean_s, &rc);
-        rc = step_row(pool, rc);
-    }
-    sqlite3_finalize(lat);
-    sqlite3_finalize(pool);
-    return rc;
-}
-
-static int insert_jobs(fs_store *s, const fs_results *r, long long id)
-{
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-        "INSERT INTO job (run_id, workload, job_id, submit_s, start_s, end_s,"
-        " gpus, gpu_hours, interruptions, lost_gpu_hours, deadline_s,"
-        " met_deadline, cost_usd, status, reason)"
-        " VALUES (?,?,?,?,?,?, ?,?,?,?,?,?, ?,?,?)", -1, &st, NULL);
-    for (size_t i = 0; rc == SQLITE_OK && i < r->njobs; i++) {
-        const fs_job_row *j = &r->jobs[i];
-        bind_run_id(s, st, id, &rc);
-        bind_text(st, 2, FIELD(j, workload), &rc);
-        bind_text(st, 3, FIELD(j, job_id), &rc);
-        bind_real(st, 4, j->submit_s, &rc);
-        bind_real(st, 5, j->start_s, &rc);
-        bind_real(st, 6, j->end_s, &rc);
-        bind_int(st, 7, j->gpus, &rc);
-        bind_real(st, 8, j->gpu_hours, &rc);
-        bind_int(st, 9, j->interruptions, &rc);
-        bind_real(st, 10, j->lost_gpu_hours, &rc);
-        bind_real(st, 11, j->deadline_s, &rc);
-        if (rc == SQLITE_OK)
-            rc = j->met_deadline < 0 ? sqlite3_bind_null(st, 12)
-                                     : sqlite3_bind_int(st, 12,
-                                                        j->met_deadline != 0);
-        bind_real(st, 13, j->cost_usd, &rc);
-        bind_text(st, 14, FIELD(j, status), &rc);
-        bind_text(st, 15, FIELD(j, reason), &rc);
-        rc = step_row(st, rc);
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-static int insert_interrupts(fs_store *s, const fs_results *r, long long id)
-{
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-        "INSERT INTO interruption (run_id, pool, t_s, instance_id, notice_s,"
-        " work_lost_s) VALUES (?,?,?,?,?,?)", -1, &st, NULL);
-    for (size_t i = 0; rc == SQLITE_OK && i < r->ninterrupts; i++) {
-        const fs_interrupt_row *x = &r->interrupts[i];
-        bind_run_id(s, st, id, &rc);
-        bind_text(st, 2, x->pool, FS_NAME_MAX, &rc);
-        bind_real(st, 3, x->t_s, &rc);
-        bind_int(st, 4, x->instance_id, &rc);
-        bind_real(st, 5, x->notice_s, &rc);
-        bind_real(st, 6, x->work_lost_s, &rc);
-        rc = step_row(st, rc);
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-static int insert_slices(fs_store *s, const fs_results *r, long long id)
-{
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-        "INSERT INTO slice_utilization (run_id, pool, profile,"
-        " slices_per_gpu, compute_share, slice_hours, busy_hours,"
-        " utilization, idle_cost_usd) VALUES (?,?,?,?,?,?,?,?,?)", -1, &st,
-        NULL);
-    for (size_t i = 0; rc == SQLITE_OK && i < r->nslices; i++) {
-        const fs_slice_row *x = &r->slices[i];
-        bind_run_id(s, st, id, &rc);
-        bind_text(st, 2, x->pool, FS_NAME_MAX, &rc);
-        bind_text(st, 3, x->profile, sizeof x->profile, &rc);
-        bind_int(st, 4, x->slices_per_gpu, &rc);
-        bind_real(st, 5, x->compute_share, &rc);
-        bind_real(st, 6, x->slice_hours, &rc);
-        bind_real(st, 7, x->busy_hours, &rc);
-        bind_real(st, 8, x->utilization, &rc);
-        bind_real(st, 9, x->idle_cost_usd, &rc);
-        rc = step_row(st, rc);
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-/* cost_allocation: an idle row's workload is NULL, and so is the profile
- * of every row but a MIG slice's idle one. */
-static int insert_allocs(fs_store *s, const fs_results *r, long long id)
-{
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-        "INSERT INTO cost_allocation (run_id, month, workload, pool, tags,"
-        " cost_usd, gpu_hours, profile) VALUES (?,?,?,?,?,?,?,?)", -1, &st,
-        NULL);
-    for (size_t i = 0; rc == SQLITE_OK && i < r->nallocs; i++) {
-        const fs_alloc_row *a = &r->allocs[i];
-        bind_run_id(s, st, id, &rc);
-        bind_text(st, 2, FIELD(a, month), &rc);
-        if (rc == SQLITE_OK && !a->workload[0])
-            rc = sqlite3_bind_null(st, 3);
-        else
-            bind_text(st, 3, FIELD(a, workload), &rc);
-        bind_text(st, 4, FIELD(a, pool), &rc);
-        bind_text(st, 5, FIELD(a, tags), &rc);
-        bind_real(st, 6, a->cost_usd, &rc);
-        bind_real(st, 7, a->gpu_hours, &rc);
-        if (rc == SQLITE_OK && !a->profile[0])
-            rc = sqlite3_bind_null(st, 8);
-        else
-            bind_text(st, 8, FIELD(a, profile), &rc);
+        if (!t->key)
+            bind_run_id(s, st, id, &rc);   /* parameter 1 */
+        int base = t->key ? 1 : 2;
+        for (size_t c = 0; c < t->ncols; c++)
+            bind_col(st, base + (int)c, &t->cols[c], row, &rc);
+        if (t->key) {
+            bind_int(st, (int)t->ncols + 1, id, &rc);
+            bind_col(st, (int)t->ncols + 2, t->key, row, &rc);
+        }
         rc = step_row(st, rc);
     }
     sqlite3_finalize(st);
@@ -510,24 +472,8 @@ int fs_store_write_run(fs_store *s, const fs_results *r, long *run_id,
     if (rc != SQLITE_OK)
         return -1;
     rc = insert_run(s, r, &id);
-    if (rc == SQLITE_OK)
-        rc = insert_costs(s, r, id);
-    if (rc == SQLITE_OK)
-        rc = insert_latency(s, r, id);
-    if (rc == SQLITE_OK)
-        rc = insert_util(s, r, id);
-    if (rc == SQLITE_OK)
-        rc = insert_jobs(s, r, id);
-    if (rc == SQLITE_OK)
-        rc = insert_pools(s, r, id);
-    if (rc == SQLITE_OK)
-        rc = insert_allocs(s, r, id);
-    if (rc == SQLITE_OK)
-        rc = insert_interrupts(s, r, id);
-    if (rc == SQLITE_OK)
-        rc = update_llm(s, r, id);
-    if (rc == SQLITE_OK)
-        rc = insert_slices(s, r, id);
+    for (size_t t = 0; rc == SQLITE_OK && t < NCOLS(tables); t++)
+        rc = write_table(s, &tables[t], r, id);
     if (rc == SQLITE_OK)
         rc = fs_store_exec(s, "COMMIT");
     if (rc != SQLITE_OK) {

@@ -2,10 +2,17 @@
  * spot.h.  Everything goes through the capacity API: this file launches,
  * releases and interrupts, and hears UP, NOTICE, INTERRUPTED and DOWN as
  * a subscriber of the pool's capacity (after dispatch, so that the work
- * an interruption loses is known when it is recorded). */
+ * an interruption loses is known when it is recorded).
+ *
+ * Life cycle, asserted: an instance up has no notice pending (it is
+ * doomed at most once per life); an interruption follows its notice (the
+ * time the notice began is known, and not after the drop); an instance is
+ * dropped at most once per notice (notice_from is NAN outside a notice);
+ * relaunches waiting and fallback instances never go below zero. */
 #include "sim/fleet/pool/spot.h"
 #include "sim/base/rng.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +95,7 @@ static void fallback_check(fs_spot *s)
         fallback_account(s);
         s->fb_running -= fs_capacity_release(s->fallback,
                                              s->fb_running - need);
+        assert(s->fb_running >= 0);
     }
 }
 
@@ -114,6 +122,7 @@ static void spot_up(void *ctx, fs_capacity *cap, int inst)
 {
     fs_spot *s = ctx;
     const fs_interruption *it = &s->sc->interruption;
+    assert(s->doom[inst] == 0 && isnan(s->notice_from[inst]));
     if (it->kind == FS_INTERRUPT_DIST || it->kind == FS_INTERRUPT_EMPIRICAL) {
         double now = fs_capacity_now(cap);
         double taken = now + fs_interruption_draw(it, s->rng);
@@ -141,8 +150,10 @@ static void on_doom(fs_engine *e, void *obj, long arg)
 static void spot_notice(void *ctx, fs_capacity *cap, int inst)
 {
     fs_spot *s = ctx;
-    if (isfinite(fs_capacity_notice_left(cap, inst)))
+    if (isfinite(fs_capacity_notice_left(cap, inst))) {
+        assert(isnan(s->notice_from[inst]));   /* one notice per life */
         s->notice_from[inst] = fs_capacity_now(cap);
+    }
     fallback_check(s);
 }
 
@@ -152,6 +163,8 @@ static void spot_interrupted(void *ctx, fs_capacity *cap, int inst)
 {
     fs_spot *s = ctx;
     double now = fs_capacity_now(cap);
+    /* noticed first, and not dropped before */
+    assert(s->notice_from[inst] <= now);
     fs_interrupt_row *row = fs_results_add_interrupt(s->sim->out);
     if (!row) {
         fail(s, "an interruption record");
@@ -161,6 +174,7 @@ static void spot_interrupted(void *ctx, fs_capacity *cap, int inst)
     row->t_s = now;
     row->instance_id = inst;
     row->notice_s = now - s->notice_from[inst];
+    s->notice_from[inst] = NAN;
     row->work_lost_s = s->servers->lost_last;
     double delay = fs_dist_draw(&s->sc->replace_delay, s->rng);
     s->pending++;
@@ -174,6 +188,7 @@ static void spot_down(void *ctx, fs_capacity *cap, int inst)
     fs_spot *s = ctx;
     fs_engine_cancel(s->sim->engine, s->doom[inst]);
     s->doom[inst] = 0;
+    s->notice_from[inst] = NAN;      /* its life ends, noticed or not */
     (void)cap;
     fallback_check(s);
 }
@@ -184,6 +199,7 @@ static void on_relaunch(fs_engine *e, void *obj, long arg)
     (void)arg;
     fs_spot *s = obj;
     s->pending--;
+    assert(s->pending >= 0);
     top_up(s);
 }
 
@@ -331,6 +347,8 @@ int fs_spot_init(fs_spot *s, fs_sim *sim, const fs_pool_conf *conf,
     if (!s->rng || !s->doom || !s->taken_at || !s->notice_from)
         return fs_error_set(err, "out of memory building pool %s",
                             conf->name);
+    for (size_t i = 0; i < n; i++)
+        s->notice_from[i] = NAN;     /* no notice yet */
     if (sc->interruption.kind == FS_INTERRUPT_TRACE && open_trace(s, err)) {
         /* "s.ini:9: pool.s.interruption: trace.csv:4: why" */
         const fs_config_entry *e = fs_config_find(sim->sc->cfg, conf->section,

@@ -32,11 +32,18 @@
  * Running slots are made once per pool; an iteration allocates nothing.
  * A spot interruption requeues the running requests (lose), as dispatch
  * does for batches; during a notice or a drain the server admits nothing
- * and finishes what runs. */
+ * and finishes what runs.
+ *
+ * Invariants (asserted, each at no more cost than an add per request
+ * already visited): the running set never exceeds the workload's
+ * max_batch; the KV blocks the running requests hold and the free ones
+ * add up to the replica's cache, free never negative, so the tokens in
+ * flight stay within the KV budget; counts never go below zero. */
 #include "sim/fleet/serve/llm_server.h"
 #include "sim/fleet/serve/sharing.h"
 #include "sim/fleet/serve/dispatch.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -92,11 +99,21 @@ static int32_t at_least_one(int32_t x)
     return x < 1 ? 1 : x;
 }
 
+/* The running set's bounds: within the batch bound, and the free KV
+ * blocks within the cache (held = total - free, never negative). */
+static void assert_run(const fs_llm_run *run)
+{
+    assert(run->n >= 0 && run->n <= run->cap);
+    assert(run->free_blocks >= 0 && run->free_blocks <= run->total_blocks);
+    (void)run;
+}
+
 /* Takes r into the running set (its prompt's blocks are free). */
 static void add_seq(fs_server *s, const fs_request *r, double now)
 {
     fs_llm_run *run = s->llm;
     fs_workload *w = s->wl;
+    assert(run->n < run->cap);
     llm_seq *q = &run->seq[run->n++];
     memset(q, 0, sizeof *q);
     q->r = *r;
@@ -107,6 +124,9 @@ static void add_seq(fs_server *s, const fs_request *r, double now)
     q->fill = q->in + q->generated;
     q->blocks = blocks_for((long)q->fill + 1);
     q->admitted = now;
+    /* the first request of an empty set always fits (drop_unservable),
+     * a later one fits beside the watermark (admit) */
+    assert(q->blocks <= run->free_blocks);
     run->free_blocks -= q->blocks;
     if (r->arrival >= w->sim->sc->warmup_s) {
         w->wait_sum += now - r->arrival;
@@ -162,6 +182,7 @@ static void unadmit(fs_server *s, const llm_seq *q)
     if (q->r.arrival >= w->sim->sc->warmup_s) {
         w->wait_sum -= q->admitted - q->r.arrival;
         w->measured_started--;
+        assert(w->measured_started >= 0);
     }
     s->llm->free_blocks += q->blocks;
 }
@@ -229,7 +250,7 @@ static void iterate(fs_server *s, double now)
 {
     fs_llm_run *run = s->llm;
     fs_workload *w = s->wl;
-    long prefill = 0, budget = run->chunk, kv = 0;
+    long prefill = 0, budget = run->chunk, kv = 0, held = 0;
     double attn = 0;
     int batch = 0;
     run->preempted = 0;
@@ -246,11 +267,19 @@ static void iterate(fs_server *s, double now)
         } else {
             plan_prefill(q, &budget, &prefill, &attn);
         }
+        held += run->seq[i].blocks;
     }
     int old = run->n;
     admit(s, now);
-    for (int i = old; i < run->n; i++)
+    for (int i = old; i < run->n; i++) {
         plan_prefill(&run->seq[i], &budget, &prefill, &attn);
+        held += run->seq[i].blocks;
+    }
+    /* every block is held by a running request or free: none lost, none
+     * counted twice, and the decode reservations fit (preempt_for_decode) */
+    assert_run(run);
+    assert(held == run->total_blocks - run->free_blocks);
+    (void)held;
     if (run->n == 0) {
         s->pool->done(s);
         return;
@@ -331,6 +360,7 @@ static void on_iteration(fs_engine *e, void *obj, long arg)
             run->seq[kept - 1] = *q;
     }
     run->n = kept;
+    assert_run(run);
     iterate(s, now);
 }
 
@@ -382,6 +412,8 @@ static void llm_lose(fs_server *s, double now)
     p->lost_last += now - s->busy_since;
     fs_servers_set_busy(p, s, 0);
     run->n = 0;
+    /* every block came back with its request */
+    assert(run->free_blocks == run->total_blocks);
     s->nbatch = 0;
     s->wl = NULL;
 }

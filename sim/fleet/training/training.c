@@ -11,6 +11,7 @@
 #include "sim/fleet/training/training_impl.h"
 #include "sim/base/vec.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,6 +316,7 @@ static void on_submit(fs_engine *e, void *obj, long arg)
         fs_train_job *j = &w->jobs[w->next_submit++];
         if (j->state == FS_JOB_REJECTED)
             continue;
+        assert(j->state == FS_JOB_PENDING);   /* submitted once */
         j->state = FS_JOB_QUEUED;
         j->seq = w->sched->seq++;
         j->queued_since = now;

@@ -11,9 +11,14 @@
  * Those GPU-seconds are its lost GPU-hours.  A spot notice with room for a
  * checkpoint (checkpoint_cost at most the notice left, and the workload
  * checkpoints at all) saves the work done so far and stops the job when
- * the checkpoint ends; it goes back to the queue at its place. */
+ * the checkpoint ends; it goes back to the queue at its place.
+ *
+ * Invariants, asserted: only a queued job starts and only a running one
+ * stops; an instance's free GPUs stay within [0, its GPUs], so the GPUs
+ * allocated never exceed capacity; the running list has room. */
 #include "sim/fleet/training/training_impl.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +120,16 @@ void fs_train_account(fs_train_job *j, double t0, double t)
     j->wl->exposed_s += t - t0;
 }
 
+/* An instance's free GPUs (thousandths) stay within it: jobs never hold
+ * more than it has, nor give back more than they took. */
+static void assert_free(const fs_train_pool *tp, int inst)
+{
+    assert(tp->free_milli[inst] >= 0 &&
+           tp->free_milli[inst] <= (int)tp->conf->gpus_per_instance * 1000);
+    (void)tp;
+    (void)inst;
+}
+
 /* The job leaves its instances (all but skip, which is being taken away):
  * its GPUs are free again, its busy time accounted. */
 static void stop_run(fs_train_job *j, int skip)
@@ -122,6 +137,7 @@ static void stop_run(fs_train_job *j, int skip)
     fs_training *t = j->wl->sched;
     fs_train_pool *tp = j->wl->pools[j->pool_k];
     double now = fs_engine_now(t->sim->engine);
+    assert(j->state == FS_JOB_RUNNING && j->nparts > 0);
     fs_engine_cancel(t->sim->engine, j->ev);
     j->ev = 0;
     fs_train_account(j, j->run_t0, now);
@@ -136,8 +152,10 @@ static void stop_run(fs_train_job *j, int skip)
     j->parts = NULL;
     j->nparts = 0;
     j->stopping = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         tp->free_milli[parts[i].inst] += parts[i].milli;
+        assert_free(tp, parts[i].inst);
+    }
     /* holds last: a draining instance may terminate on the last one */
     for (int i = 0; i < n; i++)
         if (parts[i].inst != skip)
@@ -203,6 +221,10 @@ int fs_train_run(fs_train_job *j, int k, const fs_train_part *parts,
     fs_training *t = j->wl->sched;
     fs_train_pool *tp = j->wl->pools[k];
     double now = fs_engine_now(t->sim->engine);
+    /* only a queued job starts, on at least one part, and the running
+     * list (sized for the most jobs the GPUs can hold) has room */
+    assert(j->state == FS_JOB_QUEUED && nparts > 0);
+    assert(t->nrunning < t->running_cap);
     if (nparts > 1 && nparts > j->heap_cap) {
         fs_train_part *h = realloc(j->heap, (size_t)nparts * sizeof *h);
         if (!h)
@@ -226,7 +248,9 @@ int fs_train_run(fs_train_job *j, int k, const fs_train_part *parts,
     else
         j->shape.compute = j->spec->milli / 1000.0;
     for (int i = 0; i < nparts; i++) {
+        assert(parts[i].milli > 0);
         tp->free_milli[parts[i].inst] -= parts[i].milli;
+        assert_free(tp, parts[i].inst);   /* never more than it has */
         fs_capacity_hold(tp->cap, parts[i].inst);
     }
     fs_usage_busy(tp->usage, now, &j->shape, 1);
