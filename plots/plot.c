@@ -64,7 +64,22 @@ static const fs_chart charts[] = {
 size_t fs_plot_chart_count(void) { return NCHARTS; }
 const char *fs_plot_chart_name(size_t i) { return charts[i].name; }
 const char *fs_plot_chart_summary(size_t i) { return charts[i].summary; }
-const char *fs_plot_chart_help(size_t i) { return charts[i].help; }
+void fs_plot_chart_help_list(char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < NCHARTS && at < size; i++) {
+        const char *line = charts[i].help;
+        at += (size_t)snprintf(buf + at, size - at, "  %-15s  ",
+                               charts[i].name);
+        for (const char *nl; (nl = strchr(line, '\n')) && at < size;
+             line = nl + 1)
+            at += (size_t)snprintf(buf + at, size - at, "%s%.*s\n",
+                                   line == charts[i].help ? ""
+                                       : "                   ",
+                                   (int)(nl - line), line);
+    }
+}
 
 void fs_plot_chart_list(char *buf, size_t size)
 {

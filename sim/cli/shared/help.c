@@ -580,22 +580,12 @@ static const char roi_help[] =
 static const char *plot_help_text(void)
 {
     static char text[8192];
-    if (text[0])
-        return text;
-    size_t at = (size_t)snprintf(text, sizeof text, "%s", plot_help_head);
-    for (size_t i = 0; i < fs_plot_chart_count() && at < sizeof text; i++) {
-        const char *line = fs_plot_chart_help(i);
-        at += (size_t)snprintf(text + at, sizeof text - at, "  %-15s  ",
-                               fs_plot_chart_name(i));
-        for (const char *nl; (nl = strchr(line, '\n')) && at < sizeof text;
-             line = nl + 1)
-            at += (size_t)snprintf(text + at, sizeof text - at, "%s%.*s\n",
-                                   line == fs_plot_chart_help(i) ? ""
-                                       : "                   ",
-                                   (int)(nl - line), line);
-    }
-    if (at < sizeof text)
+    if (!text[0]) {
+        size_t at = (size_t)snprintf(text, sizeof text, "%s", plot_help_head);
+        fs_plot_chart_help_list(text + at, sizeof text - at);
+        at = strlen(text);
         snprintf(text + at, sizeof text - at, "%s", plot_help_tail);
+    }
     return text;
 }
 
