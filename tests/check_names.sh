@@ -37,6 +37,7 @@ models/llm/llm_engine.c vllm              the engine registry (engines.csv reade
 models/llm/llm_perf.c vllm                to do: the engine profile'"'"'s own properties (models owner)
 models/service/service_llm.c vllm         to do: the engine profile'"'"'s own properties (models owner)
 sim/cli/calibrate/cmd_calibrate.c vllm    the default measurement format of calibrate (to do)
+sim/cli/roi/cmd_roi.c savings-plan        the --savings-plan flag of roi (a command-line option name)
 sim/app/summary.c utilization             the run summary column heading (a metric, not the chart)
 '
 

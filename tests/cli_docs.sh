@@ -127,6 +127,36 @@ done <"$TMP/commands"
 expect_exit 0 "--help" -- "$FLEETSIM" --help
 cmp -s "$TMP/out" "$TMP/usage" || fail "--help differs from help"
 
+# ---- every option of every command: doc/commands.md and the man page ----
+# Both are printed from the option tables the parser reads (`make man`):
+# the committed files must be current, and each option of `help options`
+# must be in them, under its command.
+COMMANDS_MD="$SRCDIR/doc/commands.md"
+expect_exit 0 "help options" -- "$FLEETSIM" help options && cp "$TMP/out" "$TMP/options"
+checks=$((checks + 1))
+bad=$(awk -F '\t' 'NF != 4 || $2 !~ /^--?[a-z]/' "$TMP/options")
+[ -z "$bad" ] || fail "help options: malformed lines: $bad"
+checks=$((checks + 1))
+[ "$(wc -l <"$TMP/options")" -ge 60 ] || fail "help options: only $(wc -l <"$TMP/options") options"
+expect_exit 0 "help --reference" -- "$FLEETSIM" help --reference
+checks=$((checks + 1))
+cmp -s "$TMP/out" "$COMMANDS_MD" ||
+    fail "doc/commands.md is out of date with the option tables: run \`make man\`"
+block "$MAN" '.\" BEGIN GENERATED options' '^[.]\\" END' >"$TMP/man.options"
+block "$MAN" '.\" BEGIN GENERATED synopsis' '^[.]\\" END' >"$TMP/man.synopsis"
+while IFS="$(printf '\t')" read -r cmd args summary; do
+    expect_has "$COMMANDS_MD" "## $cmd" "doc/commands.md, $cmd"
+    expect_has "$TMP/man.synopsis" ".B fleetsim $cmd" "man page SYNOPSIS (generated), $cmd"
+done <"$TMP/commands"
+while IFS="$(printf '\t')" read -r cmd opt value help; do
+    block "$COMMANDS_MD" "## $cmd" '^## ' >"$TMP/md.cmd"
+    block "$MAN" ".SS \"$cmd options\"" '^[.]S[SH]' >"$TMP/man.cmd"
+    expect_has "$TMP/md.cmd" "\`$opt" "doc/commands.md, $cmd $opt"
+    roff=$(printf '%s' "$opt" | sed 's/-/\\-/g')
+    expect_has "$TMP/man.cmd" "\\fB$roff" "man page OPTIONS, $cmd $opt"
+    expect_has "$TMP/man.options" "\\fB$roff" "man page OPTIONS, $opt"
+done <"$TMP/options"
+
 # ---- --man and misspelt topics -------------------------------------------
 expect_exit 2 "help --man scenario" -- "$FLEETSIM" help --man scenario
 expect_exit 2 "help colums" -- "$FLEETSIM" help colums

@@ -1,5 +1,6 @@
 /* commands.h -- the subcommands, each in its folder (sim/cli/NAME/cmd_NAME.c),
- * as git's builtin/, and the option parsing they share
+ * as git's builtin/, with the option table its parser reads
+ * (sim/cli/shared/parse_options.h), and the messages they share
  * (sim/cli/shared/cmd_common.c).
  *
  * Each takes the arguments after `fleetsim` (argv[0] is the subcommand's
@@ -10,14 +11,13 @@
 
 #include "sim/app/app_msg.h"   /* FS_EXIT_*, fs_fail, fs_print_line */
 
+#include "sim/cli/shared/parse_options.h"
+
 int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
-/* `catalog mig [GPU] [--model M ...] [--catalog DIR]` (catalog_mig.c):
- * argv[0] is "mig". */
-int fs_catalog_mig(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
@@ -29,6 +29,15 @@ int cmd_trace(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+
+/* The option tables, one a command (main.c lists them with the
+ * commands; help and the reference are printed from them). */
+extern const fs_option fs_options_run[], fs_options_sweep[],
+    fs_options_plan[], fs_options_runs[], fs_options_compare[],
+    fs_options_rm[], fs_options_import[], fs_options_merge[],
+    fs_options_roi[], fs_options_export[], fs_options_plot[],
+    fs_options_report[], fs_options_trace[], fs_options_catalog[],
+    fs_options_fit[], fs_options_calibrate[];
 
 /* `fleetsim catalog models` (catalog_models.c): models_csv, else
  * DIR/models.csv. */
@@ -42,37 +51,11 @@ int fs_usage_error(const char *cmd, const char *fmt, ...)
 /* The results database when no --db is given. */
 #define FS_DEFAULT_DB "fleetsim.db"
 
-/* Reads an option that takes a value, "NAME VALUE" or "NAME=VALUE", at
- * argv[*i].  Returns 1 with *value set (and *i moved past what it used),
- * 0 when argv[*i] is not that option, and -1 after printing a usage error
- * when the value is missing or empty. */
-int fs_option_value(const char *cmd, int argc, char **argv, int *i,
-                    const char *name, const char **value);
-
-/* fs_option_value for each of the first n names in turn, the value of
- * names[k] going to *slots[k]: 1 when one took argv[*i], 0 when none is
- * argv[*i], -1 after a usage error. */
-int fs_option_values(const char *cmd, int argc, char **argv, int *i,
-                     const char *const *names, const char **const *slots,
-                     int n);
-
-/* The argument loop of a command that takes value options and operands
- * (runs, files).  options is NULL-terminated: its first nvalues names take
- * a value, which goes to *slots[k]; -h/--help prints the command's help;
- * "--" ends the options.  Operands go to operands[(*n)++], which has room
- * for argc.  Returns -1 to go on, FS_EXIT_OK when the help was printed,
- * FS_EXIT_USAGE after a usage error. */
-int fs_parse_operands(const char *cmd, int argc, char **argv,
-                      const char *const *options, const char **const *slots,
-                      int nvalues, char **operands, int *n);
-
 /* Usage error for an unknown option arg, suggesting the nearest of the
  * NULL-terminated known options; returns FS_EXIT_USAGE. */
 int fs_unknown_option(const char *cmd, const char *arg,
                       const char *const *known);
 
-/* True for -h and --help. */
-int fs_is_help(const char *arg);
 /* The default of -j/--jobs: the processors online, at least 1. */
 long fs_default_jobs(void);
 

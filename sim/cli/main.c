@@ -1,9 +1,12 @@
 /* main.c -- the fleetsim command: finds the subcommand and runs it.
  *
  * The commands are declared once, in the table below: `fleetsim help`
- * lists them from it, and tests/cli_docs.sh checks that each is in the man
- * page and README.md.  Adding one: sim/cli/NAME/cmd_NAME.c, its declaration
- * in commands.h, a line here, and its text in shared/help.c. */
+ * lists them from it, each with the option table its parser reads (help,
+ * doc/commands.md and the man page's SYNOPSIS and OPTIONS are printed from
+ * those), and tests/cli_docs.sh checks that each is in the man page and
+ * README.md.  Adding one: sim/cli/NAME/cmd_NAME.c with its option table,
+ * their declarations in commands.h, a line here, and its text in
+ * shared/help.c. */
 #include "sim/cli/commands.h"
 #include "sim/cli/shared/help.h"
 #include "sim/store/store.h"
@@ -20,37 +23,54 @@ static int help(int argc, char **argv);
 /* In the order `fleetsim help` lists them. */
 static const fs_command commands[] = {
     {"run", cmd_run, "SCENARIO",
-     "simulate a scenario and store the run (fleetsim.db)"},
+     "simulate a scenario and store the run (fleetsim.db)",
+     fs_options_run, "SCENARIO"},
     {"sweep", cmd_sweep, "SCENARIO --vary ...",
-     "one run per point of a grid of values, in parallel"},
+     "one run per point of a grid of values, in parallel",
+     fs_options_sweep, "SCENARIO"},
     {"plan", cmd_plan, "SCENARIO --slo 'p99<=2s,...'",
-     "the cheapest fleet that meets the SLOs, verified and priced"},
-    {"runs", cmd_runs, "", "list the stored runs"},
+     "the cheapest fleet that meets the SLOs, verified and priced",
+     fs_options_plan, "SCENARIO"},
+    {"runs", cmd_runs, "", "list the stored runs",
+     fs_options_runs, ""},
     {"compare", cmd_compare, "RUN...",
-     "compare runs side by side (--baseline for deltas)"},
-    {"rm", cmd_rm, "RUN...", "remove runs and all their rows"},
+     "compare runs side by side (--baseline for deltas)",
+     fs_options_compare, "RUN..."},
+    {"rm", cmd_rm, "RUN...", "remove runs and all their rows",
+     fs_options_rm, "RUN..."},
     {"import", cmd_import, "KEPT...",
-     "copy the runs of a kept database into --db"},
+     "copy the runs of a kept database into --db",
+     fs_options_import, "KEPT..."},
     {"merge", cmd_merge, "INTO PART...",
-     "copy the runs of sweep shards into one database, each run once"},
+     "copy the runs of sweep shards into one database, each run once",
+     fs_options_merge, "INTO PART..."},
     {"roi", cmd_roi, "RUN",
-     "how many instances to reserve (or commit to), from a run's usage"},
+     "how many instances to reserve (or commit to), from a run's usage",
+     fs_options_roi, "RUN"},
     {"export", cmd_export, "--format focus|csv --out FILE RUN...",
-     "write the simulated bill as a FOCUS 1.2 dataset or plain CSV"},
+     "write the simulated bill as a FOCUS 1.2 dataset or plain CSV",
+     fs_options_export, "RUN..."},
     {"plot", cmd_plot, "--chart NAME --out FILE RUN...",
-     "draw a chart of runs with gnuplot (png, svg, pdf)"},
+     "draw a chart of runs with gnuplot (png, svg, pdf)",
+     fs_options_plot, "RUN..."},
     {"report", cmd_report, "--out FILE.html|FILE.md RUN...",
-     "one budget review of runs: tables and charts (HTML or Markdown)"},
+     "one budget review of runs: tables and charts (HTML or Markdown)",
+     fs_options_report, "RUN..."},
     {"trace", cmd_trace, "fit|stats FILE",
-     "fit an interruption model to a spot preemption trace"},
+     "fit an interruption model to a spot preemption trace",
+     fs_options_trace, "fit|stats FILE"},
     {"catalog", cmd_catalog, "gpus|instances|models",
-     "print the GPU, instance-price or LLM model catalog"},
+     "print the GPU, instance-price or LLM model catalog",
+     fs_options_catalog, "gpus|instances|models|mig [GPU]"},
     {"fit", cmd_fit, "MODEL --gpu GPU [--training ...]",
-     "does an LLM fit a GPU: memory in GB, largest batch, where it fits"},
+     "does an LLM fit a GPU: memory in GB, largest batch, where it fits",
+     fs_options_fit, "MODEL"},
     {"calibrate", cmd_calibrate, "FILE... --model M --gpu G",
-     "fit the LLM model to your own benchmark runs (vLLM, genai-perf, ...)"},
+     "fit the LLM model to your own benchmark runs (vLLM, genai-perf, ...)",
+     fs_options_calibrate, "FILE..."},
     {"help", help, "[TOPIC]",
-     "help on a command, scenario, keys or columns"},
+     "help on a command, scenario, keys or columns",
+     NULL, "[--man] [TOPIC]"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -49,27 +49,46 @@ static int parse_fit(calib_args *a)
     return -1;
 }
 
-/* -1 to go on, or the exit status (help printed, a usage error). */
+const fs_option fs_options_calibrate[] = {
+    OPT_STRING_F(0, "model", calib_args, model, "M",
+                 "the model benchmarked (a row of models.csv)",
+                 FS_OPTION_REQUIRED),
+    OPT_STRING_F(0, "gpu", calib_args, gpu, "G", "the GPU it ran on",
+                 FS_OPTION_REQUIRED),
+    OPT_STRING(0, "engine", calib_args, engine, "E",
+               "the serving engine's profile (default vllm)"),
+    OPT_STRING(0, "precision", calib_args, precision, "P",
+               "the weights' precision (default bf16)"),
+    OPT_STRING(0, "tp", calib_args, tp, "N",
+               "tensor-parallel GPUs (default 1)"),
+    OPT_STRING(0, "out", calib_args, out, "PROFILE.csv",
+               "write the fit as an engine profile row"),
+    OPT_STRING(0, "fit", calib_args, fit, "LIST",
+               "fit only these parameters (mfu,bw_efficiency,...)"),
+    OPT_STRING(0, "format", calib_args, format, "F",
+               "the files' format: vllm, genai-perf, guidellm, "
+               "inference-perf or csv (default: found from the keys)"),
+    OPT_STRING(0, "models", calib_args, models_csv, "FILE",
+               "the model catalog (default the catalog's models.csv)"),
+    OPT_STRING(0, "catalog", calib_args, dir, "DIR",
+               "the catalog directory (default $FLEETSIM_CATALOG)"),
+    OPT_END(),
+};
+
+/* -1 to go on, or the exit status (a usage error). */
 static int parse(calib_args *a, int argc, char **argv)
 {
-    static const char *const options[] = {
-        "--model", "--gpu", "--engine", "--precision", "--tp", "--out",
-        "--format", "--fit", "--models", "--catalog", "--help", NULL};
     memset(a, 0, sizeof *a);
     a->dir = fs_catalog_default_dir();
     a->engine = "vllm";
     a->precision = "bf16";
     a->tp = "1";
-    const char **slots[] = {&a->model, &a->gpu, &a->engine, &a->precision,
-                            &a->tp, &a->out, &a->format, &a->fit,
-                            &a->models_csv, &a->dir};
     a->files = calloc((size_t)argc, sizeof *a->files);
     if (!a->files)
         return fs_fail("out of memory");
-    /* fs_parse_operands: -1 to go on, else the exit status */
-    int rc = fs_parse_operands("calibrate", argc, argv, options, slots, 10,
-                               a->files, &a->nfiles);
-    if (rc >= 0)
+    int rc = fs_parse_options("calibrate", argc, argv, fs_options_calibrate,
+                              a, (const char **)a->files, &a->nfiles);
+    if (rc)
         return rc;
     if (!a->nfiles || !a->model || !a->gpu)
         return fs_usage_error("calibrate", "which runs, model and GPU? "

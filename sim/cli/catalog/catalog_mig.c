@@ -7,6 +7,7 @@
  * each profile's slice (models/llm/mig_fit.c): the memory breakdown, and the
  * most sequences of --context tokens its KV cache holds. */
 #include "sim/cli/commands.h"
+#include "sim/cli/catalog/catalog.h"
 #include "models/llm/mig.h"
 #include "models/llm/llm.h"
 
@@ -118,55 +119,15 @@ done:
     return rc;
 }
 
-static int whole_arg(const char *opt, const char *v, long max, long *out)
-{
-    char *end;
-    long n = strtol(v, &end, 10);
-    if (*v == '\0' || *end || n < 1 || n > max)
-        return fs_usage_error("catalog", "%s needs a whole number from 1 to "
-                              "%ld, got '%s'", opt, max, v);
-    *out = n;
-    return 0;
-}
-
 static int list_mig(const char *dir, const char *gpu, const fit_args *fit);
 
-int fs_catalog_mig(int argc, char **argv)
+int fs_catalog_mig(const char *gpu, const fs_catalog_args *c)
 {
-    const char *dir = fs_catalog_default_dir(), *gpu = NULL;
-    fit_args a = {NULL, NULL, 4096, 1};
-    long n;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (o[0] != '-') {
-            if (gpu)
-                return fs_usage_error("catalog", "one GPU at a time");
-            gpu = o;
-            continue;
-        }
-        if (!v)
-            return fs_usage_error("catalog", "%s needs a value", o);
-        i++;
-        if (strcmp(o, "--catalog") == 0)
-            dir = v;
-        else if (strcmp(o, "--model") == 0)
-            a.model = v;
-        else if (strcmp(o, "--precision") == 0)
-            a.precision = v;
-        else if (strcmp(o, "--context") == 0) {
-            if (whole_arg(o, v, 10000000, &a.context))
-                return FS_EXIT_USAGE;
-        } else if (strcmp(o, "--batch") == 0) {
-            if (whole_arg(o, v, 65536, &n))
-                return FS_EXIT_USAGE;
-            a.batch = (int)n;
-        } else
-            return fs_usage_error("catalog", "unknown option '%s'", o);
-    }
+    fit_args a = {c->model, c->precision, c->context, (int)c->batch};
     if ((a.model || a.precision) && !gpu)
         return fs_usage_error("catalog", "--model needs a GPU: catalog mig "
                               "GPU --model MODEL");
-    return list_mig(dir, gpu, &a);
+    return list_mig(c->dir, gpu, &a);
 }
 
 /* The GPU of the MIG catalog nearest name (A100-80G: A100-80GB), or

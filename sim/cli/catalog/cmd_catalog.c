@@ -1,9 +1,12 @@
-/* cmd_catalog.c -- `fleetsim catalog gpus|instances`: print the catalogs. */
+/* cmd_catalog.c -- `fleetsim catalog gpus|instances|models|mig`: print the
+ * catalogs; its options are read here for `catalog mig` too. */
 #include "sim/cli/commands.h"
+#include "sim/cli/catalog/catalog.h"
 #include "models/catalog/catalog.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void print_price(double p)
@@ -132,21 +135,54 @@ static void print_upfront_options(const fs_catalog *c)
            "the run summary's \"priced from\".\n");
 }
 
+const fs_option fs_options_catalog[] = {
+    OPT_STRING(0, "catalog", fs_catalog_args, dir, "DIR",
+               "the catalog directory (default $FLEETSIM_CATALOG, else the "
+               "installed one)"),
+    OPT_STRING(0, "model", fs_catalog_args, model, "M",
+               "mig GPU: whether this LLM (a row of models.csv) fits each "
+               "profile's slice"),
+    OPT_STRING(0, "precision", fs_catalog_args, precision, "P",
+               "mig GPU --model: the weights' precision (default bf16)"),
+    OPT_INT(0, "context", fs_catalog_args, context, "N",
+            "mig GPU --model: tokens a sequence (default 4096)", 1,
+            10000000),
+    OPT_INT(0, "batch", fs_catalog_args, batch, "N",
+            "mig GPU --model: sequences at once (default 1)", 1, 65536),
+    OPT_END(),
+};
+
+/* The catalog named and the options: 0, or the exit status. */
+static int parse(int argc, char **argv, fs_catalog_args *a,
+                 const char **what, const char **gpu)
+{
+    const char *ops[2];
+    int n = 0;
+    int rc = fs_parse_options_few("catalog", argc, argv, fs_options_catalog,
+                                  a, ops, 2, &n);
+    int mig = n > 0 && strcmp(ops[0], "mig") == 0;
+    *what = n ? ops[0] : NULL;
+    *gpu = mig && n > 1 ? ops[1] : NULL;
+    if (!rc && n > 1 + mig)
+        rc = fs_usage_error("catalog", mig ? "one GPU at a time"
+                                           : "one catalog at a time");
+    if (!rc && !mig && (a->model || a->precision || a->context != 4096 ||
+                        a->batch != 1))
+        rc = fs_usage_error("catalog", "--model, --precision, --context "
+                            "and --batch go with catalog mig GPU");
+    return rc;
+}
+
 int cmd_catalog(int argc, char **argv)
 {
-    const char *what = NULL, *dir = fs_catalog_default_dir();
-    if (argc > 1 && strcmp(argv[1], "mig") == 0)
-        return fs_catalog_mig(argc - 1, argv + 1);
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--catalog") == 0 && i + 1 < argc)
-            dir = argv[++i];
-        else if (argv[i][0] == '-')
-            return fs_usage_error("catalog", "unknown option '%s'", argv[i]);
-        else if (what)
-            return fs_usage_error("catalog", "one catalog at a time");
-        else
-            what = argv[i];
-    }
+    fs_catalog_args a = {fs_catalog_default_dir(), NULL, NULL, 4096, 1};
+    const char *what = NULL, *gpu = NULL;
+    int rc = parse(argc, argv, &a, &what, &gpu);
+    if (rc)
+        return rc;
+    if (what && strcmp(what, "mig") == 0)
+        return fs_catalog_mig(gpu, &a);
+    const char *dir = a.dir;
     if (!what)
         return fs_usage_error("catalog", "which catalog? gpus or instances");
     if (strcmp(what, "models") == 0)

@@ -77,120 +77,128 @@ static long find_id(const long *ids, size_t n, long id)
     return -1;
 }
 
+typedef struct compare_opts {
+    const char *db, *format, *baseline;
+    int group;
+} compare_opts;
+
+const fs_option fs_options_compare[] = {
+    OPT_STRING(0, "db", compare_opts, db, "FILE",
+               "the results database (never created)"),
+    OPT_STRING(0, "format", compare_opts, format, "table|csv|json|markdown",
+               "table (default) and markdown for people, csv and json for "
+               "programs"),
+    OPT_STRING(0, "baseline", compare_opts, baseline, "RUN",
+               "adds each other run's difference from RUN, absolute and "
+               "percent"),
+    OPT_BOOL(0, "group", compare_opts, group,
+             "each RUN stands for the replications of its name: means and "
+             "95% confidence intervals"),
+    OPT_END(),
+};
+
+/* The ids of names[0..nnames) into ids (room for nnames + 1), each once,
+ * the baseline's first unless named among them; *base_index its place
+ * (-1 with no baseline).  0, or -1 with err. */
+static int resolve_runs(fs_store *s, const char *const *names, size_t nnames,
+                        const char *baseline, long *ids, size_t *nids,
+                        int *base_index, fs_error *err)
+{
+    long base_id = -1;
+    if (baseline && fs_store_find_run(s, baseline, &base_id, err))
+        return -1;
+    /* The baseline comes first unless the user placed it among the RUNs;
+     * a run named twice is shown once. */
+    for (size_t i = 0; i < nnames; i++) {
+        long id;
+        if (fs_store_find_run(s, names[i], &id, err))
+            return -1;
+        if (find_id(ids, *nids, id) < 0)
+            ids[(*nids)++] = id;
+    }
+    *base_index = -1;
+    if (baseline) {
+        long at = find_id(ids, *nids, base_id);
+        if (at < 0) {
+            memmove(ids + 1, ids, *nids * sizeof *ids);
+            ids[0] = base_id;
+            (*nids)++;
+            at = 0;
+        }
+        *base_index = (int)at;
+    }
+    return 0;
+}
+
+/* Reads runs ids[0..nids) into sums and writes them; the exit status. */
+static int compare_runs(fs_store *s, fs_compare_format fmt, const long *ids,
+                        size_t nids, int base_index, fs_compare_run *sums)
+{
+    fs_error err;
+    for (size_t i = 0; i < nids; i++)
+        if (fs_compare_read_run(s, ids[i], &sums[i], &err))
+            return fs_fail(err.msg);
+    int rc = fs_compare_write_runs(stdout, fmt, sums, nids, base_index);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return fs_fail("cannot write to standard output");
+    if (rc != 0)
+        return fs_fail("out of memory writing the comparison");
+    return FS_EXIT_OK;
+}
+
+/* The options and RUNs, checked: 0, or the exit status. */
+static int parse_args(int argc, char **argv, compare_opts *o,
+                      const char **names, size_t *nnames,
+                      fs_compare_format *fmt)
+{
+    int n = 0;
+    int rc = fs_parse_options("compare", argc, argv, fs_options_compare, o,
+                              names, &n);
+    *nnames = (size_t)n;
+    if (rc)
+        return rc;
+    if (fs_compare_parse_format(o->format, fmt) != 0)
+        return fs_usage_error("compare", "unknown format '%s' (table, csv, "
+                              "json or markdown)", o->format);
+    if (n == 0)
+        return fs_usage_error("compare", "give at least one RUN (a run id "
+                              "or name; see `fleetsim runs`)");
+    return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
-    static const char *const options[] = { "--db", "--format", "--baseline",
-                                           "--group", "--help", NULL };
-    const char *db = FS_DEFAULT_DB, *format = "table", *baseline = NULL;
+    compare_opts o = {FS_DEFAULT_DB, "table", NULL, 0};
     const char **names = calloc((size_t)argc + 1, sizeof *names);
     long *ids = calloc((size_t)argc + 1, sizeof *ids);
     fs_compare_run *sums = calloc((size_t)argc + 1, sizeof *sums);
     size_t nnames = 0, nids = 0;
-    int status = FS_EXIT_OK, options_done = 0, group = 0;
+    int status = FS_EXIT_OK, base_index = -1;
+    fs_compare_format fmt = FS_COMPARE_TABLE;
     fs_store *s = NULL;
     fs_error err;
 
-    if (!names || !ids || !sums) {
+    if (!names || !ids || !sums)
         status = fs_fail("out of memory");
-        goto done;
-    }
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!options_done) {
-            int t = 0;
-            if (strcmp(arg, "--") == 0) {
-                options_done = 1;
-                continue;
-            }
-            if ((t = fs_option_value("compare", argc, argv, &i, "--db",
-                                     &db)) == 0 &&
-                (t = fs_option_value("compare", argc, argv, &i, "--format",
-                                     &format)) == 0)
-                t = fs_option_value("compare", argc, argv, &i, "--baseline",
-                                    &baseline);
-            if (t < 0) {
-                status = FS_EXIT_USAGE;
-                goto done;
-            }
-            if (t > 0)
-                continue;
-            if (strcmp(arg, "--group") == 0) {
-                group = 1;
-                continue;
-            }
-            if (fs_is_help(arg)) {
-                fputs(fs_help_text("compare"), stdout);
-                goto done;
-            }
-            if (arg[0] == '-' && arg[1] != '\0') {
-                status = fs_unknown_option("compare", arg, options);
-                goto done;
-            }
-        }
-        names[nnames++] = arg;
-    }
-    fs_compare_format fmt;
-    if (fs_compare_parse_format(format, &fmt) != 0) {
-        status = fs_usage_error("compare", "unknown format '%s' (table, csv, "
-                                "json or markdown)", format);
-        goto done;
-    }
-    if (nnames == 0) {
-        status = fs_usage_error("compare", "give at least one RUN (a run id "
-                                "or name; see `fleetsim runs`)");
-        goto done;
-    }
-
-    s = fs_store_open(db, 1, &err);
-    if (!s) {
+    else
+        status = parse_args(argc, argv, &o, names, &nnames, &fmt);
+    if (status == FS_EXIT_OK && !(s = fs_store_open(o.db, 1, &err)))
         status = fs_fail(err.msg);
+    if (status != FS_EXIT_OK)
         goto done;
-    }
-    if (group) {
-        if (fs_compare_groups(s, stdout, fmt, names, nnames, baseline,
+    if (o.group) {
+        if (fs_compare_groups(s, stdout, fmt, names, nnames, o.baseline,
                               &err) != 0)
             status = fs_fail(err.msg);
         else if (fflush(stdout) != 0 || ferror(stdout))
             status = fs_fail("cannot write to standard output");
         goto done;
     }
-    long base_id = -1;
-    if (baseline && fs_store_find_run(s, baseline, &base_id, &err)) {
+    if (resolve_runs(s, names, nnames, o.baseline, ids, &nids, &base_index,
+                     &err))
         status = fs_fail(err.msg);
-        goto done;
-    }
-    /* The baseline comes first unless the user placed it among the RUNs;
-     * a run named twice is shown once. */
-    for (size_t i = 0; i < nnames; i++) {
-        long id;
-        if (fs_store_find_run(s, names[i], &id, &err)) {
-            status = fs_fail(err.msg);
-            goto done;
-        }
-        if (find_id(ids, nids, id) < 0)
-            ids[nids++] = id;
-    }
-    int base_index = -1;
-    if (baseline) {
-        long at = find_id(ids, nids, base_id);
-        if (at < 0) {
-            memmove(ids + 1, ids, nids * sizeof *ids);
-            ids[0] = base_id;
-            nids++;
-            at = 0;
-        }
-        base_index = (int)at;
-    }
-    for (size_t i = 0; i < nids; i++)
-        if (fs_compare_read_run(s, ids[i], &sums[i], &err)) {
-            status = fs_fail(err.msg);
-            goto done;
-        }
-    int rc = fs_compare_write_runs(stdout, fmt, sums, nids, base_index);
-    if (fflush(stdout) != 0 || ferror(stdout))
-        status = fs_fail("cannot write to standard output");
-    else if (rc != 0)
-        status = fs_fail("out of memory writing the comparison");
+    else
+        status = compare_runs(s, fmt, ids, nids, base_index, sums);
 
 done:
     if (sums)

@@ -95,16 +95,26 @@ typedef struct export_args {
     int nruns;
 } export_args;
 
+const fs_option fs_options_export[] = {
+    OPT_STRING(0, "db", export_args, db, "FILE",
+               "the results database (never created)"),
+    OPT_STRING_F(0, "format", export_args, format, "focus|csv",
+                 "a FOCUS 1.2 cost and usage dataset, or plain CSV",
+                 FS_OPTION_REQUIRED),
+    OPT_STRING(0, "granularity", export_args, granularity, "hour|day",
+               "one row per pool and hour (default) or day"),
+    OPT_STRING_F(0, "out", export_args, out, "FILE",
+                 "the CSV file, written whole or not at all",
+                 FS_OPTION_REQUIRED),
+    OPT_END(),
+};
+
 static int parse_args(int argc, char **argv, export_args *a)
 {
-    static const char *const options[] = {
-        "--db", "--format", "--granularity", "--out", "--help", NULL };
-    /* the first four of options take a value, in this order */
-    const char **slots[] = {&a->db, &a->format, &a->granularity, &a->out};
-    int rc = fs_parse_operands("export", argc, argv, options, slots, 4,
-                               a->runs, &a->nruns);
-    if (rc != -1)
-        return rc == FS_EXIT_OK ? -1 : rc;
+    int rc = fs_parse_options("export", argc, argv, fs_options_export, a,
+                              (const char **)a->runs, &a->nruns);
+    if (rc)
+        return rc;
     if (!a->format || (strcmp(a->format, "focus") && strcmp(a->format, "csv")))
         return fs_usage_error("export", "--format focus or --format csv, "
                               "please%s%s%s", a->format ? " (not '" : "",
@@ -153,7 +163,7 @@ int cmd_export(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc) {
         free(a.runs);
-        return rc < 0 ? FS_EXIT_OK : rc;
+        return rc;
     }
     fs_error err;
     fs_store *s = fs_store_open(a.db, FS_STORE_EXISTING, &err);

@@ -11,6 +11,7 @@
  * not (a fine-tune: the ZeRO stages and GPU counts), and every catalog GPU on which it fits with its cheapest instance
  * type, cheapest first.  The arithmetic is models/llm/llm_memory.c's. */
 #include "sim/cli/commands.h"
+#include "sim/cli/fit/fit.h"
 #include "models/catalog/catalog.h"
 #include "models/llm/llm.h"
 #include "sim/store/store.h"
@@ -21,175 +22,6 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct fit_args {
-    const char *model, *gpu, *models_csv, *dir;
-    fs_llm_config cfg;
-    fs_llm_training train;
-    int training, kv_set, qlora;
-    /* an option of one mode given: refused in the other, which would
-     * ignore it without a word */
-    const char *train_only, *serve_only;
-    long context;
-    int batch;
-    double mfu;
-} fit_args;
-
-static int whole(const char *opt, const char *v, long lo, long hi, long *out)
-{
-    char *end;
-    long n = strtol(v, &end, 10);
-    if (*end || n < lo || n > hi)
-        return fs_usage_error("fit", "%s '%s': expected a whole number from "
-                              "%ld to %ld", opt, v, lo, hi);
-    *out = n;
-    return 0;
-}
-
-/* One option at argv[*i]: 0 taken, 1 not an option of ours, 2 usage. */
-static int option(fit_args *a, int argc, char **argv, int *i)
-{
-    static const char *const names[] = {
-        "--gpu", "--precision", "--kv-precision", "--tp", "--engine",
-        "--context", "--batch", "--seq", "--optimizer", "--zero", "--gpus",
-        "--models", "--catalog", "--mfu", "--lora-rank"};
-    enum { N = sizeof names / sizeof names[0] };
-    const char *v[N] = {0};
-    const char **slots[N];
-    for (int k = 0; k < N; k++)
-        slots[k] = &v[k];
-    const char *arg = argv[*i];
-    if (strcmp(arg, "--training") == 0)
-        return a->training = 1, 0;
-    if (strcmp(arg, "--activation-checkpointing") == 0)
-        return a->train.checkpointing = 1, a->train_only = arg, 0;
-    if (strcmp(arg, "--no-master-weights") == 0)
-        return a->train.master_weights = 0, a->train_only = arg, 0;
-    if (strcmp(arg, "--qlora") == 0)   /* QLoRA: a 4-bit frozen base */
-        return a->qlora = 1, a->train.weights = FS_PREC_INT4,
-               a->train_only = arg, 0;
-    int taken = fs_option_values("fit", argc, argv, i, names, slots, N);
-    if (taken < 0)
-        return 2;
-    if (taken == 0)
-        return 1;
-    static const int train_only[] = {7, 8, 9, 10, 13};  /* --seq ... --mfu */
-    static const int serve_only[] = {2, 3, 4, 5};  /* --kv-precision ... */
-    for (size_t k = 0; k < sizeof train_only / sizeof *train_only; k++)
-        if (v[train_only[k]])
-            a->train_only = names[train_only[k]];
-    for (size_t k = 0; k < sizeof serve_only / sizeof *serve_only; k++)
-        if (v[serve_only[k]])
-            a->serve_only = names[serve_only[k]];
-    long n;
-    fs_precision p;
-    if (v[0])
-        a->gpu = v[0];
-    if (v[1] || v[2]) {
-        if (fs_precision_parse(v[1] ? v[1] : v[2], &p))
-            return fs_usage_error("fit", "precision '%s': expected fp32, "
-                                  "bf16, fp16, fp8, int8 or int4",
-                                  v[1] ? v[1] : v[2]);
-        if (v[1])
-            a->cfg.weights = a->train.weights = p;
-        else {
-            a->cfg.kv = p;
-            a->kv_set = 1;
-        }
-    }
-    if (v[3]) {
-        if (whole("--tp", v[3], 1, 8, &n) || (n & (n - 1)))
-            return fs_usage_error("fit", "--tp: expected 1, 2, 4 or 8");
-        a->cfg.tp = (int)n;
-    }
-    if (v[4]) {
-        if (!v[4][0] || strlen(v[4]) >= sizeof a->cfg.engine)
-            return fs_usage_error("fit", "--engine '%s': expected a profile "
-                                  "name (vllm, vllm@0.2, trt-llm, ...)",
-                                  v[4]);
-        snprintf(a->cfg.engine, sizeof a->cfg.engine, "%s", v[4]);
-    }
-    if (v[5] && whole("--context", v[5], 1, 100000000, &a->context))
-        return 2;
-    if (v[6] && whole("--batch", v[6], 1, 1000000, &n))
-        return 2;
-    if (v[6])
-        a->batch = a->train.batch = (int)n;
-    if (v[7] && whole("--seq", v[7], 1, 100000000, &a->train.seq))
-        return 2;
-    if (v[8] && fs_optimizer_parse(v[8], &a->train.optimizer))
-        return fs_usage_error("fit", "--optimizer '%s': expected adam, "
-                              "adam8bit or sgd", v[8]);
-    if (v[9] && whole("--zero", v[9], 0, 3, &n))
-        return 2;
-    if (v[9])
-        a->train.zero = (int)n;
-    if (v[10] && whole("--gpus", v[10], 1, 100000, &n))
-        return 2;
-    if (v[10])
-        a->train.gpus = (int)n;
-    if (v[11])
-        a->models_csv = v[11];
-    if (v[12])
-        a->dir = v[12];
-    if (v[14] && whole("--lora-rank", v[14], 1, 65536, &a->train.lora_rank))
-        return 2;
-    if (v[13]) {
-        a->mfu = strtod(v[13], NULL);
-        if (!(a->mfu > 0 && a->mfu <= 1))
-            return fs_usage_error("fit", "--mfu: expected a fraction from 0 "
-                                  "to 1");
-    }
-    return 0;
-}
-
-static int parse(fit_args *a, int argc, char **argv)
-{
-    memset(a, 0, sizeof *a);
-    a->dir = fs_catalog_default_dir();
-    fs_llm_config_default(&a->cfg, NULL, NULL);
-    a->train = (fs_llm_training){FS_PREC_BF16, 0, 0, 0, FS_OPT_ADAM, 1, 0, 1, 0};
-    for (int i = 1; i < argc; i++) {
-        int rc = option(a, argc, argv, &i);
-        if (rc == 2)
-            return FS_EXIT_USAGE;
-        if (rc == 0)
-            continue;
-        if (argv[i][0] == '-')
-            return fs_usage_error("fit", "unknown option '%s'", argv[i]);
-        if (a->model)
-            return fs_usage_error("fit", "one model at a time");
-        a->model = argv[i];
-    }
-    if (!a->model || !a->gpu)
-        return fs_usage_error("fit", "which model and GPU? fleetsim fit "
-                              "MODEL --gpu GPU");
-    if (!a->training && a->train_only)
-        return fs_usage_error("fit", "%s sizes a fine-tune: it goes with "
-                              "--training", a->train_only);
-    if (a->training && a->serve_only)
-        return fs_usage_error("fit", "%s is for serving, not with "
-                              "--training", a->serve_only);
-    if (a->training && (!a->train.batch || !a->train.seq))
-        return fs_usage_error("fit", "--training needs --batch and --seq");
-    if ((a->train.lora_rank || a->qlora) && !a->training)
-        return fs_usage_error("fit", "--lora-rank and --qlora are for a "
-                              "fine-tune: add --training");
-    if (a->qlora && !a->train.lora_rank)
-        return fs_usage_error("fit", "--qlora trains LoRA adapters on a "
-                              "4-bit base: give their --lora-rank (16, 64)");
-    if (a->qlora && a->train.weights != FS_PREC_INT4)
-        return fs_usage_error("fit", "--qlora is a 4-bit base: drop "
-                              "--precision %s",
-                              fs_precision_name(a->train.weights));
-    if (!a->training && !a->batch != !a->context)
-        return fs_usage_error("fit", "--context and --batch go together");
-    if (a->train.zero && a->train.gpus < 2)
-        return fs_usage_error("fit", "--zero %d shards over --gpus N (N >= "
-                              "2)", a->train.zero);
-    if (!a->kv_set)
-        a->cfg.kv = fs_llm_kv_default(a->cfg.weights);
-    return 0;
-}
 
 /* One line of the breakdown; zero lines are left out. */
 static void line(const char *what, double gb, const char *note)
@@ -552,7 +384,7 @@ static fs_llm_engines *load_engines(fit_args *a, int *rc)
 int cmd_fit(int argc, char **argv)
 {
     fit_args a;
-    int rc = parse(&a, argc, argv);
+    int rc = fs_fit_parse(&a, argc, argv);
     if (rc)
         return rc;
     char gpus[2048], inst[2048], models[2048];

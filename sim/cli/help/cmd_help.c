@@ -50,15 +50,9 @@ static void print_commands(FILE *out, const fs_command *cmds, size_t n)
                 cmds[i].summary);
 }
 
-/* `fleetsim help help`, and a command without a text of its own. */
-static void print_generic(FILE *out, const fs_command *c,
-                          const fs_command *cmds, size_t n)
+/* `fleetsim help help`. */
+static void print_generic(FILE *out, const fs_command *cmds, size_t n)
 {
-    if (strcmp(c->name, "help") != 0) {
-        fprintf(out, "usage: fleetsim %s %s\n\n%s\n", c->name, c->args,
-                c->summary);
-        return;
-    }
     fputs("usage: fleetsim help [--man] [TOPIC]\n\nTOPIC is a command (", out);
     for (size_t i = 0; i < n; i++)
         fprintf(out, "%s%s", i ? ", " : "", cmds[i].name);
@@ -73,7 +67,12 @@ static void print_generic(FILE *out, const fs_command *c,
           "             TAB help\n"
           "  commands   the commands, one a line: name TAB arguments TAB "
           "summary\n"
-          "--man keys|columns prints those listings as man page roff.\n",
+          "  options    every command's options, one a line: command TAB "
+          "option TAB\n"
+          "             value TAB help\n"
+          "--man keys|columns|synopsis|options prints those listings as man "
+          "page roff;\n--reference the command reference doc/commands.md "
+          "(Markdown).\n",
           out);
 }
 
@@ -88,8 +87,26 @@ static const char *nearest_topic(const char *topic, const fs_command *cmds,
     for (size_t i = 0; i < NREFERENCES; i++)
         names[k++] = references[i].name;
     names[k++] = "commands";
+    names[k++] = "options";
     names[k] = NULL;
     return fs_nearest_name(topic, names);
+}
+
+/* `help --man TOPIC`: the roff of a reference listing or, from the
+ * commands' tables, of the SYNOPSIS or OPTIONS section. */
+static int print_man(const char *topic, const fs_command *cmds, size_t n)
+{
+    const struct reference *r = topic ? find_reference(topic) : NULL;
+    if (r && r->man)
+        r->man(stdout);
+    else if (topic && strcmp(topic, "synopsis") == 0)
+        fs_help_man_synopsis(stdout, cmds, n);
+    else if (topic && strcmp(topic, "options") == 0)
+        fs_help_man_options(stdout, cmds, n);
+    else
+        return fs_usage_error("help", "--man takes keys, columns, synopsis "
+                              "or options");
+    return FS_EXIT_OK;
 }
 
 int fs_help_main(int argc, char **argv, const fs_command *cmds, size_t n)
@@ -98,27 +115,26 @@ int fs_help_main(int argc, char **argv, const fs_command *cmds, size_t n)
     if (argc > 2 + man)
         return fs_usage_error("help", "one topic at a time");
     const char *topic = argc > 1 + man ? argv[1 + man] : NULL;
-    if (man) {
-        const struct reference *r = topic ? find_reference(topic) : NULL;
-        if (!r || !r->man)
-            return fs_usage_error("help", "--man takes keys or columns");
-        r->man(stdout);
-        return FS_EXIT_OK;
-    }
+    if (man)
+        return print_man(topic, cmds, n);
     if (!topic) {
         fs_help_usage(stdout, cmds, n);
         return FS_EXIT_OK;
     }
     const fs_command *c = find_command(topic, cmds, n);
     const struct reference *r = find_reference(topic);
-    if (c && fs_help_text(topic))
-        fputs(fs_help_text(topic), stdout);
+    if (c && strcmp(topic, "help") != 0)
+        fs_help_command(stdout, c);
     else if (c)
-        print_generic(stdout, c, cmds, n);
+        print_generic(stdout, cmds, n);
     else if (r)
         r->print(stdout);
     else if (strcmp(topic, "commands") == 0)
         print_commands(stdout, cmds, n);
+    else if (strcmp(topic, "options") == 0)
+        fs_help_options(stdout, cmds, n);
+    else if (strcmp(topic, "--reference") == 0)
+        fs_help_reference(stdout, cmds, n);
     else {
         const char *near = nearest_topic(topic, cmds, n);
         return fs_usage_error("help", "no help on '%s'%s%s%s", topic,

@@ -15,17 +15,25 @@
 #include "sim/cli/shared/help.h"
 #include "sim/store/store.h"
 
+typedef struct import_opts {
+    const char *db;
+} import_opts;
+
+const fs_option fs_options_import[] = {
+    OPT_STRING(0, "db", import_opts, db, "FILE",
+               "the results database the runs go to (created if missing)"),
+    OPT_END(),
+};
+
 int cmd_import(int argc, char **argv)
 {
-    static const char *const options[] = { "--db", "--help", NULL };
-    const char *db = FS_DEFAULT_DB;
+    import_opts o = {FS_DEFAULT_DB};
     char **files = calloc((size_t)argc, sizeof *files);
     if (!files)
         return fs_fail("out of memory");
-    const char **slots[] = {&db};
-    int n = 0, rc = fs_parse_operands("import", argc, argv, options, slots,
-                                      1, files, &n);
-    if (rc != -1) {
+    int n = 0, rc = fs_parse_options("import", argc, argv, fs_options_import,
+                                     &o, (const char **)files, &n);
+    if (rc) {
         free(files);
         return rc;
     }
@@ -37,7 +45,7 @@ int cmd_import(int argc, char **argv)
     rc = FS_EXIT_OK;
 
     fs_error err;
-    fs_store *s = fs_store_open(db, FS_STORE_CREATE, &err);
+    fs_store *s = fs_store_open(o.db, FS_STORE_CREATE, &err);
     if (!s)
         rc = fs_fail(err.msg);
     for (int i = 0; s && i < n && rc == FS_EXIT_OK; i++)

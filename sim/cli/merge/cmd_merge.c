@@ -12,15 +12,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+const fs_option fs_options_merge[] = {   /* no options */
+    OPT_END(),
+};
+
 int cmd_merge(int argc, char **argv)
 {
-    static const char *const options[] = { "--help", NULL };
     char **files = calloc((size_t)argc, sizeof *files);
     if (!files)
         return fs_fail("out of memory");
-    int n = 0, rc = fs_parse_operands("merge", argc, argv, options, NULL, 0,
-                                      files, &n);
-    if (rc != -1) {
+    int n = 0, rc = fs_parse_options("merge", argc, argv, fs_options_merge,
+                                     NULL, (const char **)files, &n);
+    if (rc) {
         free(files);
         return rc;
     }

@@ -28,25 +28,13 @@
 
 
 typedef struct plan_args {
-    const char *slo, *gpus, *precs, *tps, *purchase, *format, *progress;
+    fs_plan *p;
+    const char *slo, *gpus, *precs, *tps, *format, *progress;
+    const char *workload, *pool, *db;
     int format_id, quiet;
+    long jobs, max_count, seed, replications;
     char seed_set[64], reps_set[64];
 } plan_args;
-
-static int whole(const char *opt, const char *v, long min, long max,
-                 long *out)
-{
-    char *end;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (*end || end == v || errno || n < min)
-        return usage("%s needs a whole number of at least %ld, got '%s'",
-                     opt, min, v);
-    if (n > max)
-        return usage("%s: at most %ld, got '%s'", opt, max, v);
-    *out = n;
-    return 0;
-}
 
 static int parse_purchase(fs_plan *p, const char *list)
 {
@@ -76,99 +64,146 @@ static int parse_purchase(fs_plan *p, const char *list)
     return 0;
 }
 
-static int take(fs_plan *p, plan_args *a, const char *opt, const char *v)
+static int take_purchase(const char *cmd, const char *opt, const char *v,
+                         void *base)
 {
-    long n;
-    char why[256];
-    if (!strcmp(opt, "--slo")) a->slo = v;
-    else if (!strcmp(opt, "--workload")) p->workload = v;
-    else if (!strcmp(opt, "--pool")) p->pool_arg = v;
-    else if (!strcmp(opt, "--gpus")) a->gpus = v;
-    else if (!strcmp(opt, "--precision")) a->precs = v;
-    else if (!strcmp(opt, "--tp")) a->tps = v;
-    else if (!strcmp(opt, "--purchase")) return parse_purchase(p, v);
-    else if (!strcmp(opt, "--db")) p->db = v;
-    else if (!strcmp(opt, "--set")) ((char **)p->sets)[p->nsets++] = (char *)v;
-    else if (!strcmp(opt, "-j") || !strcmp(opt, "--jobs"))
-        return whole(opt, v, 1, LONG_MAX, &p->jobs);
-    else if (!strcmp(opt, "--max-count"))
-        return whole(opt, v, 1, FS_MAX_INSTANCES, &p->max_count);
-    else if (!strcmp(opt, "--seed") || !strcmp(opt, "--replications")) {
-        int seed = opt[2] == 's';
-        if (whole(opt, v, seed ? 0 : 1, seed ? LONG_MAX : FS_MAX_REPLICATIONS,
-                  &n))
-            return FS_EXIT_USAGE;
-        snprintf(seed ? a->seed_set : a->reps_set, sizeof a->seed_set,
-                 "scenario.%s=%ld", opt + 2, n);
-    } else if (!strcmp(opt, "--max-unfinished")) {
-        if (fs_parse_fraction(v, &p->max_unfinished, why, sizeof why))
-            return usage("--max-unfinished: %s", why);
-    } else if (!strcmp(opt, "--format")) {
-        static const char *const f[] = {"table", "csv", "json", "markdown",
-                                        NULL};
-        for (a->format_id = 0; f[a->format_id] && strcmp(f[a->format_id], v);
-             a->format_id++)
-            ;
-        if (!f[a->format_id])
-            return usage("--format: expected table, csv, json or markdown, "
-                         "got '%s'", v);
-    } else if (!strcmp(opt, "--progress")) {
-        if (fs_progress_mode_parse(v, &p->pmode))
-            return usage("--progress: expected auto, always or never, got "
-                         "'%s'", v);
-        a->progress = v;
-    }
+    (void)cmd, (void)opt;
+    return parse_purchase(((plan_args *)base)->p, v) ? FS_EXIT_USAGE : 0;
+}
+
+static int take_set(const char *cmd, const char *opt, const char *v,
+                    void *base)
+{
+    (void)cmd, (void)opt;
+    fs_plan *p = ((plan_args *)base)->p;
+    ((char **)p->sets)[p->nsets++] = (char *)v;
     return 0;
+}
+
+static int take_max_unfinished(const char *cmd, const char *opt,
+                               const char *v, void *base)
+{
+    char why[256];
+    if (fs_parse_fraction(v, &((plan_args *)base)->p->max_unfinished, why,
+                          sizeof why))
+        return fs_usage_error(cmd, "%s: %s", opt, why);
+    return 0;
+}
+
+static int take_format(const char *cmd, const char *opt, const char *v,
+                       void *base)
+{
+    static const char *const f[] = {"table", "csv", "json", "markdown", NULL};
+    plan_args *a = base;
+    for (a->format_id = 0; f[a->format_id] && strcmp(f[a->format_id], v);
+         a->format_id++)
+        ;
+    if (!f[a->format_id])
+        return fs_usage_error(cmd, "%s: expected table, csv, json or "
+                              "markdown, got '%s'", opt, v);
+    return 0;
+}
+
+static int take_progress(const char *cmd, const char *opt, const char *v,
+                         void *base)
+{
+    plan_args *a = base;
+    if (fs_progress_mode_parse(v, &a->p->pmode))
+        return fs_usage_error(cmd, "%s: expected auto, always or never, got "
+                              "'%s'", opt, v);
+    a->progress = v;
+    return 0;
+}
+
+const fs_option fs_options_plan[] = {
+    OPT_STRING_F(0, "slo", plan_args, slo, "METRIC<=VALUE,...",
+                 "the SLOs every run must meet: p99<=2s, ttft_p99<=500ms, "
+                 "attainment>=99%, ...", FS_OPTION_REQUIRED),
+    OPT_STRING(0, "workload", plan_args, workload, "W",
+               "the workload whose SLOs are judged (default the first)"),
+    OPT_STRING(0, "pool", plan_args, pool, "POOL",
+               "the pool sized (default the workload's first)"),
+    OPT_STRING(0, "gpus", plan_args, gpus, "G,...",
+               "the GPUs tried (default the pool's)"),
+    OPT_STRING(0, "precision", plan_args, precs, "P,...",
+               "llm: the precisions tried (default bf16)"),
+    OPT_STRING(0, "tp", plan_args, tps, "N,...",
+               "llm: the tensor-parallel sizes tried (default 1)"),
+    OPT_CALLBACK(0, "purchase", "on-demand,reserved,savings-plan,spot",
+                 "the purchase options priced (default on-demand,reserved)",
+                 take_purchase),
+    OPT_CALLBACK(0, "max-unfinished", "SHARE",
+                 "a run with more requests dropped or unfinished fails "
+                 "(default 1%)", take_max_unfinished),
+    OPT_INT('j', "jobs", plan_args, jobs, "N",
+            "candidates searched at once (default: the processors)", 1,
+            LONG_MAX),
+    OPT_INT(0, "replications", plan_args, replications, "N",
+            "replications of each count; the SLO must hold at the "
+            "pessimistic end of the mean's 95% interval", 1,
+            FS_MAX_REPLICATIONS),
+    OPT_INT(0, "max-count", plan_args, max_count, "N",
+            "the largest count searched (default 1024)", 1,
+            FS_MAX_INSTANCES),
+    OPT_INT(0, "seed", plan_args, seed, "N", "overrides [scenario] seed", 0,
+            LONG_MAX),
+    OPT_CALLBACK_F(0, "set", "S.K=V",
+                   "overrides any scenario key (repeatable)", take_set,
+                   FS_OPTION_MULTI),
+    OPT_STRING(0, "db", plan_args, db, "FILE",
+               "results database (created if missing)"),
+    OPT_CALLBACK(0, "format", "table|csv|json|markdown",
+                 "the candidates' table (default table)", take_format),
+    OPT_CALLBACK(0, "progress", "auto|always|never",
+                 "the progress line on stderr (default auto)", take_progress),
+    OPT_BOOL('q', "quiet", plan_args, quiet, "no progress line"),
+    OPT_END(),
+};
+
+/* The plan's seed and replications, as --set lines of their keys. */
+static void seed_and_replications(fs_plan *p, plan_args *a)
+{
+    if (a->seed >= 0) {
+        snprintf(a->seed_set, sizeof a->seed_set, "scenario.seed=%ld",
+                 a->seed);
+        ((char **)p->sets)[p->nsets++] = a->seed_set;
+    }
+    if (a->replications > 0) {
+        snprintf(a->reps_set, sizeof a->reps_set, "scenario.replications=%ld",
+                 a->replications);
+        ((char **)p->sets)[p->nsets++] = a->reps_set;
+    }
 }
 
 static int parse(int argc, char **argv, fs_plan *p, plan_args *a)
 {
-    static const char *const values[] = {
-        "--slo", "--workload", "--gpus", "--precision", "--tp", "--purchase",
-        "--db", "--set", "-j", "--jobs", "--max-count", "--seed",
-        "--replications", "--max-unfinished", "--format", "--progress",
-        "--pool", NULL};
-    static const char *const known[] = {
-        "--slo", "--workload", "--gpus", "--precision", "--tp", "--purchase",
-        "--db", "--set", "-j", "--jobs", "--max-count", "--seed",
-        "--replications", "--max-unfinished", "--format", "--progress",
-        "--pool", "--quiet", "--help", NULL};
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v;
-        int taken = 0;
-        for (const char *const *o = values; *o && !taken; o++) {
-            taken = fs_option_value("plan", argc, argv, &i, *o, &v);
-            if (taken < 0)
-                return FS_EXIT_USAGE;
-            if (taken && take(p, a, *o, v))
-                return FS_EXIT_USAGE;
-        }
-        if (taken)
-            continue;
-        if (strncmp(arg, "-j", 2) == 0 && arg[2] >= '0' && arg[2] <= '9') {
-            if (take(p, a, "-j", arg + 2))
-                return FS_EXIT_USAGE;
-        } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
-            a->quiet = 1;
-        } else if (arg[0] == '-' && arg[1]) {
-            return fs_unknown_option("plan", arg, known);
-        } else if (p->scenario) {
-            return usage("one scenario at a time ('%s' and '%s')",
-                         p->scenario, arg);
-        } else {
-            p->scenario = arg;
-        }
-    }
+    const char *operands[2];
+    int n = 0;
+    a->p = p;
+    a->db = p->db;
+    a->jobs = p->jobs;
+    a->max_count = p->max_count;
+    a->seed = -1;
+    int rc = fs_parse_options_few("plan", argc, argv, fs_options_plan, a,
+                                  operands, 2, &n);
+    if (rc == 0 && n > 1)
+        rc = usage("one scenario at a time ('%s' and '%s')", operands[0],
+                   operands[1]);
+    p->scenario = n ? operands[0] : NULL;
+    if (rc)
+        return rc;
+    p->workload = a->workload;
+    p->pool_arg = a->pool;
+    p->db = a->db;
+    p->jobs = a->jobs;
+    p->max_count = a->max_count;
     if (!p->scenario)
         return usage("which scenario? e.g. fleetsim plan scenarios/"
                      "quickstart.ini --slo 'p99<=2s'");
     if (!a->slo)
         return usage("--slo is required, e.g. --slo 'p99<=2s' or "
                      "--slo 'ttft_p99<=500ms,tpot_p99<=50ms'");
-    if (a->seed_set[0])
-        ((char **)p->sets)[p->nsets++] = a->seed_set;
-    if (a->reps_set[0])
-        ((char **)p->sets)[p->nsets++] = a->reps_set;
+    seed_and_replications(p, a);
     return 0;
 }
 

@@ -20,16 +20,31 @@ typedef struct plot_args {
     int nruns;
 } plot_args;
 
+const fs_option fs_options_plot[] = {
+    OPT_STRING(0, "db", plot_args, db, "FILE",
+               "the results database (never created)"),
+    OPT_STRING_F(0, "chart", plot_args, chart, "NAME",
+                 "the chart (see below)", FS_OPTION_REQUIRED),
+    OPT_STRING_F(0, "out", plot_args, out, "FILE.png|svg|pdf",
+                 "the image; its extension gives the format",
+                 FS_OPTION_REQUIRED),
+    OPT_STRING(0, "baseline", plot_args, baseline, "RUN",
+               "savings: the run the others are weighed against (default "
+               "the first RUN)"),
+    OPT_STRING(0, "pool", plot_args, pool, "POOL",
+               "ri-breakeven: the pool (default the on-demand pool with "
+               "the largest bill)"),
+    OPT_STRING(0, "term", plot_args, term, "1y|3y",
+               "ri-breakeven: the reservation's term (default 1y)"),
+    OPT_END(),
+};
+
 /* Fills a from argv; returns -1 to go on, else the exit status. */
 static int parse(int argc, char **argv, plot_args *a)
 {
-    static const char *const options[] = {
-        "--db", "--chart", "--out", "--baseline", "--pool", "--term",
-        "--help", NULL};
-    const char **slot[] = {&a->db, &a->chart, &a->out, &a->baseline,
-                           &a->pool, &a->term};
-    return fs_parse_operands("plot", argc, argv, options, slot, 6, a->runs,
-                             &a->nruns);
+    int rc = fs_parse_options("plot", argc, argv, fs_options_plot, a,
+                              (const char **)a->runs, &a->nruns);
+    return rc ? rc : -1;
 }
 
 /* Checks what needs no database; returns -1 when all is well. */

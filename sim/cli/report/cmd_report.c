@@ -26,33 +26,26 @@ typedef struct report_args {
     int nruns, md, levers;
 } report_args;
 
-/* Takes --levers (a flag, before any "--") out of argv. */
-static int take_levers(int argc, char **argv, report_args *a)
-{
-    int n = 1;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0) {
-            while (i < argc)
-                argv[n++] = argv[i++];
-            break;
-        }
-        if (strcmp(argv[i], "--levers") == 0)
-            a->levers = 1;
-        else
-            argv[n++] = argv[i];
-    }
-    return n;
-}
+const fs_option fs_options_report[] = {
+    OPT_STRING(0, "db", report_args, db, "FILE",
+               "the results database"),
+    OPT_STRING(0, "baseline", report_args, baseline, "RUN",
+               "the run the others are weighed against (default the first "
+               "RUN)"),
+    OPT_BOOL(0, "levers", report_args, levers,
+             "first run the baseline's scenario once per change, that "
+             "change alone, and attribute the savings by them"),
+    OPT_STRING_F(0, "out", report_args, out, "FILE.html|FILE.md",
+                 "the report; its extension gives the format",
+                 FS_OPTION_REQUIRED),
+    OPT_END(),
+};
 
 static int parse(int argc, char **argv, report_args *a)
 {
-    static const char *const options[] = {"--db", "--out", "--baseline",
-                                          "--levers", "--help", NULL};
-    argc = take_levers(argc, argv, a);
-    const char **slot[] = {&a->db, &a->out, &a->baseline};
-    int rc = fs_parse_operands("report", argc, argv, options, slot, 3,
-                               a->runs, &a->nruns);
-    if (rc != -1)
+    int rc = fs_parse_options("report", argc, argv, fs_options_report, a,
+                              (const char **)a->runs, &a->nruns);
+    if (rc)
         return rc;
     if (!a->out)
         return fs_usage_error("report", "where to? --out FILE.html or "

@@ -11,17 +11,25 @@
 #include "sim/cli/shared/help.h"
 #include "sim/store/store.h"
 
+typedef struct rm_opts {
+    const char *db;
+} rm_opts;
+
+const fs_option fs_options_rm[] = {
+    OPT_STRING(0, "db", rm_opts, db, "FILE",
+               "the results database (never created)"),
+    OPT_END(),
+};
+
 int cmd_rm(int argc, char **argv)
 {
-    static const char *const options[] = { "--db", "--help", NULL };
-    const char *db = FS_DEFAULT_DB;
+    rm_opts o = {FS_DEFAULT_DB};
     char **runs = calloc((size_t)argc, sizeof *runs);
     if (!runs)
         return fs_fail("out of memory");
-    const char **slots[] = {&db};
-    int n = 0, rc = fs_parse_operands("rm", argc, argv, options, slots, 1,
-                                      runs, &n);
-    if (rc != -1) {
+    int n = 0, rc = fs_parse_options("rm", argc, argv, fs_options_rm, &o,
+                                     (const char **)runs, &n);
+    if (rc) {
         free(runs);
         return rc;
     }
@@ -32,7 +40,7 @@ int cmd_rm(int argc, char **argv)
     }
 
     fs_error err;
-    fs_store *s = fs_store_open(db, FS_STORE_EXISTING, &err);
+    fs_store *s = fs_store_open(o.db, FS_STORE_EXISTING, &err);
     rc = s ? fs_store_remove_runs(s, runs, n, stdout, &err) : -1;
     fs_store_close(s);
     free(runs);

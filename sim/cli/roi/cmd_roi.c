@@ -98,55 +98,68 @@ static int check_opts(roi_opts *o)
     return FS_EXIT_OK;
 }
 
+/* --rate T:O=PRICE: a quote, read as it comes (each TERM:OPTION once). */
+static int take_rate(const char *cmd, const char *opt, const char *v,
+                     void *base)
+{
+    char why[256];
+    if (fs_roi_parse_rate(v, &((roi_opts *)base)->q, why, sizeof why))
+        return fs_usage_error(cmd, "%s: %s", opt, why);
+    return 0;
+}
+
+const fs_option fs_options_roi[] = {
+    OPT_STRING(0, "db", roi_opts, db, "FILE",
+               "the results database (never created)"),
+    OPT_STRING(0, "pool", roi_opts, pool, "POOL", "one pool only"),
+    OPT_STRING(0, "term", roi_opts, term, "1y|3y",
+               "the reservation's term (default 1y)"),
+    OPT_STRING(0, "upfront", roi_opts, upfront, "none|partial|all",
+               "the payment option (default none)"),
+    OPT_CALLBACK_F(0, "rate", "T:O=PRICE",
+                   "your quote, per instance of the pool (repeatable): "
+                   "1y:none=2.10/h, 3y:all=40000 (the term's upfront), "
+                   "1y:partial=6000+0.70/h (upfront + hourly); at most "
+                   "$10000 an hour and $10000 for each hour of the term "
+                   "upfront; each TERM:OPTION once", take_rate,
+                   FS_OPTION_MULTI),
+    OPT_BOOL(0, "savings-plan", roi_opts, plan,
+             "recommend a savings plan's hourly commitment instead: the "
+             "commitment c ($ an hour, buying c / (1 - D) of on-demand "
+             "usage) of least cost"),
+    OPT_STRING(0, "discount", roi_opts, discount, "D",
+               "the plan's discount (0.37 or 37%; implies --savings-plan; "
+               "default: the catalog's published plan rate for --term, "
+               "else its reserved discount)"),
+    OPT_BOOL(0, "all", roi_opts, all,
+             "every option in one table per pool, cheapest first: 1y and "
+             "3y x none/partial/all upfront and the savings plan (1y, 3y), "
+             "each with its rate basis, upfront, monthly cost and saving, "
+             "break-even and NPV; not with --term, --upfront or "
+             "--savings-plan"),
+    OPT_STRING(0, "discount-rate", roi_opts, discount_rate, "R",
+               "yearly rate for the NPV of the monthly savings (default "
+               "8%)"),
+    OPT_STRING(0, "lookback", roi_opts, lookback, "D",
+               "size against the last D of the run (default: all of it; "
+               "under 1h or longer than the run: usage error)"),
+    OPT_STRING(0, "format", roi_opts, format, "F",
+               "table (default), csv, json (one object per pool, with "
+               "cash_flow: [{month, usd, amortized_usd}]) or markdown"),
+    OPT_END(),
+};
+
 static int parse_args(int argc, char **argv, roi_opts *o)
 {
-    static const char *const options[] = {
-        "--db", "--pool", "--term", "--upfront", "--savings-plan",
-        "--discount", "--discount-rate", "--lookback", "--format", "--rate",
-        "--all", "--help", NULL};
-    struct { const char *name; const char **v; } vals[] = {
-        {"--db", &o->db}, {"--pool", &o->pool}, {"--term", &o->term},
-        {"--upfront", &o->upfront}, {"--discount-rate", &o->discount_rate},
-        {"--discount", &o->discount}, {"--lookback", &o->lookback},
-        {"--format", &o->format},
-    };
-    for (int i = 1; i < argc; i++) {
-        int taken = 0;
-        for (size_t j = 0; j < sizeof vals / sizeof vals[0] && !taken; j++) {
-            taken = fs_option_value("roi", argc, argv, &i, vals[j].name,
-                                    vals[j].v);
-            if (taken < 0)
-                return FS_EXIT_USAGE;
-        }
-        if (taken)
-            continue;
-        const char *quote = NULL;
-        taken = fs_option_value("roi", argc, argv, &i, "--rate", &quote);
-        if (taken < 0)
-            return FS_EXIT_USAGE;
-        if (taken) {
-            char why[256];
-            if (fs_roi_parse_rate(quote, &o->q, why, sizeof why))
-                return fs_usage_error("roi", "--rate: %s", why);
-            continue;
-        }
-        if (fs_is_help(argv[i])) {
-            fputs(fs_help_text("roi"), stdout);
-            return -1;
-        }
-        if (strcmp(argv[i], "--savings-plan") == 0)
-            o->plan = 1;
-        else if (strcmp(argv[i], "--all") == 0)
-            o->all = 1;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return fs_unknown_option("roi", argv[i], options);
-        else if (o->run)
-            return fs_usage_error("roi", "one RUN at a time ('%s' and '%s')",
-                                  o->run, argv[i]);
-        else
-            o->run = argv[i];
-    }
-    return check_opts(o);
+    const char *runs[2];
+    int n = 0;
+    int rc = fs_parse_options_few("roi", argc, argv, fs_options_roi, o, runs,
+                                  2, &n);
+    if (rc == 0 && n > 1)
+        rc = fs_usage_error("roi", "one RUN at a time ('%s' and '%s')",
+                            runs[0], runs[1]);
+    o->run = n ? runs[0] : NULL;
+    return rc ? rc : check_opts(o);
 }
 
 /* Every pool's recommendation, printed; the exit status. */
@@ -228,7 +241,7 @@ int cmd_roi(int argc, char **argv)
     fs_roi_query_default(&o.q);
     int rc = parse_args(argc, argv, &o);
     if (rc)
-        return rc < 0 ? FS_EXIT_OK : rc;
+        return rc;
     fs_error err;
     fs_store *s = fs_store_open(o.db, FS_STORE_READONLY, &err);
     if (!s)

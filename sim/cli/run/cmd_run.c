@@ -11,6 +11,7 @@
 #include "sim/base/grammar.h"
 #include "sim/app/progress.h"
 #include "sim/app/run_exec.h"
+#include "sim/cli/shared/run_options.h"
 #include "sim/scenario/scenario.h"
 #include "sim/fleet/world/world.h"
 
@@ -21,183 +22,74 @@
 #include <string.h>
 
 typedef struct run_options {
+    fs_run_common c;      /* the options sweep shares (run_options.h) */
     const char *scenario;
-    const char *db;
     const char *name;
-    char **sets;          /* --set values, plus seed/replications */
-    int nsets;
-    int quiet;
-    double busy_timeout;  /* seconds; < 0: FLEETSIM_BUSY_TIMEOUT or default */
-    char seed_set[64], reps_set[64], name_set[FS_NAME_MAX + 16];
-    const char *progress;   /* --progress: auto | always | never */
-    double max_events;      /* --max-events: refuse larger runs; 0: none */
-    long jobs;              /* -j: replications at once; default the cores */
+    char name_set[FS_NAME_MAX + 16];
 } run_options;
 
-/* --seed and --replications: a whole number, recorded as a --set of the
- * [scenario] key so that it overrides the file like any other --set. */
-static int whole_number_option(const char *opt, const char *v, long min,
-                               char *set, size_t len)
+/* --name: refused, never cut (see fs_check_name). */
+static int take_name(const char *cmd, const char *opt, const char *v,
+                     void *base)
 {
-    char *end;
-    long n = strtol(v, &end, 10);
-    if (*end || end == v || n < min)
-        return fs_usage_error("run", "%s needs a whole number%s, got '%s'",
-                              opt, min > 0 ? " of at least 1" : "", v);
-    snprintf(set, len, "scenario.%s=%ld", opt + 2, n);
-    return FS_EXIT_OK;
+    char why[128];
+    if (fs_check_name(v, FS_NAME_MAX, why, sizeof why))
+        return fs_usage_error(cmd, "%s %s", opt, why);
+    ((run_options *)base)->name = v;
+    return 0;
 }
 
-/* --max-events N: a number of events, 0 for no limit ("5e9" allowed). */
-static int max_events_option(const char *v, double *out)
-{
-    char *end;
-    errno = 0;
-    double n = strtod(v, &end);
-    if (*end || end == v || errno == ERANGE || !(n >= 0) || !isfinite(n))
-        return fs_usage_error("run", "--max-events needs a number of events "
-                              "(0 for no limit), got '%s'", v);
-    *out = n;
-    return FS_EXIT_OK;
-}
-
-/* Stores the value of option opt. */
-static int take_value(run_options *o, const char *opt, const char *v)
-{
-    fs_progress_mode mode;
-    if (strcmp(opt, "--progress") == 0) {
-        if (fs_progress_mode_parse(v, &mode))
-            return fs_usage_error("run", "--progress: expected auto, always "
-                                  "or never, got '%s'", v);
-        o->progress = v;
-    } else if (strcmp(opt, "--max-events") == 0)
-        return max_events_option(v, &o->max_events);
-    else if (strcmp(opt, "--db") == 0)
-        o->db = v;
-    else if (strcmp(opt, "--name") == 0) {
-        char why[128];   /* refused, never cut: see fs_check_name */
-        if (fs_check_name(v, FS_NAME_MAX, why, sizeof why))
-            return fs_usage_error("run", "--name %s", why);
-        o->name = v;
-    }
-    else if (strcmp(opt, "--set") == 0)
-        o->sets[o->nsets++] = (char *)v;
-    else if (strcmp(opt, "--seed") == 0)
-        return whole_number_option(opt, v, 0, o->seed_set,
-                                   sizeof o->seed_set);
-    else if (strcmp(opt, "-j") == 0 || strcmp(opt, "--jobs") == 0) {
-        char *end;
-        errno = 0;
-        o->jobs = strtol(v, &end, 10);
-        if (*end || end == v || errno || o->jobs < 1)
-            return fs_usage_error("run", "%s needs a whole number of at "
-                                  "least 1, got '%s'", opt, v);
-    }
-    else if (strcmp(opt, "--busy-timeout") == 0) {
-        char why[256];
-        if (fs_parse_duration(v, &o->busy_timeout, why, sizeof why))
-            return fs_usage_error("run", "--busy-timeout: %s", why);
-    }
-    else
-        return whole_number_option(opt, v, 1, o->reps_set,
-                                   sizeof o->reps_set);
-    return FS_EXIT_OK;
-}
+const fs_option fs_options_run[] = {
+    OPT_INCLUDE(fs_run_common_options, run_options, c),
+    OPT_CALLBACK(0, "name", "NAME",
+                 "the run's name, at most 63 bytes (default [scenario] "
+                 "name, else the file name without .ini)", take_name),
+    OPT_END(),
+};
 
 static int parse_args(int argc, char **argv, run_options *o)
 {
-    static const char *const value_options[] = {
-        "--db", "--name", "--set", "--seed", "--replications",
-        "--busy-timeout", "--progress", "--max-events", "-j", "--jobs", NULL};
-    static const char *const options[] = {
-        "--db", "--name", "--set", "--seed", "--replications", "--quiet",
-        "--busy-timeout", "--progress", "--max-events", "-j", "--jobs",
-        "--help", NULL};
     memset(o, 0, sizeof *o);
-    o->db = FS_DEFAULT_DB;
-    o->busy_timeout = -1;
-    o->max_events = FS_MAX_EVENTS_DEFAULT;
-    o->jobs = fs_default_jobs();
-    o->sets = calloc((size_t)argc + 2, sizeof *o->sets);
-    if (!o->sets)
+    if (fs_run_common_init(&o->c, argc))
         return fs_fail("out of memory");
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        int taken = 0;
-        for (const char *const *opt = value_options; *opt; opt++) {
-            taken = fs_option_value("run", argc, argv, &i, *opt, &v);
-            if (taken < 0)
-                return FS_EXIT_USAGE;
-            if (taken) {
-                int rc = take_value(o, *opt, v);
-                if (rc != FS_EXIT_OK)
-                    return rc;
-                break;
-            }
-        }
-        if (taken)
-            continue;
-        if (strncmp(a, "-j", 2) == 0 && a[2] >= '0' && a[2] <= '9') {
-            int rc = take_value(o, "-j", a + 2);
-            if (rc != FS_EXIT_OK)
-                return rc;
-        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
-            o->quiet = 1;
-        else if (a[0] == '-' && a[1])
-            return fs_unknown_option("run", a, options);
-        else if (o->scenario)
-            return fs_usage_error("run", "one scenario at a time ('%s' and "
-                                  "'%s')", o->scenario, a);
-        else
-            o->scenario = a;
-    }
-    if (!o->scenario)
-        return fs_usage_error("run", "which scenario? e.g. fleetsim run "
-                              "scenarios/quickstart.ini");
+    const char *operands[2];
+    int n = 0;
+    int rc = fs_parse_options_few("run", argc, argv, fs_options_run, o,
+                                  operands, 2, &n);
+    if (rc == 0 && n > 1)
+        rc = fs_usage_error("run", "one scenario at a time ('%s' and '%s')",
+                            operands[0], operands[1]);
+    if (rc == 0 && n == 0)
+        rc = fs_usage_error("run", "which scenario? e.g. fleetsim run "
+                            "scenarios/quickstart.ini");
+    o->scenario = n ? operands[0] : NULL;
+    if (rc)
+        return rc;
     /* Command-line seed and replications override the file, like --set. */
-    if (o->seed_set[0])
-        o->sets[o->nsets++] = o->seed_set;
-    if (o->reps_set[0])
-        o->sets[o->nsets++] = o->reps_set;
+    fs_run_common_finish(&o->c);
     /* --name too: the file name then need not make a valid name. */
     if (o->name) {
         snprintf(o->name_set, sizeof o->name_set, "scenario.name=%s",
                  o->name);
-        o->sets[o->nsets++] = o->name_set;
+        o->c.sets[o->c.nsets++] = o->name_set;
     }
-    return FS_EXIT_OK;
-}
-
-/* The progress line's mode and first delay: FLEETSIM_PROGRESS and
- * FLEETSIM_PROGRESS_INTERVAL, then --progress; --quiet wins. */
-static int progress_settings(const run_options *o, fs_progress_mode *mode,
-                             double *interval_s)
-{
-    fs_error err;
-    *mode = FS_PROGRESS_AUTO;
-    *interval_s = 1;
-    if (fs_progress_env(mode, interval_s, &err))
-        return fs_usage_error("run", "%s", err.msg);
-    if (o->progress)
-        fs_progress_mode_parse(o->progress, mode);
-    if (o->quiet)
-        *mode = FS_PROGRESS_NEVER;
     return FS_EXIT_OK;
 }
 
 static int run_all(run_options *o)
 {
+    const fs_run_common *c = &o->c;
     fs_run_spec spec = {
-        .scenario = o->scenario, .db = o->db, .name = o->name,
-        .sets = o->sets, .nsets = o->nsets, .warnings = !o->quiet,
-        .output = o->quiet ? FS_RUN_IDS : FS_RUN_SUMMARY,
-        .max_events = o->max_events, .busy_timeout = o->busy_timeout,
+        .scenario = o->scenario, .db = c->db, .name = o->name,
+        .sets = c->sets, .nsets = c->nsets, .warnings = !c->quiet,
+        .output = c->quiet ? FS_RUN_IDS : FS_RUN_SUMMARY,
+        .max_events = c->max_events, .busy_timeout = c->busy_timeout,
         .db_alone = 1,
     };
-    int prc = progress_settings(o, &spec.pmode, &spec.pinterval);
+    int prc = fs_run_common_progress(c, "run", &spec.pmode, &spec.pinterval);
     if (prc != FS_EXIT_OK)
         return prc;
-    return fs_run_parallel(&spec, o->jobs);
+    return fs_run_parallel(&spec, c->jobs);
 }
 
 int cmd_run(int argc, char **argv)
@@ -206,6 +98,6 @@ int cmd_run(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc == FS_EXIT_OK)
         rc = run_all(&o);
-    free(o.sets);
+    fs_run_common_free(&o.c);
     return rc;
 }

@@ -4,36 +4,41 @@
 #include "sim/cli/commands.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "sim/cli/shared/help.h"
 #include "sim/store/store.h"
 
+typedef struct runs_opts {
+    const char *db;
+} runs_opts;
+
+const fs_option fs_options_runs[] = {
+    OPT_STRING(0, "db", runs_opts, db, "FILE",
+               "the results database (never created)"),
+    OPT_END(),
+};
+
 int cmd_runs(int argc, char **argv)
 {
-    static const char *const options[] = { "--db", "--help", NULL };
-    const char *db = FS_DEFAULT_DB;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        int taken = fs_option_value("runs", argc, argv, &i, "--db", &db);
-        if (taken < 0)
-            return FS_EXIT_USAGE;
-        if (taken)
-            continue;
-        if (fs_is_help(arg)) {
-            fputs(fs_help_text("runs"), stdout);
-            return FS_EXIT_OK;
-        }
-        if (arg[0] == '-' && arg[1] != '\0')
-            return fs_unknown_option("runs", arg, options);
-        return fs_usage_error("runs", "unexpected argument '%s' (to see one "
-                              "run, use `fleetsim compare %s`)", arg, arg);
-    }
+    runs_opts o = {FS_DEFAULT_DB};
+    const char *extra[1];
+    int n = 0;
+    int rc = fs_parse_options_few("runs", argc, argv, fs_options_runs, &o,
+                                  extra, 1, &n);
+    if (rc == 0 && n > 0)
+        rc = fs_usage_error("runs", "unexpected argument '%s' (to see one "
+                            "run, use `fleetsim compare %s`)", extra[0],
+                            extra[0]);
+    if (rc)
+        return rc;
+    const char *db = o.db;
 
     fs_error err;
     fs_store *s = fs_store_open(db, 1, &err);
     if (!s)
         return fs_fail(err.msg);
-    int rc = fs_store_list_runs(s, stdout, &err);
+    rc = fs_store_list_runs(s, stdout, &err);
     fs_store_close(s);
     if (rc)
         return fs_fail(err.msg);

@@ -39,10 +39,6 @@ void fs_help_usage(FILE *out, const fs_command *cmds, size_t n)
 }
 
 static const char run_help[] =
-"usage: fleetsim run SCENARIO [--db FILE] [--seed N] [--replications N]\n"
-"                    [--set SECTION.KEY=VALUE]... [--name NAME] [--quiet]\n"
-"                    [--progress auto|always|never] [--max-events N]\n"
-"\n"
 "Simulates SCENARIO and stores each replication as one run in the results\n"
 "database (default fleetsim.db in the current directory), then prints the\n"
 "bill by calendar month (by pool and pricing), the monthly run rate (730 h:\n"
@@ -58,27 +54,6 @@ static const char run_help[] =
 "lost and cost, and, when jobs were interrupted, the Young/Daly\n"
 "checkpoint interval sqrt(2 x checkpoint_cost x MTBF); each job is a row\n"
 "of the job table.\n"
-"\n"
-"  --db FILE          results database (created if missing)\n"
-"  --seed N           overrides [scenario] seed\n"
-"  --replications N   overrides [scenario] replications (runs 0..N-1, each\n"
-"                     its own random streams, each stored as a run)\n"
-"  -j K, --jobs K     replications run at once, one process each (default:\n"
-"                     the processors); stored and printed in replication\n"
-"                     order, identical to -j 1 (no progress line when K > 1)\n"
-"  --set S.K=V        overrides any scenario key, e.g. --set pool.gpu.count=6\n"
-"                     (repeatable; applied after the file and its include)\n"
-"  --name NAME        the run's name, at most 63 bytes (default [scenario]\n"
-"                     name, else the file name without .ini)\n"
-"  --quiet            no progress line, no warnings and no summary: print\n"
-"                     the run ids\n"
-"  --busy-timeout D   how long to wait for another process's lock on the\n"
-"                     database (default 5m, or $FLEETSIM_BUSY_TIMEOUT)\n"
-"  --progress MODE    the progress line on stderr: auto (default: when\n"
-"                     stderr is a terminal), always (also into logs, a line\n"
-"                     per draw), never; or $FLEETSIM_PROGRESS\n"
-"  --max-events N     refuse a run estimated at more than N events\n"
-"                     (default 2e9 events; 0: no limit)\n"
 "\n"
 "A run longer than a second shows a progress line on stderr when stderr is\n"
 "a terminal: simulated time done, events done of the estimate, events/s\n"
@@ -97,13 +72,6 @@ static const char run_help[] =
 "workload uses is billed for nothing: a warning (not with --quiet).\n";
 
 static const char sweep_help[] =
-"usage: fleetsim sweep SCENARIO --vary SECTION.KEY=V1,V2,... [--vary ...]\n"
-"                      [-j N] [--replications N] [--db FILE] [--quiet]\n"
-"                      [--set SECTION.KEY=VALUE]... [--seed N]\n"
-"                      [--progress auto|always|never] [--max-events N]\n"
-"                      [--busy-timeout DURATION]\n"
-"                      [--shard I/N | --shard auto [--shard-count N]]\n"
-"\n"
 "Runs SCENARIO once per point of a grid: the cartesian product of the\n"
 "--vary lists, in the order of nested loops (the first --vary slowest):\n"
 "--vary a.x.k=1,2 --vary a.x.m=p,q gives (1,p) (1,q) (2,p) (2,q).  Values\n"
@@ -136,38 +104,24 @@ static const char sweep_help[] =
 "point with more than 1% unfinished is marked overloaded, left off the\n"
 "front (its p99 leaves those requests out) and listed under the table.\n"
 "\n"
-"  --vary S.K=V1,...  a key and its values (repeatable; each key once)\n"
-"  -j N, --jobs N     runs (a point's replication each) at the same time\n"
-"  --shard I/N        run only the I-th of N disjoint slices of the sweep's\n"
-"                     runs (1/N to N/N; run k, numbered point by point, is\n"
-"                     in shard k mod N + 1), into its own --db; `fleetsim\n"
-"                     merge` brings the parts together.  A run's random\n"
-"                     streams come from its point and replication, never\n"
-"                     the shard: the merged parts equal the whole sweep.\n"
-"                     A shard prints one line, not the table\n"
-"  --shard auto       I and N from the batch system: SLURM_ARRAY_TASK_ID -\n"
-"                     SLURM_ARRAY_TASK_MIN of SLURM_ARRAY_TASK_COUNT (Slurm\n"
-"                     job arrays), JOB_COMPLETION_INDEX with --shard-count N\n"
-"                     (Kubernetes indexed Jobs), OMPI_COMM_WORLD_RANK/SIZE\n"
-"                     or PMI_RANK/SIZE (MPI)\n"
-"  --quiet            no progress line, no warnings, no table: print the\n"
-"                     new run ids, point by point\n"
-"  --progress MODE    points done of the total on stderr: auto (when stderr\n"
-"                     is a terminal), always, never; or $FLEETSIM_PROGRESS\n"
-"  --db, --set, --seed, --replications, --max-events, --busy-timeout:\n"
-"                     as for `fleetsim run`, applied to every point\n";
+"--shard I/N runs only the I-th of N disjoint slices of the sweep's runs\n"
+"(run k, numbered point by point, is in shard k mod N + 1), into its own\n"
+"--db; `fleetsim merge` brings the parts together.  A run's random streams\n"
+"come from its point and replication, never the shard: the merged parts\n"
+"equal the whole sweep.  A shard prints one line, not the table.\n"
+"--shard auto takes I and N from the batch system: SLURM_ARRAY_TASK_ID -\n"
+"SLURM_ARRAY_TASK_MIN of SLURM_ARRAY_TASK_COUNT (Slurm job arrays),\n"
+"JOB_COMPLETION_INDEX with --shard-count N (Kubernetes indexed Jobs),\n"
+"OMPI_COMM_WORLD_RANK/SIZE or PMI_RANK/SIZE (MPI).  The options shared\n"
+"with `fleetsim run` apply to every point; --progress counts the points\n"
+"done of the total, and --quiet prints the new run ids, point by point.\n";
 
 static const char runs_help[] =
-"usage: fleetsim runs [--db FILE]\n"
-"\n"
 "Lists the stored runs: id, name, scenario, seed, replication, when it\n"
 "finished, total cost and monthly run rate (730 h).  Control characters\n"
 "in names are shown escaped (\\n, \\t, \\xNN).\n";
 
 static const char compare_help[] =
-"usage: fleetsim compare [--db FILE] [--format table|csv|json|markdown]\n"
-"                        [--baseline RUN] [--group] RUN...\n"
-"\n"
 "Prints the run_summary of each RUN side by side (one column per run, one\n"
 "row per metric).  RUN is a run id or a run name (the most recent run of\n"
 "that name).  --baseline RUN adds, for every other run, its absolute and\n"
@@ -198,15 +152,11 @@ static const char compare_help[] =
 "json: one object per group, each metric as {mean, ci_low, ci_high, n}.\n";
 
 static const char rm_help[] =
-"usage: fleetsim rm [--db FILE] RUN...\n"
-"\n"
 "Removes each RUN (an id, or a name: the most recent run of that name) and\n"
 "all its rows, in one transaction.  If one RUN matches nothing, nothing is\n"
 "removed and the message names it.  Never creates FILE.\n";
 
 static const char import_help[] =
-"usage: fleetsim import [--db FILE] KEPT...\n"
-"\n"
 "Copies every run of each fleetsim database KEPT (such as the NAME.kept-\n"
 "PID.db that `fleetsim run` writes when --db cannot take a finished run)\n"
 "into FILE, with all its rows, in one transaction per KEPT.  The runs get\n"
@@ -214,8 +164,6 @@ static const char import_help[] =
 "holds already (the same run.uid) is skipped: importing twice copies once.\n";
 
 static const char merge_help[] =
-"usage: fleetsim merge INTO PART...\n"
-"\n"
 "Copies every run of the fleetsim databases PART (the parts of a sharded\n"
 "sweep: `fleetsim sweep ... --shard I/N --db part-I.db`) into INTO, created\n"
 "if missing, with all its rows, in ONE transaction.  Runs get new ids; names,\n"
@@ -227,9 +175,6 @@ static const char merge_help[] =
 "nothing.\n";
 
 static const char export_help[] =
-"usage: fleetsim export [--db FILE] --format focus|csv [--granularity hour|day]\n"
-"                       --out FILE RUN...\n"
-"\n"
 "Writes the simulated bill of each RUN, one row per pool and hour (or day),\n"
 "to FILE (CSV, written whole or not at all).  --format focus writes a FOCUS\n"
 "1.2 cost and usage dataset (every Mandatory column; see doc/money.md's FOCUS\n"
@@ -260,9 +205,6 @@ static const char export_help[] =
 "start a spreadsheet formula (= + - @, tab, CR) is written as text, behind\n"
 "a single quote, in every CSV fleetsim writes; numbers stay numbers.\n";
 static const char plot_help_head[] =
-"usage: fleetsim plot [--db FILE] --chart NAME --out FILE.png|svg|pdf\n"
-"                     [--baseline RUN] [--pool POOL] [--term 1y|3y] RUN...\n"
-"\n"
 "Draws one chart of the RUNs with gnuplot (the Debian package gnuplot-nox;\n"
 "without it: exit 1).  The format follows --out's extension: png, svg, pdf.\n"
 "The same runs give the same bytes.  Charts:\n";
@@ -274,9 +216,6 @@ static const char plot_help_tail[] =
 "directory.\n";
 
 static const char report_help[] =
-"usage: fleetsim report [--db FILE] [--baseline RUN] [--levers]\n"
-"                       --out FILE.html|FILE.md RUN...\n"
-"\n"
 "Writes one budget review of the RUNs.  It opens with an executive\n"
 "summary in plain words: the baseline's monthly run rate (730-hour month)\n"
 "and bill by calendar month, each run's change in $ and %, an at-a-glance\n"
@@ -326,10 +265,6 @@ static const char report_help[] =
 "whole; a device or FIFO is written in place, a symbolic link refused.\n";
 
 static const char catalog_help[] =
-"usage: fleetsim catalog gpus|instances|models [--catalog DIR]\n"
-"       fleetsim catalog mig [GPU [--model M [--precision P] [--context N]\n"
-"                            [--batch N]]] [--catalog DIR]\n"
-"\n"
 "Prints the GPU catalog (memory, bandwidth, dense bf16/fp16/fp8/int8/int4\n"
 "throughput, NVLink and PCIe GB/s, native fp8, generation, form factor,\n"
 "TDP, MIG, source), the LLM model catalog (parameters total and active,\n"
@@ -352,14 +287,6 @@ static const char catalog_help[] =
 "the memory breakdown in GB and the most sequences its KV cache holds.\n";
 
 static const char fit_help[] =
-"usage: fleetsim fit MODEL --gpu GPU [--precision P] [--kv-precision P]\n"
-"                    [--tp N] [--context N --batch N] [--engine E]\n"
-"       fleetsim fit MODEL --gpu GPU --training --batch B --seq S\n"
-"                    [--activation-checkpointing] [--optimizer O]\n"
-"                    [--zero 0-3 --gpus N] [--no-master-weights] [--mfu X]\n"
-"                    [--lora-rank R [--qlora]]\n"
-"       (both: [--models FILE] [--catalog DIR])\n"
-"\n"
 "Whether an LLM fits a GPU, per GPU in GB (10^9 bytes).  Inference: weights\n"
 "at P (fp32, bf16, fp16, fp8, int8, int4; default bf16) split over --tp\n"
 "GPUs, the KV cache of --batch sequences of --context tokens (2 x layers x\n"
@@ -394,11 +321,6 @@ static const char fit_help[] =
 "error, exit 2.\n";
 
 static const char calibrate_help[] =
-"usage: fleetsim calibrate FILE... --model M --gpu G [--engine E]\n"
-"                          [--precision P] [--tp N] [--out PROFILE.csv]\n"
-"                          [--fit LIST] [--format F] [--models FILE]\n"
-"                          [--catalog DIR]\n"
-"\n"
 "Fits the LLM serving model to your own benchmark runs of M on G (at P,\n"
 "default bf16, and --tp N, default 1, served by E, default vllm).  FILE:\n"
 "vLLM's `vllm bench serve --save-result` JSON (benchmark_serving.py),\n"
@@ -427,15 +349,6 @@ static const char calibrate_help[] =
 "1 naming file and key.\n";
 
 static const char plan_help[] =
-"usage: fleetsim plan SCENARIO --slo 'METRIC<=VALUE,...' [--workload W]\n"
-"                     [--pool POOL]\n"
-"                     [--gpus G,...] [--precision P,...] [--tp N,...]\n"
-"                     [--purchase on-demand,reserved,savings-plan,spot]\n"
-"                     [--max-unfinished 1%] [-j N] [--replications N]\n"
-"                     [--max-count N] [--seed N] [--set SECTION.KEY=V]...\n"
-"                     [--db FILE] [--format table|csv|json|markdown]\n"
-"                     [--progress auto|always|never] [--quiet]\n"
-"\n"
 "The cheapest fleet that meets every SLO on the scenario's traffic.  For\n"
 "each candidate, GPU (--gpus; default the pool's) x precision x TP (for a\n"
 "workload with service = llm(...); default bf16, 1), the smallest count of\n"
@@ -483,8 +396,6 @@ static const char plan_help[] =
 "Exit status 0 when one is feasible, 1 when none is, 2 for usage.\n";
 
 static const char trace_help[] =
-"usage: fleetsim trace fit|stats FILE\n"
-"\n"
 "Reads a spot preemption trace, t_seconds,available (as in\n"
 "traces/sample/spot/, from skypilot-org/spot-traces), and turns it into\n"
 "instance lifetimes: an instance lives from the sample where available\n"
@@ -499,12 +410,6 @@ static const char trace_help[] =
 "A malformed, unsorted or negative-time trace: exit 1 with file:line.\n";
 
 static const char roi_help[] =
-"usage: fleetsim roi [--db FILE] RUN [--pool POOL] [--term 1y|3y]\n"
-"                    [--upfront none|partial|all]\n"
-"                    [--rate TERM:OPTION=PRICE]... [--savings-plan] [--all]\n"
-"                    [--discount D] [--discount-rate R] [--lookback D]\n"
-"                    [--format table|csv|json|markdown]\n"
-"\n"
 "Recommends, for each pool of RUN (or POOL), how many instances to reserve:\n"
 "the count k that makes least the cost of reserving k (the hourly rate and\n"
 "the upfront payment spread over the term) plus on-demand for each hour's\n"
@@ -536,36 +441,6 @@ static const char roi_help[] =
 "catalog key.  A pool with no rate is said so on stderr and skipped; an\n"
 "option the provider does not sell is said \"not sold\" on the table (csv\n"
 "and json: on stderr, no row), exit status 0.\n"
-"\n"
-"  --pool POOL        one pool only\n"
-"  --term T           1y (default) or 3y\n"
-"  --upfront U        none (default), partial or all\n"
-"  --rate T:O=PRICE   your quote, per instance of the pool (repeatable):\n"
-"                     1y:none=2.10/h, 3y:all=40000 (the term's upfront),\n"
-"                     1y:partial=6000+0.70/h (upfront + hourly); at most\n"
-"                     $10000 an hour and $10000 for each hour of the term\n"
-"                     upfront; each TERM:OPTION once\n"
-"  --savings-plan     recommend a savings plan's hourly commitment instead:\n"
-"                     the commitment c ($ an hour, buying c / (1 - D) of\n"
-"                     on-demand usage) of least cost\n"
-"  --discount D       the plan's discount (0.37 or 37%; implies\n"
-"                     --savings-plan; default: the catalog's published\n"
-"                     plan rate for --term, else its reserved discount)\n"
-"  --all              every option in one table per pool, cheapest first:\n"
-"                     1y and 3y x none/partial/all upfront and the savings\n"
-"                     plan (1y, 3y), each with its rate basis, upfront,\n"
-"                     monthly cost and saving, break-even and NPV, the\n"
-"                     figures of each option's own call; one not priced is\n"
-"                     listed with why (csv/json: on stderr).  Not with\n"
-"                     --term, --upfront or --savings-plan\n"
-"  --discount-rate R  yearly rate for the NPV of the monthly savings\n"
-"                     (default 8%)\n"
-"  --lookback D       size against the last D of the run (default: all of\n"
-"                     it; under 1h or longer than the run: usage error)\n"
-"  --format F         table (default), csv, json (one object per pool, with\n"
-"                     cash_flow: [{month, usd, amortized_usd}]: usd the\n"
-"                     cash view, upfront in month 1; amortized_usd the\n"
-"                     upfront spread over the term) or markdown\n"
 "\n"
 "Reported: recommended_count, upfront_cost_usd, recurring_monthly_cost_usd,\n"
 "on_demand_cost_usd (all on demand), with_reservation_cost_usd (upfront\n"

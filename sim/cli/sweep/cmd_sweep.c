@@ -34,117 +34,57 @@
 
 #define usage(...) fs_usage_error("sweep", __VA_ARGS__)
 
-/* A whole number of at least min into *out. */
-static int whole(const char *opt, const char *v, long min, long *out)
-{
-    char *end;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (*end || end == v || errno || n < min)
-        return fs_usage_error("sweep", "%s needs a whole number%s, got '%s'",
-                              opt, min > 0 ? " of at least 1" : "", v);
-    *out = n;
-    return FS_EXIT_OK;
-}
-
-static int take_value(fs_sweep_options *o, const char *opt, const char *v)
+static int take_vary(const char *cmd, const char *opt, const char *v,
+                     void *base)
 {
     char why[512];
-    long n;
-    fs_progress_mode mode;
-    if (strcmp(opt, "--vary") == 0) {
-        if (fs_sweep_add_axis(&o->grid, v, why, sizeof why))
-            return usage("--vary %s", why);
-    } else if (strcmp(opt, "--set") == 0) {
-        o->sets[o->nsets++] = (char *)v;
-    } else if (strcmp(opt, "--db") == 0) {
-        o->db = v;
-    } else if (strcmp(opt, "--shard") == 0) {
-        if (o->shard.count || o->shard.automatic)   /* not the last wins */
-            return usage("--shard is given twice (one shard per sweep)");
-        if (fs_sweep_shard_parse(v, &o->shard, why, sizeof why))
-            return usage("--shard: %s", why);
-    } else if (strcmp(opt, "--shard-count") == 0) {
-        if (o->shard_count)
-            return usage("--shard-count is given twice");
-        return whole(opt, v, 1, &o->shard_count);
-    } else if (strcmp(opt, "-j") == 0 || strcmp(opt, "--jobs") == 0) {
-        return whole(opt, v, 1, &o->jobs);
-    } else if (strcmp(opt, "--seed") == 0 ||
-               strcmp(opt, "--replications") == 0) {
-        int seed = opt[2] == 's';
-        if (whole(opt, v, seed ? 0 : 1, &n))
-            return FS_EXIT_USAGE;
-        snprintf(seed ? o->seed_set : o->reps_set, sizeof o->seed_set,
-                 "scenario.%s=%ld", opt + 2, n);
-    } else if (strcmp(opt, "--progress") == 0) {
-        if (fs_progress_mode_parse(v, &mode))
-            return usage("--progress: expected auto, always or never, got "
-                         "'%s'", v);
-        o->progress = v;
-    } else if (strcmp(opt, "--busy-timeout") == 0) {
-        if (fs_parse_duration(v, &o->busy_timeout, why, sizeof why))
-            return usage("--busy-timeout: %s", why);
-    } else {   /* --max-events */
-        char *end;
-        o->max_events = strtod(v, &end);
-        if (*end || end == v || !(o->max_events >= 0) ||
-            !isfinite(o->max_events))
-            return usage("--max-events needs a number of events (0 for no "
-                         "limit), got '%s'", v);
-    }
-    return FS_EXIT_OK;
+    if (fs_sweep_add_axis(&((fs_sweep_options *)base)->grid, v, why,
+                          sizeof why))
+        return fs_usage_error(cmd, "%s %s", opt, why);
+    return 0;
 }
 
-/* One argument at argv[*i]: an option with its value, a flag, or the
- * scenario. */
-static int parse_arg(fs_sweep_options *o, int argc, char **argv, int *i)
+static int take_shard(const char *cmd, const char *opt, const char *v,
+                      void *base)
 {
-    static const char *const value_options[] = {
-        "--vary", "--set", "--db", "-j", "--jobs", "--seed",
-        "--replications", "--progress", "--busy-timeout", "--max-events",
-        "--shard", "--shard-count", NULL};
-    static const char *const options[] = {
-        "--vary", "--set", "--db", "-j", "--jobs", "--seed",
-        "--replications", "--progress", "--busy-timeout", "--max-events",
-        "--shard", "--shard-count", "--quiet", "--help", NULL};
-    const char *a = argv[*i], *v;
-    for (const char *const *opt = value_options; *opt; opt++) {
-        int taken = fs_option_value("sweep", argc, argv, i, *opt, &v);
-        if (taken < 0)
-            return FS_EXIT_USAGE;
-        if (taken)
-            return take_value(o, *opt, v);
-    }
-    if (strncmp(a, "-j", 2) == 0 && a[2] >= '0' && a[2] <= '9')
-        return take_value(o, "-j", a + 2);
-    if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
-        o->quiet = 1;
-    else if (a[0] == '-' && a[1])
-        return fs_unknown_option("sweep", a, options);
-    else if (o->scenario)
-        return usage("one scenario at a time ('%s' and '%s')", o->scenario,
-                     a);
-    else
-        o->scenario = a;
-    return FS_EXIT_OK;
+    char why[512];
+    if (fs_sweep_shard_parse(v, &((fs_sweep_options *)base)->shard, why,
+                             sizeof why))
+        return fs_usage_error(cmd, "%s: %s", opt, why);
+    return 0;
 }
+
+const fs_option fs_options_sweep[] = {
+    OPT_CALLBACK_F(0, "vary", "S.K=V1,V2",
+                   "a key and its values (repeatable; each key once)",
+                   take_vary, FS_OPTION_MULTI | FS_OPTION_REQUIRED),
+    OPT_INCLUDE(fs_run_common_options, fs_sweep_options, c),
+    OPT_CALLBACK(0, "shard", "I/N",
+                 "run only the I-th of N disjoint slices of the sweep's "
+                 "runs (1/N to N/N), into its own --db; auto: the batch "
+                 "system's array task says (see above)",
+                 take_shard),
+    OPT_INT(0, "shard-count", fs_sweep_options, shard_count, "N",
+            "with --shard auto: the number of slices (for Kubernetes "
+            "indexed Jobs)", 1, LONG_MAX),
+    OPT_END(),
+};
 
 static int parse_args(int argc, char **argv, fs_sweep_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->db = FS_DEFAULT_DB;
-    o->busy_timeout = -1;
-    o->max_events = FS_MAX_EVENTS_DEFAULT;
-    o->jobs = fs_default_jobs();
-    o->sets = calloc((size_t)argc + 2, sizeof *o->sets);
-    if (!o->sets)
+    if (fs_run_common_init(&o->c, argc))
         return fs_fail("out of memory");
-    for (int i = 1; i < argc; i++) {
-        int rc = parse_arg(o, argc, argv, &i);
-        if (rc != FS_EXIT_OK)
-            return rc;
-    }
+    const char *operands[2];
+    int n = 0;
+    int rc = fs_parse_options_few("sweep", argc, argv, fs_options_sweep, o,
+                                  operands, 2, &n);
+    if (rc == 0 && n > 1)
+        rc = usage("one scenario at a time ('%s' and '%s')", operands[0],
+                   operands[1]);
+    o->scenario = n ? operands[0] : NULL;
+    if (rc)
+        return rc;
     if (!o->scenario)
         return usage("which scenario? e.g. fleetsim sweep scenarios/"
                      "quickstart.ini --vary pool.burst.max=2,4,6");
@@ -157,10 +97,7 @@ static int parse_args(int argc, char **argv, fs_sweep_options *o)
     o->shard.count = o->shard.automatic ? o->shard_count : o->shard.count;
     if (fs_sweep_shard_resolve(&o->shard, why, sizeof why))
         return usage("%s", why);
-    if (o->seed_set[0])
-        o->sets[o->nsets++] = o->seed_set;
-    if (o->reps_set[0])
-        o->sets[o->nsets++] = o->reps_set;
+    fs_run_common_finish(&o->c);
     return FS_EXIT_OK;
 }
 
@@ -188,10 +125,10 @@ static int point_failed(const fs_sweep_options *o, const fs_sweep_point *pt,
         for (int a = 0; a < o->grid.naxes; a++)
             if (about_axis(&o->grid.axes[a], msg + 7))
                 rest = NULL;
-    for (int k = 0; !rest && k < o->nsets; k++) {
-        const char *eq = strchr(o->sets[k], '=');
-        size_t n = eq ? (size_t)(eq - o->sets[k]) : 0;
-        if (n && strncmp(msg + 7, o->sets[k], n) == 0 &&
+    for (int k = 0; !rest && k < o->c.nsets; k++) {
+        const char *eq = strchr(o->c.sets[k], '=');
+        size_t n = eq ? (size_t)(eq - o->c.sets[k]) : 0;
+        if (n && strncmp(msg + 7, o->c.sets[k], n) == 0 &&
             msg[7 + n] == ':')
             rest = msg;     /* a --set of that very key */
     }
@@ -222,7 +159,7 @@ static int point_builds(const fs_scenario *sc, fs_error *err)
 static int validate(const fs_sweep_options *o, fs_sweep_point *pts)
 {
     fs_error err = {{0}};
-    fs_scenario *base = fs_scenario_load(o->scenario, o->sets, o->nsets,
+    fs_scenario *base = fs_scenario_load(o->scenario, o->c.sets, o->c.nsets,
                                          &err);
     if (!base)
         return fs_fail(err.msg);
@@ -258,8 +195,8 @@ static int validate(const fs_sweep_options *o, fs_sweep_point *pts)
 static int check_db(const fs_sweep_options *o)
 {
     fs_error err = {{0}};
-    fs_store_set_busy_timeout(o->busy_timeout);
-    fs_store *s = fs_store_open(o->db, FS_STORE_CREATE, &err);
+    fs_store_set_busy_timeout(o->c.busy_timeout);
+    fs_store *s = fs_store_open(o->c.db, FS_STORE_CREATE, &err);
     int rc = !s || fs_store_check_writable(s, &err);
     fs_store_close(s);
     return rc ? fs_fail(err.msg) : FS_EXIT_OK;
@@ -306,7 +243,7 @@ static void print_shard(const fs_sweep_options *o, const fs_sweep_point *pts,
            "%ld points, stored in %s; `fleetsim merge ALL.db PART.db...` "
            "brings the shards together\n", o->shard.index + 1,
            o->shard.count, o->shard.source, o->scenario, nunits, total, m,
-           o->db);
+           o->c.db);
 }
 
 /* The table of the points. */
@@ -319,10 +256,10 @@ static int print_table(const fs_sweep_options *o, fs_sweep_point *pts,
     for (long p = 0; p < n; p++)
         ok += pts[p].ok;
     fs_error err = {{0}};
-    if (ok && fs_sweep_read_results(o->db, pts, n, &err))
+    if (ok && fs_sweep_read_results(o->c.db, pts, n, &err))
         return fs_fail(err.msg);
     fs_sweep_mark_front(pts, n);
-    printf("sweep of %s: %ld points into %s", o->scenario, n, o->db);
+    printf("sweep of %s: %ld points into %s", o->scenario, n, o->c.db);
     if (pts[0].nreps > 1)
         printf(" (means over each point's %ld replications)", pts[0].nreps);
     fputs("; * = on the cost-vs-p99 Pareto front\n", stdout);
@@ -335,7 +272,7 @@ static int finish(const fs_sweep_options *o, fs_sweep_point *pts, long nunits,
 {
     long n = o->grid.npoints;
     int rc = FS_EXIT_OK;
-    if (o->quiet) {
+    if (o->c.quiet) {
         for (long p = 0; p < n; p++)
             for (long k = 0; pts[p].ok && k < pts[p].nids; k++)
                 printf("%ld\n", pts[p].ids[k]);
@@ -378,15 +315,10 @@ static fs_sweep_unit *shard_units(const fs_sweep_options *o, fs_sweep_point *pts
 
 static int sweep(fs_sweep_options *o)
 {
-    fs_progress_mode mode = FS_PROGRESS_AUTO;
-    double interval = 1;
-    fs_error err;
-    if (fs_progress_env(&mode, &interval, &err))
-        return fs_usage_error("sweep", "%s", err.msg);
-    if (o->progress)
-        fs_progress_mode_parse(o->progress, &mode);
-    if (o->quiet)
-        mode = FS_PROGRESS_NEVER;
+    fs_progress_mode mode;
+    double interval;
+    if (fs_run_common_progress(&o->c, "sweep", &mode, &interval))
+        return FS_EXIT_USAGE;
     long n = o->grid.npoints;
     fs_sweep_point *pts = calloc((size_t)n, sizeof *pts);
     if (!pts)
@@ -400,7 +332,7 @@ static int sweep(fs_sweep_options *o)
         npoints += pts[p].nreps > 0;
     int created = 0;
     if (rc == FS_EXIT_OK) {
-        created = fs_run_db_missing(o->db);
+        created = fs_run_db_missing(o->c.db);
         rc = check_db(o);
     }
     if (rc == FS_EXIT_OK)
@@ -410,7 +342,7 @@ static int sweep(fs_sweep_options *o)
     /* refused at every point: the file it created holds no run and goes
      * (an empty shard that succeeded keeps its file, for merge) */
     if (created && rc != FS_EXIT_OK)
-        fs_run_drop_empty_db(o->db);
+        fs_run_drop_empty_db(o->c.db);
     free(units);
     for (long p = 0; p < n; p++) {
         free(pts[p].ids);
@@ -426,7 +358,7 @@ int cmd_sweep(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc == FS_EXIT_OK)
         rc = sweep(&o);
-    free(o.sets);
+    fs_run_common_free(&o.c);
     fs_sweep_grid_free(&o.grid);
     return rc;
 }

@@ -5,17 +5,13 @@
 #define FS_SWEEP_IMPL_H
 
 #include "sim/app/progress.h"
+#include "sim/cli/shared/run_options.h"
 #include "sim/cli/sweep/sweep.h"
 
 /* The options of one sweep. */
 typedef struct fs_sweep_options {
-    const char *scenario, *db, *progress;
-    char **sets;            /* --set, then seed/replications */
-    int nsets;
-    long jobs;
-    int quiet;
-    double busy_timeout, max_events;
-    char seed_set[64], reps_set[64];
+    fs_run_common c;        /* the options run shares (run_options.h) */
+    const char *scenario;
     fs_sweep_grid grid;
     fs_sweep_shard shard;
     long shard_count;       /* --shard-count (with --shard auto) */

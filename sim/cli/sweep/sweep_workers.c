@@ -41,19 +41,19 @@ typedef struct worker {
 char **fs_sweep_point_sets(const fs_sweep_options *o,
                            const fs_sweep_point *pt, long p, int *n)
 {
-    int total = o->nsets + o->grid.naxes + 1;
+    int total = o->c.nsets + o->grid.naxes + 1;
     char **sets = calloc((size_t)total, sizeof *sets);
     if (!sets)
         return NULL;
-    memcpy(sets, o->sets, (size_t)o->nsets * sizeof *sets);
+    memcpy(sets, o->c.sets, (size_t)o->c.nsets * sizeof *sets);
     int ok = 1;
     for (int a = 0; a < o->grid.naxes; a++)
-        ok &= (sets[o->nsets + a] = fs_sweep_assignment(&o->grid, p, a)) !=
+        ok &= (sets[o->c.nsets + a] = fs_sweep_assignment(&o->grid, p, a)) !=
               NULL;
     ok &= asprintf(&sets[total - 1], "scenario.name=%s", pt->name) >= 0;
     *n = total;
     if (!ok) {
-        for (int k = o->nsets; k < total; k++)
+        for (int k = o->c.nsets; k < total; k++)
             free(sets[k]);
         free(sets);
         return NULL;
@@ -63,7 +63,7 @@ char **fs_sweep_point_sets(const fs_sweep_options *o,
 
 void fs_sweep_free_sets(const fs_sweep_options *o, char **sets, int n)
 {
-    for (int k = o->nsets; sets && k < n; k++)
+    for (int k = o->c.nsets; sets && k < n; k++)
         free(sets[k]);
     free(sets);
 }
@@ -95,14 +95,14 @@ static void worker_main(const fs_sweep_options *o, const fs_sweep_point *pt,
         fs_fail("out of memory");
     } else {
         fs_run_spec spec = {
-            .scenario = o->scenario, .db = o->db, .name = pt->name,
+            .scenario = o->scenario, .db = o->c.db, .name = pt->name,
             .label = pt->name,
-            .sets = sets, .nsets = n, .warnings = !o->quiet && first,
+            .sets = sets, .nsets = n, .warnings = !o->c.quiet && first,
             .rep_first = (unsigned)rep, .rep_count = 1,
             .output = FS_RUN_NOTHING, .pinterval = 1,
             /* the parent draws the sweep's progress line */
             .pmode = FS_PROGRESS_NEVER,
-            .max_events = o->max_events, .busy_timeout = o->busy_timeout,
+            .max_events = o->c.max_events, .busy_timeout = o->c.busy_timeout,
             .stored = report_stored, .stored_ctx = &fd,
         };
         rc = fs_run_scenario(&spec);
@@ -220,7 +220,7 @@ int fs_sweep_run_units(const fs_sweep_options *o, fs_sweep_point *pts,
                        long npoints, fs_progress_mode mode)
 {
     long n = nunits, next = 0, ended = 0, done = 0, running = 0, failed = 0;
-    long jobs = o->jobs < n ? o->jobs : n;
+    long jobs = o->c.jobs < n ? o->c.jobs : n;
     /* A worker is a process and a pipe: more than FS_SWEEP_MAX_JOBS at once
      * only queues them for the processors. */
     if (jobs > FS_SWEEP_MAX_JOBS)

@@ -82,25 +82,21 @@ static int print_fit(const fs_lifetimes *l)
     return FS_EXIT_OK;
 }
 
+const fs_option fs_options_trace[] = {   /* no options */
+    OPT_END(),
+};
+
 int cmd_trace(int argc, char **argv)
 {
-    static const char *const options[] = {"--help", NULL};
-    const char *action = NULL, *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (fs_is_help(arg)) {
-            fputs(fs_help_text("trace"), stdout);
-            return FS_EXIT_OK;
-        }
-        if (arg[0] == '-' && arg[1] != '\0')
-            return fs_unknown_option("trace", arg, options);
-        if (!action)
-            action = arg;
-        else if (!path)
-            path = arg;
-        else
-            return fs_usage_error("trace", "unexpected argument '%s'", arg);
-    }
+    const char *args[3] = {NULL, NULL, NULL};
+    int n = 0;
+    int rc = fs_parse_options_few("trace", argc, argv, fs_options_trace, NULL,
+                                  args, 3, &n);
+    if (rc == 0 && n > 2)
+        rc = fs_usage_error("trace", "unexpected argument '%s'", args[2]);
+    if (rc)
+        return rc;
+    const char *action = args[0], *path = args[1];
     if (!action || (strcmp(action, "fit") && strcmp(action, "stats")))
         return fs_usage_error("trace", "expected fit or stats, then a "
                               "preemption trace FILE (t_seconds,available)");
@@ -112,7 +108,7 @@ int cmd_trace(int argc, char **argv)
     if (fs_spot_lifetimes(path, &l, &err))
         return fs_fail(err.msg);
     print_stats(path, &l);
-    int rc = strcmp(action, "fit") == 0 ? print_fit(&l) : FS_EXIT_OK;
+    rc = strcmp(action, "fit") == 0 ? print_fit(&l) : FS_EXIT_OK;
     fs_lifetimes_free(&l);
     if (rc == FS_EXIT_OK && fflush(stdout) != 0)
         return fs_fail("cannot write to standard output");
