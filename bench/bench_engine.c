@@ -7,7 +7,7 @@
 #include "sim/base/csvin.h"
 #include "sim/engine/engine.h"
 #include "sim/base/histogram.h"
-#include "sim/cli/shared/progress.h"
+#include "sim/app/progress.h"
 #include "sim/base/rng.h"
 #include "traces/arrivals.h"
 #include "models/llm/llm.h"

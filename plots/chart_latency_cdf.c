@@ -35,44 +35,46 @@ static int push_slo(slos *s, double v)
     return 0;
 }
 
+typedef struct cdf_run {
+    fs_plot_ctx *ctx;
+    const char *name;
+    fs_plot_strs *series;
+    slos *slo;
+    double *min_q, *max_q;
+} cdf_run;
+
+/* One workload's curve through its five stored quantiles. */
+static int write_workload(const fs_row *row, void *arg, fs_error *err)
+{
+    cdf_run *c = arg;
+    const char *w = fs_row_text(row, 0);
+    char label[1100];
+    snprintf(label, sizeof label, "%s / %s", c->name, w ? w : "");
+    if (fs_plot_strs_push(c->series, label) != 0 ||
+        push_slo(c->slo, fs_row_null(row, 6) ? 0 : fs_row_double(row, 6)) < 0)
+        return fs_error_set(err, "out of memory");
+    if (c->series->n > 1)
+        fputs("\n\n", c->ctx->data);
+    for (int i = 0; i < 5; i++) {
+        double q = fs_row_double(row, i + 1);
+        if (q < *c->min_q)
+            *c->min_q = q;
+        if (q > *c->max_q)
+            *c->max_q = q;
+        fs_plot_num(c->ctx->data, q, "\t");
+        fs_plot_num(c->ctx->data, -log10(1 - probs[i]), "\n");
+    }
+    return 0;
+}
+
 static int write_run(fs_plot_ctx *ctx, long run, fs_plot_strs *series,
                      slos *slo, double *min_q, double *max_q)
 {
     char name[512];
     if (fs_plot_run_name(ctx, run, name, sizeof name) != 0)
         return -1;
-    sqlite3_stmt *st = fs_plot_prepare(ctx,
-        "SELECT workload, p50_s, p90_s, p95_s, p99_s, p999_s, slo_s"
-        " FROM latency WHERE run_id = ? AND count > 0 AND p50_s IS NOT NULL"
-        " ORDER BY workload");
-    if (!st)
-        return -1;
-    sqlite3_bind_int64(st, 1, run);
-    int rc = 0;
-    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-        const char *w = (const char *)sqlite3_column_text(st, 0);
-        char label[1100];
-        snprintf(label, sizeof label, "%s / %s", name, w ? w : "");
-        if (fs_plot_strs_push(series, label) != 0 ||
-            push_slo(slo, sqlite3_column_type(st, 6) == SQLITE_NULL ? 0 :
-                     sqlite3_column_double(st, 6)) < 0) {
-            rc = fs_error_set(ctx->err, "out of memory");
-            break;
-        }
-        if (series->n > 1)
-            fputs("\n\n", ctx->data);
-        for (int i = 0; i < 5; i++) {
-            double q = sqlite3_column_double(st, i + 1);
-            if (q < *min_q)
-                *min_q = q;
-            if (q > *max_q)
-                *max_q = q;
-            fs_plot_num(ctx->data, q, "\t");
-            fs_plot_num(ctx->data, -log10(1 - probs[i]), "\n");
-        }
-    }
-    sqlite3_finalize(st);
-    return rc;
+    cdf_run c = {ctx, name, series, slo, min_q, max_q};
+    return fs_plot_each(ctx, FS_Q_LATENCY, run, NULL, write_workload, &c);
 }
 
 int fs_chart_latency_cdf(fs_plot_ctx *ctx)
@@ -84,13 +86,10 @@ int fs_chart_latency_cdf(fs_plot_ctx *ctx)
     for (size_t r = 0; rc == 0 && r < ctx->rq->nruns; r++)
         rc = write_run(ctx, ctx->rq->run_ids[r], &series, &slo, &min_q,
                        &max_q);
-    if (rc == 0 && series.n == 0)
-        rc = fs_error_set(ctx->err, "latency-cdf: the runs have no served "
-                          "requests (no latency rows)");
+    if (rc == 0)
+        rc = fs_plot_series(ctx, &series, "latency-cdf: the runs have no "
+                            "served requests (no latency rows)");
     if (rc == 0) {
-        fs_plot_names(ctx, "series", (const char *const *)series.v,
-                      series.n);
-        fs_plot_var(ctx, "nseries", (double)series.n);
         fprintf(ctx->vars, "array slo[%zu]\n", slo.n);
         for (size_t i = 0; i < slo.n; i++)
             fprintf(ctx->vars, "slo[%zu] = %.10g\n", i + 1, slo.v[i]);

@@ -23,17 +23,6 @@ void fs_plot_money_axis(fs_plot_ctx *ctx, double max_abs)
 int fs_plot_summary_num(fs_plot_ctx *ctx, long run_id, const char *column,
                         double *out)
 {
-    char sql[256];
-    snprintf(sql, sizeof sql,
-             "SELECT %s FROM run_summary WHERE run_id = ?", column);
-    sqlite3_stmt *st = fs_plot_prepare(ctx, sql);
-    if (!st)
-        return -1;
-    sqlite3_bind_int64(st, 1, run_id);
-    *out = NAN;
-    if (sqlite3_step(st) == SQLITE_ROW &&
-        sqlite3_column_type(st, 0) != SQLITE_NULL)
-        *out = sqlite3_column_double(st, 0);
-    sqlite3_finalize(st);
+    *out = fs_store_summary_value(ctx->store, run_id, column);
     return 0;
 }

@@ -14,27 +14,22 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "sim/cli/shared/summary.h"
+#include "sim/app/summary.h"
+
+static int add_pricing(const fs_row *row, void *arg, fs_error *err)
+{
+    if (fs_plot_strs_index(arg, fs_row_text(row, 0)) < 0)
+        return fs_error_set(err, "out of memory");
+    return 0;
+}
 
 /* The pricing models of all runs, sorted (on-demand, reserved, ...). */
 static int collect_pricing(fs_plot_ctx *ctx, fs_plot_strs *pr)
 {
-    sqlite3_stmt *st = fs_plot_prepare(ctx,
-        "SELECT DISTINCT pricing FROM cost_monthly WHERE run_id = ?"
-        " ORDER BY pricing");
-    if (!st)
-        return -1;
-    for (size_t r = 0; r < ctx->rq->nruns; r++) {
-        sqlite3_reset(st);
-        sqlite3_bind_int64(st, 1, ctx->rq->run_ids[r]);
-        while (sqlite3_step(st) == SQLITE_ROW)
-            if (fs_plot_strs_index(pr, (const char *)
-                                   sqlite3_column_text(st, 0)) < 0) {
-                sqlite3_finalize(st);
-                return fs_error_set(ctx->err, "out of memory");
-            }
-    }
-    sqlite3_finalize(st);
+    for (size_t r = 0; r < ctx->rq->nruns; r++)
+        if (fs_plot_each(ctx, FS_Q_PRICINGS, ctx->rq->run_ids[r], NULL,
+                         add_pricing, pr))
+            return -1;
     /* Runs listed in another order may have found them in another order:
      * sort, for the same colours whatever the runs. */
     for (size_t i = 1; i < pr->n; i++)
@@ -68,24 +63,46 @@ static int write_bar(fs_plot_ctx *ctx, fs_plot_strs *labels,
     return 0;
 }
 
-/* The run's start date and horizon (start "" when unknown). */
-static void run_span(fs_plot_ctx *ctx, long run, char *start, size_t size,
-                     double *horizon)
+/* One run's bars as its rows come, a month's pricing models at a time. */
+typedef struct run_bars {
+    fs_plot_ctx *ctx;
+    const fs_plot_strs *pr;
+    fs_plot_strs *labels;
+    double *max, *v, *all;      /* this month's, the run's, by pricing */
+    const char *name;
+    char month[32], start[40];
+    double horizon;
+    int have;
+} run_bars;
+
+/* The bar of the month gathered so far. */
+static int month_bar(run_bars *b)
 {
-    start[0] = '\0';
-    *horizon = 0;
-    sqlite3_stmt *st = fs_plot_prepare(ctx,
-        "SELECT start_date, horizon_s FROM run WHERE run_id = ?");
-    if (!st)
-        return;
-    sqlite3_bind_int64(st, 1, run);
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        if (sqlite3_column_text(st, 0))
-            snprintf(start, size, "%s",
-                     (const char *)sqlite3_column_text(st, 0));
-        *horizon = sqlite3_column_double(st, 1);
-    }
-    sqlite3_finalize(st);
+    char label[700], when[96];
+    fs_format_month(b->month, b->start, b->horizon, when, sizeof when);
+    snprintf(label, sizeof label, "%s %s", b->name, when);
+    b->have = 0;
+    return write_bar(b->ctx, b->labels, label, b->v, b->pr->n, b->max);
+}
+
+static int month_row(const fs_row *row, void *arg, fs_error *err)
+{
+    (void)err;
+    run_bars *b = arg;
+    const char *m = fs_row_text(row, 0);
+    if (!m)
+        return 1;
+    if (b->have && strcmp(m, b->month) != 0 && month_bar(b) != 0)
+        return -1;
+    snprintf(b->month, sizeof b->month, "%s", m);
+    b->have = 1;
+    const char *p = fs_row_text(row, 1);
+    for (size_t i = 0; i < b->pr->n; i++)
+        if (strcmp(b->pr->v[i], p ? p : "") == 0) {
+            b->v[i] += fs_row_double(row, 2);
+            b->all[i] += fs_row_double(row, 2);
+        }
+    return 0;
 }
 
 /* Writes one row per month of the run, then its run rate; adds the
@@ -93,58 +110,28 @@ static void run_span(fs_plot_ctx *ctx, long run, char *start, size_t size,
 static int write_run(fs_plot_ctx *ctx, long run, const fs_plot_strs *pr,
                      fs_plot_strs *labels, double *max)
 {
-    char name[512];
+    char name[512], label[700];
+    fs_error e;
     if (fs_plot_run_name(ctx, run, name, sizeof name) != 0)
         return -1;
-    sqlite3_stmt *st = fs_plot_prepare(ctx,
-        "SELECT month, pricing, SUM(cost_usd) FROM cost_monthly"
-        " WHERE run_id = ? GROUP BY month, pricing ORDER BY month");
-    if (!st)
-        return -1;
-    sqlite3_bind_int64(st, 1, run);
     size_t np = pr->n ? pr->n : 1;
-    double *v = calloc(2 * np, sizeof *v), horizon;
-    if (!v) {
-        sqlite3_finalize(st);
+    double *v = calloc(2 * np, sizeof *v);
+    if (!v)
         return fs_error_set(ctx->err, "out of memory");
-    }
-    double *all = v + np;       /* the run's whole cost by pricing */
-    char month[32] = "", start[40], label[700], when[96];
-    run_span(ctx, run, start, sizeof start, &horizon);
-    int have = 0, rc = 0, step;
-    for (;;) {
-        step = sqlite3_step(st);
-        const char *m = step == SQLITE_ROW ?
-            (const char *)sqlite3_column_text(st, 0) : NULL;
-        if (have && (!m || strcmp(m, month) != 0)) {
-            fs_format_month(month, start, horizon, when, sizeof when);
-            snprintf(label, sizeof label, "%s %s", name, when);
-            if ((rc = write_bar(ctx, labels, label, v, pr->n, max)) != 0)
-                break;
-            have = 0;
-        }
-        if (!m)
-            break;
-        snprintf(month, sizeof month, "%s", m);
-        have = 1;
-        const char *p = (const char *)sqlite3_column_text(st, 1);
+    run_bars b = {ctx, pr, labels, max, v, v + np, name, "", "", 0, 0};
+    if (fs_store_run_start(ctx->store, run, b.start, sizeof b.start,
+                           &b.horizon, &e) != 0)
+        b.start[0] = '\0', b.horizon = 0;
+    int rc = fs_plot_each(ctx, FS_Q_MONTH_PRICING, run, NULL, month_row, &b);
+    if (rc == 0 && b.have)
+        rc = month_bar(&b);
+    if (rc == 0 && b.horizon > 0) {
         for (size_t i = 0; i < pr->n; i++)
-            if (strcmp(pr->v[i], p ? p : "") == 0) {
-                v[i] += sqlite3_column_double(st, 2);
-                all[i] += sqlite3_column_double(st, 2);
-            }
-    }
-    if (rc == 0 && step == SQLITE_DONE && horizon > 0) {
-        for (size_t i = 0; i < pr->n; i++)
-            all[i] *= 730 * 3600 / horizon;
+            b.all[i] *= 730 * 3600 / b.horizon;
         snprintf(label, sizeof label, "%s run rate (730 h)", name);
-        rc = write_bar(ctx, labels, label, all, pr->n, max);
+        rc = write_bar(ctx, labels, label, b.all, pr->n, max);
     }
-    if (rc == 0 && step != SQLITE_DONE)
-        rc = fs_error_set(ctx->err, "reading run %ld: %s", run,
-                          sqlite3_errmsg(ctx->db));
     free(v);
-    sqlite3_finalize(st);
     return rc;
 }
 

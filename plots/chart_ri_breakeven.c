@@ -1,6 +1,6 @@
 /* chart_ri_breakeven.c -- data of `ri-breakeven`: for one pool of each
  * run, what `fleetsim roi` recommends, drawn from roi's own figures
- * (sim/cli/shared/roi_run.h: the same call the report's reservation table
+ * (sim/app/roi_run.h: the same call the report's reservation table
  * makes, so the chart and the table agree to the cent), in two panels:
  *   top:    the pool's instances in use hour by hour (the utilization
  *           table's instances_up, time-averaged into hours, as roi reads
@@ -28,7 +28,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim/cli/shared/roi_run.h"
+#include "sim/app/roi_run.h"
 #include "sim/store/store.h"
 #include "models/purchase/purchase.h"
 
@@ -41,17 +41,12 @@ typedef struct rb_series {
 static const fs_purchase_option *pool_option(fs_plot_ctx *ctx, long run,
                                              const char *pool)
 {
-    sqlite3_stmt *st = fs_plot_prepare(ctx,
-        "SELECT pricing FROM pool WHERE run_id = ?1 AND pool = ?2");
-    if (!st)
+    char pricing[64];
+    fs_error err;
+    if (fs_store_pool_pricing(ctx->store, run, pool, pricing, sizeof pricing,
+                              &err) != 0 || !pricing[0])
         return NULL;
-    sqlite3_bind_int64(st, 1, run);
-    sqlite3_bind_text(st, 2, pool, -1, SQLITE_STATIC);
-    const fs_purchase_option *o = NULL;
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-        o = fs_purchase_find((const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
-    return o;
+    return fs_purchase_find(pricing);
 }
 
 /* The pool to draw among roi's rows: where the money is, the pool paid
@@ -67,7 +62,7 @@ static long pick_pool(fs_plot_ctx *ctx, long run, const fs_roi_pool *p,
         if (first < 0)
             first = (long)i;
         const fs_purchase_option *o = pool_option(ctx, run, p[i].row.pool);
-        if (o && strcmp(o->focus_category, "Standard") == 0 &&
+        if (o && o->list_priced &&
             (best < 0 || p[i].row.r.on_demand_monthly >
                              p[best].row.r.on_demand_monthly))
             best = (long)i;
@@ -80,6 +75,31 @@ static long pick_pool(fs_plot_ctx *ctx, long run, const fs_roi_pool *p,
                         n ? p[0].note : "no pool to size");
 }
 
+/* Instance-seconds by hour, as the samples come. */
+typedef struct hours {
+    double *d;
+    size_t n;
+    double prev;        /* the time of the sample before */
+} hours;
+
+/* One utilization sample: its instances_up over the interval it closes,
+ * spread over the hours that interval covers. */
+static int add_sample(const fs_row *row, void *arg, fs_error *err)
+{
+    (void)err;
+    hours *hs = arg;
+    double t = fs_row_double(row, 0);
+    double up = fs_row_double(row, 1);
+    for (size_t h = (size_t)(hs->prev / 3600); h < hs->n && h * 3600.0 < t;
+         h++) {
+        double a = fmax(hs->prev, h * 3600.0), b = fmin(t, (h + 1) * 3600.0);
+        if (b > a)
+            hs->d[h] += up * (b - a);
+    }
+    hs->prev = t;
+    return 0;
+}
+
 /* The pool's instances in use hour by hour, as roi reads them: each
  * utilization sample's instances_up over the interval it closes, spread
  * over the hours it covers, divided by the hour's length. */
@@ -87,31 +107,17 @@ static int write_demand(fs_plot_ctx *ctx, long run, const char *pool,
                         double *peak)
 {
     double horizon = 0;
-    if (fs_roi_run_horizon(ctx->db, run, &horizon, ctx->err))
+    if (fs_roi_run_horizon(ctx->store, run, &horizon, ctx->err))
         return -1;
     size_t n = (size_t)ceil(horizon / 3600 - 1e-9);
     double *d = calloc(n ? n : 1, sizeof *d);
-    sqlite3_stmt *st = d ? fs_plot_prepare(ctx,
-        "SELECT t_s, instances_up FROM utilization WHERE run_id = ?1"
-        " AND pool = ?2 ORDER BY t_s") : NULL;
-    if (!st) {
+    if (!d)
+        return fs_error_set(ctx->err, "out of memory");
+    hours hs = {d, n, 0};
+    if (fs_plot_each(ctx, FS_Q_POOL_UP, run, pool, add_sample, &hs)) {
         free(d);
-        return d ? -1 : fs_error_set(ctx->err, "out of memory");
+        return -1;
     }
-    sqlite3_bind_int64(st, 1, run);
-    sqlite3_bind_text(st, 2, pool, -1, SQLITE_STATIC);
-    double prev = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        double t = sqlite3_column_double(st, 0);
-        double up = sqlite3_column_double(st, 1);
-        for (size_t h = (size_t)(prev / 3600); h < n && h * 3600.0 < t; h++) {
-            double a = fmax(prev, h * 3600.0), b = fmin(t, (h + 1) * 3600.0);
-            if (b > a)
-                d[h] += up * (b - a);
-        }
-        prev = t;
-    }
-    sqlite3_finalize(st);
     for (size_t h = 0; h < n; h++) {
         double v = d[h] / fmin(3600.0, horizon - h * 3600.0);
         fprintf(ctx->data, "%.10g\t", h / 24.0);
@@ -147,7 +153,7 @@ static int write_run(fs_plot_ctx *ctx, long run, int years,
     q.coarse_as_note = 1;
     fs_roi_pool *pools = NULL;
     size_t np = 0;
-    if (fs_roi_for_run(ctx->db, run, &q, &pools, &np, ctx->err))
+    if (fs_roi_for_run(ctx->store, run, &q, &pools, &np, ctx->err))
         return -1;
     long k = np ? pick_pool(ctx, run, pools, np) : -1;
     if (np == 0)
@@ -163,7 +169,7 @@ static int write_run(fs_plot_ctx *ctx, long run, int years,
     const fs_roi_result *r = &w->r;
     const fs_purchase_option *o = pool_option(ctx, run, w->pool);
     char label[1400], a[64], b[64], held[64] = "";
-    if (o && strcmp(o->focus_category, "Committed") == 0)
+    if (o && o->commitment != FS_COMMIT_NONE)
         snprintf(held, sizeof held, ", already %s", o->name);
     snprintf(label, sizeof label, "%s / %s (%s%s): reserve %ld (roi), "
              "saves %s a month (%.1f%%) of %s (%s)", name, w->pool,

@@ -10,42 +10,46 @@
 
 #include <string.h>
 
+typedef struct util_run {
+    fs_plot_ctx *ctx;
+    const char *name;
+    fs_plot_strs *series;
+    char pool[512];
+    int open;
+} util_run;
+
+/* One row: a new block when the pool changes. */
+static int write_row(const fs_row *row, void *arg, fs_error *err)
+{
+    util_run *u = arg;
+    const char *p = fs_row_text(row, 0);
+    if (!p)
+        p = "";
+    if (!u->open || strcmp(p, u->pool) != 0) {
+        if (u->series->n > 0)
+            fputs("\n\n", u->ctx->data);
+        snprintf(u->pool, sizeof u->pool, "%s", p);
+        char label[1100];
+        snprintf(label, sizeof label, "%s / %s", u->name, u->pool);
+        if (fs_plot_strs_push(u->series, label) != 0)
+            return fs_error_set(err, "out of memory");
+        u->open = 1;
+    }
+    fs_plot_num(u->ctx->data, fs_row_double(row, 1) / 86400.0, "\t");
+    fs_plot_num(u->ctx->data, fs_row_double(row, 2), "\t");
+    fs_plot_num(u->ctx->data, fs_row_double(row, 3), "\n");
+    return 0;
+}
+
 /* Writes the blocks of one run's pools. */
 static int write_run(fs_plot_ctx *ctx, long run, fs_plot_strs *series)
 {
+    util_run u = {ctx, "", series, "", 0};
     char name[512];
     if (fs_plot_run_name(ctx, run, name, sizeof name) != 0)
         return -1;
-    sqlite3_stmt *st = fs_plot_prepare(ctx,
-        "SELECT pool, t_s / 86400.0, gpus_provisioned, gpus_busy"
-        " FROM utilization WHERE run_id = ? ORDER BY pool, t_s");
-    if (!st)
-        return -1;
-    sqlite3_bind_int64(st, 1, run);
-    char pool[512] = "";
-    int open = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        const char *p = (const char *)sqlite3_column_text(st, 0);
-        if (!p)
-            p = "";
-        if (!open || strcmp(p, pool) != 0) {
-            if (series->n > 0)
-                fputs("\n\n", ctx->data);
-            snprintf(pool, sizeof pool, "%s", p);
-            char label[1100];
-            snprintf(label, sizeof label, "%s / %s", name, pool);
-            if (fs_plot_strs_push(series, label) != 0) {
-                sqlite3_finalize(st);
-                return fs_error_set(ctx->err, "out of memory");
-            }
-            open = 1;
-        }
-        for (int c = 1; c <= 3; c++)
-            fs_plot_num(ctx->data, sqlite3_column_double(st, c),
-                        c < 3 ? "\t" : "\n");
-    }
-    sqlite3_finalize(st);
-    return 0;
+    u.name = name;
+    return fs_plot_each(ctx, FS_Q_UTILIZATION, run, NULL, write_row, &u);
 }
 
 int fs_chart_utilization(fs_plot_ctx *ctx)
@@ -54,14 +58,9 @@ int fs_chart_utilization(fs_plot_ctx *ctx)
     int rc = 0;
     for (size_t r = 0; rc == 0 && r < ctx->rq->nruns; r++)
         rc = write_run(ctx, ctx->rq->run_ids[r], &series);
-    if (rc == 0 && series.n == 0)
-        rc = fs_error_set(ctx->err, "utilization: the runs have no "
-                          "utilization rows");
-    if (rc == 0) {
-        fs_plot_names(ctx, "series", (const char *const *)series.v,
-                      series.n);
-        fs_plot_var(ctx, "nseries", (double)series.n);
-    }
+    if (rc == 0)
+        rc = fs_plot_series(ctx, &series, "utilization: the runs have no "
+                            "utilization rows");
     fs_plot_strs_free(&series);
     return rc;
 }

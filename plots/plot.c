@@ -26,23 +26,60 @@
 /* The charts, in the order `fleetsim help plot` lists them. */
 static const fs_chart charts[] = {
     {"monthly-cost", "calendar-month cost per run, stacked by pricing model",
-     fs_chart_monthly_cost},
+     fs_chart_monthly_cost,
+     "cost per calendar month (cost_monthly), one bar per run\n"
+     "and month, stacked by pricing model; a partial month\n"
+     "labelled \"2026-01 (7 of 31 days)\"; each run's 730-hour\n"
+     "run rate beside its months\n"},
     {"utilization", "provisioned and busy GPUs of each pool over time",
-     fs_chart_utilization},
+     fs_chart_utilization,
+     "GPUs provisioned and busy of each pool over time, each\n"
+     "at its value (colour and dash tell equal lines apart)\n"},
     {"latency-cdf", "latency CDF of each workload through its stored "
-     "percentiles, SLO marked", fs_chart_latency_cdf},
+     "percentiles, SLO marked", fs_chart_latency_cdf,
+     "latency CDF of each workload drawn through the stored\n"
+     "percentiles (p50, p90, p95, p99, p99.9), SLO marked;\n"
+     "log latency axis in time units\n"},
     {"cost-vs-latency", "runs as points: run-rate cost against p99, Pareto "
-     "front marked", fs_chart_cost_vs_latency},
+     "front marked", fs_chart_cost_vs_latency,
+     "each run as a point: run-rate cost (730-hour month)\n"
+     "against p99 of finished requests (log axis); Pareto\n"
+     "front marked; overloaded runs (over 1% unfinished)\n"
+     "ringed and off the front\n"},
     {"ri-breakeven", "cumulative cost of a reservation against on-demand "
-     "over the term, break-even marked", fs_chart_ri_breakeven},
+     "over the term, break-even marked", fs_chart_ri_breakeven,
+     "one pool per run (--pool, else its on-demand pool with\n"
+     "the largest bill): what `fleetsim roi` recommends for the --term\n"
+     "(no upfront), from roi's own figures: the hourly\n"
+     "demand with the reserved count and the on-demand\n"
+     "overflow above it, and the cumulative cost all on\n"
+     "demand against with the reservation\n"},
     {"savings", "waterfall of run-rate cost from the baseline run through "
-     "the others", fs_chart_savings},
+     "the others", fs_chart_savings,
+     "waterfall of run-rate cost from the baseline\n"
+     "(--baseline, else the first RUN) through the others\n"},
 };
 #define NCHARTS (sizeof charts / sizeof charts[0])
 
 size_t fs_plot_chart_count(void) { return NCHARTS; }
 const char *fs_plot_chart_name(size_t i) { return charts[i].name; }
 const char *fs_plot_chart_summary(size_t i) { return charts[i].summary; }
+void fs_plot_chart_help_list(char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < NCHARTS && at < size; i++) {
+        const char *line = charts[i].help;
+        at += (size_t)snprintf(buf + at, size - at, "  %-15s  ",
+                               charts[i].name);
+        for (const char *nl; (nl = strchr(line, '\n')) && at < size;
+             line = nl + 1)
+            at += (size_t)snprintf(buf + at, size - at, "%s%.*s\n",
+                                   line == charts[i].help ? ""
+                                       : "                   ",
+                                   (int)(nl - line), line);
+    }
+}
 
 void fs_plot_chart_list(char *buf, size_t size)
 {
@@ -273,7 +310,7 @@ static int draw(fs_store *s, const fs_plot_request *rq, const fs_chart *c,
         return fs_error_set(err, "%s: %s (set FLEETSIM_PLOTS to the "
                             "directory of the chart templates)", tpl,
                             strerror(errno));
-    fs_plot_ctx ctx = {fs_store_db(s), rq, fopen(data, "w"),
+    fs_plot_ctx ctx = {s, rq, fopen(data, "w"),
                        fopen(script, "w"), fopen(names, "w"), 0, err, 0};
     int rc = -1;
     if (!ctx.data || !ctx.vars || !ctx.names) {

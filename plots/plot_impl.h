@@ -5,11 +5,11 @@
 #define FS_PLOT_IMPL_H
 
 #include <stdio.h>
-#include <sqlite3.h>
 #include "plots/plot.h"
+#include "sim/store/store_query.h"
 
 typedef struct fs_plot_ctx {
-    sqlite3 *db;
+    fs_store *store;
     const fs_plot_request *rq;
     FILE *data;     /* data.tsv: numbers only, tab-separated */
     FILE *vars;     /* preamble: numeric variables, the name arrays read */
@@ -26,6 +26,9 @@ typedef struct fs_chart {
     const char *name;
     const char *summary;
     int (*write)(fs_plot_ctx *ctx);
+    /* what `fleetsim help plot` says of it, lines each ending in a
+     * newline (sim/cli/shared/help.c sets them beside the name) */
+    const char *help;
 } fs_chart;
 
 int fs_chart_monthly_cost(fs_plot_ctx *ctx);
@@ -49,8 +52,10 @@ void fs_plot_names(fs_plot_ctx *ctx, const char *name,
 int fs_plot_run_name(fs_plot_ctx *ctx, long run_id, char *buf,
                      size_t size);
 
-/* Prepares sql or sets err; NULL on failure. */
-sqlite3_stmt *fs_plot_prepare(fs_plot_ctx *ctx, const char *sql);
+/* Runs the store's query q for run_id (and text), each row to fn; -1
+ * with ctx->err set ("reading the runs: ...") when the read failed. */
+int fs_plot_each(fs_plot_ctx *ctx, fs_query q, long run_id, const char *text,
+                 fs_row_fn fn, void *arg);
 
 /* A number as data ("%.10g"; NaN as "NaN"). */
 void fs_plot_num(FILE *f, double v, const char *sep);
@@ -65,6 +70,10 @@ long fs_plot_strs_index(fs_plot_strs *a, const char *s);
 /* Appends s even when present (one entry per series); -1 out of memory. */
 int fs_plot_strs_push(fs_plot_strs *a, const char *s);
 void fs_plot_strs_free(fs_plot_strs *a);
+/* Writes the series' names (series[]) and their count (nseries), or fails
+ * with why_none when there is none. */
+int fs_plot_series(fs_plot_ctx *ctx, const fs_plot_strs *series,
+                   const char *why_none);
 
 /* Writes money_div and money_fmt ('$%g', '$%gk' or '$%gM') for an axis
  * whose largest amount is max_abs (chart_money.c). */

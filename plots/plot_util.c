@@ -7,6 +7,7 @@
  * string arrays (fs_plot_names says how). */
 #include "plots/plot_impl.h"
 #include "sim/base/textout.h"
+#include "sim/base/vec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -55,34 +56,25 @@ void fs_plot_names(fs_plot_ctx *ctx, const char *name,
             " %s[fs_i] = fs_r }\n", k, name, n, name, name);
 }
 
-sqlite3_stmt *fs_plot_prepare(fs_plot_ctx *ctx, const char *sql)
+int fs_plot_each(fs_plot_ctx *ctx, fs_query q, long run_id, const char *text,
+                 fs_row_fn fn, void *arg)
 {
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(ctx->db, sql, -1, &st, NULL) != SQLITE_OK) {
-        fs_error_set(ctx->err, "reading the runs: %s",
-                     sqlite3_errmsg(ctx->db));
-        return NULL;
-    }
-    return st;
+    fs_query_arg a = {run_id, text, 0};
+    fs_error e = {{0}};
+    if (fs_store_each(ctx->store, q, &a, fn, arg, &e) == 0)
+        return 0;
+    return e.msg[0] ? fs_error_set(ctx->err, "reading the runs: %s", e.msg)
+                    : -1;
 }
 
 int fs_plot_run_name(fs_plot_ctx *ctx, long run_id, char *buf, size_t size)
 {
-    sqlite3_stmt *st = fs_plot_prepare(ctx,
-        "SELECT name FROM run WHERE run_id = ?");
-    if (!st)
-        return -1;
-    sqlite3_bind_int64(st, 1, run_id);
-    int rc = 0, step = sqlite3_step(st);
-    if (step == SQLITE_ROW && sqlite3_column_text(st, 0))
-        snprintf(buf, size, "%s", (const char *)sqlite3_column_text(st, 0));
-    else if (step == SQLITE_ROW || step == SQLITE_DONE)
+    fs_error e;
+    if (fs_store_run_name(ctx->store, run_id, buf, size, &e) != 0)
+        return fs_error_set(ctx->err, "reading run %ld: %s", run_id, e.msg);
+    if (!buf[0])
         snprintf(buf, size, "run %ld", run_id);
-    else
-        rc = fs_error_set(ctx->err, "reading run %ld: %s", run_id,
-                          sqlite3_errmsg(ctx->db));
-    sqlite3_finalize(st);
-    return rc;
+    return 0;
 }
 
 void fs_plot_num(FILE *f, double v, const char *sep)
@@ -100,33 +92,28 @@ long fs_plot_strs_index(fs_plot_strs *a, const char *s)
     for (size_t i = 0; i < a->n; i++)
         if (strcmp(a->v[i], s) == 0)
             return (long)i;
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? 2 * a->cap : 8;
-        char **v = realloc(a->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        a->v = v;
-        a->cap = cap;
-    }
-    a->v[a->n] = strdup(s);
-    if (!a->v[a->n])
-        return -1;
-    return (long)a->n++;
+    return fs_plot_strs_push(a, s) ? -1 : (long)a->n - 1;
 }
 
 int fs_plot_strs_push(fs_plot_strs *a, const char *s)
 {
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? 2 * a->cap : 8;
-        char **v = realloc(a->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        a->v = v;
-        a->cap = cap;
-    }
+    char **v = fs_vec_grow(a->v, &a->cap, a->n + 1, sizeof *v);
+    if (!v)
+        return -1;
+    a->v = v;
     if (!(a->v[a->n] = strdup(s ? s : "")))
         return -1;
     a->n++;
+    return 0;
+}
+
+int fs_plot_series(fs_plot_ctx *ctx, const fs_plot_strs *series,
+                   const char *why_none)
+{
+    if (series->n == 0)
+        return fs_error_set(ctx->err, "%s", why_none);
+    fs_plot_names(ctx, "series", (const char *const *)series->v, series->n);
+    fs_plot_var(ctx, "nseries", (double)series->n);
     return 0;
 }
 

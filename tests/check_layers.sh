@@ -4,8 +4,10 @@
 #
 # Layers, lowest first: sim/base, sim/engine, models/ and traces/ (side by
 # side: neither includes the other), sim/scenario, sim/fleet, sim/store,
-# sim/cli (and plots/ beside it).  A file may include its own layer or a
-# lower one.  Include cycles are found with tsort(1) over every
+# sim/app (the application: running scenarios, prices, summaries, ROI,
+# the queries the commands need), sim/cli (and plots/ beside it).  A file
+# may include its own layer or a lower one.  No SQL above sim/app: no file
+# of sim/cli/ or plots/ includes sqlite3.h or names an sqlite3_ function.  Include cycles are found with tsort(1) over every
 # "file includes file" edge of the library.
 #
 # Calls likewise, from the built objects of libfleetsim.a (run from the
@@ -23,8 +25,7 @@
 # main.c and commands.h sit at sim/cli/ itself.  A command's folder
 # includes and uses its own files, sim/cli/shared/ and the top's headers,
 # never another command's folder; sim/cli/shared/ uses only itself; plots/
-# (beside the cli, used by plot and report) reaches into sim/cli/ only
-# through sim/cli/shared/.
+# (beside the cli, used by plot and report) never reaches into sim/cli/.
 #
 # Inside sim/fleet/ and models/, each folder is a family (one concern), and
 # the families are ranked as well (family_rank below): a file includes and
@@ -49,7 +50,8 @@ rank() {
     sim/scenario/*) echo 4 ;;
     sim/fleet/*) echo 5 ;;
     sim/store/*) echo 6 ;;
-    sim/cli/* | plots/*) echo 7 ;;
+    sim/app/*) echo 7 ;;
+    sim/cli/* | plots/*) echo 8 ;;
     *) echo 9 ;;
     esac
 }
@@ -111,13 +113,26 @@ for f in $(git ls-files 'sim/*.[ch]' 'models/*.[ch]' 'traces/*.[ch]' 'plots/*.[c
         checks=$((checks + 1))
         family_may_use "$f" "$inc" ||
             fail "$f (family $(dirname "$f"), rank $(family_rank "$f")) includes $inc (family $(dirname "$inc"), rank $(family_rank "$inc")): a family includes only its own folder or a lower-ranked family's"
-        case $f in sim/cli/* | plots/*) case $inc in sim/cli/*)
+        case $f in plots/*) case $inc in sim/cli/*)
+            checks=$((checks + 1))
+            fail "$f (plots/) includes $inc: plots/ sits beside the cli and reaches the application through sim/app/, never sim/cli/"
+        esac ;; esac
+        case $f in sim/cli/*) case $inc in sim/cli/*)
             checks=$((checks + 1))
             ff=$(cli_folder "$f") fi=$(cli_folder "$inc")
             cli_may_use "$ff" "$fi" ||
                 fail "$f (sim/cli folder $ff) includes $inc, of the folder of another command ($fi): move what both use into sim/cli/shared/"
         esac ;; esac
     done
+done
+# no SQL above the application layer: the commands and the charts ask
+# sim/store/ or sim/app/ by name, never SQLite itself
+for f in $(git ls-files 'sim/cli/*.[ch]' 'plots/*.[ch]' 2>/dev/null ||
+           find sim/cli plots -name '*.[ch]' 2>/dev/null); do
+    checks=$((checks + 1))
+    if grep -n -e '#include <sqlite3\.h>' -e 'sqlite3_' "$f" >"$TMP/sql" 2>/dev/null; then
+        fail "$f uses SQLite directly (line $(head -1 "$TMP/sql" | cut -d: -f1)): put the query behind a named function of sim/store/ or sim/app/"
+    fi
 done
 # every file of sim/fleet/ and models/ is in a ranked family's folder
 for f in $(git ls-files 'sim/fleet/*.[ch]' 'models/*.[ch]' 2>/dev/null ||
@@ -184,7 +199,8 @@ awk 'function rank(f) {
          if (f ~ /^sim\/scenario\//) return 4
          if (f ~ /^sim\/fleet\//) return 5
          if (f ~ /^sim\/store\//) return 6
-         if (f ~ /^(sim\/cli|plots)\//) return 7
+         if (f ~ /^sim\/app\//) return 7
+         if (f ~ /^(sim\/cli|plots)\//) return 8
          return 9 }
      { ru = rank($1); rd = rank($2)
        if (rd > ru || (ru == 2 && rd == 3)) print $1, $3, $2 }' "$TMP/uses" >"$TMP/up"
@@ -225,7 +241,9 @@ awk 'function folder(f,   r) {
          if (f ~ /^plots\//) return "plots"
          return "-" }
      { fu = folder($1); fd = folder($2)
-       if (!(fu == fd || fd == "shared" || fd == "top" || fd == "plots" || fd == "-" ||
+       if (fu == "plots" && fd != "plots" && fd != "-")
+           print $1, $3, $2, fu, fd
+       else if (!(fu == fd || fd == "shared" || fd == "top" || fd == "plots" || fd == "-" ||
              fu == "top" || fu == "-"))
            print $1, $3, $2, fu, fd }' "$TMP/uses" >"$TMP/across"
 checks=$((checks + 1))

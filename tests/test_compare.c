@@ -145,10 +145,10 @@ static void set_col(fs_summary *sm, const char *name, const char *value)
 }
 
 /* Appends a row of values (ncols of them) to section sec of r. */
-static void add_row(fs_compare_run *r, fs_compare_section sec,
+static void add_row(fs_compare_run *r, fs_section sec,
                     const char *const *values)
 {
-    fs_compare_rows *rows = &r->rows[sec];
+    fs_section_rows *rows = &r->rows[sec];
     rows->ncols = fs_compare_section_columns(sec);
     rows->cell = realloc(rows->cell,
                          (rows->nrows + 1) * rows->ncols * sizeof *rows->cell);
@@ -194,43 +194,43 @@ static char *compare_text(fs_compare_format fmt, const fs_compare_run *runs,
 
 static void test_formats(void)
 {
-    CHECK(fs_compare_section_columns(FS_COMPARE_WORKLOADS) == 12);
-    CHECK(fs_compare_section_columns(FS_COMPARE_POOLS) == 24);
-    CHECK(fs_compare_section_columns(FS_COMPARE_PRICING) == 2);
+    CHECK(fs_compare_section_columns(FS_SECTION_WORKLOADS) == 12);
+    CHECK(fs_compare_section_columns(FS_SECTION_POOLS) == 24);
+    CHECK(fs_compare_section_columns(FS_SECTION_PRICING) == 2);
 
     fs_compare_run runs[2];
     make_run(&runs[0], "1", "today", "100.0");
     make_run(&runs[1], "2", "a|b\tc", "150.0");
     /* workload, requests, unfinished, unfinished share, overloaded, p50,
      * p99, wait, slo, attainment, slo missed, batch size */
-    add_row(&runs[0], FS_COMPARE_WORKLOADS, (const char *[]){
+    add_row(&runs[0], FS_SECTION_WORKLOADS, (const char *[]){
         "chat", "1000", "0", "0.0", "no", "0.1", "0.2", "0.01", "1.0",
         "0.99", "no", "1.0" });
-    add_row(&runs[0], FS_COMPARE_WORKLOADS, (const char *[]){
+    add_row(&runs[0], FS_SECTION_WORKLOADS, (const char *[]){
         "batch", "10", "5", "0.3333", "yes", "50.0", "160.0", "40.0", NULL,
         NULL, NULL, "2.5" });
-    add_row(&runs[1], FS_COMPARE_WORKLOADS, (const char *[]){
+    add_row(&runs[1], FS_SECTION_WORKLOADS, (const char *[]){
         "chat", "1000", "0", "0.0", "no", "0.1", "0.3", "0.02", "1.0",
         "0.95", "yes", "1.5" });
     /* pool, pricing, gpu, provisioned, busy, utilization, cost, idle,
      * and for spot pools interruptions, retried, fallback hours, cost */
-    add_row(&runs[0], FS_COMPARE_POOLS, (const char *[]){
+    add_row(&runs[0], FS_SECTION_POOLS, (const char *[]){
         "od|1", "on-demand", "A100-80GB", "720.0", "360.0", "0.5", "100.0",
         "50.0", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
         NULL, NULL, NULL, NULL, NULL, NULL });
-    add_row(&runs[1], FS_COMPARE_POOLS, (const char *[]){
+    add_row(&runs[1], FS_SECTION_POOLS, (const char *[]){
         "od|1", "on-demand", "A100-80GB", "720.0", "180.0", "0.25", "100.0",
         "75.0", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
         NULL, NULL, NULL, NULL, NULL, NULL });
-    add_row(&runs[1], FS_COMPARE_POOLS, (const char *[]){
+    add_row(&runs[1], FS_SECTION_POOLS, (const char *[]){
         "spare", "spot", "L4", "0.0", "0.0", NULL, "50.0", "50.0", "3", "7",
         "1.5", "4.59", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
         NULL, NULL, NULL });
-    add_row(&runs[0], FS_COMPARE_PRICING, (const char *[]){
+    add_row(&runs[0], FS_SECTION_PRICING, (const char *[]){
         "on-demand", "100.0" });
-    add_row(&runs[1], FS_COMPARE_PRICING, (const char *[]){
+    add_row(&runs[1], FS_SECTION_PRICING, (const char *[]){
         "on-demand", "100.0" });
-    add_row(&runs[1], FS_COMPARE_PRICING, (const char *[]){
+    add_row(&runs[1], FS_SECTION_PRICING, (const char *[]){
         "spot", "50.0" });
 
     /* json: rows in their run's object, deltas against the same name */

@@ -1,9 +1,9 @@
 /* test_format.c -- durations as run, compare and the report print them
- * (sim/cli/shared/summary_format.c): the unit picked for each magnitude,
+ * (sim/app/summary_format.c): the unit picked for each magnitude,
  * rounding that never spills into an exponent ("1e+03ms"), and no exponent
  * anywhere from a picosecond to a year. */
 #include "tests/check.h"
-#include "sim/cli/shared/summary.h"
+#include "sim/app/summary.h"
 
 /* Whether s holds an exponent: a digit followed by e+ or e-. */
 static int has_exponent(const char *s)

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <sqlite3.h>
+#include "sim/store/store_query.h"
 #include <string.h>
 
 /* Erlang C as a^c/c! c/(c-a) / (sum_{k<c} a^k/k! + that). */
@@ -70,15 +71,17 @@ static void test_erlang(void)
 
 static void test_slo(void)
 {
-    sqlite3 *db;
-    CHECK(sqlite3_open(":memory:", &db) == SQLITE_OK);
-    CHECK(sqlite3_exec(db, "CREATE TABLE latency (run_id INTEGER, workload "
-                       "TEXT, count INTEGER, p99_s REAL, slo_s REAL, "
+    sqlite3 *handle;
+    CHECK(sqlite3_open(":memory:", &handle) == SQLITE_OK);
+    CHECK(sqlite3_exec(handle, "CREATE TABLE latency (run_id INTEGER, "
+                       "workload TEXT, count INTEGER, p99_s REAL, slo_s REAL, "
                        "slo_attainment REAL, ttft_p99_s REAL, arrivals "
                        "INTEGER, dropped INTEGER, unfinished INTEGER);"
                        "INSERT INTO latency VALUES (1, 'w', 100, 1.5, 2, "
                        "0.996, 0.4, 100, 0, 0), (2, 'w', 100, 2.5, 2, 0.98, "
                        "0.6, 100, 1, 1);", NULL, NULL, NULL) == SQLITE_OK);
+    fs_store *db = fs_store_adopt(handle, ":memory:");
+    CHECK(db != NULL);
     fs_plan p;
     char why[512];
     memset(&p, 0, sizeof p);
@@ -125,7 +128,7 @@ static void test_slo(void)
     memset(&q, 0, sizeof q);
     CHECK(fs_plan_parse_slo(&q, "attainment<=0.9", db, why, sizeof why));
     CHECK_CONTAINS(why, "takes >=");
-    sqlite3_close(db);
+    fs_store_close(db);
 }
 
 int main(void)

@@ -29,6 +29,23 @@ const fs_purchase_option *const fs_purchase_options[] = {
  * joins the registry. */
 static const char *const later_options[] = {NULL};
 
+const fs_purchase_option *fs_purchase_committing(fs_commitment kind)
+{
+    for (const fs_purchase_option *const *o = fs_purchase_options; *o; o++)
+        if ((*o)->commitment == kind &&
+            (kind != FS_COMMIT_NONE || (*o)->list_priced))
+            return *o;
+    return NULL;
+}
+
+const fs_purchase_option *fs_purchase_interruptible(void)
+{
+    for (const fs_purchase_option *const *o = fs_purchase_options; *o; o++)
+        if ((*o)->interruptible)
+            return *o;
+    return NULL;
+}
+
 void fs_purchase_nothing_owed(const fs_purchase_terms *t,
                               const fs_purchase_bill *b, long count)
 {

@@ -109,8 +109,27 @@ typedef struct fs_purchase_bill {
     fs_meter *after_term;
 } fs_purchase_bill;
 
+/* What an option commits to before any instance runs. */
+typedef enum fs_commitment {
+    FS_COMMIT_NONE = 0,     /* paid as used (on demand, spot) */
+    FS_COMMIT_COUNT,        /* a count of instances for a term (reserved) */
+    FS_COMMIT_SPEND,        /* dollars an hour for a term (savings plan) */
+} fs_commitment;
+
 typedef struct fs_purchase_option {
     const char *name;             /* the `pricing =` value: "reserved" */
+    /* What the reports, roi, plan and the summary ask of an option, so
+     * that none of them compares its name: */
+    fs_commitment commitment;
+    int interruptible;      /* the provider takes instances back (spot) */
+    /* billed at the list price: the on-demand baseline roi, plan and the
+     * FOCUS export compare a commitment with */
+    int list_priced;
+    /* roi reads the pool's own hourly price as its on-demand rate (a
+     * savings plan's pool stores the on-demand rate it discounts) */
+    int roi_own_rate;
+    /* a pool of it, in words, after "already": "reserved" */
+    const char *label;
     const char *focus_category;   /* FOCUS 1.2 PricingCategory: "Committed" */
     /* A pool's bill paid this way, in words, for the reports that set it
      * beside a reservation: "all on demand", "all on spot, as paid". */
@@ -143,6 +162,12 @@ typedef struct fs_purchase_option {
 
 /* The registry, in the order `fleetsim help` lists them; NULL-ended. */
 extern const fs_purchase_option *const fs_purchase_options[];
+
+/* The first registered option that commits so (FS_COMMIT_NONE: the one
+ * billed at list price, on demand); NULL when none. */
+const fs_purchase_option *fs_purchase_committing(fs_commitment kind);
+/* The first registered option the provider may interrupt; NULL: none. */
+const fs_purchase_option *fs_purchase_interruptible(void);
 
 /* The option named name (case-insensitive, as other choices), or NULL. */
 const fs_purchase_option *fs_purchase_find(const char *name);

@@ -41,6 +41,10 @@ static void on_demand_cut(const fs_purchase_terms *t,
 
 const fs_purchase_option fs_purchase_on_demand = {
     .name = "on-demand",
+    .commitment = FS_COMMIT_NONE,
+    .list_priced = 1,
+    .roi_own_rate = 1,
+    .label = "on demand",
     .focus_category = "Standard",
     .bill_label = "all on demand",
     .keys = on_demand_keys,

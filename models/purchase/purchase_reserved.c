@@ -234,6 +234,8 @@ static void reserved_finish(const fs_purchase_terms *t,
 
 const fs_purchase_option fs_purchase_reserved = {
     .name = "reserved",
+    .commitment = FS_COMMIT_COUNT,
+    .label = "reserved",
     .focus_category = "Committed",
     .bill_label = "all reserved (amortized)",
     .keys = reserved_keys,

@@ -214,6 +214,9 @@ static void plan_finish(const fs_purchase_terms *t, const fs_purchase_bill *b,
 
 const fs_purchase_option fs_purchase_savings_plan = {
     .name = "savings-plan",
+    .commitment = FS_COMMIT_SPEND,
+    .roi_own_rate = 1,
+    .label = "on a savings plan",
     .focus_category = "Committed",
     .bill_label = "on the savings plan",
     .keys = plan_keys,

@@ -155,6 +155,9 @@ static void spot_close(void *state)
 
 const fs_purchase_option fs_purchase_spot = {
     .name = "spot",
+    .commitment = FS_COMMIT_NONE,
+    .interruptible = 1,
+    .label = "on spot",
     .focus_category = "Dynamic",
     .bill_label = "all on spot, as paid",
     .keys = spot_keys,

@@ -9,9 +9,7 @@
 #ifndef FS_COMMANDS_H
 #define FS_COMMANDS_H
 
-#define FS_EXIT_OK 0
-#define FS_EXIT_FAIL 1
-#define FS_EXIT_USAGE 2
+#include "sim/app/app_msg.h"   /* FS_EXIT_*, fs_fail, fs_print_line */
 
 #include "sim/cli/shared/parse_options.h"
 
@@ -49,12 +47,6 @@ int fs_catalog_print_models(const char *dir, const char *models_csv);
  * stderr; returns FS_EXIT_USAGE. */
 int fs_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-
-/* Prints "fleetsim: message" on stderr; returns FS_EXIT_FAIL. */
-int fs_fail(const char *msg);
-/* prefix and msg on stderr, msg's control and invisible reordering
- * characters escaped (sim/base/textout.h), as fs_fail does. */
-void fs_print_line(const char *prefix, const char *msg);
 
 /* The results database when no --db is given. */
 #define FS_DEFAULT_DB "fleetsim.db"

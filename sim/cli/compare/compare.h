@@ -18,6 +18,7 @@
 
 #include "sim/base/error.h"
 #include "sim/store/store.h"
+#include "sim/store/sections.h"
 
 typedef enum fs_compare_format {
     FS_COMPARE_TABLE,       /* aligned text, one row per metric */
@@ -26,26 +27,9 @@ typedef enum fs_compare_format {
     FS_COMPARE_MARKDOWN,    /* the table, as a GitHub table */
 } fs_compare_format;
 
-/* The per-run row tables, in the order they are printed. */
-typedef enum fs_compare_section {
-    FS_COMPARE_WORKLOADS,   /* JSON "workloads": one row per workload */
-    FS_COMPARE_POOLS,       /* JSON "pools": one row per pool */
-    FS_COMPARE_PRICING,     /* JSON "cost_by_pricing": one per pricing model */
-    FS_COMPARE_SECTIONS
-} fs_compare_section;
-
-/* Rows of one section as text, as SQLite gives them (NULL for NULL):
- * cell[r * ncols + c], column 0 the row's key (workload, pool or pricing
- * name) by which rows of two runs are matched. */
-typedef struct fs_compare_rows {
-    size_t nrows;
-    size_t ncols;
-    char **cell;
-} fs_compare_rows;
-
 typedef struct fs_compare_run {
     fs_summary summary;
-    fs_compare_rows rows[FS_COMPARE_SECTIONS];
+    fs_section_rows rows[FS_SECTIONS];
 } fs_compare_run;
 
 /* "table", "csv", "json" or "markdown"; 0, or -1 for anything else. */
@@ -58,7 +42,7 @@ int fs_compare_read_run(fs_store *s, long run_id, fs_compare_run *out,
 void fs_compare_run_free(fs_compare_run *r);
 
 /* The number of columns of a section's rows (key included). */
-size_t fs_compare_section_columns(fs_compare_section sec);
+size_t fs_compare_section_columns(fs_section sec);
 
 /* Writes runs[0..n) to out in fmt.  baseline is the index in runs of the
  * run the others are measured against (deltas, absolute and percent, for

@@ -151,17 +151,17 @@ static int list_metrics(fs_ci_table *t, size_t nruns)
 {
     size_t cap = 0;
     for (int c = 0; c < FS_SUMMARY_COLUMNS; c++) {
-        fs_cmp_column k = fs_cmp_summary_column(c);
+        fs_section_column k = fs_cmp_summary_column(c);
         if (k.delta && add_metric(t, &cap, (fs_ci_metric){-1, NULL,
                                                           (size_t)c, k}))
             return -1;
     }
-    for (int s = 0; s < FS_COMPARE_SECTIONS; s++) {
-        const fs_cmp_section *sec = &fs_cmp_sections[s];
+    for (int s = 0; s < FS_SECTIONS; s++) {
+        const fs_section_def *sec = &fs_sections[s];
         int failed = 0;
         size_t nkeys;
         const char **keys = fs_cmp_keys(t->runs, nruns,
-                                        (fs_compare_section)s, &nkeys,
+                                        (fs_section)s, &nkeys,
                                         &failed);
         for (size_t k = 0; k < nkeys && !failed; k++)
             for (size_t c = 1; c < sec->ncols && !failed; c++)

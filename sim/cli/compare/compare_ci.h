@@ -46,7 +46,7 @@ typedef struct fs_ci_metric {
     int section;
     const char *key;     /* borrowed from the runs */
     size_t col;
-    fs_cmp_column def;
+    fs_section_column def;
 } fs_ci_metric;
 
 typedef struct fs_ci_table {

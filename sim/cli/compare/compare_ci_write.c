@@ -65,7 +65,7 @@ static int metric_name(const fs_ci_metric *m, char **out)
 {
     if (m->section < 0)
         return (*out = strdup(m->def.name)) ? 0 : -1;
-    return asprintf(out, "%s.%s.%s", fs_cmp_sections[m->section].name,
+    return asprintf(out, "%s.%s.%s", fs_sections[m->section].name,
                     m->key, m->def.name) < 0 ? -1 : 0;
 }
 
@@ -161,8 +161,8 @@ static void json_members(FILE *out, const fs_ci_table *t, size_t g, int sec,
 static void json_sections(FILE *out, const fs_ci_table *t, size_t g,
                           int deltas)
 {
-    for (int s = 0; s < FS_COMPARE_SECTIONS; s++) {
-        const fs_cmp_section *sec = &fs_cmp_sections[s];
+    for (int s = 0; s < FS_SECTIONS; s++) {
+        const fs_section_def *sec = &fs_sections[s];
         fprintf(out, ",\"%s\":[", sec->name);
         int first = 1;
         for (size_t m = 0; m < t->nmetrics; m++) {
@@ -220,7 +220,7 @@ static int write_json(FILE *out, const fs_ci_table *t)
 /* ---- table and markdown ------------------------------------------------- */
 
 /* "$1,234.00 ± $5.00"; "-" without a value; the mean alone with n = 1. */
-static char *cell_stat(const fs_cmp_column *c, const fs_ci *s)
+static char *cell_stat(const fs_section_column *c, const fs_ci *s)
 {
     char num[64], *v, *h, *text = NULL;
     if (s->n == 0)
@@ -241,7 +241,7 @@ static char *cell_stat(const fs_cmp_column *c, const fs_ci *s)
 }
 
 /* "+$20.00 ± $1.00 (+1.6% ± 0.1%)" */
-static char *cell_delta(const fs_cmp_column *c, const fs_ci_delta *d)
+static char *cell_delta(const fs_section_column *c, const fs_ci_delta *d)
 {
     char a[96], h[128] = "", p[96] = "", *text = NULL;
     if (!d->has)
@@ -286,8 +286,8 @@ static char **at(grid *gr, size_t r, size_t c)
 static char *label_of(const fs_ci_metric *m, int heading)
 {
     char *s = NULL;
-    const fs_cmp_section *sec = m->section >= 0
-        ? &fs_cmp_sections[m->section] : NULL;
+    const fs_section_def *sec = m->section >= 0
+        ? &fs_sections[m->section] : NULL;
     if (heading) {
         char *k = fs_text_escape(m->key);
         if (k && asprintf(&s, "%s %s", sec->title, k) < 0)
@@ -311,7 +311,7 @@ static char *label_of(const fs_ci_metric *m, int heading)
 static int new_heading(const fs_ci_table *t, size_t m)
 {
     const fs_ci_metric *mt = &t->metric[m];
-    if (mt->section < 0 || fs_cmp_sections[mt->section].flat)
+    if (mt->section < 0 || fs_sections[mt->section].flat)
         return 0;
     const fs_ci_metric *pr = m ? &t->metric[m - 1] : NULL;
     return !pr || pr->section != mt->section || strcmp(pr->key, mt->key);

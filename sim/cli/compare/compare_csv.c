@@ -46,7 +46,7 @@ static int write_header(FILE *out, const fs_compare_run *runs, size_t n,
 
 /* The values of one metric: value[i] for run i, present unless has[i] is
  * 0, each followed by its deltas for the compared runs. */
-static void write_values(FILE *out, const fs_cmp_column *k,
+static void write_values(FILE *out, const fs_section_column *k,
                          const char *const *value, const int *has, size_t n,
                          int baseline)
 {
@@ -71,10 +71,10 @@ static void write_values(FILE *out, const fs_cmp_column *k,
 }
 
 static int write_section(FILE *out, const fs_compare_run *runs, size_t n,
-                         int baseline, fs_compare_section which,
+                         int baseline, fs_section which,
                          const char **value, int *has)
 {
-    const fs_cmp_section *sec = &fs_cmp_sections[which];
+    const fs_section_def *sec = &fs_sections[which];
     int failed = 0;
     size_t nkeys;
     const char **keys = fs_cmp_keys(runs, n, which, &nkeys, &failed);
@@ -112,14 +112,14 @@ int fs_cmp_write_csv(FILE *out, const fs_compare_run *runs, size_t n,
     for (size_t i = 0; i < n && !failed; i++)
         has[i] = 1;
     for (int c = 0; c < FS_SUMMARY_COLUMNS && !failed; c++) {
-        fs_cmp_column k = fs_cmp_summary_column(c);
+        fs_section_column k = fs_cmp_summary_column(c);
         fs_csv_write_field(out, k.name);
         for (size_t i = 0; i < n; i++)
             value[i] = runs[i].summary.col[c];
         write_values(out, &k, value, has, n, baseline);
     }
     if (!failed) {      /* unfinished_share over 1%: yes */
-        fs_cmp_column k = {"overloaded", "overloaded", FS_COL_TEXT, 0, NULL,
+        fs_section_column k = {"overloaded", "overloaded", FS_COL_TEXT, 0, NULL,
                            0};
         fs_csv_write_field(out, k.name);
         for (size_t i = 0; i < n; i++)
@@ -131,9 +131,9 @@ int fs_cmp_write_csv(FILE *out, const fs_compare_run *runs, size_t n,
             value[i] = fs_cmp_slo_missed(&runs[i]) ? "yes" : "no";
         write_values(out, &k, value, has, n, baseline);
     }
-    for (int s = 0; s < FS_COMPARE_SECTIONS && !failed; s++)
+    for (int s = 0; s < FS_SECTIONS && !failed; s++)
         failed = write_section(out, runs, n, baseline,
-                               (fs_compare_section)s, value, has) != 0;
+                               (fs_section)s, value, has) != 0;
     free(value);
     free(has);
     return failed ? -1 : 0;

@@ -8,72 +8,111 @@
  * (compare_ci.c) and written (compare_ci_write.c). */
 #include "sim/cli/compare/compare_ci.h"
 
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/cli/commands.h"
+#include "sim/store/store_query.h"
+
+typedef struct group_ids {
+    long *ids;
+    size_t *n, cap;
+} group_ids_t;
+
+static int add_id(const fs_row *row, void *ctx, fs_error *err)
+{
+    group_ids_t *g = ctx;
+    if (*g->n == g->cap)
+        return fs_error_set(err, "more than %zu runs", g->cap);
+    g->ids[(*g->n)++] = (long)fs_row_int(row, 0);
+    return 0;
+}
 
 /* The ids of run name's group, by replication, appended to ids. */
 static int group_ids(fs_store *s, const char *name, long *ids, size_t *n,
                      size_t cap, fs_error *err)
 {
-    static const char sql[] =
-        "SELECT run_id FROM run r WHERE name = ?1 AND run_id ="
-        " (SELECT max(run_id) FROM run WHERE name = ?1"
-        "  AND replication IS r.replication) ORDER BY replication, run_id";
-    sqlite3 *db = fs_store_db(s);
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            rc = SQLITE_FULL;
-            break;
-        }
-        ids[(*n)++] = (long)sqlite3_column_int64(st, 0);
-        rc = SQLITE_OK;
-    }
-    if (rc == SQLITE_DONE)
-        rc = SQLITE_OK;
-    if (rc != SQLITE_OK)
-        fs_error_set(err, "cannot read the runs named '%s': %s", name,
-                     sqlite3_errmsg(db));
-    sqlite3_finalize(st);
-    return rc == SQLITE_OK ? 0 : -1;
+    group_ids_t g = {ids, n, cap};
+    fs_query_arg a = {0, name, 0};
+    fs_error e;
+    if (fs_store_each(s, FS_Q_RUN_GROUP, &a, add_id, &g, &e))
+        return fs_error_set(err, "cannot read the runs named '%s': %s",
+                            name, e.msg);
+    return 0;
 }
 
 /* The name of run id. */
 static char *run_name(fs_store *s, long id, fs_error *err)
 {
-    sqlite3 *db = fs_store_db(s);
-    sqlite3_stmt *st;
+    char buf[512];
     char *name = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT name FROM run WHERE run_id = ?", -1,
-                           &st, NULL) != SQLITE_OK) {
-        fs_error_set(err, "cannot read runs: %s", sqlite3_errmsg(db));
+    if (fs_store_run_name(s, id, buf, sizeof buf, err))
         return NULL;
-    }
-    sqlite3_bind_int64(st, 1, id);
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-        name = strdup((const char *)sqlite3_column_text(st, 0));
+    if (buf[0])
+        name = strdup(buf);
     if (!name)
         fs_error_set(err, "cannot read the name of run %ld", id);
-    sqlite3_finalize(st);
     return name;
+}
+
+static int count_row(const fs_row *row, void *ctx, fs_error *err)
+{
+    (void)err;
+    *(long *)ctx = (long)fs_row_int(row, 0);
+    return 1;
 }
 
 static long run_count(fs_store *s)
 {
-    sqlite3_stmt *st;
     long n = 0;
-    if (sqlite3_prepare_v2(fs_store_db(s), "SELECT count(*) FROM run", -1,
-                           &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
-        n = (long)sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
+    fs_error err;
+    fs_store_each(s, FS_Q_RUN_COUNT, NULL, count_row, &n, &err);
     return n;
+}
+
+/* The group names: the RUNs' names in order, a name given twice once;
+ * the baseline's first unless among them (*base_index: its place, -1
+ * without one).  0, or -1 with err; names[0..*nnames) malloc'd. */
+static int group_names(fs_store *s, const char *const *runs, size_t nruns,
+                       const char *baseline, char **names, size_t *nnames,
+                       int *base_index, fs_error *err)
+{
+    char *base_name = NULL;
+    int placed = 0;
+    if (baseline) {
+        long id;
+        if (fs_store_find_run(s, baseline, &id, err) ||
+            !(base_name = run_name(s, id, err)))
+            return -1;
+        names[(*nnames)++] = base_name;
+        *base_index = 0;
+    }
+    for (size_t i = 0; i < nruns; i++) {
+        long id;
+        if (fs_store_find_run(s, runs[i], &id, err))
+            return -1;
+        char *name = run_name(s, id, err);
+        if (!name)
+            return -1;
+        size_t k = base_name && !placed ? 1 : 0;
+        while (k < *nnames && strcmp(names[k], name) != 0)
+            k++;
+        if (k < *nnames) {
+            free(name);
+            continue;
+        }
+        if (base_name && !placed && strcmp(base_name, name) == 0) {
+            placed = 1;
+            /* the baseline among the RUNs: moved to its place */
+            memmove(names, names + 1, (*nnames - 1) * sizeof *names);
+            names[*nnames - 1] = base_name;
+            *base_index = (int)*nnames - 1;
+            free(name);
+            continue;
+        }
+        names[(*nnames)++] = name;
+    }
+    return 0;
 }
 
 int fs_compare_groups(fs_store *s, FILE *out, fs_compare_format fmt,
@@ -90,43 +129,9 @@ int fs_compare_groups(fs_store *s, FILE *out, fs_compare_format fmt,
         fs_error_set(err, "out of memory");
         goto done;
     }
-    /* RUNs in order, a name given twice once; the baseline first unless
-     * among them */
-    char *base_name = NULL;
-    int placed = 0;
-    if (baseline) {
-        long id;
-        if (fs_store_find_run(s, baseline, &id, err) ||
-            !(base_name = run_name(s, id, err)))
-            goto done;
-        names[nnames++] = base_name;
-        base_index = 0;
-    }
-    for (size_t i = 0; i < nruns; i++) {
-        long id;
-        if (fs_store_find_run(s, runs[i], &id, err))
-            goto done;
-        char *name = run_name(s, id, err);
-        if (!name)
-            goto done;
-        size_t k = base_name && !placed ? 1 : 0;
-        while (k < nnames && strcmp(names[k], name) != 0)
-            k++;
-        if (k < nnames) {
-            free(name);
-            continue;
-        }
-        if (base_name && !placed && strcmp(base_name, name) == 0) {
-            placed = 1;
-            /* the baseline among the RUNs: moved to its place */
-            memmove(names, names + 1, (nnames - 1) * sizeof *names);
-            names[nnames - 1] = base_name;
-            base_index = (int)nnames - 1;
-            free(name);
-            continue;
-        }
-        names[nnames++] = name;
-    }
+    if (group_names(s, runs, nruns, baseline, names, &nnames, &base_index,
+                    err))
+        goto done;
     for (size_t g = 0; g < nnames; g++) {
         groups[g].first = nids;
         if (group_ids(s, names[g], ids, &nids, cap, err))

@@ -9,30 +9,9 @@
 #include "sim/cli/compare/compare.h"
 #include "sim/store/columns.h"
 
-typedef struct fs_cmp_column {
-    const char *name;   /* JSON key, CSV metric */
-    const char *label;  /* table row label; NULL: shown in a heading */
-    fs_column_kind kind;   /* how it reads (sim/store/columns.h) */
-    int delta;          /* compared with the baseline */
-    const char *sql;    /* how compare_rows.c reads it (sections only) */
-    int optional;       /* the table leaves its row out when every run's
-                           value is NULL (spot metrics of other pools) */
-} fs_cmp_column;
-
-typedef struct fs_cmp_section {
-    const char *name;   /* JSON key of the array, CSV metric prefix */
-    const char *title;  /* table heading: "TITLE KEY", or TITLE when flat */
-    int flat;           /* one table row per key, showing column 1 */
-    const char *from;   /* SQL after the column list; ?1 is the run id */
-    const fs_cmp_column *cols;  /* cols[0] is the key */
-    size_t ncols;
-} fs_cmp_section;
-
-extern const fs_cmp_section fs_cmp_sections[FS_COMPARE_SECTIONS];
-
 /* Column c of run_summary (fs_summary_columns): its name, label and
  * kind, compared with the baseline unless text or an id. */
-fs_cmp_column fs_cmp_summary_column(int c);
+fs_section_column fs_cmp_summary_column(int c);
 
 /* 1 when the run's unfinished_share is over FS_OVERLOADED_SHARE
  * (sim/store/columns.h). */
@@ -45,23 +24,23 @@ static inline int fs_cmp_is_delta_run(size_t i, int baseline)
 }
 
 /* Row r of a section's rows, as an array of ncols cells. */
-static inline char *const *fs_cmp_row(const fs_compare_rows *rows, size_t r)
+static inline char *const *fs_cmp_row(const fs_section_rows *rows, size_t r)
 {
     return rows->cell + r * rows->ncols;
 }
 
 /* The row of rows whose key is key, or NULL. */
-char *const *fs_cmp_find_row(const fs_compare_rows *rows, const char *key);
+char *const *fs_cmp_find_row(const fs_section_rows *rows, const char *key);
 
 /* The keys of a section over all runs, each once, in order of first
  * appearance: a malloc'd array of borrowed strings (*n of them), or NULL
  * with *n = 0 (none, or out of memory: *failed set). */
 const char **fs_cmp_keys(const fs_compare_run *runs, size_t n,
-                         fs_compare_section sec, size_t *nkeys, int *failed);
+                         fs_section sec, size_t *nkeys, int *failed);
 
 /* The change of value against base: 1 with *abs, *has_pct and *pct set,
  * or 0 when the two do not compare (not both numbers, or not compared). */
-int fs_cmp_delta(const fs_cmp_column *c, const char *value, const char *base,
+int fs_cmp_delta(const fs_section_column *c, const char *value, const char *base,
                  double *abs, double *pct, int *has_pct);
 
 /* A raw number for csv and json. */
@@ -76,21 +55,21 @@ int fs_cmp_number(const char *s, double *v);
 
 /* A value as the table shows it: "-" for NULL, units for numbers, text
  * escaped.  malloc'd; NULL when out of memory. */
-char *fs_cmp_format_value(const fs_cmp_column *c, const char *text);
+char *fs_cmp_format_value(const fs_section_column *c, const char *text);
 
 /* The same, with its flag after it (fs_cmp_flag): the table and markdown
  * flag an overloaded run or workload, and a missed SLO, so. */
-char *fs_cmp_format_flagged(const fs_cmp_column *c, const char *text);
+char *fs_cmp_format_flagged(const fs_section_column *c, const char *text);
 /* " OVERLOADED" when c is unfinished_share and v is over
  * FS_OVERLOADED_SHARE; " SLO MISSED" when c is slo_attainment and v is
  * under FS_SLO_MET_SHARE (sim/store/columns.h); else "". */
-const char *fs_cmp_flag(const fs_cmp_column *c, double v);
+const char *fs_cmp_flag(const fs_section_column *c, double v);
 /* 1 when a workload of run missed its SLO (its slo_missed row is yes). */
 int fs_cmp_slo_missed(const fs_compare_run *run);
 
 /* A change as the table shows it ("+$20.00", "-0.012 s", "+5.00 pp"), and
  * the relative change ("+25.0%", "0.0%", "" without one). */
-void fs_cmp_format_change(const fs_cmp_column *c, double d, char *buf,
+void fs_cmp_format_change(const fs_section_column *c, double d, char *buf,
                           size_t size);
 void fs_cmp_format_pct(int has_pct, double pct, char *buf, size_t size);
 

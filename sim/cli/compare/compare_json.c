@@ -13,7 +13,7 @@
 
 #include "sim/base/textout.h"
 
-static void write_value(FILE *out, const fs_cmp_column *c, const char *text)
+static void write_value(FILE *out, const fs_section_column *c, const char *text)
 {
     if (!text)
         fputs("null", out);
@@ -28,7 +28,7 @@ static void write_value(FILE *out, const fs_cmp_column *c, const char *text)
 /* "key":{name: delta, ...} over the compared columns cols[0..ncols) with
  * values value[c] and base[c] (NULL base: "key":null); pct picks the
  * relative change. */
-static void write_deltas(FILE *out, const char *key, const fs_cmp_column *cols,
+static void write_deltas(FILE *out, const char *key, const fs_section_column *cols,
                          size_t ncols, const char *const *value,
                          const char *const *base, int pct)
 {
@@ -40,7 +40,7 @@ static void write_deltas(FILE *out, const char *key, const fs_cmp_column *cols,
     fputc('{', out);
     int first = 1;
     for (size_t c = 0; c < ncols; c++) {
-        const fs_cmp_column *k = &cols[c];
+        const fs_section_column *k = &cols[c];
         if (!k->delta)
             continue;
         double d, p;
@@ -56,10 +56,10 @@ static void write_deltas(FILE *out, const char *key, const fs_cmp_column *cols,
 }
 
 static void write_rows(FILE *out, const fs_compare_run *run,
-                       const fs_compare_run *base, fs_compare_section which)
+                       const fs_compare_run *base, fs_section which)
 {
-    const fs_cmp_section *sec = &fs_cmp_sections[which];
-    const fs_compare_rows *rows = &run->rows[which];
+    const fs_section_def *sec = &fs_sections[which];
+    const fs_section_rows *rows = &run->rows[which];
     fprintf(out, ",\"%s\":[", sec->name);
     for (size_t r = 0; r < rows->nrows; r++) {
         char *const *row = fs_cmp_row(rows, r);
@@ -86,7 +86,7 @@ static void write_summary(FILE *out, const fs_compare_run *run,
                           const fs_summary *base)
 {
     const fs_summary *sm = &run->summary;
-    fs_cmp_column cols[FS_SUMMARY_COLUMNS];
+    fs_section_column cols[FS_SUMMARY_COLUMNS];
     for (int c = 0; c < FS_SUMMARY_COLUMNS; c++) {
         cols[c] = fs_cmp_summary_column(c);
         fprintf(out, "%s\"%s\":", c ? "," : "", cols[c].name);
@@ -114,8 +114,8 @@ int fs_cmp_write_json(FILE *out, const fs_compare_run *runs, size_t n,
                                          ? &runs[baseline] : NULL;
         fputc('{', out);
         write_summary(out, &runs[i], base ? &base->summary : NULL);
-        for (int s = 0; s < FS_COMPARE_SECTIONS; s++)
-            write_rows(out, &runs[i], base, (fs_compare_section)s);
+        for (int s = 0; s < FS_SECTIONS; s++)
+            write_rows(out, &runs[i], base, (fs_section)s);
         fputs(i + 1 < n ? "},\n" : "}\n", out);
     }
     fputs("]\n", out);

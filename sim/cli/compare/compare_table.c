@@ -51,9 +51,9 @@ static int grid_set(grid *g, size_t r, size_t c, const char *text)
 /* Whether metric c of key shows: always, unless the column is optional and
  * no run has a value for it. */
 static int metric_shown(const fs_compare_run *runs, size_t n,
-                        fs_compare_section which, const char *key, size_t c)
+                        fs_section which, const char *key, size_t c)
 {
-    if (!fs_cmp_sections[which].cols[c].optional)
+    if (!fs_sections[which].cols[c].optional)
         return 1;
     for (size_t i = 0; i < n; i++) {
         char *const *row = fs_cmp_find_row(&runs[i].rows[which], key);
@@ -73,10 +73,10 @@ static size_t count_rows(const fs_compare_run *runs, size_t n, int *failed)
     for (int c = 0; c < FS_SUMMARY_COLUMNS; c++)
         rows += fs_cmp_summary_column(c).label != NULL;
     rows++;                                 /* SLO missed */
-    for (int s = 0; s < FS_COMPARE_SECTIONS; s++) {
-        const fs_cmp_section *sec = &fs_cmp_sections[s];
+    for (int s = 0; s < FS_SECTIONS; s++) {
+        const fs_section_def *sec = &fs_sections[s];
         size_t nkeys;
-        const char **keys = fs_cmp_keys(runs, n, (fs_compare_section)s,
+        const char **keys = fs_cmp_keys(runs, n, (fs_section)s,
                                         &nkeys, failed);
         if (nkeys && sec->flat)
             rows += 1 + nkeys;
@@ -85,7 +85,7 @@ static size_t count_rows(const fs_compare_run *runs, size_t n, int *failed)
                 rows++;                     /* the heading */
                 for (size_t c = 1; c < sec->ncols; c++)
                     rows += (size_t)metric_shown(runs, n,
-                                                 (fs_compare_section)s,
+                                                 (fs_section)s,
                                                  keys[k], c);
             }
         free(keys);
@@ -120,7 +120,7 @@ static int set_header(grid *g, const fs_compare_run *runs, size_t n,
 
 /* A metric row: label (taken), then per run its value (value[i], present
  * unless has[i] is 0) and its change against the baseline. */
-static int add_metric(grid *g, char *label, const fs_cmp_column *k,
+static int add_metric(grid *g, char *label, const fs_section_column *k,
                       const char *const *value, const int *has, size_t n,
                       int baseline)
 {
@@ -169,10 +169,10 @@ static char *label_with_key(const char *prefix, const char *key)
 }
 
 static int add_section(grid *g, const fs_compare_run *runs, size_t n,
-                       int baseline, fs_compare_section which,
+                       int baseline, fs_section which,
                        const char **value, int *has)
 {
-    const fs_cmp_section *sec = &fs_cmp_sections[which];
+    const fs_section_def *sec = &fs_sections[which];
     int fail = 0;
     size_t nkeys;
     const char **keys = fs_cmp_keys(runs, n, which, &nkeys, &fail);
@@ -232,7 +232,7 @@ static int build_grid(grid *g, const fs_compare_run *runs, size_t n,
     for (size_t i = 0; i < n; i++)
         has[i] = 1;
     for (int c = 0; c < FS_SUMMARY_COLUMNS && !fail; c++) {
-        fs_cmp_column k = fs_cmp_summary_column(c);
+        fs_section_column k = fs_cmp_summary_column(c);
         if (!k.label)
             continue;
         for (size_t i = 0; i < n; i++)
@@ -240,14 +240,14 @@ static int build_grid(grid *g, const fs_compare_run *runs, size_t n,
         fail |= add_metric(g, strdup(k.label), &k, value, has, n, baseline);
     }
     if (!fail) {        /* a workload under its SLO, as csv and json say */
-        fs_cmp_column k = {"slo_missed", "SLO missed (a workload)",
+        fs_section_column k = {"slo_missed", "SLO missed (a workload)",
                            FS_COL_TEXT, 0, NULL, 0};
         for (size_t i = 0; i < n; i++)
             value[i] = fs_cmp_slo_missed(&runs[i]) ? "yes" : "no";
         fail |= add_metric(g, strdup(k.label), &k, value, has, n, baseline);
     }
-    for (int s = 0; s < FS_COMPARE_SECTIONS && !fail; s++)
-        fail |= add_section(g, runs, n, baseline, (fs_compare_section)s,
+    for (int s = 0; s < FS_SECTIONS && !fail; s++)
+        fail |= add_section(g, runs, n, baseline, (fs_section)s,
                             value, has);
     free(value);
     free(has);

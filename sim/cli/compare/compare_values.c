@@ -21,127 +21,25 @@
 #include <string.h>
 
 #include "sim/base/textout.h"
-#include "sim/cli/shared/summary.h"
+#include "sim/app/summary.h"
 
 /* ---- the metrics -------------------------------------------------------- */
 
-fs_cmp_column fs_cmp_summary_column(int c)
+fs_section_column fs_cmp_summary_column(int c)
 {
     const fs_column *col = &fs_summary_columns[c];
-    return (fs_cmp_column){ col->name, col->label, col->kind,
+    return (fs_section_column){ col->name, col->label, col->kind,
                             fs_column_kind_compares(col->kind), NULL, 0 };
 }
 
-static const fs_cmp_column workload_cols[] = {
-    { "workload", NULL, FS_COL_TEXT, 0, "workload", 0 },
-    { "requests", "requests", FS_COL_COUNT, 1, "count", 0 },
-    /* unfinished: arrived but not finished by the horizon, plus dropped;
-     * the percentiles below cover finished requests only */
-    { "requests_unfinished", "requests unfinished", FS_COL_COUNT, 1,
-      "coalesce(unfinished, 0) + coalesce(dropped, 0)", 0 },
-    { "unfinished_share", "unfinished share", FS_COL_RATIO, 1,
-      "CASE WHEN arrivals > 0 THEN (coalesce(unfinished, 0) +"
-      " coalesce(dropped, 0)) * 1.0 / arrivals END", 0 },
-    { "overloaded", "overloaded", FS_COL_TEXT, 0,
-      "CASE WHEN arrivals > 0 AND (coalesce(unfinished, 0) +"
-      " coalesce(dropped, 0)) * 1.0 / arrivals > " FS_OVERLOADED_SQL
-      " THEN 'yes' ELSE 'no' END", 0 },
-    { "latency_p50_s", "latency p50 (finished requests)", FS_COL_SECONDS, 1,
-      "p50_s", 0 },
-    { "latency_p99_s", "latency p99 (finished requests)", FS_COL_SECONDS, 1,
-      "p99_s", 0 },
-    { "wait_mean_s", "wait mean", FS_COL_SECONDS, 1, "wait_mean_s", 0 },
-    { "slo_s", "SLO p99", FS_COL_SECONDS, 1, "slo_s", 0 },
-    { "slo_attainment", "SLO attainment", FS_COL_RATIO, 1,
-      "slo_attainment", 0 },
-    /* yes: under FS_SLO_MET_SHARE of its requests within an objective
-     * (slo_p99, or an llm's slo_ttft or slo_tpot); NULL: no objective */
-    { "slo_missed", "SLO missed", FS_COL_TEXT, 0,
-      "CASE WHEN coalesce(slo_attainment < " FS_SLO_MET_SQL ", 0)"
-      " OR coalesce(slo_ttft_attainment < " FS_SLO_MET_SQL ", 0)"
-      " OR coalesce(slo_tpot_attainment < " FS_SLO_MET_SQL ", 0)"
-      " THEN 'yes' WHEN slo_s IS NULL AND slo_ttft_s IS NULL"
-      " AND slo_tpot_s IS NULL THEN NULL ELSE 'no' END", 0 },
-    { "mean_batch_size", "mean batch size", FS_COL_NUMBER, 1,
-      "mean_batch_size", 0 },
-};
-
-static const fs_cmp_column pool_cols[] = {
-    { "pool", NULL, FS_COL_TEXT, 0, "p.pool", 0 },
-    { "pricing", "pricing", FS_COL_TEXT, 0, "p.pricing", 0 },
-    { "gpu", "GPU", FS_COL_TEXT, 0, "p.gpu", 0 },
-    { "gpu_hours_provisioned", "GPU-hours provisioned", FS_COL_HOURS, 1,
-      "p.gpu_hours_provisioned", 0 },
-    { "gpu_hours_busy", "GPU-hours busy", FS_COL_HOURS, 1,
-      "p.gpu_hours_busy", 0 },
-    /* no GPU provisioned (count = 0): no utilization, not 0/0 */
-    { "utilization", "utilization", FS_COL_RATIO, 1,
-      "CASE WHEN p.gpu_hours_provisioned > 0"
-      " THEN p.gpu_hours_busy / p.gpu_hours_provisioned END", 0 },
-    { "cost_usd", "cost", FS_COL_MONEY, 1,
-      "round(coalesce((SELECT sum(c.cost_usd) FROM cost_monthly c"
-      " WHERE c.run_id = p.run_id AND c.pool = p.pool), 0), 2)", 0 },
-    /* provisioned, not busy: cost_allocation's rows without a workload */
-    { "idle_cost_usd", "idle cost", FS_COL_MONEY, 1,
-      "round(coalesce((SELECT sum(a.cost_usd) FROM cost_allocation a"
-      " WHERE a.run_id = p.run_id AND a.pool = p.pool"
-      " AND a.workload IS NULL), 0), 2)", 0 },
-    /* spot pools only (NULL for others; rows the table leaves out) */
-    { "interruptions", "interruptions", FS_COL_COUNT, 1,
-      "CASE WHEN p.pricing = 'spot' THEN p.interruptions END", 1 },
-    { "requests_retried", "requests retried", FS_COL_COUNT, 1,
-      "CASE WHEN p.pricing = 'spot' THEN p.requests_retried END", 1 },
-    { "fallback_hours", "fallback hours", FS_COL_HOURS, 1,
-      "CASE WHEN p.pricing = 'spot' THEN p.fallback_hours END", 1 },
-    { "fallback_cost_usd", "fallback cost", FS_COL_MONEY, 1,
-      "CASE WHEN p.pricing = 'spot' THEN round(p.fallback_cost_usd, 2) END",
-      1 },
-    /* pools serving an llm only: over every workload they serve */
-    { "ttft_p50_s", "TTFT p50", FS_COL_SECONDS, 1, "p.ttft_p50_s", 1 },
-    { "ttft_p99_s", "TTFT p99", FS_COL_SECONDS, 1, "p.ttft_p99_s", 1 },
-    { "tpot_p50_s", "TPOT p50", FS_COL_SECONDS, 1, "p.tpot_p50_s", 1 },
-    { "tpot_p99_s", "TPOT p99", FS_COL_SECONDS, 1, "p.tpot_p99_s", 1 },
-    { "e2e_p50_s", "end-to-end p50", FS_COL_SECONDS, 1, "p.e2e_p50_s", 1 },
-    { "e2e_p99_s", "end-to-end p99", FS_COL_SECONDS, 1, "p.e2e_p99_s", 1 },
-    { "ttft_p90_s", "TTFT p90", FS_COL_SECONDS, 1, "p.ttft_p90_s", 1 },
-    { "tpot_p90_s", "TPOT p90", FS_COL_SECONDS, 1, "p.tpot_p90_s", 1 },
-    { "e2e_p90_s", "end-to-end p90", FS_COL_SECONDS, 1, "p.e2e_p90_s", 1 },
-    { "ttft_mean_s", "TTFT mean", FS_COL_SECONDS, 1, "p.ttft_mean_s", 1 },
-    { "tpot_mean_s", "TPOT mean", FS_COL_SECONDS, 1, "p.tpot_mean_s", 1 },
-    { "e2e_mean_s", "end-to-end mean", FS_COL_SECONDS, 1, "p.e2e_mean_s", 1 },
-};
-
-static const fs_cmp_column pricing_cols[] = {
-    { "pricing", NULL, FS_COL_TEXT, 0, "pricing", 0 },
-    { "cost_usd", "cost", FS_COL_MONEY, 1, "round(sum(cost_usd), 2)", 0 },
-};
-
-#define COUNT(a) (sizeof (a) / sizeof (a)[0])
-
-const fs_cmp_section fs_cmp_sections[FS_COMPARE_SECTIONS] = {
-    [FS_COMPARE_WORKLOADS] = {
-        "workloads", "workload", 0,
-        "FROM latency WHERE run_id = ?1 ORDER BY rowid",
-        workload_cols, COUNT(workload_cols) },
-    [FS_COMPARE_POOLS] = {
-        "pools", "pool", 0,
-        "FROM pool p WHERE p.run_id = ?1 ORDER BY p.rowid",
-        pool_cols, COUNT(pool_cols) },
-    [FS_COMPARE_PRICING] = {
-        "cost_by_pricing", "cost by pricing model", 1,
-        "FROM cost_monthly WHERE run_id = ?1 GROUP BY pricing"
-        " ORDER BY min(rowid)",
-        pricing_cols, COUNT(pricing_cols) },
-};
-
-size_t fs_compare_section_columns(fs_compare_section sec)
+size_t fs_compare_section_columns(fs_section sec)
 {
-    return fs_cmp_sections[sec].ncols;
+    return fs_sections[sec].ncols;
 }
 
 /* ---- rows and keys ------------------------------------------------------ */
 
-char *const *fs_cmp_find_row(const fs_compare_rows *rows, const char *key)
+char *const *fs_cmp_find_row(const fs_section_rows *rows, const char *key)
 {
     if (!key)
         return NULL;
@@ -162,7 +60,7 @@ static int has_key(const char **keys, size_t n, const char *key)
 }
 
 const char **fs_cmp_keys(const fs_compare_run *runs, size_t n,
-                         fs_compare_section sec, size_t *nkeys, int *failed)
+                         fs_section sec, size_t *nkeys, int *failed)
 {
     size_t total = 0;
     for (size_t i = 0; i < n; i++)
@@ -176,7 +74,7 @@ const char **fs_cmp_keys(const fs_compare_run *runs, size_t n,
         return NULL;
     }
     for (size_t i = 0; i < n; i++) {
-        const fs_compare_rows *rows = &runs[i].rows[sec];
+        const fs_section_rows *rows = &runs[i].rows[sec];
         for (size_t r = 0; r < rows->nrows; r++) {
             const char *key = fs_cmp_row(rows, r)[0];
             if (key && !has_key(keys, *nkeys, key))
@@ -200,7 +98,7 @@ int fs_cmp_number(const char *s, double *v)
     return 1;
 }
 
-int fs_cmp_delta(const fs_cmp_column *c, const char *value, const char *base,
+int fs_cmp_delta(const fs_section_column *c, const char *value, const char *base,
                  double *abs, double *pct, int *has_pct)
 {
     double v, b;
@@ -310,7 +208,7 @@ int fs_cmp_overloaded(const fs_summary *r)
     return 0;
 }
 
-char *fs_cmp_format_value(const fs_cmp_column *c, const char *text)
+char *fs_cmp_format_value(const fs_section_column *c, const char *text)
 {
     double v;
     char buf[256];
@@ -329,7 +227,7 @@ char *fs_cmp_format_value(const fs_cmp_column *c, const char *text)
     return strdup(buf);
 }
 
-const char *fs_cmp_flag(const fs_cmp_column *c, double v)
+const char *fs_cmp_flag(const fs_section_column *c, double v)
 {
     if (strcmp(c->name, "unfinished_share") == 0 && v > FS_OVERLOADED_SHARE)
         return " OVERLOADED";
@@ -340,8 +238,8 @@ const char *fs_cmp_flag(const fs_cmp_column *c, double v)
 
 int fs_cmp_slo_missed(const fs_compare_run *run)
 {
-    const fs_cmp_section *sec = &fs_cmp_sections[FS_COMPARE_WORKLOADS];
-    const fs_compare_rows *rows = &run->rows[FS_COMPARE_WORKLOADS];
+    const fs_section_def *sec = &fs_sections[FS_SECTION_WORKLOADS];
+    const fs_section_rows *rows = &run->rows[FS_SECTION_WORKLOADS];
     for (size_t k = 0; k < sec->ncols; k++)
         if (strcmp(sec->cols[k].name, "slo_missed") == 0)
             for (size_t r = 0; r < rows->nrows; r++) {
@@ -352,7 +250,7 @@ int fs_cmp_slo_missed(const fs_compare_run *run)
     return 0;
 }
 
-char *fs_cmp_format_flagged(const fs_cmp_column *c, const char *text)
+char *fs_cmp_format_flagged(const fs_section_column *c, const char *text)
 {
     char *s = fs_cmp_format_value(c, text), *out = NULL;
     double v;
@@ -364,7 +262,7 @@ char *fs_cmp_format_flagged(const fs_cmp_column *c, const char *text)
     return out;
 }
 
-void fs_cmp_format_change(const fs_cmp_column *c, double d, char *buf,
+void fs_cmp_format_change(const fs_section_column *c, double d, char *buf,
                           size_t size)
 {
     char mag[128];

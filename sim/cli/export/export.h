@@ -18,8 +18,6 @@
 #include "sim/base/tags.h"
 #include "models/purchase/billing.h"
 
-struct sqlite3;
-
 typedef struct fs_export_util {
     double t;               /* end of the sample's interval */
     double gpus, busy;      /* time averages over it */

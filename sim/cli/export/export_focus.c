@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "sim/base/textout.h"
+#include "models/purchase/purchase.h"
 
 const char *const fs_export_focus_columns[] = {
     "BilledCost", "BillingAccountId", "BillingAccountName",
@@ -212,7 +213,9 @@ static void fill(const fs_export_row *row, cells *c)
     snprintf(c->resource, sizeof c->resource, "fleetsim/run/%ld/pool/%s",
              r->id, p->name);
     snprintf(c->cd_id, sizeof c->cd_id, "%s/%s", c->resource,
-             fs_export_spend_based(p) ? "savings-plan" : "reservation");
+             fs_export_spend_based(p)
+                 ? fs_purchase_committing(FS_COMMIT_SPEND)->name
+                 : "reservation");
     if (p->instance_type[0])
         snprintf(c->sku, sizeof c->sku, "%s", p->instance_type);
     else

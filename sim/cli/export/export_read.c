@@ -6,16 +6,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sqlite3.h>
 
 #include "sim/base/vec.h"
 #include "sim/store/store.h"
+#include "sim/store/store_query.h"
 #include "models/purchase/purchase.h"
 
-static void copy_text(sqlite3_stmt *st, int col, char *out, size_t len)
+static void copy_text(const fs_row *st, int col, char *out, size_t len)
 {
-    const unsigned char *v = sqlite3_column_text(st, col);
-    snprintf(out, len, "%s", v ? (const char *)v : "");
+    const char *v = fs_row_text(st, col);
+    snprintf(out, len, "%s", v ? v : "");
 }
 
 /* The start = key's value in the stored scenario text (its last one: an
@@ -60,28 +60,29 @@ static int start_from_text(const char *text, const char *date, time_t *out)
     return 0;
 }
 
-static int read_run(sqlite3 *db, long id, fs_export_run *r, fs_error *err)
+static int run_row(const fs_row *st, void *ctx, fs_error *err)
 {
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db, "SELECT name, start_date, horizon_s,"
-                                " scenario_text FROM run WHERE run_id = ?1",
-                                -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return fs_error_set(err, "cannot read the run: %s",
-                            sqlite3_errmsg(db));
-    sqlite3_bind_int64(st, 1, id);
-    int found = sqlite3_step(st) == SQLITE_ROW, bad = !found;
-    if (found) {
-        r->id = id;
-        copy_text(st, 0, r->name, sizeof r->name);
-        const unsigned char *date = sqlite3_column_text(st, 1);
-        const unsigned char *text = sqlite3_column_text(st, 3);
-        double horizon = sqlite3_column_double(st, 2);
-        bad = !date || start_from_text(text ? (const char *)text : "",
-                                       (const char *)date, &r->start) ||
-              horizon <= 0 || fs_calendar_init(&r->cal, r->start, horizon);
-    }
-    sqlite3_finalize(st);
+    (void)err;
+    fs_export_run *r = ctx;
+    copy_text(st, 0, r->name, sizeof r->name);
+    const char *date = fs_row_text(st, 1);
+    const char *text = fs_row_text(st, 3);
+    double horizon = fs_row_double(st, 2);
+    r->id = -1;         /* found, not (yet) good */
+    if (date && !start_from_text(text ? text : "", date, &r->start) &&
+        horizon > 0 && !fs_calendar_init(&r->cal, r->start, horizon))
+        r->id = 0;      /* good */
+    return 1;
+}
+
+static int read_run(fs_store *s, long id, fs_export_run *r, fs_error *err)
+{
+    fs_query_arg a = {id, NULL, 0};
+    r->id = -2;         /* not found */
+    if (fs_store_each(s, FS_Q_RUN_HEAD, &a, run_row, r, err))
+        return -1;
+    int found = r->id != -2, bad = r->id != 0;
+    r->id = id;
     if (bad)
         return fs_error_set(err, "run %ld: %s", id, found ? "no start date "
                             "or horizon (stored by an older fleetsim?)"
@@ -89,56 +90,44 @@ static int read_run(sqlite3 *db, long id, fs_export_run *r, fs_error *err)
     return 0;
 }
 
-static int read_pools(sqlite3 *db, fs_export_run *r, fs_error *err)
+static int pool_row(const fs_row *st, void *ctx, fs_error *err)
 {
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db, "SELECT pool, gpu, pricing,"
-        " instance_type, tags, price_usd_h, upfront_usd, term_months,"
-        " instances, list_price_usd_h, contracted_price_usd_h,"
-        " commitment_usd_h, gpus_per_instance, renew FROM pool WHERE"
-        " run_id = ?1"
-        " ORDER BY rowid", -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return fs_error_set(err, "cannot read the pools: %s",
-                            sqlite3_errmsg(db));
-    sqlite3_bind_int64(st, 1, r->id);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        fs_export_pool *p = fs_vec_grow(r->pools, &r->pools_cap,
-                                        r->npools + 1, sizeof *p);
-        if (!p)
-            break;
-        r->pools = p;
-        p = &r->pools[r->npools++];
-        memset(p, 0, sizeof *p);
-        copy_text(st, 0, p->name, sizeof p->name);
-        copy_text(st, 1, p->gpu, sizeof p->gpu);
-        copy_text(st, 2, p->pricing, sizeof p->pricing);
-        copy_text(st, 3, p->instance_type, sizeof p->instance_type);
-        copy_text(st, 4, p->tags, sizeof p->tags);
-        p->price_usd_h = sqlite3_column_double(st, 5);
-        p->upfront_usd = sqlite3_column_double(st, 6);
-        p->term_months = sqlite3_column_int(st, 7);
-        p->instances = (long)sqlite3_column_int64(st, 8);
-        p->list_usd_h = sqlite3_column_double(st, 9);
-        p->contracted_usd_h = sqlite3_column_double(st, 10);
-        p->commitment_usd_h = sqlite3_column_double(st, 11);
-        p->gpus_per_instance = (long)sqlite3_column_int64(st, 12);
-        p->renew = sqlite3_column_int(st, 13) == 1;
-        const fs_purchase_option *o = fs_purchase_find(p->pricing);
-        p->category = o ? o->focus_category : "Standard";
-        p->cents = calloc(r->cal.nmonths + 1, sizeof *p->cents);
-        p->unused_cents = calloc(r->cal.nmonths + 1,
-                                 sizeof *p->unused_cents);
-        p->after_cents = calloc(r->cal.nmonths + 1, sizeof *p->after_cents);
-        if (!p->cents || !p->unused_cents || !p->after_cents)
-            break;
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return fs_error_set(err, "cannot read the pools: %s",
-                            rc == SQLITE_ROW ? "out of memory"
-                                             : sqlite3_errmsg(db));
+    fs_export_run *r = ctx;
+    fs_export_pool *p = fs_vec_grow(r->pools, &r->pools_cap, r->npools + 1,
+                                    sizeof *p);
+    if (!p)
+        return fs_error_set(err, "cannot read the pools: out of memory");
+    r->pools = p;
+    p = &r->pools[r->npools++];
+    memset(p, 0, sizeof *p);
+    copy_text(st, 0, p->name, sizeof p->name);
+    copy_text(st, 1, p->gpu, sizeof p->gpu);
+    copy_text(st, 2, p->pricing, sizeof p->pricing);
+    copy_text(st, 3, p->instance_type, sizeof p->instance_type);
+    copy_text(st, 4, p->tags, sizeof p->tags);
+    p->price_usd_h = fs_row_double(st, 5);
+    p->upfront_usd = fs_row_double(st, 6);
+    p->term_months = (int)fs_row_int(st, 7);
+    p->instances = (long)fs_row_int(st, 8);
+    p->list_usd_h = fs_row_double(st, 9);
+    p->contracted_usd_h = fs_row_double(st, 10);
+    p->commitment_usd_h = fs_row_double(st, 11);
+    p->gpus_per_instance = (long)fs_row_int(st, 12);
+    p->renew = fs_row_int(st, 13) == 1;
+    const fs_purchase_option *o = fs_purchase_find(p->pricing);
+    p->category = o ? o->focus_category : "Standard";
+    p->cents = calloc(r->cal.nmonths + 1, sizeof *p->cents);
+    p->unused_cents = calloc(r->cal.nmonths + 1, sizeof *p->unused_cents);
+    p->after_cents = calloc(r->cal.nmonths + 1, sizeof *p->after_cents);
+    if (!p->cents || !p->unused_cents || !p->after_cents)
+        return fs_error_set(err, "cannot read the pools: out of memory");
     return 0;
+}
+
+static int read_pools(fs_store *s, fs_export_run *r, fs_error *err)
+{
+    fs_query_arg a = {r->id, NULL, 0};
+    return fs_store_each(s, FS_Q_POOLS, &a, pool_row, r, err);
 }
 
 static fs_export_pool *find_pool(fs_export_run *r, const char *name)
@@ -149,68 +138,52 @@ static fs_export_pool *find_pool(fs_export_run *r, const char *name)
     return NULL;
 }
 
-static int read_costs(sqlite3 *db, fs_export_run *r, fs_error *err)
+static int cost_row(const fs_row *st, void *ctx, fs_error *err)
 {
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db, "SELECT month, pool, cost_usd,"
-                                " pricing FROM cost_monthly WHERE run_id ="
-                                " ?1", -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return fs_error_set(err, "cannot read the costs: %s",
-                            sqlite3_errmsg(db));
-    sqlite3_bind_int64(st, 1, r->id);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *month = (const char *)sqlite3_column_text(st, 0);
-        fs_export_pool *p = find_pool(r, (const char *)
-                                      sqlite3_column_text(st, 1));
-        const char *pricing = (const char *)sqlite3_column_text(st, 3);
-        /* a commitment's unused part: its own PRICING-unused rows; its
-         * instances after its term: on-demand rows */
-        int other = p && pricing && strcmp(pricing, p->pricing);
-        int unused = other && strstr(pricing, "-unused");
-        long long *to = !p ? NULL : unused ? p->unused_cents
-                                  : other ? p->after_cents : p->cents;
-        for (size_t m = 0; p && month && m < r->cal.nmonths; m++)
-            if (!strcmp(r->cal.label[m], month))
-                to[m] += llround(sqlite3_column_double(st, 2) * 100);
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return fs_error_set(err, "cannot read the costs: %s",
-                            sqlite3_errmsg(db));
+    (void)err;
+    fs_export_run *r = ctx;
+    const char *month = fs_row_text(st, 0);
+    fs_export_pool *p = find_pool(r, fs_row_text(st, 1));
+    const char *pricing = fs_row_text(st, 3);
+    /* a commitment's unused part: its own PRICING-unused rows; its
+     * instances after its term: on-demand rows */
+    int other = p && pricing && strcmp(pricing, p->pricing);
+    int unused = other && strstr(pricing, "-unused");
+    long long *to = !p ? NULL : unused ? p->unused_cents
+                              : other ? p->after_cents : p->cents;
+    for (size_t m = 0; p && month && m < r->cal.nmonths; m++)
+        if (!strcmp(r->cal.label[m], month))
+            to[m] += llround(fs_row_double(st, 2) * 100);
     return 0;
 }
 
-static int read_util(sqlite3 *db, fs_export_run *r, fs_error *err)
+static int read_costs(fs_store *s, fs_export_run *r, fs_error *err)
 {
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db, "SELECT pool, t_s, gpus_provisioned,"
-                                " gpus_busy FROM utilization WHERE run_id ="
-                                " ?1 ORDER BY pool, t_s", -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return fs_error_set(err, "cannot read the utilization: %s",
-                            sqlite3_errmsg(db));
-    sqlite3_bind_int64(st, 1, r->id);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        fs_export_pool *p = find_pool(r, (const char *)
-                                      sqlite3_column_text(st, 0));
-        if (!p)
-            continue;
-        fs_export_util *u = fs_vec_grow(p->util, &p->util_cap, p->nutil + 1,
-                                        sizeof *u);
-        if (!u)
-            break;
-        p->util = u;
-        p->util[p->nutil++] = (fs_export_util){
-            sqlite3_column_double(st, 1), sqlite3_column_double(st, 2),
-            sqlite3_column_double(st, 3)};
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return fs_error_set(err, "cannot read the utilization: %s",
-                            rc == SQLITE_ROW ? "out of memory"
-                                             : sqlite3_errmsg(db));
+    fs_query_arg a = {r->id, NULL, 0};
+    return fs_store_each(s, FS_Q_COSTS, &a, cost_row, r, err);
+}
+
+static int util_row(const fs_row *st, void *ctx, fs_error *err)
+{
+    fs_export_run *r = ctx;
+    fs_export_pool *p = find_pool(r, fs_row_text(st, 0));
+    if (!p)
+        return 0;
+    fs_export_util *u = fs_vec_grow(p->util, &p->util_cap, p->nutil + 1,
+                                    sizeof *u);
+    if (!u)
+        return fs_error_set(err, "cannot read the utilization: out of "
+                            "memory");
+    p->util = u;
+    p->util[p->nutil++] = (fs_export_util){
+        fs_row_double(st, 1), fs_row_double(st, 2), fs_row_double(st, 3)};
     return 0;
+}
+
+static int read_util(fs_store *s, fs_export_run *r, fs_error *err)
+{
+    fs_query_arg a = {r->id, NULL, 0};
+    return fs_store_each(s, FS_Q_UTILIZATION, &a, util_row, r, err);
 }
 
 /* Each pool's list cost, the figure the run summary shows. */
@@ -268,8 +241,9 @@ static int split_after_term(fs_export_run *r, size_t i)
     r->npools++;
     memcpy(q->util, p->util, p->nutil * sizeof *q->util);
     q->util_cap = p->nutil + 1;
-    snprintf(q->pricing, sizeof q->pricing, "on-demand");
-    q->category = "Standard";
+    const fs_purchase_option *od = fs_purchase_committing(FS_COMMIT_NONE);
+    snprintf(q->pricing, sizeof q->pricing, "%s", od->name);
+    q->category = od->focus_category;
     q->term_months = q->renew = 0;
     q->upfront_usd = q->contracted_usd_h = q->commitment_usd_h = 0;
     q->price_usd_h = p->list_usd_h;
@@ -286,10 +260,9 @@ static int split_after_term(fs_export_run *r, size_t i)
 
 int fs_export_read(fs_store *s, long run_id, fs_export_run *r, fs_error *err)
 {
-    sqlite3 *db = fs_store_db(s);
     memset(r, 0, sizeof *r);
-    if (read_run(db, run_id, r, err) || read_pools(db, r, err) ||
-        read_costs(db, r, err) || read_util(db, r, err) ||
+    if (read_run(s, run_id, r, err) || read_pools(s, r, err) ||
+        read_costs(s, r, err) || read_util(s, r, err) ||
         read_savings(s, r, err))
         return -1;
     for (size_t i = 0, n = r->npools; i < n; i++)

@@ -44,15 +44,20 @@ static int parse_purchase(fs_plan *p, const char *list)
     for (char *t = strtok_r(buf, ",", &save); t;
          t = strtok_r(NULL, ",", &save)) {
         int k = 0;
-        while (k < FS_PLAN_PURCHASES && strcmp(t, fs_plan_purchase_names[k]))
+        while (k < FS_PLAN_PURCHASES && strcmp(t, fs_plan_purchase_name(k)))
             k++;
         if (k == FS_PLAN_PURCHASES) {
-            const char *near = fs_nearest_name(t, (const char *const[]){
-                "on-demand", "reserved", "savings-plan", "spot", NULL});
-            return usage("--purchase: unknown '%s'%s%s%s (on-demand, "
-                         "reserved, savings-plan, spot)", t,
+            const char *names[FS_PLAN_PURCHASES + 1] = {NULL};
+            char all[128] = "";
+            for (int j = 0; j < FS_PLAN_PURCHASES; j++) {
+                names[j] = fs_plan_purchase_name(j);
+                snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s",
+                         j ? ", " : "", names[j]);
+            }
+            const char *near = fs_nearest_name(t, names);
+            return usage("--purchase: unknown '%s'%s%s%s (%s)", t,
                          near ? " (did you mean '" : "", near ? near : "",
-                         near ? "'?)" : "");
+                         near ? "'?)" : "", all);
         }
         p->purchases[k] = 1;
     }
@@ -215,7 +220,7 @@ static int prepare_db(fs_plan *p, const char *slo)
         return fs_fail(err.msg);
     }
     char why[1200];
-    int rc = fs_plan_parse_slo(p, slo, fs_store_db(s), why, sizeof why);
+    int rc = fs_plan_parse_slo(p, slo, s, why, sizeof why);
     fs_store_close(s);
     if (rc && !existed)
         unlink(p->db);   /* a usage error leaves no database behind */

@@ -22,7 +22,8 @@
 #include <stdio.h>
 #include "sim/base/names.h"
 #include "models/llm/llm_engine.h"
-#include "sim/cli/shared/progress.h"
+#include "sim/app/progress.h"
+#include "sim/store/store.h"
 
 #define FS_PLAN_SLOS_MAX 8
 #define FS_PLAN_PURCHASES 4
@@ -38,7 +39,9 @@ typedef struct fs_plan_slo {
 } fs_plan_slo;
 
 enum { FS_PLAN_OD, FS_PLAN_RESERVED, FS_PLAN_SAVINGS, FS_PLAN_SPOT };
-extern const char *const fs_plan_purchase_names[FS_PLAN_PURCHASES];
+/* The name of plan's way to buy k (FS_PLAN_*): the registered purchase
+ * option with the property plan prices it by (plan_cost.c). */
+const char *fs_plan_purchase_name(int k);
 
 /* What one simulated count measured. */
 typedef struct fs_plan_probe {
@@ -137,11 +140,10 @@ void fs_plan_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parses "ttft_p99<=500ms,attainment>=99.5%" into p->slo: 0, or -1 with
  * why.  Metric names are checked against the latency columns of the
  * database's schema (any REAL column NAME_s, and attainment). */
-struct sqlite3;
-int fs_plan_parse_slo(fs_plan *p, const char *arg, struct sqlite3 *db,
+int fs_plan_parse_slo(fs_plan *p, const char *arg, fs_store *db,
                       char *why, size_t len);
 /* Reads the probe's metrics from runs ids[0..n) and decides pass. */
-int fs_plan_judge(const fs_plan *p, struct sqlite3 *db, const long *ids, int n,
+int fs_plan_judge(const fs_plan *p, fs_store *db, const long *ids, int n,
                   fs_plan_probe *pr, char *err, size_t len);
 /* "ttft_p99<=500ms" into buf. */
 void fs_plan_slo_format(const fs_plan_slo *s, char *buf, size_t len);

@@ -11,6 +11,7 @@
 #include "sim/base/grammar.h"
 #include "sim/scenario/config.h"
 #include "models/catalog/catalog.h"
+#include "models/purchase/purchase.h"
 #include "models/dist/dist.h"
 #include "models/llm/llm.h"
 
@@ -197,7 +198,9 @@ int fs_plan_read_scenario(fs_plan *p)
     const char *gpi = get(c, ps, "gpus_per_instance");
     p->pool_gpus = gpi ? atoi(gpi) : 0;   /* 0: the instance's, else 1 */
     const char *pricing = get(c, ps, "pricing");
-    p->pool_on_demand = !pricing || strcmp(pricing, "on-demand") == 0;
+    const fs_purchase_option *po = pricing ? fs_purchase_find(pricing) : NULL;
+    p->pool_on_demand = !pricing || (po && po->list_priced &&
+                                     strcmp(pricing, po->name) == 0);
     p->pin_ref = !ref && !p->llm;
     fs_config_free(c);
     if (!gpu && !inst) {

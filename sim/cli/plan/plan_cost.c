@@ -17,19 +17,28 @@
  * here: the figures are roi's. */
 #include "sim/cli/plan/plan.h"
 #include "sim/cli/commands.h"
-#include "sim/cli/shared/roi_run.h"
+#include "sim/app/roi_run.h"
+#include "models/purchase/purchase.h"
 #include "sim/store/store.h"
+#include "sim/store/store_query.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *const fs_plan_purchase_names[FS_PLAN_PURCHASES] = {
-    "on-demand", "reserved", "savings-plan", "spot"};
+const char *fs_plan_purchase_name(int k)
+{
+    const fs_purchase_option *o =
+        k == FS_PLAN_OD ? fs_purchase_committing(FS_COMMIT_NONE)
+        : k == FS_PLAN_RESERVED ? fs_purchase_committing(FS_COMMIT_COUNT)
+        : k == FS_PLAN_SAVINGS ? fs_purchase_committing(FS_COMMIT_SPEND)
+                               : fs_purchase_interruptible();
+    return o ? o->name : "?";
+}
 
 /* roi on run with (plan) into the sums; 0, or -1 with note set. */
-static int roi_sum(sqlite3 *db, long run, int plan, double *od,
+static int roi_sum(fs_store *db, long run, int plan, double *od,
                    double *with, long *k, double *commit, char *note,
                    size_t len)
 {
@@ -63,29 +72,9 @@ static int roi_sum(sqlite3 *db, long run, int plan, double *od,
     return rc;
 }
 
-/* A run_summary column of the run (cost_per_month_usd: its pools as the
- * scenario buys them); NaN when NULL or when the schema has no such
- * column. */
-static double summary_value(sqlite3 *db, long run, const char *column)
+static void price_one(const fs_plan *p, fs_store *db, fs_plan_candidate *c)
 {
-    sqlite3_stmt *st;
-    double v = NAN;
-    char sql[160];
-    snprintf(sql, sizeof sql, "SELECT %s FROM run_summary WHERE run_id = "
-             "?1", column);
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        return v;
-    sqlite3_bind_int64(st, 1, run);
-    if (sqlite3_step(st) == SQLITE_ROW &&
-        sqlite3_column_type(st, 0) != SQLITE_NULL)
-        v = sqlite3_column_double(st, 0);
-    sqlite3_finalize(st);
-    return v;
-}
-
-static void price_one(const fs_plan *p, sqlite3 *db, fs_plan_candidate *c)
-{
-    c->as_run = summary_value(db, c->best.run_id, "cost_per_month_usd");
+    c->as_run = fs_store_summary_value(db, c->best.run_id, "cost_per_month_usd");
     double od, with, commit;
     long k;
     if (roi_sum(db, c->best.run_id, 0, &od, &with, &k, &commit,
@@ -136,7 +125,7 @@ static void price_one(const fs_plan *p, sqlite3 *db, fs_plan_candidate *c)
         }
     /* the run's $ per million tokens, scaled from its own bill to the
      * plan's */
-    double mtok = summary_value(db, c->best.run_id, "cost_per_mtok_usd");
+    double mtok = fs_store_summary_value(db, c->best.run_id, "cost_per_mtok_usd");
     c->usd_per_mtok = c->as_run > 0 ? mtok * c->monthly / c->as_run : NAN;
 }
 
@@ -148,7 +137,7 @@ int fs_plan_price(fs_plan *p)
         return fs_fail(err.msg);
     for (int i = 0; i < p->ncand; i++)
         if (p->cand[i].feasible)
-            price_one(p, fs_store_db(s), &p->cand[i]);
+            price_one(p, s, &p->cand[i]);
     fs_store_close(s);
     return 0;
 }

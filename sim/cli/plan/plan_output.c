@@ -5,7 +5,7 @@
  * rank order) or Markdown.  Money is a run rate over a 730-hour month. */
 #include "sim/cli/plan/plan.h"
 #include "sim/base/textout.h"
-#include "sim/cli/shared/summary.h"
+#include "sim/app/summary.h"
 
 #include <float.h>
 #include <stdarg.h>
@@ -128,7 +128,7 @@ static const char *purchase_text(const fs_plan_candidate *c, char *buf,
         snprintf(buf, len, "savings plan $%.2f/h + on-demand",
                  c->commitment);
     else
-        snprintf(buf, len, "%s", fs_plan_purchase_names[c->purchase]);
+        snprintf(buf, len, "%s", fs_plan_purchase_name(c->purchase));
     return buf;
 }
 
@@ -143,7 +143,7 @@ static void print_rows(FILE *out, const fs_plan *p, int md)
             "purchase");
     for (int k = 0; k < FS_PLAN_PURCHASES; k++)
         if (p->purchases[k])
-            fprintf(out, "%s%-13s", sep, fs_plan_purchase_names[k]);
+            fprintf(out, "%s%-13s", sep, fs_plan_purchase_name(k));
     fprintf(out, "%s%-13s", sep, "as run");
     if (p->llm)
         fprintf(out, "%s%-8s", sep, "$/Mtok");
@@ -284,7 +284,7 @@ static void print_csv(FILE *out, const fs_plan *p)
     fputs("rank,gpu,precision,tp,count,min,max,feasible,reason,"
           "monthly_cost_usd,purchase,reserved_k,commitment_usd_h", out);
     for (int k = 0; k < FS_PLAN_PURCHASES; k++)
-        fprintf(out, ",%s_monthly_usd", fs_plan_purchase_names[k]);
+        fprintf(out, ",%s_monthly_usd", fs_plan_purchase_name(k));
     /* in the rows' order: as run, then each objective's value */
     fputs(",as_run_monthly_usd", out);
     for (int k = 0; k < p->nslo; k++)
@@ -308,7 +308,7 @@ static void print_csv(FILE *out, const fs_plan *p)
         csv_num(out, c->monthly);
         fputc(',', out);
         fs_csv_write_field(out, c->feasible && c->purchase >= 0
-                                    ? fs_plan_purchase_names[c->purchase]
+                                    ? fs_plan_purchase_name(c->purchase)
                                     : "");
         fprintf(out, ",%ld", c->reserved_k);
         csv_num(out, c->commitment);
@@ -336,21 +336,25 @@ static void json_num(FILE *out, const char *k, double v)
         fprintf(out, "\"%s\": %.17g", k, v);
 }
 
-static void print_json_one(FILE *out, const fs_plan *p, int i)
+/* A JSON string, or null when s is empty (or the value not there). */
+static void json_str_or_null(FILE *out, const char *s, int there)
+{
+    if (there && s[0])
+        fs_json_write_string(out, s);
+    else
+        fputs("null", out);
+}
+
+/* The candidate: its shape, count, feasibility and reason. */
+static void json_shape(FILE *out, const fs_plan *p, int i)
 {
     const fs_plan_candidate *c = &p->cand[i];
     fputs("  {\"gpu\": ", out);
     fs_json_write_string(out, c->gpu);
     fputs(", \"precision\": ", out);
-    if (c->precision[0])
-        fs_json_write_string(out, c->precision);
-    else
-        fputs("null", out);
+    json_str_or_null(out, c->precision, 1);
     fprintf(out, ", \"tp\": %d, \"instance\": ", c->tp ? c->tp : 1);
-    if (c->instance[0])
-        fs_json_write_string(out, c->instance);
-    else
-        fputs("null", out);
+    json_str_or_null(out, c->instance, 1);
     fputs(", ", out);
     if (!c->feasible)
         fputs(p->autoscale ? "\"min\": null, \"max\": null"
@@ -363,19 +367,23 @@ static void print_json_one(FILE *out, const fs_plan *p, int i)
             c->feasible ? "true" : "false", on_front(p, i) ? "true" : "false");
     fs_json_write_string(out, c->reason);
     fputs(", ", out);
+}
+
+/* What it costs: by the cheapest purchase and by each. */
+static void json_costs(FILE *out, const fs_plan *p, const fs_plan_candidate *c)
+{
     json_num(out, "monthly_cost_usd", c->feasible ? c->monthly : NAN);
     fputs(", \"purchase\": ", out);
-    if (c->feasible && c->purchase >= 0)
-        fs_json_write_string(out, fs_plan_purchase_names[c->purchase]);
-    else
-        fputs("null", out);
+    json_str_or_null(out, c->purchase >= 0
+                              ? fs_plan_purchase_name(c->purchase) : "",
+                     c->feasible);
     fprintf(out, ", \"reserved_count\": %ld, ", c->reserved_k);
     json_num(out, "commitment_usd_per_hour", c->commitment);
     fputs(", \"monthly_cost_by_purchase\": {", out);
     for (int k = 0, n = 0; k < FS_PLAN_PURCHASES; k++)
         if (p->purchases[k]) {
             fputs(n++ ? ", " : "", out);
-            json_num(out, fs_plan_purchase_names[k],
+            json_num(out, fs_plan_purchase_name(k),
                      c->feasible ? c->cost[k] : NAN);
         }
     fputs("}, ", out);
@@ -383,6 +391,12 @@ static void print_json_one(FILE *out, const fs_plan *p, int i)
     fputs(", ", out);
     json_num(out, "usd_per_million_tokens",
              c->feasible ? c->usd_per_mtok : NAN);
+}
+
+/* What was measured: the SLO metrics, memory, the run, the count below. */
+static void json_measured(FILE *out, const fs_plan *p,
+                          const fs_plan_candidate *c)
+{
     fputs(", \"slo\": {", out);
     for (int k = 0; k < p->nslo; k++) {
         fputs(k ? ", " : "", out);
@@ -418,6 +432,14 @@ static void print_json_one(FILE *out, const fs_plan *p, int i)
     } else {
         fputs("null", out);
     }
+}
+
+static void print_json_one(FILE *out, const fs_plan *p, int i)
+{
+    const fs_plan_candidate *c = &p->cand[i];
+    json_shape(out, p, i);
+    json_costs(out, p, c);
+    json_measured(out, p, c);
     fprintf(out, ", \"simulations\": %d}", c->sims);
 }
 

@@ -21,8 +21,8 @@
  * writers: the store waits on another's lock). */
 #include "sim/cli/plan/plan.h"
 #include "sim/cli/commands.h"
-#include "sim/cli/shared/run_exec.h"
-#include "sim/cli/shared/workers.h"
+#include "sim/app/run_exec.h"
+#include "sim/app/workers.h"
 #include "sim/store/store.h"
 #include "models/service/erlang.h"
 
@@ -84,7 +84,7 @@ static int probe(const fs_plan *p, fs_plan_candidate *c, long n, int spot,
     fs_error err;
     fs_store *s = fs_store_open(p->db, FS_STORE_READONLY, &err);
     char why[512] = "";
-    rc = !s || fs_plan_judge(p, fs_store_db(s), ids.ids, ids.n, pr, why,
+    rc = !s || fs_plan_judge(p, s, ids.ids, ids.n, pr, why,
                              sizeof why);
     fs_store_close(s);
     if (rc) {

@@ -10,38 +10,48 @@
 #include "sim/cli/plan/plan.h"
 #include "sim/base/error.h"
 #include "sim/base/grammar.h"
+#include "sim/store/store_query.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_COLUMNS 64
 
+typedef struct metric_list {
+    char (*names)[48];
+    int n, max;
+} metric_list;
+
+/* A REAL column NAME_s of latency (not slo_s) is metric NAME. */
+static int add_metric(const fs_row *row, void *ctx, fs_error *err)
+{
+    (void)err;
+    metric_list *m = ctx;
+    if (m->n >= m->max)
+        return 1;
+    const char *c = fs_row_text(row, 0);
+    const char *t = fs_row_text(row, 1);
+    size_t k = c ? strlen(c) : 0;
+    if (k > 2 && k < 48 && t && strcmp(t, "REAL") == 0 &&
+        strcmp(c + k - 2, "_s") == 0 && strcmp(c, "slo_s") != 0) {
+        snprintf(m->names[m->n], 48, "%.*s", (int)(k - 2), c);
+        m->n++;
+    }
+    return 0;
+}
+
 /* The metric names the database has: NAME for each REAL column NAME_s of
  * latency, and "attainment".  Returns how many, into names. */
-static int metric_names(sqlite3 *db, char names[][48], int max)
+static int metric_names(fs_store *db, char names[][48], int max)
 {
-    sqlite3_stmt *st;
-    int n = 0;
-    snprintf(names[n++], 48, "attainment");
-    if (sqlite3_prepare_v2(db, "SELECT name, type FROM pragma_table_info("
-                           "'latency')", -1, &st, NULL) != SQLITE_OK)
-        return n;
-    while (n < max && sqlite3_step(st) == SQLITE_ROW) {
-        const char *c = (const char *)sqlite3_column_text(st, 0);
-        const char *t = (const char *)sqlite3_column_text(st, 1);
-        size_t k = c ? strlen(c) : 0;
-        if (k > 2 && k < 48 && t && strcmp(t, "REAL") == 0 &&
-            strcmp(c + k - 2, "_s") == 0 && strcmp(c, "slo_s") != 0) {
-            snprintf(names[n], 48, "%.*s", (int)(k - 2), c);
-            n++;
-        }
-    }
-    sqlite3_finalize(st);
-    return n;
+    metric_list m = {names, 0, max};
+    fs_error err;
+    snprintf(names[m.n++], 48, "attainment");
+    fs_store_each(db, FS_Q_LATENCY_COLUMNS, NULL, add_metric, &m, &err);
+    return m.n;
 }
 
 /* One "METRIC<=VALUE" into s. */
@@ -118,7 +128,7 @@ static int llm_only(const char *metric)
     return 0;
 }
 
-int fs_plan_parse_slo(fs_plan *p, const char *arg, sqlite3 *db, char *why,
+int fs_plan_parse_slo(fs_plan *p, const char *arg, fs_store *db, char *why,
                       size_t len)
 {
     char names[MAX_COLUMNS][48];
@@ -198,37 +208,25 @@ static double pessimistic(const double *x, int n, int up)
 }
 
 /* One run's value of column (NaN when NULL) and its unfinished share. */
-static int read_run(const fs_plan *p, sqlite3 *db, long id,
+static int read_run(const fs_plan *p, fs_store *db, long id,
                     const char *column, double *v, double *unf, char *err,
                     size_t len)
 {
-    char sql[256];
-    snprintf(sql, sizeof sql, "SELECT %s, arrivals, coalesce(dropped, 0) + "
-             "coalesce(unfinished, 0) FROM latency WHERE run_id = ?1 AND "
-             "workload = ?2", column);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-        snprintf(err, len, "%s", sqlite3_errmsg(db));
-        return -1;
-    }
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_text(st, 2, p->workload, -1, SQLITE_STATIC);
-    int rc = -1;
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        *v = sqlite3_column_type(st, 0) == SQLITE_NULL
-                 ? NAN : sqlite3_column_double(st, 0);
-        double arr = sqlite3_column_double(st, 1);
-        *unf = arr > 0 ? sqlite3_column_double(st, 2) / arr : 0;
-        rc = 0;
-    } else {
+    double arrivals = 0, unfinished = 0;
+    fs_error e;
+    int rc = fs_store_latency_value(db, id, p->workload, column, v,
+                                    &arrivals, &unfinished, &e);
+    if (rc < 0)
+        snprintf(err, len, "%s", e.msg);
+    else if (rc > 0)
         snprintf(err, len, "run %ld has no latency row for workload '%s'",
                  id, p->workload);
-    }
-    sqlite3_finalize(st);
-    return rc;
+    else
+        *unf = arrivals > 0 ? unfinished / arrivals : 0;
+    return rc ? -1 : 0;
 }
 
-int fs_plan_judge(const fs_plan *p, sqlite3 *db, const long *ids, int n,
+int fs_plan_judge(const fs_plan *p, fs_store *db, const long *ids, int n,
                   fs_plan_probe *pr, char *err, size_t len)
 {
     double x[256], u[256];

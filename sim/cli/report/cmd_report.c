@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sqlite3.h>
 
 #include "sim/cli/shared/help.h"
 #include "sim/cli/report/report.h"
 #include "sim/store/store.h"
+#include "sim/store/store_query.h"
 
 typedef struct report_args {
     const char *db, *out, *baseline;
@@ -65,22 +65,14 @@ static int parse(int argc, char **argv, report_args *a)
 static int run_names(fs_store *s, const long *ids, fs_report *r,
                      fs_error *err)
 {
-    sqlite3 *db = fs_store_db(s);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT name FROM run WHERE run_id = ?1", -1, &st,
-                           NULL) != SQLITE_OK)
-        return fs_error_set(err, "%s: %s", fs_store_path(s),
-                            sqlite3_errmsg(db));
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < r->nruns; i++) {
-        sqlite3_reset(st);
-        sqlite3_bind_int64(st, 1, ids[i]);
-        const char *name = sqlite3_step(st) == SQLITE_ROW
-            ? (const char *)sqlite3_column_text(st, 0) : NULL;
-        r->run_names[i] = strdup(name ? name : "?");
+        char name[512];
+        if (fs_store_run_name(s, ids[i], name, sizeof name, err))
+            return -1;
+        r->run_names[i] = strdup(name[0] ? name : "?");
         rc = r->run_names[i] ? 0 : fs_error_set(err, "out of memory");
     }
-    sqlite3_finalize(st);
     for (size_t i = 0; rc == 0 && i < r->nruns; i++) {
         int dup = 0;
         for (size_t j = 0; j < r->nruns; j++)

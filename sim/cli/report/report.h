@@ -92,6 +92,10 @@ int fs_rtable_addf(fs_rtable *t, fs_error *err, const char *fmt, ...)
 /* Money as a reader reads it: "$1,234.56", "-$12.30"; with whole set,
  * amounts of $1,000 and more lose their cents ("$1,234"). */
 const char *fs_report_money(double usd, int whole, char *buf, size_t size);
+/* "Runs: A, B. Baseline: A." with each name written by esc (the format's
+ * escaping): the line that opens both formats (report_table.c). */
+void fs_report_write_runs(FILE *out, const fs_report *r,
+                          void (*esc)(FILE *, const char *));
 
 /* Appends a printf-formatted sentence: 0, or -1 with err. */
 int fs_rlines_add(fs_rlines *l, fs_error *err, const char *fmt, ...)

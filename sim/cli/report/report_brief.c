@@ -18,12 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sqlite3.h>
 
 #include "sim/base/vec.h"
 #include "sim/store/columns.h"
 #include "sim/store/store_changes.h"
-#include "sim/cli/shared/summary.h"
+#include "sim/store/store_query.h"
+#include "models/purchase/purchase.h"
+#include "sim/app/summary.h"
 
 #define SLO_WANTED FS_SLO_MET_SHARE  /* under it an SLO is missed: a risk */
 #define IDLE_RISK 0.10      /* idle share of a commitment that is a risk */
@@ -141,51 +142,56 @@ static int read_run(fs_store *s, long id, const char *name, brief_run *b,
     return 0;
 }
 
+/* The bills line as its months come. */
+typedef struct bill_line {
+    char *buf;
+    size_t size, at;
+    int k;
+    const char *start;
+    double horizon;
+} bill_line;
+
+static int bill_month(const fs_row *row, void *ctx, fs_error *err)
+{
+    (void)err;
+    bill_line *l = ctx;
+    if (l->at >= l->size)
+        return 1;
+    const char *month = fs_row_text(row, 0);
+    char m[64], part[64] = "";
+    double run;
+    int days;
+    if (++l->k > 3) {
+        snprintf(l->buf + l->at, l->size - l->at, "; …");
+        return 1;
+    }
+    fs_month_days(month ? month : "", l->start, l->horizon, &run, &days);
+    if (!isnan(run) && days > 0 && run < 1 - 1e-9)
+        snprintf(part, sizeof part, " (%.3g hour%s of its %d days "
+                 "run)", run * 24, fabs(run * 24 - 1) < 1e-9 ? "" : "s",
+                 days);
+    else if (!isnan(run) && days > 0 && run < days - 1e-9)
+        snprintf(part, sizeof part, " (%.3g of %d days run)", run, days);
+    l->at += (size_t)snprintf(l->buf + l->at, l->size - l->at, "%s%s: %s%s",
+                              l->k > 1 ? "; " : "", month ? month : "?",
+                              fs_report_money(fs_row_double(row, 1), 1, m,
+                                              sizeof m), part);
+    return 0;
+}
+
 /* "2026-01: $48.00 (1 of 31 days run); 2026-02: ..." into buf. */
 static void bills(fs_store *s, long id, double horizon, char *buf,
                   size_t size)
 {
-    sqlite3_stmt *st;
     buf[0] = '\0';
     char start[40] = "";
-    if (sqlite3_prepare_v2(fs_store_db(s), "SELECT start_date FROM run"
-                           " WHERE run_id = ?1", -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(st, 1, id);
-        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-            snprintf(start, sizeof start, "%s",
-                     (const char *)sqlite3_column_text(st, 0));
-        sqlite3_finalize(st);
-    }
-    if (sqlite3_prepare_v2(fs_store_db(s), "SELECT month, sum(cost_usd)"
-                           " FROM cost_monthly WHERE run_id = ?1"
-                           " GROUP BY month ORDER BY month", -1, &st,
-                           NULL) != SQLITE_OK)
-        return;
-    sqlite3_bind_int64(st, 1, id);
-    size_t at = 0;
-    int k = 0;
-    while (sqlite3_step(st) == SQLITE_ROW && at < size) {
-        const char *month = (const char *)sqlite3_column_text(st, 0);
-        char m[64], part[64] = "";
-        double run;
-        int days;
-        if (++k > 3) {
-            snprintf(buf + at, size - at, "; …");
-            break;
-        }
-        fs_month_days(month ? month : "", start, horizon, &run, &days);
-        if (!isnan(run) && days > 0 && run < 1 - 1e-9)
-            snprintf(part, sizeof part, " (%.3g hour%s of its %d days "
-                     "run)", run * 24, fabs(run * 24 - 1) < 1e-9 ? "" : "s",
-                     days);
-        else if (!isnan(run) && days > 0 && run < days - 1e-9)
-            snprintf(part, sizeof part, " (%.3g of %d days run)", run, days);
-        at += (size_t)snprintf(buf + at, size - at, "%s%s: %s%s",
-                               k > 1 ? "; " : "", month ? month : "?",
-                               fs_report_money(sqlite3_column_double(st, 1),
-                                               1, m, sizeof m), part);
-    }
-    sqlite3_finalize(st);
+    double stored;
+    fs_error err;
+    if (fs_store_run_start(s, id, start, sizeof start, &stored, &err))
+        start[0] = '\0';
+    bill_line l = {buf, size, 0, 0, start, horizon};
+    fs_query_arg a = {id, NULL, 0};
+    fs_store_each(s, FS_Q_MONTHS, &a, bill_month, &l, &err);
     if (!buf[0])
         snprintf(buf, size, "no bill");
 }
@@ -281,8 +287,8 @@ static int idle_pools(fs_store *s, const brief_run *b, fs_rbrief *br,
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         char m[64];
-        int committed = strcmp(v[i].pricing, "reserved") == 0 ||
-                        strcmp(v[i].pricing, "savings-plan") == 0;
+        const fs_purchase_option *o = fs_purchase_find(v[i].pricing);
+        int committed = o && o->commitment != FS_COMMIT_NONE;
         double share = v[i].rate > 0 ? v[i].idle_rate / v[i].rate : 0;
         if (committed && share > IDLE_RISK)
             rc = fs_rlines_add(&br->risks, err, "Unused commitment: pool %s "
@@ -296,31 +302,28 @@ static int idle_pools(fs_store *s, const brief_run *b, fs_rbrief *br,
     return rc;
 }
 
+/* One workload under the attainment wanted, as a risk line. */
+static int slo_risk(const fs_row *row, void *ctx, fs_error *err)
+{
+    const void *const *c = ctx;
+    const brief_run *b = c[0];
+    fs_rbrief *br = (fs_rbrief *)c[1];
+    const char *w = fs_row_text(row, 0);
+    char slo[64];
+    fs_format_latency(fs_row_double(row, 1), slo, sizeof slo);
+    return fs_rlines_add(&br->risks, err, "SLO missed: workload %s of run "
+                         "%s serves %.2f%% of its finished requests within "
+                         "its p99 SLO of %s (under %.0f%%).",
+                         w ? w : "?", b->name, 100 * fs_row_double(row, 2),
+                         slo, 100 * SLO_WANTED) ? -1 : 0;
+}
+
 static int slo_risks(fs_store *s, const brief_run *b, fs_rbrief *br,
                      fs_error *err)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(fs_store_db(s), "SELECT workload, slo_s,"
-                           " slo_attainment FROM latency WHERE run_id = ?1"
-                           " AND slo_s IS NOT NULL AND slo_attainment < ?2"
-                           " ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
-        return fs_error_set(err, "%s", sqlite3_errmsg(fs_store_db(s)));
-    sqlite3_bind_int64(st, 1, b->id);
-    sqlite3_bind_double(st, 2, SLO_WANTED);
-    int rc = 0;
-    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-        const char *w = (const char *)sqlite3_column_text(st, 0);
-        char slo[64];
-        fs_format_latency(sqlite3_column_double(st, 1), slo, sizeof slo);
-        rc = fs_rlines_add(&br->risks, err, "SLO missed: workload %s of run "
-                           "%s serves %.2f%% of its finished requests within "
-                           "its p99 SLO of %s (under %.0f%%).",
-                           w ? w : "?", b->name,
-                           100 * sqlite3_column_double(st, 2), slo,
-                           100 * SLO_WANTED);
-    }
-    sqlite3_finalize(st);
-    return rc;
+    const void *ctx[2] = {b, br};
+    fs_query_arg a = {b->id, NULL, SLO_WANTED};
+    return fs_store_each(s, FS_Q_SLO_MISSED, &a, slo_risk, ctx, err);
 }
 
 static int work_risks(const brief_run *b, fs_rbrief *br, fs_error *err)

@@ -24,6 +24,7 @@
 #include "sim/scenario/scenario_diff.h"
 #include "sim/store/columns.h"
 #include "sim/store/store_changes.h"
+#include "models/purchase/purchase.h"
 
 #define IDLE_CEILING 0.25   /* idle share of a pool worth a ceiling line */
 #define PLAN_PREFIX "plan["
@@ -177,8 +178,8 @@ int fs_report_gather_further(fs_store *s, long id, const char *name,
         rate += v[i].rate;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        int committed = strcmp(v[i].pricing, "reserved") == 0 ||
-                        strcmp(v[i].pricing, "savings-plan") == 0;
+        const fs_purchase_option *o = fs_purchase_find(v[i].pricing);
+        int committed = o && o->commitment != FS_COMMIT_NONE;
         if (!committed && !v[i].scales && v[i].rate > 0 &&
             v[i].idle_rate > IDLE_CEILING * v[i].rate)
             rc = ceiling(s, id, name, rate, &v[i], b, err);

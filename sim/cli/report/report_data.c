@@ -2,7 +2,7 @@
  * run_summary rows (through the declared columns), cost by month and
  * pricing model, savings against the baseline, idle cost per pool, latency
  * and SLO per workload (the reservation recommendation: report_roi.c),
- * and the six charts drawn as SVG by plots/plot.h in
+ * and every chart of plots/plot.c's table, drawn as SVG by plots/plot.h in
  * a private temporary directory. */
 #include "sim/cli/report/report.h"
 
@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sqlite3.h>
 
 #include "plots/plot.h"
 #include "sim/store/columns.h"
+#include "sim/store/store_query.h"
 #include "sim/base/grammar.h"
 #include "sim/base/vec.h"
-#include "sim/cli/shared/summary.h"
+#include "sim/app/summary.h"
 
 static const char *const head_monthly[] = {
     "Run", "Calendar month", "Pricing", "Bill", "GPU-hours"};
@@ -126,64 +126,73 @@ static int gather_summary(fs_store *s, const long *ids, fs_report *r,
     return rc;
 }
 
-/* Runs sql (one ?1 = run id) and hands each row to row(). */
-static int each_row(fs_store *s, const char *sql, long id,
-                    int (*row)(sqlite3_stmt *, fs_report *, size_t,
-                               fs_error *),
+/* A row of the report's queries, with the table it goes to. */
+typedef int (*report_row_fn)(const fs_row *, fs_report *, size_t,
+                             fs_error *);
+typedef struct report_rows {
+    report_row_fn row;
+    fs_report *r;
+    size_t run;
+} report_rows;
+
+static int one_row(const fs_row *row, void *ctx, fs_error *err)
+{
+    report_rows *rr = ctx;
+    return rr->row(row, rr->r, rr->run, err) ? -1 : 0;
+}
+
+/* Runs the store's query q for run id and hands each row to row(). */
+static int each_row(fs_store *s, fs_query q, long id, report_row_fn row,
                     fs_report *r, size_t run, fs_error *err)
 {
-    sqlite3 *db = fs_store_db(s);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        return fs_error_set(err, "%s: %s", fs_store_path(s),
-                            sqlite3_errmsg(db));
-    sqlite3_bind_int64(st, 1, id);
-    int rc = 0, step;
-    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW)
-        rc = row(st, r, run, err);
-    if (rc == 0 && step != SQLITE_DONE)
-        rc = fs_error_set(err, "%s: %s", fs_store_path(s),
-                          sqlite3_errmsg(db));
-    sqlite3_finalize(st);
-    return rc;
+    report_rows rr = {row, r, run};
+    fs_query_arg a = {id, NULL, 0};
+    return fs_store_each(s, q, &a, one_row, &rr, err);
 }
 
-static const char *text(sqlite3_stmt *st, int c)
+static const char *text(const fs_row *st, int c)
 {
-    const unsigned char *v = sqlite3_column_text(st, c);
-    return v ? (const char *)v : "–";
+    const char *v = fs_row_text(st, c);
+    return v ? v : "–";
 }
 
-static int row_monthly(sqlite3_stmt *st, fs_report *r, size_t run,
+/* A row's first two cells: the run's name and the row's key (column 0:
+ * a month, a pool, a workload). */
+static int key_cells(fs_rtable *t, const fs_report *r, size_t run,
+                     const fs_row *st, fs_error *err)
+{
+    return fs_rtable_addf(t, err, "%s", r->run_names[run]) ||
+           fs_rtable_addf(t, err, "%s", text(st, 0));
+}
+
+static int row_monthly(const fs_row *st, fs_report *r, size_t run,
                        fs_error *err)
 {
     fs_rtable *t = &r->tables[1];
     char b[64];
-    if (fs_rtable_addf(t, err, "%s", r->run_names[run]) ||
-        fs_rtable_addf(t, err, "%s", text(st, 0)) ||
+    if (key_cells(t, r, run, st, err) ||
         fs_rtable_addf(t, err, "%s", text(st, 1)) ||
         fs_rtable_addf(t, err, "%s",
-                       money(sqlite3_column_double(st, 2), b, sizeof b)))
+                       money(fs_row_double(st, 2), b, sizeof b)))
         return -1;
     return fs_rtable_addf(t, err, "%s", fs_format_thousands(
-                    sqlite3_column_double(st, 3), 1, b, sizeof b));
+                    fs_row_double(st, 3), 1, b, sizeof b));
 }
 
-static int row_idle(sqlite3_stmt *st, fs_report *r, size_t run,
+static int row_idle(const fs_row *st, fs_report *r, size_t run,
                     fs_error *err)
 {
     fs_rtable *t = &r->tables[3];
     char b[64];
-    double idle = sqlite3_column_double(st, 1);
-    double total = sqlite3_column_double(st, 3);
-    if (fs_rtable_addf(t, err, "%s", r->run_names[run]) ||
-        fs_rtable_addf(t, err, "%s", text(st, 0)) ||
+    double idle = fs_row_double(st, 1);
+    double total = fs_row_double(st, 3);
+    if (key_cells(t, r, run, st, err) ||
         fs_rtable_addf(t, err, "%s", money(idle, b, sizeof b)) ||
         fs_rtable_addf(t, err, "%s", fs_format_thousands(
-                           sqlite3_column_double(st, 2), 1, b, sizeof b)) ||
+                           fs_row_double(st, 2), 1, b, sizeof b)) ||
         fs_rtable_addf(t, err, "%s", money(total, b, sizeof b)))
         return -1;
-    if (total > 0 && sqlite3_column_type(st, 4) != SQLITE_NULL)
+    if (total > 0 && !fs_row_null(st, 4))
         return fs_rtable_addf(t, err,
                               "%.2f%% (MIG: %.1f%% of this %s is idle)",
                               100 * idle / total, 100 * idle / total,
@@ -194,48 +203,47 @@ static int row_idle(sqlite3_stmt *st, fs_report *r, size_t run,
 
 /* A training workload's first two cells: its jobs, finished of all, in
  * place of requests (it has no latency row). */
-static int training_cells(sqlite3_stmt *st, fs_rtable *t, fs_error *err)
+static int training_cells(const fs_row *st, fs_rtable *t, fs_error *err)
 {
     char b[64], a[64];
-    fs_format_thousands(sqlite3_column_double(st, 12), 0, b, sizeof b);
-    fs_format_thousands(sqlite3_column_double(st, 13), 0, a, sizeof a);
+    fs_format_thousands(fs_row_double(st, 12), 0, b, sizeof b);
+    fs_format_thousands(fs_row_double(st, 13), 0, a, sizeof a);
     return fs_rtable_addf(t, err, "training: %s of %s jobs finished", b, a) ||
            fs_rtable_addf(t, err, "–");
 }
 
-static int request_cells(sqlite3_stmt *st, fs_rtable *t, fs_error *err)
+static int request_cells(const fs_row *st, fs_rtable *t, fs_error *err)
 {
     char b[64], u[64];
-    double un = sqlite3_column_double(st, 10);
-    double arrived = sqlite3_column_double(st, 11);
+    double un = fs_row_double(st, 10);
+    double arrived = fs_row_double(st, 11);
     double share = arrived > 0 ? un / arrived : 0;
     fs_format_thousands(un, 0, u, sizeof u);
     return fs_rtable_addf(t, err, "%s", fs_format_thousands(
-                              sqlite3_column_double(st, 1), 0, b, sizeof b)) ||
+                              fs_row_double(st, 1), 0, b, sizeof b)) ||
            fs_rtable_addf(t, err, "%s (%.2f%%)%s", u, 100 * share,
                           share > FS_OVERLOADED_SHARE ? ", overloaded" : "");
 }
 
 /* SLO attainment, flagged as overload is when under FS_SLO_MET_SHARE. */
-static int attainment_cell(sqlite3_stmt *st, fs_rtable *t, fs_error *err)
+static int attainment_cell(const fs_row *st, fs_rtable *t, fs_error *err)
 {
-    if (sqlite3_column_type(st, 6) == SQLITE_NULL)
+    if (fs_row_null(st, 6))
         return fs_rtable_addf(t, err, "–");
-    double a = sqlite3_column_double(st, 6);
+    double a = fs_row_double(st, 6);
     return fs_rtable_addf(t, err, "%.2f%%%s", 100 * a,
                           fs_slo_missed(a) ? ", SLO missed" : "");
 }
 
-static int row_workload(sqlite3_stmt *st, fs_report *r, size_t run,
+static int row_workload(const fs_row *st, fs_report *r, size_t run,
                         fs_error *err)
 {
     fs_rtable *t = &r->tables[4];
     char b[64];
-    double used = sqlite3_column_double(st, 7);
-    double all = sqlite3_column_double(st, 8);
-    int training = sqlite3_column_type(st, 1) == SQLITE_NULL;
-    if (fs_rtable_addf(t, err, "%s", r->run_names[run]) ||
-        fs_rtable_addf(t, err, "%s", text(st, 0)) ||
+    double used = fs_row_double(st, 7);
+    double all = fs_row_double(st, 8);
+    int training = fs_row_null(st, 1);
+    if (key_cells(t, r, run, st, err) ||
         (training ? training_cells(st, t, err)
                   : request_cells(st, t, err)) ||
         fs_rtable_addf(t, err, "%s",
@@ -243,54 +251,16 @@ static int row_workload(sqlite3_stmt *st, fs_report *r, size_t run,
         (all > 0 ? fs_rtable_addf(t, err, "%.2f%%", 100 * used / all)
                  : fs_rtable_addf(t, err, "–")) ||
         fs_rtable_addf(t, err, "%s",
-                       money(sqlite3_column_double(st, 9), b, sizeof b)))
+                       money(fs_row_double(st, 9), b, sizeof b)))
         return -1;
     for (int c = 2; c <= 5; c++)
-        if (sqlite3_column_type(st, c) == SQLITE_NULL
+        if (fs_row_null(st, c)
                 ? fs_rtable_addf(t, err, "–")
                 : fs_rtable_addf(t, err, "%s", seconds(
-                      sqlite3_column_double(st, c), b, sizeof b)))
+                      fs_row_double(st, c), b, sizeof b)))
             return -1;
     return attainment_cell(st, t, err);
 }
-
-static const char sql_monthly[] =
-    "SELECT month, pricing, SUM(cost_usd), SUM(gpu_hours) FROM cost_monthly"
-    " WHERE run_id = ?1 GROUP BY month, pricing ORDER BY month, pricing";
-/* Column 4: the GPU of a pool cut into MIG slices (NULL otherwise), so
- * its row says "N% of this A100 is idle". */
-static const char sql_idle[] =
-    "SELECT pool, SUM(CASE WHEN workload IS NULL THEN cost_usd ELSE 0 END),"
-    " SUM(CASE WHEN workload IS NULL THEN gpu_hours ELSE 0 END),"
-    " SUM(cost_usd),"
-    " (SELECT p.gpu FROM pool p WHERE p.run_id = a.run_id"
-    "  AND p.pool = a.pool AND EXISTS (SELECT 1 FROM slice_utilization s"
-    "  WHERE s.run_id = a.run_id AND s.pool = a.pool))"
-    " FROM cost_allocation a WHERE run_id = ?1"
-    " GROUP BY pool ORDER BY pool";
-/* Every workload of the run: those that served requests (latency) and
- * those that ran jobs or were billed (cost_allocation: training teams),
- * each with its showback cost; latency columns NULL for training. */
-static const char sql_workload[] =
-    "SELECT w.name, l.count, l.mean_s, l.p50_s, l.p99_s, l.slo_s,"
-    " l.slo_attainment,"
-    " (SELECT TOTAL(a.gpu_hours) FROM cost_allocation a"
-    "  WHERE a.run_id = ?1 AND a.workload = w.name),"
-    " (SELECT TOTAL(a.gpu_hours) FROM cost_allocation a"
-    "  WHERE a.run_id = ?1),"
-    " (SELECT TOTAL(a.cost_usd) FROM cost_allocation a"
-    "  WHERE a.run_id = ?1 AND a.workload = w.name),"
-    " coalesce(l.unfinished, 0) + coalesce(l.dropped, 0),"
-    " coalesce(l.arrivals, 0),"
-    " (SELECT count(*) FROM job j WHERE j.run_id = ?1"
-    "  AND j.workload = w.name AND j.status = 'finished'),"
-    " (SELECT count(*) FROM job j WHERE j.run_id = ?1"
-    "  AND j.workload = w.name)"
-    " FROM (SELECT workload AS name FROM latency WHERE run_id = ?1"
-    "  UNION SELECT workload FROM cost_allocation WHERE run_id = ?1"
-    "  AND workload IS NOT NULL) w"
-    " LEFT JOIN latency l ON l.run_id = ?1 AND l.workload = w.name"
-    " ORDER BY w.name";
 
 /* Δ and Δ% of v against b, as cells. */
 static int delta_cells(fs_rtable *t, double v, double b, fs_error *err)
@@ -353,7 +323,7 @@ static char *slurp(const char *path)
     return buf;
 }
 
-/* Draws the six charts as SVG in a private directory; a chart that cannot
+/* Draws every chart as SVG in a private directory; a chart that cannot
  * be drawn gets a note saying why. */
 static int gather_charts(fs_store *s, const long *ids, long base,
                          fs_report *r, fs_error *err)
@@ -430,9 +400,9 @@ int fs_report_gather(fs_store *s, const long *ids, size_t n, long base,
     }
     int rc = gather_summary(s, ids, r, err);
     for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = each_row(s, sql_monthly, ids[i], row_monthly, r, i, err) ||
-             each_row(s, sql_idle, ids[i], row_idle, r, i, err) ||
-             each_row(s, sql_workload, ids[i], row_workload, r, i, err)
+        rc = each_row(s, FS_Q_MONTH_PRICING, ids[i], row_monthly, r, i, err) ||
+             each_row(s, FS_Q_IDLE, ids[i], row_idle, r, i, err) ||
+             each_row(s, FS_Q_WORKLOADS, ids[i], row_workload, r, i, err)
                  ? -1 : 0;
     if (rc == 0)
         rc = gather_savings(s, ids, base, r, err);

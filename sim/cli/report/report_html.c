@@ -168,14 +168,9 @@ int fs_report_write_html(const fs_report *r, FILE *out)
           "<title>fleetsim budget review</title>\n<style>", out);
     fputs(style, out);
     fputs("</style>\n</head>\n<body>\n<h1>fleetsim budget review</h1>\n"
-          "<p>Runs: ", out);
-    for (size_t i = 0; i < r->nruns; i++) {
-        fputs(i ? ", " : "", out);
-        esc(out, r->run_names[i]);
-    }
-    fputs(". Baseline: ", out);
-    esc(out, r->baseline_name);
-    fputs(".</p>\n", out);
+          "<p>", out);
+    fs_report_write_runs(out, r, esc);
+    fputs("</p>\n", out);
     brief(out, &r->brief);
     for (int k = 0; k < FS_REPORT_TABLES; k++)
         table(out, &r->tables[k]);

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "sim/base/names.h"
-#include "sim/cli/shared/run_exec.h"
+#include "sim/app/run_exec.h"
 #include "sim/scenario/config.h"
 #include "sim/scenario/scenario_diff.h"
 #include "sim/scenario/scenario_text.h"

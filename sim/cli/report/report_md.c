@@ -87,14 +87,9 @@ static void brief(FILE *out, const fs_rbrief *b)
 int fs_report_write_md(const fs_report *r, char *const *chart_files,
                        FILE *out)
 {
-    fputs("# fleetsim budget review\n\nRuns: ", out);
-    for (size_t i = 0; i < r->nruns; i++) {
-        fputs(i ? ", " : "", out);
-        cell(out, r->run_names[i]);
-    }
-    fputs(". Baseline: ", out);
-    cell(out, r->baseline_name);
-    fputs(".\n\n", out);
+    fputs("# fleetsim budget review\n\n", out);
+    fs_report_write_runs(out, r, cell);
+    fputs("\n\n", out);
     brief(out, &r->brief);
     for (int k = 0; k < FS_REPORT_TABLES; k++)
         table(out, &r->tables[k]);

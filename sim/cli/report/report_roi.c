@@ -1,7 +1,7 @@
 /* report_roi.c -- the budget review's reservation recommendation: for
  * each run and pool, what `fleetsim roi` recommends with its defaults
  * (1-year term, no upfront, hour-by-hour demand over the whole run, 8% a
- * year), through sim/cli/shared/roi_run.c (the ri-breakeven chart makes the
+ * year), through sim/app/roi_run.c (the ri-breakeven chart makes the
  * same call, so the two agree to the cent).  A pool that cannot be priced, or a
  * run sampled more coarsely than hourly, gets a note row instead: the
  * report never fails for it.  A pool already bought reserved (or on a
@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cli/shared/roi_run.h"
+#include "sim/app/roi_run.h"
 #include "sim/store/store.h"
+#include "sim/store/store_query.h"
 #include "models/purchase/purchase.h"
 
 #define NCOLS 12
@@ -94,21 +95,12 @@ static int pool_row(fs_rtable *t, const char *run, const fs_roi_row *w,
            add(t, err, "") ? -1 : 0;
 }
 
-/* The pool's pricing ("on-demand", "reserved", ...) into buf. */
+/* The pool's stored pricing (its purchase option's name) into buf. */
 static void pool_pricing(fs_store *s, long id, const char *pool, char *buf,
                          size_t size)
 {
-    sqlite3_stmt *st;
-    buf[0] = '\0';
-    if (sqlite3_prepare_v2(fs_store_db(s), "SELECT pricing FROM pool WHERE"
-                           " run_id = ?1 AND pool = ?2", -1, &st,
-                           NULL) != SQLITE_OK)
-        return;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_text(st, 2, pool, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-        snprintf(buf, size, "%s", (const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
+    fs_error err;
+    fs_store_pool_pricing(s, id, pool, buf, size, &err);
 }
 
 /* The realised saving of a pool already committed: its list cost (the
@@ -133,15 +125,9 @@ static int realised_saving(fs_store *s, long id, const char *pool,
         }
     free(v);
     double horizon = 0;
-    sqlite3_stmt *st;
-    if (rc == 0 && sqlite3_prepare_v2(fs_store_db(s), "SELECT horizon_s FROM"
-                                      " run WHERE run_id = ?1", -1, &st,
-                                      NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(st, 1, id);
-        if (sqlite3_step(st) == SQLITE_ROW)
-            horizon = sqlite3_column_double(st, 0);
-        sqlite3_finalize(st);
-    }
+    char start[40];
+    if (rc == 0)
+        fs_store_run_start(s, id, start, sizeof start, &horizon, &err);
     *monthly = horizon > 0 ? *total * 730 * 3600 / horizon : NAN;
     return rc;
 }
@@ -152,8 +138,8 @@ static int reserved_row(fs_store *s, long id, fs_rtable *t, const char *run,
 {
     char note[300], m[64], a[64];
     double saved, monthly;
-    const char *what = strcmp(pricing, "reserved") == 0
-                           ? "reserved" : "on a savings plan";
+    const fs_purchase_option *o = fs_purchase_find(pricing);
+    const char *what = o ? o->label : pricing;
     if (realised_saving(s, id, w->pool, &saved, &monthly))
         snprintf(note, sizeof note, "already %s: no reservation "
                  "recommended (realised saving: unknown, the catalog has no "
@@ -198,7 +184,7 @@ static int run_rows(fs_store *s, long id, const char *run, fs_report *r,
     fs_roi_pool *pools = NULL;
     size_t np = 0;
     fs_error why;
-    if (fs_roi_for_run(fs_store_db(s), id, &q, &pools, &np, &why))
+    if (fs_roi_for_run(s, id, &q, &pools, &np, &why))
         return note_row(t, run, "—", why.msg, err);
     if (np == 0)
         return note_row(t, run, "—", "the run has no pools", err);
@@ -208,12 +194,12 @@ static int run_rows(fs_store *s, long id, const char *run, fs_report *r,
         const fs_roi_row *w = &pools[i].row;
         pool_pricing(s, id, w->pool, pricing, sizeof pricing);
         const fs_purchase_option *o = fs_purchase_find(pricing);
-        int committed = o && strcmp(o->focus_category, "Committed") == 0;
+        int committed = o && o->commitment != FS_COMMIT_NONE;
         if (pools[i].ok && committed)
             rc = reserved_row(s, id, t, run, w, pricing, err);
         else if (pools[i].ok)
             rc = pool_row(t, run, w, pricing, err) ||
-                 (strcmp(pricing, "spot") != 0 &&
+                 (!(o && o->interruptible) &&
                   candidate(r, id, run, w, err)) ? -1 : 0;
         else
             rc = note_row(t, run, w->pool, pools[i].note, err);

@@ -47,3 +47,16 @@ int fs_rtable_add(fs_rtable *t, const char *text, fs_error *err)
 {
     return fs_rtable_addf(t, err, "%s", text);
 }
+
+void fs_report_write_runs(FILE *out, const fs_report *r,
+                          void (*esc)(FILE *, const char *))
+{
+    fputs("Runs: ", out);
+    for (size_t i = 0; i < r->nruns; i++) {
+        fputs(i ? ", " : "", out);
+        esc(out, r->run_names[i]);
+    }
+    fputs(". Baseline: ", out);
+    esc(out, r->baseline_name);
+    fputs(".", out);
+}

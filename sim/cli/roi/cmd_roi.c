@@ -3,14 +3,13 @@
  * [--savings-plan] [--all] [--discount D] [--discount-rate R]
  * [--lookback D] [--format ...]`.
  *
- * Reads the options; sim/cli/shared/roi_run.c computes each pool's
+ * Reads the options; sim/app/roi_run.c computes each pool's
  * recommendation and roi_out.c prints it (--all: roi_options.c, every
  * option in one table).  A pool that cannot be priced
  * is said so on stderr and skipped. */
 #include "sim/cli/commands.h"
 
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +17,7 @@
 #include "sim/base/grammar.h"
 #include "sim/cli/shared/help.h"
 #include "sim/cli/roi/roi_out.h"
-#include "sim/cli/shared/roi_run.h"
+#include "sim/app/roi_run.h"
 #include "sim/store/store.h"
 
 typedef struct roi_opts {
@@ -166,11 +165,10 @@ static int parse_args(int argc, char **argv, roi_opts *o)
 /* Every pool's recommendation, printed; the exit status. */
 static int roi_all(fs_store *s, const roi_opts *o, fs_error *err)
 {
-    sqlite3 *db = fs_store_db(s);
     long run;
     double horizon;
     if (fs_store_find_run(s, o->run, &run, err) ||
-        fs_roi_run_horizon(db, run, &horizon, err))
+        fs_roi_run_horizon(s, run, &horizon, err))
         return FS_EXIT_FAIL;
     if (o->lookback_s > horizon * (1 + 1e-9)) {
         char h[32];
@@ -189,14 +187,14 @@ static int roi_all(fs_store *s, const roi_opts *o, fs_error *err)
     q.lookback_s = o->lookback_s;
     if (o->all) {
         size_t n = 0;
-        if (fs_roi_print_options(stdout, o->fmt, db, run, &q, &n, err))
+        if (fs_roi_print_options(stdout, o->fmt, s, run, &q, &n, err))
             return FS_EXIT_FAIL;
         if (n > 0)
             return FS_EXIT_OK;
     }
     fs_roi_pool *pools = NULL;
     size_t np = 0, nrows = 0, not_sold = 0;
-    if (!o->all && fs_roi_for_run(db, run, &q, &pools, &np, err))
+    if (!o->all && fs_roi_for_run(s, run, &q, &pools, &np, err))
         return FS_EXIT_FAIL;
     if (np == 0) {
         if (o->pool)

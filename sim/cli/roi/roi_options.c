@@ -53,24 +53,6 @@ static int by_cost(const void *a, const void *b)
     return x->option - y->option;
 }
 
-static const char *money(double v, char *buf, size_t len)
-{
-    char t[64];
-    if (isnan(v))
-        return "-";
-    snprintf(buf, len, "$%s", fs_format_thousands(v, 2, t, sizeof t));
-    return buf;
-}
-
-/* What the option buys: a count, or a plan's commitment. */
-static void buys(const fs_roi_row *w, char *buf, size_t len)
-{
-    if (w->plan)
-        snprintf(buf, len, "commit $%.2f/h", w->r.commitment);
-    else
-        snprintf(buf, len, "reserve %ld", w->r.count);
-}
-
 static void break_even(const fs_roi_result *r, char *buf, size_t len)
 {
     if (isnan(r->break_even_months))
@@ -92,8 +74,8 @@ static void heading(FILE *out, const fs_roi_row *w, int md)
                     : "\npool %s (%s): %s %s / month (730 h); the %.4g h "
                       "sized: %s%s\n", pool ? pool : "?", w->gpu,
             w->vs_spot ? "as run on spot" : "all on demand",
-            money(w->r.on_demand_monthly, a, sizeof a), w->span_h,
-            money(w->baseline_usd, b, sizeof b),
+            fs_roi_money(w->r.on_demand_monthly, a, sizeof a), w->span_h,
+            fs_roi_money(w->baseline_usd, b, sizeof b),
             bill ? ", the run's bill for this pool" : "");
     free(pool);
 }
@@ -119,14 +101,14 @@ static void print_text(FILE *out, const entry *e, size_t n, int md)
                     e[i].p.note);
             continue;
         }
-        buys(w, what, sizeof what);
+        fs_roi_buys(w->plan, w->r.commitment, w->r.count, what, sizeof what);
         snprintf(pct, sizeof pct, "%.1f%%", w->r.savings_pct);
         break_even(&w->r, be, sizeof be);
         fprintf(out, hfmt, name, w->rate_basis ? w->rate_basis : "-", what,
-                money(w->r.upfront_cost, up, sizeof up),
-                money(w->r.with_monthly, mo, sizeof mo),
-                money(w->r.savings_monthly, sv, sizeof sv), pct, be,
-                money(w->r.npv, npv, sizeof npv));
+                fs_roi_money(w->r.upfront_cost, up, sizeof up),
+                fs_roi_money(w->r.with_monthly, mo, sizeof mo),
+                fs_roi_money(w->r.savings_monthly, sv, sizeof sv), pct, be,
+                fs_roi_money(w->r.npv, npv, sizeof npv));
     }
 }
 
@@ -146,7 +128,7 @@ static void print_csv_rows(FILE *out, const entry *e, size_t n, int rank0)
         fputc(',', out);
         fs_csv_write_field(out, w->gpu);
         fprintf(out, ",%d,%s,%s,%s,%s,", rank0 + (int)i + 1,
-                w->plan ? "savings-plan" : "reserved", w->term, w->upfront,
+                fs_roi_pricing(w), w->term, w->upfront,
                 w->rate_basis ? w->rate_basis : "");
         if (!w->plan)
             fprintf(out, "%ld", r->count);
@@ -185,7 +167,7 @@ static void print_json_rows(FILE *out, const entry *e, size_t n,
         fprintf(out, ", \"rank\": %zu, \"pricing\": \"%s\", \"term\": "
                 "\"%s\", \"upfront\": \"%s\", \"rate_basis\": \"%s\", "
                 "\"recommended_count\": ", i + 1,
-                w->plan ? "savings-plan" : "reserved", w->term, w->upfront,
+                fs_roi_pricing(w), w->term, w->upfront,
                 w->rate_basis ? w->rate_basis : "");
         if (w->plan)
             fputs("null", out);
@@ -265,7 +247,7 @@ static void print_all(FILE *out, int fmt, entry *e, size_t n, size_t npools)
     free(one);
 }
 
-int fs_roi_print_options(FILE *out, int fmt, sqlite3 *db, long run,
+int fs_roi_print_options(FILE *out, int fmt, fs_store *s, long run,
                          const fs_roi_query *base, size_t *npools,
                          fs_error *err)
 {
@@ -278,7 +260,7 @@ int fs_roi_print_options(FILE *out, int fmt, sqlite3 *db, long run,
         q.plan = options[o].plan;
         fs_roi_pool *pools;
         size_t k;
-        if (fs_roi_for_run(db, run, &q, &pools, &k, err)) {
+        if (fs_roi_for_run(s, run, &q, &pools, &k, err)) {
             free(e);
             return -1;
         }

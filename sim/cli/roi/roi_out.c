@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include "models/purchase/billing.h"
 #include "sim/base/textout.h"
+#include "models/purchase/purchase.h"
 #include "sim/store/store.h"
 
 /* The recommended count, or for a savings plan the commitment. */
@@ -57,7 +58,7 @@ static void print_json_row(FILE *out, const fs_roi_row *w)
     fputs(", \"gpu\": ", out);
     fs_json_write_string(out, w->gpu);
     fprintf(out, ", \"pricing\": \"%s\", ",
-            w->plan ? "savings-plan" : "reserved");
+            fs_roi_pricing(w));
     if (w->plan)
         fputs("\"recommended_count\": null, ", out);
     else
@@ -125,7 +126,7 @@ static void print_csv(FILE *out, const fs_roi_row *rows, size_t n)
         fs_csv_write_field(out, w->pool);
         fputc(',', out);
         fs_csv_write_field(out, w->gpu);
-        fprintf(out, ",%s,", w->plan ? "savings-plan" : "reserved");
+        fprintf(out, ",%s,", fs_roi_pricing(w));
         if (!w->plan)
             fprintf(out, "%ld", r->count);
         csv_num(out, w->plan ? r->commitment : NAN, "%.2f");
@@ -153,7 +154,14 @@ static void print_csv(FILE *out, const fs_roi_row *rows, size_t n)
     }
 }
 
-static const char *money(double v, char *buf, size_t len)
+const char *fs_roi_pricing(const fs_roi_row *w)
+{
+    const fs_purchase_option *o =
+        fs_purchase_committing(w->plan ? FS_COMMIT_SPEND : FS_COMMIT_COUNT);
+    return o ? o->name : "?";
+}
+
+const char *fs_roi_money(double v, char *buf, size_t len)
 {
     if (isnan(v))
         return "-";
@@ -162,13 +170,13 @@ static const char *money(double v, char *buf, size_t len)
     return buf;
 }
 
-/* The daily-average choice, as the hour-by-hour one is written. */
-static void daily_text(const fs_roi_row *w, char *buf, size_t len)
+void fs_roi_buys(int plan, double commitment, long count, char *buf,
+                 size_t len)
 {
-    if (w->plan)
-        snprintf(buf, len, "commit $%.2f/h", w->r.daily_commitment);
+    if (plan)
+        snprintf(buf, len, "commit $%.2f/h", commitment);
     else
-        snprintf(buf, len, "reserve %ld", w->r.daily_count);
+        snprintf(buf, len, "reserve %ld", count);
 }
 
 /* The baseline in dollars over the hours sized, and whether it is the
@@ -181,18 +189,18 @@ static void baseline_line(FILE *out, const char *row, const fs_roi_row *w)
              w->vs_spot ? "as run on spot" : "all on demand", w->span_h);
     if (isnan(w->billed_usd))
         snprintf(s, sizeof s, "%s (instances launched, provisioning "
-                 "included)", money(w->baseline_usd, a, sizeof a));
+                 "included)", fs_roi_money(w->baseline_usd, a, sizeof a));
     else if (w->billed_is_baseline &&
              fabs(fs_round_cents(w->baseline_usd) -
                   fs_round_cents(w->billed_usd)) < 0.005)
         snprintf(s, sizeof s, "%s: the run's bill for this pool, "
-                 "provisioning included", money(w->baseline_usd, a,
+                 "provisioning included", fs_roi_money(w->baseline_usd, a,
                                                 sizeof a));
     else
         snprintf(s, sizeof s, "%s (instances launched, provisioning "
                  "included); the run billed %s%s",
-                 money(w->baseline_usd, a, sizeof a),
-                 money(w->billed_usd, b, sizeof b), w->billed_is_baseline
+                 fs_roi_money(w->baseline_usd, a, sizeof a),
+                 fs_roi_money(w->billed_usd, b, sizeof b), w->billed_is_baseline
                  ? " (the difference: minimum charges per launch)" : "");
     fprintf(out, row, what, s);
 }
@@ -203,7 +211,8 @@ static void print_block(FILE *out, const fs_roi_row *w, int md)
     char *pool = fs_text_escape(w->pool), what[128], daily[64], a[64];
     const char *row = md ? "| %s | %s |\n" : "  %-38s %s\n";
     what_text(w, what, sizeof what);
-    daily_text(w, daily, sizeof daily);
+    fs_roi_buys(w->plan, w->r.daily_commitment, w->r.daily_count, daily,
+                sizeof daily);
     fprintf(out, md ? "\n### pool %s (%s): %s\n\n| | |\n|---|---|\n"
                     : "pool %s (%s): %s\n", pool ? pool : "?", w->gpu, what);
     free(pool);
@@ -224,17 +233,17 @@ static void print_block(FILE *out, const fs_roi_row *w, int md)
                 "against what the pool paid on spot (interruptions "
                 "included), not against on demand");
     baseline_line(out, row, w);
-    fprintf(out, row, "upfront", money(r->upfront_cost, a, sizeof a));
+    fprintf(out, row, "upfront", fs_roi_money(r->upfront_cost, a, sizeof a));
     fprintf(out, row, "recurring / month (730 h)",
-            money(r->recurring_monthly, a, sizeof a));
+            fs_roi_money(r->recurring_monthly, a, sizeof a));
     fprintf(out, row, w->vs_spot ? "as run on spot / month (730 h)"
                                  : "all on demand / month (730 h)",
-            money(r->on_demand_monthly, a, sizeof a));
+            fs_roi_money(r->on_demand_monthly, a, sizeof a));
     fprintf(out, row, w->plan ? "with the plan / month (730 h)"
                               : "with the reservation / month (730 h)",
-            money(r->with_monthly, a, sizeof a));
+            fs_roi_money(r->with_monthly, a, sizeof a));
     char s[320];
-    snprintf(s, sizeof s, "%s (%.1f%%)", money(r->savings_monthly, a,
+    snprintf(s, sizeof s, "%s (%.1f%%)", fs_roi_money(r->savings_monthly, a,
              sizeof a), r->savings_pct);
     fprintf(out, row, "savings / month (730 h)", s);
     if (isnan(r->break_even_months))
@@ -247,17 +256,17 @@ static void print_block(FILE *out, const fs_roi_row *w, int md)
     else
         snprintf(s, sizeof s, "%.1f%%", 100 * r->utilization);
     fprintf(out, row, w->plan ? "commitment used" : "reservation used", s);
-    fprintf(out, row, "NPV of the savings", money(r->npv, a, sizeof a));
+    fprintf(out, row, "NPV of the savings", fs_roi_money(r->npv, a, sizeof a));
     if (r->months > 1) {
         char b[64], c2[64];
         snprintf(s, sizeof s, "month 1 %s cash (%s amortized), months 2-%d "
-                 "%s each", money(r->cash_flow[0], a, sizeof a),
-                 money(r->amortized_flow[0], b, sizeof b), r->months,
-                 money(r->cash_flow[1], c2, sizeof c2));
+                 "%s each", fs_roi_money(r->cash_flow[0], a, sizeof a),
+                 fs_roi_money(r->amortized_flow[0], b, sizeof b), r->months,
+                 fs_roi_money(r->cash_flow[1], c2, sizeof c2));
         fprintf(out, row, "cash flow (saving)", s);
     }
     snprintf(s, sizeof s, "%s: %s / month (730 h)", daily,
-             money(r->daily_monthly, a, sizeof a));
+             fs_roi_money(r->daily_monthly, a, sizeof a));
     fprintf(out, row, "sized on daily averages", s);
 }
 

@@ -9,8 +9,8 @@
  * --progress, FLEETSIM_PROGRESS and --quiet. */
 #include "sim/cli/commands.h"
 #include "sim/base/grammar.h"
-#include "sim/cli/shared/progress.h"
-#include "sim/cli/shared/run_exec.h"
+#include "sim/app/progress.h"
+#include "sim/app/run_exec.h"
 #include "sim/cli/shared/run_options.h"
 #include "sim/scenario/scenario.h"
 #include "sim/fleet/world/world.h"

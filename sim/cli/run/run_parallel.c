@@ -15,8 +15,8 @@
  *   the replications' outputs in replication order, as -j 1 prints them.
  *   Its stderr (warnings, errors) is the parent's.  Workers draw no
  *   progress line (several would garble one terminal line). */
-#include "sim/cli/shared/run_exec.h"
-#include "sim/cli/shared/workers.h"
+#include "sim/app/run_exec.h"
+#include "sim/app/workers.h"
 #include "sim/cli/commands.h"
 #include "sim/scenario/scenario.h"
 #include "sim/store/store.h"

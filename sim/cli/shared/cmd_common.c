@@ -29,21 +29,6 @@ int fs_usage_error(const char *cmd, const char *fmt, ...)
     return FS_EXIT_USAGE;
 }
 
-void fs_print_line(const char *prefix, const char *msg)
-{
-    char *v = fs_text_visible(msg);
-    fprintf(stderr, "%s%s\n", prefix, v ? v : msg);
-    free(v);
-}
-
-int fs_fail(const char *msg)
-{
-    char *v = fs_text_visible(msg);   /* input bytes never drive the tty */
-    fprintf(stderr, "fleetsim: %s\n", v ? v : msg);
-    free(v);
-    return FS_EXIT_FAIL;
-}
-
 int fs_unknown_option(const char *cmd, const char *arg,
                       const char *const *known)
 {

@@ -2,6 +2,7 @@
  * help text of each command.  The reference listings (scenario keys,
  * run_summary columns) are generated from their tables in help_ref.c. */
 #include "sim/cli/shared/help.h"
+#include "plots/plot.h"
 
 #include <string.h>
 
@@ -203,31 +204,12 @@ static const char export_help[] =
 "cost_monthly rows to the cent (EffectiveCost).  A text cell that would\n"
 "start a spreadsheet formula (= + - @, tab, CR) is written as text, behind\n"
 "a single quote, in every CSV fleetsim writes; numbers stay numbers.\n";
-static const char plot_help[] =
+static const char plot_help_head[] =
 "Draws one chart of the RUNs with gnuplot (the Debian package gnuplot-nox;\n"
 "without it: exit 1).  The format follows --out's extension: png, svg, pdf.\n"
-"The same runs give the same bytes.  Charts:\n"
-"  monthly-cost     cost per calendar month (cost_monthly), one bar per run\n"
-"                   and month, stacked by pricing model; a partial month\n"
-"                   labelled \"2026-01 (7 of 31 days)\"; each run's 730-hour\n"
-"                   run rate beside its months\n"
-"  utilization      GPUs provisioned and busy of each pool over time, each\n"
-"                   at its value (colour and dash tell equal lines apart)\n"
-"  latency-cdf      latency CDF of each workload drawn through the stored\n"
-"                   percentiles (p50, p90, p95, p99, p99.9), SLO marked;\n"
-"                   log latency axis in time units\n"
-"  cost-vs-latency  each run as a point: run-rate cost (730-hour month)\n"
-"                   against p99 of finished requests (log axis); Pareto\n"
-"                   front marked; overloaded runs (over 1% unfinished)\n"
-"                   ringed and off the front\n"
-"  ri-breakeven     one pool per run (--pool, else its on-demand pool with\n"
-"                   the largest bill): what `fleetsim roi` recommends for the --term\n"
-"                   (no upfront), from roi's own figures: the hourly\n"
-"                   demand with the reserved count and the on-demand\n"
-"                   overflow above it, and the cumulative cost all on\n"
-"                   demand against with the reservation\n"
-"  savings          waterfall of run-rate cost from the baseline\n"
-"                   (--baseline, else the first RUN) through the others\n"
+"The same runs give the same bytes.  Charts:\n";
+/* ... each chart of plots/plot.c's table (plot_help_text), then: */
+static const char plot_help_tail[] =
 "Each series has its own colour and dash pattern; legends stand outside\n"
 "the plot.  Names reach gnuplot only as data, never as its commands.\n"
 "Templates: plots/NAME.gp in $FLEETSIM_PLOTS or the installed data\n"
@@ -263,7 +245,7 @@ static const char report_help[] =
 "cost, difference in $ and %), idle cost per pool (cost_allocation rows\n"
 "without a workload), GPU-hours used, showback cost and latency against\n"
 "the SLO per workload (every workload, training teams included; under 99%\n"
-"within the SLO: \"SLO missed\"), and the six charts of `fleetsim plot`\n"
+"within the SLO: \"SLO missed\"), and every chart of `fleetsim plot`\n"
 "(ri-breakeven for each run's on-demand pool with the largest bill),\n"
 "drawn at their own size (text at least 11 px).  A chart that cannot be\n"
 "drawn for these runs (no priceable pool, no gnuplot) gets a one-line\n"
@@ -472,6 +454,20 @@ static const char roi_help[] =
 "(the term's monthly savings, month m discounted by (1 + R)^(m/12)),\n"
 "daily_average_count and daily_average_cost_usd.\n";
 
+/* `fleetsim help plot`: the charts listed from their table (plots/plot.c),
+ * so that a chart added there is in the help with no second list. */
+static const char *plot_help_text(void)
+{
+    static char text[8192];
+    if (!text[0]) {
+        size_t at = (size_t)snprintf(text, sizeof text, "%s", plot_help_head);
+        fs_plot_chart_help_list(text + at, sizeof text - at);
+        at = strlen(text);
+        snprintf(text + at, sizeof text - at, "%s", plot_help_tail);
+    }
+    return text;
+}
+
 const char *fs_help_text(const char *topic)
 {
     static const struct { const char *topic, *text; } texts[] = {
@@ -479,13 +475,13 @@ const char *fs_help_text(const char *topic)
         {"rm", rm_help}, {"import", import_help}, {"merge", merge_help}, {"roi", roi_help},
         {"catalog", catalog_help}, {"fit", fit_help}, {"plan", plan_help},
         {"calibrate", calibrate_help},
-        {"export", export_help}, {"plot", plot_help},
+        {"export", export_help}, {"plot", NULL},
         {"report", report_help}, {"trace", trace_help},
     };
     if (!topic)
         return NULL;
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         if (strcmp(topic, texts[i].topic) == 0)
-            return texts[i].text;
+            return texts[i].text ? texts[i].text : plot_help_text();
     return NULL;
 }

@@ -7,7 +7,7 @@
 #define FS_RUN_OPTIONS_H
 
 #include "sim/cli/shared/parse_options.h"
-#include "sim/cli/shared/progress.h"
+#include "sim/app/progress.h"
 
 typedef struct fs_run_common {
     const char *db;

@@ -17,7 +17,7 @@
  * fleet see the same arrivals and demands (common random numbers), and a
  * run is the same whichever shard or worker runs it. */
 #include "sim/cli/commands.h"
-#include "sim/cli/shared/run_exec.h"
+#include "sim/app/run_exec.h"
 #include "sim/cli/sweep/sweep_impl.h"
 #include "sim/base/grammar.h"
 #include "sim/fleet/world/estimate.h"

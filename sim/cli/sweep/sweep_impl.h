@@ -4,7 +4,7 @@
 #ifndef FS_SWEEP_IMPL_H
 #define FS_SWEEP_IMPL_H
 
-#include "sim/cli/shared/progress.h"
+#include "sim/app/progress.h"
 #include "sim/cli/shared/run_options.h"
 #include "sim/cli/sweep/sweep.h"
 

@@ -2,43 +2,54 @@
  * run_summary (means over its replications), the cost-vs-p99 Pareto
  * front, and the table printed at the end. */
 #include "sim/cli/sweep/sweep.h"
-#include "sim/cli/shared/summary.h"
+#include "sim/app/summary.h"
 #include "sim/base/textout.h"
 #include "sim/store/columns.h"
 #include "sim/store/store.h"
+#include "sim/store/store_query.h"
 
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <sqlite3.h>
 
 
-/* Adds column i of st to *sum, counting it in *n unless NULL. */
-static void add_column(sqlite3_stmt *st, int i, double *sum, int *n)
+/* The sums and counts of one point's columns, run by run. */
+typedef struct point_sums {
+    double sum[6];
+    int cnt[6];
+    int found;
+} point_sums;
+
+/* Adds each column of the run's row, counting it unless NULL. */
+static int add_run(const fs_row *row, void *ctx, fs_error *err)
 {
-    if (sqlite3_column_type(st, i) == SQLITE_NULL)
-        return;
-    *sum += sqlite3_column_double(st, i);
-    ++*n;
+    (void)err;
+    point_sums *ps = ctx;
+    for (int c = 0; c < 6; c++)
+        if (!fs_row_null(row, c)) {
+            ps->sum[c] += fs_row_double(row, c);
+            ps->cnt[c]++;
+        }
+    ps->found = 1;
+    return 1;
 }
 
 /* The means of one point's runs; a column NULL in any run is NaN. */
-static int read_point(sqlite3_stmt *st, fs_sweep_point *pt, fs_error *err)
+static int read_point(fs_store *s, fs_sweep_point *pt, fs_error *err)
 {
-    double sum[6] = {0};
-    int cnt[6] = {0};
+    point_sums ps = {{0}, {0}, 0};
+    double *sum = ps.sum;
+    int *cnt = ps.cnt;
     for (long k = 0; k < pt->nids; k++) {
-        sqlite3_reset(st);
-        sqlite3_bind_int64(st, 1, pt->ids[k]);
-        int rc = sqlite3_step(st);
-        if (rc != SQLITE_ROW)
+        fs_query_arg a = {pt->ids[k], NULL, 0};
+        fs_error e;
+        ps.found = 0;
+        if (fs_store_each(s, FS_Q_SWEEP_POINT, &a, add_run, &ps, &e) ||
+            !ps.found)
             return fs_error_set(err, "run %ld of %s: %s", pt->ids[k],
-                                pt->name, rc == SQLITE_DONE ? "not found"
-                                : sqlite3_errmsg(sqlite3_db_handle(st)));
-        for (int c = 0; c < 6; c++)
-            add_column(st, c, &sum[c], &cnt[c]);
+                                pt->name, ps.found ? e.msg : "not found");
     }
     double *out[6] = {&pt->cost, &pt->rate, &pt->p99, &pt->slo,
                       &pt->unfinished, &pt->unfinished_share};
@@ -54,17 +65,10 @@ int fs_sweep_read_results(const char *db, fs_sweep_point *pts, long n,
     fs_store *s = fs_store_open(db, FS_STORE_READONLY, err);
     if (!s)
         return -1;
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(fs_store_db(s),
-        "SELECT total_cost_usd, cost_per_month_usd, latency_p99_s,"
-        " slo_attainment, requests_unfinished, unfinished_share"
-        " FROM run_summary WHERE run_id = ?", -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        rc = fs_error_set(err, "%s: %s", db, sqlite3_errmsg(fs_store_db(s)));
+    int rc = 0;
     for (long p = 0; p < n && rc == 0; p++)
         if (pts[p].ok)
-            rc = read_point(st, &pts[p], err);
-    sqlite3_finalize(st);
+            rc = read_point(s, &pts[p], err);
     fs_store_close(s);
     return rc ? -1 : 0;
 }

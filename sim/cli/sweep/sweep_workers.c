@@ -11,8 +11,8 @@
  * (1-based) kill themselves with SIGKILL before they simulate. */
 #include "sim/cli/sweep/sweep_impl.h"
 #include "sim/cli/commands.h"
-#include "sim/cli/shared/run_exec.h"
-#include "sim/cli/shared/workers.h"
+#include "sim/app/run_exec.h"
+#include "sim/app/workers.h"
 
 #include <errno.h>
 #include <poll.h>

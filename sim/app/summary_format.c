@@ -12,7 +12,7 @@
  * Apart from summary.c, which prints the LLM lines through
  * summary_llm.c: both (and the sweep table) format through this file and
  * call down to it, never round a circle. */
-#include "sim/cli/shared/summary.h"
+#include "sim/app/summary.h"
 #include "sim/store/store.h"
 
 #include <math.h>

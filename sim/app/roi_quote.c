@@ -8,7 +8,7 @@
  *   1y:partial=6000+0.70/h   partial: the upfront, then the hourly rate
  *
  * Each figure is per instance of the pool. */
-#include "sim/cli/shared/roi_run.h"
+#include "sim/app/roi_run.h"
 
 #include <stdio.h>
 #include <string.h>

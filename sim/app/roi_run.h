@@ -5,10 +5,10 @@
 #define FS_ROI_RUN_H
 
 #include <stddef.h>
-#include <sqlite3.h>
 
 #include "sim/base/error.h"
 #include "models/purchase/roi.h"
+#include "sim/store/store.h"
 
 /* One pool's recommendation, what `fleetsim roi` prints (roi_out.h). */
 typedef struct fs_roi_row {
@@ -82,13 +82,13 @@ typedef struct fs_roi_pool {
 void fs_roi_query_default(fs_roi_query *q);
 
 /* The run's horizon in seconds: 0, or -1 with err. */
-int fs_roi_run_horizon(sqlite3 *db, long run, double *horizon,
+int fs_roi_run_horizon(fs_store *s, long run, double *horizon,
                        fs_error *err);
 
 /* Each pool of run (or q->pool) in the order stored, in (*out)[0..*n)
  * (free it); *n is 0 when the run has no such pool.  0, or -1 with err
  * (a sample longer than an hour, unless q->coarse_as_note). */
-int fs_roi_for_run(sqlite3 *db, long run, const fs_roi_query *q,
+int fs_roi_for_run(fs_store *s, long run, const fs_roi_query *q,
                    fs_roi_pool **out, size_t *n, fs_error *err);
 
 #endif

@@ -9,7 +9,7 @@
 #ifndef FS_RUN_EXEC_H
 #define FS_RUN_EXEC_H
 
-#include "sim/cli/shared/progress.h"
+#include "sim/app/progress.h"
 
 /* What is printed on stdout after each replication. */
 typedef enum fs_run_output {

@@ -1,5 +1,5 @@
 /* progress.c -- drawing the progress line; see progress.h. */
-#include "sim/cli/shared/progress.h"
+#include "sim/app/progress.h"
 #include "sim/base/grammar.h"
 
 #include <stdio.h>

@@ -14,12 +14,12 @@
  * that existed before is never removed, nor one a sweep or run -j shares
  * among processes (the parent of run -j removes it once its workers are
  * done). */
-#include "sim/cli/shared/run_exec.h"
-#include "sim/cli/commands.h"
+#include "sim/app/run_exec.h"
+#include "sim/app/app_msg.h"
 #include "sim/scenario/scenario.h"
 #include "sim/fleet/world/world.h"
 #include "sim/store/store.h"
-#include "sim/cli/shared/summary.h"
+#include "sim/app/summary.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
  * horizon's cost scaled to a 730-hour month (what a month would cost at
  * this rate; a 1-hour run's rate is 730 times its cost).  Names are
  * escaped (textout.h): a newline in a name cannot break a line. */
-#include "sim/cli/shared/summary.h"
+#include "sim/app/summary.h"
 #include "sim/base/grammar.h"
 #include "sim/base/textout.h"
 #include "sim/fleet/run/notes.h"
@@ -106,7 +106,7 @@ static void print_savings(FILE *out, const fs_results *r)
     for (size_t i = 0; i < r->npools; i++) {
         const fs_pool_row *p = &r->pools[i];
         const fs_purchase_option *o = fs_purchase_find(p->pricing);
-        if (!o || strcmp(o->focus_category, "Committed"))
+        if (!o || o->commitment == FS_COMMIT_NONE)
             continue;
         long long eff_c = 0;
         for (size_t k = 0; k < r->ncosts; k++)
@@ -134,12 +134,19 @@ static void print_savings(FILE *out, const fs_results *r)
     }
 }
 
+/* Whether a pool's purchase option may be interrupted (spot). */
+static int interruptible(const fs_pool_row *p)
+{
+    const fs_purchase_option *o = fs_purchase_find(p->pricing);
+    return o && o->interruptible;
+}
+
 /* Spot pools: what interruptions cost (nothing printed without one). */
 static void print_spot(FILE *out, const fs_results *r)
 {
     int any = 0;
     for (size_t i = 0; i < r->npools; i++)
-        any |= strcmp(r->pools[i].pricing, "spot") == 0;
+        any |= interruptible(&r->pools[i]);
     if (!any)
         return;
     fprintf(out, "\n  %-20s  %13s  %16s  %10s  %14s  %13s\n", "spot pool",
@@ -148,7 +155,7 @@ static void print_spot(FILE *out, const fs_results *r)
     for (size_t i = 0; i < r->npools; i++) {
         const fs_pool_row *p = &r->pools[i];
         char pool[4 * FS_NAME_MAX], lost[16], money[64];
-        if (strcmp(p->pricing, "spot") != 0)
+        if (!interruptible(p))
             continue;
         fs_format_seconds(p->work_lost_s, lost, sizeof lost);
         fs_format_money(fs_round_cents(p->fallback_cost_usd), money,

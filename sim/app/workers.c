@@ -6,7 +6,7 @@
  * the terminating signals blocked (so the handler never sees it half
  * grown), and a worker leaves it before it is reaped (so the handler never
  * signals a pid the system has given to another process). */
-#include "sim/cli/shared/workers.h"
+#include "sim/app/workers.h"
 
 #include <errno.h>
 #include <signal.h>

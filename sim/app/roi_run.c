@@ -10,9 +10,10 @@
  * reserved rate from the catalog, split for partial and all upfront as the
  * scenario does); then models/purchase/roi.c chooses.  A pool whose rates the
  * catalog does not know gets a note instead. */
-#include "sim/cli/shared/roi_run.h"
+#include "sim/app/roi_run.h"
 
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -331,8 +332,8 @@ static int price_row(const fs_roi_query *o, const fs_catalog *c,
         !strstr(p->source, "(per GPU)"))
         gpi = it->gpus;   /* the pool is that instance type */
     /* on-demand and savings-plan pools store their on-demand rate */
-    int own = (strcmp(p->pricing, "on-demand") == 0 ||
-               strcmp(p->pricing, "savings-plan") == 0) && p->price > 0;
+    const fs_purchase_option *po = fs_purchase_find(p->pricing);
+    int own = po && po->roi_own_rate && p->price > 0;
     double od = !isnan(alt) ? alt : own ? p->price
               : it ? scaled(it, FS_PRICE_ON_DEMAND, gpi) : NAN;
     if (isnan(od) || od <= 0) {
@@ -355,10 +356,13 @@ static int price_row(const fs_roi_query *o, const fs_catalog *c,
 /* What a spot pool paid per instance-hour over the run: its spot cost
  * rows over the instance-hours in demand[0..n).  NaN when it ran no
  * hour. */
-static double spot_paid(sqlite3 *db, long run, const char *pool,
+static double spot_paid(sqlite3 *db, long run, const pool_info *p,
                         const double *d, size_t n, double horizon)
 {
-    double span, cost = pool_billed(db, run, pool, "spot");
+    /* its own option's rows, not the fallback's on-demand ones */
+    const fs_purchase_option *po = fs_purchase_find(p->pricing);
+    double span, cost = pool_billed(db, run, p->pool,
+                                    po ? po->name : p->pricing);
     double hours = instance_hours(d, 0, n, horizon, &span);
     return hours > 0 && !isnan(cost) ? cost / hours : NAN;
 }
@@ -411,10 +415,11 @@ static int roi_pool(sqlite3 *db, long run, double horizon,
     w->term = o->term_months == 36 ? "3y" : "1y";
     w->upfront = o->plan ? "none" : ups[o->upfront_kind];
     w->plan = o->plan;
-    w->vs_spot = strcmp(p->pricing, "spot") == 0;
+    const fs_purchase_option *po = fs_purchase_find(p->pricing);
+    w->vs_spot = po && po->interruptible;
     double alt = NAN;
     if (w->vs_spot && n > 0) {
-        alt = spot_paid(db, run, p->pool, d, n, horizon);
+        alt = spot_paid(db, run, p, d, n, horizon);
         if (o->plan)
             snprintf(why, sizeof why, "a savings plan discounts on-demand "
                      "usage, and pool %s runs on spot", p->pool);
@@ -445,7 +450,7 @@ static int roi_pool(sqlite3 *db, long run, double horizon,
     w->baseline_usd = instance_hours(d, from, n, horizon, &w->span_h) *
                       w->on_demand_usd_h;
     w->billed_usd = from == 0 ? pool_billed(db, run, p->pool, NULL) : NAN;
-    w->billed_is_baseline = w->vs_spot || !strcmp(p->pricing, "on-demand");
+    w->billed_is_baseline = w->vs_spot || (po && po->list_priced);
     if (o->plan)
         fs_roi_plan_recommend(d + from, n - from, w->discount, &pr, &w->r);
     else
@@ -454,8 +459,9 @@ static int roi_pool(sqlite3 *db, long run, double horizon,
     return 0;
 }
 
-int fs_roi_run_horizon(sqlite3 *db, long run, double *horizon, fs_error *err)
+int fs_roi_run_horizon(fs_store *s, long run, double *horizon, fs_error *err)
 {
+    sqlite3 *db = fs_store_db(s);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, "SELECT horizon_s FROM run WHERE run_id = ?1",
                            -1, &st, NULL) != SQLITE_OK)
@@ -476,15 +482,16 @@ static fs_catalog *load_catalog(fs_error *err)
     return fs_catalog_load(gpus, inst, err);
 }
 
-int fs_roi_for_run(sqlite3 *db, long run, const fs_roi_query *q,
+int fs_roi_for_run(fs_store *s, long run, const fs_roi_query *q,
                    fs_roi_pool **out, size_t *n, fs_error *err)
 {
     double horizon;
     pool_info *pools = NULL;
     size_t np = 0;
+    sqlite3 *db = fs_store_db(s);
     *out = NULL;
     *n = 0;
-    if (fs_roi_run_horizon(db, run, &horizon, err) ||
+    if (fs_roi_run_horizon(s, run, &horizon, err) ||
         read_pools(db, run, q->pool, &pools, &np, err))
         return -1;
     if (np == 0) {

@@ -6,7 +6,7 @@
  * served, its token hit rate and the cost per million tokens computed.
  * Nothing is printed
  * for a run without an llm workload. */
-#include "sim/cli/shared/summary.h"
+#include "sim/app/summary.h"
 #include "sim/store/columns.h"
 
 #include <math.h>
@@ -67,6 +67,20 @@ static void print_cached(FILE *out, const fs_llm_row *m)
             m->tokens_in, c, a);
 }
 
+/* A row's rates as the summary writes them: tokens per GPU-second in and
+ * out, cost per million output tokens and per million tokens. */
+typedef struct llm_rates {
+    char tin[24], tout[24], mo[24], ma[24];
+} llm_rates;
+
+static void format_rates(const fs_llm_row *m, llm_rates *rt)
+{
+    number(m->tokens_in_per_gpu_s, rt->tin, sizeof rt->tin);
+    number(m->tokens_out_per_gpu_s, rt->tout, sizeof rt->tout);
+    money(m->cost_per_mtok_out, rt->mo, sizeof rt->mo);
+    money(m->cost_per_mtok, rt->ma, sizeof rt->ma);
+}
+
 static void print_workloads(FILE *out, const fs_results *r)
 {
     fprintf(out, "\n  %-20s  %9s  %9s  %9s  %9s  %8s  %8s  %9s  %9s  %9s  "
@@ -82,20 +96,17 @@ static void print_workloads(FILE *out, const fs_results *r)
         if (!m->is_llm)
             continue;
         char t50[16], t99[16], p50[16], p99[16], sa[16], sb[16];
-        char tin[24], tout[24], mo[24], ma[24];
+        llm_rates rt;
         fs_format_seconds(l->ttft_p50_s, t50, sizeof t50);
         fs_format_seconds(l->ttft_p99_s, t99, sizeof t99);
         fs_format_seconds(l->tpot_p50_s, p50, sizeof p50);
         fs_format_seconds(l->tpot_p99_s, p99, sizeof p99);
         ratio(m->slo_ttft_attainment, sa, sizeof sa);
         ratio(m->slo_tpot_attainment, sb, sizeof sb);
-        number(m->tokens_in_per_gpu_s, tin, sizeof tin);
-        number(m->tokens_out_per_gpu_s, tout, sizeof tout);
-        money(m->cost_per_mtok_out, mo, sizeof mo);
-        money(m->cost_per_mtok, ma, sizeof ma);
+        format_rates(m, &rt);
         fprintf(out, "  %-20.63s  %9s  %9s  %9s  %9s  %8s  %8s  %9s  %9s  "
-                "%9s  %9s\n", l->workload, t50, t99, p50, p99, sa, sb, tin,
-                tout, mo, ma);
+                "%9s  %9s\n", l->workload, t50, t99, p50, p99, sa, sb, rt.tin,
+                rt.tout, rt.mo, rt.ma);
         print_cached(out, m);
         llm_slo_missed(out, "slo_ttft", m->slo_ttft_s,
                        m->slo_ttft_attainment);
@@ -118,15 +129,12 @@ static void print_pools(FILE *out, const fs_results *r)
         const fs_llm_row *m = &r->pools[i].llm;
         if (!m->is_llm)
             continue;
-        char tin[24], tout[24], mo[24], ma[24];
-        number(m->tokens_in_per_gpu_s, tin, sizeof tin);
-        number(m->tokens_out_per_gpu_s, tout, sizeof tout);
-        money(m->cost_per_mtok_out, mo, sizeof mo);
-        money(m->cost_per_mtok, ma, sizeof ma);
+        llm_rates rt;
+        format_rates(m, &rt);
         fprintf(out, "  pool %-15.63s  %.0f tokens in, %.0f out; per GPU-s "
                 "%s in, %s out; %s per million output tokens, %s per "
                 "million tokens\n", r->pools[i].pool, m->tokens_in,
-                m->tokens_out, tin, tout, mo, ma);
+                m->tokens_out, rt.tin, rt.tout, rt.mo, rt.ma);
         const fs_llm_pool_lat *t = &r->pools[i].llm_lat;
         char a[16], b[16], c[16], d[16], e[16], f[16];
         fs_format_seconds(t->ttft_p50_s, a, sizeof a);

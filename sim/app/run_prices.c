@@ -18,7 +18,7 @@
  *   charges exactly its commitment; billed with usage worth half of that
  *   at the list price, it charges that usage at the committed rate.  The
  *   option stays the one place that knows how it bills. */
-#include "sim/cli/shared/run_exec.h"
+#include "sim/app/run_exec.h"
 
 #include <math.h>
 #include <string.h>
@@ -124,11 +124,10 @@ int fs_run_pool_prices(const fs_scenario *sc, fs_results *res)
         if (!p)
             continue;
         const fs_purchase_terms *t = &p->terms;
-        const char *category = p->purchase->focus_category;
-        int committed = !strcmp(category, "Committed");
+        int committed = p->purchase->commitment != FS_COMMIT_NONE;
         row->gpus_per_instance = p->gpus_per_instance;
         row->list_price_usd_h = t->term_months == 0 &&
-                                strcmp(category, "Dynamic")
+                                !p->purchase->interruptible
                                     ? t->price : catalog_list_price(sc, p);
         if (committed && t->term_months > 0) {
             row->contracted_price_usd_h =
