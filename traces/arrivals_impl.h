@@ -133,6 +133,16 @@ int fs_trace_check_statuses(const fs_arrivals_spec *spec,
 int fs_trace_require_column(const fs_csv *header, const char *name,
                             int *col, fs_error *err);
 
+/* The header names of a format's columns, NULL where it has none. */
+typedef struct fs_trace_names {
+    const char *time, *status, *service, *tokens_in, *tokens_out;
+} fs_trace_names;
+/* Binds every named column with fs_trace_require_column, in the order of
+ * the struct (the first one missing is the one reported); unnamed columns
+ * stay -1. */
+int fs_trace_bind_names(const fs_csv *header, const fs_trace_names *names,
+                        fs_trace_cols *cols, fs_error *err);
+
 /* Field parsers for the hot path: 0, or -1 with a static reason in *what.
  * A date-time is "YYYY-MM-DD HH:MM:SS[.fraction]" ('T' also separates
  * date and time, a final 'Z' is allowed), read exactly to the nanosecond
@@ -142,5 +152,12 @@ int fs_field_decimal_ns(const char *s, int64_t unit_ns, int64_t *ns,
                         const char **what);
 int fs_field_seconds(const char *s, double *out, const char **what);
 int fs_field_count(const char *s, int *out, const char **what);
+
+/* Reads a row's time (as cols->time_unit_ns says) and each of service,
+ * tokens_in and tokens_out whose column is bound (else -1): FS_ROW_OK, or
+ * FS_ROW_BAD with the first bad field in *why.  The status column is the
+ * format's own concern. */
+int fs_trace_parse_fields(const fs_trace_cols *cols, const fs_csv *row,
+                          fs_trace_row *out, fs_row_problem *why);
 
 #endif
