@@ -62,14 +62,25 @@ static void on_sample(fs_engine *e, void *obj, long arg)
     schedule_sample(w, now + w->sim.sc->metrics_interval);
 }
 
+/* A new cost row of pool p in month m; NULL with the error set. */
+static fs_cost_row *add_cost_row(fs_sim *sim, const fs_pool *p, size_t m)
+{
+    fs_cost_row *row = fs_results_add_cost(sim->out);
+    if (!row) {
+        fs_error_set(sim->err, "out of memory");
+        return NULL;
+    }
+    snprintf(row->month, sizeof row->month, "%s", sim->cal.label[m]);
+    snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+    return row;
+}
+
 /* A commitment's unused part in month m: its own row, PRICING-unused. */
 static int add_unused(fs_sim *sim, const fs_pool *p, size_t m)
 {
-    fs_cost_row *row = fs_results_add_cost(sim->out);
+    fs_cost_row *row = add_cost_row(sim, p, m);
     if (!row)
-        return fs_error_set(sim->err, "out of memory");
-    snprintf(row->month, sizeof row->month, "%s", sim->cal.label[m]);
-    snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+        return -1;
     snprintf(row->pricing, sizeof row->pricing, "%s-unused",
              p->conf->purchase->name);
     row->cost_usd = fs_meter_cents(p->unused.usd, m);
@@ -80,11 +91,9 @@ static int add_unused(fs_sim *sim, const fs_pool *p, size_t m)
 /* A commitment's instances after its term in month m: on-demand rows. */
 static int add_after_term(fs_sim *sim, const fs_pool *p, size_t m)
 {
-    fs_cost_row *row = fs_results_add_cost(sim->out);
+    fs_cost_row *row = add_cost_row(sim, p, m);
     if (!row)
-        return fs_error_set(sim->err, "out of memory");
-    snprintf(row->month, sizeof row->month, "%s", sim->cal.label[m]);
-    snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+        return -1;
     snprintf(row->pricing, sizeof row->pricing, "on-demand");
     row->cost_usd = fs_meter_cents(p->after_term.usd, m);
     row->gpu_hours = p->after_term.gpu_hours[m];
@@ -161,12 +170,9 @@ int fs_collect_costs(fs_world *w)
             const fs_pool *p = &w->pools[i];
             if (p->meter.usd[m] != 0 || p->meter.gpu_hours[m] != 0 ||
                 (p->unused.usd && p->unused.usd[m] != 0)) {
-                fs_cost_row *row = fs_results_add_cost(sim->out);
+                fs_cost_row *row = add_cost_row(sim, p, m);
                 if (!row)
-                    return fs_error_set(sim->err, "out of memory");
-                snprintf(row->month, sizeof row->month, "%s",
-                         sim->cal.label[m]);
-                snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
+                    return -1;
                 snprintf(row->pricing, sizeof row->pricing, "%s",
                          p->conf->purchase->name);
                 row->cost_usd = fs_meter_cents(p->meter.usd, m);
