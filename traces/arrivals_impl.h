@@ -80,6 +80,11 @@ typedef struct fs_row_problem {
 
 enum { FS_ROW_BAD = -1, FS_ROW_OK = 0, FS_ROW_SKIP = 1 /* not a request */ };
 
+/* The header names of a format's columns, NULL where it has none. */
+typedef struct fs_trace_names {
+    const char *time, *status, *service, *tokens_in, *tokens_out;
+} fs_trace_names;
+
 /* A trace format: traces/trace_NAME.c defines one, and one line in the
  * table of arrivals.c registers it. */
 typedef struct fs_trace_format {
@@ -88,7 +93,8 @@ typedef struct fs_trace_format {
     /* Reads the format's arguments, before the file is opened. */
     int (*setup)(const fs_arrivals_spec *spec, fs_trace_cols *cols,
                  fs_error *err);
-    /* Finds the columns in the header record. */
+    /* Finds the columns in the header record; NULL: the format's fixed
+     * columns (below) are bound by name. */
     int (*bind)(const fs_arrivals_spec *spec, const fs_csv *header,
                 fs_trace_cols *cols, fs_error *err);
     /* FS_ROW_OK with *out filled, FS_ROW_SKIP or FS_ROW_BAD with *why. */
@@ -97,6 +103,9 @@ typedef struct fs_trace_format {
     /* Formats with a status column: the statuses replayed by default
      * ("SUCCEED"); NULL when the format has none. */
     const char *statuses;
+    /* A fixed layout's header names (bind NULL); NULL for a format that
+     * binds its own. */
+    const fs_trace_names *columns;
 } fs_trace_format;
 
 /* The format named by the call's format= argument, from the registry in
@@ -133,10 +142,6 @@ int fs_trace_check_statuses(const fs_arrivals_spec *spec,
 int fs_trace_require_column(const fs_csv *header, const char *name,
                             int *col, fs_error *err);
 
-/* The header names of a format's columns, NULL where it has none. */
-typedef struct fs_trace_names {
-    const char *time, *status, *service, *tokens_in, *tokens_out;
-} fs_trace_names;
 /* Binds every named column with fs_trace_require_column, in the order of
  * the struct (the first one missing is the one reported); unnamed columns
  * stay -1. */

@@ -9,19 +9,11 @@
 
 static const char *const keys[] = {"format", NULL};
 
-static int azure_bind(const fs_arrivals_spec *spec, const fs_csv *header,
-                fs_trace_cols *cols, fs_error *err)
-{
-    static const fs_trace_names names = {
-        .time = "TIMESTAMP", .tokens_in = "ContextTokens",
-        .tokens_out = "GeneratedTokens",
-    };
-    (void)spec;
-    cols->time_unit_ns = 0;
-    return fs_trace_bind_names(header, &names, cols, err);
-}
+static const fs_trace_names columns = {
+    .time = "TIMESTAMP", .tokens_in = "ContextTokens",
+    .tokens_out = "GeneratedTokens",
+};
 
 const fs_trace_format fs_trace_azure_llm = {
-    "azure-llm", keys, NULL, azure_bind, fs_trace_parse_fields,
-    NULL,
+    "azure-llm", keys, NULL, NULL, fs_trace_parse_fields, NULL, &columns,
 };

@@ -52,5 +52,5 @@ static int generic_bind(const fs_arrivals_spec *spec, const fs_csv *header,
 
 const fs_trace_format fs_trace_generic = {
     "generic", keys, generic_setup, generic_bind,
-    fs_trace_parse_fields, NULL,
+    fs_trace_parse_fields, NULL, NULL,
 };

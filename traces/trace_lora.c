@@ -16,17 +16,10 @@
 
 static const char *const keys[] = {"format", NULL};
 
-static int lora_bind(const fs_arrivals_spec *spec, const fs_csv *header,
-                fs_trace_cols *cols, fs_error *err)
-{
-    static const fs_trace_names names = {
-        .time = "gmt_create", .status = "predict_status",
-        .service = "exec_time_seconds",
-    };
-    (void)spec;
-    cols->time_unit_ns = 0;
-    return fs_trace_bind_names(header, &names, cols, err);
-}
+static const fs_trace_names columns = {
+    .time = "gmt_create", .status = "predict_status",
+    .service = "exec_time_seconds",
+};
 
 static int lora_parse(const fs_trace_cols *cols, const fs_csv *row,
                  fs_trace_row *out, fs_row_problem *why)
@@ -43,5 +36,5 @@ static int lora_parse(const fs_trace_cols *cols, const fs_csv *row,
 }
 
 const fs_trace_format fs_trace_alibaba_lora = {
-    "alibaba-lora", keys, NULL, lora_bind, lora_parse, "SUCCEED",
+    "alibaba-lora", keys, NULL, NULL, lora_parse, "SUCCEED", &columns,
 };
