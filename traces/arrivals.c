@@ -177,3 +177,20 @@ int fs_trace_require_column(const fs_csv *header, const char *name, int *col,
                         fs_csv_path(header), fs_csv_line(header), name, list,
                         dym);
 }
+
+int fs_trace_bind_names(const fs_csv *header, const fs_trace_names *names,
+                        fs_trace_cols *cols, fs_error *err)
+{
+    const struct { const char *name; int *col; } bind[] = {
+        {names->time, &cols->time},
+        {names->status, &cols->status},
+        {names->service, &cols->service},
+        {names->tokens_in, &cols->tokens_in},
+        {names->tokens_out, &cols->tokens_out},
+    };
+    for (size_t i = 0; i < sizeof bind / sizeof bind[0]; i++)
+        if (bind[i].name &&
+            fs_trace_require_column(header, bind[i].name, bind[i].col, err))
+            return -1;
+    return 0;
+}

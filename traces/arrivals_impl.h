@@ -80,6 +80,11 @@ typedef struct fs_row_problem {
 
 enum { FS_ROW_BAD = -1, FS_ROW_OK = 0, FS_ROW_SKIP = 1 /* not a request */ };
 
+/* The header names of a format's columns, NULL where it has none. */
+typedef struct fs_trace_names {
+    const char *time, *status, *service, *tokens_in, *tokens_out;
+} fs_trace_names;
+
 /* A trace format: traces/trace_NAME.c defines one, and one line in the
  * table of arrivals.c registers it. */
 typedef struct fs_trace_format {
@@ -88,7 +93,8 @@ typedef struct fs_trace_format {
     /* Reads the format's arguments, before the file is opened. */
     int (*setup)(const fs_arrivals_spec *spec, fs_trace_cols *cols,
                  fs_error *err);
-    /* Finds the columns in the header record. */
+    /* Finds the columns in the header record; NULL: the format's fixed
+     * columns (below) are bound by name. */
     int (*bind)(const fs_arrivals_spec *spec, const fs_csv *header,
                 fs_trace_cols *cols, fs_error *err);
     /* FS_ROW_OK with *out filled, FS_ROW_SKIP or FS_ROW_BAD with *why. */
@@ -102,6 +108,9 @@ typedef struct fs_trace_format {
      * NULL for the CSV formats, which trace_replay.c reads. */
     fs_arrivals *(*open)(const fs_arrivals_spec *spec, const char *path,
                          fs_error *err);
+    /* A fixed layout's header names (bind NULL); NULL for a format that
+     * binds its own. */
+    const fs_trace_names *columns;
 } fs_trace_format;
 
 /* The format named by the call's format= argument, from the registry in
@@ -138,6 +147,12 @@ int fs_trace_check_statuses(const fs_arrivals_spec *spec,
 int fs_trace_require_column(const fs_csv *header, const char *name,
                             int *col, fs_error *err);
 
+/* Binds every named column with fs_trace_require_column, in the order of
+ * the struct (the first one missing is the one reported); unnamed columns
+ * stay -1. */
+int fs_trace_bind_names(const fs_csv *header, const fs_trace_names *names,
+                        fs_trace_cols *cols, fs_error *err);
+
 /* Field parsers for the hot path: 0, or -1 with a static reason in *what.
  * A date-time is "YYYY-MM-DD HH:MM:SS[.fraction]" ('T' also separates
  * date and time, a final 'Z' is allowed), read exactly to the nanosecond
@@ -147,5 +162,12 @@ int fs_field_decimal_ns(const char *s, int64_t unit_ns, int64_t *ns,
                         const char **what);
 int fs_field_seconds(const char *s, double *out, const char **what);
 int fs_field_count(const char *s, int *out, const char **what);
+
+/* Reads a row's time (as cols->time_unit_ns says) and each of service,
+ * tokens_in and tokens_out whose column is bound (else -1): FS_ROW_OK, or
+ * FS_ROW_BAD with the first bad field in *why.  The status column is the
+ * format's own concern. */
+int fs_trace_parse_fields(const fs_trace_cols *cols, const fs_csv *row,
+                          fs_trace_row *out, fs_row_problem *why);
 
 #endif

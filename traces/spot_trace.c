@@ -57,17 +57,9 @@ static int read_row(fs_spot_trace *t, double prev, double *time,
         return fs_error_set(err, "%s:%ld: %zu fields where the header has "
                             "%zu", path, line, fs_csv_nfields(t->csv),
                             t->ncols);
-    const char *ts = fs_csv_field(t->csv, (size_t)t->tcol);
     const char *vs = fs_csv_field(t->csv, (size_t)t->vcol);
-    if (fs_csv_number(ts, time))
-        return fs_error_set(err, "%s:%ld: t_seconds '%s' is not a number",
-                            path, line, ts);
-    if (*time < 0)
-        return fs_error_set(err, "%s:%ld: negative time %s", path, line, ts);
-    if (*time < prev)
-        return fs_error_set(err, "%s:%ld: time %s is before the previous "
-                            "row's %.17g: the trace must be sorted by time",
-                            path, line, ts, prev);
+    if (fs_csv_time_field(t->csv, t->tcol, prev, time, err))
+        return -1;
     if (fs_csv_number(vs, value) || *value < 0)
         return fs_error_set(err, "%s:%ld: %s '%s' is not a number at least "
                             "0", path, line, t->column, vs);

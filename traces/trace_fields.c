@@ -2,7 +2,8 @@
  * in arrivals_impl.h): exact date-times (integer nanoseconds, no floating
  * point), plain decimals of a time unit, seconds and counts, without strtod
  * or sscanf on the common path, since they run once per field of every
- * row of every trace. */
+ * row of every trace; and the one reader of a row's time, service and token
+ * fields that every format uses. */
 #include "traces/arrivals_impl.h"
 #include "sim/base/grammar.h"
 
@@ -10,6 +11,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
 
@@ -211,4 +213,44 @@ int fs_field_count(const char *s, int *out, const char **what)
     if (strcasecmp(s, "nan") == 0)
         return *what = "not a number (NaN)", -1;
     return *what = "not a whole number", -1;
+}
+
+/* ---- A row's fields ------------------------------------------------------ */
+
+int fs_trace_parse_fields(const fs_trace_cols *cols, const fs_csv *row,
+                          fs_trace_row *out, fs_row_problem *why)
+{
+    const char *what;
+    const char *t = fs_csv_field(row, (size_t)cols->time);
+    int rc = cols->time_unit_ns
+                 ? fs_field_decimal_ns(t, cols->time_unit_ns, &out->t_ns, &what)
+                 : fs_field_datetime_ns(t, &out->t_ns, &what);
+    if (rc) {
+        why->col = cols->time;
+        goto bad;
+    }
+    out->service_s = -1;
+    out->tokens_in = out->tokens_out = -1;
+    if (cols->service >= 0 &&
+        fs_field_seconds(fs_csv_field(row, (size_t)cols->service),
+                         &out->service_s, &what)) {
+        why->col = cols->service;
+        goto bad;
+    }
+    if (cols->tokens_in >= 0 &&
+        fs_field_count(fs_csv_field(row, (size_t)cols->tokens_in),
+                       &out->tokens_in, &what)) {
+        why->col = cols->tokens_in;
+        goto bad;
+    }
+    if (cols->tokens_out >= 0 &&
+        fs_field_count(fs_csv_field(row, (size_t)cols->tokens_out),
+                       &out->tokens_out, &what)) {
+        why->col = cols->tokens_out;
+        goto bad;
+    }
+    return FS_ROW_OK;
+bad:
+    snprintf(why->what, sizeof why->what, "%s", what);
+    return FS_ROW_BAD;
 }

@@ -9,7 +9,6 @@
  * date-times "YYYY-MM-DD HH:MM:SS[.fraction]". */
 #include "traces/arrivals_impl.h"
 
-#include <stdio.h>
 #include <strings.h>
 
 static const char *const keys[] = {
@@ -37,69 +36,21 @@ static int generic_setup(const fs_arrivals_spec *spec, fs_trace_cols *cols,
                              "us or datetime, got '%s'", u);
 }
 
-/* The column named by key=, if the call names one (or def is given). */
-static int find(const fs_arrivals_spec *spec, const fs_csv *header,
-                const char *key, const char *def, int *col, fs_error *err)
-{
-    const char *name = fs_call_get(spec->call, key);
-    if (!name)
-        name = def;
-    if (!name) {
-        *col = -1;
-        return 0;
-    }
-    return fs_trace_require_column(header, name, col, err);
-}
-
+/* The columns the call names (time: "time" unless named). */
 static int generic_bind(const fs_arrivals_spec *spec, const fs_csv *header,
                 fs_trace_cols *cols, fs_error *err)
 {
-    if (find(spec, header, "time", "time", &cols->time, err) ||
-        find(spec, header, "service", NULL, &cols->service, err) ||
-        find(spec, header, "tokens_in", NULL, &cols->tokens_in, err) ||
-        find(spec, header, "tokens_out", NULL, &cols->tokens_out, err))
-        return -1;
-    return 0;
-}
-
-static int generic_parse(const fs_trace_cols *cols, const fs_csv *row,
-                 fs_trace_row *out, fs_row_problem *why)
-{
-    const char *what;
-    const char *t = fs_csv_field(row, (size_t)cols->time);
-    int rc = cols->time_unit_ns
-                 ? fs_field_decimal_ns(t, cols->time_unit_ns, &out->t_ns, &what)
-                 : fs_field_datetime_ns(t, &out->t_ns, &what);
-    if (rc) {
-        why->col = cols->time;
-        goto bad;
-    }
-    out->service_s = -1;
-    out->tokens_in = out->tokens_out = -1;
-    if (cols->service >= 0 &&
-        fs_field_seconds(fs_csv_field(row, (size_t)cols->service),
-                         &out->service_s, &what)) {
-        why->col = cols->service;
-        goto bad;
-    }
-    if (cols->tokens_in >= 0 &&
-        fs_field_count(fs_csv_field(row, (size_t)cols->tokens_in),
-                       &out->tokens_in, &what)) {
-        why->col = cols->tokens_in;
-        goto bad;
-    }
-    if (cols->tokens_out >= 0 &&
-        fs_field_count(fs_csv_field(row, (size_t)cols->tokens_out),
-                       &out->tokens_out, &what)) {
-        why->col = cols->tokens_out;
-        goto bad;
-    }
-    return FS_ROW_OK;
-bad:
-    snprintf(why->what, sizeof why->what, "%s", what);
-    return FS_ROW_BAD;
+    const char *time = fs_call_get(spec->call, "time");
+    fs_trace_names names = {
+        .time = time ? time : "time",
+        .service = fs_call_get(spec->call, "service"),
+        .tokens_in = fs_call_get(spec->call, "tokens_in"),
+        .tokens_out = fs_call_get(spec->call, "tokens_out"),
+    };
+    return fs_trace_bind_names(header, &names, cols, err);
 }
 
 const fs_trace_format fs_trace_generic = {
-    "generic", keys, generic_setup, generic_bind, generic_parse, NULL, NULL,
+    "generic", keys, generic_setup, generic_bind,
+    fs_trace_parse_fields, NULL, NULL, NULL,
 };

@@ -16,24 +16,14 @@
 
 static const char *const keys[] = {"format", NULL};
 
-static int lora_bind(const fs_arrivals_spec *spec, const fs_csv *header,
-                fs_trace_cols *cols, fs_error *err)
-{
-    (void)spec;
-    cols->time_unit_ns = 0;
-    if (fs_trace_require_column(header, "gmt_create", &cols->time, err) ||
-        fs_trace_require_column(header, "predict_status", &cols->status,
-                                err) ||
-        fs_trace_require_column(header, "exec_time_seconds", &cols->service,
-                                err))
-        return -1;
-    return 0;
-}
+static const fs_trace_names columns = {
+    .time = "gmt_create", .status = "predict_status",
+    .service = "exec_time_seconds",
+};
 
 static int lora_parse(const fs_trace_cols *cols, const fs_csv *row,
                  fs_trace_row *out, fs_row_problem *why)
 {
-    const char *what;
     if (fs_trace_status_index(cols, fs_csv_field(row, (size_t)cols->status))
         < 0) {
         why->col = cols->status;
@@ -42,23 +32,10 @@ static int lora_parse(const fs_trace_cols *cols, const fs_csv *row,
                  cols->nstatuses > 1 ? ", ..." : "");
         return FS_ROW_SKIP;
     }
-    if (fs_field_datetime_ns(fs_csv_field(row, (size_t)cols->time),
-                             &out->t_ns, &what)) {
-        why->col = cols->time;
-        goto bad;
-    }
-    if (fs_field_seconds(fs_csv_field(row, (size_t)cols->service),
-                         &out->service_s, &what)) {
-        why->col = cols->service;
-        goto bad;
-    }
-    out->tokens_in = out->tokens_out = -1;
-    return FS_ROW_OK;
-bad:
-    snprintf(why->what, sizeof why->what, "%s", what);
-    return FS_ROW_BAD;
+    return fs_trace_parse_fields(cols, row, out, why);
 }
 
 const fs_trace_format fs_trace_alibaba_lora = {
-    "alibaba-lora", keys, NULL, lora_bind, lora_parse, "SUCCEED", NULL,
+    "alibaba-lora", keys, NULL, NULL, lora_parse, "SUCCEED", NULL,
+    &columns,
 };

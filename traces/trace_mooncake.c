@@ -304,5 +304,5 @@ fail:
 }
 
 const fs_trace_format fs_trace_mooncake = {
-    "mooncake", keys, NULL, NULL, NULL, NULL, mooncake_open,
+    "mooncake", keys, NULL, NULL, NULL, NULL, mooncake_open, NULL,
 };

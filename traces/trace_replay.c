@@ -550,7 +550,8 @@ fs_arrivals *fs_trace_open(const fs_arrivals_spec *spec, fs_error *err)
         fs_arrivals_error(spec, err, "out of memory");
         goto fail;
     }
-    if (fmt->bind(spec, ts->csv, &ts->cols, err))
+    if (fmt->bind ? fmt->bind(spec, ts->csv, &ts->cols, err)
+                  : fs_trace_bind_names(ts->csv, fmt->columns, &ts->cols, err))
         goto fail;
     ts->st.path = ts->path;
     ts->st.has_service = ts->cols.service >= 0;

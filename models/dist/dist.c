@@ -15,14 +15,25 @@ static const char *const dist_names[] = {"const", "exponential",
                                          "lognormal", "weibull",
                                          "empirical", NULL};
 
-int fs_dist_duration_arg(const fs_call *c, const char *key, int pos,
-                         double *out, char *why, size_t whylen)
+/* The text of argument key, or of positional pos (if >= 0) when key is
+ * not named; NULL with "NAME() needs key=" when neither is given. */
+static const char *arg_text(const fs_call *c, const char *key, int pos,
+                            char *why, size_t whylen)
 {
     const char *v = fs_call_get(c, key);
     if (!v && pos >= 0)
         v = fs_call_positional(c, pos);
     if (!v)
-        return WHY("%s() needs %s=", c->name, key);
+        snprintf(why, whylen, "%s() needs %s=", c->name, key);
+    return v;
+}
+
+int fs_dist_duration_arg(const fs_call *c, const char *key, int pos,
+                         double *out, char *why, size_t whylen)
+{
+    const char *v = arg_text(c, key, pos, why, whylen);
+    if (!v)
+        return -1;
     char w[160];
     if (fs_parse_duration(v, out, w, sizeof w))
         return WHY("%s(): %s: %s", c->name, key, w);
@@ -38,11 +49,9 @@ static int scale_arg(const fs_call *c, const char *key, int pos,
 {
     if (!w.count)
         return fs_dist_duration_arg(c, key, pos, out, why, whylen);
-    const char *v = fs_call_get(c, key);
-    if (!v && pos >= 0)
-        v = fs_call_positional(c, pos);
+    const char *v = arg_text(c, key, pos, why, whylen);
     if (!v)
-        return WHY("%s() needs %s=", c->name, key);
+        return -1;
     char m[160];
     if (fs_parse_number(v, out, m, sizeof m) == 0)
         return *out <= FS_DURATION_MAX ? 0

@@ -87,6 +87,19 @@ double fs_calendar_months(const fs_calendar *cal)
     return s;
 }
 
+void fs_calendar_spread(const fs_calendar *cal, size_t m0, double t0,
+                        double t, double rate, double *row)
+{
+    for (size_t m = m0; m < cal->nmonths; m++) {
+        double a = t0 > cal->bound[m] ? t0 : cal->bound[m];
+        double b = t < cal->bound[m + 1] ? t : cal->bound[m + 1];
+        if (b > a)
+            row[m] += (b - a) * rate;
+        if (cal->bound[m + 1] >= t)
+            break;
+    }
+}
+
 int fs_meter_init(fs_meter *m, const fs_calendar *cal)
 {
     m->nmonths = cal->nmonths;

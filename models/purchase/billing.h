@@ -34,6 +34,10 @@ size_t fs_calendar_month(const fs_calendar *cal, double t, int end_of_interval);
 double fs_calendar_month_fraction(const fs_calendar *cal, size_t m);
 /* Sum of those fractions: the calendar months the horizon covers. */
 double fs_calendar_months(const fs_calendar *cal);
+/* Adds rate times the seconds of [t0, t) inside each month to row[m],
+ * from month m0 (the one holding t0) on. */
+void fs_calendar_spread(const fs_calendar *cal, size_t m0, double t0,
+                        double t, double rate, double *row);
 
 typedef struct fs_meter {
     size_t nmonths;

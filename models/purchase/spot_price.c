@@ -47,23 +47,13 @@ static int add(fs_spot_price *sp, size_t caps[2], double t, double usd)
 static int row(fs_csv *r, int tc, int pc, double prev, double max_price,
                double *t, double *usd, fs_error *err)
 {
-    const char *path = fs_csv_path(r);
-    long line = fs_csv_line(r);
-    const char *ts = fs_csv_field(r, (size_t)tc);
     const char *ps = fs_csv_field(r, (size_t)pc);
-    if (fs_csv_number(ts, t))
-        return fs_error_set(err, "%s:%ld: t_seconds '%s' is not a number",
-                            path, line, ts);
-    if (*t < 0)
-        return fs_error_set(err, "%s:%ld: negative time %s", path, line, ts);
-    if (*t < prev)
-        return fs_error_set(err, "%s:%ld: time %s is before the previous "
-                            "row's %.17g: the trace must be sorted by time",
-                            path, line, ts, prev);
+    if (fs_csv_time_field(r, tc, prev, t, err))
+        return -1;
     if (fs_csv_number(ps, usd) || *usd < 0 || *usd > max_price)
         return fs_error_set(err, "%s:%ld: price '%s' is not a number of $ "
-                            "per instance-hour from 0 to %g", path, line, ps,
-                            max_price);
+                            "per instance-hour from 0 to %g", fs_csv_path(r),
+                            fs_csv_line(r), ps, max_price);
     return 0;
 }
 

@@ -472,3 +472,20 @@ int fs_csv_column(const fs_csv *header, const char *name)
             return (int)i;
     return -1;
 }
+
+int fs_csv_time_field(const fs_csv *r, int col, double prev, double *t,
+                      fs_error *err)
+{
+    const char *path = fs_csv_path(r), *ts = fs_csv_field(r, (size_t)col);
+    long line = fs_csv_line(r);
+    if (fs_csv_number(ts, t))
+        return fs_error_set(err, "%s:%ld: t_seconds '%s' is not a number",
+                            path, line, ts);
+    if (*t < 0)
+        return fs_error_set(err, "%s:%ld: negative time %s", path, line, ts);
+    if (*t < prev)
+        return fs_error_set(err, "%s:%ld: time %s is before the previous "
+                            "row's %.17g: the trace must be sorted by time",
+                            path, line, ts, prev);
+    return 0;
+}

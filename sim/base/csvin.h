@@ -53,6 +53,11 @@ int fs_csv_column(const fs_csv *header, const char *name);
  * (spot traces, job lists, lifetimes); the scenario grammar has its own,
  * with units. */
 int fs_csv_number(const char *field, double *out);
+/* Field col of the current row as a time in seconds (a t_seconds
+ * column): 0, or -1 with "path:line: ..." when it is not a number, is
+ * negative, or comes before prev (the rows must be sorted by time). */
+int fs_csv_time_field(const fs_csv *r, int col, double prev, double *t,
+                      fs_error *err);
 
 /* Starts again from the first line (for traces replayed with repeat). */
 int fs_csv_rewind(fs_csv *r, fs_error *err);

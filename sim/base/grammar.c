@@ -47,13 +47,22 @@ static int leading_number(const char *s, double *out, const char **end)
     return 0;
 }
 
+/* Trims s into buf and reads the number it starts with (*end: the rest,
+ * inside buf); -1 if s is blank, too long or starts with no number. */
+static int trimmed_number(const char *s, char *buf, size_t len, double *v,
+                          const char **end)
+{
+    if (trim_copy(s, buf, len) || buf[0] == '\0')
+        return -1;
+    return leading_number(buf, v, end);
+}
+
 int fs_parse_number(const char *s, double *out, char *why, size_t whylen)
 {
     char buf[128];
     const char *end;
     double v;
-    if (trim_copy(s, buf, sizeof buf) || buf[0] == '\0' ||
-        leading_number(buf, &v, &end) || *end != '\0')
+    if (trimmed_number(s, buf, sizeof buf, &v, &end) || *end != '\0')
         return WHY("expected a number, got '%s'", s);
     if (!isfinite(v))
         return WHY("expected a finite number, got '%s'", s);
@@ -73,8 +82,7 @@ int fs_parse_duration(const char *s, double *seconds, char *why,
     char buf[128];
     const char *end;
     double v;
-    if (trim_copy(s, buf, sizeof buf) || buf[0] == '\0' ||
-        leading_number(buf, &v, &end))
+    if (trimmed_number(s, buf, sizeof buf, &v, &end))
         goto bad;
     while (isspace((unsigned char)*end))
         end++;
@@ -97,18 +105,15 @@ bad:
                "got '%s'", s);
 }
 
-/* A count with an optional k/M/G multiplier: "1.5k", "2M". */
-static int scaled_number(const char *s, double *out, const char **end)
+/* An optional k/M/G multiplier after a count: "1.5k", "2M". */
+static void apply_multiplier(double *out, const char **end)
 {
-    if (leading_number(s, out, end))
-        return -1;
     switch (**end) {
     case 'k': case 'K': *out *= 1e3; (*end)++; break;
     case 'M': *out *= 1e6; (*end)++; break;
     case 'G': *out *= 1e9; (*end)++; break;
     default: break;
     }
-    return 0;
 }
 
 int fs_parse_rate(const char *s, double *per_second, char *why,
@@ -117,9 +122,9 @@ int fs_parse_rate(const char *s, double *per_second, char *why,
     char buf[128];
     const char *end;
     double v;
-    if (trim_copy(s, buf, sizeof buf) || buf[0] == '\0' ||
-        scaled_number(buf, &v, &end))
+    if (trimmed_number(s, buf, sizeof buf, &v, &end))
         goto bad;
+    apply_multiplier(&v, &end);
     while (isspace((unsigned char)*end))
         end++;
     double per = 1;
@@ -180,8 +185,7 @@ int fs_parse_fraction(const char *s, double *out, char *why, size_t whylen)
     char buf[128];
     const char *end;
     double v;
-    if (trim_copy(s, buf, sizeof buf) || buf[0] == '\0' ||
-        leading_number(buf, &v, &end))
+    if (trimmed_number(s, buf, sizeof buf, &v, &end))
         goto bad;
     if (*end == '%') {
         v /= 100;

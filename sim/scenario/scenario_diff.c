@@ -60,32 +60,22 @@ static const struct {
     {"scenario", FS_CHANGE_SCENARIO, "the scenario", "the scenario"},
 };
 
-/* What each kind changes, in words, before the sections it names. */
-static const char *const kind_words[FS_CHANGE_KINDS] = {
-    [FS_CHANGE_INSTANCE] = "instances of",
-    [FS_CHANGE_CAPACITY] = "capacity of",
-    [FS_CHANGE_PURCHASE] = "purchase option of",
-    [FS_CHANGE_POOLS] = "pools of",
-    [FS_CHANGE_CHECKPOINT] = "checkpoints of",
-    [FS_CHANGE_WORKLOAD] = "settings of",
-    [FS_CHANGE_WINDOW] = "hours of",
-    [FS_CHANGE_SCENARIO] = "settings of",
-};
-
-static const char *const kind_names[FS_CHANGE_KINDS] = {
-    [FS_CHANGE_INSTANCE] = "instances",
-    [FS_CHANGE_CAPACITY] = "capacity",
-    [FS_CHANGE_PURCHASE] = "purchase",
-    [FS_CHANGE_POOLS] = "pools",
-    [FS_CHANGE_CHECKPOINT] = "checkpoints",
-    [FS_CHANGE_WORKLOAD] = "settings",
-    [FS_CHANGE_WINDOW] = "hours",
-    [FS_CHANGE_SCENARIO] = "settings",
+/* Each kind's name, and what it changes in words before the sections it
+ * names. */
+static const struct { const char *name, *words; } kinds[FS_CHANGE_KINDS] = {
+    [FS_CHANGE_INSTANCE] = {"instances", "instances of"},
+    [FS_CHANGE_CAPACITY] = {"capacity", "capacity of"},
+    [FS_CHANGE_PURCHASE] = {"purchase", "purchase option of"},
+    [FS_CHANGE_POOLS] = {"pools", "pools of"},
+    [FS_CHANGE_CHECKPOINT] = {"checkpoints", "checkpoints of"},
+    [FS_CHANGE_WORKLOAD] = {"settings", "settings of"},
+    [FS_CHANGE_WINDOW] = {"hours", "hours of"},
+    [FS_CHANGE_SCENARIO] = {"settings", "settings of"},
 };
 
 const char *fs_change_kind_name(fs_change_kind kind)
 {
-    return kind < FS_CHANGE_KINDS ? kind_names[kind] : "change";
+    return kind < FS_CHANGE_KINDS ? kinds[kind].name : "change";
 }
 
 /* "pool" of "pool.serving"; the section itself when it has no dot. */
@@ -457,7 +447,7 @@ static void describe_group(const fs_scenario_diff *d, size_t i, char *done,
     size_t same = 0;
     for (size_t j = i; j < d->n; j++)
         same += d->v[j].lever == c->lever && same_keys(c, &d->v[j]);
-    put(buf, size, at, "%s %s", kind_words[c->kind],
+    put(buf, size, at, "%s %s", kinds[c->kind].words,
         section_word(c->section, same > 1));
     const char *sep = " ";
     for (size_t j = i; j < d->n; j++) {

@@ -25,6 +25,21 @@ static const char *const model_args[] = {
     "batch", "seq", "precision", "optimizer", "checkpointing",
     "master_weights", "zero", "gpus", "reference_gpu", "mfu", NULL};
 
+/* Optional argument key: a whole number from lo to hi into *out, left
+ * as it is when the call does not name key. */
+static int int_arg(const fs_call *c, const char *key, long lo, long hi,
+                   int *out, char *why, size_t len)
+{
+    const char *v = fs_call_get(c, key);
+    long n;
+    if (!v)
+        return 0;
+    if (fs_parse_count(v, &n, why, len) || n < lo || n > hi)
+        return snprintf(why, len, "%s: expected %ld to %ld", key, lo, hi), -1;
+    *out = (int)n;
+    return 0;
+}
+
 /* The call's arguments into t (defaults: batch 1, seq 2048, bf16, adam,
  * no checkpointing, master weights, ZeRO 0 over 1 GPU). */
 static int read_args(const fs_call *c, fs_llm_training *t, double *mfu,
@@ -35,12 +50,8 @@ static int read_args(const fs_call *c, fs_llm_training *t, double *mfu,
     if (fs_call_check_keys(c, model_args, why, len))
         return -1;
     const char *v;
-    long n;
-    if ((v = fs_call_get(c, "batch")) &&
-        (fs_parse_count(v, &n, why, len) || n < 1 || n > 1000000))
-        return snprintf(why, len, "batch: expected 1 to 1000000"), -1;
-    if (v)
-        t->batch = (int)n;
+    if (int_arg(c, "batch", 1, 1000000, &t->batch, why, len))
+        return -1;
     if ((v = fs_call_get(c, "seq")) &&
         (fs_parse_count(v, &t->seq, why, len) || t->seq < 1))
         return snprintf(why, len, "seq: expected a token count >= 1"), -1;
@@ -57,16 +68,9 @@ static int read_args(const fs_call *c, fs_llm_training *t, double *mfu,
     if ((v = fs_call_get(c, "master_weights")) &&
         fs_parse_bool(v, &t->master_weights, why, len))
         return -1;
-    if ((v = fs_call_get(c, "zero")) &&
-        (fs_parse_count(v, &n, why, len) || n < 0 || n > 3))
-        return snprintf(why, len, "zero: expected 0 to 3"), -1;
-    if (v)
-        t->zero = (int)n;
-    if ((v = fs_call_get(c, "gpus")) &&
-        (fs_parse_count(v, &n, why, len) || n < 1 || n > 100000))
-        return snprintf(why, len, "gpus: expected 1 to 100000"), -1;
-    if (v)
-        t->gpus = (int)n;
+    if (int_arg(c, "zero", 0, 3, &t->zero, why, len) ||
+        int_arg(c, "gpus", 1, 100000, &t->gpus, why, len))
+        return -1;
     if ((v = fs_call_get(c, "mfu")) &&
         (fs_parse_fraction(v, mfu, why, len) || *mfu <= 0))
         return snprintf(why, len, "mfu: expected a fraction above 0"), -1;

@@ -26,12 +26,5 @@ void fs_servers_account(fs_servers *p, int k, double t0, double t,
     double *row = &p->wl_busy[(size_t)k * p->nmonths];
     if (t <= t0 || k < 0)
         return;
-    for (size_t m = month_of(p, t0); m < cal->nmonths; m++) {
-        double a = t0 > cal->bound[m] ? t0 : cal->bound[m];
-        double b = t < cal->bound[m + 1] ? t : cal->bound[m + 1];
-        if (b > a)
-            row[m] += (b - a) * gpus;
-        if (cal->bound[m + 1] >= t)
-            break;
-    }
+    fs_calendar_spread(cal, month_of(p, t0), t0, t, gpus, row);
 }

@@ -106,14 +106,7 @@ void fs_train_account(fs_train_job *j, double t0, double t)
     const fs_pool_conf *pc = j->wl->pools[j->pool_k]->conf;
     double g = gpus_of(j);
     double *row = &j->wl->busy[(size_t)j->pool_k * cal->nmonths];
-    for (size_t m = fs_calendar_month(cal, t0, 0); m < cal->nmonths; m++) {
-        double a = t0 > cal->bound[m] ? t0 : cal->bound[m];
-        double b = t < cal->bound[m + 1] ? t : cal->bound[m + 1];
-        if (b > a)
-            row[m] += (b - a) * g;
-        if (cal->bound[m + 1] >= t)
-            break;
-    }
+    fs_calendar_spread(cal, fs_calendar_month(cal, t0, 0), t0, t, g, row);
     j->gpu_s += (t - t0) * g;
     j->cost_usd += (t - t0) * g * pc->terms.price /
                    ((double)pc->gpus_per_instance * 3600);

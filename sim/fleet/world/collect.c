@@ -63,32 +63,19 @@ static void on_sample(fs_engine *e, void *obj, long arg)
     schedule_sample(w, now + w->sim.sc->metrics_interval);
 }
 
-/* A commitment's unused part in month m: its own row, PRICING-unused. */
-static int add_unused(fs_sim *sim, const fs_pool *p, size_t m)
+/* A cost row of pool p in month m, priced as PRICING then SUFFIX. */
+static int add_cost_row(fs_sim *sim, const fs_pool *p, size_t m,
+                        const char *pricing, const char *suffix,
+                        double cost_usd, double gpu_hours)
 {
     fs_cost_row *row = fs_results_add_cost(sim->out);
     if (!row)
         return fs_error_set(sim->err, "out of memory");
     snprintf(row->month, sizeof row->month, "%s", sim->cal.label[m]);
     snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
-    snprintf(row->pricing, sizeof row->pricing, "%s-unused",
-             p->conf->purchase->name);
-    row->cost_usd = fs_meter_cents(p->unused.usd, m);
-    row->gpu_hours = 0;
-    return 0;
-}
-
-/* A commitment's instances after its term in month m: on-demand rows. */
-static int add_after_term(fs_sim *sim, const fs_pool *p, size_t m)
-{
-    fs_cost_row *row = fs_results_add_cost(sim->out);
-    if (!row)
-        return fs_error_set(sim->err, "out of memory");
-    snprintf(row->month, sizeof row->month, "%s", sim->cal.label[m]);
-    snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
-    snprintf(row->pricing, sizeof row->pricing, "on-demand");
-    row->cost_usd = fs_meter_cents(p->after_term.usd, m);
-    row->gpu_hours = p->after_term.gpu_hours[m];
+    snprintf(row->pricing, sizeof row->pricing, "%s%s", pricing, suffix);
+    row->cost_usd = cost_usd;
+    row->gpu_hours = gpu_hours;
     return 0;
 }
 
@@ -162,21 +149,22 @@ int fs_collect_costs(fs_world *w)
             const fs_pool *p = &w->pools[i];
             if (p->meter.usd[m] != 0 || p->meter.gpu_hours[m] != 0 ||
                 (p->unused.usd && p->unused.usd[m] != 0)) {
-                fs_cost_row *row = fs_results_add_cost(sim->out);
-                if (!row)
-                    return fs_error_set(sim->err, "out of memory");
-                snprintf(row->month, sizeof row->month, "%s",
-                         sim->cal.label[m]);
-                snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
-                snprintf(row->pricing, sizeof row->pricing, "%s",
-                         p->conf->purchase->name);
-                row->cost_usd = fs_meter_cents(p->meter.usd, m);
-                row->gpu_hours = p->meter.gpu_hours[m];
+                const char *name = p->conf->purchase->name;
+                if (add_cost_row(sim, p, m, name, "",
+                                 fs_meter_cents(p->meter.usd, m),
+                                 p->meter.gpu_hours[m]))
+                    return -1;
+                /* A commitment's unused part: its own row, NAME-unused. */
                 if (p->unused.usd && p->unused.usd[m] != 0 &&
-                    add_unused(sim, p, m))
+                    add_cost_row(sim, p, m, name, "-unused",
+                                 fs_meter_cents(p->unused.usd, m), 0))
                     return -1;
             }
-            if (p->after_term.gpu_hours[m] > 0 && add_after_term(sim, p, m))
+            /* A commitment's instances after its term: on-demand rows. */
+            if (p->after_term.gpu_hours[m] > 0 &&
+                add_cost_row(sim, p, m, "on-demand", "",
+                             fs_meter_cents(p->after_term.usd, m),
+                             p->after_term.gpu_hours[m]))
                 return -1;
         }
     for (size_t i = 0; i < w->npools; i++) {
