@@ -93,6 +93,9 @@ bad_run hugets "hugets.ini:6: pool.p.sharing: the replicas per GPU must be a who
 # case4-mig-sliced.ini): every request would miss it; refused as slo_ttft.
 pool_ini A100-80GB "mig = 3g.40gb+4g.40gb" "mig_profile = 3g.40gb
 slo_p99 = 0s" >"$TMP/slo0.ini"
+# a typo'd profile: the nearest of the pools' profiles
+pool_ini A100-80GB "mig = 3g.40gb+4g.40gb" "mig_profile = 3g.40g" >"$TMP/typo.ini"
+bad_run typo "typo.ini:11: workload.w.mig_profile: no pool of this workload has a 3g.40g slice; their layouts: p mig = 4g.40gb+3g.40gb (did you mean 3g.40gb?)"
 bad_run slo0 "slo0.ini:12: workload.w.slo_p99: must be longer than 0s"
 
 # 4. Time-slicing and MPS run and bill the whole GPU.

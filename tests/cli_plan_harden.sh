@@ -121,6 +121,7 @@ usage "--gpus L4,L4" "--gpus: 'L4' and 'L4' are the same candidate (L4)" generic
 usage "--gpus l4,L4" "--gpus: 'l4' and 'L4' are the same candidate (L4)" generic.ini --slo 'p99<=2s' --gpus l4,L4
 usage "--precision fp8,fp8" "--precision: 'fp8' and 'fp8' are the same candidate" price.ini --slo 'p99<=2s' --precision fp8,fp8
 usage "--tp 2,2" "--tp: '2' and '2' are the same candidate" price.ini --slo 'p99<=2s' --tp 2,2
+usage "--gpus A100-80G" "--gpus: unknown GPU 'A100-80G' (did you mean 'A100-80GB'? see \`fleetsim catalog gpus\`)" generic.ini --slo 'p99<=2s' --gpus A100-80G
 usage "--purchase ," "--purchase: no value in ','" generic.ini --slo 'p99<=2s' --purchase ,
 usage "--purchase spot,spot" "--purchase: 'spot' given twice: give each once" generic.ini --slo 'p99<=2s' --purchase spot,spot
 usage "--tp 2x" "--tp: expected 1, 2, 4 or 8, got '2x'" price.ini --slo 'p99<=2s' --tp 2x

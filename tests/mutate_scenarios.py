@@ -161,7 +161,8 @@ PLAN = [('llm-gpu-choice.ini',
           '--gpus', 'A100-80GB,L40S', '--precision', 'bf16,fp8',
           '--purchase', 'on-demand,reserved']),
         ('case4-mig-sliced.ini',
-         ['--slo', 'p99<=60s', '--gpus', 'A100-80GB,H100-80GB'])]
+         ['--slo', 'p99<=60s', '--gpus', 'A100-80GB,H100-80GB',
+          '--workload', 'a'])]
 
 
 def plan_mutants():
