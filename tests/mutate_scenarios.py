@@ -9,7 +9,10 @@ Mutants, per `key = value` line: the key deleted, an empty value, the
 first number made negative, zero, nan, inf or 1e300, its unit swapped
 (s <-> tokens, /s <-> /h), a nearby-typo name (GPU, model, profile,
 instance), the line duplicated, a contradictory key added beside it;
-per `mig =` line also layouts with empty, duplicate and oversized terms.
+per `mig =` line also layouts with empty, duplicate and oversized terms;
+per LLM key (tokens_in, tokens_out, an llm() service, mig_profile) the
+nonsense of issue 26 (LLM_BAD: prompts beyond the context, token counts
+with a time unit, a model that does not fit, tp=3, max_batch=0).
 Per plan option: an empty list, a duplicated item, a typo'd name,
 negative/NaN/zero SLO bounds.  Each mutant's horizon is cut to at most
 10 minutes of simulated time, so that a legitimate run ends in well
@@ -70,9 +73,23 @@ MIG_BAD = ['', '+', '3g.40gb+', '+3g.40gb', '3g.40gb++2g.20gb',
            '7g.80gb+7g.80gb', '3g.40gb*3', '3g.40gb*0', '3g.40gb*-1',
            '3g.40gb*nan', '1g.10gb*8', '3g.40gb+3g.40gb+3g.40gb',
            '3g.40gb*1e300', '3g.40gb+ +2g.20gb', '7g.80gb+1g.10gb']
+# nonsense of the LLM keys issue 26 names: a prompt beyond the context,
+# token counts with a time unit, a model that does not fit, TP of 3, an
+# empty batch, a custom model whose parameters do not match its shape
+LLM_BAD = {'tokens_in': ['const(20000)', 'const(5s)', 'const(-1)',
+                         'uniform(min=9000, max=9500)', 'const()'],
+           'tokens_out': ['const(0)', 'const(1e9)', 'const(2h)'],
+           'service': ['llm(model=llama-3-70b, precision=bf16)',
+                       'llm(model=llama-3-8b, precision=bf16, tp=3)',
+                       'llm(model=llama-3-8b, precision=bf16, max_batch=0)',
+                       'llm(model=llama-3-8b, precision=int3)',
+                       'llm(model=llama-3-8b, precision=bf16, '
+                       'precision=fp8)', 'llm()', 'llm(model=)'],
+           'mig_profile': ['', '7g.80gb', '3g.40gb+2g.20gb', '3g.40gb*2']}
 SANITIZER = re.compile(r'AddressSanitizer|LeakSanitizer|runtime error|'
                        r'UndefinedBehaviorSanitizer')
-NONSENSE = {'nan', 'inf', 'negative', 'empty', 'typo', 'mig-bad', 'huge'}
+NONSENSE = {'nan', 'inf', 'negative', 'empty', 'typo', 'mig-bad', 'huge',
+            'llm-bad'}
 
 
 def scenario_files():
@@ -136,6 +153,9 @@ def value_mutants(key, v):
     if key == 'mig':
         for m in MIG_BAD:
             yield 'mig-bad', m
+    for m in LLM_BAD.get(key, []):
+        if key != 'service' or v.startswith('llm('):
+            yield 'llm-bad', m
 
 
 def scenario_mutants():
@@ -282,10 +302,14 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--timeout', type=int, default=60)
     ap.add_argument('--show', default='finding')
+    ap.add_argument('--kinds', default='',
+                    help='only these kinds (comma-separated), e.g. llm-bad')
     ap.add_argument('--strict', action='store_true',
                     help='accepted nonsense kinds fail the run too')
     a = ap.parse_args()
     ms = list(scenario_mutants()) + list(plan_mutants())
+    if a.kinds:
+        ms = [m for m in ms if m[4] in a.kinds.split(',')]
     if a.sample and a.sample < len(ms):
         pick = set(random.Random(a.seed).sample(range(len(ms)), a.sample))
         ms = [m for i, m in enumerate(ms) if i in pick]

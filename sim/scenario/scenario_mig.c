@@ -146,8 +146,9 @@ static int pools_with(const fs_scenario *sc, const fs_workload_conf *w,
     return n;
 }
 
-/* The profile of the workload's pools nearest to name (a typo such as
- * 3g.40g), or NULL. */
+/* The profile of the workload's pools one edit from name (a typo such as
+ * 3g.40g), or NULL: 7g.80gb is two edits from 3g.40gb, and a profile of
+ * another layout, not a slip. */
 static const char *nearest_profile(const fs_scenario *sc,
                                    const fs_workload_conf *w, const char *name)
 {
@@ -159,7 +160,8 @@ static const char *nearest_profile(const fs_scenario *sc,
             names[n++] = l->slice[i]->name;
     }
     names[n] = NULL;
-    return name[0] ? fs_nearest_name(name, names) : NULL;
+    const char *near = name[0] ? fs_nearest_name(name, names) : NULL;
+    return near && fs_edit_distance(name, near) <= 1 ? near : NULL;
 }
 
 int fs_scenario_parse_mig_profile(fs_reader *rd, fs_scenario *sc,
