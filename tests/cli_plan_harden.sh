@@ -129,6 +129,13 @@ usage "--replications 100000" "--replications: at most 10000, got '100000'" gene
 good | sed 's/^count = 1/autoscale = utilization(target=70%)\nmin = 1\nmax = 4/; s/^price = 0.80//' >auto.ini
 usage "spot on an autoscaled pool" "--purchase spot: pool 'p' autoscales, and a spot pool has a fixed count" \
     auto.ini --slo 'p99<=2s' --purchase on-demand,spot
+# --workload naming no workload (found by tests/mutate_scenarios.py:
+# --workload , said which file but not which option)
+rm -f use.db
+expect_exit 1 "--workload ," -- "$FLEETSIM" plan generic.ini --slo 'p99<=2s' --workload , --db use.db -j 1
+expect_one_line "--workload ,"
+expect_in "$TMP/err" "generic.ini: --workload: no inference workload ',' (it has: w)" "--workload , names the option"
+checks=$((checks + 1)); [ ! -e use.db ] || fail "--workload , left a database"
 # a --set the scenario refuses: said once, not once per candidate, before
 # any run (exit 1, as `run` gives it)
 rm -f use.db
