@@ -115,6 +115,14 @@ pool_ini A100-80GB "mig = 3g.40gb*1e300" >"$TMP/hugecount.ini"
 bad_run hugecount "hugecount.ini:6: pool.p.mig: layout '3g.40gb*1e300' on A100-80GB: '3g.40gb*1e300': the count after * must be a whole number, 1 to 7"
 pool_ini A100-80GB "sharing = timeslice(1e300)" >"$TMP/hugets.ini"
 bad_run hugets "hugets.ini:6: pool.p.sharing: the replicas per GPU must be a whole number from 2 to 48"
+# An objective of 0s (found by tests/mutate_scenarios.py on
+# case4-mig-sliced.ini): every request would miss it; refused as slo_ttft.
+pool_ini A100-80GB "mig = 3g.40gb+4g.40gb" "mig_profile = 3g.40gb
+slo_p99 = 0s" >"$TMP/slo0.ini"
+# a typo'd profile: the nearest of the pools' profiles
+pool_ini A100-80GB "mig = 3g.40gb+4g.40gb" "mig_profile = 3g.40g" >"$TMP/typo.ini"
+bad_run typo "typo.ini:11: workload.w.mig_profile: no pool of this workload has a 3g.40g slice; their layouts: p mig = 4g.40gb+3g.40gb (did you mean 3g.40gb?)"
+bad_run slo0 "slo0.ini:12: workload.w.slo_p99: must be longer than 0s"
 
 # 4. Time-slicing and MPS run and bill the whole GPU.
 pool_ini A100-80GB "sharing = timeslice(3)" >"$TMP/ts.ini"

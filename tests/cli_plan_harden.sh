@@ -121,11 +121,21 @@ usage "--gpus L4,L4" "--gpus: 'L4' and 'L4' are the same candidate (L4)" generic
 usage "--gpus l4,L4" "--gpus: 'l4' and 'L4' are the same candidate (L4)" generic.ini --slo 'p99<=2s' --gpus l4,L4
 usage "--precision fp8,fp8" "--precision: 'fp8' and 'fp8' are the same candidate" price.ini --slo 'p99<=2s' --precision fp8,fp8
 usage "--tp 2,2" "--tp: '2' and '2' are the same candidate" price.ini --slo 'p99<=2s' --tp 2,2
+usage "--gpus A100-80G" "--gpus: unknown GPU 'A100-80G' (did you mean 'A100-80GB'? see \`fleetsim catalog gpus\`)" generic.ini --slo 'p99<=2s' --gpus A100-80G
+usage "--purchase ," "--purchase: no value in ','" generic.ini --slo 'p99<=2s' --purchase ,
+usage "--purchase spot,spot" "--purchase: 'spot' given twice: give each once" generic.ini --slo 'p99<=2s' --purchase spot,spot
 usage "--tp 2x" "--tp: expected 1, 2, 4 or 8, got '2x'" price.ini --slo 'p99<=2s' --tp 2x
 usage "--replications 100000" "--replications: at most 10000, got '100000'" generic.ini --slo 'p99<=2s' --replications 100000
 good | sed 's/^count = 1/autoscale = utilization(target=70%)\nmin = 1\nmax = 4/; s/^price = 0.80//' >auto.ini
 usage "spot on an autoscaled pool" "--purchase spot: pool 'p' autoscales, and a spot pool has a fixed count" \
     auto.ini --slo 'p99<=2s' --purchase on-demand,spot
+# --workload naming no workload (found by tests/mutate_scenarios.py:
+# --workload , said which file but not which option)
+rm -f use.db
+expect_exit 1 "--workload ," -- "$FLEETSIM" plan generic.ini --slo 'p99<=2s' --workload , --db use.db -j 1
+expect_one_line "--workload ,"
+expect_in "$TMP/err" "generic.ini: --workload: no inference workload ',' (it has: w)" "--workload , names the option"
+checks=$((checks + 1)); [ ! -e use.db ] || fail "--workload , left a database"
 # a --set the scenario refuses: said once, not once per candidate, before
 # any run (exit 1, as `run` gives it)
 rm -f use.db

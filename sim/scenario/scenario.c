@@ -267,6 +267,9 @@ static int parse_queueing(fs_reader *rd, fs_scenario *sc, fs_workload_conf *w)
     w->slo_s = NAN;
     if (e && fs_parse_duration(e->value, &w->slo_s, why, sizeof why))
         return fs_rd_bad(rd, e, "%s", why);
+    /* every request would miss an objective of 0s (as slo_ttft) */
+    if (e && !(w->slo_s > 0))
+        return fs_rd_bad(rd, e, "%s", "must be longer than 0s");
     return 0;
 }
 

@@ -146,6 +146,24 @@ static int pools_with(const fs_scenario *sc, const fs_workload_conf *w,
     return n;
 }
 
+/* The profile of the workload's pools one edit from name (a typo such as
+ * 3g.40g), or NULL: 7g.80gb is two edits from 3g.40gb, and a profile of
+ * another layout, not a slip. */
+static const char *nearest_profile(const fs_scenario *sc,
+                                   const fs_workload_conf *w, const char *name)
+{
+    const char *names[65];
+    int n = 0;
+    for (int k = 0; k < w->npools; k++) {
+        const fs_mig_layout *l = &sc->pools[w->pools[k]].mig;
+        for (int i = 0; i < l->n && n < 64; i++)
+            names[n++] = l->slice[i]->name;
+    }
+    names[n] = NULL;
+    const char *near = name[0] ? fs_nearest_name(name, names) : NULL;
+    return near && fs_edit_distance(name, near) <= 1 ? near : NULL;
+}
+
 int fs_scenario_parse_mig_profile(fs_reader *rd, fs_scenario *sc,
                                   fs_workload_conf *w)
 {
@@ -181,6 +199,10 @@ int fs_scenario_parse_mig_profile(fs_reader *rd, fs_scenario *sc,
                                      p->mig.n ? p->mig_text
                                               : "(none: whole GPUs)");
         }
+        const char *near = nearest_profile(sc, w, e->value);
+        if (near && used < sizeof why)
+            snprintf(why + used, sizeof why - used, " (did you mean %s?)",
+                     near);
         return fs_rd_bad(rd, e, "%s", why);
     }
     /* As the catalog spells it. */

@@ -41,6 +41,9 @@ static int parse_purchase(fs_plan *p, const char *list)
     char buf[256], *save = NULL;
     snprintf(buf, sizeof buf, "%s", list);
     memset(p->purchases, 0, sizeof p->purchases);
+    /* an empty list (`--purchase ,`) would plan no purchase at all */
+    if (fs_plan_check_list("--purchase", list, FS_PLAN_PURCHASES * 4))
+        return -1;
     for (char *t = strtok_r(buf, ",", &save); t;
          t = strtok_r(NULL, ",", &save)) {
         int k = 0;
@@ -59,6 +62,8 @@ static int parse_purchase(fs_plan *p, const char *list)
                          near ? " (did you mean '" : "", near ? near : "",
                          near ? "'?)" : "", all);
         }
+        if (p->purchases[k]) /* the same rows ranked twice */
+            return usage("--purchase: '%s' given twice: give each once", t);
         p->purchases[k] = 1;
     }
     return 0;

@@ -50,7 +50,7 @@ static int find_workload(fs_plan *p, const fs_config *c, char *section,
                  "%s%s", n++ ? ", " : "", s + 9);
     }
     if (p->workload) {
-        fs_plan_say("%s: no inference workload '%s' "
+        fs_plan_say("%s: --workload: no inference workload '%s' "
                 "(it has: %s)", p->scenario, p->workload,
                 n ? names : "none");
         return FS_EXIT_FAIL;

@@ -47,7 +47,7 @@ static int check_gpu(const fs_catalog *cat, const char *g)
         return 0;
     char s[512];
     fs_catalog_suggest_gpu(cat, g, s, sizeof s);
-    return fs_usage_error("plan", "--gpus: unknown GPU '%s' (%s)", g, s);
+    return fs_usage_error("plan", "--gpus: unknown GPU '%s' %s", g, s);
 }
 
 int fs_plan_check_lists(const fs_plan *p, const fs_catalog *cat,
