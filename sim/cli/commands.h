@@ -24,6 +24,7 @@ int cmd_rm(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_roi(int argc, char **argv);
+int cmd_commit(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);

@@ -35,6 +35,8 @@ static const fs_command commands[] = {
      "copy the runs of sweep shards into one database, each run once"},
     {"roi", cmd_roi, "RUN",
      "how many instances to reserve (or commit to), from a run's usage"},
+    {"commit", cmd_commit, "RUN...",
+     "every reservation and savings plan at once: one MILP over all pools"},
     {"export", cmd_export, "--format focus|csv --out FILE RUN...",
      "write the simulated bill as a FOCUS 1.2 dataset or plain CSV"},
     {"plot", cmd_plot, "--chart NAME --out FILE RUN...",

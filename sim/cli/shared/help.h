@@ -28,4 +28,7 @@ void fs_help_usage(FILE *out, const fs_command *cmds, size_t n);
 /* The help text of a command ("run"), NULL if it has none. */
 const char *fs_help_text(const char *topic);
 
+/* `fleetsim help commit` (help_commit.c). */
+extern const char fs_commit_help[];
+
 #endif
