@@ -13,11 +13,6 @@ INI="$SRCDIR/tests/commit-day-night.ini"
 SEARCH="$SRCDIR/tests/commit_exhaustive.py"
 CAT="$SRCDIR/models/catalog"
 cost() { sed -n "s/.*\"$1\": \\([^,}]*\\).*/\\1/p" "$2" | head -n 1; }
-near() {   # near GOT WANT TOL WHAT
-    checks=$((checks + 1))
-    awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= t) }' ||
-        fail "$4: got '$1', expected $2 +- $3"
-}
 # run NAME DAY NIGHT: one run of the scenario with those counts
 run() {
     expect_exit 0 "run $1" -- "$FLEETSIM" run "$INI" --db "$DB" --quiet \

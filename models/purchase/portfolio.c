@@ -9,20 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "models/purchase/roi.h"
-
-double fs_pf_amortized(const fs_pf_option *o)
-{
-    return o->hourly + o->upfront / (FS_ROI_MONTH_H * o->term_months);
-}
-
-size_t fs_pf_exempt_runs(size_t nruns, double quantile)
-{
-    if (nruns == 0)
-        return 0;
-    double within = ceil((double)(nruns - 1) * quantile - 1e-9);
-    return nruns - 1 - (size_t)within;
-}
 
 static double col(const fs_pf_model *m, int j)
 {

@@ -29,7 +29,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "models/purchase/roi.h"
+
 #define EPS_REWARD 1e-9
+
+double fs_pf_amortized(const fs_pf_option *o)
+{
+    return o->hourly + o->upfront / (FS_ROI_MONTH_H * o->term_months);
+}
+
+size_t fs_pf_exempt_runs(size_t nruns, double quantile)
+{
+    if (nruns == 0)
+        return 0;
+    double within = ceil((double)(nruns - 1) * quantile - 1e-9);
+    return nruns - 1 - (size_t)within;
+}
 
 static int add_col(glp_prob *lp, const char *name, double obj, double ub,
                    int kind)
@@ -60,32 +75,18 @@ static double demand(const fs_pf_problem *p, size_t s, size_t h, size_t q)
     return p->demand[s * p->npools + q][h];
 }
 
-/* The group's largest demand of any hour of any run, in whole instances:
- * more reserved than that is never used. */
-static double group_peak(const fs_pf_problem *p, size_t g)
+/* The largest of any hour of any run of sum over pools of w[q] x demand:
+ * with w 1 on a group's pools, the most it can use reserved (in whole
+ * instances, above which more is never used); with w a plan's rates, its
+ * largest eligible spend. */
+static double hourly_peak(const fs_pf_problem *p, const double *w)
 {
     double peak = 0;
     for (size_t s = 0; s < p->nruns; s++)
         for (size_t h = 0; h < p->hours[s]; h++) {
             double sum = 0;
             for (size_t q = 0; q < p->npools; q++)
-                if (p->pools[q].group == g)
-                    sum += demand(p, s, h, q);
-            peak = fmax(peak, sum);
-        }
-    return ceil(peak - 1e-9);
-}
-
-/* The plan's largest eligible spend of any hour: more is never used. */
-static double plan_peak(const fs_pf_problem *p, int t)
-{
-    double peak = 0;
-    for (size_t s = 0; s < p->nruns; s++)
-        for (size_t h = 0; h < p->hours[s]; h++) {
-            double sum = 0;
-            for (size_t q = 0; q < p->npools; q++)
-                if (!isnan(p->pools[q].plan_rate[t]))
-                    sum += p->pools[q].plan_rate[t] * demand(p, s, h, q);
+                sum += w[q] * demand(p, s, h, q);
             peak = fmax(peak, sum);
         }
     return peak;
@@ -100,21 +101,27 @@ static double mean_hours(const fs_pf_problem *p)
 }
 
 /* The first-stage columns: counts and commitments. */
-static void add_commitments(fs_pf_model *m, double *kmax, double *cmax)
+static void add_commitments(fs_pf_model *m, double *w, double *kmax,
+                            double *cmax)
 {
     const fs_pf_problem *p = m->p;
     double hbar = mean_hours(p);
     char name[64];
     for (size_t o = 0; o < p->noptions; o++) {
         const fs_pf_option *op = &p->options[o];
-        kmax[o] = group_peak(p, op->group);
+        for (size_t q = 0; q < p->npools; q++)
+            w[q] = p->pools[q].group == op->group;
+        kmax[o] = ceil(hourly_peak(p, w) - 1e-9);
         snprintf(name, sizeof name, "k_%zu_%dm_%d", o, op->term_months,
                  op->upfront_kind);
         m->k[o] = add_col(m->lp, name, hbar * fs_pf_amortized(op), kmax[o],
                           GLP_IV);
     }
     for (int t = 0; t < FS_PF_PLANS; t++) {
-        cmax[t] = plan_peak(p, t);
+        for (size_t q = 0; q < p->npools; q++)
+            w[q] = isnan(p->pools[q].plan_rate[t]) ? 0
+                                                   : p->pools[q].plan_rate[t];
+        cmax[t] = hourly_peak(p, w);
         snprintf(name, sizeof name, "plan_%dy", t ? 3 : 1);
         m->c[t] = add_col(m->lp, name, hbar, cmax[t], GLP_CV);
     }
@@ -315,7 +322,7 @@ int fs_pf_model_build(fs_pf_model *m)
     int rc = model_alloc(m, width, &ind, &val);
     double *kmax = calloc(p->noptions + 1, sizeof *kmax), cmax[FS_PF_PLANS];
     if (rc == 0 && kmax) {
-        add_commitments(m, kmax, cmax);
+        add_commitments(m, val, kmax, cmax);   /* val: scratch weights */
         size_t groups = count_groups(p);
         for (size_t s = 0; s < p->nruns; s++)
             for (size_t h = 0; h < p->hours[s]; h++) {
