@@ -29,6 +29,7 @@ sim/scenario/scenario_pool.c on-demand    the default option and the catalog pri
 sim/scenario/scenario_pool.c spot         the catalog price columns (to do: ask the registry)
 sim/scenario/scenario_spot.c on-demand    the spot fallback pool (to do: fs_purchase_committing)
 sim/fleet/world/collect.c on-demand       the spot fallback rows (to do: fs_purchase_committing)
+sim/cli/commit/commit_out.c utilization  a column heading of the portfolio (the use of a commitment), not the chart
 models/llm/llm_bench.c vllm               published benchmark rows (data, cited)
 models/llm/llm_bench.c sglang             published benchmark rows (data, cited)
 models/llm/llm_bench.c trt-llm            published benchmark rows (data, cited)

@@ -44,6 +44,13 @@ expect_eq() {
     [ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
 }
 
+# near GOT WANT TOL WHAT: |GOT - WANT| <= TOL (GOT not empty).
+near() {   # near GOT WANT TOL WHAT
+    checks=$((checks + 1))
+    awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= t) }' ||
+        fail "$4: got '$1', expected $2 +- $3"
+}
+
 # Counts the lines of stderr: a bad input gets exactly one message.
 expect_one_line() {
     checks=$((checks + 1))

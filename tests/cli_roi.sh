@@ -6,11 +6,6 @@
 . "$(dirname "$0")/cli_lib.sh"
 DB="$TMP/roi.db"
 num() { sed -n "s/.*\"$1\": \\([^,}]*\\).*/\\1/p" "$TMP/out" | head -n 1; }
-near() {   # near GOT WANT TOL WHAT
-    checks=$((checks + 1))
-    awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= t) }' ||
-        fail "$4: got '$1', expected $2 +- $3"
-}
 
 # (a) 3 instances up every hour of a year, metrics every hour: reserve 3;
 # the saving is the catalog's discount, (1.006 - 0.63378) / 1.006 = 37%;

@@ -15,7 +15,7 @@
  * a bug.  Run with tests/fuzz.sh. */
 #include "tests/fuzz_common.h"
 #include "models/purchase/roi.h"
-#include "sim/cli/shared/roi_run.h"
+#include "sim/app/roi_run.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/scenario_limits.h"
 

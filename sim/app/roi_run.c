@@ -275,6 +275,8 @@ static int reserved_rate(const fs_roi_query *o, const fs_instance_type *it,
                  ro.basis, it->gpus != gpi ? " (per GPU)" : "");
         add_source(w, "; reserved: catalog %s, %s%s", name, basis, "");
     }
+    w->reserved_hourly = pr->hourly;
+    w->reserved_upfront = pr->upfront;
     w->reserved_usd_h = pr->hourly + pr->upfront /
                         fs_term_hours(o->term_months);
     return 0;

@@ -20,6 +20,8 @@ typedef struct fs_roi_row {
     double discount;         /* the plan's discount */
     double on_demand_usd_h;  /* the prices it used, and where from */
     double reserved_usd_h;
+    double reserved_hourly;  /* its parts per instance: recurring $ an */
+    double reserved_upfront; /* hour, upfront $ for the term (commit) */
     char price_source[256];
     const char *rate_basis;  /* the reserved rate: "quote", "published",
                                 "derived"; the plan's discount: "--discount",

@@ -159,4 +159,23 @@ int fs_store_pool_savings(fs_store *s, long run_id, fs_pool_saving **out,
  * ("-1,234.56"), as stored amounts are shown; returns buf. */
 char *fs_format_thousands(double v, int decimals, char *buf, size_t size);
 
+/* One pool of a run and its demand hour by hour (store_demand.c):
+ * demand[h] the instances launched, time-averaged over hour h of the
+ * run's horizon, as `fleetsim roi` reads them. */
+typedef struct fs_pool_demand {
+    char pool[FS_NAME_MAX];
+    char instance[160];      /* the pool's price source ("catalog NAME ...") */
+    char pricing[32];
+    int gpus_per_instance;   /* 0: not stored */
+    double *demand;
+    size_t hours;
+} fs_pool_demand;
+
+/* Every pool of run in stored order, with its hourly demand, malloc'd into
+ * *out (free with fs_pool_demands_free).  0, or -1 with err (no such run;
+ * utilization sampled more coarsely than hourly). */
+int fs_store_pool_demands(fs_store *s, long run, fs_pool_demand **out,
+                          size_t *n, fs_error *err);
+void fs_pool_demands_free(fs_pool_demand *p, size_t n);
+
 #endif

@@ -37,4 +37,7 @@ void fs_help_usage(FILE *out, const fs_command *cmds, size_t n);
  * NULL if it has no text. */
 const char *fs_help_text(const char *topic);
 
+/* `fleetsim help commit` (help_commit.c). */
+extern const char fs_commit_help[];
+
 #endif

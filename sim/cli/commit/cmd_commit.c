@@ -1,0 +1,160 @@
+/* cmd_commit.c -- `fleetsim commit RUN... [--db FILE]
+ * [--risk unused<=10%@p90] [--lp FILE] [--format table|csv|json|markdown]`.
+ *
+ * The commitment portfolio over every pool of the runs at once: reads
+ * them (commit_inputs.c), solves one mixed-integer program
+ * (models/purchase/portfolio.h) and prints it (commit_out.c).  The
+ * options are read by one function, parse_opts, so that a table-driven
+ * parser can take it over. */
+#include "sim/cli/commands.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/base/grammar.h"
+#include "sim/cli/commit/commit.h"
+#include "sim/cli/shared/help.h"
+#include "sim/cli/shared/parse_options.h"
+
+typedef struct commit_opts {
+    const char *db, *risk, *lp, *format;
+    char **runs;
+    int nruns, fmt;
+    int has_risk;
+    double bound, quantile;
+} commit_opts;
+
+/* "unused<=10%@p90": the bound (a fraction) and the percentile of runs
+ * (p1..p100).  0, or -1 with why. */
+static int parse_risk(const char *v, double *bound, double *quantile,
+                      char *why, size_t len)
+{
+    char frac[64];
+    const char *at = strchr(v, '@');
+    int pct = 0, used = 0;
+    if (strncmp(v, "unused<=", 8) || !at || (size_t)(at - v - 8) >=
+        sizeof frac) {
+        snprintf(why, len, "'%s' is not unused<=BOUND@pN "
+                 "(e.g. unused<=10%%@p90)", v);
+        return -1;
+    }
+    snprintf(frac, sizeof frac, "%.*s", (int)(at - v - 8), v + 8);
+    if (fs_parse_fraction(frac, bound, why, len) || *bound < 0 ||
+        *bound > 1) {
+        snprintf(why, len, "'%s': the bound '%s' is not a share between 0 "
+                 "and 100%% (e.g. 10%%)", v, frac);
+        return -1;
+    }
+    if (sscanf(at + 1, "p%d%n", &pct, &used) != 1 || at[1 + used] ||
+        pct < 1 || pct > 100) {
+        snprintf(why, len, "'%s': the percentile '%s' is not p1..p100 "
+                 "(e.g. p90)", v, at + 1);
+        return -1;
+    }
+    *quantile = pct / 100.0;
+    return 0;
+}
+
+/* A bad value or a missing operand: one line naming the option, exit
+ * status 1 (the work cannot be done), as for an unknown run. */
+static int bad_input(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+static int bad_input(const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fs_print_line("fleetsim commit: ", msg);
+    return FS_EXIT_FAIL;
+}
+
+const fs_option fs_options_commit[] = {
+    OPT_STRING(0, "db", commit_opts, db, "FILE",
+               "the results database (default fleetsim.db)"),
+    OPT_STRING(0, "risk", commit_opts, risk, "unused<=B@pN",
+               "at most a share B of the commitment unused in N% of runs"),
+    OPT_STRING(0, "lp", commit_opts, lp, "FILE",
+               "also write the model in CPLEX LP format"),
+    OPT_STRING(0, "format", commit_opts, format, "F",
+               "table (default), csv, json or markdown"),
+    OPT_END(),
+};
+
+/* Every option and operand, checked: -1 to go on, else the exit status. */
+static int parse_opts(int argc, char **argv, commit_opts *o)
+{
+    static const char *const fmts[] = {"table", "csv", "json", "markdown",
+                                       NULL};
+    o->runs = calloc((size_t)argc + 1, sizeof *o->runs);
+    if (!o->runs)
+        return fs_fail("out of memory");
+    int rc = fs_parse_options_few("commit", argc, argv, fs_options_commit, o,
+                                  (const char **)o->runs, argc + 1,
+                                  &o->nruns);
+    if (rc)
+        return rc;
+    if (o->nruns == 0)
+        return bad_input("which runs? give RUN... (ids or names; see "
+                         "`fleetsim runs`)");
+    for (o->fmt = 0; fmts[o->fmt] && strcmp(fmts[o->fmt], o->format);)
+        o->fmt++;
+    if (!fmts[o->fmt])
+        return bad_input("--format: '%s' is not one of table, csv, json, "
+                         "markdown", o->format);
+    char why[256];
+    o->has_risk = o->risk != NULL;
+    if (o->risk && parse_risk(o->risk, &o->bound, &o->quantile, why,
+                              sizeof why))
+        return bad_input("--risk: %s", why);
+    return -1;
+}
+
+static int commit_solve(fs_store *s, const commit_opts *o, fs_error *err)
+{
+    fs_commit_inputs in;
+    fs_pf_solution sol = {0};
+    char why[256];
+    if (fs_commit_inputs_read(s, o->runs, (size_t)o->nruns, &in, err)) {
+        fs_commit_inputs_free(&in);
+        return FS_EXIT_FAIL;
+    }
+    in.problem.risk = o->has_risk;
+    in.problem.risk_bound = o->bound;
+    in.problem.risk_quantile = o->quantile;
+    int rc = fs_pf_solve(&in.problem, o->lp, &sol, why, sizeof why);
+    if (rc)
+        fs_error_set(err, "commit: %s", why);
+    else
+        fs_commit_print(stdout, o->fmt, &in, &sol);
+    fs_pf_solution_free(&sol);
+    fs_commit_inputs_free(&in);
+    return rc ? FS_EXIT_FAIL : FS_EXIT_OK;
+}
+
+int cmd_commit(int argc, char **argv)
+{
+    commit_opts o = {.db = FS_DEFAULT_DB, .format = "table"};
+    int rc = parse_opts(argc, argv, &o);
+    if (rc >= 0) {
+        free(o.runs);
+        return rc;
+    }
+    fs_error err;
+    fs_store *s = fs_store_open(o.db, FS_STORE_READONLY, &err);
+    if (!s) {
+        free(o.runs);
+        return fs_fail(err.msg);
+    }
+    rc = commit_solve(s, &o, &err);
+    fs_store_close(s);
+    free(o.runs);
+    if (rc)
+        return fs_fail(err.msg);
+    if (fflush(stdout) != 0)
+        return fs_fail("cannot write to standard output");
+    return FS_EXIT_OK;
+}
