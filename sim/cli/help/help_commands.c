@@ -67,8 +67,9 @@ void fs_help_man_synopsis(FILE *out, const fs_command *cmds, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         fprintf(out, "%s.B fleetsim %s\n", i ? ".br\n" : "", cmds[i].name);
-        if (cmds[i].options) {
-            char buf[4096];
+        if (cmds[i].options && cmds[i].options->type != FS_OPTION_END) {
+            /* fmemopen() writes no terminator when nothing is written */
+            char buf[4096] = "";
             FILE *m = fmemopen(buf, sizeof buf, "w");
             if (!m)
                 continue;
