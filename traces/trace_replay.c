@@ -482,6 +482,42 @@ static int check_trace_steps(const trace *ts, const fs_arrivals_spec *spec,
                              ts->path, span, h, n + extra);
 }
 
+/* Opens the trace's CSV stream, reads its header line and binds the
+ * format's columns: 0, or -1 with err naming the scenario key. */
+static int open_header(trace *ts, const fs_arrivals_spec *spec,
+                       fs_error *err)
+{
+    const fs_trace_format *fmt = ts->fmt;
+    ts->csv = fs_csv_open(ts->path, err);
+    if (!ts->csv) {
+        /* err holds "PATH: why"; the message names the scenario key. */
+        size_t lp = strlen(ts->path);
+        const char *why = strncmp(err->msg, ts->path, lp) == 0 &&
+                          strncmp(err->msg + lp, ": ", 2) == 0
+                              ? err->msg + lp + 2 : strerror(errno);
+        char reason[sizeof err->msg];
+        snprintf(reason, sizeof reason, "%s", why);
+        fs_arrivals_error(spec, err, "cannot open trace '%s': %s", ts->path,
+                          reason);
+        return -1;
+    }
+    int rc = fs_csv_next(ts->csv, err);
+    if (rc < 0)
+        return -1;
+    if (rc == 0) {
+        fs_arrivals_error(spec, err, "trace '%s' is empty (a %s trace starts "
+                          "with a header line)", ts->path, fmt->name);
+        return -1;
+    }
+    if (save_names(ts)) {
+        fs_arrivals_error(spec, err, "out of memory");
+        return -1;
+    }
+    return fmt->bind ? fmt->bind(spec, ts->csv, &ts->cols, err)
+                     : fs_trace_bind_names(ts->csv, fmt->columns, &ts->cols,
+                                           err);
+}
+
 fs_arrivals *fs_trace_open(const fs_arrivals_spec *spec, fs_error *err)
 {
     const fs_trace_format *fmt = check_trace_call(spec, err);
@@ -525,33 +561,7 @@ fs_arrivals *fs_trace_open(const fs_arrivals_spec *spec, fs_error *err)
                                 sizeof ts->st.statuses, err))
         goto fail;
     ts->st.statuses_default = fmt->statuses && !spec->statuses.value;
-    ts->csv = fs_csv_open(ts->path, err);
-    if (!ts->csv) {
-        /* err holds "PATH: why"; the message names the scenario key. */
-        size_t lp = strlen(ts->path);
-        const char *why = strncmp(err->msg, ts->path, lp) == 0 &&
-                          strncmp(err->msg + lp, ": ", 2) == 0
-                              ? err->msg + lp + 2 : strerror(errno);
-        char reason[sizeof err->msg];
-        snprintf(reason, sizeof reason, "%s", why);
-        fs_arrivals_error(spec, err, "cannot open trace '%s': %s", ts->path,
-                          reason);
-        goto fail;
-    }
-    int rc = fs_csv_next(ts->csv, err);
-    if (rc < 0)
-        goto fail;
-    if (rc == 0) {
-        fs_arrivals_error(spec, err, "trace '%s' is empty (a %s trace starts "
-                          "with a header line)", ts->path, fmt->name);
-        goto fail;
-    }
-    if (save_names(ts)) {
-        fs_arrivals_error(spec, err, "out of memory");
-        goto fail;
-    }
-    if (fmt->bind ? fmt->bind(spec, ts->csv, &ts->cols, err)
-                  : fs_trace_bind_names(ts->csv, fmt->columns, &ts->cols, err))
+    if (open_header(ts, spec, err))
         goto fail;
     ts->st.path = ts->path;
     ts->st.has_service = ts->cols.service >= 0;
