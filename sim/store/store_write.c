@@ -180,15 +180,16 @@ typedef struct col {
 #define COL(T, kind, sql, f) {sql, kind, offsetof(T, f), sizeof ((T *)0)->f}
 
 /* A child table: its columns, and where fs_results holds its rows.  An
- * LLM update (is_llm_off set) writes its columns into rows the inserts
- * made, found by run_id and the key column, for rows whose flag is set. */
+ * LLM update (key set) writes its columns into rows the inserts made,
+ * found by run_id and the key column.  keep, where set, says which rows
+ * are written (NULL: every row). */
 typedef struct table {
     const char *name;
     const col *cols;
     size_t ncols;
     size_t rows_off, count_off, row_size;
     const col *key;                 /* UPDATE ... WHERE run_id AND key */
-    size_t is_llm_off;
+    int (*keep)(const void *row);
 } table;
 
 #define ROWS(field, n, T) offsetof(fs_results, field), \
@@ -310,30 +311,73 @@ static const col pool_llm_cols[] = {
     LAT_POOL(ttft_mean_s), LAT_POOL(tpot_mean_s), LAT_POOL(e2e_mean_s),
 };
 
+/* Which rows an LLM update or the prefix_cache table writes: those of
+ * llm workloads and pools, and of them those a prefix cache served. */
+static int latency_is_llm(const void *row)
+{
+    return ((const fs_latency_row *)row)->llm.is_llm;
+}
+
+static int pool_is_llm(const void *row)
+{
+    return ((const fs_pool_row *)row)->llm.is_llm;
+}
+
+static int latency_cached(const void *row)
+{
+    const fs_llm_row *l = &((const fs_latency_row *)row)->llm;
+    return l->is_llm && !isnan(l->tokens_cached);
+}
+
+static int pool_cached(const void *row)
+{
+    const fs_llm_row *l = &((const fs_pool_row *)row)->llm;
+    return l->is_llm && !isnan(l->tokens_cached);
+}
+
+/* prefix_cache (version 16): one row per llm workload (pool NULL) and per
+ * pool serving one (workload NULL) where a prefix cache served. */
+#define PREFIX_CACHE(T) \
+    LLM(T, "tokens_in", tokens_in), \
+    LLM(T, "tokens_cached", tokens_cached), \
+    LLM(T, "token_hit_rate", token_hit_rate), \
+    LLM(T, "cost_per_mtok_usd", cost_per_mtok), \
+    LLM(T, "cost_per_mtok_uncached_usd", cost_per_mtok_uncached)
+static const col latency_prefix_cols[] = {
+    LAT(COL_TEXT, workload), PREFIX_CACHE(fs_latency_row),
+};
+static const col pool_prefix_cols[] = {
+    POOL(COL_TEXT, pool), PREFIX_CACHE(fs_pool_row),
+};
+
 /* In the order a run is written (and was, table by table, before). */
 static const table tables[] = {
     {"cost_monthly", cost_cols, NCOLS(cost_cols),
-     ROWS(costs, ncosts, fs_cost_row), NULL, 0},
+     ROWS(costs, ncosts, fs_cost_row), NULL, NULL},
     {"latency", latency_cols, NCOLS(latency_cols),
-     ROWS(latency, nlatency, fs_latency_row), NULL, 0},
+     ROWS(latency, nlatency, fs_latency_row), NULL, NULL},
     {"utilization", util_cols, NCOLS(util_cols),
-     ROWS(util, nutil, fs_util_row), NULL, 0},
+     ROWS(util, nutil, fs_util_row), NULL, NULL},
     {"job", job_cols, NCOLS(job_cols), ROWS(jobs, njobs, fs_job_row), NULL,
-     0},
+     NULL},
     {"pool", pool_cols, NCOLS(pool_cols), ROWS(pools, npools, fs_pool_row),
-     NULL, 0},
+     NULL, NULL},
     {"cost_allocation", alloc_cols, NCOLS(alloc_cols),
-     ROWS(allocs, nallocs, fs_alloc_row), NULL, 0},
+     ROWS(allocs, nallocs, fs_alloc_row), NULL, NULL},
     {"interruption", interrupt_cols, NCOLS(interrupt_cols),
-     ROWS(interrupts, ninterrupts, fs_interrupt_row), NULL, 0},
+     ROWS(interrupts, ninterrupts, fs_interrupt_row), NULL, NULL},
     {"latency", latency_llm_cols, NCOLS(latency_llm_cols),
      ROWS(latency, nlatency, fs_latency_row), &latency_cols[0],
-     offsetof(fs_latency_row, llm.is_llm)},
+     latency_is_llm},
     {"pool", pool_llm_cols, NCOLS(pool_llm_cols),
      ROWS(pools, npools, fs_pool_row), &pool_cols[0],
-     offsetof(fs_pool_row, llm.is_llm)},
+     pool_is_llm},
     {"slice_utilization", slice_cols, NCOLS(slice_cols),
-     ROWS(slices, nslices, fs_slice_row), NULL, 0},
+     ROWS(slices, nslices, fs_slice_row), NULL, NULL},
+    {"prefix_cache", latency_prefix_cols, NCOLS(latency_prefix_cols),
+     ROWS(latency, nlatency, fs_latency_row), NULL, latency_cached},
+    {"prefix_cache", pool_prefix_cols, NCOLS(pool_prefix_cols),
+     ROWS(pools, npools, fs_pool_row), NULL, pool_cached},
 };
 
 /* Binds field c of row as parameter i. */
@@ -420,7 +464,7 @@ static int write_table(fs_store *s, const table *t, const fs_results *r,
     size_t n = *(const size_t *)((const char *)r + t->count_off);
     for (size_t i = 0; rc == SQLITE_OK && i < n; i++) {
         const char *row = rows + i * t->row_size;
-        if (t->key && !*(const int *)(row + t->is_llm_off))
+        if (t->keep && !t->keep(row))
             continue;
         if (!t->key)
             bind_run_id(s, st, id, &rc);   /* parameter 1 */
@@ -432,46 +476,6 @@ static int write_table(fs_store *s, const table *t, const fs_results *r,
             bind_col(st, (int)t->ncols + 2, t->key, row, &rc);
         }
         rc = step_row(st, rc);
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-/* One prefix_cache row: a workload's (pool NULL) or a pool's. */
-static int insert_prefix_row(fs_store *s, sqlite3_stmt *st, long long id,
-                             const char *workload, const char *pool,
-                             const fs_llm_row *l)
-{
-    int rc = SQLITE_OK;
-    bind_run_id(s, st, id, &rc);
-    bind_text(st, 2, workload, FS_NAME_MAX, &rc);
-    bind_text(st, 3, pool, FS_NAME_MAX, &rc);
-    bind_real(st, 4, l->tokens_in, &rc);
-    bind_real(st, 5, l->tokens_cached, &rc);
-    bind_real(st, 6, l->token_hit_rate, &rc);
-    bind_real(st, 7, l->cost_per_mtok, &rc);
-    bind_real(st, 8, l->cost_per_mtok_uncached, &rc);
-    return step_row(st, rc);
-}
-
-/* prefix_cache: the workloads and pools a prefix cache served. */
-static int insert_prefix(fs_store *s, const fs_results *r, long long id)
-{
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-        "INSERT INTO prefix_cache (run_id, workload, pool, tokens_in,"
-        " tokens_cached, token_hit_rate, cost_per_mtok_usd,"
-        " cost_per_mtok_uncached_usd) VALUES (?,?,?,?,?,?,?,?)", -1, &st,
-        NULL);
-    for (size_t i = 0; rc == SQLITE_OK && i < r->nlatency; i++) {
-        const fs_latency_row *l = &r->latency[i];
-        if (l->llm.is_llm && !isnan(l->llm.tokens_cached))
-            rc = insert_prefix_row(s, st, id, l->workload, NULL, &l->llm);
-    }
-    for (size_t i = 0; rc == SQLITE_OK && i < r->npools; i++) {
-        const fs_pool_row *p = &r->pools[i];
-        if (p->llm.is_llm && !isnan(p->llm.tokens_cached))
-            rc = insert_prefix_row(s, st, id, NULL, p->pool, &p->llm);
     }
     sqlite3_finalize(st);
     return rc;
@@ -516,8 +520,6 @@ int fs_store_write_run(fs_store *s, const fs_results *r, long *run_id,
     rc = insert_run(s, r, &id);
     for (size_t t = 0; rc == SQLITE_OK && t < NCOLS(tables); t++)
         rc = write_table(s, &tables[t], r, id);
-    if (rc == SQLITE_OK)
-        rc = insert_prefix(s, r, id);
     if (rc == SQLITE_OK)
         rc = fs_store_exec(s, "COMMIT");
     if (rc != SQLITE_OK) {
