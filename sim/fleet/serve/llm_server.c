@@ -44,6 +44,7 @@
 #include "sim/fleet/serve/dispatch.h"
 #include "sim/fleet/serve/llm_kvcache.h"
 #include "sim/fleet/serve/llm_prefix.h"
+#include "sim/fleet/serve/llm_run.h"
 
 #include <assert.h>
 #include <limits.h>
@@ -51,44 +52,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define KV_BLOCK 16
-
-typedef struct llm_seq {
-    fs_request r;
-    int32_t in, out;        /* prompt and output tokens, >= 1 */
-    int32_t fill;           /* tokens to prefill: the prompt, and after a
-                               preemption the tokens it had generated */
-    int32_t prefilled, generated;
-    int32_t step;           /* prompt tokens the running iteration fills */
-    int32_t decoding;       /* it decodes a token in the running iteration */
-    long blocks;            /* KV blocks held alone */
-    long shared;            /* KV blocks of its cached prefix chain, held
-                               with any other request that shares them */
-    fs_kv_hold hold;        /* that chain in the replica's cache */
-    double admitted, first_t;
-} llm_seq;
-
-struct fs_llm_run {
-    llm_seq *seq;           /* running, oldest admitted first */
-    int n, cap;
-    long free_blocks, total_blocks, watermark;
-    int preempted;          /* in the iteration being planned */
-    const fs_llm_perf *perf;    /* its workload's replica on this pool */
-    long chunk;             /* prefill tokens per iteration */
-    fs_kv_cache *kv;        /* prefix caching: the replica's blocks, or
-                               NULL (llm_prefix.h, llm_kvcache.h) */
-    int bs, per;            /* a cache block's tokens, and KV blocks */
-    int in_memory;          /* cached blocks no request holds live in the
-                               free KV memory (evicted when it is wanted);
-                               0: an unbounded tier beside it */
-};
-
-typedef struct llm_store {
-    fs_llm_run *runs;
-    llm_seq *seqs;
-    fs_hist ttft, tpot, e2e;    /* the pool's measured requests */
-} llm_store;
 
 static void on_iteration(fs_engine *e, void *obj, long arg);
 
@@ -538,83 +501,3 @@ const fs_server_discipline fs_llm_discipline = {
     .in_service = llm_in_service,
     .free_servers = fs_llm_servers_free,
 };
-
-/* The largest max_batch among the pool's llm workloads. */
-static int pool_batch_cap(const fs_servers *p)
-{
-    const fs_scenario *sc = p->sim->sc;
-    int ipool = (int)(p->conf - sc->pools), cap = 1;
-    for (size_t i = 0; i < sc->nworkloads; i++) {
-        const fs_workload_conf *c = &sc->workloads[i];
-        if (!c->service.model || !c->service.model->server)
-            continue;
-        for (int k = 0; k < c->npools; k++)
-            if (c->pools[k] == ipool && c->service.llm.max_batch > cap)
-                cap = c->service.llm.max_batch;
-    }
-    return cap;
-}
-
-int fs_llm_servers_init(fs_servers *p)
-{
-    if (p->llm_store)
-        return 0;
-    llm_store *st = calloc(1, sizeof *st);
-    if (!st)
-        return -1;
-    p->llm_store = st;
-    if (fs_hist_init(&st->ttft) || fs_hist_init(&st->tpot) ||
-        fs_hist_init(&st->e2e))
-        return -1;
-    size_t n = p->nservers ? p->nservers : 1;
-    int cap = pool_batch_cap(p);
-    st->runs = calloc(n, sizeof *st->runs);
-    st->seqs = calloc(n * (size_t)cap, sizeof *st->seqs);
-    if (!st->runs || !st->seqs)
-        return -1;
-    for (size_t i = 0; i < p->nservers; i++) {
-        st->runs[i].seq = &st->seqs[i * (size_t)cap];
-        p->servers[i].llm = &st->runs[i];
-    }
-    return 0;
-}
-
-void fs_llm_servers_free(fs_servers *p)
-{
-    llm_store *st = p->llm_store;
-    if (!st)
-        return;
-    for (size_t i = 0; st->runs && i < p->nservers; i++)
-        fs_kv_cache_free(st->runs[i].kv);
-    free(st->runs);
-    free(st->seqs);
-    fs_hist_free(&st->ttft);
-    fs_hist_free(&st->tpot);
-    fs_hist_free(&st->e2e);
-    free(st);
-    p->llm_store = NULL;
-}
-
-void fs_llm_servers_latency(const fs_servers *p, fs_llm_pool_lat *out)
-{
-    const llm_store *st = p->llm_store;
-    if (!st) {
-        out->ttft_p50_s = out->ttft_p99_s = out->tpot_p50_s = NAN;
-        out->tpot_p99_s = out->e2e_p50_s = out->e2e_p99_s = NAN;
-        out->ttft_p90_s = out->tpot_p90_s = out->e2e_p90_s = NAN;
-        out->ttft_mean_s = out->tpot_mean_s = out->e2e_mean_s = NAN;
-        return;
-    }
-    out->ttft_p50_s = fs_hist_quantile(&st->ttft, 0.50);
-    out->ttft_p99_s = fs_hist_quantile(&st->ttft, 0.99);
-    out->tpot_p50_s = fs_hist_quantile(&st->tpot, 0.50);
-    out->tpot_p99_s = fs_hist_quantile(&st->tpot, 0.99);
-    out->e2e_p50_s = fs_hist_quantile(&st->e2e, 0.50);
-    out->e2e_p99_s = fs_hist_quantile(&st->e2e, 0.99);
-    out->ttft_p90_s = fs_hist_quantile(&st->ttft, 0.90);
-    out->tpot_p90_s = fs_hist_quantile(&st->tpot, 0.90);
-    out->e2e_p90_s = fs_hist_quantile(&st->e2e, 0.90);
-    out->ttft_mean_s = fs_hist_mean(&st->ttft);
-    out->tpot_mean_s = fs_hist_mean(&st->tpot);
-    out->e2e_mean_s = fs_hist_mean(&st->e2e);
-}
