@@ -1,16 +1,25 @@
-/* histogram.c -- log-binned latency histogram on gsl_histogram, each
- * bin's smallest and largest sample beside it (histogram.h says why). */
+/* histogram.c -- log-binned latency histogram, each bin's smallest and
+ * largest sample beside its count (histogram.h says why).
+ *
+ * The bin edges and the cell table are computed once per process, on the
+ * first fs_hist_init (pthread_once, as rng.c's ziggurat table), and only
+ * read after: every histogram points at the same copy. */
 #include "sim/base/histogram.h"
 
 #include <assert.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+static double shared_range[FS_HIST_BINS + 1];
+static uint16_t shared_cells[FS_HIST_CELLS];
+static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
+
 /* The bin of each cell's low edge: the last range at or below it (0 below
  * the first), found by walking both in order. */
-static void fill_cells(fs_hist *h)
+static void fill_cells(void)
 {
     _Static_assert(FS_HIST_CELLS > 0 && FS_HIST_CELLS <= 65536,
                    "a cell's bin is a uint16_t");
@@ -21,76 +30,60 @@ static void fill_cells(fs_hist *h)
         double edge;
         memcpy(&edge, &bits, sizeof edge);
         assert(fs_hist_cell(edge) == c);
-        while (i + 1 < h->n && edge >= h->range[i + 1])
+        while (i + 1 < FS_HIST_BINS && edge >= shared_range[i + 1])
             i++;
-        h->cell_bin[c] = (uint16_t)i;
+        shared_cells[c] = (uint16_t)i;
     }
+}
+
+static void fill_shared(void)
+{
+    assert((size_t)ceil(log(FS_HIST_MAX / FS_HIST_MIN) /
+                        log(FS_HIST_RATIO)) == FS_HIST_BINS);
+    for (size_t i = 0; i <= FS_HIST_BINS; i++)
+        shared_range[i] = FS_HIST_MIN * pow(FS_HIST_RATIO, (double)i);
+    fill_cells();
 }
 
 int fs_hist_init(fs_hist *h)
 {
-    size_t n = (size_t)ceil(log(FS_HIST_MAX / FS_HIST_MIN) /
-                            log(FS_HIST_RATIO));
-    h->bmin = h->bmax = NULL;
-    h->range = h->bin = NULL;
-    h->cell_bin = NULL;
-    h->n = 0;
-    assert(n <= 65536);
-    h->h = gsl_histogram_alloc(n);
-    if (!h->h)
-        return -1;
-    double *range = malloc((n + 1) * sizeof *range);
-    if (!range) {
-        gsl_histogram_free(h->h);
-        h->h = NULL;
-        return -1;
-    }
-    for (size_t i = 0; i <= n; i++)
-        range[i] = FS_HIST_MIN * pow(FS_HIST_RATIO, (double)i);
-    gsl_histogram_set_ranges(h->h, range, n + 1);
-    h->range = h->h->range;
-    h->bin = h->h->bin;
-    h->n = n;
-    free(range);
-    h->bmin = malloc(n * sizeof *h->bmin);
-    h->bmax = malloc(n * sizeof *h->bmax);
-    if (!h->bmin || !h->bmax) {
-        fs_hist_free(h);
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        h->bmin[i] = INFINITY;
-        h->bmax[i] = -INFINITY;
-    }
-    if (!(h->cell_bin = malloc(FS_HIST_CELLS * sizeof *h->cell_bin))) {
-        fs_hist_free(h);
-        return -1;
-    }
-    fill_cells(h);
+    pthread_once(&shared_once, fill_shared);
+    h->range = shared_range;
+    h->cell_bin = shared_cells;
+    h->n = FS_HIST_BINS;
     h->count = h->sum = 0;
+    h->bin = malloc(FS_HIST_BINS * sizeof *h->bin);
+    if (!h->bin) {
+        h->n = 0;
+        return -1;
+    }
+    for (size_t i = 0; i < FS_HIST_BINS; i++)
+        h->bin[i] = (fs_hist_bin){0, INFINITY, -INFINITY};
     return 0;
 }
 
 void fs_hist_free(fs_hist *h)
 {
-    if (h->h)
-        gsl_histogram_free(h->h);
-    h->h = NULL;
-    free(h->bmin);
-    free(h->bmax);
-    free(h->cell_bin);
-    h->cell_bin = NULL;
-    h->bmin = h->bmax = NULL;
-    h->range = h->bin = NULL;
+    free(h->bin);
+    h->bin = NULL;
     h->n = 0;
+}
+
+double fs_hist_bin_count(const fs_hist *h, size_t i)
+{
+    assert(i < h->n);
+    return h->bin[i].count;
 }
 
 void fs_hist_merge(fs_hist *dst, const fs_hist *src)
 {
-    gsl_histogram_add(dst->h, src->h);
-    for (size_t i = 0; i < dst->h->n; i++) {
-        dst->bmin[i] = fmin(dst->bmin[i], src->bmin[i]);
-        dst->bmax[i] = fmax(dst->bmax[i], src->bmax[i]);
+    assert(dst->n == src->n);
+    for (size_t i = 0; i < dst->n; i++) {
+        fs_hist_bin *d = &dst->bin[i];
+        const fs_hist_bin *s = &src->bin[i];
+        d->count += s->count;
+        d->lo = fmin(d->lo, s->lo);
+        d->hi = fmax(d->hi, s->hi);
     }
     dst->count += src->count;
     dst->sum += src->sum;
@@ -114,14 +107,13 @@ double fs_hist_quantile(const fs_hist *h, double q)
     if (rank < 1)
         rank = 1;
     double seen = 0;
-    size_t n = gsl_histogram_bins(h->h);
-    for (size_t i = 0; i < n; i++) {
-        double c = gsl_histogram_get(h->h, i);
-        if (seen + c >= rank)
-            return in_bin(h->bmin[i], h->bmax[i], rank - seen, c);
-        seen += c;
+    for (size_t i = 0; i < h->n; i++) {
+        const fs_hist_bin *b = &h->bin[i];
+        if (seen + b->count >= rank)
+            return in_bin(b->lo, b->hi, rank - seen, b->count);
+        seen += b->count;
     }
-    return h->h->range[n];
+    return h->range[h->n];
 }
 
 double fs_hist_mean(const fs_hist *h)

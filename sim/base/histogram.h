@@ -1,6 +1,6 @@
 /* histogram.h -- streaming latency histogram with bounded relative error.
  *
- * A gsl_histogram over geometrically spaced bins (ratio FS_HIST_RATIO) from
+ * Geometrically spaced bins (ratio FS_HIST_RATIO) from
  * 1 microsecond to about 3 years, with the smallest and largest sample of
  * each bin kept beside it.  A percentile is read inside the bin that holds
  * it, interpolated geometrically between that bin's smallest and largest
@@ -9,8 +9,11 @@
  * percentile, exact when the bin holds one distinct value, and not
  * quantized to one value per bin (replications of a run differ as their
  * samples do, so intervals across them are never a false "± 0").  Memory
- * is fixed (about 3 x 3,300 doubles and a 24 KB table of cells) however
- * many samples arrive.  Mean and count are kept exactly on the side. */
+ * is fixed (3 x 3,273 doubles a histogram, and the bin edges and a 24 KB
+ * table of cells shared by all) however many samples arrive.  Mean and
+ * count are kept exactly on the side.  The bins are those
+ * gsl_histogram_increment picks over the same edges (tests/test_histogram
+ * checks it bin by bin). */
 #ifndef FS_HISTOGRAM_H
 #define FS_HISTOGRAM_H
 
@@ -18,7 +21,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#include <gsl/gsl_histogram.h>
 
 #define FS_HIST_MIN 1e-6
 #define FS_HIST_MAX 1e8
@@ -35,19 +37,31 @@
 #define FS_HIST_OCT_MAX 27      /* 2^27 > 1e8 */
 #define FS_HIST_CELLS ((FS_HIST_OCT_MAX - FS_HIST_OCT_MIN) << FS_HIST_CELL_BITS)
 
+/* The number of bins from FS_HIST_MIN to FS_HIST_MAX at FS_HIST_RATIO:
+ * ceil(log(MAX / MIN) / log(RATIO)) (fs_hist_init asserts it). */
+#define FS_HIST_BINS 3273
+
+/* A bin's count and its smallest and largest sample, side by side: an
+ * add touches one place instead of three arrays. */
+typedef struct fs_hist_bin {
+    double count, lo, hi;
+} fs_hist_bin;
+
 typedef struct fs_hist {
-    gsl_histogram *h;
-    /* h's ranges, bins and count, held here so that an add reaches them
-     * without going through h (an add is on every request's path) */
+    /* The bin edges (n + 1) and the cell table (FS_HIST_CELLS) are the
+     * same in every histogram: one read-only copy per process, made the
+     * first time a histogram is (histogram.c), so a run with many pools
+     * keeps one in cache instead of one per histogram. */
     const double *range;
-    double *bin;
+    const uint16_t *cell_bin;   /* each cell's low edge's bin */
+    fs_hist_bin *bin;           /* this histogram's n bins */
     size_t n;
-    double *bmin, *bmax;    /* each bin's smallest and largest sample */
-    uint16_t *cell_bin;     /* FS_HIST_CELLS: each cell's low edge's bin */
     double count, sum;
 } fs_hist;
 
 int fs_hist_init(fs_hist *h);
+/* The samples in bin i (0 <= i < n), as gsl_histogram_get reads one. */
+double fs_hist_bin_count(const fs_hist *h, size_t i);
 void fs_hist_free(fs_hist *h);
 /* Adds sample x >= 0 (inline: every completed request adds two). */
 static inline void fs_hist_add(fs_hist *h, double x);
@@ -90,11 +104,12 @@ static inline void fs_hist_add(fs_hist *h, double x)
         i--;
     /* range[i] <= x < range[i + 1], or x is past an end: the loops'
      * conditions say so */
-    h->bin[i] += 1;
-    if (x < h->bmin[i])
-        h->bmin[i] = x;
-    if (x > h->bmax[i])
-        h->bmax[i] = x;
+    fs_hist_bin *b = &h->bin[i];
+    b->count += 1;
+    if (x < b->lo)
+        b->lo = x;
+    if (x > b->hi)
+        b->hi = x;
 }
 
 #endif
