@@ -80,6 +80,57 @@ fs_event_handle fs_engine_at(fs_engine *e, double t, fs_handler fn, void *obj,
     return ((uint64_t)ev->gen << 32 | id) + 1;
 }
 
+/* Lane a's event comes before lane b's: by time, then sequence (each
+ * lane event's ticket is unique, so the order is total). */
+static int lane_earlier(const fs_lane *a, const fs_lane *b)
+{
+    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static void lane_swap(fs_engine *e, int i, int j)
+{
+    int k = e->lane_heap[i];
+    e->lane_heap[i] = e->lane_heap[j];
+    e->lane_heap[j] = k;
+}
+
+/* Lane `lane`, now pending, joins the heap of pending lanes. */
+static void lane_push(fs_engine *e, int lane)
+{
+    assert(e->npending < FS_ENGINE_LANES);
+    int i = e->npending++;
+    e->lane_heap[i] = lane;
+    while (i > 0) {
+        int up = (i - 1) / 2;
+        if (!lane_earlier(&e->lane[e->lane_heap[i]],
+                          &e->lane[e->lane_heap[up]]))
+            break;
+        lane_swap(e, i, up);
+        i = up;
+    }
+}
+
+/* The first pending lane leaves the heap (it is about to run). */
+static void lane_pop(fs_engine *e)
+{
+    assert(e->npending > 0);
+    e->lane_heap[0] = e->lane_heap[--e->npending];
+    int i = 0;
+    for (;;) {
+        int best = i, l = 2 * i + 1, r = l + 1;
+        if (l < e->npending && lane_earlier(&e->lane[e->lane_heap[l]],
+                                            &e->lane[e->lane_heap[best]]))
+            best = l;
+        if (r < e->npending && lane_earlier(&e->lane[e->lane_heap[r]],
+                                            &e->lane[e->lane_heap[best]]))
+            best = r;
+        if (best == i)
+            break;
+        lane_swap(e, i, best);
+        i = best;
+    }
+}
+
 int fs_engine_lane_new(fs_engine *e)
 {
     return e->nlanes < FS_ENGINE_LANES ? e->nlanes++ : -1;
@@ -104,6 +155,7 @@ int fs_engine_lane_at(fs_engine *e, int lane, double t, fs_handler fn,
     l->obj = obj;
     l->arg = arg;
     l->pending = 1;
+    lane_push(e, lane);
     return 1;
 }
 
@@ -133,14 +185,7 @@ void fs_engine_set_progress(fs_engine *e, fs_progress_fn fn, void *ctx)
 /* The pending lane whose event comes first, or NULL. */
 static fs_lane *first_lane(fs_engine *e)
 {
-    fs_lane *best = NULL;
-    for (int i = 0; i < e->nlanes; i++) {
-        fs_lane *l = &e->lane[i];
-        if (l->pending && (!best || l->t < best->t ||
-                           (l->t == best->t && l->seq < best->seq)))
-            best = l;
-    }
-    return best;
+    return e->npending ? &e->lane[e->lane_heap[0]] : NULL;
 }
 
 static int lane_before(const fs_lane *l, const fs_heap_entry *top)
@@ -183,8 +228,10 @@ int fs_engine_run_ahead(fs_engine *e, double t)
 static void run_lane(fs_engine *e, fs_lane *l)
 {
     assert(l->t >= e->now);
+    assert(l == first_lane(e));
     e->now = l->t;
     l->pending = 0;
+    lane_pop(e);
     e->ahead_valid = 0;
     l->fn(e, l->obj, l->arg);
     count_event(e);
@@ -202,7 +249,7 @@ void fs_engine_run(fs_engine *e, double until)
     while (!e->stopped) {
         fs_heap_settle(&e->heap);
         const fs_heap_entry *peek = fs_heap_top(&e->heap);
-        fs_lane *l = e->nlanes ? first_lane(e) : NULL;
+        fs_lane *l = first_lane(e);
         if (l && lane_before(l, peek)) {
             if (l->t >= until)
                 break;

@@ -61,6 +61,10 @@ struct fs_engine {
     long fail_countdown;      /* fs_engine_fail_after: < 0 when off */
     fs_lane lane[FS_ENGINE_LANES];
     int nlanes;
+    int lane_heap[FS_ENGINE_LANES];   /* the pending lanes, a binary heap
+                                         by (time, sequence): the first
+                                         is read without a scan */
+    int npending;
     double until;             /* fs_engine_run's end */
     double ahead;             /* fs_engine_run_ahead's bound, while
                                  ahead_valid: the next pending event's time */
