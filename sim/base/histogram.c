@@ -51,39 +51,64 @@ int fs_hist_init(fs_hist *h)
     h->range = shared_range;
     h->cell_bin = shared_cells;
     h->n = FS_HIST_BINS;
+    h->failed = 0;
     h->count = h->sum = 0;
-    h->bin = malloc(FS_HIST_BINS * sizeof *h->bin);
-    if (!h->bin) {
-        h->n = 0;
-        return -1;
-    }
-    for (size_t i = 0; i < FS_HIST_BINS; i++)
-        h->bin[i] = (fs_hist_bin){0, INFINITY, -INFINITY};
+    for (size_t k = 0; k < FS_HIST_CHUNKS; k++)
+        h->chunk[k] = NULL;
     return 0;
 }
 
 void fs_hist_free(fs_hist *h)
 {
-    free(h->bin);
-    h->bin = NULL;
+    for (size_t k = 0; k < FS_HIST_CHUNKS; k++) {
+        free(h->chunk[k]);
+        h->chunk[k] = NULL;
+    }
     h->n = 0;
+}
+
+fs_hist_bin *fs_hist_chunk_new(fs_hist *h, size_t k)
+{
+    assert(k < FS_HIST_CHUNKS && !h->chunk[k]);
+    fs_hist_bin *c = malloc(FS_HIST_CHUNK * sizeof *c);
+    if (!c) {
+        h->failed = 1;
+        return NULL;
+    }
+    for (size_t i = 0; i < FS_HIST_CHUNK; i++)
+        c[i] = (fs_hist_bin){0, INFINITY, -INFINITY};
+    h->chunk[k] = c;
+    return c;
+}
+
+/* Bin i of h, or NULL while its chunk holds no sample. */
+static const fs_hist_bin *bin_at(const fs_hist *h, size_t i)
+{
+    const fs_hist_bin *c = h->chunk[i >> FS_HIST_CHUNK_BITS];
+    return c ? &c[i & (FS_HIST_CHUNK - 1)] : NULL;
 }
 
 double fs_hist_bin_count(const fs_hist *h, size_t i)
 {
     assert(i < h->n);
-    return h->bin[i].count;
+    const fs_hist_bin *b = bin_at(h, i);
+    return b ? b->count : 0;
 }
 
 void fs_hist_merge(fs_hist *dst, const fs_hist *src)
 {
     assert(dst->n == src->n);
-    for (size_t i = 0; i < dst->n; i++) {
-        fs_hist_bin *d = &dst->bin[i];
-        const fs_hist_bin *s = &src->bin[i];
-        d->count += s->count;
-        d->lo = fmin(d->lo, s->lo);
-        d->hi = fmax(d->hi, s->hi);
+    dst->failed |= src->failed;
+    for (size_t k = 0; k < FS_HIST_CHUNKS; k++) {
+        const fs_hist_bin *s = src->chunk[k];
+        fs_hist_bin *d = dst->chunk[k];
+        if (!s || (!d && !(d = fs_hist_chunk_new(dst, k))))
+            continue;
+        for (size_t i = 0; i < FS_HIST_CHUNK; i++) {
+            d[i].count += s[i].count;
+            d[i].lo = fmin(d[i].lo, s[i].lo);
+            d[i].hi = fmax(d[i].hi, s[i].hi);
+        }
     }
     dst->count += src->count;
     dst->sum += src->sum;
@@ -107,11 +132,13 @@ double fs_hist_quantile(const fs_hist *h, double q)
     if (rank < 1)
         rank = 1;
     double seen = 0;
-    for (size_t i = 0; i < h->n; i++) {
-        const fs_hist_bin *b = &h->bin[i];
-        if (seen + b->count >= rank)
-            return in_bin(b->lo, b->hi, rank - seen, b->count);
-        seen += b->count;
+    for (size_t k = 0; k < FS_HIST_CHUNKS; k++) {
+        const fs_hist_bin *c = h->chunk[k];
+        for (size_t i = 0; c && i < FS_HIST_CHUNK; i++) {
+            if (seen + c[i].count >= rank)
+                return in_bin(c[i].lo, c[i].hi, rank - seen, c[i].count);
+            seen += c[i].count;
+        }
     }
     return h->range[h->n];
 }

@@ -9,8 +9,9 @@
  * percentile, exact when the bin holds one distinct value, and not
  * quantized to one value per bin (replications of a run differ as their
  * samples do, so intervals across them are never a false "± 0").  Memory
- * is fixed (3 x 3,273 doubles a histogram, and the bin edges and a 24 KB
- * table of cells shared by all) however many samples arrive.  Mean and
+ * is bounded (at most 3 x 3,273 doubles a histogram, made in chunks as
+ * samples reach them, and the bin edges and a 24 KB table of cells shared
+ * by all) however many samples arrive.  Mean and
  * count are kept exactly on the side.  The bins are those
  * gsl_histogram_increment picks over the same edges (tests/test_histogram
  * checks it bin by bin). */
@@ -47,6 +48,14 @@ typedef struct fs_hist_bin {
     double count, lo, hi;
 } fs_hist_bin;
 
+/* The bins are held in chunks of FS_HIST_CHUNK, each made the first time
+ * a sample falls in it: a workload's latencies span a few decades of the
+ * histogram's fourteen, so a run with many workloads holds a few KB a
+ * histogram instead of 78 KB. */
+#define FS_HIST_CHUNK_BITS 6
+#define FS_HIST_CHUNK (1 << FS_HIST_CHUNK_BITS)
+#define FS_HIST_CHUNKS ((FS_HIST_BINS + FS_HIST_CHUNK - 1) / FS_HIST_CHUNK)
+
 typedef struct fs_hist {
     /* The bin edges (n + 1) and the cell table (FS_HIST_CELLS) are the
      * same in every histogram: one read-only copy per process, made the
@@ -54,14 +63,21 @@ typedef struct fs_hist {
      * keeps one in cache instead of one per histogram. */
     const double *range;
     const uint16_t *cell_bin;   /* each cell's low edge's bin */
-    fs_hist_bin *bin;           /* this histogram's n bins */
-    size_t n;
+    fs_hist_bin *chunk[FS_HIST_CHUNKS];   /* NULL: no sample there yet */
+    size_t n;                   /* bins: FS_HIST_BINS once made, else 0 */
+    int failed;                 /* a chunk could not be made: a sample's
+                                   bin was lost (fs_hist_failed) */
     double count, sum;
 } fs_hist;
 
 int fs_hist_init(fs_hist *h);
 /* The samples in bin i (0 <= i < n), as gsl_histogram_get reads one. */
 double fs_hist_bin_count(const fs_hist *h, size_t i);
+/* Makes chunk k of h's bins (fs_hist_add, on the first sample there). */
+fs_hist_bin *fs_hist_chunk_new(fs_hist *h, size_t k);
+/* Whether memory ran out for a sample's bin: the figures are then
+ * incomplete and the run must say so (out of memory). */
+static inline int fs_hist_failed(const fs_hist *h) { return h->failed; }
 void fs_hist_free(fs_hist *h);
 /* Adds sample x >= 0 (inline: every completed request adds two). */
 static inline void fs_hist_add(fs_hist *h, double x);
@@ -104,7 +120,10 @@ static inline void fs_hist_add(fs_hist *h, double x)
         i--;
     /* range[i] <= x < range[i + 1], or x is past an end: the loops'
      * conditions say so */
-    fs_hist_bin *b = &h->bin[i];
+    fs_hist_bin *c = h->chunk[i >> FS_HIST_CHUNK_BITS];
+    if (!c && !(c = fs_hist_chunk_new(h, i >> FS_HIST_CHUNK_BITS)))
+        return;   /* h->failed says so */
+    fs_hist_bin *b = &c[i & (FS_HIST_CHUNK - 1)];
     b->count += 1;
     if (x < b->lo)
         b->lo = x;

@@ -325,9 +325,9 @@ int fs_llm_check_tokens(const fs_workload *w, const fs_trace_stats *st,
 
 void fs_llm_workload_free(fs_workload *w)
 {
-    if (w->llm.ttft.bin)
+    if (w->llm.ttft.n)
         fs_hist_free(&w->llm.ttft);
-    if (w->llm.tpot.bin)
+    if (w->llm.tpot.n)
         fs_hist_free(&w->llm.tpot);
 }
 

@@ -214,6 +214,19 @@ static void note_full(fs_sim *sim, const fs_workload *w)
                             w->arrived, w->conf->queue_max);
 }
 
+/* Whether a workload's histogram lost a sample's bin to a failed
+ * allocation (histogram.h): its percentiles would be wrong. */
+static int latency_lost(const fs_world *world)
+{
+    for (size_t i = 0; i < world->nworkloads; i++) {
+        const fs_workload *w = &world->workloads[i];
+        if (fs_hist_failed(&w->latency) || fs_hist_failed(&w->wait) ||
+            fs_hist_failed(&w->llm.ttft) || fs_hist_failed(&w->llm.tpot))
+            return 1;
+    }
+    return 0;
+}
+
 int fs_collect_latency(fs_world *world)
 {
     fs_sim *sim = &world->sim;
@@ -267,6 +280,10 @@ int fs_collect_latency(fs_world *world)
         out->requests += w->arrived;
         out->requests_dropped += w->dropped;
         note_full(sim, w);
+    }
+    if (fs_hist_failed(&all) || latency_lost(world)) {
+        fs_hist_free(&all);
+        return fs_error_set(sim->err, "out of memory");
     }
     long started = started_all;
     out->latency_mean_s = fs_hist_mean(&all);

@@ -163,7 +163,7 @@ int fs_collect_llm(fs_world *world)
         const fs_workload *w = &world->workloads[i];
         fs_latency_row *row = &out->latency[l0 + i];
         no_llm(&row->llm);
-        if (w->llm.ttft.bin)
+        if (w->llm.ttft.n)
             fill_workload(world, w, row, nmonths);
     }
     return 0;

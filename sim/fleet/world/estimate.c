@@ -174,7 +174,7 @@ void fs_estimate_run(const fs_world *world, fs_estimate *est)
         add_part(est, per * n + extra, sc, w->conf->section, "arrivals",
                  what);
         add_overload(est, sc, w, n);
-        if (!w->llm.ttft.bin)
+        if (!w->llm.ttft.n)
             continue;
         double it = fs_llm_estimate_iterations(w, n);
         fs_format_count(it, n1, sizeof n1);
