@@ -74,7 +74,14 @@ static inline size_t pick(size_t a, size_t b, int take_b)
     return a ^ ((a ^ b) & ((size_t)0 - (size_t)take_b));
 }
 
-/* The earliest-free server is now free at t: it sinks to its place. */
+/* The earliest-free server is now free at t.  Bottom-up (Floyd's
+ * replacement): the hole at the root follows the earlier child down to a
+ * leaf without comparing t on the way, then t rises to its place.  A new
+ * free time is later than most (it is a start plus a service), so it rises
+ * a level or two where a top-down sift would test it, and mispredict, at
+ * every level.  Only the heap's values matter to the recursion (its
+ * minimum and their sum, fs_fifo_busy_to), not which slot holds which, so
+ * the results are those of the top-down sift. */
 static void replace_top(double *a, size_t n, double t)
 {
     size_t i = 0;
@@ -90,10 +97,12 @@ static void replace_top(double *a, size_t n, double t)
             for (size_t k = c + 1; k < n; k++)
                 best = pick(best, k, a[k] < a[best]);
         }
-        if (!(a[best] < t))
-            break;
         a[i] = a[best];
         i = best;
+    }
+    while (i > 0 && t < a[(i - 1) / ARITY]) {
+        a[i] = a[(i - 1) / ARITY];
+        i = (i - 1) / ARITY;
     }
     a[i] = t;
 }
