@@ -331,10 +331,9 @@ int fs_llm_attention_copies(const fs_llm_config *c);
 double fs_llm_weight_bytes_per_gpu(const fs_llm_config *c);
 /* The layers whose FFN is a mixture of experts (all, less the dense). */
 int fs_llm_moe_layers(const fs_llm_model *m);
-/* Expected distinct EP ranks a token's k experts are on (the experts
- * spread evenly, each of k on a rank drawn at random): ep (1 - (1 -
- * 1/ep)^k), fs_llm_moe_touched's arithmetic with ranks for experts. */
-double fs_llm_ep_ranks_per_token(int ep, int top_k);
+/* Expected distinct EP ranks a token's k distinct experts of E are on
+ * (E / ep a rank): ep (1 - C(E - E/ep, k) / C(E, k)). */
+double fs_llm_ep_ranks_per_token(int experts, int ep, int top_k);
 /* What EP changes in a filled fs_llm_perf (fs_llm_perf_init calls it;
  * nothing without EP or MLA): peak and bandwidth over the replica's
  * GPUs, the dense weights read by each attention copy, the all-to-alls,

@@ -23,8 +23,10 @@
  *   - each MoE layer dispatches every token's hidden state to the ranks
  *     of its k experts and combines their outputs back (DeepEP's
  *     all-to-all): per token and layer 2 x hidden x 2 bytes (16-bit
- *     activations) x the distinct ranks its k experts are on, ep (1 - (1
- *     - 1/ep)^k), x (ep - 1) / ep of them another GPU; the replica's
+ *     activations) x the distinct ranks its k experts are on, ep (1
+ *     - C(E - E/ep, k) / C(E, k)) (a rank is missed when all k distinct
+ *     picks fall among the other ranks' experts), x (ep - 1) / ep of
+ *     them another GPU; the replica's
  *     tokens spread over its GPUs, each sending its share over its own
  *     link (half the GPU's both-ways NVLink figure, gpus.csv), plus a
  *     link latency and the stack's collective overhead per all-to-all;
@@ -64,9 +66,16 @@ double fs_llm_weight_bytes_per_gpu(const fs_llm_config *c)
     return (m->params - routed) * wb / tp + routed * wb / g;
 }
 
-double fs_llm_ep_ranks_per_token(int ep, int top_k)
+double fs_llm_ep_ranks_per_token(int experts, int ep, int top_k)
 {
-    return fs_llm_moe_touched(ep, 1, top_k);
+    if (ep <= 1 || experts < ep || top_k <= 0)
+        return ep >= 1 && top_k > 0 ? 1 : 0;
+    /* a rank holds experts / ep; it is missed when all k distinct picks
+     * fall among the others: C(E - E/ep, k) / C(E, k) */
+    double e = experts, away = e - e / ep, none = 1;
+    for (int i = 0; i < top_k && none > 0; i++)
+        none *= away - i > 0 ? (away - i) / (e - i) : 0;
+    return ep * (1.0 - none);
 }
 
 /* An MLA cache is whole on every GPU of a TP group: each reads all of it
@@ -86,7 +95,8 @@ static void alltoall(fs_llm_perf *p, const fs_llm_engine *e, int ep, int g)
     int moe = fs_llm_moe_layers(m);
     if (ep <= 1 || moe <= 0 || p->hw.link_gbs <= 0)
         return;
-    double remote = fs_llm_ep_ranks_per_token(ep, m->experts_per_token) *
+    double remote = fs_llm_ep_ranks_per_token(m->experts, ep,
+                                              m->experts_per_token) *
                     (ep - 1) / ep;
     double bytes = 2.0 * moe * m->hidden * 2.0 * remote;
     p->alltoall_s = bytes / g / (p->hw.link_gbs * 1e9);

@@ -97,7 +97,8 @@ static void print_moe(const fs_llm_perf *p)
         printf("  all-to-all (dispatch + combine, %d MoE layers): %.2f us a "
                "token, %.1f distinct ranks of a token's %d experts\n",
                fs_llm_moe_layers(m), p->alltoall_s * 1e6,
-               fs_llm_ep_ranks_per_token(ep, m->experts_per_token),
+               fs_llm_ep_ranks_per_token(m->experts, ep,
+                                         m->experts_per_token),
                m->experts_per_token);
 }
 
