@@ -85,7 +85,7 @@ static void replicated_cache(fs_llm_perf *p)
 {
     int tp = p->cfg.tp > 0 ? p->cfg.tp : 1;
     if (tp > 1 && fs_llm_kv_groups(p->cfg.model) == 1)
-        p->kv_bytes_per_token = fs_llm_kv_bytes_per_gpu_token(&p->cfg) * tp;
+        p->kv_bytes_per_token *= tp;   /* one copy a GPU */
 }
 
 /* The dispatch and combine of one token over the replica's links. */
