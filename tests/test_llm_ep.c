@@ -37,6 +37,18 @@ static fs_llm_config config(const fs_llm_model *m, fs_llm_engines *engines,
     return c;
 }
 
+/* DeepSeek-V3 at fp8 on 8 x H200 at tp and ep: its perf (fits). */
+static fs_llm_perf on_h200(const fs_llm_model *ds, const fs_catalog *cat,
+                           fs_llm_engines *engines, int tp, int ep)
+{
+    fs_llm_hw hw;
+    fs_llm_hw_default(&hw, fs_catalog_gpu(cat, "H200"));
+    fs_llm_config c = config(ds, engines, tp, ep, FS_PREC_FP8);
+    fs_llm_perf p;
+    CHECK(fs_llm_perf_init(&p, &c, &hw, NULL, 0) == 0);
+    return p;
+}
+
 static void deepseek_kv(const fs_llm_model *ds, fs_llm_engines *engines)
 {
     CHECK(ds->kv_lora_rank == 512 && ds->rope_head_dim == 64);
@@ -142,13 +154,8 @@ static void ranks_vs_drawn(void)
 static void collectives(const fs_llm_model *ds, const fs_catalog *cat,
                         fs_llm_engines *engines)
 {
-    fs_llm_hw hw;
-    fs_llm_hw_default(&hw, fs_catalog_gpu(cat, "H200"));
-    fs_llm_config c8 = config(ds, engines, 8, 1, FS_PREC_FP8);
-    fs_llm_config e8 = config(ds, engines, 8, 8, FS_PREC_FP8);
-    fs_llm_perf tp, ep;
-    CHECK(fs_llm_perf_init(&tp, &c8, &hw, NULL, 0) == 0);
-    CHECK(fs_llm_perf_init(&ep, &e8, &hw, NULL, 0) == 0);
+    fs_llm_perf tp = on_h200(ds, cat, engines, 8, 1);
+    fs_llm_perf ep = on_h200(ds, cat, engines, 8, 8);
     double none = 1;   /* C(224, 8) / C(256, 8) */
     for (int i = 0; i < 8; i++)
         none *= (224.0 - i) / (256 - i);
@@ -171,13 +178,8 @@ static void collectives(const fs_llm_model *ds, const fs_catalog *cat,
 static void decode_bytes(const fs_llm_model *ds, const fs_catalog *cat,
                          fs_llm_engines *engines)
 {
-    fs_llm_hw hw;
-    fs_llm_hw_default(&hw, fs_catalog_gpu(cat, "H200"));
-    fs_llm_config c1 = config(ds, engines, 1, 8, FS_PREC_FP8);
-    fs_llm_config c8 = config(ds, engines, 8, 1, FS_PREC_FP8);
-    fs_llm_perf p, q;
-    CHECK(fs_llm_perf_init(&p, &c1, &hw, NULL, 0) == 0);
-    CHECK(fs_llm_perf_init(&q, &c8, &hw, NULL, 0) == 0);
+    fs_llm_perf p = on_h200(ds, cat, engines, 1, 8);
+    fs_llm_perf q = on_h200(ds, cat, engines, 8, 1);
     double eb = ds->expert_params;   /* fp8: a byte a parameter */
     double dense = ds->params - 256 * eb;
     for (int b = 1; b <= 512; b *= 8) {
@@ -192,9 +194,7 @@ static void decode_bytes(const fs_llm_model *ds, const fs_catalog *cat,
     CHECK_NEAR(q.kv_bytes_per_token, 8 * 35136.0, 1e-9);
     CHECK_NEAR(p.kv_bytes_per_token, 35136.0, 1e-9);
     /* the decode step at a few batches, 2,000 tokens of context each */
-    fs_llm_config e8 = config(ds, engines, 8, 8, FS_PREC_FP8);
-    fs_llm_perf r;
-    CHECK(fs_llm_perf_init(&r, &e8, &hw, NULL, 0) == 0);
+    fs_llm_perf r = on_h200(ds, cat, engines, 8, 8);
     for (int b = 1; b <= 512; b *= 8)
         printf("decode step, batch %3d: tp=8 %.2f ms, tp=8 ep=8 %.2f ms, "
                "tp=1 ep=8 %.2f ms\n", b,

@@ -124,12 +124,13 @@ static const attention_kind *kind_of(const fs_llm_model *m)
 
 int fs_llm_attention_parse(const char *s, fs_llm_attention *out)
 {
-    for (int i = 0; i < FS_ATTN_COUNT; i++)
-        if (strcasecmp(s, kinds[i].name) == 0) {
-            *out = (fs_llm_attention)i;
-            return 0;
-        }
-    return -1;
+    int i = 0;
+    while (i < FS_ATTN_COUNT && strcasecmp(s, kinds[i].name))
+        i++;
+    if (i == FS_ATTN_COUNT)
+        return -1;
+    *out = (fs_llm_attention)i;
+    return 0;
 }
 
 const char *fs_llm_attention_name(fs_llm_attention a)
