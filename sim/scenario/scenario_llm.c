@@ -59,7 +59,9 @@ static int load_catalogs(fs_reader *rd, fs_scenario *sc)
 
 /* llm(model=custom): the workload's model = custom(params_b=, layers=,
  * hidden=, heads=, kv_heads=, head_dim=, ffn=, vocab=, max_context=[,
- * experts=, experts_per_token=, shared_experts=, active_params_b=, name=]),
+ * experts=, experts_per_token=, shared_experts=, dense_layers=, dense_ffn=,
+ * attention=, kv_lora_rank=, q_lora_rank=, rope_head_dim=,
+ * active_params_b=, name=]),
  * the columns of models.csv checked as a row of it is
  * (models/llm/llm_catalog.c). */
 static int custom_model(fs_reader *rd, fs_workload_conf *w,
