@@ -82,15 +82,19 @@ static void print_moe(const fs_llm_perf *p)
     if (m->experts <= 0)
         return;
     printf("  routed experts a decode step touches a MoE layer (of %d, top "
-           "%d, %d shared; E (1 - (1 - k/E)^B)), per EP rank of %d:",
-           m->experts, m->experts_per_token, m->shared_experts, ep);
+           "%d, %d shared; E (1 - (1 - k/E)^B))", m->experts,
+           m->experts_per_token, m->shared_experts);
+    if (ep > 1)
+        printf(" (and per EP rank of %d)", ep);
+    printf(":");
     static const int batches[] = {1, 16, 64, 256};
     for (int i = 0; i < 4; i++) {
         fs_llm_moe_load l;
         fs_llm_moe_route(m->experts, m->experts_per_token, m->shared_experts,
                          batches[i], &l);
-        printf("%s B %d: %.1f (%.1f)", i ? "," : "", batches[i], l.touched,
-               l.touched / ep);
+        printf("%s B %d: %.1f", i ? "," : "", batches[i], l.touched);
+        if (ep > 1)
+            printf(" (%.1f)", l.touched / ep);
     }
     printf("\n");
     if (ep > 1)
@@ -118,14 +122,19 @@ static void print_kv_capacity(const fit_args *a, const fs_gpu *g)
     printf("  KV cache: %s tokens at 16-token blocks (engine %s, the whole "
            "replica)\n", num, a->cfg.engine);
     const fs_llm_model *m = a->cfg.model;
+    int groups = fs_llm_kv_groups(m);
+    char held[64] = "";
+    if (groups == 1 && a->cfg.tp > 1)
+        snprintf(held, sizeof held, "; whole on each GPU of tp");
+    else if (groups < a->cfg.tp)
+        snprintf(held, sizeof held, "; each KV head on %d GPUs",
+                 a->cfg.tp / groups);
     printf("  a token caches %.0f bytes: %d layers x %.0f values (%s) x "
            "%g bytes%s\n", fs_llm_kv_bytes_per_token(&a->cfg), m->layers,
            fs_llm_kv_values(m), m->attention == FS_ATTN_MLA
                ? "MLA: the latent kv_lora_rank + the rotary key"
                : "GQA: 2 x KV heads x head_dim",
-           fs_precision_bytes(a->cfg.kv),
-           fs_llm_kv_groups(m) < a->cfg.tp ? "; whole on each GPU of tp"
-                                           : "");
+           fs_precision_bytes(a->cfg.kv), held);
     print_moe(&p);
 }
 
