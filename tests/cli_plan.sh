@@ -198,20 +198,10 @@ expect_in "$TMP/err" "no candidate meets every SLO" "impossible plan says so"
 # DeepSeek-V3 fp8 on one 8 x H200 instance: tp 8 alone, tp 8 with ep 8,
 # tp 1 with ep 8 (8 attention copies) are three candidates, each run as
 # llm(..., tp=T, ep=N); tp 1 alone does not fit
-cat >ds.ini <<'INI'
-[scenario]
-name = dsplan
-horizon = 10m
-[pool.h200]
-instance = aws:p5en.48xlarge
-count = 1
-[workload.chat]
-pools = h200
-arrivals = poisson(rate=2/s)
-service = llm(model=deepseek-v3, precision=fp8, tp=8)
-tokens_in = const(1000)
-tokens_out = const(100)
-INI
+printf '%s\n' '[scenario]' 'name = dsplan' 'horizon = 10m' '[pool.h200]' \
+    'instance = aws:p5en.48xlarge' 'count = 1' '[workload.chat]' 'pools = h200' \
+    'arrivals = poisson(rate=2/s)' 'service = llm(model=deepseek-v3, precision=fp8, tp=8)' \
+    'tokens_in = const(1000)' 'tokens_out = const(100)' >ds.ini
 expect_exit 0 "plan ep" -- "$FLEETSIM" plan ds.ini --slo 'ttft_p99<=2s,tpot_p99<=60ms' \
     --precision fp8 --tp 1,8 --ep 1,8 --db ds.db --purchase on-demand --format json -j 1
 got=$(python3 -c "import json; print(' '.join(sorted('%d/%d:%s' % (e['tp'], e['ep'], e['feasible']) for e in json.load(open('$TMP/out')))))")
