@@ -93,6 +93,27 @@ CSV
 expect_exit 0 "own model" -- "$FLEETSIM" fit tiny --gpu L4 --models "$TMP/mine.csv"
 expect_in "$TMP/out" "weights                 2.2 GB" "1.1B params in bf16"
 
+# DeepSeek-V3 on 8 x H200: fits at fp8 (671.03e9 x 1 byte / 8 = 83.9 GB a
+# GPU), refused at bf16 (167.8 GB a GPU > 141) with the breakdown; its MLA
+# cache is 61 layers x (512 + 64) values a token
+expect_exit 0 "deepseek fp8" -- "$FLEETSIM" fit deepseek-v3 --gpu H200 --tp 8 --precision fp8
+expect_in "$TMP/out" "weights                83.9 GB" "DeepSeek-V3 fp8 weights a GPU"
+expect_in "$TMP/out" "of 141.0 GB: fits" "DeepSeek-V3 fp8 fits 8 x H200"
+expect_in "$TMP/out" "a token caches 35136 bytes: 61 layers x 576 values (MLA" "MLA KV a token"
+expect_in "$TMP/out" "B 64: 222.4" "experts a batch of 64 touches: 256 (1 - (1 - 8/256)^64)"
+expect_exit 0 "deepseek bf16" -- "$FLEETSIM" fit deepseek-v3 --gpu H200 --tp 8
+expect_in "$TMP/out" "weights               167.8 GB" "DeepSeek-V3 bf16 weights a GPU"
+expect_in "$TMP/out" "of 141.0 GB: does NOT fit" "DeepSeek-V3 bf16 refused"
+expect_in "$TMP/out" "Fits on H200 with: tp=8 fp8" "the nearest that fits"
+# expert parallelism: 8 attention copies, the experts over 8 GPUs
+expect_exit 0 "deepseek ep" -- "$FLEETSIM" fit deepseek-v3 --gpu H200 --tp 1 --ep 8 --precision fp8
+expect_in "$TMP/out" "tp=1, ep=8 (8 GPUs a replica)" "EP replica"
+expect_in "$TMP/out" "(dense part 17.1 over tp=1 + 256 routed experts 81.7 over 8 GPUs)" "EP weights split"
+expect_in "$TMP/out" "all-to-all (dispatch + combine, 58 MoE layers)" "all-to-all shown"
+expect_exit 1 "ep on a dense model" -- "$FLEETSIM" fit llama-3-8b --gpu H100-80GB --ep 2
+expect_in "$TMP/err" "llama-3-8b has no experts to spread" "ep refused for a dense model"
+expect_exit 2 "bad ep" -- "$FLEETSIM" fit mixtral-8x7b --gpu H100-80GB --ep 3
+
 # catalogs
 expect_exit 0 "catalog models" -- "$FLEETSIM" catalog models
 expect_in "$TMP/out" "qwen3-30b-a3b" "MoE with many experts listed"

@@ -182,6 +182,36 @@ expect_exit 0 "llama-2-70b bf16 tp=2 runs" -- "$FLEETSIM" run "$TMP/tp2.ini" --d
 sed 's/precision=bf16)/precision=int4)/' "$TMP/big.ini" >"$TMP/int4.ini"
 expect_exit 0 "llama-2-70b int4 runs on one A100" -- "$FLEETSIM" run "$TMP/int4.ini" --db "$DB" --quiet
 
+# ---- a mixture of experts with expert parallelism (llm(..., ep=N)) ------
+# DeepSeek-V3 at fp8 on one 8 x H200 instance: tp=8 ep=8 and tp=1 ep=8 (8
+# attention copies) serve, each replica the instance's 8 GPUs; ep on a
+# dense model is refused at the key
+cat >"$TMP/ds.ini" <<'INI'
+[scenario]
+name = ds
+horizon = 10m
+[pool.h200]
+instance = aws:p5en.48xlarge
+count = 1
+[workload.chat]
+pools = h200
+arrivals = poisson(rate=2/s)
+service = llm(model=deepseek-v3, precision=fp8, tp=8, ep=8)
+tokens_in = const(1000)
+tokens_out = const(100)
+INI
+expect_exit 0 "deepseek-v3 tp=8 ep=8 serves" -- "$FLEETSIM" run "$TMP/ds.ini" --db "$TMP/ds.db" --quiet
+sed 's/tp=8, ep=8/tp=1, ep=8/' "$TMP/ds.ini" >"$TMP/ds1.ini"
+expect_exit 0 "deepseek-v3 tp=1 ep=8 serves" -- "$FLEETSIM" run "$TMP/ds1.ini" --db "$TMP/ds.db" --quiet
+expect_eq "$(sql "$TMP/ds.db" "SELECT count(*) FROM latency WHERE count > 1000 AND tokens_out = 100.0 * count")" "2" "both EP layouts serve every request"
+sed 's/deepseek-v3, precision=fp8, tp=8, ep=8/llama-3-8b, ep=2/' "$TMP/ds.ini" >"$TMP/dsbad.ini"
+rm -f "$TMP/bad.db"
+expect_exit 1 "ep on a dense model" -- "$FLEETSIM" run "$TMP/dsbad.ini" --db "$TMP/bad.db" --quiet
+expect_in "$TMP/err" "dsbad.ini:10: workload.chat.service: llm(): ep=2 spreads a mixture of experts' experts over GPUs, but llama-3-8b has none" "ep refused for a dense model, at the key"
+sed 's/tp=8, ep=8/ep=6/' "$TMP/ds.ini" >"$TMP/dsbad.ini"
+expect_exit 1 "ep=6" -- "$FLEETSIM" run "$TMP/dsbad.ini" --db "$TMP/bad.db" --quiet
+expect_in "$TMP/err" "ep must be 1, 2, 4 or 8, got 6" "ep: a power of two"
+
 # ---- a user's own model: models = FILE, looked up before the catalog's ----
 head -1 "$SRCDIR/models/catalog/models.csv" >"$TMP/my.csv"
 grep '^llama-3-8b,' "$SRCDIR/models/catalog/models.csv" | sed 's/^llama-3-8b,/my-8b,/' >>"$TMP/my.csv"

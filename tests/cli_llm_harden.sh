@@ -111,9 +111,15 @@ python3 - "$SRCDIR/models/catalog/models.csv" <<'PY' || fail "shape formula agai
 import csv, sys
 for r in csv.DictReader(open(sys.argv[1])):
     g = lambda k: int(r[k])
-    h = g("hidden")
-    shape = g("layers") * (2 * h * g("heads") * g("head_dim") + 2 * h * g("kv_heads") * g("head_dim")
-                           + 3 * h * g("ffn") * max(g("experts"), 1)) + 2 * g("vocab") * h
+    h, heads, d = g("hidden"), g("heads"), g("head_dim")
+    if r["attention"] == "mla":   # DeepSeek's q_a, q_b, kv_a, kv_b and o projections
+        ql, kl, rope = g("q_lora_rank"), g("kv_lora_rank"), g("rope_head_dim")
+        attn = h * ql + ql * heads * (d + rope) + h * (kl + rope) + kl * heads * 2 * d + heads * d * h
+    else:
+        attn = 2 * h * heads * d + 2 * h * g("kv_heads") * d
+    ffn = 3 * h * g("ffn") * max(g("experts") + g("shared_experts"), 1)
+    dense = g("dense_layers")   # leading layers with a dense FFN of dense_ffn
+    shape = g("layers") * attn + (g("layers") - dense) * ffn + dense * 3 * h * g("dense_ffn") + 2 * g("vocab") * h
     if abs(float(r["params_b"]) * 1e9 / shape - 1) > 1e-3:
         sys.exit("%s: params_b %s, shape %.4g" % (r["name"], r["params_b"], shape / 1e9))
 PY

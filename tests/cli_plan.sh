@@ -194,6 +194,25 @@ expect_in "$TMP/out" "L4 bf16 tp1: memory: weights 141.1 GB" "excluded for memor
 expect_in "$TMP/out" "L4 fp8 tp1: memory: weights 70.6 GB" "fp8 excluded too"
 expect_in "$TMP/err" "no candidate meets every SLO" "impossible plan says so"
 
+# ---- a mixture of experts: plan searches ep as it searches tp ----------
+# DeepSeek-V3 fp8 on one 8 x H200 instance: tp 8 alone, tp 8 with ep 8,
+# tp 1 with ep 8 (8 attention copies) are three candidates, each run as
+# llm(..., tp=T, ep=N); tp 1 alone does not fit
+printf '%s\n' '[scenario]' 'name = dsplan' 'horizon = 10m' '[pool.h200]' \
+    'instance = aws:p5en.48xlarge' 'count = 1' '[workload.chat]' 'pools = h200' \
+    'arrivals = poisson(rate=2/s)' 'service = llm(model=deepseek-v3, precision=fp8, tp=8)' \
+    'tokens_in = const(1000)' 'tokens_out = const(100)' >ds.ini
+expect_exit 0 "plan ep" -- "$FLEETSIM" plan ds.ini --slo 'ttft_p99<=2s,tpot_p99<=60ms' \
+    --precision fp8 --tp 1,8 --ep 1,8 --db ds.db --purchase on-demand --format json -j 1
+got=$(python3 -c "import json; print(' '.join(sorted('%d/%d:%s' % (e['tp'], e['ep'], e['feasible']) for e in json.load(open('$TMP/out')))))")
+expect_eq "$got" "1/1:False 1/8:True 8/1:True 8/8:True" "tp and ep searched together; tp 1 alone does not fit"
+expect_eq "$(sql ds.db "SELECT count(*) FROM run WHERE name LIKE 'plan[gpu=H200,precision=fp8,tp=1,ep=8,%'")" "1" "the tp 1 ep 8 candidate ran as such"
+expect_exit 2 "plan ep 3" -- "$FLEETSIM" plan ds.ini --slo 'ttft_p99<=2s' --ep 3 --db bad.db
+expect_in "$TMP/err" "--ep: expected 1, 2, 4 or 8, got '3'" "plan --ep checked"
+sed 's/deepseek-v3, precision=fp8, tp=8/llama-3-8b/' ds.ini >dsdense.ini
+expect_exit 2 "plan ep dense" -- "$FLEETSIM" plan dsdense.ini --slo 'ttft_p99<=2s' --ep 1,2 --db bad.db
+expect_in "$TMP/err" "--ep 2: llama-3-8b has no experts to spread" "plan --ep refused for a dense model"
+
 # ---- LLM: the Azure conversation trace (one hour, traces/sample) at 3x,
 # llama-3-8b fp8 on L40S or H100: the cheapest fleet, re-run with `run`,
 # meets both SLOs; the same fleet one instance smaller does not.

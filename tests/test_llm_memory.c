@@ -16,14 +16,33 @@
 static fs_catalog *cat;
 static fs_llm_catalog *models;
 
-/* Parameters from the shape, as a llama-style decoder counts them. */
-static double shape_params(const fs_llm_model *m)
+/* One layer's attention weights: a llama-style decoder's q, k, v, o; or
+ * DeepSeek-V3's MLA modules (modeling_deepseek.py: q_a_proj, q_b_proj,
+ * kv_a_proj_with_mqa, kv_b_proj, o_proj), v_head_dim = qk_nope_head_dim. */
+static double attn_params(const fs_llm_model *m)
 {
     double h = m->hidden, q = (double)m->heads * m->head_dim;
     double kv = (double)m->kv_heads * m->head_dim;
-    double attn = h * q * 2 + h * kv * 2;
-    double ffn = 3.0 * h * m->ffn * (m->experts ? m->experts : 1);
-    return 2.0 * m->vocab * h + m->layers * (attn + ffn);
+    if (m->attention != FS_ATTN_MLA)
+        return h * q * 2 + h * kv * 2;
+    double qk = (double)m->head_dim + m->rope_head_dim;
+    double q_a = h * m->q_lora_rank;
+    double q_b = (double)m->q_lora_rank * m->heads * qk;
+    double kv_a = h * (m->kv_lora_rank + m->rope_head_dim);
+    double kv_b = (double)m->kv_lora_rank * m->heads * 2 * m->head_dim;
+    return q_a + q_b + kv_a + kv_b + q * h;
+}
+
+/* Parameters from the shape: embeddings, attention, and the FFN of each
+ * layer (an MoE's routed and shared experts; its dense layers'). */
+static double shape_params(const fs_llm_model *m)
+{
+    double h = m->hidden;
+    double ffn = 3.0 * h * m->ffn *
+                 (m->experts ? m->experts + m->shared_experts : 1);
+    double moe_layers = m->layers - m->dense_layers;
+    return 2.0 * m->vocab * h + m->layers * attn_params(m) +
+           moe_layers * ffn + m->dense_layers * 3.0 * h * m->dense_ffn;
 }
 
 static void catalog(void)
@@ -48,6 +67,21 @@ static void catalog(void)
     CHECK_NEAR(mx->active_params, 12.88e9, 1e7);
     const fs_llm_model *q3 = fs_llm_catalog_find(models, "qwen3-30b-a3b");
     CHECK(q3 && q3->experts == 128 && q3->experts_per_token == 8);
+    /* the published totals: DeepSeek-V3 671B and 37B active (arXiv:
+     * 2412.19437, abstract; active rounded there), Qwen3-235B-A22B 235B
+     * and 22B */
+    const fs_llm_model *ds = fs_llm_catalog_find(models, "deepseek-v3");
+    CHECK(ds && ds->attention == FS_ATTN_MLA && ds->dense_layers == 3);
+    if (ds) {
+        CHECK_NEAR(ds->params / 671e9, 1.0, 0.001);
+        CHECK_NEAR(ds->active_params / 37e9, 1.0, 0.02);
+    }
+    const fs_llm_model *qb = fs_llm_catalog_find(models, "qwen3-235b-a22b");
+    CHECK(qb && qb->experts == 128 && qb->experts_per_token == 8);
+    if (qb) {
+        CHECK_NEAR(qb->params / 235e9, 1.0, 0.001);
+        CHECK_NEAR(qb->active_params / 22e9, 1.0, 0.01);
+    }
     char buf[256];
     fs_llm_catalog_suggest(models, "llama-2-7", buf, sizeof buf);
     CHECK_CONTAINS(buf, "did you mean 'llama-2-7b'");

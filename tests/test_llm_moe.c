@@ -88,18 +88,26 @@ static void rows_by_hand(void)
     CHECK(l.rows > 1.9 * l.pairs && l.rows < 2.1 * l.pairs);
 }
 
-static fs_llm_perf perf_of(const fs_llm_model *m, const fs_catalog *cat,
-                           fs_llm_engines *engines)
+static fs_llm_perf perf_on(const fs_llm_model *m, const fs_catalog *cat,
+                           fs_llm_engines *engines, const char *gpu, int tp,
+                           fs_precision weights)
 {
     fs_llm_config c;
     fs_llm_hw hw;
     fs_llm_perf p;
     fs_llm_config_default(&c, m, engines);
-    c.tp = 2;
-    fs_llm_hw_default(&hw, fs_catalog_gpu(cat, "H100-80GB"));
+    c.tp = tp;
+    c.weights = c.kv = weights;
+    fs_llm_hw_default(&hw, fs_catalog_gpu(cat, gpu));
     memset(&p, 0, sizeof p);
     CHECK(fs_llm_perf_init(&p, &c, &hw, NULL, 0) == 0);
     return p;
+}
+
+static fs_llm_perf perf_of(const fs_llm_model *m, const fs_catalog *cat,
+                           fs_llm_engines *engines)
+{
+    return perf_on(m, cat, engines, "H100-80GB", 2, FS_PREC_BF16);
 }
 
 /* FLOPs and bytes: the parts give the total. */
@@ -122,7 +130,8 @@ static void parts_add_up(const fs_llm_perf *p, const fs_llm_model *m)
     }
     /* one token reads the dense part and its k experts: its active
      * parameters (the catalog's active_params_b, within 0.5%) */
-    CHECK_NEAR(fs_llm_weight_bytes_read(p, 1) / (2 * m->active_params), 1.0,
+    double wb = fs_precision_bytes(p->cfg.weights);
+    CHECK_NEAR(fs_llm_weight_bytes_read(p, 1) / (wb * m->active_params), 1.0,
                0.005);
 }
 
@@ -178,13 +187,17 @@ int main(void)
     fs_llm_catalog *models = all.models;
     fs_llm_engines *engines = all.engines;
     if (cat && models && engines) {
-        static const char *const moe[] = {"mixtral-8x7b", "qwen3-30b-a3b"};
-        for (int k = 0; k < 2; k++) {
+        static const char *const moe[] = {"mixtral-8x7b", "qwen3-30b-a3b",
+                                          "qwen3-235b-a22b", "deepseek-v3"};
+        for (int k = 0; k < 4; k++) {
             const fs_llm_model *m = fs_llm_catalog_find(models, moe[k]);
-            CHECK(m && m->experts > 0 && m->shared_experts == 0);
+            CHECK(m && m->experts > 0 && m->shared_experts == (k == 3));
             if (!m)
                 continue;
-            fs_llm_perf p = perf_of(m, cat, engines);
+            /* the large two at fp8 on 8 x H200, as they are served */
+            fs_llm_perf p = k < 2 ? perf_of(m, cat, engines)
+                                  : perf_on(m, cat, engines, "H200", 8,
+                                            FS_PREC_FP8);
             parts_add_up(&p, m);
         }
         shared_experts(cat, engines);

@@ -46,6 +46,17 @@ double fs_precision_bytes(fs_precision p);
 int fs_precision_runs_on(const fs_gpu *g, fs_precision p, char *why,
                          size_t len);
 
+/* How a model's attention caches keys and values (llm_attention.c, one
+ * table of kinds): grouped-query attention (MHA, GQA, MQA: a key and a
+ * value of head_dim for each KV head), or DeepSeek's multi-head latent
+ * attention (one compressed latent of kv_lora_rank values and a shared
+ * rotary key of rope_head_dim a token a layer, whatever the heads). */
+typedef enum fs_llm_attention {
+    FS_ATTN_GQA,
+    FS_ATTN_MLA,
+    FS_ATTN_COUNT
+} fs_llm_attention;
+
 /* One model's shape.  Dense models have experts = 0 and active = params. */
 typedef struct fs_llm_model {
     char name[48];
@@ -55,7 +66,17 @@ typedef struct fs_llm_model {
     int experts, experts_per_token;
     int shared_experts;     /* experts every token runs besides its k
                                (the same size as a routed one; 0: none) */
-    double expert_params;   /* parameters of one expert, all layers (MoE) */
+    double expert_params;   /* parameters of one expert, all its MoE
+                               layers (MoE) */
+    int dense_layers;       /* MoE: the leading layers whose FFN is dense
+                               (DeepSeek-V3's first_k_dense_replace 3) */
+    int dense_ffn;          /* their FFN size (intermediate_size) */
+    fs_llm_attention attention;
+    int kv_lora_rank;       /* MLA: the cached latent's width */
+    int q_lora_rank;        /* MLA: the query's compression (0: none) */
+    int rope_head_dim;      /* MLA: the decoupled rotary key's width
+                               (head_dim is qk_nope_head_dim, and
+                               v_head_dim equal to it) */
     int vocab;
     long max_context;
     char source[256];
@@ -104,6 +125,9 @@ typedef struct fs_llm_config {
     char engine[2 * FS_LLM_ENGINE_NAME_MAX];   /* "vllm" (default) */
     double mfu;             /* prefill compute efficiency, 0..1 */
     double bw_efficiency;   /* decode bandwidth efficiency, 0..1 */
+    int ep;                 /* expert-parallel ranks (MoE): 1 (or 0),
+                               2, 4, 8; the replica is max(tp, ep) GPUs
+                               (llm_ep.c) */
 } fs_llm_config;
 
 /* The KV cache's default precision for these weights: the weights', at
@@ -221,6 +245,9 @@ typedef struct fs_llm_perf {
     double expert_bytes;         /* MoE: one expert, all layers */
     double expert_params;        /* MoE: the same in parameters */
     int experts, experts_per_token, shared_experts;
+    double alltoall_s;           /* EP: the dispatch and combine of one
+                                    token (inside allreduce_s_per_token,
+                                    shown apart) */
     int block_size;              /* the stack's KV block, for prefix
                                     caching (a multiple of 16 tokens) */
     int prefix_cache;            /* the stack caches prefixes by default
@@ -271,6 +298,48 @@ double fs_llm_ffn_active(const fs_llm_model *m);
  * share (KV heads split over tp; a head is never split). */
 double fs_llm_kv_bytes_per_token(const fs_llm_config *c);
 double fs_llm_kv_bytes_per_gpu_token(const fs_llm_config *c);
+
+/* The attention kinds (llm_attention.c): "gqa" or "mla" -> its kind; 0,
+ * or -1 for an unknown name. */
+int fs_llm_attention_parse(const char *s, fs_llm_attention *out);
+const char *fs_llm_attention_name(fs_llm_attention a);
+/* One layer's attention weights (q, k, v, o projections and MLA's
+ * compressions). */
+double fs_llm_attention_params(const fs_llm_model *m);
+/* Values a token caches in one layer: 2 x KV heads x head_dim (GQA), or
+ * kv_lora_rank + rope_head_dim (MLA). */
+double fs_llm_kv_values(const fs_llm_model *m);
+/* The units tensor parallelism splits the cache into: the KV heads
+ * (GQA), or 1 (MLA: every head reads the one latent, so each GPU of a TP
+ * group holds it whole, as vLLM's MLA backends do). */
+int fs_llm_kv_groups(const fs_llm_model *m);
+/* FLOPs of one token attending to one cached token, one layer. */
+double fs_llm_attention_flops(const fs_llm_model *m);
+/* The kind's own columns consistent: 0, or -1 with why. */
+int fs_llm_attention_check(const fs_llm_model *m, char *why, size_t len);
+
+/* Expert parallelism (llm_ep.c).  A replica is max(tp, ep) GPUs: the
+ * attention and the dense layers over tp (ep / tp data-parallel copies
+ * of them when ep > tp, each with its own sequences and KV cache), the
+ * routed experts over all of them.  fs_llm_gpus: the replica's GPUs;
+ * fs_llm_attention_copies: max(tp, ep) / tp. */
+int fs_llm_gpus(const fs_llm_config *c);
+int fs_llm_attention_copies(const fs_llm_config *c);
+/* Weight bytes one GPU holds: params x bytes / tp without EP; with it
+ * the dense part (attention, dense layers, shared experts, embeddings)
+ * / tp and the routed experts / max(tp, ep). */
+double fs_llm_weight_bytes_per_gpu(const fs_llm_config *c);
+/* The layers whose FFN is a mixture of experts (all, less the dense). */
+int fs_llm_moe_layers(const fs_llm_model *m);
+/* Expected distinct EP ranks a token's k distinct experts of E are on
+ * (E / ep a rank): ep (1 - C(E - E/ep, k) / C(E, k)). */
+double fs_llm_ep_ranks_per_token(int experts, int ep, int top_k);
+/* What EP changes in a filled fs_llm_perf (fs_llm_perf_init calls it;
+ * nothing without EP or MLA): peak and bandwidth over the replica's
+ * GPUs, the dense weights read by each attention copy, the all-to-alls,
+ * the TP all-reduces of the MoE layers dropped when experts are whole on
+ * a GPU, an MLA cache read by every GPU of a TP group. */
+void fs_llm_parallel_apply(fs_llm_perf *p, const fs_llm_engine *e);
 
 /* Seconds of one prefill of `tokens` prompt tokens alone (batch 1, the
  * causal attention of a fresh prompt): TTFT at light load. */

@@ -6,8 +6,12 @@
  * hidden size, attention and KV heads, head dimension, FFN size (one
  * expert's for an MoE), experts and experts per token, vocabulary and
  * maximum context, and (optional, 0 when the column is absent) the shared
- * experts every token runs besides its routed ones.  A malformed row is
- * refused with "path:line: column:". */
+ * experts every token runs besides its routed ones, the leading layers
+ * whose FFN is dense and its size (dense_layers, dense_ffn: DeepSeek-V3's
+ * first_k_dense_replace and intermediate_size), and the attention's kind
+ * (gqa, the default, or mla: llm_attention.c) with MLA's kv_lora_rank,
+ * q_lora_rank and rope_head_dim.  A malformed row is refused with
+ * "path:line: column:". */
 #include "models/llm/llm.h"
 #include "sim/base/csvin.h"
 #include "sim/base/vec.h"
@@ -26,12 +30,14 @@ struct fs_llm_catalog {
 
 enum { C_NAME, C_PARAMS, C_ACTIVE, C_LAYERS, C_HIDDEN, C_HEADS, C_KV,
        C_HEAD_DIM, C_FFN, C_EXPERTS, C_EXPERTS_TOK, C_VOCAB, C_CTX, C_SOURCE,
-       C_SHARED, C_COUNT };
+       C_SHARED, C_ATTN, C_KV_LORA, C_Q_LORA, C_ROPE, C_DENSE_LAYERS,
+       C_DENSE_FFN, C_COUNT };
 
 static const char *const column_names[C_COUNT] = {
     "name", "params_b", "active_params_b", "layers", "hidden", "heads",
     "kv_heads", "head_dim", "ffn", "experts", "experts_per_token", "vocab",
-    "max_context", "source", "shared_experts"};
+    "max_context", "source", "shared_experts", "attention", "kv_lora_rank",
+    "q_lora_rank", "rope_head_dim", "dense_layers", "dense_ffn"};
 
 /* The shape columns: their range, and whether whole. */
 typedef struct shape_col {
@@ -47,7 +53,9 @@ static const shape_col shape_cols[] = {
     {"head_dim", 8, 1024, 1},      {"ffn", 64, 1e7, 1},
     {"experts", 0, 4096, 1},       {"experts_per_token", 0, 256, 1},
     {"vocab", 256, 1e7, 1},        {"max_context", 128, 1e8, 1},
-    {"shared_experts", 0, 256, 1},
+    {"shared_experts", 0, 256, 1}, {"kv_lora_rank", 0, 65536, 1},
+    {"q_lora_rank", 0, 65536, 1},  {"rope_head_dim", 0, 1024, 1},
+    {"dense_layers", 0, 1000, 1},  {"dense_ffn", 0, 1e7, 1},
 };
 #define NSHAPE (sizeof shape_cols / sizeof shape_cols[0])
 
@@ -67,7 +75,12 @@ static void store(fs_llm_model *m, size_t k, double v)
     case 9: m->experts_per_token = (int)v; break;
     case 10: m->vocab = (int)v; break;
     case 11: m->max_context = (long)v; break;
-    default: m->shared_experts = (int)v; break;
+    case 12: m->shared_experts = (int)v; break;
+    case 13: m->kv_lora_rank = (int)v; break;
+    case 14: m->q_lora_rank = (int)v; break;
+    case 15: m->rope_head_dim = (int)v; break;
+    case 16: m->dense_layers = (int)v; break;
+    default: m->dense_ffn = (int)v; break;
     }
 }
 
@@ -84,6 +97,15 @@ int fs_llm_model_set(fs_llm_model *m, const char *key, const char *value,
         }
         snprintf(dst, cap, "%s", value);
         return 0;
+    }
+    if (strcasecmp(key, "attention") == 0) {
+        if (!value[0])   /* an empty cell: the default */
+            value = "gqa";
+        if (fs_llm_attention_parse(value, &m->attention) == 0)
+            return 0;
+        snprintf(why, len, "'%s': expected gqa (grouped-query, MHA, MQA) "
+                 "or mla (multi-head latent attention)", value);
+        return -1;
     }
     for (size_t k = 0; k < NSHAPE; k++) {
         const shape_col *c = &shape_cols[k];
@@ -102,25 +124,29 @@ int fs_llm_model_set(fs_llm_model *m, const char *key, const char *value,
     snprintf(why, len, "unknown model column '%s' (known: name, params_b, "
              "active_params_b, layers, hidden, heads, kv_heads, head_dim, "
              "ffn, experts, experts_per_token, vocab, max_context, "
-             "shared_experts)", key);
+             "shared_experts, attention, kv_lora_rank, q_lora_rank, "
+             "rope_head_dim, dense_layers, dense_ffn)", key);
     return -1;
 }
 
 /* The parameters the shape holds, as the catalog's models are built:
- * each layer's attention (q and o: hidden x heads x head_dim each; k and
- * v: hidden x kv_heads x head_dim each) and gated FFN (gate, up, down:
- * 3 x hidden x ffn, for each routed and shared expert of an MoE), and
- * untied input and
+ * each layer's attention (fs_llm_attention_params: for GQA q and o,
+ * hidden x heads x head_dim each, k and v, hidden x kv_heads x head_dim
+ * each; MLA's compressions) and gated FFN (gate, up, down: 3 x hidden x
+ * ffn, for each routed and shared expert of an MoE layer; 3 x hidden x
+ * dense_ffn in an MoE's leading dense layers), and untied input and
  * output embeddings (2 x vocab x hidden).  Norms, biases and routers are
  * left out: under 0.1% for every catalog model (models.csv's params_b
  * over this is 1.000 for each). */
 double fs_llm_shape_params(const fs_llm_model *m)
 {
-    double h = m->hidden, attn = 2.0 * h * m->heads * m->head_dim +
-                                 2.0 * h * m->kv_heads * m->head_dim;
+    double h = m->hidden, attn = fs_llm_attention_params(m);
     double ffn = 3.0 * h * m->ffn *
                  (m->experts > 0 ? m->experts + m->shared_experts : 1);
-    return (double)m->layers * (attn + ffn) + 2.0 * m->vocab * h;
+    double dense = 3.0 * h * m->dense_ffn - ffn;   /* a dense layer's
+                                                     instead */
+    return (double)m->layers * (attn + ffn) + m->dense_layers * dense +
+           2.0 * m->vocab * h;
 }
 
 /* params_b against the shape: a model with tied embeddings or a plain
@@ -135,11 +161,29 @@ static int check_shape_params(const fs_llm_model *m, char *why, size_t len)
     if (m->params <= shape * SHAPE_FACTOR && m->params >= shape / SHAPE_FACTOR)
         return 0;
     snprintf(why, len, "params_b %.4g is not within a factor of %.0f of the "
-             "%.4g billion parameters its shape holds (layers x (2 x hidden "
-             "x (heads + kv_heads) x head_dim + 3 x hidden x ffn x "
-             "max(experts + shared_experts, 1)) + 2 x vocab x hidden)", m->params / 1e9,
+             "%.4g billion parameters its shape holds (layers x (attention "
+             "+ 3 x hidden x ffn x max(experts + shared_experts, 1)), the "
+             "dense layers' 3 x hidden x dense_ffn instead, + 2 x vocab x "
+             "hidden)", m->params / 1e9,
              SHAPE_FACTOR, shape / 1e9);
     return -1;
+}
+
+/* An MoE's leading dense layers: fewer than its layers, with their FFN
+ * size; none in a dense model. */
+static int check_layers(const fs_llm_model *m, char *why, size_t len)
+{
+    if (m->dense_layers && (m->experts <= 0 || m->dense_layers >= m->layers)) {
+        snprintf(why, len, "dense_layers: expected 0 for a dense model, "
+                 "else fewer than the %d layers", m->layers);
+        return -1;
+    }
+    if ((m->dense_layers > 0) != (m->dense_ffn > 0)) {
+        snprintf(why, len, "dense_layers and dense_ffn go together (the "
+                 "leading dense layers and their FFN size)");
+        return -1;
+    }
+    return 0;
 }
 
 int fs_llm_model_finish(fs_llm_model *m, char *why, size_t len)
@@ -174,8 +218,12 @@ int fs_llm_model_finish(fs_llm_model *m, char *why, size_t len)
                  "(experts 0)");
         return -1;
     }
-    /* One expert's gate, up and down projections, over all layers. */
-    m->expert_params = m->experts ? 3.0 * m->hidden * m->ffn * m->layers : 0;
+    if (check_layers(m, why, len) || fs_llm_attention_check(m, why, len))
+        return -1;
+    /* One expert's gate, up and down projections, over its MoE layers. */
+    m->expert_params = m->experts ? 3.0 * m->hidden * m->ffn *
+                                        fs_llm_moe_layers(m)
+                                  : 0;
     if (m->experts && m->expert_params * (m->experts + m->shared_experts) >
                           m->params) {
         snprintf(why, len, "the experts (ffn %d) alone exceed params_b",
@@ -212,7 +260,7 @@ static int find_columns(fs_csv *r, int *idx, fs_error *err)
         return -1;
     for (int k = 0; k < C_COUNT; k++) {
         idx[k] = fs_csv_column(r, column_names[k]);
-        if (idx[k] < 0 && k != C_SOURCE && k != C_SHARED)
+        if (idx[k] < 0 && k != C_SOURCE && k < C_SHARED)
             return fs_error_at(err, fs_csv_path(r), 1, NULL,
                                "missing column '%s'", column_names[k]);
     }

@@ -1,8 +1,10 @@
 /* llm_memory.c -- does an LLM fit: the memory of one GPU of a replica.
  *
- * Inference: the weights at their precision (split over tp), the KV cache
- * (2 x layers x KV heads x head dim x bytes per token, KV heads split over
- * tp), and what the serving stack's profile (models/catalog/engines.csv)
+ * Inference: the weights at their precision (split over tp; with expert
+ * parallelism the routed experts over max(tp, ep): llm_ep.c), the KV cache
+ * (layers x the values a token caches a layer x bytes: 2 x KV heads x
+ * head dim, KV heads split over tp, or MLA's latent, whole on each GPU:
+ * llm_attention.c), and what the serving stack's profile (models/catalog/engines.csv)
  * sets aside as it sizes its cache: the activation peak of its profiling
  * run, CUDA graphs, runtime, the memory it leaves unused.  Without a
  * profile (or one without those columns): the activations of one prefill
@@ -31,25 +33,25 @@
 #define GB 1e9
 #define PREFILL_CHUNK 8192.0
 
-static int heads_per_gpu(const fs_llm_model *m, int tp)
+/* The cache's units (KV heads; MLA's one latent) a GPU of tp holds. */
+static int groups_per_gpu(const fs_llm_model *m, int tp)
 {
-    int h = (m->kv_heads + tp - 1) / tp;
+    int h = (fs_llm_kv_groups(m) + tp - 1) / tp;
     return h < 1 ? 1 : h;
 }
 
 double fs_llm_kv_bytes_per_token(const fs_llm_config *c)
 {
     const fs_llm_model *m = c->model;
-    return 2.0 * m->layers * m->kv_heads * m->head_dim *
-           fs_precision_bytes(c->kv);
+    return m->layers * fs_llm_kv_values(m) * fs_precision_bytes(c->kv);
 }
 
 double fs_llm_kv_bytes_per_gpu_token(const fs_llm_config *c)
 {
     const fs_llm_model *m = c->model;
     int tp = c->tp > 0 ? c->tp : 1;
-    return fs_llm_kv_bytes_per_token(c) / m->kv_heads *
-           heads_per_gpu(m, tp);
+    return fs_llm_kv_bytes_per_token(c) / fs_llm_kv_groups(m) *
+           groups_per_gpu(m, tp);
 }
 
 static double capacity_gb(const fs_llm_hw *hw)
@@ -107,7 +109,8 @@ static void as_engine(const fs_llm_config *c, const fs_llm_engine *e,
     double tokens = e->max_num_batched_tokens;
     out->activations = (tokens * 2.0 * (4.0 * m->hidden + 4.0 * ffn / tp) +
                         e->max_num_seqs * 16.0 * m->vocab) / GB;
-    out->overhead = e->runtime_gb + (tp > 1 ? e->tp_runtime_gb : 0);
+    out->overhead = e->runtime_gb +
+                    (fs_llm_gpus(c) > 1 ? e->tp_runtime_gb : 0);
     out->cuda_graphs = e->cuda_graph_gb;
     out->reserved = (1.0 - e->memory_utilization) * out->capacity;
     out->kv_share = e->kv_free_fraction;
@@ -120,14 +123,14 @@ static void as_engine(const fs_llm_config *c, const fs_llm_engine *e,
 void fs_llm_fit_inference(const fs_llm_config *c, const fs_llm_hw *hw,
                           long context, int batch, fs_llm_memory *out)
 {
-    const fs_llm_model *m = c->model;
-    int tp = c->tp > 0 ? c->tp : 1;
     memset(out, 0, sizeof *out);
     out->capacity = capacity_gb(hw);
     out->kv_share = 1;
-    out->weights = m->params * fs_precision_bytes(c->weights) / tp / GB;
+    out->weights = fs_llm_weight_bytes_per_gpu(c) / GB;
     double tokens = (double)context * (batch > 0 ? batch : 0);
-    out->kv_cache = fs_llm_kv_bytes_per_gpu_token(c) * tokens / GB;
+    /* ep > tp: the sequences spread over the attention copies */
+    out->kv_cache = fs_llm_kv_bytes_per_gpu_token(c) * tokens /
+                    fs_llm_attention_copies(c) / GB;
     const fs_llm_engine *e = fs_llm_engines_find(c->engines, c->engine,
                                                  hw->gpu->generation);
     if (e && e->memory_utilization > 0)

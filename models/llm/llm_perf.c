@@ -106,7 +106,7 @@ static void fill_timing(fs_llm_perf *p, const fs_llm_config *c,
     p->decode_flops = p->peak_flops * e->decode_fraction;
     p->bandwidth = hw->gpu->memory_bw_gbs * 1e9 * tp * hw->memory_frac * bw;
     p->flops_per_token = 2.0 * m->active_params;
-    p->attn_flops_per_ctx = 4.0 * m->layers * m->heads * m->head_dim;
+    p->attn_flops_per_ctx = m->layers * fs_llm_attention_flops(m);
     /* a GPU of a TP group runs 1/tp of each GEMM: narrower, less work
      * a wave, so a small chunk wastes more */
     p->prefill_pad_tokens = e->pad_tokens *
@@ -155,12 +155,14 @@ int fs_llm_perf_init(fs_llm_perf *p, const fs_llm_config *c,
     p->block_size = e->block_size >= 16 ? (int)e->block_size : 16;
     p->prefix_cache = e->prefix_cache > 0;
     p->kv_bytes_per_token = fs_llm_kv_bytes_per_token(&p->cfg);
+    fs_llm_parallel_apply(p, e);   /* EP, MLA: llm_ep.c */
     fs_llm_memory mem;
     fs_llm_fit_inference(&p->cfg, hw, 0, 0, &mem);
     double free_gb = (mem.capacity - mem.total) * mem.kv_share;
     /* per GPU: a token's KV cache is split over the tp GPUs */
     double per_gpu = fs_llm_kv_bytes_per_gpu_token(&p->cfg);
     long tokens = free_gb > 0 ? (long)(free_gb * 1e9 / per_gpu) : 0;
+    tokens *= fs_llm_attention_copies(&p->cfg);   /* ep > tp: each copy's */
     p->kv_capacity_tokens = tokens / 16 * 16;
     if (p->kv_capacity_tokens < 16) {
         if (why)

@@ -60,6 +60,8 @@ typedef struct fs_llm_service {
     fs_precision weights, kv;
     int kv_set;                  /* kv_precision= given */
     int tp, max_batch;
+    int ep;                      /* expert-parallel GPUs (MoE); a replica
+                                    is max(tp, ep) GPUs */
     int max_batch_set, chunk_set;  /* given: else the engine profile's */
     long chunked_prefill;        /* prefill tokens per iteration; 0: whole */
     char engine[2 * FS_LLM_ENGINE_NAME_MAX];   /* "vllm", "vllm@0.2" */

@@ -1,4 +1,4 @@
-/* service_llm.c -- llm(model=M, precision=P[, tp=N][, max_batch=B]
+/* service_llm.c -- llm(model=M, precision=P[, tp=N][, ep=N][, max_batch=B]
  * [, kv_precision=P][, engine=E][, profile=FILE][, chunked_prefill=T]): an
  * LLM served by iteration-level continuous batching.  The engine names a
  * serving-stack profile (models/llm/llm_engine.h), resolved by the scenario
@@ -85,8 +85,8 @@ static int llm_parse(const fs_call *c, fs_service *s, char *why,
                      size_t whylen)
 {
     static const char *const keys[] = {
-        "model", "precision", "tp", "max_batch", "kv_precision", "engine",
-        "chunked_prefill", "profile", NULL};
+        "model", "precision", "tp", "ep", "max_batch", "kv_precision",
+        "engine", "chunked_prefill", "profile", NULL};
     fs_llm_service *l = &s->llm;
     if (fs_call_check_keys(c, keys, why, whylen))
         return -1;
@@ -105,7 +105,7 @@ static int llm_parse(const fs_call *c, fs_service *s, char *why,
     }
     snprintf(l->model_name, sizeof l->model_name, "%s", m);
     l->weights = FS_PREC_BF16;
-    long tp = 1, batch = 256, chunk = 0;
+    long tp = 1, ep = 1, batch = 256, chunk = 0;
     if (llm_precision_arg(c, "precision", &l->weights, why, whylen) < 0)
         return -1;
     int kv = llm_precision_arg(c, "kv_precision", &l->kv, why, whylen);
@@ -113,6 +113,7 @@ static int llm_parse(const fs_call *c, fs_service *s, char *why,
         return -1;
     l->kv_set = kv;
     if (llm_int_arg(c, "tp", 1, 8, &tp, why, whylen) ||
+        llm_int_arg(c, "ep", 1, 8, &ep, why, whylen) ||
         llm_int_arg(c, "max_batch", 1, 4096, &batch, why, whylen) ||
         llm_int_arg(c, "chunked_prefill", 16, 1 << 20, &chunk, why, whylen))
         return -1;
@@ -120,7 +121,12 @@ static int llm_parse(const fs_call *c, fs_service *s, char *why,
         snprintf(why, whylen, "llm(): tp must be 1, 2, 4 or 8, got %ld", tp);
         return -1;
     }
+    if (ep & (ep - 1)) {
+        snprintf(why, whylen, "llm(): ep must be 1, 2, 4 or 8, got %ld", ep);
+        return -1;
+    }
     l->tp = (int)tp;
+    l->ep = (int)ep;
     l->max_batch = (int)batch;
     l->chunked_prefill = chunk;
     l->max_batch_set = fs_call_get(c, "max_batch") != NULL;
@@ -164,7 +170,7 @@ static double llm_batch_time(const fs_service *s, const fs_request *batch,
 const fs_service_model fs_service_llm = {
     .name = "llm",
     .usage = "llm(model=M, precision=bf16|fp16|fp8|int8|int4, tp=1|2|4|8, "
-             "max_batch=256, kv_precision=P, engine=vllm|vllm@VERSION|trt-llm|"
+             "ep=1|2|4|8, max_batch=256, kv_precision=P, engine=vllm|vllm@VERSION|trt-llm|"
              "sglang, profile=FILE, chunked_prefill=512)",
     .server = "continuous",
     .parse = llm_parse,

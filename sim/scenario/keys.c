@@ -156,7 +156,7 @@ static const fs_key_doc workload_keys[] = {
      "const(D) | exponential(mean=D) | lognormal(mean=D, sigma=S) | "
      "lognormal(mu=M, sigma=S) | weibull(shape=K, scale=D) | "
      "empirical(FILE) | linear(base=D, per_item=D) | trace: seconds on reference_gpu; or llm(model=M, "
-     "precision=P, tp=N, max_batch=B, kv_precision=P, engine=E, "
+     "precision=P, tp=N, ep=N, max_batch=B, kv_precision=P, engine=E, "
      "profile=FILE, chunked_prefill=T): continuous batching of an LLM; E a "
      "profile of engines.csv (vllm, trt-llm, sglang, NAME@VERSION) "
      "(required)"},

@@ -59,7 +59,9 @@ static int load_catalogs(fs_reader *rd, fs_scenario *sc)
 
 /* llm(model=custom): the workload's model = custom(params_b=, layers=,
  * hidden=, heads=, kv_heads=, head_dim=, ffn=, vocab=, max_context=[,
- * experts=, experts_per_token=, shared_experts=, active_params_b=, name=]),
+ * experts=, experts_per_token=, shared_experts=, dense_layers=, dense_ffn=,
+ * attention=, kv_lora_rank=, q_lora_rank=, rope_head_dim=,
+ * active_params_b=, name=]),
  * the columns of models.csv checked as a row of it is
  * (models/llm/llm_catalog.c). */
 static int custom_model(fs_reader *rd, fs_workload_conf *w,
@@ -217,27 +219,40 @@ static int check_precision(fs_reader *rd, const fs_scenario *sc,
     return 0;
 }
 
-/* tp = N: each replica spans N GPUs of one instance, so the pools' servers
- * are N GPUs wide (gpus_per_server, set here when the pool leaves it). */
+/* tp = N (and ep = M): each replica spans max(N, M) GPUs of one instance,
+ * so the pools' servers are that wide (gpus_per_server, set here when the
+ * pool leaves it).  ep spreads experts: a dense model has none. */
 static int apply_tp(fs_reader *rd, fs_scenario *sc, const fs_workload_conf *w,
                     const fs_config_entry *e)
 {
-    long tp = w->service.llm.tp;
-    char why[512];
+    const fs_llm_service *l = &w->service.llm;
+    long tp = l->tp > l->ep ? l->tp : l->ep;
+    char why[512], shape[64];
+    if (l->ep > 1)
+        snprintf(shape, sizeof shape, "tp=%d, ep=%d (%ld GPUs a replica)",
+                 l->tp, l->ep, tp);
+    else
+        snprintf(shape, sizeof shape, "tp=%ld", tp);
+    if (l->ep > 1 && l->model->experts <= 0) {
+        snprintf(why, sizeof why, "llm(): ep=%d spreads a mixture of "
+                 "experts' experts over GPUs, but %s has none (use tp)",
+                 l->ep, l->model->name);
+        return fs_rd_bad(rd, e, "%s", why);
+    }
     for (int k = 0; k < w->npools; k++) {
         fs_pool_conf *p = &sc->pools[w->pools[k]];
         const fs_config_entry *g = fs_config_find(sc->cfg, p->section,
                                                   "gpus_per_server");
         if (p->gpus_per_instance % tp) {
-            snprintf(why, sizeof why, "llm(): tp=%ld needs instances of a "
-                     "multiple of %ld GPUs; pool %s's have %ld", tp, tp,
+            snprintf(why, sizeof why, "llm(): %s needs instances of a "
+                     "multiple of %ld GPUs; pool %s's have %ld", shape, tp,
                      p->name, p->gpus_per_instance);
             return fs_rd_bad(rd, e, "%s", why);
         }
         if (p->gpus_per_server != tp && (g || p->gpus_per_server != 1)) {
-            snprintf(why, sizeof why, "llm(): tp=%ld, but pool %s's servers "
+            snprintf(why, sizeof why, "llm(): %s, but pool %s's servers "
                      "are %ld GPUs wide (gpus_per_server, or another llm "
-                     "workload's tp)", tp, p->name, p->gpus_per_server);
+                     "workload's tp)", shape, p->name, p->gpus_per_server);
             return fs_rd_bad(rd, e, "%s", why);
         }
         p->gpus_per_server = tp;

@@ -73,6 +73,39 @@ static long largest(const fit_args *a, const fs_llm_model *m,
     return lo;
 }
 
+/* A mixture of experts: the experts a decode step touches at a few
+ * batches (fs_llm_moe_route) and, with EP, the all-to-all a token pays. */
+static void print_moe(const fs_llm_perf *p)
+{
+    const fs_llm_model *m = p->cfg.model;
+    int ep = p->cfg.ep > 1 ? p->cfg.ep : 1;
+    if (m->experts <= 0)
+        return;
+    printf("  routed experts a decode step touches a MoE layer (of %d, top "
+           "%d, %d shared; E (1 - (1 - k/E)^B))", m->experts,
+           m->experts_per_token, m->shared_experts);
+    if (ep > 1)
+        printf(" (and per EP rank of %d)", ep);
+    printf(":");
+    static const int batches[] = {1, 16, 64, 256};
+    for (int i = 0; i < 4; i++) {
+        fs_llm_moe_load l;
+        fs_llm_moe_route(m->experts, m->experts_per_token, m->shared_experts,
+                         batches[i], &l);
+        printf("%s B %d: %.1f", i ? "," : "", batches[i], l.touched);
+        if (ep > 1)
+            printf(" (%.1f)", l.touched / ep);
+    }
+    printf("\n");
+    if (ep > 1)
+        printf("  all-to-all (dispatch + combine, %d MoE layers): %.2f us a "
+               "token, %.1f distinct ranks of a token's %d experts\n",
+               fs_llm_moe_layers(m), p->alltoall_s * 1e6,
+               fs_llm_ep_ranks_per_token(m->experts, ep,
+                                         m->experts_per_token),
+               m->experts_per_token);
+}
+
 /* "KV cache: 1,234,567 tokens at 16-token blocks": what the engine's
  * profile makes of the memory beside the weights (fs_llm_perf_init). */
 static void print_kv_capacity(const fit_args *a, const fs_gpu *g)
@@ -88,16 +121,54 @@ static void print_kv_capacity(const fit_args *a, const fs_gpu *g)
     fs_format_thousands((double)p.kv_capacity_tokens, 0, num, sizeof num);
     printf("  KV cache: %s tokens at 16-token blocks (engine %s, the whole "
            "replica)\n", num, a->cfg.engine);
+    const fs_llm_model *m = a->cfg.model;
+    int groups = fs_llm_kv_groups(m);
+    char held[64] = "";
+    if (groups == 1 && a->cfg.tp > 1)
+        snprintf(held, sizeof held, "; whole on each GPU of tp");
+    else if (groups < a->cfg.tp)
+        snprintf(held, sizeof held, "; each KV head on %d GPUs",
+                 a->cfg.tp / groups);
+    printf("  a token caches %.0f bytes: %d layers x %.0f values (%s) x "
+           "%g bytes%s\n", fs_llm_kv_bytes_per_token(&a->cfg), m->layers,
+           fs_llm_kv_values(m), m->attention == FS_ATTN_MLA
+               ? "MLA: the latent kv_lora_rank + the rotary key"
+               : "GQA: 2 x KV heads x head_dim",
+           fs_precision_bytes(a->cfg.kv), held);
+    print_moe(&p);
+}
+
+/* The weights; an MoE's in its two parts: the dense part (attention,
+ * dense layers, shared experts, embeddings) over tp, the routed experts
+ * over the replica's GPUs. */
+static void weights_line(const fs_llm_config *c, const fs_llm_memory *mem)
+{
+    const fs_llm_model *m = c->model;
+    char note[160] = "";
+    if (m->experts > 0) {
+        double wb = fs_precision_bytes(c->weights);
+        double routed = m->expert_params * m->experts * wb;
+        snprintf(note, sizeof note, "(dense part %.1f over tp=%d + %d routed "
+                 "experts %.1f over %d GPUs)",
+                 (m->params * wb - routed) / (c->tp > 0 ? c->tp : 1) / 1e9,
+                 c->tp, m->experts, routed / fs_llm_gpus(c) / 1e9,
+                 fs_llm_gpus(c));
+    }
+    line("weights", mem->weights, note);
 }
 
 static void print_inference(const fit_args *a, const fs_llm_model *m,
                             const fs_gpu *g, const fs_llm_memory *mem)
 {
-    printf("%s on %s: %s weights, %s KV cache, tp=%d (per GPU; GB = 10^9 "
-           "bytes)\n", m->name, g->name, fs_precision_name(a->cfg.weights),
-           fs_precision_name(a->cfg.kv), a->cfg.tp);
+    printf("%s on %s: %s weights, %s KV cache, tp=%d", m->name, g->name,
+           fs_precision_name(a->cfg.weights), fs_precision_name(a->cfg.kv),
+           a->cfg.tp);
+    if (a->cfg.ep > 1)
+        printf(", ep=%d (%d GPUs a replica)", a->cfg.ep,
+               fs_llm_gpus(&a->cfg));
+    printf(" (per GPU; GB = 10^9 bytes)\n");
     char note[160];
-    line("weights", mem->weights, "");
+    weights_line(&a->cfg, mem);
     snprintf(note, sizeof note, "(%d x %ld tokens, %.0f bytes a token on "
              "each GPU)", a->batch, a->context,
              fs_llm_kv_bytes_per_gpu_token(&a->cfg));
@@ -293,7 +364,7 @@ static void print_where(const fit_args *a, const fs_llm_model *m,
 {
     where *w = calloc(cat->ngpus, sizeof *w);
     size_t n = 0;
-    int per = a->training ? 1 : a->cfg.tp;
+    int per = a->training ? 1 : fs_llm_gpus(&a->cfg);
     for (size_t i = 0; w && i < cat->ngpus; i++) {
         fs_llm_memory mem;
         if (!a->training &&
@@ -355,6 +426,12 @@ static int run(fit_args *a, const fs_catalog *cat, const fs_llm_catalog *mc)
                                               sizeof why)) {
         fprintf(stderr, "fleetsim: fit: --precision %s: %s\n",
                 fs_precision_name(a->cfg.weights), why);
+        return FS_EXIT_FAIL;
+    }
+    if (!a->training && a->cfg.ep > 1 && m->experts <= 0) {
+        fprintf(stderr, "fleetsim: fit: --ep %d: %s has no experts to "
+                "spread (expert parallelism is for a mixture of experts)\n",
+                a->cfg.ep, m->name);
         return FS_EXIT_FAIL;
     }
     if (!a->training && a->context > m->max_context) {

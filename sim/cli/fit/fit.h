@@ -17,7 +17,7 @@ typedef struct fit_args {
     long context;
     int batch;
     double mfu;
-    const char *v[15];      /* the options' values (fs_options_fit) */
+    const char *v[16];      /* the options' values (fs_options_fit) */
     int ckpt, no_master;    /* --activation-checkpointing, --no-master-... */
 } fit_args;
 

@@ -24,7 +24,7 @@ static int whole(const char *opt, const char *v, long lo, long hi, long *out)
 
 /* The values of the options, in fs_options_fit's order; read after the
  * parse (values_serving, values_training), as one set. */
-enum { V_GPU, V_PREC, V_KV, V_TP, V_ENGINE, V_CONTEXT, V_BATCH, V_SEQ,
+enum { V_GPU, V_PREC, V_KV, V_TP, V_EP, V_ENGINE, V_CONTEXT, V_BATCH, V_SEQ,
        V_OPTIMIZER, V_ZERO, V_GPUS, V_MFU, V_LORA, V_MODELS, V_CATALOG,
        NVALUES };
 
@@ -37,6 +37,9 @@ const fs_option fs_options_fit[] = {
     FIT_VALUE("kv-precision", V_KV, "P",
               "the KV cache (default: the weights', fp8 kept)"),
     FIT_VALUE("tp", V_TP, "N", "tensor-parallel GPUs: 1, 2, 4 or 8"),
+    FIT_VALUE("ep", V_EP, "N",
+              "expert-parallel GPUs (MoE): 1, 2, 4 or 8; a replica is "
+              "max(tp, ep) GPUs"),
     FIT_VALUE("engine", V_ENGINE, "E",
               "serving-stack profile of engines.csv (vllm, trt-llm, "
               "sglang, NAME@VERSION; default vllm)"),
@@ -78,10 +81,11 @@ static void note_modes(fit_args *a)
     static const char *const names[NVALUES] = {
         [V_SEQ] = "--seq", [V_OPTIMIZER] = "--optimizer", [V_ZERO] = "--zero",
         [V_GPUS] = "--gpus", [V_MFU] = "--mfu", [V_KV] = "--kv-precision",
-        [V_TP] = "--tp", [V_ENGINE] = "--engine", [V_CONTEXT] = "--context"};
+        [V_TP] = "--tp", [V_EP] = "--ep", [V_ENGINE] = "--engine", [V_CONTEXT] = "--context"};
     static const int train_only[] = {V_SEQ, V_OPTIMIZER, V_ZERO, V_GPUS,
                                      V_MFU};
-    static const int serve_only[] = {V_KV, V_TP, V_ENGINE, V_CONTEXT};
+    static const int serve_only[] = {V_KV, V_TP, V_EP, V_ENGINE,
+                                     V_CONTEXT};
     for (size_t k = 0; k < sizeof train_only / sizeof *train_only; k++)
         if (a->v[train_only[k]])
             a->train_only = names[train_only[k]];
@@ -96,7 +100,7 @@ static void note_modes(fit_args *a)
         a->train_only = "--qlora";
 }
 
-/* --precision, --kv-precision, --tp, --engine, --context, --batch. */
+/* --precision, --kv-precision, --tp, --ep, --engine, --context, --batch. */
 static int values_serving(fit_args *a)
 {
     const char *const *v = a->v;
@@ -117,6 +121,11 @@ static int values_serving(fit_args *a)
         if (whole("--tp", v[V_TP], 1, 8, &n) || (n & (n - 1)))
             return fs_usage_error("fit", "--tp: expected 1, 2, 4 or 8");
         a->cfg.tp = (int)n;
+    }
+    if (v[V_EP]) {
+        if (whole("--ep", v[V_EP], 1, 8, &n) || (n & (n - 1)))
+            return fs_usage_error("fit", "--ep: expected 1, 2, 4 or 8");
+        a->cfg.ep = (int)n;
     }
     if (v[V_ENGINE]) {
         if (strlen(v[V_ENGINE]) >= sizeof a->cfg.engine)

@@ -1,5 +1,5 @@
 /* cmd_plan.c -- `fleetsim plan SCENARIO --slo 'p99<=2s,...' [--workload W]
- * [--gpus G,...] [--precision P,...] [--tp N,...] [--purchase ...]
+ * [--gpus G,...] [--precision P,...] [--tp N,...] [--ep N,...] [--purchase ...]
  * [--max-unfinished 0.1%] [-j N] [--replications N] [--db FILE]
  * [--format table|csv|json|markdown]`: the cheapest fleet that meets every
  * SLO, per GPU type (and, for an llm service, precision and TP), verified
@@ -29,7 +29,7 @@
 
 typedef struct plan_args {
     fs_plan *p;
-    const char *slo, *gpus, *precs, *tps, *format, *progress;
+    const char *slo, *gpus, *precs, *tps, *eps, *format, *progress;
     const char *workload, *pool, *db;
     int format_id, quiet;
     long jobs, max_count, seed, replications;
@@ -134,6 +134,9 @@ const fs_option fs_options_plan[] = {
                "llm: the precisions tried (default bf16)"),
     OPT_STRING(0, "tp", plan_args, tps, "N,...",
                "llm: the tensor-parallel sizes tried (default 1)"),
+    OPT_STRING(0, "ep", plan_args, eps, "N,...",
+               "llm, a mixture of experts: the expert-parallel sizes tried "
+               "(default 1; a replica is max(tp, ep) GPUs)"),
     OPT_CALLBACK(0, "purchase", "on-demand,reserved,savings-plan,spot",
                  "the purchase options priced (default on-demand,reserved)",
                  take_purchase),
@@ -262,6 +265,8 @@ static int plan(fs_plan *p, plan_args *a)
     int rc = fs_plan_read_scenario(p);
     if (!rc)
         rc = check_purchase(p);
+    if (!rc)
+        p->eps = a->eps;
     if (!rc)
         rc = fs_plan_candidates(p, a->gpus, a->precs, a->tps);
     if (!rc)

@@ -58,6 +58,7 @@ typedef struct fs_plan_candidate {
     char gpu[64];
     char precision[16];    /* "" for a generic service */
     int tp;                /* 0 for a generic service */
+    int ep;                /* llm: expert-parallel GPUs (1: none) */
     double gpu_tflops;     /* dense bf16, for the service speed */
     char instance[96];     /* instance = PROVIDER:TYPE to set, or "" */
     char memory[384];      /* fs_llm_memory_format */
@@ -113,6 +114,7 @@ typedef struct fs_plan {
     char llm_engine[48];         /* engine= of the llm call, or "" */
     const fs_llm_engines *engines;   /* while candidates are made */
     char service_args[512];      /* the llm call's other arguments */
+    const char *eps;             /* --ep N,...: for an MoE, or NULL */
     double lambda, mean_s;       /* for the bracket: NaN when unknown */
     double tokens_in, tokens_out;   /* llm: the draws' means, or NaN */
     double ref_tflops;           /* the workload's reference GPU */
@@ -179,6 +181,8 @@ struct fs_catalog;
 int fs_plan_check_lists(const fs_plan *p, const struct fs_catalog *cat,
                         char *const *gl, int ng, char *const *pl, int np,
                         char *const *tl, int nt);
+/* A list of GPU counts (--tp, --ep): each 1, 2, 4 or 8, none twice. */
+int fs_plan_check_sizes(const char *opt, char *const *tl, int nt);
 
 /* ---- plan_user_price.c ---- */
 /* The pool key of user price i (0 price, 1 upfront_price, 2.. quotes). */

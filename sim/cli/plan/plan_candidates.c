@@ -89,7 +89,7 @@ static void read_service(fs_plan *p, const char *service)
             if (strcmp(key, "model") == 0)
                 snprintf(p->llm_model, sizeof p->llm_model, "%s", v);
             else if (key[0] && strcmp(key, "precision") &&
-                     strcmp(key, "tp"))
+                     strcmp(key, "tp") && strcmp(key, "ep"))
                 snprintf(p->service_args + strlen(p->service_args),
                          sizeof p->service_args - strlen(p->service_args),
                          ",%s=%s", key, v);
@@ -234,6 +234,7 @@ static void candidate_llm(const fs_plan *p, const fs_plan_candidate *c,
     fs_precision_parse(c->precision, &cfg->weights);
     cfg->kv = fs_llm_kv_default(cfg->weights);
     cfg->tp = c->tp;
+    cfg->ep = c->ep;
     fs_llm_hw_default(hw, g);
 }
 
@@ -264,7 +265,7 @@ static void check_memory(const fs_plan *p, fs_plan_candidate *c,
     c->excluded_memory = !mem.fits;
     if (c->excluded_memory)
         snprintf(c->reason, sizeof c->reason, "memory: %.300s (one %ld-token "
-                 "request, tp %d)", c->memory, ctx, c->tp);
+                 "request, tp %d, ep %d)", c->memory, ctx, c->tp, c->ep);
     (void)p;
 }
 
@@ -296,9 +297,10 @@ static long roofline_bound(const fs_plan *p, const fs_plan_candidate *c,
     double prefill = perf.peak_flops / perf.flops_per_token;
     double busy = p->lambda * (p->tokens_in / prefill +
                                p->tokens_out * step / (double)batch);
+    int width = fs_llm_gpus(&cfg);
     long per_instance = p->pool_instance[0] && c->tp > 0
                             ? (c->instance[0] ? 1 : p->pool_instance_gpus /
-                                                        c->tp)
+                                                        width)
                             : 1;
     if (per_instance < 1)
         per_instance = 1;
@@ -306,7 +308,8 @@ static long roofline_bound(const fs_plan *p, const fs_plan_candidate *c,
     return n < 1 ? 1 : n;
 }
 
-static int add(fs_plan *p, const char *gpu, const char *prec, int tp)
+static int add(fs_plan *p, const char *gpu, const char *prec, int tp,
+               int ep)
 {
     fs_plan_candidate *n = realloc(p->cand, (size_t)(p->ncand + 1) *
                                    sizeof *n);
@@ -318,6 +321,7 @@ static int add(fs_plan *p, const char *gpu, const char *prec, int tp)
     snprintf(c->gpu, sizeof c->gpu, "%s", gpu);
     snprintf(c->precision, sizeof c->precision, "%s", prec ? prec : "");
     c->tp = tp;
+    c->ep = ep;
     c->min = -1;
     for (int k = 0; k < FS_PLAN_PURCHASES; k++)
         c->cost[k] = NAN;
@@ -350,9 +354,11 @@ static int pool_instance(fs_plan *p, const fs_catalog *cat)
 static int choose_instance(const fs_plan *p, const fs_catalog *cat,
                            fs_plan_candidate *c)
 {
-    int need = c->tp > 0 ? c->tp : 1;
+    int need = c->tp > c->ep ? c->tp : c->ep;
+    if (need < 1)
+        need = 1;
     if (!p->pool_instance[0])
-        return c->tp > 1 ? c->tp : p->pool_gpus;
+        return need > 1 ? need : p->pool_gpus;
     if (strcmp(c->gpu, p->pool_gpu) == 0 && p->pool_instance_gpus >= need)
         return p->pool_gpus;
     const fs_instance_type *t = fs_catalog_cheapest(cat, c->gpu, need, 0);
@@ -368,41 +374,101 @@ static int choose_instance(const fs_plan *p, const fs_catalog *cat,
     return need;
 }
 
+/* One candidate: gpu g at a precision, tp and ep, its instance, price,
+ * memory and roofline bound.  0, or -1 out of memory. */
+static int add_candidate(fs_plan *p, const fs_catalog *cat, const fs_gpu *g,
+                         const fs_llm_model *m, const char *prec, int tp,
+                         int ep)
+{
+    if (add(p, g->name, p->llm ? prec : NULL, p->llm ? tp : 0, ep))
+        return -1;
+    fs_plan_candidate *c = &p->cand[p->ncand - 1];
+    c->gpu_tflops = g->bf16_tflops;
+    fs_plan_user_price(p, c, choose_instance(p, cat, c));
+    if (p->llm && !c->excluded_other)
+        check_precision(c, g);
+    if (p->llm && !c->excluded_other)
+        check_memory(p, c, g, m);
+    if (p->llm && !c->excluded_other && !c->excluded_memory)
+        c->estimate = roofline_bound(p, c, g, m);
+    return 0;
+}
+
+/* --ep: for an llm serving a mixture of experts; each item 1, 2, 4, 8. */
+static int check_eps(const fs_plan *p, const fs_llm_model *m, char *const *el,
+                     int ne)
+{
+    if (!p->eps)
+        return 0;
+    if (!p->llm)
+        return fs_usage_error("plan", "--ep needs an llm(...) service; "
+                              "workload '%s' has another", p->workload);
+    int rc = fs_plan_check_list("--ep", p->eps, 8);
+    if (!rc)
+        rc = fs_plan_check_sizes("--ep", el, ne);
+    for (int k = 0; !rc && m && k < ne; k++)
+        if (m->experts <= 0 && atoi(el[k]) > 1)
+            rc = fs_usage_error("plan", "--ep %s: %s has no experts to "
+                                "spread (expert parallelism is for a "
+                                "mixture of experts)", el[k], m->name);
+    return rc;
+}
+
+/* The catalogs the candidates are made from: the GPUs (and, for an llm,
+ * the model and the engine profiles, kept in p->engines meanwhile). */
+static int load_catalogs(fs_plan *p, fs_catalog **cat, fs_llm_catalog **mc,
+                         const fs_llm_model **m, fs_llm_engines **eng)
+{
+    char dir[2048], dir2[2048];
+    fs_error err;
+    snprintf(dir, sizeof dir, "%s/gpus.csv", fs_catalog_default_dir());
+    snprintf(dir2, sizeof dir2, "%s/instances.csv", fs_catalog_default_dir());
+    *cat = fs_catalog_load(dir, dir2, &err);
+    if (!*cat)
+        return fs_fail(err.msg);
+    *mc = p->llm ? fs_llm_catalog_load_default(&err) : NULL;
+    *m = *mc ? fs_llm_catalog_find(*mc, p->llm_model) : NULL;
+    *eng = *mc ? fs_llm_engines_load_default(&err) : NULL;
+    p->engines = *eng;
+    int rc = p->llm && (!*mc || !*eng) ? fs_fail(err.msg) : 0;
+    if (!rc && p->llm && !*m) {
+        char s[512];
+        fs_llm_catalog_suggest(*mc, p->llm_model, s, sizeof s);
+        fs_plan_say("%s: unknown model '%s' (%s)",
+                p->scenario, p->llm_model, s);
+        rc = FS_EXIT_FAIL;
+    }
+    return rc;
+}
+
 int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
                        const char *tps)
 {
-    char gbuf[1024], pbuf[256], tbuf[128], dir[2048], dir2[2048];
-    char *gl[32], *pl[8], *tl[8];
+    char gbuf[1024], pbuf[256], tbuf[128], ebuf[128];
+    char *gl[32], *pl[8], *tl[8], *el[8];
     snprintf(gbuf, sizeof gbuf, "%s", gpus ? gpus : p->pool_gpu);
     snprintf(pbuf, sizeof pbuf, "%s", precs ? precs : "bf16");
     snprintf(tbuf, sizeof tbuf, "%s", tps ? tps : "1");
+    snprintf(ebuf, sizeof ebuf, "%s", p->eps ? p->eps : "1");
     if ((gpus && fs_plan_check_list("--gpus", gpus, 32)) ||
         (precs && fs_plan_check_list("--precision", precs, 8)) ||
         (tps && fs_plan_check_list("--tp", tps, 8)))
         return FS_EXIT_USAGE;
     int ng = 0, np = split(pbuf, pl, 8), nt = split(tbuf, tl, 8);
+    int ne = split(ebuf, el, 8);
     if (!p->llm && (precs || tps))
         return fs_usage_error("plan", "--precision and --tp need an llm(...) "
                               "service; workload '%s' has another",
                               p->workload);
-    fs_error err;
-    snprintf(dir, sizeof dir, "%s/gpus.csv", fs_catalog_default_dir());
-    snprintf(dir2, sizeof dir2, "%s/instances.csv", fs_catalog_default_dir());
-    fs_catalog *cat = fs_catalog_load(dir, dir2, &err);
+    fs_catalog *cat;
+    fs_llm_catalog *mc;
+    const fs_llm_model *m;
+    fs_llm_engines *eng;
+    int rc = load_catalogs(p, &cat, &mc, &m, &eng);
     if (!cat)
-        return fs_fail(err.msg);
-    fs_llm_catalog *mc = p->llm ? fs_llm_catalog_load_default(&err) : NULL;
-    const fs_llm_model *m = mc ? fs_llm_catalog_find(mc, p->llm_model) : NULL;
-    fs_llm_engines *eng = mc ? fs_llm_engines_load_default(&err) : NULL;
-    p->engines = eng;
-    int rc = p->llm && (!mc || !eng) ? fs_fail(err.msg) : 0;
-    if (!rc && p->llm && !m) {
-        char s[512];
-        fs_llm_catalog_suggest(mc, p->llm_model, s, sizeof s);
-        fs_plan_say("%s: unknown model '%s' (%s)",
-                p->scenario, p->llm_model, s);
-        rc = FS_EXIT_FAIL;
-    }
+        return rc;
+    if (!rc)
+        rc = check_eps(p, m, el, ne);
     if (!rc && p->pool_instance[0])
         rc = pool_instance(p, cat);
     if (p->pool_gpus < 1)
@@ -414,26 +480,13 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
     p->ref_tflops = ref ? ref->bf16_tflops : NAN;
     if (!rc)
         rc = fs_plan_check_lists(p, cat, gl, ng, pl, np, tl, nt);
-    for (int i = 0; i < ng && !rc; i++) {
-        const fs_gpu *g = fs_catalog_gpu(cat, gl[i]);
-        for (int j = 0; j < (p->llm ? np : 1) && !rc; j++)
-            for (int k = 0; k < (p->llm ? nt : 1) && !rc; k++) {
-                if (add(p, g->name, p->llm ? pl[j] : NULL,
-                        p->llm ? atoi(tl[k]) : 0))
-                    rc = fs_fail("out of memory");
-                else {
-                    fs_plan_candidate *c = &p->cand[p->ncand - 1];
-                    c->gpu_tflops = g->bf16_tflops;
-                    fs_plan_user_price(p, c, choose_instance(p, cat, c));
-                    if (p->llm && !c->excluded_other)
-                        check_precision(c, g);
-                    if (p->llm && !c->excluded_other)
-                        check_memory(p, c, g, m);
-                    if (p->llm && !c->excluded_other && !c->excluded_memory)
-                        c->estimate = roofline_bound(p, c, g, m);
-                }
-            }
-    }
+    int n = p->llm ? np * nt * ne : 1;
+    for (int i = 0; i < ng && !rc; i++)
+        for (int j = 0; j < n && !rc; j++)
+            if (add_candidate(p, cat, fs_catalog_gpu(cat, gl[i]), m,
+                              pl[j / (nt * ne)], atoi(tl[j / ne % nt]),
+                              atoi(el[j % ne])))
+                rc = fs_fail("out of memory");
     fs_llm_catalog_free(mc);
     fs_llm_engines_free(eng);
     p->engines = NULL;
@@ -467,12 +520,16 @@ char **fs_plan_sets(const fs_plan *p, const fs_plan_candidate *c, long n,
         ok &= asprintf(&s[k++], "workload.%s.reference_gpu=%s", p->workload,
                        p->ref_gpu) >= 0;
     if (p->llm) {
+        char ep[16] = "";
+        int width = c->tp > c->ep ? c->tp : c->ep;
+        if (c->ep > 1)
+            snprintf(ep, sizeof ep, ",ep=%d", c->ep);
         ok &= asprintf(&s[k++], "workload.%s.service=llm(model=%s,"
-                       "precision=%s,tp=%d%s)", p->workload, p->llm_model,
-                       c->precision, c->tp, p->service_args) >= 0;
-        if (c->tp > 1 && !p->pool_instance[0])
+                       "precision=%s,tp=%d%s%s)", p->workload, p->llm_model,
+                       c->precision, c->tp, ep, p->service_args) >= 0;
+        if (width > 1 && !p->pool_instance[0])
             ok &= asprintf(&s[k++], "pool.%s.gpus_per_instance=%d", p->pool,
-                           c->tp) >= 0;
+                           width) >= 0;
     }
     for (int i = 0; i < FS_PLAN_USER_PRICES; i++)
         if (c->scaled_price[i][0])
@@ -498,10 +555,13 @@ void fs_plan_run_name(const fs_plan *p, const fs_plan_candidate *c, long n,
                       int spot, char *buf, size_t len)
 {
     const char *tail = spot ? ",spot]" : "]";
+    char ep[16] = "";
+    if (c->ep > 1)
+        snprintf(ep, sizeof ep, ",ep=%d", c->ep);
     if (p->llm)
-        snprintf(buf, len, "plan[gpu=%s,precision=%s,tp=%d,%s=%ld%s",
-                 c->gpu, c->precision, c->tp, p->autoscale ? "max" : "count",
-                 n, tail);
+        snprintf(buf, len, "plan[gpu=%s,precision=%s,tp=%d%s,%s=%ld%s",
+                 c->gpu, c->precision, c->tp, ep,
+                 p->autoscale ? "max" : "count", n, tail);
     else
         snprintf(buf, len, "plan[gpu=%s,%s=%ld%s", c->gpu,
                  p->autoscale ? "max" : "count", n, tail);

@@ -1,4 +1,4 @@
-/* plan_lists.c -- the --gpus, --precision and --tp lists of `fleetsim
+/* plan_lists.c -- the --gpus, --precision, --tp and --ep lists of `fleetsim
  * plan` checked before any candidate is made: each item known (the GPU
  * in the catalog, with its nearest name), each given once (L4,L4 or
  * fp8,FP8 would search and rank one candidate twice), no list empty or
@@ -50,12 +50,30 @@ static int check_gpu(const fs_catalog *cat, const char *g)
     return fs_usage_error("plan", "--gpus: unknown GPU '%s' %s", g, s);
 }
 
+int fs_plan_check_sizes(const char *opt, char *const *tl, int nt)
+{
+    static const char *const names[] = {"", "1", "2", "", "4", "", "", "",
+                                        "8"};
+    const char *canon[32];
+    int rc = 0;
+    for (int k = 0; k < nt && !rc; k++) {
+        char *end;
+        long t = strtol(tl[k], &end, 10);
+        if (*end || (t != 1 && t != 2 && t != 4 && t != 8))
+            rc = fs_usage_error("plan", "%s: expected 1, 2, 4 or 8, got "
+                                "'%s'", opt, tl[k]);
+        else {
+            canon[k] = names[t];
+            rc = refuse_twice(opt, tl, canon, k);
+        }
+    }
+    return rc;
+}
+
 int fs_plan_check_lists(const fs_plan *p, const fs_catalog *cat,
                         char *const *gl, int ng, char *const *pl, int np,
                         char *const *tl, int nt)
 {
-    static const char *const tp_names[] = {"", "1", "2", "", "4", "", "", "",
-                                           "8"};
     const char *canon[32];
     int rc = 0;
     for (int i = 0; i < ng && !rc; i++)
@@ -73,16 +91,7 @@ int fs_plan_check_lists(const fs_plan *p, const fs_catalog *cat,
             rc = refuse_twice("--precision", pl, canon, j);
         }
     }
-    for (int k = 0; p->llm && k < nt && !rc; k++) {
-        char *end;
-        long t = strtol(tl[k], &end, 10);
-        if (*end || (t != 1 && t != 2 && t != 4 && t != 8))
-            rc = fs_usage_error("plan", "--tp: expected 1, 2, 4 or 8, got "
-                                "'%s'", tl[k]);
-        else {
-            canon[k] = tp_names[t];
-            rc = refuse_twice("--tp", tl, canon, k);
-        }
-    }
+    if (p->llm && !rc)
+        rc = fs_plan_check_sizes("--tp", tl, nt);
     return rc;
 }

@@ -134,11 +134,46 @@ static const char *purchase_text(const fs_plan_candidate *c, char *buf,
 
 /* ---- table and Markdown ---- */
 
+/* The table's tp cell: "8", "1/8" with expert parallelism (the header
+ * then "tp/ep"), "-" for a generic service. */
+static const char *tp_cell(const fs_plan_candidate *c, char *buf, size_t len)
+{
+    if (!c->tp)
+        return "-";
+    if (c->ep > 1)
+        snprintf(buf, len, "%d/%d", c->tp, c->ep);
+    else
+        snprintf(buf, len, "%d", c->tp);
+    return buf;
+}
+
+/* " tp8", " tp1 ep8" after a candidate's GPU and precision; "" when none. */
+static const char *tp_words(const fs_plan_candidate *c, char *buf,
+                            size_t len)
+{
+    buf[0] = '\0';
+    if (c->tp && c->ep > 1)
+        snprintf(buf, len, " tp%d ep%d", c->tp, c->ep);
+    else if (c->tp)
+        snprintf(buf, len, " tp%d", c->tp);
+    return buf;
+}
+
+static int any_ep(const fs_plan *p)
+{
+    for (int i = 0; i < p->ncand; i++)
+        if (p->cand[i].ep > 1)
+            return 1;
+    return 0;
+}
+
 static void print_rows(FILE *out, const fs_plan *p, int md)
 {
     const char *sep = md ? " | " : "  ";
-    fprintf(out, "%s%-4s%s%-10s%s%-9s%s%-3s%s%-6s%s%-13s%s%-30s", md ? "| " : "",
-            "rank", sep, "gpu", sep, "precision", sep, "tp", sep,
+    int tpw = any_ep(p) ? 5 : 3;   /* "tp/ep" */
+    fprintf(out, "%s%-4s%s%-10s%s%-9s%s%-*s%s%-6s%s%-13s%s%-30s", md ? "| " : "",
+            "rank", sep, "gpu", sep, "precision", sep, tpw,
+            tpw > 3 ? "tp/ep" : "tp", sep,
             p->autoscale ? "min-max" : "count", sep, "monthly", sep,
             "purchase");
     for (int k = 0; k < FS_PLAN_PURCHASES; k++)
@@ -161,17 +196,17 @@ static void print_rows(FILE *out, const fs_plan *p, int md)
     }
     for (int i = 0; i < p->ncand; i++) {
         const fs_plan_candidate *c = &p->cand[i];
-        char size[48], m[48], pur[96], rank[16];
+        char size[48], m[48], pur[96], rank[16], tp[16];
         size_text(p, c, size, sizeof size);
         money(c->monthly, m, sizeof m);
         snprintf(rank, sizeof rank, "%s%d", on_front(p, i) ? "*" : "",
                  i + 1);
         if (!c->feasible)
             snprintf(rank, sizeof rank, "-");
-        fprintf(out, "%s%-4s%s%-10s%s%-9s%s%-3s%s%-6s%s%-13s%s%-30s",
+        fprintf(out, "%s%-4s%s%-10s%s%-9s%s%-*s%s%-6s%s%-13s%s%-30s",
                 md ? "| " : "", rank, sep, c->gpu, sep,
-                c->precision[0] ? c->precision : "-", sep,
-                c->tp ? (char[]){(char)('0' + c->tp), 0} : "-", sep, size,
+                c->precision[0] ? c->precision : "-", sep, tpw,
+                tp_cell(c, tp, sizeof tp), sep, size,
                 sep, m, sep, purchase_text(c, pur, sizeof pur));
         for (int k = 0; k < FS_PLAN_PURCHASES; k++) {
             char v[48];
@@ -212,12 +247,11 @@ static void print_notes(FILE *out, const fs_plan *p, int md)
         const fs_plan_candidate *c = &p->cand[i];
         if (!c->feasible)
             continue;
-        fprintf(out, "%s%s%s%s%s%s: %s=%ld meets every SLO (run %ld, %s)",
+        char tp[32];
+        fprintf(out, "%s%s%s%s%s: %s=%ld meets every SLO (run %ld, %s)",
                 bullet, c->gpu, c->precision[0] ? " " : "", c->precision,
-                c->tp ? " tp" : "", c->tp ? (char[]){(char)('0' + c->tp), 0}
-                                          : "",
-                p->autoscale ? "max" : "count", c->count, c->best.run_id,
-                c->best.run_name);
+                tp_words(c, tp, sizeof tp), p->autoscale ? "max" : "count",
+                c->count, c->best.run_id, c->best.run_name);
         if (c->below.done) {
             fprintf(out, "; %ld fails (run %ld, %s): ", c->below.count,
                     c->below.run_id, c->below.run_name);
@@ -235,7 +269,7 @@ static void print_notes(FILE *out, const fs_plan *p, int md)
     int any = 0;
     for (int i = 0; i < p->ncand; i++) {
         const fs_plan_candidate *c = &p->cand[i];
-        char m[48], v[48];
+        char m[48], v[48], tp[32];
         if (!on_front(p, i))
             continue;
         money(c->monthly, m, sizeof m);
@@ -247,9 +281,8 @@ static void print_notes(FILE *out, const fs_plan *p, int md)
             fputs(" -> ", out);
         fprintf(out, "%s%s%s", c->gpu, c->precision[0] ? " " : "",
                 c->precision);
-        if (c->tp)
-            fprintf(out, " tp%d", c->tp);
-        fprintf(out, " x%ld %s %s", c->count, m, v);
+        fprintf(out, "%s x%ld %s %s", tp_words(c, tp, sizeof tp), c->count,
+                m, v);
     }
     if (any)
         fputc('\n', out);
@@ -261,9 +294,10 @@ static void print_notes(FILE *out, const fs_plan *p, int md)
         if (!any++)
             fprintf(out, "\n%sexcluded:%s\n", md ? "**" : "",
                     md ? "**\n" : "");
-        fprintf(out, "%s%s%s%s%s%s: ", bullet, c->gpu,
-                c->precision[0] ? " " : "", c->precision, c->tp ? " tp" : "",
-                c->tp ? (char[]){(char)('0' + c->tp), 0} : "");
+        char tp[32];
+        fprintf(out, "%s%s%s%s%s: ", bullet, c->gpu,
+                c->precision[0] ? " " : "", c->precision,
+                tp_words(c, tp, sizeof tp));
         put(out, c->reason);
         fputc('\n', out);
     }
@@ -289,7 +323,7 @@ static void print_csv(FILE *out, const fs_plan *p)
     fputs(",as_run_monthly_usd", out);
     for (int k = 0; k < p->nslo; k++)
         fprintf(out, ",%s", p->slo[k].metric);
-    fputs(",unfinished,run_id,run\n", out);
+    fputs(",unfinished,run_id,run,ep\n", out);
     for (int i = 0; i < p->ncand; i++) {
         const fs_plan_candidate *c = &p->cand[i];
         fprintf(out, "%d,", i + 1);
@@ -324,7 +358,7 @@ static void print_csv(FILE *out, const fs_plan *p)
         } else {
             fputs(",,", out);
         }
-        fputc('\n', out);
+        fprintf(out, ",%d\n", c->ep > 1 ? c->ep : 1);
     }
 }
 
@@ -353,7 +387,8 @@ static void json_shape(FILE *out, const fs_plan *p, int i)
     fs_json_write_string(out, c->gpu);
     fputs(", \"precision\": ", out);
     json_str_or_null(out, c->precision, 1);
-    fprintf(out, ", \"tp\": %d, \"instance\": ", c->tp ? c->tp : 1);
+    fprintf(out, ", \"tp\": %d, \"ep\": %d, \"instance\": ", c->tp ? c->tp : 1,
+            c->ep > 1 ? c->ep : 1);
     json_str_or_null(out, c->instance, 1);
     fputs(", ", out);
     if (!c->feasible)

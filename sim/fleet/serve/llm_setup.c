@@ -55,6 +55,7 @@ static void replica_config(const fs_workload *w, const fs_servers *p,
     c->weights = l->weights;
     c->kv = l->kv_set ? l->kv : fs_llm_kv_default(l->weights);
     c->tp = l->tp;
+    c->ep = l->ep;
     snprintf(c->engine, sizeof c->engine, "%s", l->engine);
     /* llm_profile = FILE on the pool: its profile of that name, else its
      * first (scenario_llm_engine.c) */
@@ -195,8 +196,9 @@ static int refuse(const fs_workload *w, const fs_servers *p, const char *why,
     return fs_error_at(err, e ? e->file : w->sim->sc->path, e ? e->line : 0,
                        key, "%s %s does not fit pool %s's %d x %s (tp=%d)%s: "
                        "%s; %s%s", l->model->name,
-                       fs_precision_name(l->weights), p->conf->name, l->tp,
-                       p->conf->gpu.name, l->tp, shared, why,
+                       fs_precision_name(l->weights), p->conf->name,
+                       l->tp > l->ep ? l->tp : l->ep, p->conf->gpu.name,
+                       l->tp, shared, why,
                        near[0] ? "fits with " : "no configuration on the "
                        "catalog's GPUs fits", near);
 }
