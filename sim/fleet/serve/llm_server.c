@@ -242,14 +242,16 @@ static void preempt_for_decode(fs_server *s)
 {
     fs_llm_run *run = s->llm;
     /* speculative decoding: the verify pass writes k more tokens' KV */
-    int la = fs_spec_lookahead(s->wl);
+    int la = fs_spec_lookahead(s->wl, LONG_MAX);
     long most = la ? blocks_for(la + 1) + 1 : 1;
     while (run->free_blocks < run->n * most && run->n > 1) {
         long need = 0;
         for (int i = 0; i < run->n; i++) {
             const llm_seq *q = &run->seq[i];
             if (q->prefilled == q->fill)
-                need += blocks_for((long)q->in + q->generated + 1 + la) -
+                need += blocks_for((long)q->in + q->generated + 1 +
+                                   fs_spec_lookahead(s->wl, q->out -
+                                                     q->generated - 1)) -
                         q->shared - q->blocks;
         }
         if (need <= run->free_blocks)
@@ -289,14 +291,15 @@ static void iterate(fs_server *s, double now)
     fs_workload *w = s->wl;
     long prefill = 0, budget = run->chunk, kv = 0, held = 0;
     double attn = 0;
-    int batch = 0, la = fs_spec_lookahead(w);
+    int batch = 0;
     run->preempted = 0;
     preempt_for_decode(s);
     for (int i = 0; i < run->n; i++) {
         llm_seq *q = &run->seq[i];
         if (q->prefilled == q->fill) {
-            long b = blocks_for((long)q->in + q->generated + 1 + la) -
-                     q->shared;
+            long b = blocks_for((long)q->in + q->generated + 1 +
+                                fs_spec_lookahead(w, q->out - q->generated -
+                                                  1)) - q->shared;
             run->free_blocks -= b - q->blocks;
             q->blocks = b;
             q->decoding = 1;

@@ -85,7 +85,8 @@ int fs_spec_tokens(fs_workload *w)
     return n;
 }
 
-int fs_spec_lookahead(const fs_workload *w)
+int fs_spec_lookahead(const fs_workload *w, long left)
 {
-    return w->spec ? w->spec->k : 0;
+    long k = w->spec ? w->spec->k : 0;
+    return (int)(left < k ? (left > 0 ? left : 0) : k);
 }

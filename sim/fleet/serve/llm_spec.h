@@ -27,8 +27,10 @@ double fs_spec_iteration_time(const fs_workload *w, const fs_llm_perf *perf,
  * w->llm.spec_steps and spec_tokens; 1 without spec. */
 int fs_spec_tokens(fs_workload *w);
 
-/* KV slots a decoding request needs beyond its next token: k (the
- * drafted tokens the verify pass writes), 0 without spec. */
-int fs_spec_lookahead(const fs_workload *w);
+/* KV slots a decoding request with `left` tokens to go after its next
+ * one needs beyond it: the drafted tokens the verify pass writes, k but
+ * no more than it still wants (so a request that fits a replica's cache
+ * alone still does); 0 without spec. */
+int fs_spec_lookahead(const fs_workload *w, long left);
 
 #endif
