@@ -4,6 +4,7 @@
 #     accepted tokens a step is within 2% of (1 - a^(k+1)) / (1 - a), and
 #     its TPOT is below the same scenario's without spec; the summary
 #     prints the line; the same scenario and seed give the same row;
+#   - a request as long as a replica's whole KV cache is served;
 #   - fit charges the draft's weights and KV cache (--draft), and the MTP
 #     module's (--mtp);
 #   - each bad spec is refused at file:line:key, exit 1, one line, no
@@ -48,6 +49,13 @@ checks=$((checks + 1))
     fail "TPOT with a draft not below 0.6 x the plain run's"
 expect_exit 0 "spec on again" -- "$FLEETSIM" run "$TMP/on.ini" --db "$TMP/r.db" --quiet
 expect_eq "$(sql "$TMP/r.db" "SELECT count(DISTINCT steps || ':' || quote(accepted_mean)) FROM spec_decode")" 1 "same scenario and seed, same row"
+
+# a request as long as a replica's whole KV cache (1,200 tokens, 75 blocks)
+# still runs alone: its look-ahead is the drafted tokens it still wants
+scenario "spec = draft(model=llama-3.2-1b, k=4, acceptance=0.7)" |
+    sed 's/^count = 1$/count = 1\nkv_cache_tokens = 1200/; s/const(300)/const(600)/; s/const(400)/const(600)/; s/rate=0.5/rate=0.02/' >"$TMP/edge.ini"
+expect_exit 0 "a request of the whole cache" -- "$FLEETSIM" run "$TMP/edge.ini" --db "$TMP/edge.db" --quiet
+expect_eq "$(sql "$TMP/edge.db" "SELECT dropped, unfinished <= 1, count > 10 FROM latency")" "0|1|1" "every request of the whole cache served"
 
 # ---- fit -------------------------------------------------------------------
 expect_exit 0 "fit with a draft" -- "$FLEETSIM" fit llama-3-8b --gpu H100-80GB --draft llama-3.2-1b
