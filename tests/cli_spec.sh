@@ -7,6 +7,7 @@
 #   - a request as long as a replica's whole KV cache is served;
 #   - fit charges the draft's weights and KV cache (--draft), and the MTP
 #     module's (--mtp);
+#   - plan excludes a candidate the draft's memory does not leave room for;
 #   - each bad spec is refused at file:line:key, exit 1, one line, no
 #     database: acceptance outside (0, 1), k < 1 or above 16, an unknown
 #     draft model (with the nearest name), a draft no smaller than the
@@ -65,6 +66,16 @@ expect_exit 0 "fit with an MTP head" -- "$FLEETSIM" fit llama-3-8b --gpu H100-80
 expect_in "$TMP/out" "draft/MTP weights" "fit: the MTP module's line"
 expect_exit 1 "fit with an unknown draft" -- "$FLEETSIM" fit llama-3-8b --gpu H100-80GB --draft llama-3.2-1bb
 expect_in "$TMP/err" "llama-3.2-1b" "fit: the nearest name"
+
+# ---- plan --------------------------------------------------------------------
+# llama-3-8b with llama-3.2-3b as its draft on an L4: bf16 no longer fits
+# beside the draft's 6.4 GB (3.213e9 x 2 bytes), fp8 does
+scenario "spec = draft(model=llama-3.2-3b, k=4, acceptance=0.7)" |
+    sed 's/^gpu = H100-80GB$/gpu = L4/; s/^price = 3.00$/price = 0.80/; s/^horizon = 20m$/horizon = 1h/; s/const(400)/const(100)/' >"$TMP/plan.ini"
+expect_exit 0 "plan with a draft" -- "$FLEETSIM" plan "$TMP/plan.ini" --db "$TMP/plan.db" --precision bf16,fp8 --slo 'tpot_p99<=100ms' --max-count 4
+expect_in "$TMP/out" "L4 bf16 tp1: memory: weights 16.1 GB" "plan: bf16 excluded"
+expect_in "$TMP/out" "draft/MTP weights 6.4 GB" "plan: the draft's memory counted"
+expect_in "$TMP/out" "L4 fp8 tp1: count=" "plan: fp8 verified"
 
 # ---- bad input ---------------------------------------------------------------
 bad() {   # bad NAME SPEC_LINE FRAGMENT
