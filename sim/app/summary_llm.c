@@ -77,10 +77,13 @@ static void print_spec(FILE *out, const fs_llm_row *m)
     char by[64] = "";
     if (m->spec_draft[0])
         snprintf(by, sizeof by, " %.47s", m->spec_draft);
+    char mean[32] = "-";
+    if (m->spec_steps > 0)
+        snprintf(mean, sizeof mean, "%.3f", m->spec_accepted_mean);
     fprintf(out, "  %-20s  speculative decoding (%s%s, k=%ld, acceptance "
-            "%.3g): %.3f tokens a step over %ld steps (law: %.3f)\n", "",
-            m->spec_kind, by, m->spec_k, m->spec_acceptance,
-            m->spec_accepted_mean, m->spec_steps, m->spec_expected);
+            "%.3g): %s tokens a step over %ld steps (law: %.3f)\n", "",
+            m->spec_kind, by, m->spec_k, m->spec_acceptance, mean,
+            m->spec_steps, m->spec_expected);
 }
 
 /* A row's rates as the summary writes them: tokens per GPU-second in and
