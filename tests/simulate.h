@@ -53,7 +53,7 @@ static inline int check_simulate(const char *text, fs_results *out)
 }
 
 /* The replica the scenario's first workload runs on its first pool (the
- * LLM tests' closed forms come from it). */
+ * LLM tests' closed forms come from it; its spec = charged). */
 static inline int check_replica(const fs_scenario *sc, fs_llm_perf *perf)
 {
     const fs_workload_conf *w = &sc->workloads[0];
@@ -66,6 +66,7 @@ static inline int check_replica(const fs_scenario *sc, fs_llm_perf *perf)
     c.tp = l->tp;
     snprintf(c.engine, sizeof c.engine, "%s", l->engine);
     c.engines = l->engines;
+    c.spec = l->spec.kind != FS_SPEC_OFF ? &l->spec : NULL;
     fs_llm_hw hw;
     fs_llm_hw_default(&hw, &sc->pools[w->pools[0]].gpu);
     char why[512];

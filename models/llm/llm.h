@@ -83,6 +83,7 @@ typedef struct fs_llm_model {
 } fs_llm_model;
 
 typedef struct fs_llm_catalog fs_llm_catalog;
+typedef struct fs_llm_spec fs_llm_spec;   /* llm_spec.h */
 
 /* models.csv (or a user's file of the same columns); "path:line: column:
  * ..." on a malformed row. */
@@ -128,6 +129,9 @@ typedef struct fs_llm_config {
     int ep;                 /* expert-parallel ranks (MoE): 1 (or 0),
                                2, 4, 8; the replica is max(tp, ep) GPUs
                                (llm_ep.c) */
+    const fs_llm_spec *spec;   /* speculative decoding (llm_spec.h): its
+                                  proposer's weights and KV cache share
+                                  the replica's memory; NULL: none */
 } fs_llm_config;
 
 /* The KV cache's default precision for these weights: the weights', at
@@ -167,6 +171,8 @@ typedef struct fs_llm_memory {
     double adapters;        /* LoRA: the trainable adapters' weights */
     double quant_consts;    /* QLoRA: the 4-bit base's quantization
                                constants (FS_QLORA_CONST_BITS) */
+    double spec;            /* speculative decoding: the draft model's or
+                               MTP module's weights (llm_spec.h) */
     double total, capacity;
     int fits;
 } fs_llm_memory;

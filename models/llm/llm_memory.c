@@ -24,6 +24,7 @@
  * arXiv:2106.09685; Dettmers et al. 2023, QLoRA, arXiv:2305.14314).
  * GB = 10^9 bytes. */
 #include "models/llm/llm.h"
+#include "models/llm/llm_spec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -68,7 +69,7 @@ static void total(fs_llm_memory *m)
 {
     m->total = m->weights + m->kv_cache + m->activations + m->overhead +
                m->cuda_graphs + m->reserved + m->gradients + m->optimizer +
-               m->master_weights + m->adapters + m->quant_consts;
+               m->master_weights + m->adapters + m->quant_consts + m->spec;
     m->fits = m->total <= m->capacity;
 }
 
@@ -128,8 +129,12 @@ void fs_llm_fit_inference(const fs_llm_config *c, const fs_llm_hw *hw,
     out->kv_share = 1;
     out->weights = fs_llm_weight_bytes_per_gpu(c) / GB;
     double tokens = (double)context * (batch > 0 ? batch : 0);
-    /* ep > tp: the sequences spread over the attention copies */
-    out->kv_cache = fs_llm_kv_bytes_per_gpu_token(c) * tokens /
+    /* speculative decoding: the proposer's weights, and its KV cache
+     * beside the target's for every token (llm_spec.c); ep > tp: the
+     * sequences spread over the attention copies */
+    out->spec = fs_llm_spec_weight_bytes_gpu(c) / GB;
+    out->kv_cache = (fs_llm_kv_bytes_per_gpu_token(c) +
+                     fs_llm_spec_kv_bytes_gpu_token(c)) * tokens /
                     fs_llm_attention_copies(c) / GB;
     const fs_llm_engine *e = fs_llm_engines_find(c->engines, c->engine,
                                                  hw->gpu->generation);
@@ -237,10 +242,10 @@ void fs_llm_memory_format(const fs_llm_memory *m, char *buf, size_t len)
     static const char *const names[] = {
         "weights", "KV cache", "activations", "overhead", "CUDA graphs",
         "kept free", "gradients", "optimizer states", "master weights",
-        "adapters", "quantization constants"};
+        "adapters", "quantization constants", "draft/MTP weights"};
     double v[] = {m->weights, m->kv_cache, m->activations, m->overhead,
                   m->cuda_graphs, m->reserved, m->gradients, m->optimizer,
-                  m->master_weights, m->adapters, m->quant_consts};
+                  m->master_weights, m->adapters, m->quant_consts, m->spec};
     size_t off = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof v / sizeof v[0] && off < len; i++) {
@@ -252,4 +257,30 @@ void fs_llm_memory_format(const fs_llm_memory *m, char *buf, size_t len)
     if (off < len)
         snprintf(buf + off, len - off, " = %.1f GB %s %.1f GB", m->total,
                  m->fits ? "<=" : ">", m->capacity);
+}
+
+/* Speculative decoding's share of the replica (llm_spec.h): the
+ * proposer's weights and its KV cache a token, per GPU. */
+double fs_llm_spec_weight_bytes_gpu(const fs_llm_config *c)
+{
+    if (!c->spec || c->spec->kind == FS_SPEC_OFF)
+        return 0;
+    fs_llm_model p;
+    double held;
+    int tp = c->tp > 0 ? c->tp : 1;
+    fs_llm_spec_proposer(c, &p, &held);
+    return held * fs_precision_bytes(c->weights) / tp;
+}
+
+double fs_llm_spec_kv_bytes_gpu_token(const fs_llm_config *c)
+{
+    if (!c->spec || c->spec->kind == FS_SPEC_OFF)
+        return 0;
+    fs_llm_model p;
+    double held;
+    fs_llm_spec_proposer(c, &p, &held);
+    fs_llm_config pc = *c;
+    pc.model = &p;
+    pc.spec = NULL;
+    return fs_llm_kv_bytes_per_gpu_token(&pc);
 }

@@ -15,6 +15,7 @@
  * generation (models/catalog/engines.csv, calibrated in
  * doc/llm-validation.md), or the configuration's mfu and bw_efficiency. */
 #include "models/llm/llm.h"
+#include "models/llm/llm_spec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -160,7 +161,8 @@ int fs_llm_perf_init(fs_llm_perf *p, const fs_llm_config *c,
     fs_llm_fit_inference(&p->cfg, hw, 0, 0, &mem);
     double free_gb = (mem.capacity - mem.total) * mem.kv_share;
     /* per GPU: a token's KV cache is split over the tp GPUs */
-    double per_gpu = fs_llm_kv_bytes_per_gpu_token(&p->cfg);
+    double per_gpu = fs_llm_kv_bytes_per_gpu_token(&p->cfg) +
+                     fs_llm_spec_kv_bytes_gpu_token(&p->cfg);
     long tokens = free_gb > 0 ? (long)(free_gb * 1e9 / per_gpu) : 0;
     tokens *= fs_llm_attention_copies(&p->cfg);   /* ep > tp: each copy's */
     p->kv_capacity_tokens = tokens / 16 * 16;

@@ -30,6 +30,7 @@
 #include "sim/base/grammar.h"
 #include "models/dist/dist.h"
 #include "models/llm/llm.h"
+#include "models/llm/llm_spec.h"
 
 /* One request.  Small and copied by value: queues and batches hold them
  * in arrays sized once, so moving a request never allocates. */
@@ -73,6 +74,7 @@ typedef struct fs_llm_service {
     fs_llm_engines *user_engines;    /* owned: profile=FILE loaded */
     fs_dist tokens_in, tokens_out;
     int has_tokens_in, has_tokens_out;
+    fs_llm_spec spec;            /* the workload's spec = (kind off: none) */
 } fs_llm_service;
 
 /* A workload's service model as configured: which model, and the

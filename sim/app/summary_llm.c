@@ -3,7 +3,8 @@
  * GPU-second and cost per million tokens; per pool serving one, its
  * tokens per GPU-second, cost per million tokens, and its TTFT, TPOT and
  * end-to-end p50 and p99 over all it serves; where a prefix cache
- * served, its token hit rate and the cost per million tokens computed.
+ * served, its token hit rate and the cost per million tokens computed;
+ * where a workload drafts (spec =), the tokens a step emitted.
  * Nothing is printed
  * for a run without an llm workload. */
 #include "sim/app/summary.h"
@@ -67,6 +68,24 @@ static void print_cached(FILE *out, const fs_llm_row *m)
             m->tokens_in, c, a);
 }
 
+/* Speculative decoding, where the workload drafts: the tokens a step
+ * emitted on average beside the law's mean (1 - a^(k+1)) / (1 - a). */
+static void print_spec(FILE *out, const fs_llm_row *m)
+{
+    if (!m->spec_kind[0])
+        return;
+    char by[64] = "";
+    if (m->spec_draft[0])
+        snprintf(by, sizeof by, " %.47s", m->spec_draft);
+    char mean[32] = "-";
+    if (m->spec_steps > 0)
+        snprintf(mean, sizeof mean, "%.3f", m->spec_accepted_mean);
+    fprintf(out, "  %-20s  speculative decoding (%s%s, k=%ld, acceptance "
+            "%.3g): %s tokens a step over %ld steps (law: %.3f)\n", "",
+            m->spec_kind, by, m->spec_k, m->spec_acceptance, mean,
+            m->spec_steps, m->spec_expected);
+}
+
 /* A row's rates as the summary writes them: tokens per GPU-second in and
  * out, cost per million output tokens and per million tokens. */
 typedef struct llm_rates {
@@ -108,6 +127,7 @@ static void print_workloads(FILE *out, const fs_results *r)
                 "%9s  %9s\n", l->workload, t50, t99, p50, p99, sa, sb, rt.tin,
                 rt.tout, rt.mo, rt.ma);
         print_cached(out, m);
+        print_spec(out, m);
         llm_slo_missed(out, "slo_ttft", m->slo_ttft_s,
                        m->slo_ttft_attainment);
         llm_slo_missed(out, "slo_tpot", m->slo_tpot_s,

@@ -93,6 +93,15 @@ void fs_scenario_llm_catalog_path(fs_scenario *sc, const char *gpus_csv);
 int fs_scenario_parse_llm(fs_reader *rd, fs_scenario *sc,
                           fs_workload_conf *w, const fs_config_entry *e);
 int fs_scenario_parse_llm_pool(fs_reader *rd, fs_pool_conf *p);
+/* The model called name in models = FILE or the catalog's models.csv, or
+ * NULL with "WHAT: unknown model 'x' did you mean ..." at e. */
+const fs_llm_model *fs_scenario_llm_find(fs_reader *rd, fs_scenario *sc,
+                                         const char *name,
+                                         const fs_config_entry *e,
+                                         const char *what);
+/* scenario_spec.c: a workload's spec = draft(...) | mtp(...). */
+int fs_scenario_parse_spec(fs_reader *rd, fs_scenario *sc,
+                           fs_workload_conf *w);
 /* scenario_llm_engine.c: a workload's engine profile (engine=, profile=)
  * and a pool's llm_profile = FILE. */
 int fs_scenario_llm_engine(fs_reader *rd, fs_scenario *sc,

@@ -109,24 +109,34 @@ static int custom_model(fs_reader *rd, fs_workload_conf *w,
     return 0;
 }
 
+const fs_llm_model *fs_scenario_llm_find(fs_reader *rd, fs_scenario *sc,
+                                         const char *name,
+                                         const fs_config_entry *e,
+                                         const char *what)
+{
+    if (load_catalogs(rd, sc))
+        return NULL;
+    const fs_llm_model *m = sc->llm_user_models
+        ? fs_llm_catalog_find(sc->llm_user_models, name) : NULL;
+    if (!m)
+        m = fs_llm_catalog_find(sc->llm_models, name);
+    if (m)
+        return m;
+    char hint[1024], why[1200];
+    fs_llm_catalog_suggest(sc->llm_models, name, hint, sizeof hint);
+    snprintf(why, sizeof why, "%s: unknown model '%s' %s; models = "
+             "FILE adds your own", what, name, hint);
+    fs_rd_bad(rd, e, "%s", why);
+    return NULL;
+}
+
 static int resolve_model(fs_reader *rd, fs_scenario *sc, fs_llm_service *l,
                          const fs_config_entry *e)
 {
     if (l->model)   /* model = custom(...) */
         return 0;
-    if (load_catalogs(rd, sc))
-        return -1;
-    l->model = sc->llm_user_models
-        ? fs_llm_catalog_find(sc->llm_user_models, l->model_name) : NULL;
-    if (!l->model)
-        l->model = fs_llm_catalog_find(sc->llm_models, l->model_name);
-    if (l->model)
-        return 0;
-    char hint[1024], why[1200];
-    fs_llm_catalog_suggest(sc->llm_models, l->model_name, hint, sizeof hint);
-    snprintf(why, sizeof why, "llm(): unknown model '%s' %s; models = "
-             "FILE adds your own", l->model_name, hint);
-    return fs_rd_bad(rd, e, "%s", why);
+    l->model = fs_scenario_llm_find(rd, sc, l->model_name, e, "llm()");
+    return l->model ? 0 : -1;
 }
 
 /* tokens_in = DIST: a distribution of the grammar, in tokens

@@ -40,6 +40,10 @@ static const fs_section_column workload_cols[] = {
       " AND slo_tpot_s IS NULL THEN NULL ELSE 'no' END", 0 },
     { "mean_batch_size", "mean batch size", FS_COL_NUMBER, 1,
       "mean_batch_size", 0 },
+    /* speculative decoding (schema version 17): workloads that draft */
+    { "spec_tokens_per_step", "tokens a step (speculative)", FS_COL_NUMBER,
+      1, "(SELECT s.accepted_mean FROM spec_decode s WHERE s.run_id ="
+      " latency.run_id AND s.workload = latency.workload)", 1 },
 };
 
 static const fs_section_column pool_cols[] = {

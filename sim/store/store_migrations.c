@@ -340,6 +340,19 @@ static const char schema_v16[] =
     " cost_per_mtok_uncached_usd REAL);\n"
     "CREATE INDEX prefix_cache_run ON prefix_cache(run_id);\n";
 
+/* Version 17: speculative decoding.  One row per llm workload with spec
+ * = (a draft model or MTP head): the proposer, its draft model (NULL for
+ * mtp), k and the acceptance, the decoding requests' steps, the tokens a
+ * step emitted on average and the law's mean (1 - a^(k+1)) / (1 - a).
+ * Runs without spec have no rows, so the other tables are as before. */
+static const char schema_v17[] =
+    "CREATE TABLE spec_decode ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " workload TEXT, kind TEXT, draft_model TEXT, k INTEGER,"
+    " acceptance REAL, steps INTEGER, accepted_mean REAL,"
+    " expected_mean REAL);\n"
+    "CREATE INDEX spec_decode_run ON spec_decode(run_id);\n";
+
 /* fs_schema_migrations[v]: user_version v -> v + 1. */
 const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -358,4 +371,5 @@ const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v14,
     schema_v15,
     schema_v16,
+    schema_v17,
 };

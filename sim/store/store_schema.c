@@ -32,7 +32,7 @@
 const char *const fs_store_child_tables[] = {
     "cost_monthly", "latency", "utilization", "job", "pool",
     "cost_allocation", "interruption", "slice_utilization", "prefix_cache",
-    NULL,
+    "spec_decode", NULL,
 };
 
 /* What a run is written to and read from: each object with the columns
@@ -80,6 +80,8 @@ static const struct required {
     { "table", "prefix_cache", "run_id, workload, pool, tokens_in,"
       " tokens_cached, token_hit_rate, cost_per_mtok_usd,"
       " cost_per_mtok_uncached_usd" },
+    { "table", "spec_decode", "run_id, workload, kind, draft_model, k,"
+      " acceptance, steps, accepted_mean, expected_mean" },
     { "table", "slice_utilization", "run_id, pool, profile, slices_per_gpu,"
       " compute_share, slice_hours, busy_hours, utilization,"
       " idle_cost_usd, sm_share" },

@@ -350,6 +350,24 @@ static const col pool_prefix_cols[] = {
     POOL(COL_TEXT, pool), PREFIX_CACHE(fs_pool_row),
 };
 
+/* spec_decode (version 17): one row per llm workload that drafts. */
+static int latency_spec(const void *row)
+{
+    const fs_llm_row *l = &((const fs_latency_row *)row)->llm;
+    return l->is_llm && l->spec_kind[0];
+}
+
+static const col spec_cols[] = {
+    LAT(COL_TEXT, workload),
+    COL(fs_latency_row, COL_TEXT, "kind", llm.spec_kind),
+    COL(fs_latency_row, COL_TEXT, "draft_model", llm.spec_draft),
+    COL(fs_latency_row, COL_INT, "k", llm.spec_k),
+    LLM(fs_latency_row, "acceptance", spec_acceptance),
+    COL(fs_latency_row, COL_INT, "steps", llm.spec_steps),
+    LLM(fs_latency_row, "accepted_mean", spec_accepted_mean),
+    LLM(fs_latency_row, "expected_mean", spec_expected),
+};
+
 /* In the order a run is written (and was, table by table, before). */
 static const table tables[] = {
     {"cost_monthly", cost_cols, NCOLS(cost_cols),
@@ -378,6 +396,8 @@ static const table tables[] = {
      ROWS(latency, nlatency, fs_latency_row), NULL, latency_cached},
     {"prefix_cache", pool_prefix_cols, NCOLS(pool_prefix_cols),
      ROWS(pools, npools, fs_pool_row), NULL, pool_cached},
+    {"spec_decode", spec_cols, NCOLS(spec_cols),
+     ROWS(latency, nlatency, fs_latency_row), NULL, latency_spec},
 };
 
 /* Binds field c of row as parameter i. */

@@ -169,9 +169,15 @@ static void print_inference(const fit_args *a, const fs_llm_model *m,
     printf(" (per GPU; GB = 10^9 bytes)\n");
     char note[160];
     weights_line(&a->cfg, mem);
+    if (mem->spec > 0)
+        line("draft/MTP weights", mem->spec, a->spec.draft
+             ? "(the draft model's; its KV cache beside the model's)"
+             : "(the MTP module: a block and its projection; its KV cache "
+               "beside the model's)");
     snprintf(note, sizeof note, "(%d x %ld tokens, %.0f bytes a token on "
              "each GPU)", a->batch, a->context,
-             fs_llm_kv_bytes_per_gpu_token(&a->cfg));
+             fs_llm_kv_bytes_per_gpu_token(&a->cfg) +
+                 fs_llm_spec_kv_bytes_gpu_token(&a->cfg));
     if (a->batch)
         line("KV cache", mem->kv_cache, note);
     int stack = mem->reserved > 0 || mem->cuda_graphs > 0;
@@ -404,6 +410,35 @@ static void print_where(const fit_args *a, const fs_llm_model *m,
     free(w);
 }
 
+/* --draft M or --mtp: the proposer whose weights and KV cache the
+ * replica holds too (models/llm/llm_spec.c); 0, or the exit status after
+ * saying why not. */
+static int set_spec(fit_args *a, const fs_llm_catalog *mc,
+                    const fs_llm_model *m)
+{
+    const char *name = fs_fit_draft(a);
+    char why[1024];
+    if (!name && !a->mtp)
+        return 0;
+    a->spec = (fs_llm_spec){a->mtp ? FS_SPEC_MTP : FS_SPEC_DRAFT, 1, 0.5,
+                            NULL};
+    a->cfg.spec = &a->spec;
+    if (a->mtp)
+        return 0;
+    a->spec.draft = fs_llm_catalog_find(mc, name);
+    if (!a->spec.draft) {
+        fs_llm_catalog_suggest(mc, name, why, sizeof why);
+        fprintf(stderr, "fleetsim: fit: --draft: unknown model '%s' %s\n",
+                name, why);
+        return FS_EXIT_FAIL;
+    }
+    if (fs_llm_spec_check_draft(m, a->spec.draft, why, sizeof why)) {
+        fprintf(stderr, "fleetsim: fit: --draft: %s\n", why);
+        return FS_EXIT_FAIL;
+    }
+    return 0;
+}
+
 static int run(fit_args *a, const fs_catalog *cat, const fs_llm_catalog *mc)
 {
     const fs_llm_model *m = fs_llm_catalog_find(mc, a->model);
@@ -421,6 +456,8 @@ static int run(fit_args *a, const fs_catalog *cat, const fs_llm_catalog *mc)
         return FS_EXIT_FAIL;
     }
     a->cfg.model = m;
+    if (set_spec(a, mc, m))
+        return FS_EXIT_FAIL;
     char why[256];
     if (!a->training && !fs_precision_runs_on(g, a->cfg.weights, why,
                                               sizeof why)) {

@@ -5,6 +5,7 @@
 #define FS_CLI_FIT_H
 
 #include "models/llm/llm.h"
+#include "models/llm/llm_spec.h"
 
 typedef struct fit_args {
     const char *model, *gpu, *models_csv, *dir;
@@ -17,12 +18,16 @@ typedef struct fit_args {
     long context;
     int batch;
     double mfu;
-    const char *v[16];      /* the options' values (fs_options_fit) */
+    const char *v[17];      /* the options' values (fs_options_fit) */
+    int mtp;                /* --mtp */
+    fs_llm_spec spec;       /* --draft M or --mtp: the proposer charged */
     int ckpt, no_master;    /* --activation-checkpointing, --no-master-... */
 } fit_args;
 
 /* Reads and checks the arguments of `fleetsim fit` into a: 0, or the exit
  * status after a usage error. */
 int fs_fit_parse(fit_args *a, int argc, char **argv);
+/* --draft's model name, or NULL. */
+const char *fs_fit_draft(const fit_args *a);
 
 #endif

@@ -26,7 +26,7 @@ static int whole(const char *opt, const char *v, long lo, long hi, long *out)
  * parse (values_serving, values_training), as one set. */
 enum { V_GPU, V_PREC, V_KV, V_TP, V_EP, V_ENGINE, V_CONTEXT, V_BATCH, V_SEQ,
        V_OPTIMIZER, V_ZERO, V_GPUS, V_MFU, V_LORA, V_MODELS, V_CATALOG,
-       NVALUES };
+       V_DRAFT, NVALUES };
 
 #define FIT_VALUE(l, k, argh, h) OPT_STRING(0, l, fit_args, v[k], argh, h)
 const fs_option fs_options_fit[] = {
@@ -65,6 +65,12 @@ const fs_option fs_options_fit[] = {
               "--training: LoRA adapters of rank R on a frozen base"),
     OPT_BOOL(0, "qlora", fit_args, qlora,
              "--training: LoRA on a 4-bit (int4) base"),
+    FIT_VALUE("draft", V_DRAFT, "M",
+              "speculative decoding: a draft model's weights and KV cache "
+              "beside the model's"),
+    OPT_BOOL(0, "mtp", fit_args, mtp,
+             "speculative decoding: the model's MTP module (one block and "
+             "a 2h x h projection) beside it"),
     FIT_VALUE("models", V_MODELS, "FILE",
               "the model catalog (models.csv's columns)"),
     FIT_VALUE("catalog", V_CATALOG, "DIR",
@@ -81,11 +87,12 @@ static void note_modes(fit_args *a)
     static const char *const names[NVALUES] = {
         [V_SEQ] = "--seq", [V_OPTIMIZER] = "--optimizer", [V_ZERO] = "--zero",
         [V_GPUS] = "--gpus", [V_MFU] = "--mfu", [V_KV] = "--kv-precision",
-        [V_TP] = "--tp", [V_EP] = "--ep", [V_ENGINE] = "--engine", [V_CONTEXT] = "--context"};
+        [V_TP] = "--tp", [V_EP] = "--ep", [V_ENGINE] = "--engine",
+        [V_CONTEXT] = "--context", [V_DRAFT] = "--draft"};
     static const int train_only[] = {V_SEQ, V_OPTIMIZER, V_ZERO, V_GPUS,
                                      V_MFU};
     static const int serve_only[] = {V_KV, V_TP, V_EP, V_ENGINE,
-                                     V_CONTEXT};
+                                     V_CONTEXT, V_DRAFT};
     for (size_t k = 0; k < sizeof train_only / sizeof *train_only; k++)
         if (a->v[train_only[k]])
             a->train_only = names[train_only[k]];
@@ -98,6 +105,8 @@ static void note_modes(fit_args *a)
         a->train_only = "--no-master-weights";
     if (a->qlora)
         a->train_only = "--qlora";
+    if (a->mtp)
+        a->serve_only = "--mtp";
 }
 
 /* --precision, --kv-precision, --tp, --ep, --engine, --context, --batch. */
@@ -238,8 +247,15 @@ int fs_fit_parse(fit_args *a, int argc, char **argv)
     if (a->train.zero && a->train.gpus < 2)
         return fs_usage_error("fit", "--zero %d shards over --gpus N (N >= "
                               "2)", a->train.zero);
+    if (a->mtp && a->v[V_DRAFT])
+        return fs_usage_error("fit", "--draft or --mtp: one proposer");
     if (!a->kv_set)
         a->cfg.kv = fs_llm_kv_default(a->cfg.weights);
     return 0;
+}
+
+const char *fs_fit_draft(const fit_args *a)
+{
+    return a->v[V_DRAFT];
 }
 

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include "sim/base/names.h"
 #include "models/llm/llm_engine.h"
+#include "models/llm/llm_spec.h"
 #include "sim/app/progress.h"
 #include "sim/store/store.h"
 
@@ -115,6 +116,9 @@ typedef struct fs_plan {
     const fs_llm_engines *engines;   /* while candidates are made */
     char service_args[512];      /* the llm call's other arguments */
     const char *eps;             /* --ep N,...: for an MoE, or NULL */
+    char llm_spec[300];          /* the workload's spec = as written, or "" */
+    fs_llm_spec spec;            /* it read (plan_spec.c; kind off: none or
+                                    unreadable, which the runs refuse) */
     double lambda, mean_s;       /* for the bracket: NaN when unknown */
     double tokens_in, tokens_out;   /* llm: the draws' means, or NaN */
     double ref_tflops;           /* the workload's reference GPU */
@@ -159,6 +163,14 @@ void fs_plan_value_format(const fs_plan_slo *s, double v, char *buf,
 int fs_plan_read_scenario(fs_plan *p);
 /* The candidates from the lists (comma-separated; NULL: the scenario's),
  * memory-excluded ones marked: 0, or an exit status after a message. */
+/* plan_spec.c: the workload's spec = (speculative decoding) read against
+ * the model catalog mc (the draft's row must outlive the candidates), so
+ * that a candidate's memory counts the proposer and its roofline bound
+ * the tokens a step; and that bound's seconds a decode token at batch b
+ * holding kv tokens. */
+void fs_plan_spec_read(fs_plan *p, const fs_llm_catalog *mc);
+double fs_plan_decode_token_s(const fs_plan *p, const fs_llm_perf *perf,
+                              int batch, long kv);
 int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
                        const char *tps);
 /* The --set list of candidate c at count n: malloc'd, *nsets entries, the

@@ -184,6 +184,8 @@ int fs_plan_read_scenario(fs_plan *p)
     read_arrivals(p, get(c, ws, "arrivals"));
     p->tokens_in = token_mean(get(c, ws, "tokens_in"));
     p->tokens_out = token_mean(get(c, ws, "tokens_out"));
+    const char *spec = get(c, ws, "spec");
+    snprintf(p->llm_spec, sizeof p->llm_spec, "%s", spec ? spec : "");
     const char *ref = get(c, ws, "reference_gpu");
     const char *gpu = get(c, ps, "gpu");
     const char *inst = get(c, ps, "instance");
@@ -235,6 +237,7 @@ static void candidate_llm(const fs_plan *p, const fs_plan_candidate *c,
     cfg->kv = fs_llm_kv_default(cfg->weights);
     cfg->tp = c->tp;
     cfg->ep = c->ep;
+    cfg->spec = p->spec.kind != FS_SPEC_OFF ? &p->spec : NULL;
     fs_llm_hw_default(hw, g);
 }
 
@@ -291,12 +294,13 @@ static long roofline_bound(const fs_plan *p, const fs_plan_candidate *c,
         batch = 256;
     if (batch < 1)
         batch = 1;
-    double step = fs_llm_iteration_time(&perf, 0, 0, (int)batch,
-                                        (long)(batch * (p->tokens_in +
-                                                        p->tokens_out / 2)));
+    double token_s = fs_plan_decode_token_s(p, &perf, (int)batch,
+                                            (long)(batch * (p->tokens_in +
+                                                            p->tokens_out /
+                                                                2)));
     double prefill = perf.peak_flops / perf.flops_per_token;
     double busy = p->lambda * (p->tokens_in / prefill +
-                               p->tokens_out * step / (double)batch);
+                               p->tokens_out * token_s);
     int width = fs_llm_gpus(&cfg);
     long per_instance = p->pool_instance[0] && c->tp > 0
                             ? (c->instance[0] ? 1 : p->pool_instance_gpus /
@@ -430,6 +434,7 @@ static int load_catalogs(fs_plan *p, fs_catalog **cat, fs_llm_catalog **mc,
     *m = *mc ? fs_llm_catalog_find(*mc, p->llm_model) : NULL;
     *eng = *mc ? fs_llm_engines_load_default(&err) : NULL;
     p->engines = *eng;
+    fs_plan_spec_read(p, *mc);
     int rc = p->llm && (!*mc || !*eng) ? fs_fail(err.msg) : 0;
     if (!rc && p->llm && !*m) {
         char s[512];
@@ -490,6 +495,7 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
     fs_llm_catalog_free(mc);
     fs_llm_engines_free(eng);
     p->engines = NULL;
+    p->spec.draft = NULL;   /* mc's row */
     fs_catalog_free(cat);
     return rc;
 }

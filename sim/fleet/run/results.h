@@ -57,6 +57,13 @@ typedef struct fs_llm_row {
     long preempted, too_long;
     long over_context;   /* dropped: longer than the model's context */
     long max_context;    /* the model's, for the summary */
+    /* speculative decoding (a workload's spec =; spec_kind "" without):
+     * the proposer ("draft", "mtp") and its draft model ("" for mtp), k
+     * and the acceptance; the decoding requests' steps, the tokens a step
+     * emitted on average, and the law's mean (1 - a^(k+1)) / (1 - a) */
+    char spec_kind[8], spec_draft[48];
+    long spec_k, spec_steps;
+    double spec_acceptance, spec_accepted_mean, spec_expected;
 } fs_llm_row;
 
 /* A pool serving an llm: latency over the measured requests of every

@@ -35,7 +35,11 @@ typedef struct fs_llm_stats {
     long iterations;
     double running_sum;                /* requests running, summed over
                                           iterations (mean batch size) */
+    long spec_steps;                   /* spec =: decoding requests' steps */
+    double spec_tokens;                /* and the tokens they emitted */
 } fs_llm_stats;
+
+typedef struct fs_spec_run fs_spec_run;
 
 struct fs_workload {
     const fs_workload_conf *conf;
@@ -76,6 +80,9 @@ struct fs_workload {
      * (llm_prefix.h), drawn from their own stream; NULL otherwise */
     fs_prefix_store *prefix;
     gsl_rng *prefix_rng;
+    /* spec = (speculative decoding): its stream and proposers
+     * (llm_spec.h); NULL otherwise */
+    fs_spec_run *spec;
 };
 
 /* Subscribe it to a pool's capacity with ctx = the pool's fs_servers. */

@@ -45,6 +45,7 @@
 #include "sim/fleet/serve/llm_kvcache.h"
 #include "sim/fleet/serve/llm_prefix.h"
 #include "sim/fleet/serve/llm_run.h"
+#include "sim/fleet/serve/llm_spec.h"
 
 #include <assert.h>
 #include <limits.h>
@@ -240,12 +241,17 @@ static void requeue(fs_server *s, const llm_seq *q, int resume)
 static void preempt_for_decode(fs_server *s)
 {
     fs_llm_run *run = s->llm;
-    while (run->free_blocks < run->n && run->n > 1) {
+    /* speculative decoding: the verify pass writes k more tokens' KV */
+    int la = fs_spec_lookahead(s->wl, LONG_MAX);
+    long most = la ? blocks_for(la + 1) + 1 : 1;
+    while (run->free_blocks < run->n * most && run->n > 1) {
         long need = 0;
         for (int i = 0; i < run->n; i++) {
             const llm_seq *q = &run->seq[i];
             if (q->prefilled == q->fill)
-                need += blocks_for((long)q->in + q->generated + 1) -
+                need += blocks_for((long)q->in + q->generated + 1 +
+                                   fs_spec_lookahead(s->wl, q->out -
+                                                     q->generated - 1)) -
                         q->shared - q->blocks;
         }
         if (need <= run->free_blocks)
@@ -291,7 +297,9 @@ static void iterate(fs_server *s, double now)
     for (int i = 0; i < run->n; i++) {
         llm_seq *q = &run->seq[i];
         if (q->prefilled == q->fill) {
-            long b = blocks_for((long)q->in + q->generated + 1) - q->shared;
+            long b = blocks_for((long)q->in + q->generated + 1 +
+                                fs_spec_lookahead(w, q->out - q->generated -
+                                                  1)) - q->shared;
             run->free_blocks -= b - q->blocks;
             q->blocks = b;
             q->decoding = 1;
@@ -322,7 +330,8 @@ static void iterate(fs_server *s, double now)
     s->nbatch = run->n;
     w->llm.iterations++;
     w->llm.running_sum += run->n;
-    double t = fs_llm_iteration_time(run->perf, prefill, attn, batch, kv);
+    double t = fs_spec_iteration_time(w, run->perf, prefill, attn, batch,
+                                      kv);
     if (s->pool->sharing)   /* a shared GPU: at its speed now */
         t /= fs_sharing_speed(s->pool->sharing, s);
     s->timer = fs_engine_at(w->sim->engine, now + t, on_iteration, s, 0);
@@ -393,7 +402,7 @@ static void on_iteration(fs_engine *e, void *obj, long arg)
             if (q->prefilled == q->fill && q->generated++ == 0)
                 q->first_t = now;
         } else if (q->decoding) {
-            q->generated++;
+            q->generated += fs_spec_tokens(s->wl);
             q->decoding = 0;
         }
         if (q->generated >= q->out)

@@ -12,6 +12,7 @@
  * larger MIG slice; a catalog GPU with more memory). */
 #include "sim/fleet/serve/llm_server.h"
 #include "sim/fleet/serve/dispatch.h"
+#include "sim/fleet/serve/llm_spec.h"
 #include "models/llm/mig.h"
 #include "sim/base/rng.h"
 
@@ -65,6 +66,7 @@ static void replica_config(const fs_workload *w, const fs_servers *p,
         fs_llm_engines_first(c->engines, c->engine, sizeof c->engine);
     c->mfu = p->conf->mfu;
     c->bw_efficiency = p->conf->bw_efficiency;
+    c->spec = l->spec.kind != FS_SPEC_OFF ? &l->spec : NULL;
 }
 
 static int fits(const fs_llm_config *c, const fs_llm_hw *hw)
@@ -293,6 +295,8 @@ int fs_llm_workload_init(fs_workload *w, unsigned replication, fs_error *err)
         if (fs_llm_servers_init(p))
             return fs_error_set(err, "out of memory");
     }
+    if (fs_spec_workload_init(w, replication, err))
+        return -1;
     return prefix_init(w, replication, caching, err);
 }
 
@@ -331,6 +335,7 @@ void fs_llm_workload_free(fs_workload *w)
         fs_hist_free(&w->llm.ttft);
     if (w->llm.tpot.n)
         fs_hist_free(&w->llm.tpot);
+    fs_spec_workload_free(w);
 }
 
 double fs_llm_estimate_iterations(const fs_workload *w, double requests)

@@ -14,6 +14,7 @@
 #include "sim/fleet/serve/llm_server.h"
 
 #include <math.h>
+#include <stdio.h>
 
 static double pool_cost(const fs_pool *p, size_t nmonths)
 {
@@ -100,6 +101,24 @@ static const fs_pool *pool_of(const fs_world *world, const fs_servers *s)
     return NULL;
 }
 
+/* Speculative decoding, where the workload drafts (spec =). */
+static void fill_spec(fs_llm_row *r, const fs_workload *w)
+{
+    const fs_llm_spec *s = &w->conf->service.llm.spec;
+    if (s->kind == FS_SPEC_OFF)
+        return;
+    snprintf(r->spec_kind, sizeof r->spec_kind, "%s",
+             fs_llm_spec_kind_name(s->kind));
+    snprintf(r->spec_draft, sizeof r->spec_draft, "%s",
+             s->draft ? s->draft->name : "");
+    r->spec_k = s->k;
+    r->spec_acceptance = s->acceptance;
+    r->spec_steps = w->llm.spec_steps;
+    r->spec_accepted_mean = w->llm.spec_steps > 0
+        ? w->llm.spec_tokens / (double)w->llm.spec_steps : NAN;
+    r->spec_expected = fs_llm_spec_expected(s->acceptance, s->k);
+}
+
 static void fill_workload(const fs_world *world, const fs_workload *w,
                           fs_latency_row *row, size_t nmonths)
 {
@@ -139,6 +158,7 @@ static void fill_workload(const fs_world *world, const fs_workload *w,
     r->max_context = w->conf->service.llm.model->max_context;
     row->mean_batch_size = st->iterations > 0
         ? st->running_sum / (double)st->iterations : NAN;
+    fill_spec(r, w);
 }
 
 int fs_collect_llm(fs_world *world)
