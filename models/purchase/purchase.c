@@ -46,12 +46,21 @@ const fs_purchase_option *fs_purchase_interruptible(void)
     return NULL;
 }
 
-void fs_purchase_nothing_owed(const fs_purchase_terms *t,
-                              const fs_purchase_bill *b, long count)
+void fs_purchase_cut(const fs_purchase_option *o, const fs_purchase_terms *t,
+                     const fs_purchase_bill *b, double t0)
 {
-    (void)t;
-    (void)b;
-    (void)count;
+    if (o->cut)
+        o->cut(t, b, t0);
+    else
+        o->terminate(t, b, t0, b->cal->horizon_s);
+}
+
+void fs_purchase_finish(const fs_purchase_option *o,
+                        const fs_purchase_terms *t, const fs_purchase_bill *b,
+                        long count)
+{
+    if (o->finish)
+        o->finish(t, b, count);
 }
 
 const fs_purchase_option *fs_purchase_find(const char *name)
