@@ -138,6 +138,13 @@ static void test_registry(void)
     CHECK(strcmp(od->bill_label, "all on demand") == 0);
     CHECK(strcmp(fs_purchase_find("spot")->bill_label,
                  "all on spot, as paid") == 0);
+    /* the catalog's price columns in messages, asked of the registry */
+    CHECK(strcmp(fs_purchase_column_words(FS_PRICE_ON_DEMAND), "on-demand")
+          == 0);
+    CHECK(strcmp(fs_purchase_column_words(FS_PRICE_SPOT), "spot") == 0);
+    CHECK(strcmp(fs_purchase_column_words(FS_PRICE_RESERVED_3Y),
+                 "3-year reserved") == 0);
+    CHECK(fs_purchase_committing(FS_COMMIT_NONE) == od);
 
     /* The keys the scenario accepts for each, and whose a key is. */
     CHECK(fs_purchase_has_key(od, "min_billed"));

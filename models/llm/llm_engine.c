@@ -249,6 +249,11 @@ fs_llm_engines *fs_llm_engines_load(const char *csv, fs_error *err)
     return t;
 }
 
+const char *fs_llm_engine_default(void)
+{
+    return "vllm";
+}
+
 fs_llm_engines *fs_llm_engines_load_default(fs_error *err)
 {
     char path[4096];

@@ -46,6 +46,24 @@ const fs_purchase_option *fs_purchase_interruptible(void)
     return NULL;
 }
 
+const char *fs_purchase_column_words(int column)
+{
+    const fs_purchase_option *o = NULL;
+    switch (column) {
+    case FS_PRICE_ON_DEMAND:
+        o = fs_purchase_committing(FS_COMMIT_NONE);
+        break;
+    case FS_PRICE_SPOT:
+        o = fs_purchase_interruptible();
+        break;
+    case FS_PRICE_RESERVED_1Y:
+        return "1-year reserved";
+    case FS_PRICE_RESERVED_3Y:
+        return "3-year reserved";
+    }
+    return o ? o->name : "list";
+}
+
 void fs_purchase_cut(const fs_purchase_option *o, const fs_purchase_terms *t,
                      const fs_purchase_bill *b, double t0)
 {

@@ -172,6 +172,12 @@ const fs_purchase_option *fs_purchase_committing(fs_commitment kind);
 /* The first registered option the provider may interrupt; NULL: none. */
 const fs_purchase_option *fs_purchase_interruptible(void);
 
+/* The words of a catalog price column (FS_PRICE_*) in messages ("the
+ * catalog has no spot price"): the list-priced option's name for the
+ * on-demand column, the interruptible option's for the spot column, the
+ * term for the reserved ones. */
+const char *fs_purchase_column_words(int column);
+
 /* The option named name (case-insensitive, as other choices), or NULL. */
 const fs_purchase_option *fs_purchase_find(const char *name);
 /* Why name is no option: one of the contract's options this version does
