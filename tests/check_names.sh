@@ -25,19 +25,12 @@ models/catalog/catalog_commit.c savings-plan  the kind column of commitments.csv
 sim/fleet/pool/pool.c spot                the pool concern of interruptions (parts[]), not the option
 sim/fleet/pool/spot.c spot                the pool concern of interruptions, its own name
 sim/scenario/keys.c on-demand             the documented default of pricing = (key table)
-sim/scenario/scenario_pool.c on-demand    the default option and the catalog price columns (to do: ask the registry)
-sim/scenario/scenario_pool.c spot         the catalog price columns (to do: ask the registry)
-sim/scenario/scenario_spot.c on-demand    the spot fallback pool (to do: fs_purchase_committing)
-sim/fleet/world/collect.c on-demand       the spot fallback rows (to do: fs_purchase_committing)
 sim/cli/commit/commit_out.c utilization  a column heading of the portfolio (the use of a commitment), not the chart
 models/llm/llm_bench.c vllm               published benchmark rows (data, cited)
 models/llm/llm_bench.c sglang             published benchmark rows (data, cited)
 models/llm/llm_bench.c trt-llm            published benchmark rows (data, cited)
 models/llm/measure_vllm.c vllm            the vLLM benchmark output format, not the engine
 models/llm/llm_engine.c vllm              the engine registry (engines.csv reader): the default engine
-models/llm/llm_perf.c vllm                to do: the engine profile'"'"'s own properties (models owner)
-models/service/service_llm.c vllm         to do: the engine profile'"'"'s own properties (models owner)
-sim/cli/calibrate/cmd_calibrate.c vllm    the default measurement format of calibrate (to do)
 sim/cli/roi/cmd_roi.c savings-plan        the --savings-plan flag of roi (a command-line option name)
 sim/app/summary.c utilization             the run summary column heading (a metric, not the chart)
 '

@@ -62,5 +62,23 @@ int main(void)
     char **rows = fs_vec_grow(NULL, &cap, 3, 8 * sizeof *rows);
     CHECK(rows != NULL && cap == FS_VEC_FIRST);
     free(rows);
+
+    /* a full ring of 4 wrapped at 2 (head 2: 30 40 10 20), unrolled
+     * oldest first into twice the room: head 0, the same order */
+    int *ring = malloc(4 * sizeof *ring);
+    CHECK(ring != NULL);
+    if (ring) {
+        size_t head = 2, rcap = 4;
+        ring[0] = 10, ring[1] = 20, ring[2] = 30, ring[3] = 40;
+        int *u = fs_ring_grow(ring, &head, 4, &rcap, 64, sizeof *u);
+        CHECK(u != NULL && head == 0 && rcap == 8);
+        CHECK(u && u[0] == 30 && u[1] == 40 && u[2] == 10 && u[3] == 20);
+        free(u ? u : ring);
+    }
+    /* none yet: an empty ring gets its first room */
+    size_t head = 0, rcap = 0;
+    int *e = fs_ring_grow(NULL, &head, 0, &rcap, 64, sizeof *e);
+    CHECK(e != NULL && rcap == 64 && head == 0);
+    free(e);
     return check_report("vec");
 }

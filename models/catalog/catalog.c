@@ -5,6 +5,7 @@
 #include "sim/base/vec.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +28,9 @@ typedef struct columns {
     int idx[32];
 } columns;
 
-static int find_columns(fs_csv *r, columns *cols, fs_error *err)
+static int find_columns(fs_csv *r, void *ctx, fs_error *err)
 {
+    columns *cols = ctx;
     for (int k = 0; cols->names[k]; k++) {
         cols->idx[k] = -1;
         for (size_t i = 0; i < fs_csv_nfields(r); i++)
@@ -39,23 +41,6 @@ static int find_columns(fs_csv *r, columns *cols, fs_error *err)
                                "missing column '%s'", cols->names[k]);
     }
     return 0;
-}
-
-/* Opens a catalog file and finds its columns in the header; NULL with a
- * "path:line: ..." message when it cannot. */
-static fs_csv *open_table(const char *path, columns *cols, fs_error *err)
-{
-    fs_csv *r = fs_csv_open(path, err);
-    if (!r)
-        return NULL;
-    int rc = fs_csv_next(r, err);
-    if (rc == 0)
-        rc = fs_error_at(err, path, 1, NULL, "empty file (expected a header)");
-    if (rc < 0 || find_columns(r, cols, err)) {
-        fs_csv_free(r);
-        return NULL;
-    }
-    return r;
 }
 
 static const char *col(fs_csv *r, const columns *cols, int k)
@@ -198,17 +183,22 @@ static int read_gpu(fs_csv *r, void *row, void *ctx, fs_error *err)
     return read_gpu_provenance(r, cols, g, err);
 }
 
-/* A catalog file: its header's columns found, its rows read by read. */
-static int load_table(const char *path, columns *cols, void **rows,
-                      size_t *n, size_t size, fs_catalog_row_fn read,
-                      void *ctx, fs_error *err)
+int fs_catalog_load_file(const char *path, fs_catalog_header_fn header,
+                         void *header_ctx, void **rows, size_t *n, size_t size,
+                         fs_catalog_row_fn read, void *ctx, fs_error *err)
 {
-    fs_csv *r = open_table(path, cols, err);
+    fs_csv *r = fs_csv_open(path, err);
     if (!r)
         return -1;
-    int rc = fs_catalog_read_rows(r, rows, n, size, read, ctx, err);
+    int rc = fs_csv_next(r, err);
+    if (rc == 0)
+        rc = fs_error_at(err, path, 1, NULL, "empty file (expected a header)");
+    if (rc > 0)
+        rc = header(r, header_ctx, err)
+                 ? -1
+                 : fs_catalog_read_rows(r, rows, n, size, read, ctx, err);
     fs_csv_free(r);
-    return rc;
+    return rc < 0 ? -1 : 0;
 }
 
 static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
@@ -222,8 +212,9 @@ static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
         /* optional (16..): provenance */
         "boost_mhz", "unsourced", "clock_source", NULL};
     columns cols = {names, 9, {0}};
-    return load_table(path, &cols, (void **)&c->gpus, &c->ngpus,
-                      sizeof *c->gpus, read_gpu, &cols, err);
+    return fs_catalog_load_file(path, find_columns, &cols, (void **)&c->gpus,
+                                &c->ngpus, sizeof *c->gpus, read_gpu, &cols,
+                                err);
 }
 
 /* The optional commitment columns 11..18: money >= 0, discounts in
@@ -308,8 +299,9 @@ static int load_instances(fs_catalog *c, const char *path, fs_error *err)
         "savings_plan_1y_discount", "savings_plan_3y_discount", NULL};
     columns cols = {names, 11, {0}};
     inst_ctx x = {c, &cols};
-    return load_table(path, &cols, (void **)&c->inst, &c->ninst,
-                      sizeof *c->inst, read_instance, &x, err);
+    return fs_catalog_load_file(path, find_columns, &cols, (void **)&c->inst,
+                                &c->ninst, sizeof *c->inst, read_instance, &x,
+                                err);
 }
 
 fs_catalog *fs_catalog_load(const char *gpus_csv, const char *instances_csv,
@@ -360,18 +352,26 @@ static void suggest(const char *name, const char **names, size_t n,
         snprintf(buf + off, len - off, ")");
 }
 
+void fs_catalog_suggest_rows(const char *name, const void *rows, size_t n,
+                             size_t size, size_t name_off, const char *what,
+                             char *buf, size_t len)
+{
+    const char **names = malloc((n + 1) * sizeof *names);
+    if (!names) {
+        snprintf(buf, len, "(see `fleetsim catalog %s`)", what);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        names[i] = (const char *)rows + i * size + name_off;
+    suggest(name, names, n, what, buf, len);
+    free(names);
+}
+
 void fs_catalog_suggest_gpu(const fs_catalog *c, const char *name, char *buf,
                             size_t len)
 {
-    const char **names = malloc((c->ngpus + 1) * sizeof *names);
-    if (!names) {
-        snprintf(buf, len, "(see `fleetsim catalog gpus`)");
-        return;
-    }
-    for (size_t i = 0; i < c->ngpus; i++)
-        names[i] = c->gpus[i].name;
-    suggest(name, names, c->ngpus, "gpus", buf, len);
-    free(names);
+    fs_catalog_suggest_rows(name, c->gpus, c->ngpus, sizeof *c->gpus,
+                            offsetof(fs_gpu, name), "gpus", buf, len);
 }
 
 void fs_catalog_suggest_instance(const fs_catalog *c, const char *name,

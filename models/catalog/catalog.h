@@ -109,6 +109,12 @@ void fs_catalog_suggest_gpu(const fs_catalog *c, const char *name, char *buf,
                             size_t len);
 void fs_catalog_suggest_instance(const fs_catalog *c, const char *name,
                                  char *buf, size_t len);
+/* The same for any catalog table: n rows of size bytes at rows, each
+ * row's name a string name_off bytes in; what names the listing
+ * ("see `fleetsim catalog WHAT`"). */
+void fs_catalog_suggest_rows(const char *name, const void *rows, size_t n,
+                             size_t size, size_t name_off, const char *what,
+                             char *buf, size_t len);
 
 /* The cheapest catalog instance with this GPU (per GPU-hour) for a purchase
  * column: 0 on-demand, 1 spot, 2 reserved 1y, 3 reserved 3y.  Prefers an
@@ -191,6 +197,16 @@ const char *fs_rate_status_name(int status);
 typedef int (*fs_catalog_row_fn)(fs_csv *r, void *row, void *ctx,
                                  fs_error *err);
 int fs_catalog_read_rows(fs_csv *r, void **rows, size_t *n, size_t size,
+                         fs_catalog_row_fn read, void *ctx, fs_error *err);
+
+/* The one loader of a catalog file: opened, its header line read ("empty
+ * file (expected a header)" when none), its columns found by
+ * header(r, header_ctx, err) (0, or -1 with its message set), its rows
+ * read by fs_catalog_read_rows with read and ctx, closed.  0, or -1. */
+typedef int (*fs_catalog_header_fn)(fs_csv *r, void *header_ctx,
+                                    fs_error *err);
+int fs_catalog_load_file(const char *path, fs_catalog_header_fn header,
+                         void *header_ctx, void **rows, size_t *n, size_t size,
                          fs_catalog_row_fn read, void *ctx, fs_error *err);
 
 #endif

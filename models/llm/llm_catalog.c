@@ -18,6 +18,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,26 +357,8 @@ const fs_llm_model *fs_llm_catalog_find(const fs_llm_catalog *c,
 void fs_llm_catalog_suggest(const fs_llm_catalog *c, const char *name,
                             char *buf, size_t len)
 {
-    const char **names = malloc((c->n + 1) * sizeof *names);
-    if (!names) {
-        snprintf(buf, len, "(see `fleetsim catalog models`)");
-        return;
-    }
-    for (size_t i = 0; i < c->n; i++)
-        names[i] = c->m[i].name;
-    names[c->n] = NULL;
-    const char *near = fs_nearest_name(name, names);
-    if (near)
-        snprintf(buf, len, "(did you mean '%s'? see `fleetsim catalog "
-                 "models`)", near);
-    else {
-        size_t off = (size_t)snprintf(buf, len, "(known:");
-        for (size_t i = 0; i < c->n && off < len; i++)
-            off += (size_t)snprintf(buf + off, len - off, " %s", names[i]);
-        if (off < len)
-            snprintf(buf + off, len - off, ")");
-    }
-    free(names);
+    fs_catalog_suggest_rows(name, c->m, c->n, sizeof *c->m,
+                            offsetof(fs_llm_model, name), "models", buf, len);
 }
 
 size_t fs_llm_catalog_count(const fs_llm_catalog *c)

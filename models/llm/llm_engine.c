@@ -132,14 +132,16 @@ int fs_llm_engine_set(fs_llm_engine *e, const char *column,
     return -1;
 }
 
-static int header(fs_csv *r, int *tidx, int *nidx, fs_error *err)
+typedef struct rows_ctx {
+    const fs_llm_engines *t;
+    int tidx[NTEXT], nidx[NNUM];    /* where each column is */
+} rows_ctx;
+
+/* The header: where each column is. */
+static int header(fs_csv *r, void *ctx, fs_error *err)
 {
-    int rc = fs_csv_next(r, err);
-    if (rc == 0)
-        return fs_error_at(err, fs_csv_path(r), 1, NULL,
-                           "empty file (expected a header)");
-    if (rc < 0)
-        return -1;
+    rows_ctx *x = ctx;
+    int *tidx = x->tidx, *nidx = x->nidx;
     for (size_t k = 0; k < NTEXT; k++) {
         tidx[k] = fs_csv_column(r, text_cols[k]);
         if (tidx[k] < 0 && strcmp(text_cols[k], "source") &&
@@ -199,11 +201,6 @@ static const char *clash(const fs_llm_engines *t, const fs_llm_engine *e)
     return NULL;
 }
 
-typedef struct rows_ctx {
-    const fs_llm_engines *t;
-    const int *tidx, *nidx;
-} rows_ctx;
-
 /* One profile row, which may not clash with those before it. */
 static int read_profile(fs_csv *r, void *out, void *ctx, fs_error *err)
 {
@@ -217,17 +214,17 @@ static int read_profile(fs_csv *r, void *out, void *ctx, fs_error *err)
     return 0;
 }
 
-static int read_rows(fs_llm_engines *t, fs_csv *r, const int *tidx,
-                     const int *nidx, fs_error *err)
+/* Every profile's row; a header alone is refused. */
+static int read_rows(fs_llm_engines *t, const char *csv, fs_error *err)
 {
-    rows_ctx x = {t, tidx, nidx};
-    int rc = fs_catalog_read_rows(r, (void **)&t->e, &t->n, sizeof *t->e,
-                                  read_profile, &x, err);
-    if (rc == 0 && t->n == 0)
-        return fs_error_at(err, fs_csv_path(r), 2, NULL,
-                           "no profile rows (expected one per engine, "
-                           "version and GPU generation)");
-    return rc;
+    rows_ctx x = {.t = t};
+    if (fs_catalog_load_file(csv, header, &x, (void **)&t->e, &t->n,
+                             sizeof *t->e, read_profile, &x, err))
+        return -1;
+    if (t->n == 0)
+        return fs_error_at(err, csv, 2, NULL, "no profile rows (expected "
+                           "one per engine, version and GPU generation)");
+    return 0;
 }
 
 fs_llm_engines *fs_llm_engines_load(const char *csv, fs_error *err)
@@ -237,16 +234,16 @@ fs_llm_engines *fs_llm_engines_load(const char *csv, fs_error *err)
         fs_error_set(err, "out of memory");
         return NULL;
     }
-    fs_csv *r = fs_csv_open(csv, err);
-    int tidx[NTEXT], nidx[NNUM];
-    if (!r || header(r, tidx, nidx, err) ||
-        read_rows(t, r, tidx, nidx, err)) {
-        fs_csv_free(r);
+    if (read_rows(t, csv, err)) {
         fs_llm_engines_free(t);
         return NULL;
     }
-    fs_csv_free(r);
     return t;
+}
+
+const char *fs_llm_engine_default(void)
+{
+    return "vllm";
 }
 
 fs_llm_engines *fs_llm_engines_load_default(fs_error *err)

@@ -68,6 +68,10 @@ typedef struct fs_llm_engine {
 
 typedef struct fs_llm_engines fs_llm_engines;
 
+/* The profile a scenario or command gets without engine = or --engine:
+ * "vllm", the serving stack the catalog's figures are measured with. */
+const char *fs_llm_engine_default(void);
+
 /* engines.csv or a user's file; "path:line: column: ..." on a bad row. */
 fs_llm_engines *fs_llm_engines_load(const char *csv, fs_error *err);
 /* The catalog's: fs_catalog_default_dir()/engines.csv. */

@@ -43,7 +43,7 @@ void fs_llm_config_default(fs_llm_config *c, const fs_llm_model *m,
     c->weights = FS_PREC_BF16;
     c->kv = FS_PREC_BF16;
     c->tp = 1;
-    snprintf(c->engine, sizeof c->engine, "vllm");
+    snprintf(c->engine, sizeof c->engine, "%s", fs_llm_engine_default());
 }
 
 void fs_llm_hw_default(fs_llm_hw *hw, const fs_gpu *g)

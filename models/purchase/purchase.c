@@ -46,12 +46,39 @@ const fs_purchase_option *fs_purchase_interruptible(void)
     return NULL;
 }
 
-void fs_purchase_nothing_owed(const fs_purchase_terms *t,
-                              const fs_purchase_bill *b, long count)
+const char *fs_purchase_column_words(int column)
 {
-    (void)t;
-    (void)b;
-    (void)count;
+    const fs_purchase_option *o = NULL;
+    switch (column) {
+    case FS_PRICE_ON_DEMAND:
+        o = fs_purchase_committing(FS_COMMIT_NONE);
+        break;
+    case FS_PRICE_SPOT:
+        o = fs_purchase_interruptible();
+        break;
+    case FS_PRICE_RESERVED_1Y:
+        return "1-year reserved";
+    case FS_PRICE_RESERVED_3Y:
+        return "3-year reserved";
+    }
+    return o ? o->name : "list";
+}
+
+void fs_purchase_cut(const fs_purchase_option *o, const fs_purchase_terms *t,
+                     const fs_purchase_bill *b, double t0)
+{
+    if (o->cut)
+        o->cut(t, b, t0);
+    else
+        o->terminate(t, b, t0, b->cal->horizon_s);
+}
+
+void fs_purchase_finish(const fs_purchase_option *o,
+                        const fs_purchase_terms *t, const fs_purchase_bill *b,
+                        long count)
+{
+    if (o->finish)
+        o->finish(t, b, count);
 }
 
 const fs_purchase_option *fs_purchase_find(const char *name)

@@ -145,11 +145,14 @@ typedef struct fs_purchase_option {
     /* A launch at t0 ended at t1 (a termination before the horizon). */
     void (*terminate)(const fs_purchase_terms *t, const fs_purchase_bill *b,
                       double t0, double t1);
-    /* A launch at t0 still up at the horizon: the horizon cuts its bill. */
+    /* Optional.  A launch at t0 still up at the horizon: the horizon cuts
+     * its bill.  NULL: billed as a termination at the horizon (the
+     * options without a minimum per launch). */
     void (*cut)(const fs_purchase_terms *t, const fs_purchase_bill *b,
                 double t0);
-    /* The horizon: what the pool owes whatever its instances did, for its
-     * count instances (a reservation's every hour and upfront). */
+    /* Optional.  The horizon: what the pool owes whatever its instances
+     * did, for its count instances (a reservation's every hour and
+     * upfront).  NULL: nothing (every charge is per launch). */
     void (*finish)(const fs_purchase_terms *t, const fs_purchase_bill *b,
                    long count);
     /* Optional (NULL: no state).  The state an option keeps for one pool
@@ -169,6 +172,12 @@ const fs_purchase_option *fs_purchase_committing(fs_commitment kind);
 /* The first registered option the provider may interrupt; NULL: none. */
 const fs_purchase_option *fs_purchase_interruptible(void);
 
+/* The words of a catalog price column (FS_PRICE_*) in messages ("the
+ * catalog has no spot price"): the list-priced option's name for the
+ * on-demand column, the interruptible option's for the spot column, the
+ * term for the reserved ones. */
+const char *fs_purchase_column_words(int column);
+
 /* The option named name (case-insensitive, as other choices), or NULL. */
 const fs_purchase_option *fs_purchase_find(const char *name);
 /* Why name is no option: one of the contract's options this version does
@@ -180,10 +189,13 @@ int fs_purchase_has_key(const fs_purchase_option *o, const char *key);
  * (0 when none does). */
 int fs_purchase_key_owners(const char *key, char *buf, size_t len);
 
-/* A finish for the options that owe nothing for the pool as such (every
- * charge is per launch: on-demand, spot). */
-void fs_purchase_nothing_owed(const fs_purchase_terms *t,
-                              const fs_purchase_bill *b, long count);
+/* The horizon cuts a launch at t0 (o's cut, else its terminate at the
+ * horizon); then the pool owes o's finish, if any. */
+void fs_purchase_cut(const fs_purchase_option *o, const fs_purchase_terms *t,
+                     const fs_purchase_bill *b, double t0);
+void fs_purchase_finish(const fs_purchase_option *o,
+                        const fs_purchase_terms *t, const fs_purchase_bill *b,
+                        long count);
 
 /* The hourly rate of an option that sells by the hour: the pool's `price`
  * key ("price key"), else the catalog's rate in column (FS_PRICE_*).  0, or

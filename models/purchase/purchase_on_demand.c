@@ -48,9 +48,7 @@ const fs_purchase_option fs_purchase_on_demand = {
     .focus_category = "Standard",
     .bill_label = "all on demand",
     .keys = on_demand_keys,
-    .fixed_count = NULL,
     .resolve = on_demand_resolve,
     .terminate = on_demand_terminate,
     .cut = on_demand_cut,
-    .finish = fs_purchase_nothing_owed,   /* every charge is per launch */
 };

@@ -217,12 +217,6 @@ static void reserved_terminate(const fs_purchase_terms *t,
                       r.on_demand, b->gpus, 0);
 }
 
-static void reserved_cut(const fs_purchase_terms *t,
-                         const fs_purchase_bill *b, double t0)
-{
-    reserved_terminate(t, b, t0, b->cal->horizon_s);
-}
-
 /* Every hour of the term inside the horizon for every reserved instance,
  * at the hourly rate plus the upfront payment's share of that hour. */
 static void reserved_finish(const fs_purchase_terms *t,
@@ -243,6 +237,5 @@ const fs_purchase_option fs_purchase_reserved = {
                    "on-demand pool beside them",
     .resolve = reserved_resolve,
     .terminate = reserved_terminate,
-    .cut = reserved_cut,
     .finish = reserved_finish,
 };

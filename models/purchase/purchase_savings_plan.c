@@ -154,9 +154,9 @@ static void plan_close(void *state)
 }
 
 /* An instance's life [t0, t1) into the hours' usage, and its GPU-hours
- * into the meter. */
-static void add_life(const fs_purchase_terms *t, const fs_purchase_bill *b,
-                     double t0, double t1)
+ * into the meter (the horizon cuts a life as a termination would). */
+static void plan_terminate(const fs_purchase_terms *t,
+                           const fs_purchase_bill *b, double t0, double t1)
 {
     plan_state *s = b->state;
     if (t1 > b->cal->horizon_s)
@@ -170,18 +170,6 @@ static void add_life(const fs_purchase_terms *t, const fs_purchase_bill *b,
         if (e > a)
             s->usage[h] += (e - a) * t->price / 3600;
     }
-}
-
-static void plan_terminate(const fs_purchase_terms *t,
-                           const fs_purchase_bill *b, double t0, double t1)
-{
-    add_life(t, b, t0, t1);
-}
-
-static void plan_cut(const fs_purchase_terms *t, const fs_purchase_bill *b,
-                     double t0)
-{
-    add_life(t, b, t0, b->cal->horizon_s);
 }
 
 /* Every hour's bill; each charge spread over its hour's span (an hour
@@ -220,10 +208,8 @@ const fs_purchase_option fs_purchase_savings_plan = {
     .focus_category = "Committed",
     .bill_label = "on the savings plan",
     .keys = plan_keys,
-    .fixed_count = NULL,
     .resolve = plan_resolve,
     .terminate = plan_terminate,
-    .cut = plan_cut,
     .finish = plan_finish,
     .open = plan_open,
     .close = plan_close,

@@ -103,27 +103,16 @@ static int spot_resolve(const fs_purchase_reader *rd, fs_purchase_terms *t)
     return fs_purchase_read_price(rd, FS_PRICE_SPOT, t);
 }
 
-/* A life [t0, t1): at the constant price, or at the trace's. */
-static void bill_life(const fs_purchase_terms *t, const fs_purchase_bill *b,
-                      double t0, double t1)
+/* A life [t0, t1): at the constant price, or at the trace's.  Without a
+ * minimum, the horizon cuts a life as a termination would. */
+static void spot_terminate(const fs_purchase_terms *t,
+                           const fs_purchase_bill *b, double t0, double t1)
 {
     const fs_spot_price *sp = b->state;
     if (sp && sp->n)
         fs_spot_price_bill(sp, b->meter, b->cal, t0, t1, b->gpus);
     else
         fs_bill_on_demand(b->meter, b->cal, t0, t1, t->price, b->gpus, 0);
-}
-
-static void spot_terminate(const fs_purchase_terms *t,
-                           const fs_purchase_bill *b, double t0, double t1)
-{
-    bill_life(t, b, t0, t1);
-}
-
-static void spot_cut(const fs_purchase_terms *t, const fs_purchase_bill *b,
-                     double t0)
-{
-    bill_life(t, b, t0, b->cal->horizon_s);
 }
 
 /* The pool's price trace, loaded once per run (checked already when the
@@ -165,8 +154,6 @@ const fs_purchase_option fs_purchase_spot = {
                    "interrupted instances are replaced, not autoscaled",
     .resolve = spot_resolve,
     .terminate = spot_terminate,
-    .cut = spot_cut,
-    .finish = fs_purchase_nothing_owed,
     .open = spot_open,
     .close = spot_close,
 };

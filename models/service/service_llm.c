@@ -64,7 +64,7 @@ static int llm_engine_args(const fs_call *c, fs_llm_service *l, char *why,
     const char *f = fs_call_get(c, "profile");
     l->engine_set = e != NULL;
     if (!e)
-        e = "vllm";
+        e = fs_llm_engine_default();
     if (!e[0] || strlen(e) >= sizeof l->engine) {
         snprintf(why, whylen, "llm(): engine: expected a profile name of 1 "
                  "to %zu characters (vllm, vllm@0.2, trt-llm, ...)",

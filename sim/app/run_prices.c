@@ -77,8 +77,8 @@ static int probe_hour(const fs_pool_conf *p, double busy_s, double *paid,
     fs_purchase_bill b = {&m, &cal, (int)p->gpus_per_instance, state, &un,
                           NULL};
     if (busy_s > 0)
-        o->cut(&p->terms, &b, 3600 - busy_s);
-    o->finish(&p->terms, &b, 1);
+        fs_purchase_cut(o, &p->terms, &b, 3600 - busy_s);
+    fs_purchase_finish(o, &p->terms, &b, 1);
     *paid = *unused = 0;
     for (size_t i = 0; i < cal.nmonths; i++) {
         *paid += m.usd[i];

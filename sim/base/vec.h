@@ -42,4 +42,13 @@ static inline void *fs_vec_grow(void *items, size_t *cap, size_t need,
     return fs_vec_realloc(items, cap, need, elem);
 }
 
+/* A full ring buffer (the FIFOs of waiting requests and of start times):
+ * len items of elem bytes from index *head on, wrapping at *cap (a power
+ * of two, or 0 for none yet), unrolled oldest first into a new array of
+ * twice *cap items (first when *cap is 0), the ring freed.  Returns the
+ * array, with *head 0 and *cap the new capacity; NULL when out of memory,
+ * the ring, *head and *cap as they were. */
+void *fs_ring_grow(void *ring, size_t *head, size_t len, size_t *cap,
+                   size_t first, size_t elem);
+
 #endif

@@ -36,12 +36,14 @@ static int foreign_keys(fs_reader *rd, const fs_purchase_option *mine)
     return 0;
 }
 
-/* pricing = NAME: a purchase option of the registry (models/purchase/purchase.c). */
+/* pricing = NAME: a purchase option of the registry (models/purchase/purchase.c);
+ * without the key, the one billed at the list price (on demand). */
 static int parse_pricing(fs_reader *rd, fs_pool_conf *p)
 {
     fs_config_entry *e = fs_rd_entry(rd, "pricing");
-    p->purchase = fs_purchase_find(e ? e->value : "on-demand");
-    if (!p->purchase) {
+    p->purchase = e ? fs_purchase_find(e->value)
+                    : fs_purchase_committing(FS_COMMIT_NONE);
+    if (!p->purchase && e) {
         char why[512];
         fs_purchase_why_unknown(e->value, why, sizeof why);
         return fs_rd_bad(rd, e, "%s", why);
@@ -308,12 +310,10 @@ static int key_catalog_price(void *ctx, int column, double *usd,
         return -1;
     double rate = it ? fs_instance_price(it, column) : NAN;
     if (isnan(rate)) {
-        static const char *const cols[] = {"on-demand", "spot",
-                                           "1-year reserved",
-                                           "3-year reserved"};
         char what[256];
         snprintf(what, sizeof what, "price (the catalog has no %s price for "
-                 "%s%s%s; set price = $ per instance-hour)", cols[column],
+                 "%s%s%s; set price = $ per instance-hour)",
+                 fs_purchase_column_words(column),
                  it ? it->name : p->gpu.name, p->provider[0] ? " at " : "",
                  p->provider);
         return fs_rd_missing(k->rd, what);

@@ -158,10 +158,11 @@ static int link_one(fs_scenario *sc, size_t i, fs_error *err)
         fs_pool_conf *f = &sc->pools[j];
         if (strcmp(f->name, e->value) != 0)
             continue;
-        if (j == i || strcmp(f->purchase->name, "on-demand") != 0) {
+        const fs_purchase_option *od = fs_purchase_committing(FS_COMMIT_NONE);
+        if (j == i || f->purchase != od) {
             snprintf(why, sizeof why, "pool %s is %s; a fallback must be an "
-                     "on-demand pool", f->name,
-                     j == i ? "this pool" : f->purchase->name);
+                     "%s pool", f->name,
+                     j == i ? "this pool" : f->purchase->name, od->name);
             return fs_rd_bad(&rd, e, "%s", why);
         }
         if (f->scale != FS_SCALE_FIXED) {

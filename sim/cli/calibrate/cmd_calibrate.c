@@ -80,7 +80,7 @@ static int parse(calib_args *a, int argc, char **argv)
 {
     memset(a, 0, sizeof *a);
     a->dir = fs_catalog_default_dir();
-    a->engine = "vllm";
+    a->engine = fs_llm_engine_default();
     a->precision = "bf16";
     a->tp = "1";
     a->files = calloc((size_t)argc, sizeof *a->files);

@@ -177,8 +177,9 @@ static void billing_finish(fs_pool *p)
     fs_purchase_bill bill = pool_bill(p);
     for (int i = 0; i < p->cap.max; i++)
         if (p->cap.inst[i].state != FS_INSTANCE_FREE)
-            o->cut(&p->conf->terms, &bill, p->cap.inst[i].launched);
-    o->finish(&p->conf->terms, &bill, p->conf->count);
+            fs_purchase_cut(o, &p->conf->terms, &bill,
+                            p->cap.inst[i].launched);
+    fs_purchase_finish(o, &p->conf->terms, &bill, p->conf->count);
 }
 
 static void billing_free(fs_pool *p)

@@ -10,6 +10,7 @@
 #include "sim/base/vec.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,19 @@ void fs_results_init(fs_results *r)
     memset(r, 0, sizeof *r);
 }
 
+/* The row arrays the results own, each by where its pointer and its
+ * capacity are and its row's size: what fs_results_free counts and frees,
+ * so that a new table is one line here beside its DEFINE_ADD below. */
+#define OWNED(arr)                                                           \
+    {offsetof(fs_results, arr), offsetof(fs_results, arr##_cap),           \
+     sizeof *((fs_results *)0)->arr}
+static const struct owned {
+    size_t rows, cap, size;
+} owned[] = {
+    OWNED(costs), OWNED(util),   OWNED(latency), OWNED(pools),
+    OWNED(jobs),  OWNED(allocs), OWNED(interrupts), OWNED(slices),
+};
+
 /* Frees the rows and scenario_text (which the results own: malloc'd by
  * whoever filled them), and leaves r as fs_results_init left it. */
 void fs_results_free(fs_results *r)
@@ -53,22 +67,13 @@ void fs_results_free(fs_results *r)
     if (!r)
         return;
     free(r->scenario_text);
-    count_bytes(0, r->costs_cap * sizeof *r->costs +
-                   r->util_cap * sizeof *r->util +
-                   r->latency_cap * sizeof *r->latency +
-                   r->pools_cap * sizeof *r->pools +
-                   r->jobs_cap * sizeof *r->jobs +
-                   r->interrupts_cap * sizeof *r->interrupts +
-                   r->allocs_cap * sizeof *r->allocs +
-                   r->slices_cap * sizeof *r->slices);
-    free(r->slices);
-    free(r->allocs);
-    free(r->costs);
-    free(r->util);
-    free(r->latency);
-    free(r->pools);
-    free(r->jobs);
-    free(r->interrupts);
+    size_t bytes = 0;
+    for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++) {
+        char *base = (char *)r;
+        bytes += *(size_t *)(base + owned[k].cap) * owned[k].size;
+        free(*(void **)(base + owned[k].rows));
+    }
+    count_bytes(0, bytes);
     fs_results_init(r);
 }
 

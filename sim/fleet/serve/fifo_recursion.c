@@ -2,6 +2,7 @@
  * recursion instead of completion events; see fifo_recursion.h. */
 #include "sim/fleet/serve/fifo_recursion.h"
 #include "sim/scenario/scenario_limits.h"
+#include "sim/base/vec.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -110,16 +111,11 @@ static void replace_top(double *a, size_t n, double t)
 /* Doubles the full ring, oldest first.  -1 when out of memory. */
 static int ring_grow(fs_fifo *f)
 {
-    size_t cap = f->cap * 2;
-    double *b = malloc(cap * sizeof *b);
+    double *b = fs_ring_grow(f->start, &f->head, f->len, &f->cap, 64,
+                             sizeof *b);
     if (!b)
         return -1;
-    for (size_t i = 0; i < f->len; i++)
-        b[i] = f->start[(f->head + i) & (f->cap - 1)];
-    free(f->start);
     f->start = b;
-    f->head = 0;
-    f->cap = cap;
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "models/service/service.h"
+#include "sim/base/vec.h"
 
 typedef struct fs_queue {
     fs_request *buf;
@@ -33,17 +34,11 @@ static inline void fs_queue_free(fs_queue *q)
 static inline int fs_queue_push(fs_queue *q, fs_request r)
 {
     if (q->len == q->cap) {
-        size_t cap = q->cap ? q->cap * 2 : 64;
-        fs_request *b = malloc(cap * sizeof *b);
+        fs_request *b = fs_ring_grow(q->buf, &q->head, q->len, &q->cap, 64,
+                                     sizeof *b);
         if (!b)
             return -1;
-        /* Unroll the ring into the new buffer, oldest first. */
-        for (size_t i = 0; i < q->len; i++)
-            b[i] = q->buf[(q->head + i) & (q->cap - 1)];
-        free(q->buf);
         q->buf = b;
-        q->head = 0;
-        q->cap = cap;
     }
     q->buf[(q->head + q->len++) & (q->cap - 1)] = r;
     q->work += r.demand;

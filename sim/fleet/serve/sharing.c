@@ -4,17 +4,24 @@
 #include <assert.h>
 #include <stdlib.h>
 
+/* One slot per server index.  A GPU's replicas are the servers
+ * g * n .. g * n + n - 1, so there are never more GPUs than servers and
+ * slot g also holds GPU g's count: one allocation with the sharing. */
+typedef struct share_slot {
+    int busy;               /* as GPU g: busy replicas */
+    double since;           /* as GPU g: last start or stop */
+    double left;            /* as server i: work left, seconds alone */
+    char running;           /* as server i: holds a share */
+    char fluid;             /* as server i: joined (an LLM replica that
+                               times its own iterations): no completion
+                               to reschedule */
+} share_slot;
+
 struct fs_sharing {
     fs_servers *p;
     int n;                  /* replicas per GPU */
     fs_handler done;        /* completions call it (dispatch's) */
-    int *busy;              /* per GPU: busy replicas */
-    double *since;          /* per GPU: last start or stop */
-    double *left;           /* per server: work left, seconds alone */
-    char *running;          /* per server: holds a share */
-    char *fluid;            /* per server: joined (an LLM replica that
-                               times its own iterations): no completion
-                               to reschedule */
+    share_slot slot[];      /* nservers of them (at least one) */
 };
 
 double fs_sharing_rate(fs_sharing_kind kind, double efficiency, double cap,
@@ -29,33 +36,17 @@ double fs_sharing_rate(fs_sharing_kind kind, double efficiency, double cap,
 
 fs_sharing *fs_sharing_new(fs_servers *p)
 {
-    fs_sharing *sh = calloc(1, sizeof *sh);
     size_t n = p->nservers ? p->nservers : 1;
-    if (!sh)
-        return NULL;
-    sh->p = p;
-    sh->n = p->nshapes;
-    sh->busy = calloc(n, sizeof *sh->busy);
-    sh->since = calloc(n, sizeof *sh->since);
-    sh->left = calloc(n, sizeof *sh->left);
-    sh->running = calloc(n, 1);
-    sh->fluid = calloc(n, 1);
-    if (!sh->busy || !sh->since || !sh->left || !sh->running || !sh->fluid) {
-        fs_sharing_free(sh);
-        return NULL;
+    fs_sharing *sh = calloc(1, sizeof *sh + n * sizeof sh->slot[0]);
+    if (sh) {
+        sh->p = p;
+        sh->n = p->nshapes;
     }
     return sh;
 }
 
 void fs_sharing_free(fs_sharing *sh)
 {
-    if (!sh)
-        return;
-    free(sh->busy);
-    free(sh->since);
-    free(sh->left);
-    free(sh->running);
-    free(sh->fluid);
     free(sh);
 }
 
@@ -83,17 +74,17 @@ static double level(const fs_sharing *sh, int k)
 static void advance(fs_sharing *sh, size_t g, double now)
 {
     fs_servers *p = sh->p;
-    int k = sh->busy[g];
-    double dt = now - sh->since[g];
-    sh->since[g] = now;
+    int k = sh->slot[g].busy;
+    double dt = now - sh->slot[g].since;
+    sh->slot[g].since = now;
     if (k == 0 || dt <= 0)
         return;
     double r = rate(sh, k), share = level(sh, k) / k;
     for (size_t i = g * (size_t)sh->n; i < (g + 1) * (size_t)sh->n; i++)
-        if (sh->running[i]) {
-            sh->left[i] -= dt * r;
-            if (sh->left[i] < 0)
-                sh->left[i] = 0;
+        if (sh->slot[i].running) {
+            sh->slot[i].left -= dt * r;
+            if (sh->slot[i].left < 0)
+                sh->slot[i].left = 0;
             fs_servers_account(p, p->servers[i].busy_k, now - dt, now,
                                share);
         }
@@ -117,13 +108,14 @@ static int reschedule(fs_sharing *sh, size_t g, const fs_server *skip,
 {
     fs_servers *p = sh->p;
     fs_engine *e = p->sim->engine;
-    double r = rate(sh, sh->busy[g]);
+    double r = rate(sh, sh->slot[g].busy);
     for (size_t i = g * (size_t)sh->n; i < (g + 1) * (size_t)sh->n; i++) {
         fs_server *s = &p->servers[i];
-        if (!sh->running[i] || sh->fluid[i] || s == skip)
+        if (!sh->slot[i].running || sh->slot[i].fluid || s == skip)
             continue;
         fs_engine_cancel(e, s->timer);
-        s->timer = fs_engine_at(e, now + sh->left[i] / r, sh->done, s, 0);
+        s->timer = fs_engine_at(e, now + sh->slot[i].left / r, sh->done, s,
+                                0);
         if (!s->timer)
             return -1;
     }
@@ -136,31 +128,31 @@ fs_event_handle fs_sharing_start(fs_sharing *sh, fs_server *s, double t,
     fs_servers *p = sh->p;
     size_t i = (size_t)(s - p->servers), g = i / (size_t)sh->n;
     double now = fs_engine_now(p->sim->engine);
-    assert(!sh->running[i]);
+    assert(!sh->slot[i].running);
     sh->done = done;
     advance(sh, g, now);
-    set_level(sh, now, sh->busy[g], sh->busy[g] + 1);
-    sh->busy[g]++;
-    sh->running[i] = 1;
-    sh->left[i] = t;
+    set_level(sh, now, sh->slot[g].busy, sh->slot[g].busy + 1);
+    sh->slot[g].busy++;
+    sh->slot[i].running = 1;
+    sh->slot[i].left = t;
     if (reschedule(sh, g, s, now))
         return 0;
-    return fs_engine_at(p->sim->engine, now + t / rate(sh, sh->busy[g]),
-                        done, s, 0);
+    return fs_engine_at(p->sim->engine,
+                        now + t / rate(sh, sh->slot[g].busy), done, s, 0);
 }
 
 void fs_sharing_stop(fs_sharing *sh, fs_server *s, double now)
 {
     fs_servers *p = sh->p;
     size_t i = (size_t)(s - p->servers), g = i / (size_t)sh->n;
-    if (!sh->running[i])
+    if (!sh->slot[i].running)
         return;
     advance(sh, g, now);
-    set_level(sh, now, sh->busy[g], sh->busy[g] - 1);
-    sh->busy[g]--;
-    sh->running[i] = 0;
-    sh->fluid[i] = 0;
-    if (sh->busy[g] && reschedule(sh, g, s, now)) {
+    set_level(sh, now, sh->slot[g].busy, sh->slot[g].busy - 1);
+    sh->slot[g].busy--;
+    sh->slot[i].running = 0;
+    sh->slot[i].fluid = 0;
+    if (sh->slot[g].busy && reschedule(sh, g, s, now)) {
         fs_error_set(p->sim->err, "out of memory scheduling completions");
         fs_sim_fail(p->sim);
     }
@@ -170,14 +162,14 @@ void fs_sharing_join(fs_sharing *sh, fs_server *s, double now)
 {
     fs_servers *p = sh->p;
     size_t i = (size_t)(s - p->servers), g = i / (size_t)sh->n;
-    if (sh->running[i])
+    if (sh->slot[i].running)
         return;
     advance(sh, g, now);
-    set_level(sh, now, sh->busy[g], sh->busy[g] + 1);
-    sh->busy[g]++;
-    sh->running[i] = 1;
-    sh->fluid[i] = 1;
-    sh->left[i] = 0;
+    set_level(sh, now, sh->slot[g].busy, sh->slot[g].busy + 1);
+    sh->slot[g].busy++;
+    sh->slot[i].running = 1;
+    sh->slot[i].fluid = 1;
+    sh->slot[i].left = 0;
     if (reschedule(sh, g, s, now)) {
         fs_error_set(p->sim->err, "out of memory scheduling completions");
         fs_sim_fail(p->sim);
@@ -187,7 +179,7 @@ void fs_sharing_join(fs_sharing *sh, fs_server *s, double now)
 double fs_sharing_speed(const fs_sharing *sh, const fs_server *s)
 {
     size_t i = (size_t)(s - sh->p->servers), g = i / (size_t)sh->n;
-    return rate(sh, sh->busy[g] > 0 ? sh->busy[g] : 1);
+    return rate(sh, sh->slot[g].busy > 0 ? sh->slot[g].busy : 1);
 }
 
 void fs_sharing_finish(fs_sharing *sh, double horizon)

@@ -162,7 +162,8 @@ int fs_collect_costs(fs_world *w)
             }
             /* A commitment's instances after its term: on-demand rows. */
             if (p->after_term.gpu_hours[m] > 0 &&
-                add_cost_row(sim, p, m, "on-demand", "",
+                add_cost_row(sim, p, m,
+                             fs_purchase_committing(FS_COMMIT_NONE)->name, "",
                              fs_meter_cents(p->after_term.usd, m),
                              p->after_term.gpu_hours[m]))
                 return -1;
