@@ -12,6 +12,7 @@
 #include "sim/app/app_msg.h"   /* FS_EXIT_*, fs_fail, fs_print_line */
 
 #include "sim/cli/shared/parse_options.h"
+#include "sim/cli/shared/options_common.h"
 
 int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);

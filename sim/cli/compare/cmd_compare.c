@@ -83,8 +83,7 @@ typedef struct compare_opts {
 } compare_opts;
 
 const fs_option fs_options_compare[] = {
-    OPT_STRING(0, "db", compare_opts, db, "FILE",
-               "the results database (never created)"),
+    OPT__DB_READ(compare_opts, db),
     OPT_STRING(0, "format", compare_opts, format, "table|csv|json|markdown",
                "table (default) and markdown for people, csv and json for "
                "programs"),

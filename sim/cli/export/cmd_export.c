@@ -96,8 +96,7 @@ typedef struct export_args {
 } export_args;
 
 const fs_option fs_options_export[] = {
-    OPT_STRING(0, "db", export_args, db, "FILE",
-               "the results database (never created)"),
+    OPT__DB_READ(export_args, db),
     OPT_STRING_F(0, "format", export_args, format, "focus|csv",
                  "a FOCUS 1.2 cost and usage dataset, or plain CSV",
                  FS_OPTION_REQUIRED),

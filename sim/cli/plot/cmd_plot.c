@@ -21,8 +21,7 @@ typedef struct plot_args {
 } plot_args;
 
 const fs_option fs_options_plot[] = {
-    OPT_STRING(0, "db", plot_args, db, "FILE",
-               "the results database (never created)"),
+    OPT__DB_READ(plot_args, db),
     OPT_STRING_F(0, "chart", plot_args, chart, "NAME",
                  "the chart (see below)", FS_OPTION_REQUIRED),
     OPT_STRING_F(0, "out", plot_args, out, "FILE.png|svg|pdf",

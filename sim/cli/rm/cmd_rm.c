@@ -16,8 +16,7 @@ typedef struct rm_opts {
 } rm_opts;
 
 const fs_option fs_options_rm[] = {
-    OPT_STRING(0, "db", rm_opts, db, "FILE",
-               "the results database (never created)"),
+    OPT__DB_READ(rm_opts, db),
     OPT_END(),
 };
 

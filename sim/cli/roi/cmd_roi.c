@@ -109,8 +109,7 @@ static int take_rate(const char *cmd, const char *opt, const char *v,
 }
 
 const fs_option fs_options_roi[] = {
-    OPT_STRING(0, "db", roi_opts, db, "FILE",
-               "the results database (never created)"),
+    OPT__DB_READ(roi_opts, db),
     OPT_STRING(0, "pool", roi_opts, pool, "POOL", "one pool only"),
     OPT_STRING(0, "term", roi_opts, term, "1y|3y",
                "the reservation's term (default 1y)"),

@@ -14,8 +14,7 @@ typedef struct runs_opts {
 } runs_opts;
 
 const fs_option fs_options_runs[] = {
-    OPT_STRING(0, "db", runs_opts, db, "FILE",
-               "the results database (never created)"),
+    OPT__DB_READ(runs_opts, db),
     OPT_END(),
 };
 

@@ -46,10 +46,8 @@ static int take_max_events(const char *cmd, const char *name, const char *v,
 }
 
 const fs_option fs_run_common_options[] = {
-    OPT_STRING(0, "db", fs_run_common, db, "FILE",
-               "results database (created if missing)"),
-    OPT_INT(0, "seed", fs_run_common, seed, "N",
-            "overrides [scenario] seed", 0, LONG_MAX),
+    OPT__DB_CREATE(fs_run_common, db),
+    OPT__SEED(fs_run_common, seed),
     OPT_INT(0, "replications", fs_run_common, replications, "N",
             "overrides [scenario] replications (runs 0..N-1, each its own "
             "random streams, each stored as a run)", 1, LONG_MAX),
