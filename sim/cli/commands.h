@@ -33,10 +33,11 @@ int cmd_plan(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 
 /* The option tables, one a command (main.c lists them with the
- * commands; help and the reference are printed from them). */
+ * commands; help and the reference are printed from them); runs and rm
+ * share fs_options_db_read, --db alone (run_args.c). */
 extern const fs_option fs_options_run[], fs_options_sweep[],
-    fs_options_plan[], fs_options_runs[], fs_options_compare[],
-    fs_options_rm[], fs_options_import[], fs_options_merge[],
+    fs_options_plan[], fs_options_db_read[], fs_options_compare[],
+    fs_options_import[], fs_options_merge[],
     fs_options_roi[], fs_options_export[], fs_options_plot[],
     fs_options_report[], fs_options_trace[], fs_options_catalog[],
     fs_options_fit[], fs_options_calibrate[], fs_options_commit[];
