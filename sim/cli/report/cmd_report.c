@@ -131,8 +131,8 @@ static int write_review(const report_args *a, const fs_report *r,
     fs_outfile out = {0};
     if (rc == 0 && fs_outfile_open(&out, a->out, err) == 0) {
         errno = 0;
-        int w = a->md ? fs_report_write_md(r, files, out.f)
-                      : fs_report_write_html(r, out.f);
+        int w = fs_report_write(r, a->md ? &fs_report_md : &fs_report_html,
+                                files, out.f);
         int e = errno ? errno : EIO;   /* the write that failed set it */
         rc = w ? fs_error_set(err, "%s: cannot write: %s", a->out,
                               strerror(e))

@@ -48,15 +48,25 @@ int fs_rtable_add(fs_rtable *t, const char *text, fs_error *err)
     return fs_rtable_addf(t, err, "%s", text);
 }
 
-void fs_report_write_runs(FILE *out, const fs_report *r,
-                          void (*esc)(FILE *, const char *))
+int fs_report_write(const fs_report *r, const fs_report_format *f,
+                    char *const *chart_files, FILE *out)
 {
+    f->head(out);
     fputs("Runs: ", out);
     for (size_t i = 0; i < r->nruns; i++) {
         fputs(i ? ", " : "", out);
-        esc(out, r->run_names[i]);
+        f->esc(out, r->run_names[i]);
     }
     fputs(". Baseline: ", out);
-    esc(out, r->baseline_name);
+    f->esc(out, r->baseline_name);
     fputs(".", out);
+    fputs(f->after_runs, out);
+    f->brief(out, &r->brief);
+    for (int k = 0; k < FS_REPORT_TABLES; k++)
+        f->table(out, &r->tables[k]);
+    fputs(f->charts, out);
+    for (size_t i = 0; i < r->ncharts; i++)
+        f->chart(out, &r->charts[i], chart_files ? chart_files[i] : NULL);
+    fputs(f->tail, out);
+    return ferror(out) ? -1 : 0;
 }
