@@ -74,6 +74,21 @@ const fs_option fs_run_common_options[] = {
     OPT_END(),
 };
 
+int fs_parse_scenario_args(const char *cmd, int argc, char **argv,
+                           const fs_option *opts, void *base,
+                           const char **scenario)
+{
+    const char *operands[2];
+    int n = 0;
+    int rc = fs_parse_options_few(cmd, argc, argv, opts, base, operands, 2,
+                                  &n);
+    if (rc == 0 && n > 1)
+        rc = fs_usage_error(cmd, "one scenario at a time ('%s' and '%s')",
+                            operands[0], operands[1]);
+    *scenario = n ? operands[0] : NULL;
+    return rc;
+}
+
 int fs_run_common_init(fs_run_common *c, int argc)
 {
     memset(c, 0, sizeof *c);

@@ -24,6 +24,14 @@ typedef struct fs_run_common {
 
 extern const fs_option fs_run_common_options[];
 
+/* Reads argv[1..argc) of a command of one SCENARIO operand (run, sweep,
+ * plan) against opts into base: *scenario the operand, NULL when none is
+ * given (each command says how to name one); two are refused.  0, or the
+ * usage error's exit status. */
+int fs_parse_scenario_args(const char *cmd, int argc, char **argv,
+                           const fs_option *opts, void *base,
+                           const char **scenario);
+
 /* The defaults, and room in sets for argc values; 0, or -1 when out of
  * memory.  fs_run_common_free frees what it holds. */
 int fs_run_common_init(fs_run_common *c, int argc);

@@ -75,14 +75,8 @@ static int parse_args(int argc, char **argv, fs_sweep_options *o)
     memset(o, 0, sizeof *o);
     if (fs_run_common_init(&o->c, argc))
         return fs_fail("out of memory");
-    const char *operands[2];
-    int n = 0;
-    int rc = fs_parse_options_few("sweep", argc, argv, fs_options_sweep, o,
-                                  operands, 2, &n);
-    if (rc == 0 && n > 1)
-        rc = usage("one scenario at a time ('%s' and '%s')", operands[0],
-                   operands[1]);
-    o->scenario = n ? operands[0] : NULL;
+    int rc = fs_parse_scenario_args("sweep", argc, argv, fs_options_sweep, o,
+                                    &o->scenario);
     if (rc)
         return rc;
     if (!o->scenario)
