@@ -89,7 +89,7 @@ int fs_parse_scenario_args(const char *cmd, int argc, char **argv,
     return rc;
 }
 
-int fs_run_common_init(fs_run_common *c, int argc)
+static int common_init(fs_run_common *c, int argc)
 {
     memset(c, 0, sizeof *c);
     c->db = FS_DEFAULT_DB;
@@ -107,7 +107,7 @@ void fs_run_common_free(fs_run_common *c)
     c->sets = NULL;
 }
 
-void fs_run_common_finish(fs_run_common *c)
+static void common_finish(fs_run_common *c)
 {
     if (c->seed >= 0) {
         snprintf(c->seed_set, sizeof c->seed_set, "scenario.seed=%ld",
@@ -119,6 +119,18 @@ void fs_run_common_finish(fs_run_common *c)
                  c->replications);
         c->sets[c->nsets++] = c->reps_set;
     }
+}
+
+int fs_run_common_parse(const char *cmd, int argc, char **argv,
+                        const fs_option *opts, void *base, fs_run_common *c,
+                        const char **scenario)
+{
+    if (common_init(c, argc))
+        return fs_fail("out of memory");
+    int rc = fs_parse_scenario_args(cmd, argc, argv, opts, base, scenario);
+    if (rc == 0)
+        common_finish(c);
+    return rc;
 }
 
 int fs_run_common_progress(const fs_run_common *c, const char *cmd,

@@ -73,10 +73,8 @@ const fs_option fs_options_sweep[] = {
 static int parse_args(int argc, char **argv, fs_sweep_options *o)
 {
     memset(o, 0, sizeof *o);
-    if (fs_run_common_init(&o->c, argc))
-        return fs_fail("out of memory");
-    int rc = fs_parse_scenario_args("sweep", argc, argv, fs_options_sweep, o,
-                                    &o->scenario);
+    int rc = fs_run_common_parse("sweep", argc, argv, fs_options_sweep, o,
+                                 &o->c, &o->scenario);
     if (rc)
         return rc;
     if (!o->scenario)
@@ -91,7 +89,6 @@ static int parse_args(int argc, char **argv, fs_sweep_options *o)
     o->shard.count = o->shard.automatic ? o->shard_count : o->shard.count;
     if (fs_sweep_shard_resolve(&o->shard, why, sizeof why))
         return usage("%s", why);
-    fs_run_common_finish(&o->c);
     return FS_EXIT_OK;
 }
 
