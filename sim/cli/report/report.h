@@ -4,6 +4,7 @@
 #ifndef FS_CLI_REPORT_H
 #define FS_CLI_REPORT_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stddef.h>
 #include "sim/base/error.h"
@@ -40,6 +41,12 @@ typedef struct fs_rsaving {
     char key[300];      /* what it is about (run, pool): one each */
     char text[1200];    /* one plain sentence, names as they are */
 } fs_rsaving;
+
+/* Appends to the strings v[0..*n) (room *cap, grown as fs_vec_grow
+ * does) one formatted as vprintf does: 0, or -1 with err.  The cells of a
+ * table and the lines of the brief are both such lists (report_table.c). */
+int fs_report_vappend(char ***v, size_t *n, size_t *cap, fs_error *err,
+                      const char *fmt, va_list ap);
 
 /* A growable list of sentences. */
 typedef struct fs_rlines {

@@ -12,26 +12,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+int fs_report_vappend(char ***v, size_t *n, size_t *cap, fs_error *err,
+                      const char *fmt, va_list ap)
+{
+    char **grown = fs_vec_grow(*v, cap, *n + 1, sizeof *grown);
+    if (!grown)
+        return fs_error_set(err, "out of memory");
+    *v = grown;
+    if (vasprintf(&grown[*n], fmt, ap) < 0)
+        return fs_error_set(err, "out of memory");
+    ++*n;
+    return 0;
+}
+
 static int add_formatted(fs_rtable *t, fs_error *err, const char *fmt,
                          va_list ap)
 {
-    char **c = fs_vec_grow(t->cells, &t->cap, t->ncells + 1, sizeof *c);
-    if (!c)
-        return fs_error_set(err, "out of memory");
-    t->cells = c;
-    va_list again;
-    va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    char *s = n < 0 ? NULL : malloc((size_t)n + 1);
-    if (!s) {
-        va_end(again);
-        return fs_error_set(err, "out of memory");
-    }
-    vsnprintf(s, (size_t)n + 1, fmt, again);
-    va_end(again);
-    t->cells[t->ncells++] = s;
+    int rc = fs_report_vappend(&t->cells, &t->ncells, &t->cap, err, fmt, ap);
     t->nrows = t->ncells / (size_t)t->ncols;
-    return 0;
+    return rc;
 }
 
 int fs_rtable_addf(fs_rtable *t, fs_error *err, const char *fmt, ...)
