@@ -79,8 +79,7 @@ const fs_option fs_options_commit[] = {
                "at most a share B of the commitment unused in N% of runs"),
     OPT_STRING(0, "lp", commit_opts, lp, "FILE",
                "also write the model in CPLEX LP format"),
-    OPT_STRING(0, "format", commit_opts, format, "F",
-               "table (default), csv, json or markdown"),
+    OPT__FORMAT(commit_opts, format),
     OPT_END(),
 };
 

@@ -84,9 +84,7 @@ typedef struct compare_opts {
 
 const fs_option fs_options_compare[] = {
     OPT__DB_READ(compare_opts, db),
-    OPT_STRING(0, "format", compare_opts, format, "table|csv|json|markdown",
-               "table (default) and markdown for people, csv and json for "
-               "programs"),
+    OPT__FORMAT(compare_opts, format),
     OPT_STRING(0, "baseline", compare_opts, baseline, "RUN",
                "adds each other run's difference from RUN, absolute and "
                "percent"),

@@ -142,9 +142,7 @@ const fs_option fs_options_roi[] = {
     OPT_STRING(0, "lookback", roi_opts, lookback, "D",
                "size against the last D of the run (default: all of it; "
                "under 1h or longer than the run: usage error)"),
-    OPT_STRING(0, "format", roi_opts, format, "F",
-               "table (default), csv, json (one object per pool, with "
-               "cash_flow: [{month, usd, amortized_usd}]) or markdown"),
+    OPT__FORMAT(roi_opts, format),
     OPT_END(),
 };
 

@@ -46,8 +46,9 @@
                "engines.csv (vllm, trt-llm, sglang, NAME@VERSION; default " \
                "vllm)")
 
-/* The output formats of a table: compare, commit, roi, plan. */
-#define OPT__FORMAT_TABLE(T, f, h) \
-    OPT_STRING(0, "format", T, f, "table|csv|json|markdown", h)
+/* The output formats of a table of results: compare, commit, roi. */
+#define OPT__FORMAT(T, f) \
+    OPT_STRING(0, "format", T, f, "table|csv|json|markdown", "table " \
+               "(default) and markdown for people, csv and json for programs")
 
 #endif
