@@ -73,8 +73,7 @@ static int bad_input(const char *fmt, ...)
 }
 
 const fs_option fs_options_commit[] = {
-    OPT_STRING(0, "db", commit_opts, db, "FILE",
-               "the results database (default fleetsim.db)"),
+    OPT__DB_READ(commit_opts, db),
     OPT_STRING(0, "risk", commit_opts, risk, "unused<=B@pN",
                "at most a share B of the commitment unused in N% of runs"),
     OPT_STRING(0, "lp", commit_opts, lp, "FILE",

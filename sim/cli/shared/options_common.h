@@ -12,7 +12,7 @@
 #include "sim/cli/shared/parse_options.h"
 
 /* --db of a command that reads stored runs: runs, compare, rm, roi,
- * export, plot. */
+ * commit, export, plot. */
 #define OPT__DB_READ(T, f) \
     OPT_STRING(0, "db", T, f, "FILE", "the results database (never created)")
 /* --db of a command that stores runs: run, sweep, plan. */
