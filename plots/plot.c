@@ -373,14 +373,9 @@ int fs_plot_render_request(fs_store *s, const fs_plot_request *rq,
     }
     if (rq->nruns == 0)
         return fs_error_set(err, "no runs to plot");
-    const char *tmp = getenv("TMPDIR");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/fleetsim-plot.XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir))
-        return fs_error_set(err, "cannot make a temporary directory in %s: "
-                            "%s", tmp && *tmp ? tmp : "/tmp",
-                            strerror(errno));
+    if (fs_temp_dir("fleetsim-plot", dir, sizeof dir, err))
+        return -1;
     int rc = draw(s, rq, c, dir, term, ext, err);
     remove_tree(dir);
     if (rc == FS_PLOT_NO_GNUPLOT)
