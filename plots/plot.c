@@ -5,6 +5,7 @@
  * directory removed.  The charts are registered in `charts` below. */
 #include "plots/plot.h"
 #include "plots/plot_impl.h"
+#include "sim/base/datadir.h"
 #include "sim/base/outfile.h"
 
 #include <errno.h>
@@ -12,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,20 +94,9 @@ void fs_plot_chart_list(char *buf, size_t size)
     }
 }
 
-static int is_dir(const char *p)
-{
-    struct stat st;
-    return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 const char *fs_plot_template_dir(void)
 {
-    const char *env = getenv("FLEETSIM_PLOTS");
-    if (env && env[0])
-        return env;
-    if (is_dir(FS_PLOTS_DIR))
-        return FS_PLOTS_DIR;
-    return FS_SRCDIR "/plots";
+    return fs_data_dir("FLEETSIM_PLOTS", FS_PLOTS_DIR, FS_SRCDIR "/plots");
 }
 
 /* True when an executable `gnuplot` is in a directory of PATH. */
@@ -384,14 +373,9 @@ int fs_plot_render_request(fs_store *s, const fs_plot_request *rq,
     }
     if (rq->nruns == 0)
         return fs_error_set(err, "no runs to plot");
-    const char *tmp = getenv("TMPDIR");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/fleetsim-plot.XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir))
-        return fs_error_set(err, "cannot make a temporary directory in %s: "
-                            "%s", tmp && *tmp ? tmp : "/tmp",
-                            strerror(errno));
+    if (fs_temp_dir("fleetsim-plot", dir, sizeof dir, err))
+        return -1;
     int rc = draw(s, rq, c, dir, term, ext, err);
     remove_tree(dir);
     if (rc == FS_PLOT_NO_GNUPLOT)

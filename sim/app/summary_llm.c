@@ -11,6 +11,7 @@
 #include "sim/store/columns.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 static void ratio(double x, char *buf, size_t len)
@@ -100,6 +101,17 @@ static void format_rates(const fs_llm_row *m, llm_rates *rt)
     money(m->cost_per_mtok, rt->ma, sizeof rt->ma);
 }
 
+/* The n durations after n, in seconds, each as fs_format_seconds writes
+ * it, into s[0..n). */
+static void format_durations(char (*s)[16], int n, ...)
+{
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++)
+        fs_format_seconds(va_arg(ap, double), s[i], sizeof s[i]);
+    va_end(ap);
+}
+
 static void print_workloads(FILE *out, const fs_results *r)
 {
     fprintf(out, "\n  %-20s  %9s  %9s  %9s  %9s  %8s  %8s  %9s  %9s  %9s  "
@@ -114,18 +126,16 @@ static void print_workloads(FILE *out, const fs_results *r)
         const fs_llm_row *m = &l->llm;
         if (!m->is_llm)
             continue;
-        char t50[16], t99[16], p50[16], p99[16], sa[16], sb[16];
+        char s[4][16], sa[16], sb[16];   /* TTFT, TPOT: p50, p99 */
         llm_rates rt;
-        fs_format_seconds(l->ttft_p50_s, t50, sizeof t50);
-        fs_format_seconds(l->ttft_p99_s, t99, sizeof t99);
-        fs_format_seconds(l->tpot_p50_s, p50, sizeof p50);
-        fs_format_seconds(l->tpot_p99_s, p99, sizeof p99);
+        format_durations(s, 4, l->ttft_p50_s, l->ttft_p99_s, l->tpot_p50_s,
+                         l->tpot_p99_s);
         ratio(m->slo_ttft_attainment, sa, sizeof sa);
         ratio(m->slo_tpot_attainment, sb, sizeof sb);
         format_rates(m, &rt);
         fprintf(out, "  %-20.63s  %9s  %9s  %9s  %9s  %8s  %8s  %9s  %9s  "
-                "%9s  %9s\n", l->workload, t50, t99, p50, p99, sa, sb, rt.tin,
-                rt.tout, rt.mo, rt.ma);
+                "%9s  %9s\n", l->workload, s[0], s[1], s[2], s[3], sa, sb,
+                rt.tin, rt.tout, rt.mo, rt.ma);
         print_cached(out, m);
         print_spec(out, m);
         llm_slo_missed(out, "slo_ttft", m->slo_ttft_s,
@@ -156,15 +166,12 @@ static void print_pools(FILE *out, const fs_results *r)
                 "million tokens\n", r->pools[i].pool, m->tokens_in,
                 m->tokens_out, rt.tin, rt.tout, rt.mo, rt.ma);
         const fs_llm_pool_lat *t = &r->pools[i].llm_lat;
-        char a[16], b[16], c[16], d[16], e[16], f[16];
-        fs_format_seconds(t->ttft_p50_s, a, sizeof a);
-        fs_format_seconds(t->ttft_p99_s, b, sizeof b);
-        fs_format_seconds(t->tpot_p50_s, c, sizeof c);
-        fs_format_seconds(t->tpot_p99_s, d, sizeof d);
-        fs_format_seconds(t->e2e_p50_s, e, sizeof e);
-        fs_format_seconds(t->e2e_p99_s, f, sizeof f);
+        char s[6][16];
+        format_durations(s, 6, t->ttft_p50_s, t->ttft_p99_s, t->tpot_p50_s,
+                         t->tpot_p99_s, t->e2e_p50_s, t->e2e_p99_s);
         fprintf(out, "  %-20s  TTFT p50 %s p99 %s; TPOT p50 %s p99 %s; "
-                "end to end p50 %s p99 %s\n", "", a, b, c, d, e, f);
+                "end to end p50 %s p99 %s\n", "", s[0], s[1], s[2], s[3],
+                s[4], s[5]);
         print_cached(out, m);
     }
 }

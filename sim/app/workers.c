@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -132,6 +133,25 @@ pid_t fs_worker_fork(void)
         sigprocmask(SIG_SETMASK, &old, NULL);
         errno = e;
     }
+    return pid;
+}
+
+pid_t fs_worker_fork_pipes(int fds[][2], int n)
+{
+    int made = 0;
+    while (made < n && pipe(fds[made]) == 0)
+        made++;
+    pid_t pid = -1;
+    if (made == n) {
+        fflush(NULL);
+        pid = fs_worker_fork();
+    }
+    int e = errno;
+    for (int k = 0; pid < 0 && k < made; k++) {
+        close(fds[k][0]);
+        close(fds[k][1]);
+    }
+    errno = e;
     return pid;
 }
 

@@ -21,6 +21,12 @@
  * parent (which now signals it when terminated). */
 pid_t fs_worker_fork(void);
 
+/* fs_worker_fork after n pipes (fds[k][0] the end to read, fds[k][1] the
+ * end to write) and a flush of stdio, so that no buffered output is
+ * written twice: the worker's pid, 0 in the worker, or -1 with errno and
+ * every pipe closed when a pipe or the fork failed. */
+pid_t fs_worker_fork_pipes(int fds[][2], int n);
+
 /* Waits for worker pid (-1: any worker) to end, retrying on EINTR, and
  * stops signalling it before it is reaped (its pid is then free for
  * reuse).  Returns the pid reaped with its status, or -1 with errno. */

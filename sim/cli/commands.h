@@ -12,6 +12,7 @@
 #include "sim/app/app_msg.h"   /* FS_EXIT_*, fs_fail, fs_print_line */
 
 #include "sim/cli/shared/parse_options.h"
+#include "sim/cli/shared/options_common.h"
 
 int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
@@ -32,10 +33,11 @@ int cmd_plan(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 
 /* The option tables, one a command (main.c lists them with the
- * commands; help and the reference are printed from them). */
+ * commands; help and the reference are printed from them); runs and rm
+ * share fs_options_db_read, --db alone (run_args.c). */
 extern const fs_option fs_options_run[], fs_options_sweep[],
-    fs_options_plan[], fs_options_runs[], fs_options_compare[],
-    fs_options_rm[], fs_options_import[], fs_options_merge[],
+    fs_options_plan[], fs_options_db_read[], fs_options_compare[],
+    fs_options_import[], fs_options_merge[],
     fs_options_roi[], fs_options_export[], fs_options_plot[],
     fs_options_report[], fs_options_trace[], fs_options_catalog[],
     fs_options_fit[], fs_options_calibrate[], fs_options_commit[];

@@ -147,9 +147,7 @@ static void print_upfront_options(const fs_catalog *c)
 }
 
 const fs_option fs_options_catalog[] = {
-    OPT_STRING(0, "catalog", fs_catalog_args, dir, "DIR",
-               "the catalog directory (default $FLEETSIM_CATALOG, else the "
-               "installed one)"),
+    OPT__CATALOG(fs_catalog_args, dir),
     OPT_STRING(0, "model", fs_catalog_args, model, "M",
                "mig GPU: whether this LLM (a row of models.csv) fits each "
                "profile's slice"),

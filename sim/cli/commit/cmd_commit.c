@@ -73,14 +73,12 @@ static int bad_input(const char *fmt, ...)
 }
 
 const fs_option fs_options_commit[] = {
-    OPT_STRING(0, "db", commit_opts, db, "FILE",
-               "the results database (default fleetsim.db)"),
+    OPT__DB_READ(commit_opts, db),
     OPT_STRING(0, "risk", commit_opts, risk, "unused<=B@pN",
                "at most a share B of the commitment unused in N% of runs"),
     OPT_STRING(0, "lp", commit_opts, lp, "FILE",
                "also write the model in CPLEX LP format"),
-    OPT_STRING(0, "format", commit_opts, format, "F",
-               "table (default), csv, json or markdown"),
+    OPT__FORMAT(commit_opts, format),
     OPT_END(),
 };
 

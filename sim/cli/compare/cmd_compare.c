@@ -83,11 +83,8 @@ typedef struct compare_opts {
 } compare_opts;
 
 const fs_option fs_options_compare[] = {
-    OPT_STRING(0, "db", compare_opts, db, "FILE",
-               "the results database (never created)"),
-    OPT_STRING(0, "format", compare_opts, format, "table|csv|json|markdown",
-               "table (default) and markdown for people, csv and json for "
-               "programs"),
+    OPT__DB_READ(compare_opts, db),
+    OPT__FORMAT(compare_opts, format),
     OPT_STRING(0, "baseline", compare_opts, baseline, "RUN",
                "adds each other run's difference from RUN, absolute and "
                "percent"),

@@ -228,9 +228,7 @@ void fs_ci_table_free(fs_ci_table *t)
     free(t->metric);
     free(t->stat);
     free(t->delta);
-    t->metric = NULL;
-    t->stat = NULL;
-    t->delta = NULL;
+    *t = (fs_ci_table){0};   /* empty: freeing it again is harmless */
 }
 
 const char *fs_ci_group_name(const fs_ci_table *t, size_t g)

@@ -18,6 +18,7 @@
 #include "sim/base/textout.h"
 #include "sim/cli/export/export.h"
 #include "sim/cli/shared/help.h"
+#include "sim/cli/shared/run_args.h"
 #include "sim/base/outfile.h"
 #include "sim/store/store.h"
 
@@ -91,13 +92,11 @@ static void header(FILE *f, const char *const *cols)
 
 typedef struct export_args {
     const char *db, *format, *granularity, *out;
-    char **runs;
-    int nruns;
+    fs_run_args r;
 } export_args;
 
 const fs_option fs_options_export[] = {
-    OPT_STRING(0, "db", export_args, db, "FILE",
-               "the results database (never created)"),
+    OPT__DB_READ(export_args, db),
     OPT_STRING_F(0, "format", export_args, format, "focus|csv",
                  "a FOCUS 1.2 cost and usage dataset, or plain CSV",
                  FS_OPTION_REQUIRED),
@@ -111,8 +110,8 @@ const fs_option fs_options_export[] = {
 
 static int parse_args(int argc, char **argv, export_args *a)
 {
-    int rc = fs_parse_options("export", argc, argv, fs_options_export, a,
-                              (const char **)a->runs, &a->nruns);
+    int rc = fs_run_args_parse("export", argc, argv, fs_options_export, a,
+                               &a->r);
     if (rc)
         return rc;
     if (!a->format || (strcmp(a->format, "focus") && strcmp(a->format, "csv")))
@@ -125,9 +124,8 @@ static int parse_args(int argc, char **argv, export_args *a)
                               a->granularity);
     if (!a->out)
         return fs_usage_error("export", "where to? give --out FILE");
-    if (a->nruns == 0)
-        return fs_usage_error("export", "which runs? give at least one RUN "
-                              "(an id or a name; see `fleetsim runs`)");
+    if (a->r.n == 0)
+        return fs_run_args_none("export");
     return 0;
 }
 
@@ -138,12 +136,9 @@ static int export_runs(fs_store *s, const export_args *a, FILE *f,
     export_out out = {f, !strcmp(a->format, "focus")};
     double period = strcmp(a->granularity, "day") ? 3600 : 86400;
     header(f, out.focus ? fs_export_focus_columns : csv_columns);
-    for (int i = 0; i < a->nruns; i++) {
-        long id;
-        if (fs_store_find_run(s, a->runs[i], &id, err))
-            return -1;
+    for (int i = 0; i < a->r.n; i++) {
         fs_export_run r;
-        int rc = fs_export_read(s, id, &r, err);
+        int rc = fs_export_read(s, a->r.ids[i], &r, err);
         if (!rc && fs_export_rows(&r, period, emit, &out))
             rc = fs_error_set(err, "%s: cannot write (out of memory or "
                               "disk full)", a->out);
@@ -156,17 +151,14 @@ static int export_runs(fs_store *s, const export_args *a, FILE *f,
 
 int cmd_export(int argc, char **argv)
 {
-    export_args a = {FS_DEFAULT_DB, NULL, "hour", NULL, NULL, 0};
-    a.runs = calloc((size_t)argc, sizeof *a.runs);
-    if (!a.runs)
-        return fs_fail("out of memory");
+    export_args a = {.db = FS_DEFAULT_DB, .granularity = "hour"};
     int rc = parse_args(argc, argv, &a);
     if (rc) {
-        free(a.runs);
+        fs_run_args_free(&a.r);
         return rc;
     }
     fs_error err;
-    fs_store *s = fs_store_open(a.db, FS_STORE_READONLY, &err);
+    fs_store *s = fs_run_args_open(a.db, &a.r, &err);
     fs_outfile out = {0};
     rc = s ? fs_outfile_open(&out, a.out, &err) : -1;
     if (!rc)
@@ -175,6 +167,6 @@ int cmd_export(int argc, char **argv)
         rc = fs_outfile_commit(&out, &err);
     fs_outfile_abort(&out);
     fs_store_close(s);
-    free(a.runs);
+    fs_run_args_free(&a.r);
     return rc ? fs_fail(err.msg) : FS_EXIT_OK;
 }

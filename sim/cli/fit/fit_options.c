@@ -30,19 +30,15 @@ enum { V_GPU, V_PREC, V_KV, V_TP, V_EP, V_ENGINE, V_CONTEXT, V_BATCH, V_SEQ,
 
 #define FIT_VALUE(l, k, argh, h) OPT_STRING(0, l, fit_args, v[k], argh, h)
 const fs_option fs_options_fit[] = {
-    OPT_STRING_F(0, "gpu", fit_args, v[V_GPU], "GPU",
-                 "the GPU (a row of gpus.csv)", FS_OPTION_REQUIRED),
-    FIT_VALUE("precision", V_PREC, "P",
-              "the weights: fp32, bf16 (default), fp16, fp8, int8, int4"),
+    OPT__GPU(fit_args, v[V_GPU]),
+    OPT__PRECISION(fit_args, v[V_PREC]),
     FIT_VALUE("kv-precision", V_KV, "P",
               "the KV cache (default: the weights', fp8 kept)"),
-    FIT_VALUE("tp", V_TP, "N", "tensor-parallel GPUs: 1, 2, 4 or 8"),
+    OPT__TP(fit_args, v[V_TP]),
     FIT_VALUE("ep", V_EP, "N",
               "expert-parallel GPUs (MoE): 1, 2, 4 or 8; a replica is "
               "max(tp, ep) GPUs"),
-    FIT_VALUE("engine", V_ENGINE, "E",
-              "serving-stack profile of engines.csv (vllm, trt-llm, "
-              "sglang, NAME@VERSION; default vllm)"),
+    OPT__ENGINE(fit_args, v[V_ENGINE]),
     FIT_VALUE("context", V_CONTEXT, "N", "tokens a sequence (with --batch)"),
     FIT_VALUE("batch", V_BATCH, "N",
               "sequences at once (serving: with --context)"),
@@ -71,10 +67,8 @@ const fs_option fs_options_fit[] = {
     OPT_BOOL(0, "mtp", fit_args, mtp,
              "speculative decoding: the model's MTP module (one block and "
              "a 2h x h projection) beside it"),
-    FIT_VALUE("models", V_MODELS, "FILE",
-              "the model catalog (models.csv's columns)"),
-    FIT_VALUE("catalog", V_CATALOG, "DIR",
-              "the catalog directory (default $FLEETSIM_CATALOG)"),
+    OPT__MODELS(fit_args, v[V_MODELS]),
+    OPT__CATALOG(fit_args, v[V_CATALOG]),
     OPT_END(),
 };
 

@@ -106,23 +106,52 @@ static void text_later(FILE *out, const fs_key_section *sec)
     wrap(out, line, 23, 4);
 }
 
-void fs_help_scenario(FILE *out)
+/* One way of printing the key reference: each section's heading, its
+ * keys, then each purchase option's (a line before them, has_keys 0 for
+ * an option with none), then what the section refuses as not in this
+ * version.  The text of help and the man page walk the tables the same
+ * way (each_key), each with its printer. */
+typedef struct key_printer {
+    void (*section)(FILE *out, const fs_key_section *sec);
+    void (*key)(FILE *out, const fs_key_doc *k);
+    void (*option)(FILE *out, const fs_purchase_option *o, int has_keys);
+    void (*later)(FILE *out, const fs_key_section *sec);
+} key_printer;
+
+static void each_key(FILE *out, const key_printer *pr)
 {
-    fputs(scenario_head, out);
     for (const fs_key_section *sec = fs_key_sections; sec->name; sec++) {
-        fprintf(out, "\n%s\n", sec->header);
+        pr->section(out, sec);
         for (const fs_key_doc *k = sec->keys; k->name; k++)
-            text_key(out, k);
+            pr->key(out, k);
         for (const fs_purchase_option *const *o = fs_purchase_options;
              sec->purchase_keys && *o; o++) {
             const fs_key_doc *k = (*o)->keys;
-            fprintf(out, " with pricing = %s:%s\n", (*o)->name,
-                    k && k->name ? "" : " no keys of its own");
+            pr->option(out, *o, k && k->name);
             for (; k && k->name; k++)
-                text_key(out, k);
+                pr->key(out, k);
         }
-        text_later(out, sec);
+        pr->later(out, sec);
     }
+}
+
+static void text_section(FILE *out, const fs_key_section *sec)
+{
+    fprintf(out, "\n%s\n", sec->header);
+}
+
+static void text_option(FILE *out, const fs_purchase_option *o, int has_keys)
+{
+    fprintf(out, " with pricing = %s:%s\n", o->name,
+            has_keys ? "" : " no keys of its own");
+}
+
+void fs_help_scenario(FILE *out)
+{
+    static const key_printer text = {text_section, text_key, text_option,
+                                     text_later};
+    fputs(scenario_head, out);
+    each_key(out, &text);
     fputs(scenario_tail, out);
 }
 
@@ -223,24 +252,23 @@ static void roff_later(FILE *out, const fs_key_section *sec)
     }
 }
 
+static void roff_section(FILE *out, const fs_key_section *sec)
+{
+    fprintf(out, ".SS \"%s\"\n", sec->header);
+}
+
+static void roff_option(FILE *out, const fs_purchase_option *o, int has_keys)
+{
+    fputs(".PP\nWith\n.BR \"pricing = ", out);
+    roff_text(out, o->name);
+    fputs(has_keys ? "\" :\n" : "\"\nno keys of its own.\n", out);
+}
+
 void fs_help_man_keys(FILE *out)
 {
-    for (const fs_key_section *sec = fs_key_sections; sec->name; sec++) {
-        fprintf(out, ".SS \"%s\"\n", sec->header);
-        for (const fs_key_doc *k = sec->keys; k->name; k++)
-            roff_key(out, k);
-        for (const fs_purchase_option *const *o = fs_purchase_options;
-             sec->purchase_keys && *o; o++) {
-            const fs_key_doc *k = (*o)->keys;
-            fputs(".PP\nWith\n.BR \"pricing = ", out);
-            roff_text(out, (*o)->name);
-            fputs(k && k->name ? "\" :\n" : "\"\nno keys of its own.\n",
-                  out);
-            for (; k && k->name; k++)
-                roff_key(out, k);
-        }
-        roff_later(out, sec);
-    }
+    static const key_printer roff = {roff_section, roff_key, roff_option,
+                                     roff_later};
+    each_key(out, &roff);
 }
 
 void fs_help_man_columns(FILE *out)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sim/cli/shared/help.h"
+#include "sim/cli/shared/run_args.h"
 #include "sim/store/store.h"
 
 typedef struct import_opts {
@@ -28,31 +29,21 @@ const fs_option fs_options_import[] = {
 int cmd_import(int argc, char **argv)
 {
     import_opts o = {FS_DEFAULT_DB};
-    char **files = calloc((size_t)argc, sizeof *files);
-    if (!files)
-        return fs_fail("out of memory");
-    int n = 0, rc = fs_parse_options("import", argc, argv, fs_options_import,
-                                     &o, (const char **)files, &n);
-    if (rc) {
-        free(files);
-        return rc;
-    }
-    if (n == 0) {
-        free(files);
-        return fs_usage_error("import", "which file? e.g. fleetsim import "
-                              "--db fleetsim.db fleetsim.kept-1234.db");
-    }
-    rc = FS_EXIT_OK;
-
+    fs_run_args files;
+    int rc = fs_run_args_parse("import", argc, argv, fs_options_import, &o,
+                               &files);
+    if (rc == 0 && files.n == 0)
+        rc = fs_usage_error("import", "which file? e.g. fleetsim import "
+                            "--db fleetsim.db fleetsim.kept-1234.db");
     fs_error err;
-    fs_store *s = fs_store_open(o.db, FS_STORE_CREATE, &err);
-    if (!s)
+    fs_store *s = rc ? NULL : fs_store_open(o.db, FS_STORE_CREATE, &err);
+    if (rc == 0 && !s)
         rc = fs_fail(err.msg);
-    for (int i = 0; s && i < n && rc == FS_EXIT_OK; i++)
-        if (fs_store_import(s, files[i], stdout, &err))
+    for (int i = 0; s && i < files.n && rc == FS_EXIT_OK; i++)
+        if (fs_store_import(s, files.names[i], stdout, &err))
             rc = fs_fail(err.msg);
     fs_store_close(s);
-    free(files);
+    fs_run_args_free(&files);
     if (rc == FS_EXIT_OK && fflush(stdout) != 0)
         return fs_fail("cannot write to standard output");
     return rc;

@@ -7,6 +7,7 @@
  * already (the same run.uid) is skipped, so merging a part twice changes
  * nothing (store_merge.c). */
 #include "sim/cli/commands.h"
+#include "sim/cli/shared/run_args.h"
 #include "sim/store/store.h"
 
 #include <stdio.h>
@@ -18,24 +19,17 @@ const fs_option fs_options_merge[] = {   /* no options */
 
 int cmd_merge(int argc, char **argv)
 {
-    char **files = calloc((size_t)argc, sizeof *files);
-    if (!files)
-        return fs_fail("out of memory");
-    int n = 0, rc = fs_parse_options("merge", argc, argv, fs_options_merge,
-                                     NULL, (const char **)files, &n);
-    if (rc) {
-        free(files);
-        return rc;
-    }
-    if (n < 2) {
-        free(files);
-        return fs_usage_error("merge", "which files? e.g. fleetsim merge "
-                              "all.db part-*.db");
-    }
+    fs_run_args files;
+    int rc = fs_run_args_parse("merge", argc, argv, fs_options_merge, NULL,
+                               &files);
+    if (rc == 0 && files.n < 2)
+        rc = fs_usage_error("merge", "which files? e.g. fleetsim merge "
+                            "all.db part-*.db");
     fs_error err;
-    rc = fs_store_merge(files[0], files + 1, n - 1, stdout, &err)
-         ? fs_fail(err.msg) : FS_EXIT_OK;
-    free(files);
+    if (rc == 0 && fs_store_merge(files.names[0], files.names + 1,
+                                  files.n - 1, stdout, &err))
+        rc = fs_fail(err.msg);
+    fs_run_args_free(&files);
     if (rc == FS_EXIT_OK && fflush(stdout) != 0)
         return fs_fail("cannot write to standard output");
     return rc;

@@ -9,6 +9,7 @@
  * (each says why) or a run could not be done; 2 for usage. */
 #include "sim/cli/commands.h"
 #include "sim/cli/plan/plan.h"
+#include "sim/cli/shared/run_options.h"
 #include "sim/base/grammar.h"
 #include "sim/fleet/world/estimate.h"
 #include "sim/scenario/scenario_limits.h"
@@ -153,13 +154,11 @@ const fs_option fs_options_plan[] = {
     OPT_INT(0, "max-count", plan_args, max_count, "N",
             "the largest count searched (default 1024)", 1,
             FS_MAX_INSTANCES),
-    OPT_INT(0, "seed", plan_args, seed, "N", "overrides [scenario] seed", 0,
-            LONG_MAX),
+    OPT__SEED(plan_args, seed),
     OPT_CALLBACK_F(0, "set", "S.K=V",
                    "overrides any scenario key (repeatable)", take_set,
                    FS_OPTION_MULTI),
-    OPT_STRING(0, "db", plan_args, db, "FILE",
-               "results database (created if missing)"),
+    OPT__DB_CREATE(plan_args, db),
     OPT_CALLBACK(0, "format", "table|csv|json|markdown",
                  "the candidates' table (default table)", take_format),
     OPT_CALLBACK(0, "progress", "auto|always|never",
@@ -185,19 +184,13 @@ static void seed_and_replications(fs_plan *p, plan_args *a)
 
 static int parse(int argc, char **argv, fs_plan *p, plan_args *a)
 {
-    const char *operands[2];
-    int n = 0;
     a->p = p;
     a->db = p->db;
     a->jobs = p->jobs;
     a->max_count = p->max_count;
     a->seed = -1;
-    int rc = fs_parse_options_few("plan", argc, argv, fs_options_plan, a,
-                                  operands, 2, &n);
-    if (rc == 0 && n > 1)
-        rc = usage("one scenario at a time ('%s' and '%s')", operands[0],
-                   operands[1]);
-    p->scenario = n ? operands[0] : NULL;
+    int rc = fs_parse_scenario_args("plan", argc, argv, fs_options_plan, a,
+                                    &p->scenario);
     if (rc)
         return rc;
     p->workload = a->workload;

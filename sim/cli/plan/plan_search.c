@@ -133,25 +133,26 @@ static long bracket(const fs_plan *p, const fs_plan_candidate *c)
     return n;
 }
 
-/* Probes count n once (a cache of what was simulated): 1 pass, 0 fail, -1
- * error. */
-static int test(const fs_plan *p, fs_plan_candidate *c, long n,
-                fs_plan_probe *seen, int *nseen)
-{
-    for (int i = 0; i < *nseen; i++)
-        if (seen[i].count == n)
-            return seen[i].pass;
-    if (*nseen == 64 || probe(p, c, n, 0, &seen[*nseen]))
-        return -1;
-    return seen[(*nseen)++].pass;
-}
-
 static const fs_plan_probe *find(const fs_plan_probe *seen, int n, long k)
 {
     for (int i = 0; i < n; i++)
         if (seen[i].count == k)
             return &seen[i];
     return NULL;
+}
+
+/* Probes count n once (seen: a cache of what was simulated) and narrows
+ * the bracket: *hi = n when it passes, *lo = n when it fails.  1 pass, 0
+ * fail, -1 error. */
+static int test(const fs_plan *p, fs_plan_candidate *c, long n,
+                fs_plan_probe *seen, int *nseen, long *lo, long *hi)
+{
+    const fs_plan_probe *known = find(seen, *nseen, n);
+    if (!known && (*nseen == 64 || probe(p, c, n, 0, &seen[*nseen])))
+        return -1;
+    int t = known ? known->pass : seen[(*nseen)++].pass;
+    *(t ? hi : lo) = n;
+    return t;
 }
 
 /* Two failing counts, b at least twice a, whose every SLO value is the
@@ -183,43 +184,26 @@ static int search_one(const fs_plan *p, fs_plan_candidate *c)
     if (!p->llm)
         c->estimate = bracket(p, c);   /* llm: the roofline's, if any */
     long start = c->estimate > 0 ? c->estimate : 1;
-    if ((t = test(p, c, start, seen, &nseen)) < 0)
+    if (test(p, c, start, seen, &nseen, &lo, &hi) < 0)
         return -1;
-    if (t)
-        hi = start;
-    else
-        lo = start;
     long flat = 0;   /* a count at which more instances stopped helping */
     while (hi < 0 && lo < p->max_count && !flat) {   /* up, doubling */
-        long n = lo + step > p->max_count ? p->max_count : lo + step;
-        if ((t = test(p, c, n, seen, &nseen)) < 0)
+        long was = lo, n = lo + step > p->max_count ? p->max_count
+                                                    : lo + step;
+        if ((t = test(p, c, n, seen, &nseen, &lo, &hi)) < 0)
             return -1;
-        if (t)
-            hi = n;
-        else if (plateau(p, find(seen, nseen, lo), find(seen, nseen, n)))
-            flat = lo, lo = n;
-        else
-            lo = n;
+        if (!t && plateau(p, find(seen, nseen, was), find(seen, nseen, n)))
+            flat = was;
         step *= 2;
     }
-    for (step = 1; hi > 1 && lo == 0;) {     /* down, doubling */
-        long n = hi - step < 1 ? 1 : hi - step;
-        if ((t = test(p, c, n, seen, &nseen)) < 0)
+    /* down, doubling, to the first count that fails (lo > 0 ends it) */
+    for (step = 1; hi > 1 && lo == 0; step *= 2)
+        if (test(p, c, hi - step < 1 ? 1 : hi - step, seen, &nseen, &lo,
+                 &hi) < 0)
             return -1;
-        if (t)
-            hi = n, step *= 2;
-        else
-            lo = n;
-    }
-    while (hi > 0 && hi - lo > 1) {           /* bisection */
-        long mid = lo + (hi - lo) / 2;
-        if ((t = test(p, c, mid, seen, &nseen)) < 0)
+    while (hi > 0 && hi - lo > 1)             /* bisection */
+        if (test(p, c, lo + (hi - lo) / 2, seen, &nseen, &lo, &hi) < 0)
             return -1;
-        if (t)
-            hi = mid;
-        else
-            lo = mid;
-    }
     const fs_plan_probe *below = find(seen, nseen, lo);
     if (below)
         c->below = *below;
@@ -352,18 +336,17 @@ int fs_plan_search(fs_plan *p)
             continue;
         if (running == p->jobs && reap(p, pids, fds) == 0)
             running--;
-        int pf[2];
-        fflush(NULL);
-        if (pipe(pf) || (pids[i] = fs_worker_fork()) < 0) {
+        int pf[1][2];
+        if ((pids[i] = fs_worker_fork_pipes(pf, 1)) < 0) {
             rc = fs_fail("plan: could not start a worker");
             break;
         }
         if (pids[i] == 0) {
-            close(pf[0]);
-            worker(p, i, pf[1]);
+            close(pf[0][0]);
+            worker(p, i, pf[0][1]);
         }
-        close(pf[1]);
-        fds[i] = pf[0];
+        close(pf[0][1]);
+        fds[i] = pf[0][0];
         running++;
     }
     while (running > 0 && reap(p, pids, fds) == 0)

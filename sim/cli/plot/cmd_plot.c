@@ -12,17 +12,16 @@
 
 #include "plots/plot.h"
 #include "sim/cli/shared/help.h"
+#include "sim/cli/shared/run_args.h"
 #include "sim/store/store.h"
 
 typedef struct plot_args {
     const char *db, *chart, *out, *baseline, *pool, *term;
-    char **runs;
-    int nruns;
+    fs_run_args r;
 } plot_args;
 
 const fs_option fs_options_plot[] = {
-    OPT_STRING(0, "db", plot_args, db, "FILE",
-               "the results database (never created)"),
+    OPT__DB_READ(plot_args, db),
     OPT_STRING_F(0, "chart", plot_args, chart, "NAME",
                  "the chart (see below)", FS_OPTION_REQUIRED),
     OPT_STRING_F(0, "out", plot_args, out, "FILE.png|svg|pdf",
@@ -42,8 +41,7 @@ const fs_option fs_options_plot[] = {
 /* Fills a from argv; returns -1 to go on, else the exit status. */
 static int parse(int argc, char **argv, plot_args *a)
 {
-    int rc = fs_parse_options("plot", argc, argv, fs_options_plot, a,
-                              (const char **)a->runs, &a->nruns);
+    int rc = fs_run_args_parse("plot", argc, argv, fs_options_plot, a, &a->r);
     return rc ? rc : -1;
 }
 
@@ -75,30 +73,24 @@ static int check(const plot_args *a, int *term_years)
         return fs_usage_error("plot", "--term %s: 1y or 3y", a->term);
     if (a->term)
         *term_years = a->term[0] - '0';
-    if (a->nruns == 0)
-        return fs_usage_error("plot", "which runs? give at least one RUN "
-                              "(an id or a name; see `fleetsim runs`)");
+    if (a->r.n == 0)
+        return fs_run_args_none("plot");
     return -1;
 }
 
-static int draw(const plot_args *a, int term_years)
+static int draw(plot_args *a, int term_years)
 {
     fs_error err;
-    fs_store *s = fs_store_open(a->db, FS_STORE_READONLY, &err);
-    if (!s)
-        return fs_fail(err.msg);
-    long *ids = calloc((size_t)a->nruns, sizeof *ids), base = 0;
-    int rc = ids ? 0 : fs_error_set(&err, "out of memory");
-    for (int i = 0; rc == 0 && i < a->nruns; i++)
-        rc = fs_store_find_run(s, a->runs[i], &ids[i], &err);
+    long base = 0;
+    fs_store *s = fs_run_args_open(a->db, &a->r, &err);
+    int rc = s ? 0 : -1;
     if (rc == 0 && a->baseline)
         rc = fs_store_find_run(s, a->baseline, &base, &err);
     if (rc == 0) {
-        fs_plot_request rq = {a->chart, ids, (size_t)a->nruns, base,
+        fs_plot_request rq = {a->chart, a->r.ids, (size_t)a->r.n, base,
                               a->pool, term_years, a->out};
         rc = fs_plot_render_request(s, &rq, &err);
     }
-    free(ids);
     fs_store_close(s);
     return rc ? fs_fail(err.msg) : FS_EXIT_OK;
 }
@@ -106,15 +98,12 @@ static int draw(const plot_args *a, int term_years)
 int cmd_plot(int argc, char **argv)
 {
     plot_args a = {.db = FS_DEFAULT_DB};
-    a.runs = calloc((size_t)argc, sizeof *a.runs);
-    if (!a.runs)
-        return fs_fail("out of memory");
     int term_years = 1;
     int rc = parse(argc, argv, &a);
     if (rc < 0)
         rc = check(&a, &term_years);
     if (rc < 0)
         rc = draw(&a, term_years);
-    free(a.runs);
+    fs_run_args_free(&a.r);
     return rc;
 }

@@ -17,13 +17,14 @@
 
 #include "sim/cli/shared/help.h"
 #include "sim/cli/report/report.h"
+#include "sim/cli/shared/run_args.h"
 #include "sim/store/store.h"
 #include "sim/store/store_query.h"
 
 typedef struct report_args {
     const char *db, *out, *baseline;
-    char **runs;
-    int nruns, md, levers;
+    fs_run_args r;
+    int md, levers;
 } report_args;
 
 const fs_option fs_options_report[] = {
@@ -43,8 +44,8 @@ const fs_option fs_options_report[] = {
 
 static int parse(int argc, char **argv, report_args *a)
 {
-    int rc = fs_parse_options("report", argc, argv, fs_options_report, a,
-                              (const char **)a->runs, &a->nruns);
+    int rc = fs_run_args_parse("report", argc, argv, fs_options_report, a,
+                               &a->r);
     if (rc)
         return rc;
     if (!a->out)
@@ -55,9 +56,8 @@ static int parse(int argc, char **argv, report_args *a)
         return fs_usage_error("report", "--out %s: the file name must end in "
                               ".html or .md (the format)", a->out);
     a->md = strcmp(dot, ".md") == 0;
-    if (a->nruns == 0)
-        return fs_usage_error("report", "which runs? give at least one RUN "
-                              "(an id or a name; see `fleetsim runs`)");
+    if (a->r.n == 0)
+        return fs_run_args_none("report");
     return -1;
 }
 
@@ -131,8 +131,8 @@ static int write_review(const report_args *a, const fs_report *r,
     fs_outfile out = {0};
     if (rc == 0 && fs_outfile_open(&out, a->out, err) == 0) {
         errno = 0;
-        int w = a->md ? fs_report_write_md(r, files, out.f)
-                      : fs_report_write_html(r, out.f);
+        int w = fs_report_write(r, a->md ? &fs_report_md : &fs_report_html,
+                                files, out.f);
         int e = errno ? errno : EIO;   /* the write that failed set it */
         rc = w ? fs_error_set(err, "%s: cannot write: %s", a->out,
                               strerror(e))
@@ -147,21 +147,18 @@ static int write_review(const report_args *a, const fs_report *r,
     return rc;
 }
 
-static int report(const report_args *a)
+static int report(report_args *a)
 {
     fs_error err;
-    fs_store *s = fs_store_open(a->db, FS_STORE_READONLY, &err);
+    fs_store *s = fs_run_args_open(a->db, &a->r, &err);
     if (!s)
         return fs_fail(err.msg);
     fs_report r = {0};
-    long *ids = calloc((size_t)a->nruns, sizeof *ids), base = 0;
-    r.nruns = (size_t)a->nruns;
+    const long *ids = a->r.ids;
+    long base = ids[0];
+    r.nruns = (size_t)a->r.n;
     r.run_names = calloc(r.nruns, sizeof *r.run_names);
-    int rc = ids && r.run_names ? 0 : fs_error_set(&err, "out of memory");
-    for (int i = 0; rc == 0 && i < a->nruns; i++)
-        rc = fs_store_find_run(s, a->runs[i], &ids[i], &err);
-    if (rc == 0)
-        base = ids[0];
+    int rc = r.run_names ? 0 : fs_error_set(&err, "out of memory");
     if (rc == 0 && a->baseline)
         rc = fs_store_find_run(s, a->baseline, &base, &err);
     if (rc == 0)
@@ -187,7 +184,6 @@ static int report(const report_args *a)
         rc = write_review(a, &r, &err);
     fs_report_free(&r);
     free(made);
-    free(ids);
     fs_store_close(s);
     return rc ? fs_fail(err.msg) : FS_EXIT_OK;
 }
@@ -195,12 +191,9 @@ static int report(const report_args *a)
 int cmd_report(int argc, char **argv)
 {
     report_args a = {.db = FS_DEFAULT_DB};
-    a.runs = calloc((size_t)argc, sizeof *a.runs);
-    if (!a.runs)
-        return fs_fail("out of memory");
     int rc = parse(argc, argv, &a);
     if (rc < 0)
         rc = report(&a);
-    free(a.runs);
+    fs_run_args_free(&a.r);
     return rc;
 }

@@ -4,6 +4,7 @@
 #ifndef FS_CLI_REPORT_H
 #define FS_CLI_REPORT_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stddef.h>
 #include "sim/base/error.h"
@@ -40,6 +41,12 @@ typedef struct fs_rsaving {
     char key[300];      /* what it is about (run, pool): one each */
     char text[1200];    /* one plain sentence, names as they are */
 } fs_rsaving;
+
+/* Appends to the strings v[0..*n) (room *cap, grown as fs_vec_grow
+ * does) one formatted as vprintf does: 0, or -1 with err.  The cells of a
+ * table and the lines of the brief are both such lists (report_table.c). */
+int fs_report_vappend(char ***v, size_t *n, size_t *cap, fs_error *err,
+                      const char *fmt, va_list ap);
 
 /* A growable list of sentences. */
 typedef struct fs_rlines {
@@ -92,10 +99,6 @@ int fs_rtable_addf(fs_rtable *t, fs_error *err, const char *fmt, ...)
 /* Money as a reader reads it: "$1,234.56", "-$12.30"; with whole set,
  * amounts of $1,000 and more lose their cents ("$1,234"). */
 const char *fs_report_money(double usd, int whole, char *buf, size_t size);
-/* "Runs: A, B. Baseline: A." with each name written by esc (the format's
- * escaping): the line that opens both formats (report_table.c). */
-void fs_report_write_runs(FILE *out, const fs_report *r,
-                          void (*esc)(FILE *, const char *));
 
 /* Appends a printf-formatted sentence: 0, or -1 with err. */
 int fs_rlines_add(fs_rlines *l, fs_error *err, const char *fmt, ...)
@@ -148,12 +151,28 @@ int fs_report_gather_further(fs_store *s, long id, const char *name,
 int fs_report_gather_roi(fs_store *s, const long *ids, size_t n,
                          fs_report *r, fs_error *err);
 
-/* Writes the review to out.  HTML: one self-contained page, every name
- * escaped, the charts inline.  Markdown: GitHub tables, each chart an
- * image link to chart_files[i] (a file name beside the .md; NULL where a
- * chart has a note instead).  Return 0, or -1 on a write error. */
-int fs_report_write_html(const fs_report *r, FILE *out);
-int fs_report_write_md(const fs_report *r, char *const *chart_files,
-                       FILE *out);
+/* A format of the review: its opening (head), how it escapes a name and
+ * writes the brief, a table and a chart (file: the chart's image beside
+ * the review, or NULL), and its text after the runs line, before the
+ * charts and at the end.  HTML (report_html.c): one self-contained page,
+ * every name escaped, the charts inline.  Markdown (report_md.c): GitHub
+ * tables, each chart an image link to its file. */
+typedef struct fs_report_format {
+    void (*head)(FILE *out);
+    const char *after_runs, *charts, *tail;
+    void (*esc)(FILE *out, const char *s);
+    void (*brief)(FILE *out, const fs_rbrief *b);
+    void (*table)(FILE *out, const fs_rtable *t);
+    void (*chart)(FILE *out, const fs_rchart *c, const char *file);
+} fs_report_format;
+
+extern const fs_report_format fs_report_html, fs_report_md;
+
+/* Writes the review to out in format f, in the order both share: head,
+ * "Runs: A, B. Baseline: A.", the brief, the tables, the charts
+ * (chart_files[i] chart i's file, NULL where it has none).  0, or -1 on
+ * a write error (report_table.c). */
+int fs_report_write(const fs_report *r, const fs_report_format *f,
+                    char *const *chart_files, FILE *out);
 
 #endif

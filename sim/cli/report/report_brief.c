@@ -53,18 +53,11 @@ const char *fs_report_money(double usd, int whole, char *buf, size_t size)
 
 int fs_rlines_add(fs_rlines *l, fs_error *err, const char *fmt, ...)
 {
-    char **v = fs_vec_grow(l->v, &l->cap, l->n + 1, sizeof *v);
-    if (!v)
-        return fs_error_set(err, "out of memory");
-    l->v = v;
     va_list ap;
     va_start(ap, fmt);
-    int rc = vasprintf(&l->v[l->n], fmt, ap);
+    int rc = fs_report_vappend(&l->v, &l->n, &l->cap, err, fmt, ap);
     va_end(ap);
-    if (rc < 0)
-        return fs_error_set(err, "out of memory");
-    l->n++;
-    return 0;
+    return rc;
 }
 
 int fs_rbrief_option(fs_rbrief *b, long run_id, const char *key,

@@ -5,6 +5,7 @@
  * and every chart of plots/plot.c's table, drawn as SVG by plots/plot.h in
  * a private temporary directory. */
 #include "sim/cli/report/report.h"
+#include "sim/base/datadir.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -332,13 +333,9 @@ static int gather_charts(fs_store *s, const long *ids, long base,
     r->charts = calloc(r->ncharts, sizeof *r->charts);
     if (!r->charts)
         return fs_error_set(err, "out of memory");
-    const char *tmp = getenv("TMPDIR");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/fleetsim-report-XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir))
-        return fs_error_set(err, "%s: cannot make a temporary directory",
-                            dir);
+    if (fs_temp_dir("fleetsim-report", dir, sizeof dir, err))
+        return -1;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < r->ncharts; i++) {
         fs_rchart *c = &r->charts[i];

@@ -162,35 +162,36 @@ static void svg(FILE *out, const char *s)
     fputc('\n', out);
 }
 
-int fs_report_write_html(const fs_report *r, FILE *out)
+static void head(FILE *out)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<title>fleetsim budget review</title>\n<style>", out);
     fputs(style, out);
     fputs("</style>\n</head>\n<body>\n<h1>fleetsim budget review</h1>\n"
           "<p>", out);
-    fs_report_write_runs(out, r, esc);
-    fputs("</p>\n", out);
-    brief(out, &r->brief);
-    for (int k = 0; k < FS_REPORT_TABLES; k++)
-        table(out, &r->tables[k]);
-    fputs("<h2>Charts</h2>\n", out);
-    for (size_t i = 0; i < r->ncharts; i++) {
-        const fs_rchart *c = &r->charts[i];
-        fputs("<figure>\n<figcaption>", out);
-        esc(out, c->name);
-        fputs(": ", out);
-        esc(out, c->summary);
-        fputs("</figcaption>\n", out);
-        if (c->svg) {
-            svg(out, c->svg);
-        } else {
-            fputs("<p class=\"note\">Not drawn for these runs: ", out);
-            esc(out, c->note);
-            fputs("</p>\n", out);
-        }
-        fputs("</figure>\n", out);
-    }
-    fputs("</body>\n</html>\n", out);
-    return ferror(out) ? -1 : 0;
 }
+
+/* Inline; the file beside the review is Markdown's. */
+static void chart(FILE *out, const fs_rchart *c, const char *file)
+{
+    (void)file;
+    fputs("<figure>\n<figcaption>", out);
+    esc(out, c->name);
+    fputs(": ", out);
+    esc(out, c->summary);
+    fputs("</figcaption>\n", out);
+    if (c->svg) {
+        svg(out, c->svg);
+    } else {
+        fputs("<p class=\"note\">Not drawn for these runs: ", out);
+        esc(out, c->note);
+        fputs("</p>\n", out);
+    }
+    fputs("</figure>\n", out);
+}
+
+const fs_report_format fs_report_html = {
+    .head = head, .after_runs = "</p>\n", .charts = "<h2>Charts</h2>\n",
+    .tail = "</body>\n</html>\n", .esc = esc, .brief = brief, .table = table,
+    .chart = chart,
+};

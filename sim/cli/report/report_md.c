@@ -84,28 +84,26 @@ static void brief(FILE *out, const fs_rbrief *b)
     fputc('\n', out);
 }
 
-int fs_report_write_md(const fs_report *r, char *const *chart_files,
-                       FILE *out)
+static void head(FILE *out)
 {
     fputs("# fleetsim budget review\n\n", out);
-    fs_report_write_runs(out, r, cell);
-    fputs("\n\n", out);
-    brief(out, &r->brief);
-    for (int k = 0; k < FS_REPORT_TABLES; k++)
-        table(out, &r->tables[k]);
-    fputs("## Charts\n\n", out);
-    for (size_t i = 0; i < r->ncharts; i++) {
-        const fs_rchart *c = &r->charts[i];
-        fprintf(out, "### %s\n\n%s\n\n", c->name, c->summary);
-        if (c->svg && chart_files[i]) {
-            fprintf(out, "![%s](", c->name);
-            fs_url_write_path(out, chart_files[i]);   /* spaces, () */
-            fputs(")\n\n", out);
-        } else {
-            fputs("*Not drawn for these runs:* ", out);
-            cell(out, c->note ? c->note : "no file");
-            fputs("\n\n", out);
-        }
-    }
-    return ferror(out) ? -1 : 0;
 }
+
+static void chart(FILE *out, const fs_rchart *c, const char *file)
+{
+    fprintf(out, "### %s\n\n%s\n\n", c->name, c->summary);
+    if (c->svg && file) {
+        fprintf(out, "![%s](", c->name);
+        fs_url_write_path(out, file);   /* spaces, () */
+        fputs(")\n\n", out);
+    } else {
+        fputs("*Not drawn for these runs:* ", out);
+        cell(out, c->note ? c->note : "no file");
+        fputs("\n\n", out);
+    }
+}
+
+const fs_report_format fs_report_md = {
+    .head = head, .after_runs = "\n\n", .charts = "## Charts\n\n",
+    .tail = "", .esc = cell, .brief = brief, .table = table, .chart = chart,
+};

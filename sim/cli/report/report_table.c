@@ -12,26 +12,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+int fs_report_vappend(char ***v, size_t *n, size_t *cap, fs_error *err,
+                      const char *fmt, va_list ap)
+{
+    char **grown = fs_vec_grow(*v, cap, *n + 1, sizeof *grown);
+    if (!grown)
+        return fs_error_set(err, "out of memory");
+    *v = grown;
+    if (vasprintf(&grown[*n], fmt, ap) < 0)
+        return fs_error_set(err, "out of memory");
+    ++*n;
+    return 0;
+}
+
 static int add_formatted(fs_rtable *t, fs_error *err, const char *fmt,
                          va_list ap)
 {
-    char **c = fs_vec_grow(t->cells, &t->cap, t->ncells + 1, sizeof *c);
-    if (!c)
-        return fs_error_set(err, "out of memory");
-    t->cells = c;
-    va_list again;
-    va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    char *s = n < 0 ? NULL : malloc((size_t)n + 1);
-    if (!s) {
-        va_end(again);
-        return fs_error_set(err, "out of memory");
-    }
-    vsnprintf(s, (size_t)n + 1, fmt, again);
-    va_end(again);
-    t->cells[t->ncells++] = s;
+    int rc = fs_report_vappend(&t->cells, &t->ncells, &t->cap, err, fmt, ap);
     t->nrows = t->ncells / (size_t)t->ncols;
-    return 0;
+    return rc;
 }
 
 int fs_rtable_addf(fs_rtable *t, fs_error *err, const char *fmt, ...)
@@ -48,15 +47,25 @@ int fs_rtable_add(fs_rtable *t, const char *text, fs_error *err)
     return fs_rtable_addf(t, err, "%s", text);
 }
 
-void fs_report_write_runs(FILE *out, const fs_report *r,
-                          void (*esc)(FILE *, const char *))
+int fs_report_write(const fs_report *r, const fs_report_format *f,
+                    char *const *chart_files, FILE *out)
 {
+    f->head(out);
     fputs("Runs: ", out);
     for (size_t i = 0; i < r->nruns; i++) {
         fputs(i ? ", " : "", out);
-        esc(out, r->run_names[i]);
+        f->esc(out, r->run_names[i]);
     }
     fputs(". Baseline: ", out);
-    esc(out, r->baseline_name);
+    f->esc(out, r->baseline_name);
     fputs(".", out);
+    fputs(f->after_runs, out);
+    f->brief(out, &r->brief);
+    for (int k = 0; k < FS_REPORT_TABLES; k++)
+        f->table(out, &r->tables[k]);
+    fputs(f->charts, out);
+    for (size_t i = 0; i < r->ncharts; i++)
+        f->chart(out, &r->charts[i], chart_files ? chart_files[i] : NULL);
+    fputs(f->tail, out);
+    return ferror(out) ? -1 : 0;
 }

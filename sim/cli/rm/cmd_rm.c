@@ -9,44 +9,30 @@
 #include <string.h>
 
 #include "sim/cli/shared/help.h"
+#include "sim/cli/shared/run_args.h"
 #include "sim/store/store.h"
 
-typedef struct rm_opts {
-    const char *db;
-} rm_opts;
-
-const fs_option fs_options_rm[] = {
-    OPT_STRING(0, "db", rm_opts, db, "FILE",
-               "the results database (never created)"),
-    OPT_END(),
-};
+/* Removes the runs; 0, or -1 with err. */
+static int remove_runs(const char *db, fs_run_args *r, fs_error *err)
+{
+    fs_store *s = fs_store_open(db, FS_STORE_EXISTING, err);
+    int rc = s ? fs_store_remove_runs(s, r->names, r->n, stdout, err) : -1;
+    fs_store_close(s);
+    return rc;
+}
 
 int cmd_rm(int argc, char **argv)
 {
-    rm_opts o = {FS_DEFAULT_DB};
-    char **runs = calloc((size_t)argc, sizeof *runs);
-    if (!runs)
-        return fs_fail("out of memory");
-    int n = 0, rc = fs_parse_options("rm", argc, argv, fs_options_rm, &o,
-                                     (const char **)runs, &n);
-    if (rc) {
-        free(runs);
-        return rc;
-    }
-    if (n == 0) {
-        free(runs);
-        return fs_usage_error("rm", "which runs? give at least one RUN (an "
-                              "id or a name; see `fleetsim runs`)");
-    }
-
+    fs_db_opts o = {FS_DEFAULT_DB};
+    fs_run_args r;
     fs_error err;
-    fs_store *s = fs_store_open(o.db, FS_STORE_EXISTING, &err);
-    rc = s ? fs_store_remove_runs(s, runs, n, stdout, &err) : -1;
-    fs_store_close(s);
-    free(runs);
-    if (rc)
-        return fs_fail(err.msg);
-    if (fflush(stdout) != 0)
+    int rc = fs_run_args_parse("rm", argc, argv, fs_options_db_read, &o, &r);
+    if (rc == 0 && r.n == 0)
+        rc = fs_run_args_none("rm");
+    if (rc == 0 && remove_runs(o.db, &r, &err))
+        rc = fs_fail(err.msg);
+    fs_run_args_free(&r);
+    if (rc == 0 && fflush(stdout) != 0)
         return fs_fail("cannot write to standard output");
-    return FS_EXIT_OK;
+    return rc;
 }

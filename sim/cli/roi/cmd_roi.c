@@ -109,8 +109,7 @@ static int take_rate(const char *cmd, const char *opt, const char *v,
 }
 
 const fs_option fs_options_roi[] = {
-    OPT_STRING(0, "db", roi_opts, db, "FILE",
-               "the results database (never created)"),
+    OPT__DB_READ(roi_opts, db),
     OPT_STRING(0, "pool", roi_opts, pool, "POOL", "one pool only"),
     OPT_STRING(0, "term", roi_opts, term, "1y|3y",
                "the reservation's term (default 1y)"),
@@ -143,9 +142,7 @@ const fs_option fs_options_roi[] = {
     OPT_STRING(0, "lookback", roi_opts, lookback, "D",
                "size against the last D of the run (default: all of it; "
                "under 1h or longer than the run: usage error)"),
-    OPT_STRING(0, "format", roi_opts, format, "F",
-               "table (default), csv, json (one object per pool, with "
-               "cash_flow: [{month, usd, amortized_usd}]) or markdown"),
+    OPT__FORMAT(roi_opts, format),
     OPT_END(),
 };
 

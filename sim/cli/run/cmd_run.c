@@ -50,23 +50,14 @@ const fs_option fs_options_run[] = {
 static int parse_args(int argc, char **argv, run_options *o)
 {
     memset(o, 0, sizeof *o);
-    if (fs_run_common_init(&o->c, argc))
-        return fs_fail("out of memory");
-    const char *operands[2];
-    int n = 0;
-    int rc = fs_parse_options_few("run", argc, argv, fs_options_run, o,
-                                  operands, 2, &n);
-    if (rc == 0 && n > 1)
-        rc = fs_usage_error("run", "one scenario at a time ('%s' and '%s')",
-                            operands[0], operands[1]);
-    if (rc == 0 && n == 0)
+    /* Command-line seed and replications override the file, like --set */
+    int rc = fs_run_common_parse("run", argc, argv, fs_options_run, o, &o->c,
+                                 &o->scenario);
+    if (rc == 0 && !o->scenario)
         rc = fs_usage_error("run", "which scenario? e.g. fleetsim run "
                             "scenarios/quickstart.ini");
-    o->scenario = n ? operands[0] : NULL;
     if (rc)
         return rc;
-    /* Command-line seed and replications override the file, like --set. */
-    fs_run_common_finish(&o->c);
     /* --name too: the file name then need not make a valid name. */
     if (o->name) {
         snprintf(o->name_set, sizeof o->name_set, "scenario.name=%s",

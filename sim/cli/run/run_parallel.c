@@ -74,23 +74,10 @@ static void worker_main(const fs_run_spec *o, fs_scenario *sc, unsigned r,
 static int start(const fs_run_spec *o, fs_scenario *sc, rep_worker *ws,
                  long nreps, unsigned r)
 {
-    int out[2], go[2];
-    if (pipe(out))
+    int fds[2][2], *out = fds[0], *go = fds[1];
+    pid_t pid = fs_worker_fork_pipes(fds, 2);
+    if (pid < 0)
         return -1;
-    if (pipe(go)) {
-        close(out[0]);
-        close(out[1]);
-        return -1;
-    }
-    fflush(NULL);
-    pid_t pid = fs_worker_fork();
-    if (pid < 0) {
-        close(out[0]);
-        close(out[1]);
-        close(go[0]);
-        close(go[1]);
-        return -1;
-    }
     if (pid == 0) {
         close(out[0]);
         close(go[1]);

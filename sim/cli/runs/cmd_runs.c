@@ -7,24 +7,15 @@
 #include <stdlib.h>
 
 #include "sim/cli/shared/help.h"
+#include "sim/cli/shared/run_args.h"
 #include "sim/store/store.h"
-
-typedef struct runs_opts {
-    const char *db;
-} runs_opts;
-
-const fs_option fs_options_runs[] = {
-    OPT_STRING(0, "db", runs_opts, db, "FILE",
-               "the results database (never created)"),
-    OPT_END(),
-};
 
 int cmd_runs(int argc, char **argv)
 {
-    runs_opts o = {FS_DEFAULT_DB};
+    fs_db_opts o = {FS_DEFAULT_DB};
     const char *extra[1];
     int n = 0;
-    int rc = fs_parse_options_few("runs", argc, argv, fs_options_runs, &o,
+    int rc = fs_parse_options_few("runs", argc, argv, fs_options_db_read, &o,
                                   extra, 1, &n);
     if (rc == 0 && n > 0)
         rc = fs_usage_error("runs", "unexpected argument '%s' (to see one "

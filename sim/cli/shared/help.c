@@ -455,7 +455,8 @@ static const char roi_help[] =
 "(upfront / monthly cash saved; 0 with no upfront; null if not within the\n"
 "term), estimated_reservation_utilization (reserved hours used), npv_usd\n"
 "(the term's monthly savings, month m discounted by (1 + R)^(m/12)),\n"
-"daily_average_count and daily_average_cost_usd.\n";
+"daily_average_count and daily_average_cost_usd; json gives one object per\n"
+"pool, with cash_flow: [{month, usd, amortized_usd}].\n";
 
 /* `fleetsim help plot`: the charts listed from their table (plots/plot.c),
  * so that a chart added there is in the help with no second list. */

@@ -166,36 +166,31 @@ static void spellings(FILE *out, const fs_option *o, int roff)
         spelling(out, o, 1, roff);
 }
 
-static void markdown_item(FILE *out, const fs_option *o, void *ctx)
+/* An option in the reference: a Markdown bullet ("- `--db FILE`: ...")
+ * or, when *ctx (roff) is set, a man page item (.TP, the spellings, the
+ * help on the next line, guarded from reading as a request). */
+static void reference_item(FILE *out, const fs_option *o, void *ctx)
 {
-    (void)ctx;
-    fputs("- ", out);
-    spellings(out, o, 0);
-    fputs(": ", out);
-    joined(out, o->help, 0);
+    int roff = *(const int *)ctx;
+    fputs(roff ? ".TP\n" : "- ", out);
+    spellings(out, o, roff);
+    fputs(roff ? "\n" : ": ", out);
+    if (roff && (*o->help == '.' || *o->help == '\''))
+        fputs("\\&", out);
+    joined(out, o->help, roff);
     fputc('\n', out);
 }
 
 void fs_options_print_markdown(FILE *out, const fs_option *opts)
 {
-    each(out, opts, markdown_item, NULL);
-}
-
-static void man_item(FILE *out, const fs_option *o, void *ctx)
-{
-    (void)ctx;
-    fputs(".TP\n", out);
-    spellings(out, o, 1);
-    fputc('\n', out);
-    if (*o->help == '.' || *o->help == '\'')
-        fputs("\\&", out);
-    joined(out, o->help, 1);
-    fputc('\n', out);
+    static const int markdown = 0;
+    each(out, opts, reference_item, (void *)&markdown);
 }
 
 void fs_options_print_man(FILE *out, const fs_option *opts)
 {
-    each(out, opts, man_item, NULL);
+    static const int roff = 1;
+    each(out, opts, reference_item, (void *)&roff);
 }
 
 static void list_item(FILE *out, const fs_option *o, void *ctx)

@@ -46,10 +46,8 @@ static int take_max_events(const char *cmd, const char *name, const char *v,
 }
 
 const fs_option fs_run_common_options[] = {
-    OPT_STRING(0, "db", fs_run_common, db, "FILE",
-               "results database (created if missing)"),
-    OPT_INT(0, "seed", fs_run_common, seed, "N",
-            "overrides [scenario] seed", 0, LONG_MAX),
+    OPT__DB_CREATE(fs_run_common, db),
+    OPT__SEED(fs_run_common, seed),
     OPT_INT(0, "replications", fs_run_common, replications, "N",
             "overrides [scenario] replications (runs 0..N-1, each its own "
             "random streams, each stored as a run)", 1, LONG_MAX),
@@ -76,7 +74,22 @@ const fs_option fs_run_common_options[] = {
     OPT_END(),
 };
 
-int fs_run_common_init(fs_run_common *c, int argc)
+int fs_parse_scenario_args(const char *cmd, int argc, char **argv,
+                           const fs_option *opts, void *base,
+                           const char **scenario)
+{
+    const char *operands[2];
+    int n = 0;
+    int rc = fs_parse_options_few(cmd, argc, argv, opts, base, operands, 2,
+                                  &n);
+    if (rc == 0 && n > 1)
+        rc = fs_usage_error(cmd, "one scenario at a time ('%s' and '%s')",
+                            operands[0], operands[1]);
+    *scenario = n ? operands[0] : NULL;
+    return rc;
+}
+
+static int common_init(fs_run_common *c, int argc)
 {
     memset(c, 0, sizeof *c);
     c->db = FS_DEFAULT_DB;
@@ -94,7 +107,7 @@ void fs_run_common_free(fs_run_common *c)
     c->sets = NULL;
 }
 
-void fs_run_common_finish(fs_run_common *c)
+static void common_finish(fs_run_common *c)
 {
     if (c->seed >= 0) {
         snprintf(c->seed_set, sizeof c->seed_set, "scenario.seed=%ld",
@@ -106,6 +119,18 @@ void fs_run_common_finish(fs_run_common *c)
                  c->replications);
         c->sets[c->nsets++] = c->reps_set;
     }
+}
+
+int fs_run_common_parse(const char *cmd, int argc, char **argv,
+                        const fs_option *opts, void *base, fs_run_common *c,
+                        const char **scenario)
+{
+    if (common_init(c, argc))
+        return fs_fail("out of memory");
+    int rc = fs_parse_scenario_args(cmd, argc, argv, opts, base, scenario);
+    if (rc == 0)
+        common_finish(c);
+    return rc;
 }
 
 int fs_run_common_progress(const fs_run_common *c, const char *cmd,

@@ -24,14 +24,24 @@ typedef struct fs_run_common {
 
 extern const fs_option fs_run_common_options[];
 
-/* The defaults, and room in sets for argc values; 0, or -1 when out of
- * memory.  fs_run_common_free frees what it holds. */
-int fs_run_common_init(fs_run_common *c, int argc);
-void fs_run_common_free(fs_run_common *c);
+/* Reads argv[1..argc) of a command of one SCENARIO operand (run, sweep,
+ * plan) against opts into base: *scenario the operand, NULL when none is
+ * given (each command says how to name one); two are refused.  0, or the
+ * usage error's exit status. */
+int fs_parse_scenario_args(const char *cmd, int argc, char **argv,
+                           const fs_option *opts, void *base,
+                           const char **scenario);
 
-/* After the parse: --seed and --replications become --set assignments of
- * their [scenario] keys, so that they override the file like any other. */
-void fs_run_common_finish(fs_run_common *c);
+/* The parse of run and sweep: c (which lies in base) gets its defaults
+ * and room in sets for argc values, then fs_parse_scenario_args; after
+ * it --seed and --replications become --set assignments of their
+ * [scenario] keys, so that they override the file like any other.  0, or
+ * the exit status.  fs_run_common_free frees what c holds, parsed or
+ * not. */
+int fs_run_common_parse(const char *cmd, int argc, char **argv,
+                        const fs_option *opts, void *base, fs_run_common *c,
+                        const char **scenario);
+void fs_run_common_free(fs_run_common *c);
 
 /* The progress line's mode and first delay: FLEETSIM_PROGRESS and
  * FLEETSIM_PROGRESS_INTERVAL, then --progress; --quiet wins.  0, or the

@@ -73,16 +73,8 @@ const fs_option fs_options_sweep[] = {
 static int parse_args(int argc, char **argv, fs_sweep_options *o)
 {
     memset(o, 0, sizeof *o);
-    if (fs_run_common_init(&o->c, argc))
-        return fs_fail("out of memory");
-    const char *operands[2];
-    int n = 0;
-    int rc = fs_parse_options_few("sweep", argc, argv, fs_options_sweep, o,
-                                  operands, 2, &n);
-    if (rc == 0 && n > 1)
-        rc = usage("one scenario at a time ('%s' and '%s')", operands[0],
-                   operands[1]);
-    o->scenario = n ? operands[0] : NULL;
+    int rc = fs_run_common_parse("sweep", argc, argv, fs_options_sweep, o,
+                                 &o->c, &o->scenario);
     if (rc)
         return rc;
     if (!o->scenario)
@@ -97,7 +89,6 @@ static int parse_args(int argc, char **argv, fs_sweep_options *o)
     o->shard.count = o->shard.automatic ? o->shard_count : o->shard.count;
     if (fs_sweep_shard_resolve(&o->shard, why, sizeof why))
         return usage("%s", why);
-    fs_run_common_finish(&o->c);
     return FS_EXIT_OK;
 }
 

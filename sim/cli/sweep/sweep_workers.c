@@ -119,28 +119,22 @@ static int start_worker(const fs_sweep_options *o, fs_sweep_point *pts,
                         long w)
 {
     long p = units[u].point;
-    int fds[2];
-    if (pipe(fds)) {
-        fprintf(stderr, "fleetsim: sweep: pipe: %s\n", strerror(errno));
-        return -1;
-    }
-    fflush(NULL);
-    pid_t pid = fs_worker_fork();
+    int fds[1][2];
+    pid_t pid = fs_worker_fork_pipes(fds, 1);
     if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        fprintf(stderr, "fleetsim: sweep: fork: %s\n", strerror(errno));
+        fprintf(stderr, "fleetsim: sweep: could not start a worker: %s\n",
+                strerror(errno));
         return -1;
     }
     if (pid == 0) {
-        close(fds[0]);
+        close(fds[0][0]);
         for (long k = 0; k < nws; k++)
             if (ws[k].fd >= 0)
                 close(ws[k].fd);
-        worker_main(o, &pts[p], p, units[u].rep, u == 0, fds[1]);
+        worker_main(o, &pts[p], p, units[u].rep, u == 0, fds[0][1]);
     }
-    close(fds[1]);
-    ws[w] = (worker){.pid = pid, .fd = fds[0], .point = p, .unit = u};
+    close(fds[0][1]);
+    ws[w] = (worker){.pid = pid, .fd = fds[0][0], .point = p, .unit = u};
     return 0;
 }
 
