@@ -227,15 +227,25 @@ static double static_batch_time(const fs_llm_perf *p, int b, long in,
     return t;
 }
 
-/* The steady state of n sequences, `entering` prompts prefilled an
- * iteration on average. */
+/* The steady state of n sequences, `enter` prompts prefilled an
+ * iteration on average.  With fewer than one, only that share of the
+ * iterations runs a prompt, whole, and pays the prefill's padding and
+ * fixed cost; the others decode alone (vLLM's steps at a moderate rate
+ * hold a prompt about every other step).  The mean iteration is the
+ * mixture of the two, not the time of a mean iteration (a fraction of a
+ * prompt in every step would pay the padding and fixed cost in each). */
 static double steady(const fs_llm_perf *p, int n, double enter, long in,
                      long out)
 {
-    double pre = enter * (double)in;
-    double attn = enter * (double)in * ((double)in + 1) / 2;
     long kv = (long)((double)n * ((double)in + (double)out / 2));
-    return fs_llm_iteration_time(p, (long)(pre + 0.5), attn, n, kv);
+    double share = enter < 1 ? enter : 1, per = share > 0 ? enter / share : 0;
+    double pre = per * (double)in;
+    double attn = per * (double)in * ((double)in + 1) / 2;
+    double with = fs_llm_iteration_time(p, (long)(pre + 0.5), attn, n, kv);
+    if (share >= 1)
+        return with;
+    return share * with +
+           (1 - share) * fs_llm_iteration_time(p, 0, 0, n, kv);
 }
 
 double fs_llm_steady_iteration(const fs_llm_perf *p, int n, long in,

@@ -66,6 +66,23 @@ int fs_llm_params_profile(const fs_llm_config *c, const fs_llm_hw *hw,
                           const double *x, const char *source,
                           fs_llm_engine *row, char *why, size_t len);
 
+/* A profile row shared by several deployments (models, TPs): the vector's
+ * mfu, decode fraction, bandwidth efficiency, step_ms and prefill_ms are
+ * the row's own columns (step_s before its per-layer part and growth with
+ * TP), the rest of the row is the configuration's profile's.
+ * fs_llm_params_row_default: the row's figures as a vector (request 0);
+ * fs_llm_perf_with_row: the replica of c with that row;
+ * fs_llm_params_row: the row itself, with its version and source.  0, or
+ * -1 (with why) when c's engine has no profile. */
+int fs_llm_params_row_default(const fs_llm_config *c, const fs_llm_hw *hw,
+                              double *x, char *why, size_t len);
+int fs_llm_perf_with_row(fs_llm_perf *p, const fs_llm_config *c,
+                         const fs_llm_hw *hw, const double *x, char *why,
+                         size_t len);
+int fs_llm_params_row(const fs_llm_config *c, const fs_llm_hw *hw,
+                      const double *x, const char *version,
+                      const char *source, fs_llm_engine *row);
+
 /* ---- measurements and predictions ---------------------------------------- */
 
 /* Requests a serving stack keeps running at most (vLLM's max_num_seqs). */
@@ -129,6 +146,15 @@ int fs_llm_calibrate(const fs_llm_config *c, const fs_llm_hw *hw,
                      const fs_llm_measure *ms, size_t n, const int *use,
                      int leave_one_out, fs_llm_fit *out, char *why,
                      size_t len);
+/* One profile row fitted to the runs of several deployments at once:
+ * measurement i ran cfgs[i] on hws[i] (its model, TP and GPU), and the
+ * vector is the row's (fs_llm_perf_with_row), started from the first
+ * configuration's profile row.  use[] as fs_llm_calibrate's; the time off
+ * the GPU is best held (use[FS_FIT_REQUEST] 0: the simulator has none). */
+int fs_llm_calibrate_profile(const fs_llm_config *cfgs,
+                             const fs_llm_hw *hws, const fs_llm_measure *ms,
+                             size_t n, const int *use, int leave_one_out,
+                             fs_llm_fit *out, char *why, size_t len);
 void fs_llm_fit_free(fs_llm_fit *f);
 
 #endif

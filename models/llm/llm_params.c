@@ -109,3 +109,70 @@ int fs_llm_params_profile(const fs_llm_config *c, const fs_llm_hw *hw,
     snprintf(row->source, sizeof row->source, "%s", source);
     return 0;
 }
+
+/* The profile row of c's engine for hw's GPU with the vector's
+ * efficiencies and fixed costs in the row's own terms: step_s before the
+ * row's per-layer part and growth with TP, so that one row serves every
+ * model and TP (fs_llm_calibrate_profile). */
+static int row_with(const fs_llm_config *c, const fs_llm_hw *hw,
+                    const double *x, fs_llm_engine *row, char *why,
+                    size_t len)
+{
+    const fs_llm_engine *e = fs_llm_engines_find(c->engines, c->engine,
+                                                 hw->gpu->generation);
+    if (!e) {
+        if (why)
+            snprintf(why, len, "no engine profile '%s'", c->engine);
+        return -1;
+    }
+    *row = *e;
+    row->mfu = x[FS_FIT_MFU];
+    row->decode_fraction = x[FS_FIT_DECODE];
+    row->bw_efficiency = x[FS_FIT_BW];
+    row->step_s = x[FS_FIT_STEP];
+    row->prefill_s = x[FS_FIT_PREFILL];
+    return 0;
+}
+
+int fs_llm_params_row_default(const fs_llm_config *c, const fs_llm_hw *hw,
+                              double *x, char *why, size_t len)
+{
+    const fs_llm_engine *e = fs_llm_engines_find(c->engines, c->engine,
+                                                 hw->gpu->generation);
+    if (!e) {
+        if (why)
+            snprintf(why, len, "no engine profile '%s'", c->engine);
+        return -1;
+    }
+    x[FS_FIT_MFU] = e->mfu;
+    x[FS_FIT_DECODE] = e->decode_fraction;
+    x[FS_FIT_BW] = e->bw_efficiency;
+    x[FS_FIT_STEP] = e->step_s;
+    x[FS_FIT_PREFILL] = e->prefill_s;
+    x[FS_FIT_REQUEST] = 0;
+    return 0;
+}
+
+int fs_llm_perf_with_row(fs_llm_perf *p, const fs_llm_config *c,
+                         const fs_llm_hw *hw, const double *x, char *why,
+                         size_t len)
+{
+    fs_llm_engine row;
+    fs_llm_config cfg = *c;
+    cfg.mfu = 0;   /* the row's, not an override */
+    cfg.bw_efficiency = 0;
+    if (row_with(c, hw, x, &row, why, len))
+        return -1;
+    return fs_llm_perf_init_row(p, &cfg, hw, &row, why, len);
+}
+
+int fs_llm_params_row(const fs_llm_config *c, const fs_llm_hw *hw,
+                      const double *x, const char *version,
+                      const char *source, fs_llm_engine *row)
+{
+    if (row_with(c, hw, x, row, NULL, 0))
+        return -1;
+    snprintf(row->version, sizeof row->version, "%s", version);
+    snprintf(row->source, sizeof row->source, "%s", source);
+    return 0;
+}
