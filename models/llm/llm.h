@@ -228,6 +228,8 @@ typedef struct fs_llm_perf {
                                     asks (sim/scenario's
                                     fs_prefix_cache_mode, 0: none) */
     long prefix_cache_tokens;    /* prefix_cache = TOKENS */
+    double request_s;            /* the profile's time off the GPU before
+                                    a request's first token */
 } fs_llm_perf;
 
 /* 0, or -1 with why: the config's engine profile is not in its engines,

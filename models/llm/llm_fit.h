@@ -61,7 +61,8 @@ int fs_llm_perf_with(fs_llm_perf *p, const fs_llm_config *c,
  * row for the GPU with version "calibrated", current, the GPU's
  * generation, the fitted efficiencies, and the fixed costs and padding as
  * the replica's whole at this model and TP (no per-layer part, no growth
- * with TP).  request_s has no column: the simulator has no such cost. */
+ * with TP), and request_s, the time off the GPU the simulator adds to
+ * each request's TTFT and end-to-end latency. */
 int fs_llm_params_profile(const fs_llm_config *c, const fs_llm_hw *hw,
                           const double *x, const char *source,
                           fs_llm_engine *row, char *why, size_t len);
@@ -96,6 +97,8 @@ typedef struct fs_llm_measure {
     char model[64], gpu[32], precision[8];  /* "" when the file says none */
     int tp;                 /* 0 when the file says none */
     double in, out;         /* mean prompt and output tokens a request */
+    double cached;          /* of the prompt, mean tokens the server's
+                               prefix cache held (not prefilled; 0) */
     double concurrency;     /* closed-loop clients */
     double rate;            /* requests/s, Poisson */
     double ttft_ms, tpot_ms;/* means */
@@ -150,7 +153,7 @@ int fs_llm_calibrate(const fs_llm_config *c, const fs_llm_hw *hw,
  * measurement i ran cfgs[i] on hws[i] (its model, TP and GPU), and the
  * vector is the row's (fs_llm_perf_with_row), started from the first
  * configuration's profile row.  use[] as fs_llm_calibrate's; the time off
- * the GPU is best held (use[FS_FIT_REQUEST] 0: the simulator has none). */
+ * the GPU becomes the row's request_s. */
 int fs_llm_calibrate_profile(const fs_llm_config *cfgs,
                              const fs_llm_hw *hws, const fs_llm_measure *ms,
                              size_t n, const int *use, int leave_one_out,

@@ -2,10 +2,11 @@
  *
  * Five of the serving model's constants: the prefill and decode compute
  * efficiencies, the bandwidth efficiency and the two fixed costs of an
- * iteration; and a sixth that measurements carry and the simulator does
- * not, the time a request spends before its first token outside the GPU
- * (the API server's parsing and tokenization, the network: what makes a
- * measured TTFT at one client tens of ms where the prefill takes a few).
+ * iteration; and a sixth, the time a request spends before its first
+ * token outside the GPU (the API server's parsing and tokenization, the
+ * network: what makes a measured TTFT at one client tens of ms where the
+ * prefill takes a few), which the simulator adds to a request's TTFT and
+ * end-to-end latency, never to the GPU's time (a profile's request_s).
  * Fitting it keeps that time out of the GPU's parameters.  A fitted vector
  * leaves as an engine-profile row (models/llm/llm_engine.h) that gives the
  * same iteration times: fs_llm_params_profile.  Their defaults are what an uncalibrated run uses for the
@@ -64,7 +65,7 @@ int fs_llm_params_default(const fs_llm_config *c, const fs_llm_hw *hw,
     x[FS_FIT_DECODE] = p.decode_flops / p.peak_flops;
     x[FS_FIT_STEP] = p.step_overhead_s;
     x[FS_FIT_PREFILL] = p.prefill_overhead_s;
-    x[FS_FIT_REQUEST] = 0;   /* the simulator adds none */
+    x[FS_FIT_REQUEST] = p.request_s;   /* the profile's (0 unless set) */
     return 0;
 }
 
@@ -80,6 +81,7 @@ int fs_llm_perf_with(fs_llm_perf *p, const fs_llm_config *c,
     p->decode_flops = p->peak_flops * x[FS_FIT_DECODE];
     p->step_overhead_s = x[FS_FIT_STEP];
     p->prefill_overhead_s = x[FS_FIT_PREFILL];
+    p->request_s = x[FS_FIT_REQUEST];
     return 0;
 }
 
@@ -106,6 +108,7 @@ int fs_llm_params_profile(const fs_llm_config *c, const fs_llm_hw *hw,
     row->prefill_s = x[FS_FIT_PREFILL];
     row->pad_tokens = p.prefill_pad_tokens;
     row->tp_pad_growth = 0;
+    row->request_s = x[FS_FIT_REQUEST];
     snprintf(row->source, sizeof row->source, "%s", source);
     return 0;
 }
@@ -131,6 +134,7 @@ static int row_with(const fs_llm_config *c, const fs_llm_hw *hw,
     row->bw_efficiency = x[FS_FIT_BW];
     row->step_s = x[FS_FIT_STEP];
     row->prefill_s = x[FS_FIT_PREFILL];
+    row->request_s = x[FS_FIT_REQUEST];
     return 0;
 }
 
@@ -149,7 +153,7 @@ int fs_llm_params_row_default(const fs_llm_config *c, const fs_llm_hw *hw,
     x[FS_FIT_BW] = e->bw_efficiency;
     x[FS_FIT_STEP] = e->step_s;
     x[FS_FIT_PREFILL] = e->prefill_s;
-    x[FS_FIT_REQUEST] = 0;
+    x[FS_FIT_REQUEST] = e->request_s;
     return 0;
 }
 

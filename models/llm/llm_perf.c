@@ -162,6 +162,7 @@ int fs_llm_perf_init_row(fs_llm_perf *p, const fs_llm_config *c,
     fill_timing(p, &p->cfg, hw, e);
     p->block_size = e->block_size >= 16 ? (int)e->block_size : 16;
     p->prefix_cache = e->prefix_cache > 0;
+    p->request_s = e->request_s;
     p->kv_bytes_per_token = fs_llm_kv_bytes_per_token(&p->cfg);
     fs_llm_memory mem;
     fs_llm_fit_inference(&p->cfg, hw, 0, 0, &mem);
