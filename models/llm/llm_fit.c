@@ -353,8 +353,16 @@ int fs_llm_calibrate_profile(const fs_llm_config *cfgs,
     memset(out, 0, sizeof *out);
     fit_ctx f = {.c = cfgs, .hw = hws, .cstep = 1, .ms = ms, .n = n,
                  .skip = n};
-    if (n == 0 || fs_llm_params_row_default(cfgs, hws, f.x, why, len))
+    const fs_llm_engine *e =
+        n ? fs_llm_engines_find(cfgs->engines, cfgs->engine,
+                                hws->gpu->generation)
+          : NULL;
+    if (!e) {
+        if (why)
+            snprintf(why, len, "no measurement, or no engine profile");
         return -1;
+    }
+    fs_llm_params_of_row(e, f.x);
     return calibrate(&f, use, leave_one_out_too, out, why, len);
 }
 

@@ -71,12 +71,11 @@ int fs_llm_params_profile(const fs_llm_config *c, const fs_llm_hw *hw,
  * mfu, decode fraction, bandwidth efficiency, step_ms and prefill_ms are
  * the row's own columns (step_s before its per-layer part and growth with
  * TP), the rest of the row is the configuration's profile's.
- * fs_llm_params_row_default: the row's figures as a vector (request 0);
+ * fs_llm_params_of_row: a row's figures as a vector;
  * fs_llm_perf_with_row: the replica of c with that row;
  * fs_llm_params_row: the row itself, with its version and source.  0, or
  * -1 (with why) when c's engine has no profile. */
-int fs_llm_params_row_default(const fs_llm_config *c, const fs_llm_hw *hw,
-                              double *x, char *why, size_t len);
+void fs_llm_params_of_row(const fs_llm_engine *e, double *x);
 int fs_llm_perf_with_row(fs_llm_perf *p, const fs_llm_config *c,
                          const fs_llm_hw *hw, const double *x, char *why,
                          size_t len);

@@ -138,23 +138,14 @@ static int row_with(const fs_llm_config *c, const fs_llm_hw *hw,
     return 0;
 }
 
-int fs_llm_params_row_default(const fs_llm_config *c, const fs_llm_hw *hw,
-                              double *x, char *why, size_t len)
+void fs_llm_params_of_row(const fs_llm_engine *e, double *x)
 {
-    const fs_llm_engine *e = fs_llm_engines_find(c->engines, c->engine,
-                                                 hw->gpu->generation);
-    if (!e) {
-        if (why)
-            snprintf(why, len, "no engine profile '%s'", c->engine);
-        return -1;
-    }
     x[FS_FIT_MFU] = e->mfu;
     x[FS_FIT_DECODE] = e->decode_fraction;
     x[FS_FIT_BW] = e->bw_efficiency;
     x[FS_FIT_STEP] = e->step_s;
     x[FS_FIT_PREFILL] = e->prefill_s;
     x[FS_FIT_REQUEST] = e->request_s;
-    return 0;
 }
 
 int fs_llm_perf_with_row(fs_llm_perf *p, const fs_llm_config *c,
