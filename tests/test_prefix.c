@@ -22,11 +22,13 @@
 #include <math.h>
 #include <string.h>
 
+/* A chain of single-block runs. */
 static void chain(fs_kv_cache *c, const uint64_t *keys, long n,
                   fs_kv_hold *h, long *newly)
 {
-    uint64_t *k = fs_kv_cache_keys(c, n);
-    memcpy(k, keys, (size_t)n * sizeof *k);
+    fs_kv_run *k = fs_kv_cache_runs(c, n);
+    for (long i = 0; i < n; i++)
+        k[i] = (fs_kv_run){keys[i], 1};
     fs_kv_cache_acquire(c, n, h, newly);
 }
 

@@ -92,17 +92,16 @@ static void prefix_acquire(fs_server *s, llm_seq *q)
 {
     fs_llm_run *run = s->llm;
     fs_workload *w = s->wl;
-    long n = ((long)q->in - 1) / run->bs, newly;
-    uint64_t *keys = n > 0 ? fs_kv_cache_keys(run->kv, n) : NULL;
-    if (!keys) {
-        if (n > 0) {
-            fs_error_set(w->sim->err, "out of memory caching prefixes");
-            fs_sim_fail(w->sim);
-        }
-        return;
+    long n = ((long)q->in - 1) / run->bs, newly = 0;
+    fs_kv_run *runs = n > 0 ? fs_kv_cache_runs(run->kv, n) : NULL;
+    if (n > 0 && (!runs ||
+        fs_kv_cache_acquire(run->kv, fs_prefix_store_runs(w->prefix,
+            q->r.prefix, run->bs, n, runs), &q->hold, &newly))) {
+        fs_error_set(w->sim->err, "out of memory caching prefixes");
+        fs_sim_fail(w->sim);
     }
-    fs_prefix_store_keys(w->prefix, q->r.prefix, run->bs, n, keys);
-    fs_kv_cache_acquire(run->kv, n, &q->hold, &newly);
+    if (n <= 0)
+        return;
     q->shared = (long)q->hold.n * run->per;
     run->free_blocks -= newly * run->per;
     q->prefilled = q->hold.hit * run->bs;
