@@ -2,6 +2,8 @@
  *
  *   [pool]      prefix_cache = yes|no|unlimited|TOKENS   each replica's
  *                               KV block cache (default: the engine's)
+ *   [pool]      routing = least-loaded|round-robin|prefix-aware   which
+ *                               busy replica admits a waiting request
  * *   [workload]  prefix = shared(tokens=N, share=F)   a system prompt of N
  *                               tokens that a share F of the requests
  *                               start with (generated traffic)
@@ -37,9 +39,28 @@ static int cache_key(fs_reader *rd, fs_pool_conf *p)
     return 0;
 }
 
+/* In fs_llm_routing's order. */
+static const char *const routing_words[] = {"least-loaded", "round-robin",
+                                            "prefix-aware", NULL};
+
+static int routing_key(fs_reader *rd, fs_pool_conf *p)
+{
+    fs_config_entry *e = fs_rd_entry(rd, "routing");
+    p->routing = FS_ROUTING_LEAST_LOADED;
+    if (!e)
+        return 0;
+    for (int i = 0; routing_words[i]; i++)
+        if (strcasecmp(e->value, routing_words[i]) == 0) {
+            p->routing = (fs_llm_routing)i;
+            return 0;
+        }
+    return fs_rd_bad(rd, e, "%s", "expected least-loaded, round-robin or "
+                     "prefix-aware");
+}
+
 int fs_scenario_parse_prefix_pool(fs_reader *rd, fs_pool_conf *p)
 {
-    return cache_key(rd, p);
+    return cache_key(rd, p) || routing_key(rd, p);
 }
 
 int fs_scenario_parse_prefix(fs_reader *rd, fs_workload_conf *w)

@@ -422,15 +422,15 @@ int fs_kv_cache_acquire(fs_kv_cache *c, long n, fs_kv_hold *h, long *newly)
     return reserve_segments(c) || oom ? -1 : 0;
 }
 
-long fs_kv_cache_match(const fs_kv_cache *c, long n)
+long fs_kv_cache_match(const fs_kv_cache *c, const fs_kv_run *runs, long n)
 {
     long hit = 0;
     for (long k = 0; k < n; k++) {
-        int32_t i = lookup(c, c->runs[k].key);
-        int32_t f = i < 0 ? 0 : c->e[i].m < c->runs[k].len ? c->e[i].m
-                                                            : c->runs[k].len;
+        int32_t i = lookup(c, runs[k].key);
+        int32_t f = i < 0 ? 0 : c->e[i].m < runs[k].len ? c->e[i].m
+                                                        : runs[k].len;
         hit += f;
-        if (f < c->runs[k].len)
+        if (f < runs[k].len)
             break;
     }
     return hit;

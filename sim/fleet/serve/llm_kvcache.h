@@ -56,9 +56,10 @@ fs_kv_run *fs_kv_cache_runs(fs_kv_cache *c, long n);
  * blocks).  *newly: the blocks no running request held before (they take
  * memory now).  -1 when out of memory. */
 int fs_kv_cache_acquire(fs_kv_cache *c, long n, fs_kv_hold *h, long *newly);
-/* The leading blocks of the chain of n runs found cached, changing
- * nothing (what acquiring it now would hit, but for evictions it makes). */
-long fs_kv_cache_match(const fs_kv_cache *c, long n);
+/* The leading blocks of the chain of n runs (from any cache's
+ * fs_kv_cache_runs) found cached in c, changing nothing: what acquiring
+ * it now would hit, but for the evictions it makes. */
+long fs_kv_cache_match(const fs_kv_cache *c, const fs_kv_run *runs, long n);
 /* Drops h's references, last block first (so the chain's tail is evicted
  * before its head); the number of blocks left unreferenced. */
 long fs_kv_cache_release(fs_kv_cache *c, fs_kv_hold *h);

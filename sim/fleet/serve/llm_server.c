@@ -45,6 +45,7 @@
 #include "sim/fleet/serve/llm_kvcache.h"
 #include "sim/fleet/serve/llm_prefix.h"
 #include "sim/fleet/serve/llm_run.h"
+#include "sim/fleet/serve/llm_route.h"
 
 #include <assert.h>
 #include <limits.h>
@@ -188,6 +189,7 @@ static void admit(fs_server *s, double now)
     fs_llm_run *run = s->llm;
     fs_workload *w = s->wl;
     fs_servers *p = s->pool;
+    const fs_llm_router *route = fs_llm_router_of(p);
     if (!fs_capacity_takes_work(p->cap, s->instance) || run->preempted)
         return;
     while (run->n < run->cap && w->queue.len) {
@@ -197,11 +199,13 @@ static void admit(fs_server *s, double now)
             continue;
         }
         long fill = (long)at_least_one(head->tokens_in) + head->generated;
-        if (blocks_for(fill + 1) > run->free_blocks - run->watermark &&
-            run->n > 0)
+        if ((blocks_for(fill + 1) > run->free_blocks - run->watermark &&
+             run->n > 0) || !route->admits(s, head))
             break;
         fs_request r = fs_queue_pop(&w->queue);
         add_seq(s, &r, now);
+        if (route->admitted)
+            route->admitted(s);
     }
 }
 
