@@ -226,6 +226,12 @@ static const fs_key_doc workload_keys[] = {
      "llm: a system prompt of N tokens that a share F of the generated "
      "requests start with (their cached prefix with prefix_cache); a "
      "format=mooncake trace brings its own prefixes"},
+    {"sessions", "turns(mean=M, think=T)", NULL,
+     "llm: generated requests come in multi-turn sessions of M turns on "
+     "average (geometric); an arrival continues the session that has "
+     "waited longest past its think time (exponential, mean T), else "
+     "starts one; turn k's prompt is turn k-1's prompt and output, then "
+     "the tokens_in drawn (its cached prefix with prefix_cache)"},
     {"slo_ttft", "duration", NULL,
      "llm: time-to-first-token objective; attainment = share of served "
      "requests within it"},

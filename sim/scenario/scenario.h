@@ -160,6 +160,9 @@ typedef struct fs_workload_conf {
     long prefix_tokens;           /* prefix = shared(tokens=, share=); 0:
                                      none */
     double prefix_share;
+    double session_turns;         /* sessions = turns(mean=, think=): the
+                                     mean turns of a session; 0: none */
+    double session_think_s;       /* mean think time between turns */
 } fs_workload_conf;
 
 typedef struct fs_window_conf {

@@ -7,6 +7,10 @@
  * *   [workload]  prefix = shared(tokens=N, share=F)   a system prompt of N
  *                               tokens that a share F of the requests
  *                               start with (generated traffic)
+ *   [workload]  sessions = turns(mean=M, think=T)   multi-turn sessions
+ *                               (generated traffic): turn k's prompt is
+ *                               turn k-1's prompt and output, then new
+ *                               tokens
  *
  * The fleet resolves the engine's default and runs the cache
  * (sim/fleet/llm_prefix.c, llm_kvcache.c); here they are only read and
@@ -63,7 +67,42 @@ int fs_scenario_parse_prefix_pool(fs_reader *rd, fs_pool_conf *p)
     return cache_key(rd, p) || routing_key(rd, p);
 }
 
-int fs_scenario_parse_prefix(fs_reader *rd, fs_workload_conf *w)
+static int sessions_key(fs_reader *rd, fs_workload_conf *w)
+{
+    fs_config_entry *e = fs_rd_entry(rd, "sessions");
+    if (!e)
+        return 0;
+    if (!w->service.model->server)
+        return fs_rd_bad(rd, e, "%s", "applies to workloads with service "
+                         "= llm(...) only");
+    if (strcmp(w->arrivals.name, "trace") == 0)
+        return fs_rd_bad(rd, e, "%s", "applies to generated arrivals only "
+                         "(a trace's prompts are as recorded)");
+    static const char *const keys[] = {"mean", "think", NULL};
+    char why[300];
+    fs_call c;
+    const char *usage = "expected turns(mean=M, think=T), e.g. "
+                        "turns(mean=4, think=30s)";
+    if (fs_parse_call(e->value, &c, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    if (strcmp(c.name, "turns"))
+        return fs_rd_bad(rd, e, "%s", usage);
+    if (fs_call_check_keys(&c, keys, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", why);
+    const char *m = fs_call_get(&c, "mean"), *t = fs_call_get(&c, "think");
+    if (!m || !t)
+        return fs_rd_bad(rd, e, "%s", usage);
+    if (fs_parse_number(m, &w->session_turns, why, sizeof why) ||
+        !(w->session_turns >= 1 && w->session_turns <= 1000))
+        return fs_rd_bad(rd, e, "%s", "turns(): mean must be a number from "
+                         "1 to 1000");
+    if (fs_parse_duration(t, &w->session_think_s, why, sizeof why) ||
+        !(w->session_think_s >= 0))
+        return fs_rd_bad(rd, e, "turns(): think: %s", why);
+    return 0;
+}
+
+static int shared_key(fs_reader *rd, fs_workload_conf *w)
 {
     fs_config_entry *e = fs_rd_entry(rd, "prefix");
     if (!e)
@@ -94,4 +133,9 @@ int fs_scenario_parse_prefix(fs_reader *rd, fs_workload_conf *w)
         return fs_rd_bad(rd, e, "%s", "shared(): share must be a fraction "
                          "above 0, at most 1");
     return 0;
+}
+
+int fs_scenario_parse_prefix(fs_reader *rd, fs_workload_conf *w)
+{
+    return shared_key(rd, w) || sessions_key(rd, w);
 }

@@ -136,20 +136,35 @@ static int copy_hashes(fs_prefix_store *s, pfx *e, const fs_arrival *a)
     return 0;
 }
 
-int32_t fs_prefix_store_add(fs_prefix_store *s, const fs_arrival *a)
+/* Whether a request starts with the shared system prompt: a draw, or
+ * for a session's turn the same for all its turns (from its id). */
+static int has_shared(fs_prefix_store *s, uint64_t session)
+{
+    if (s->shared_tokens <= 0)
+        return 0;
+    if (s->share >= 1)
+        return 1;
+    if (session)
+        return (double)(mix(s->salt ^ ~session) >> 11) * 0x1.0p-53 < s->share;
+    return gsl_rng_uniform(s->rng) < s->share;
+}
+
+int32_t fs_prefix_store_add(fs_prefix_store *s, const fs_arrival *a,
+                            uint64_t session)
 {
     int32_t i = take_entry(s);
     if (i < 0)
         return -1;
     pfx *e = &s->p[i];
-    *e = (pfx){mix(s->salt ^ ++s->serial), -1, 0, 0, 0, -1};
+    /* a session's turns share its own blocks: the same serial */
+    uint64_t own = session ? mix(s->salt + mix(session)) : ++s->serial;
+    *e = (pfx){mix(s->salt ^ own), -1, 0, 0, 0, -1};
     if (a->nhashes > 0 && a->hash_tokens > 0) {
         if (copy_hashes(s, e, a)) {
             fs_prefix_store_drop(s, i);
             return -1;
         }
-    } else if (s->shared_tokens > 0 &&
-               (s->share >= 1 || gsl_rng_uniform(s->rng) < s->share)) {
+    } else if (has_shared(s, session)) {
         e->shared = (int32_t)s->shared_tokens;
     }
     return i;
