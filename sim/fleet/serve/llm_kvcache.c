@@ -27,6 +27,7 @@
  * full, so a run allocates only while its cache grows to its peak, never
  * per request. */
 #include "sim/fleet/serve/llm_kvcache.h"
+#include "sim/base/vec.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -68,9 +69,11 @@ typedef struct kv_seg {
 struct fs_kv_cache {
     kv_entry *e;
     kv_holds *holds;
-    int32_t cap, used, free_head;      /* entries */
+    size_t cap;                        /* entries */
+    int32_t used, free_head;
     kv_seg *s;
-    int32_t scap, sused, sfree;        /* segments */
+    size_t scap;                       /* segments */
+    int32_t sused, sfree;
     long nseg, held;         /* segments in use; entries that requests
                                 hold (each release makes one segment at
                                 most per entry: kept free beforehand) */
@@ -79,7 +82,7 @@ struct fs_kv_cache {
     long limit, live, idle;  /* most blocks; cached; unreferenced */
     int32_t lru_head, lru_tail;   /* oldest, newest segment */
     fs_kv_run *runs;         /* the chain being acquired */
-    long runs_cap;
+    size_t runs_cap;
 };
 
 /* splitmix64's finalizer: the keys are already mixed, but a table slot
@@ -128,28 +131,21 @@ static void table_delete(fs_kv_cache *c, uint32_t s)
     c->table[s].i = -1;
 }
 
-/* Doubles *arr (of *cap items of sz bytes, from first when empty): 0, or
- * -1. */
-static int grow_array(void **arr, int32_t *cap, size_t sz, int32_t first)
-{
-    long want = *cap ? 2L * *cap : first;
-    if (want > INT32_MAX / 4)
-        return -1;
-    void *a = realloc(*arr, (size_t)want * sz);
-    if (!a)
-        return -1;
-    *arr = a;
-    *cap = (int32_t)want;
-    return 0;
-}
-
 /* Doubles the entries and rebuilds the table: 0, or -1. */
 static int grow_entries(fs_kv_cache *c)
 {
-    int32_t cap = c->cap;
-    if (grow_array((void **)&c->holds, &cap, sizeof *c->holds, 256) ||
-        grow_array((void **)&c->e, &c->cap, sizeof *c->e, 256))
+    size_t cap = c->cap, hcap = c->cap;
+    if (c->cap >= INT32_MAX / 4)   /* indices are int32_t */
         return -1;
+    kv_holds *h = fs_vec_grow(c->holds, &hcap, c->cap + 1, sizeof *h);
+    if (!h)
+        return -1;
+    c->holds = h;
+    kv_entry *e = fs_vec_grow(c->e, &cap, c->cap + 1, sizeof *e);
+    if (!e)
+        return -1;
+    c->e = e;
+    c->cap = cap;
     uint32_t slots = 1;
     while (slots < 2 * (uint64_t)c->cap)
         slots <<= 1;
@@ -175,7 +171,7 @@ static int32_t entry_new(fs_kv_cache *c, uint64_t key)
         i = c->free_head;
         c->free_head = c->e[i].low;
     } else {
-        if (c->used == c->cap && grow_entries(c))
+        if ((size_t)c->used == c->cap && grow_entries(c))
             return -1;
         i = c->used++;
     }
@@ -309,17 +305,10 @@ void fs_kv_cache_clear(fs_kv_cache *c)
 
 fs_kv_run *fs_kv_cache_runs(fs_kv_cache *c, long n)
 {
-    if (n > c->runs_cap) {
-        long cap = c->runs_cap ? c->runs_cap : 256;
-        while (cap < n)
-            cap *= 2;
-        fs_kv_run *k = realloc(c->runs, (size_t)cap * sizeof *k);
-        if (!k)
-            return NULL;
+    fs_kv_run *k = fs_vec_grow(c->runs, &c->runs_cap, (size_t)n, sizeof *k);
+    if (k)
         c->runs = k;
-        c->runs_cap = cap;
-    }
-    return c->runs;
+    return k;
 }
 
 /* References the first f cached blocks of entry i (f <= m): the idle
@@ -369,9 +358,11 @@ static int32_t add_blocks(fs_kv_cache *c, int32_t i, uint64_t key,
  * release never allocates: 0, or -1. */
 static int reserve_segments(fs_kv_cache *c)
 {
-    while (c->scap - c->nseg < c->held)
-        if (grow_array((void **)&c->s, &c->scap, sizeof *c->s, 256))
-            return -1;
+    kv_seg *g = fs_vec_grow(c->s, &c->scap, (size_t)(c->nseg + c->held),
+                            sizeof *g);
+    if (!g)
+        return -1;
+    c->s = g;
     return 0;
 }
 

@@ -5,6 +5,7 @@
  * waited longest past it in O(log n); the heap doubles to its peak (the
  * sessions open at once) and never allocates after. */
 #include "sim/fleet/serve/llm_session.h"
+#include "sim/base/vec.h"
 
 #include <gsl/gsl_randist.h>
 #include <limits.h>
@@ -22,26 +23,24 @@ struct fs_session_set {
     gsl_rng *rng;
     uint64_t serial;
     session *h;
-    long n, cap;
+    long n;
+    size_t cap;
 };
 
 fs_session_set *fs_session_set_new(double mean_turns, double think_s,
                                    gsl_rng *rng)
 {
-    fs_session_set *s = calloc(1, sizeof *s);
-    if (!s)
-        return NULL;
-    s->p = 1 / mean_turns;
-    s->think_s = think_s;
-    s->rng = rng;
+    fs_session_set *s = malloc(sizeof *s);
+    if (s)
+        *s = (fs_session_set){.p = 1 / mean_turns, .think_s = think_s,
+                              .rng = rng};
     return s;
 }
 
 void fs_session_set_free(fs_session_set *s)
 {
-    if (!s)
-        return;
-    free(s->h);
+    if (s)
+        free(s->h);
     free(s);
 }
 
@@ -74,14 +73,10 @@ static void sift_down(session *h, long n, long i)
 
 static int push(fs_session_set *s, session x)
 {
-    if (s->n == s->cap) {
-        long cap = s->cap ? 2 * s->cap : 64;
-        session *h = realloc(s->h, (size_t)cap * sizeof *h);
-        if (!h)
-            return -1;
-        s->h = h;
-        s->cap = cap;
-    }
+    session *h = fs_vec_grow(s->h, &s->cap, (size_t)s->n + 1, sizeof *h);
+    if (!h)
+        return -1;
+    s->h = h;
     s->h[s->n] = x;
     sift_up(s->h, s->n++);
     return 0;
