@@ -21,12 +21,15 @@
 
 #include <math.h>
 #include <string.h>
+#include <gsl/gsl_rng.h>
 
+/* A chain of single-block runs. */
 static void chain(fs_kv_cache *c, const uint64_t *keys, long n,
                   fs_kv_hold *h, long *newly)
 {
-    uint64_t *k = fs_kv_cache_keys(c, n);
-    memcpy(k, keys, (size_t)n * sizeof *k);
+    fs_kv_run *k = fs_kv_cache_runs(c, n);
+    for (long i = 0; i < n; i++)
+        k[i] = (fs_kv_run){keys[i], 1};
     fs_kv_cache_acquire(c, n, h, newly);
 }
 
@@ -74,6 +77,157 @@ static void check_cache_held(void)
     CHECK(h1.hit == 0 && newly == 2);
     fs_kv_cache_release(c, &h1);
     fs_kv_cache_free(c);
+}
+
+/* ---- the run cache against a cache of single blocks ------------------
+ * A reference written the plain way (every block its own entry, LRU by a
+ * clock, linear scans) and the cache of runs get the same random
+ * operations: chains of runs that share prefixes (families of prompts
+ * with a common head and branches), held, released, trimmed, under a
+ * small limit so that evictions, chains cut short and blocks found after
+ * a miss all happen.  Every hit, new block, freed block and idle count
+ * must agree, operation by operation. */
+#define REF_MAX 4096
+typedef struct ref_block {
+    uint64_t id;
+    long ref, stamp;   /* stamp: when it went idle (LRU) */
+} ref_block;
+typedef struct ref_cache {
+    ref_block b[REF_MAX];
+    long n, limit, clock, idle;
+} ref_cache;
+typedef struct ref_hold {
+    uint64_t id[REF_MAX / 8];
+    long n, hit;
+} ref_hold;
+
+static long ref_find(const ref_cache *c, uint64_t id)
+{
+    for (long i = 0; i < c->n; i++)
+        if (c->b[i].id == id)
+            return i;
+    return -1;
+}
+
+/* Evicts the least recently idle block: 0, or -1 if none is idle. */
+static int ref_evict(ref_cache *c)
+{
+    long best = -1;
+    for (long i = 0; i < c->n; i++)
+        if (c->b[i].ref == 0 && (best < 0 || c->b[i].stamp < c->b[best].stamp))
+            best = i;
+    if (best < 0)
+        return -1;
+    c->b[best] = c->b[--c->n];
+    c->idle--;
+    return 0;
+}
+
+static void ref_acquire(ref_cache *c, const fs_kv_run *runs, long nr,
+                        ref_hold *h, long *newly)
+{
+    int streak = 1;
+    h->n = h->hit = *newly = 0;
+    for (long k = 0; k < nr; k++)
+        for (int32_t t = 0; t < runs[k].len; t++) {
+            uint64_t id = runs[k].key * 64 + (uint64_t)t;
+            long i = ref_find(c, id);
+            if (i < 0) {
+                if (c->n >= c->limit && ref_evict(c))
+                    return;
+                i = c->n++;
+                c->b[i] = (ref_block){id, 0, 0};
+                streak = 0;
+            } else if (streak) {
+                h->hit++;
+            }
+            if (c->b[i].ref++ == 0) {
+                (*newly)++;
+                if (i < c->n && ref_find(c, id) == i && c->b[i].stamp)
+                    c->idle--;
+            }
+            c->b[i].stamp = 0;
+            h->id[h->n++] = id;
+        }
+}
+
+static long ref_release(ref_cache *c, ref_hold *h)
+{
+    long freed = 0;
+    for (long k = h->n - 1; k >= 0; k--) {
+        long i = ref_find(c, h->id[k]);
+        if (--c->b[i].ref == 0) {
+            c->b[i].stamp = ++c->clock;
+            c->idle++;
+            freed++;
+        }
+    }
+    h->n = h->hit = 0;
+    return freed;
+}
+
+/* A prompt of family f (0..5) and branch b (0..2): runs 0..split-1 are
+ * the family's, the others the branch's; each key's full length is fixed
+ * (1 to 32 blocks), the last run cut at random. */
+static long random_chain(gsl_rng *rng, fs_kv_run *runs)
+{
+    uint64_t f = gsl_rng_uniform_int(rng, 6), b = gsl_rng_uniform_int(rng, 3);
+    long nr = 1 + (long)gsl_rng_uniform_int(rng, 6), split = 2;
+    for (long h = 0; h < nr; h++) {
+        uint64_t key = h < split ? 1000 * f + (uint64_t)h
+                                 : 1000 * f + 100 * (b + 1) + (uint64_t)h;
+        int32_t full = 1 + (int32_t)(key * 7 % 32);
+        runs[h] = (fs_kv_run){key, full};
+    }
+    runs[nr - 1].len = 1 + (int32_t)gsl_rng_uniform_int(rng,
+                                                        (unsigned long)runs[nr - 1].len);
+    return nr;
+}
+
+static void check_cache_against_blocks(void)
+{
+    static ref_cache ref;
+    static ref_hold rh[8];
+    fs_kv_hold kh[8];
+    int active[8] = {0};
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 28);
+    ref.limit = 150;
+    fs_kv_cache *c = fs_kv_cache_new(ref.limit);
+    long bad = 0, hits = 0, evictions = 0, short_chains = 0;
+    for (long step = 0; step < 20000 && c; step++) {
+        int k = (int)gsl_rng_uniform_int(rng, 8);
+        if (!active[k]) {
+            fs_kv_run *runs = fs_kv_cache_runs(c, 8);
+            long nr = random_chain(rng, runs), n1, n2, want = 0;
+            for (long i = 0; i < nr; i++)
+                want += runs[i].len;
+            long before = ref.n;
+            ref_acquire(&ref, runs, nr, &rh[k], &n1);
+            fs_kv_cache_acquire(c, nr, &kh[k], &n2);
+            bad += kh[k].n != rh[k].n || kh[k].hit != rh[k].hit || n1 != n2;
+            hits += rh[k].hit;
+            short_chains += rh[k].n < want;
+            evictions += before + (rh[k].n - rh[k].hit) > ref.n;
+            active[k] = 1;
+        } else if (gsl_rng_uniform(rng) < 0.9) {
+            bad += ref_release(&ref, &rh[k]) != fs_kv_cache_release(c, &kh[k]);
+            active[k] = 0;
+        } else {
+            long max = (long)gsl_rng_uniform_int(rng, 60);
+            while (ref.idle > max)
+                ref_evict(&ref);
+            fs_kv_cache_trim(c, max);
+        }
+        bad += ref.idle != fs_kv_cache_idle(c);
+    }
+    printf("  runs against single blocks: 20000 operations, %ld blocks hit, "
+           "%ld acquisitions evicting, %ld chains cut short, %ld "
+           "disagreements\n", hits, evictions, short_chains, bad);
+    CHECK(c && bad == 0);
+    CHECK(hits > 1000 && evictions > 100 && short_chains > 10);
+    fs_kv_cache_free(c);
+    gsl_rng_free(rng);
 }
 
 #define NREQ 300
@@ -173,6 +327,7 @@ int main(void)
 {
     check_cache_lru();
     check_cache_held();
+    check_cache_against_blocks();
     check_shared_prompt();
     return check_report("prefix");
 }

@@ -110,6 +110,12 @@ static const fs_key_doc pool_keys[] = {
      "prefix skips its prefill): yes holds it in the replica's free KV "
      "memory, unlimited in a tier without bound, TOKENS at most that many "
      "tokens of it; no: none"},
+    {"routing", "least-loaded|round-robin|prefix-aware", "least-loaded",
+     "llm: which busy replica admits a waiting request: least-loaded, the "
+     "first with room (every replica takes the oldest waiting request); "
+     "round-robin, each in turn; prefix-aware, the one holding the longest "
+     "cached prefix of it, unless its running requests exceed this one's "
+     "by more than an eighth of max_batch (doc/llm.md)"},
     {"llm_profile", "file", "engines.csv",
      "llm: serving-stack profiles (engines.csv columns) for this pool's "
      "replicas: the workload's engine= when the file has it, else its first"},
@@ -228,6 +234,12 @@ static const fs_key_doc workload_keys[] = {
      "chance A (above 0, below 1), so a step emits (1-A^(K+1))/(1-A) "
      "tokens on average; the draft's weights and KV cache share the "
      "replica's memory"},
+    {"sessions", "turns(mean=M, think=T)", NULL,
+     "llm: generated requests come in multi-turn sessions of M turns on "
+     "average (geometric); an arrival continues the session that has "
+     "waited longest past its think time (exponential, mean T), else "
+     "starts one; turn k's prompt is turn k-1's prompt and output, then "
+     "the tokens_in drawn (its cached prefix with prefix_cache)"},
     {"slo_ttft", "duration", NULL,
      "llm: time-to-first-token objective; attainment = share of served "
      "requests within it"},

@@ -59,6 +59,16 @@ typedef enum fs_prefix_cache_mode {
     FS_PREFIX_CACHE_TOKENS,
 } fs_prefix_cache_mode;
 
+/* routing = (scenario_prefix.c): which of a pool's busy LLM replicas
+ * admits a waiting request (sim/fleet/serve/llm_route.h).  The order is
+ * the registry's (llm_route.c). */
+typedef enum fs_llm_routing {
+    FS_ROUTING_LEAST_LOADED = 0,
+    FS_ROUTING_ROUND_ROBIN,
+    FS_ROUTING_PREFIX_AWARE,
+    FS_ROUTING_N
+} fs_llm_routing;
+
 typedef struct fs_pool_conf {
     char name[FS_NAME_MAX];
     char section[FS_NAME_MAX + 8];
@@ -91,6 +101,7 @@ typedef struct fs_pool_conf {
     long kv_cache_tokens;         /* a replica's KV cache; 0: computed */
     fs_prefix_cache_mode prefix_cache;
     long prefix_cache_tokens;     /* FS_PREFIX_CACHE_TOKENS: its size */
+    fs_llm_routing routing;
     /* mig = LAYOUT (scenario_mig.c): the instances of each GPU; n == 0:
      * whole GPUs.  sharing = timeslice(N) | mps(N): N replicas on each
      * whole GPU (sim/fleet/serve/sharing.c); 0: none. */
@@ -149,6 +160,9 @@ typedef struct fs_workload_conf {
     long prefix_tokens;           /* prefix = shared(tokens=, share=); 0:
                                      none */
     double prefix_share;
+    double session_turns;         /* sessions = turns(mean=, think=): the
+                                     mean turns of a session; 0: none */
+    double session_think_s;       /* mean think time between turns */
 } fs_workload_conf;
 
 typedef struct fs_window_conf {

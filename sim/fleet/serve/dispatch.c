@@ -182,7 +182,10 @@ void fs_workload_free(fs_workload *w)
         gsl_rng_free(w->service_rng);
     if (w->prefix_rng)
         gsl_rng_free(w->prefix_rng);
+    if (w->session_rng)
+        gsl_rng_free(w->session_rng);
     fs_prefix_store_free(w->prefix);
+    fs_session_set_free(w->sessions);
     fs_queue_free(&w->queue);
     fs_fifo_free(&w->fifo);
     fs_hist_free(&w->latency);
@@ -329,8 +332,13 @@ static fs_request arrive(fs_workload *w)
     fs_request r = fs_service_request(sv, w->service_rng, w->next.t,
                                       w->next.service_s, w->next.tokens_in,
                                       w->next.tokens_out);
-    if (w->prefix && (r.prefix = fs_prefix_store_add(w->prefix,
-                                                     &w->next)) < 0) {
+    uint64_t session = 0;
+    if (w->sessions && fs_session_turn(w->sessions, &r, &session)) {
+        fs_error_set(w->sim->err, "out of memory keeping sessions");
+        fs_sim_fail(w->sim);
+    }
+    if (w->prefix && (r.prefix = fs_prefix_store_add(w->prefix, &w->next,
+                                                     session)) < 0) {
         fs_error_set(w->sim->err, "out of memory keeping prefixes");
         fs_sim_fail(w->sim);
     }

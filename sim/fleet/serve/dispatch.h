@@ -16,6 +16,7 @@
 #include "traces/arrivals.h"
 #include "models/llm/llm.h"
 #include "sim/fleet/serve/llm_prefix.h"
+#include "sim/fleet/serve/llm_session.h"
 
 /* What an LLM workload measures beyond latency (continuous batching,
  * llm_server.c): time to first token, time per output token after the
@@ -83,6 +84,10 @@ struct fs_workload {
     /* spec = (speculative decoding): its stream and proposers
      * (llm_spec.h); NULL otherwise */
     fs_spec_run *spec;
+    /* sessions = turns(...): its open sessions (llm_session.h), drawn
+     * from their own stream; NULL otherwise */
+    fs_session_set *sessions;
+    gsl_rng *session_rng;
 };
 
 /* Subscribe it to a pool's capacity with ctx = the pool's fs_servers. */

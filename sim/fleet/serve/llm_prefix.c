@@ -14,6 +14,7 @@
  * only while it grows to the most requests waiting and running at once. */
 #include "sim/fleet/serve/llm_prefix.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,20 +136,35 @@ static int copy_hashes(fs_prefix_store *s, pfx *e, const fs_arrival *a)
     return 0;
 }
 
-int32_t fs_prefix_store_add(fs_prefix_store *s, const fs_arrival *a)
+/* Whether a request starts with the shared system prompt: a draw, or
+ * for a session's turn the same for all its turns (from its id). */
+static int has_shared(fs_prefix_store *s, uint64_t session)
+{
+    if (s->shared_tokens <= 0)
+        return 0;
+    if (s->share >= 1)
+        return 1;
+    if (session)
+        return (double)(mix(s->salt ^ ~session) >> 11) * 0x1.0p-53 < s->share;
+    return gsl_rng_uniform(s->rng) < s->share;
+}
+
+int32_t fs_prefix_store_add(fs_prefix_store *s, const fs_arrival *a,
+                            uint64_t session)
 {
     int32_t i = take_entry(s);
     if (i < 0)
         return -1;
     pfx *e = &s->p[i];
-    *e = (pfx){mix(s->salt ^ ++s->serial), -1, 0, 0, 0, -1};
+    /* a session's turns share its own blocks: the same serial */
+    uint64_t own = session ? mix(s->salt + mix(session)) : ++s->serial;
+    *e = (pfx){mix(s->salt ^ own), -1, 0, 0, 0, -1};
     if (a->nhashes > 0 && a->hash_tokens > 0) {
         if (copy_hashes(s, e, a)) {
             fs_prefix_store_drop(s, i);
             return -1;
         }
-    } else if (s->shared_tokens > 0 &&
-               (s->share >= 1 || gsl_rng_uniform(s->rng) < s->share)) {
+    } else if (has_shared(s, session)) {
         e->shared = (int32_t)s->shared_tokens;
     }
     return i;
@@ -168,38 +184,50 @@ void fs_prefix_store_drop(fs_prefix_store *s, int32_t id)
     s->pfree = id;
 }
 
-/* The keys of a traced prompt: block j under the hash id of the block its
- * last token is in; past the ids (never, for a well-formed trace), the
- * request's own. */
-static void hashed_keys(const fs_prefix_store *s, const pfx *e, int bs,
-                        long n, uint64_t *keys)
+/* Where block j's identity starts and ends, and its key's base: a trace
+ * hash id, the shared system prompt, or the request's own.  *k and *base
+ * walk the hash ids' chunks forward (j never goes back). */
+static uint64_t identity(const fs_prefix_store *s, const pfx *e, int bs,
+                         long j, int32_t *k, long *base, long *end)
 {
-    int32_t k = e->chunk;
-    long base = 0;   /* the first hash index of chunk k */
-    for (long j = 0; j < n; j++) {
-        long h = ((j + 1) * (long)bs - 1) / e->hash_tokens;
-        while (k >= 0 && h >= base + CHUNK) {
-            k = s->c[k].next;
-            base += CHUNK;
-        }
-        keys[j] = h < e->nhash && k >= 0
-            ? mix(mix(s->salt ^ ((uint64_t)s->c[k].id[h - base] << 1)) +
-                  (uint64_t)j)
-            : mix(e->serial + (uint64_t)j);
-    }
-}
-
-void fs_prefix_store_keys(const fs_prefix_store *s, int32_t id, int bs,
-                          long n, uint64_t *keys)
-{
-    const pfx *e = &s->p[id];
     if (e->nhash > 0) {
-        hashed_keys(s, e, bs, n, keys);
-        return;
+        long h = ((j + 1) * (long)bs - 1) / e->hash_tokens;
+        while (*k >= 0 && h >= *base + CHUNK) {
+            *k = s->c[*k].next;
+            *base += CHUNK;
+        }
+        if (h < e->nhash && *k >= 0) {
+            /* the first block whose last token is in the next hash block */
+            *end = (h + 1) * (long)e->hash_tokens / bs;
+            return mix(s->salt ^ ((uint64_t)s->c[*k].id[h - *base] << 1));
+        }
+        *end = LONG_MAX;
+        return e->serial;
     }
     long shared = e->shared / bs;   /* blocks wholly inside the prompt */
-    uint64_t sys = mix(s->salt ^ 1);
-    for (long j = 0; j < n; j++)
-        keys[j] = j < shared ? mix(sys + (uint64_t)j)
-                             : mix(e->serial + (uint64_t)j);
+    *end = j < shared ? shared : LONG_MAX;
+    return j < shared ? mix(s->salt ^ 1) : e->serial;
+}
+
+/* Runs of blocks of one identity within one group of FS_KV_RUN_MAX blocks:
+ * a run's key is its identity's and its first block's, so the blocks of
+ * a hash id or of the system prompt are the same run for every request
+ * that has them, whatever its length. */
+long fs_prefix_store_runs(const fs_prefix_store *s, int32_t id, int bs,
+                          long n, fs_kv_run *runs)
+{
+    const pfx *e = &s->p[id];
+    int32_t k = e->chunk;
+    long base = 0, nr = 0;
+    for (long j = 0; j < n;) {
+        long end, group = (j / FS_KV_RUN_MAX + 1) * FS_KV_RUN_MAX;
+        uint64_t ident = identity(s, e, bs, j, &k, &base, &end);
+        if (end > group)
+            end = group;
+        if (end > n)
+            end = n;
+        runs[nr++] = (fs_kv_run){mix(ident + (uint64_t)j), (int32_t)(end - j)};
+        j = end;
+    }
+    return nr;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <gsl/gsl_rng.h>
 #include "traces/arrivals.h"
+#include "sim/fleet/serve/llm_kvcache.h"
 
 typedef struct fs_prefix_store fs_prefix_store;
 
@@ -25,12 +26,16 @@ fs_prefix_store *fs_prefix_store_new(uint64_t salt, long shared_tokens,
                                      double share, gsl_rng *rng);
 void fs_prefix_store_free(fs_prefix_store *s);
 /* The arriving request's prefix (the arrival's hashes, or the model's
- * draw): its entry, or -1 when out of memory. */
-int32_t fs_prefix_store_add(fs_prefix_store *s, const fs_arrival *a);
+ * draw; session, when not 0, names the multi-turn session whose tokens
+ * its prompt continues, llm_session.h): its entry, or -1 when out of
+ * memory. */
+int32_t fs_prefix_store_add(fs_prefix_store *s, const fs_arrival *a,
+                            uint64_t session);
 /* The request left (finished or dropped): its entry is reused. */
 void fs_prefix_store_drop(fs_prefix_store *s, int32_t id);
-/* The keys of the first n blocks of bs tokens of entry id's prompt. */
-void fs_prefix_store_keys(const fs_prefix_store *s, int32_t id, int bs,
-                          long n, uint64_t *keys);
+/* The first n blocks of bs tokens of entry id's prompt as runs for the
+ * block cache (at most n of them): their number. */
+long fs_prefix_store_runs(const fs_prefix_store *s, int32_t id, int bs,
+                          long n, fs_kv_run *runs);
 
 #endif

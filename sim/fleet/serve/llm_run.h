@@ -41,6 +41,8 @@ struct fs_llm_run {
     fs_kv_cache *kv;        /* prefix caching: the replica's blocks, or
                                NULL (llm_prefix.h, llm_kvcache.h) */
     int bs, per;            /* a cache block's tokens, and KV blocks */
+    long routed;            /* requests it admitted from the queue, for
+                               routing = round-robin (llm_route_rr.c) */
     int in_memory;          /* cached blocks no request holds live in the
                                free KV memory (evicted when it is wanted);
                                0: an unbounded tier beside it */

@@ -46,6 +46,7 @@
 #include "sim/fleet/serve/llm_prefix.h"
 #include "sim/fleet/serve/llm_run.h"
 #include "sim/fleet/serve/llm_spec.h"
+#include "sim/fleet/serve/llm_route.h"
 
 #include <assert.h>
 #include <limits.h>
@@ -93,17 +94,16 @@ static void prefix_acquire(fs_server *s, llm_seq *q)
 {
     fs_llm_run *run = s->llm;
     fs_workload *w = s->wl;
-    long n = ((long)q->in - 1) / run->bs, newly;
-    uint64_t *keys = n > 0 ? fs_kv_cache_keys(run->kv, n) : NULL;
-    if (!keys) {
-        if (n > 0) {
-            fs_error_set(w->sim->err, "out of memory caching prefixes");
-            fs_sim_fail(w->sim);
-        }
-        return;
+    long n = ((long)q->in - 1) / run->bs, newly = 0;
+    fs_kv_run *runs = n > 0 ? fs_kv_cache_runs(run->kv, n) : NULL;
+    if (n > 0 && (!runs ||
+        fs_kv_cache_acquire(run->kv, fs_prefix_store_runs(w->prefix,
+            q->r.prefix, run->bs, n, runs), &q->hold, &newly))) {
+        fs_error_set(w->sim->err, "out of memory caching prefixes");
+        fs_sim_fail(w->sim);
     }
-    fs_prefix_store_keys(w->prefix, q->r.prefix, run->bs, n, keys);
-    fs_kv_cache_acquire(run->kv, n, &q->hold, &newly);
+    if (n <= 0)
+        return;
     q->shared = (long)q->hold.n * run->per;
     run->free_blocks -= newly * run->per;
     q->prefilled = q->hold.hit * run->bs;
@@ -190,6 +190,7 @@ static void admit(fs_server *s, double now)
     fs_llm_run *run = s->llm;
     fs_workload *w = s->wl;
     fs_servers *p = s->pool;
+    const fs_llm_router *route = fs_llm_router_of(p);
     if (!fs_capacity_takes_work(p->cap, s->instance) || run->preempted)
         return;
     while (run->n < run->cap && w->queue.len) {
@@ -199,11 +200,13 @@ static void admit(fs_server *s, double now)
             continue;
         }
         long fill = (long)at_least_one(head->tokens_in) + head->generated;
-        if (blocks_for(fill + 1) > run->free_blocks - run->watermark &&
-            run->n > 0)
+        if ((blocks_for(fill + 1) > run->free_blocks - run->watermark &&
+             run->n > 0) || !route->admits(s, head))
             break;
         fs_request r = fs_queue_pop(&w->queue);
         add_seq(s, &r, now);
+        if (route->admitted)
+            route->admitted(s);
     }
 }
 

@@ -245,6 +245,22 @@ static int prefix_mode(const fs_llm_perf *perf, const fs_pool_conf *pc)
     return pc->prefix_cache == FS_PREFIX_CACHE_NO ? 0 : (int)pc->prefix_cache;
 }
 
+/* sessions = turns(...): w's open sessions, from their own stream (with
+ * or without a prefix cache: prefix_cache = no serves the same turns). */
+static int session_init(fs_workload *w, unsigned replication, fs_error *err)
+{
+    const fs_workload_conf *c = w->conf;
+    if (c->session_turns <= 0)
+        return 0;
+    char source[FS_NAME_MAX + 16];
+    snprintf(source, sizeof source, "session:%s", c->name);
+    w->session_rng = fs_rng_new(w->sim->sc->seed, replication, source);
+    if (w->session_rng)
+        w->sessions = fs_session_set_new(c->session_turns,
+                                         c->session_think_s, w->session_rng);
+    return w->sessions ? 0 : fs_error_set(err, "out of memory");
+}
+
 /* Prefix caching on any of w's pools: the store of its requests'
  * prefixes, keyed apart from other workloads' by its name, and the stream
  * that draws which requests start with prefix = shared(...)'s prompt. */
@@ -297,7 +313,8 @@ int fs_llm_workload_init(fs_workload *w, unsigned replication, fs_error *err)
     }
     if (fs_spec_workload_init(w, replication, err))
         return -1;
-    return prefix_init(w, replication, caching, err);
+    return prefix_init(w, replication, caching, err) ||
+           session_init(w, replication, err);
 }
 
 int fs_llm_check_tokens(const fs_workload *w, const fs_trace_stats *st,
