@@ -110,6 +110,15 @@ static const fs_key_doc pool_keys[] = {
      "prefix skips its prefill): yes holds it in the replica's free KV "
      "memory, unlimited in a tier without bound, TOKENS at most that many "
      "tokens of it; no: none"},
+    {"role", "colocated|prefill|decode", "colocated",
+     "llm: disaggregated serving: a prefill pool runs only prompts and "
+     "sends each request's KV cache over the network to the decode pool "
+     "of the same workload, which runs only decode steps (a workload "
+     "names one of each in pools)"},
+    {"network_gbps", "number, above 0 to 100000", "the catalog's",
+     "llm: the instances' network bandwidth in Gbps, which a KV cache "
+     "crosses from a prefill pool to a decode pool (the lower of the "
+     "two pools' figures is the link)"},
     {"llm_profile", "file", "engines.csv",
      "llm: serving-stack profiles (engines.csv columns) for this pool's "
      "replicas: the workload's engine= when the file has it, else its first"},
