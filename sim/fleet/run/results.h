@@ -57,6 +57,11 @@ typedef struct fs_llm_row {
     long preempted, too_long;
     long over_context;   /* dropped: longer than the model's context */
     long max_context;    /* the model's, for the summary */
+    /* disaggregated prefill and decode (llm_disagg.c; NaN elsewhere): the
+     * link's Gbps, the KV caches sent over it, their bytes, the mean
+     * seconds one crossed it and waited for it */
+    double kv_link_gbps, kv_transfers, kv_bytes;
+    double kv_transfer_mean_s, kv_wait_mean_s;
 } fs_llm_row;
 
 /* A pool serving an llm: latency over the measured requests of every

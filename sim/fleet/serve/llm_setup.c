@@ -291,6 +291,8 @@ int fs_llm_workload_init(fs_workload *w, unsigned replication, fs_error *err)
         if (fs_llm_servers_init(p))
             return fs_error_set(err, "out of memory");
     }
+    if (fs_llm_disagg_init(w, err))
+        return -1;
     return prefix_init(w, replication, caching, err);
 }
 
@@ -329,6 +331,7 @@ void fs_llm_workload_free(fs_workload *w)
         fs_hist_free(&w->llm.ttft);
     if (w->llm.tpot.h)
         fs_hist_free(&w->llm.tpot);
+    fs_llm_disagg_free(w);
 }
 
 double fs_llm_estimate_iterations(const fs_workload *w, double requests)
