@@ -32,7 +32,7 @@
 const char *const fs_store_child_tables[] = {
     "cost_monthly", "latency", "utilization", "job", "pool",
     "cost_allocation", "interruption", "slice_utilization", "prefix_cache",
-    NULL,
+    "kv_transfer", NULL,
 };
 
 /* What a run is written to and read from: each object with the columns
@@ -80,6 +80,8 @@ static const struct required {
     { "table", "prefix_cache", "run_id, workload, pool, tokens_in,"
       " tokens_cached, token_hit_rate, cost_per_mtok_usd,"
       " cost_per_mtok_uncached_usd" },
+    { "table", "kv_transfer", "run_id, workload, link_gbps, transfers,"
+      " kv_bytes, transfer_mean_s, wait_mean_s" },
     { "table", "slice_utilization", "run_id, pool, profile, slices_per_gpu,"
       " compute_share, slice_hours, busy_hours, utilization,"
       " idle_cost_usd, sm_share" },
