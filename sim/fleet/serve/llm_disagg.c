@@ -85,13 +85,13 @@ int fs_llm_disagg_init(fs_workload *w, fs_error *err)
 void fs_llm_disagg_free(fs_workload *w)
 {
     fs_llm_disagg *d = w->disagg;
-    if (!d)
-        return;
-    free(d->link_free);
-    free(d->flight);
-    free(d->free_slots);
-    free(d);
     w->disagg = NULL;
+    if (d) {    /* its arrays, then itself */
+        free(d->link_free);
+        free(d->flight);
+        free(d->free_slots);
+    }
+    free(d);
 }
 
 /* A slot for a transfer: a freed one, else a new one; -1 when out of

@@ -383,12 +383,16 @@ static void retire(fs_server *s, llm_seq *q, double now)
 }
 
 /* A prefill pool's request q has its first token: its KV cache leaves
- * for the decode pool (llm_disagg.c), and its blocks here come free. */
+ * for the decode pool (llm_disagg.c), and its blocks here come free.  The
+ * pool counts the prompt tokens it prefilled (and found cached); the
+ * decode pool counts the request when it completes. */
 static void hand_off(fs_server *s, llm_seq *q, double now)
 {
     fs_request r = q->r;
     r.generated = q->generated;
     r.kv_wait = (float)(q->admitted - r.arrival);
+    s->pool->tokens_in += q->r.tokens_in > 0 ? q->r.tokens_in : 0;
+    s->pool->tokens_cached += q->r.cached > 0 ? q->r.cached : 0;
     s->llm->free_blocks += q->blocks;
     prefix_release(s->llm, q);
     fs_llm_disagg_send(s, &r, now);
