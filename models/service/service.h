@@ -39,7 +39,9 @@ typedef struct fs_request {
     int32_t tokens_in;    /* prompt tokens from the trace, -1 if unknown */
     int32_t tokens_out;   /* generated tokens from the trace, -1 if unknown */
     /* llm: output tokens already generated when a full KV cache preempted
-     * it (it resumes by recomputing them), and its time to first token */
+     * it (it resumes by recomputing them), and its time to first token;
+     * negative (-TTFT) when its KV cache came from a prefill pool
+     * (sim/fleet/serve/llm_disagg.c), so a decode pool computes none */
     int32_t generated;
     float ttft;
     /* llm prefix caching (sim/fleet/llm_prefix.c): its prefix's entry in
@@ -47,10 +49,6 @@ typedef struct fs_request {
      * first admission found cached, -1 before it */
     int32_t prefix;
     int32_t cached;
-    /* llm prefill and decode pools (sim/fleet/serve/llm_disagg.c): on its
-     * way to a decode pool, its KV cache computed, its wait for the
-     * prefill (arrival to admission); -1 otherwise */
-    float kv_wait;
 } fs_request;
 
 typedef struct fs_service_model fs_service_model;
@@ -144,7 +142,7 @@ static inline fs_request fs_service_request(const fs_service *s,
                                             double recorded_s, int tokens_in,
                                             int tokens_out)
 {
-    fs_request r = {arrival, 0, tokens_in, tokens_out, 0, 0, -1, -1, -1};
+    fs_request r = {arrival, 0, tokens_in, tokens_out, 0, 0, -1, -1};
     s->model->arrive(s, rng, recorded_s, &r);
     return r;
 }

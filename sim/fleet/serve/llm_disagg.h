@@ -30,7 +30,7 @@ int fs_llm_disagg_init(fs_workload *w, fs_error *err);
 void fs_llm_disagg_free(fs_workload *w);
 
 /* Prefill server s's request r (its prompt prefilled, its first token
- * computed, r->kv_wait its wait for the prefill) sends its KV cache to
+ * computed) sends its KV cache to
  * the decode pool now: it arrives after the prefill instance's link has
  * carried the transfers before it and this one's bytes. */
 void fs_llm_disagg_send(fs_server *s, const fs_request *r, double now);

@@ -149,15 +149,15 @@ static void add_seq(fs_server *s, const fs_request *r, double now)
     q->in = at_least_one(r->tokens_in);
     q->out = at_least_one(r->tokens_out);
     q->generated = r->generated;
-    q->first_t = r->arrival + (double)r->ttft;
+    q->first_t = r->arrival + fabs((double)r->ttft);
     q->fill = q->in + q->generated;
     q->hold.last = -1;
     if (run->kv && r->prefix >= 0)
         prefix_acquire(s, q);
-    if (r->kv_wait >= 0)    /* its KV cache came from a prefill pool */
+    if (signbit(r->ttft))   /* its KV cache came from a prefill pool */
         q->prefilled = q->fill;
     q->blocks = blocks_for((long)q->fill + 1) - q->shared;
-    q->admitted = r->kv_wait >= 0 ? r->arrival + r->kv_wait : now;
+    q->admitted = now;
     /* the first request of an empty set always fits (drop_unservable),
      * a later one fits beside the watermark (admit) */
     assert(q->blocks <= run->free_blocks);
@@ -234,7 +234,6 @@ static void requeue(fs_server *s, const llm_seq *q, int resume)
     fs_request r = q->r;
     r.generated = resume ? q->generated : 0;
     r.ttft = resume ? (float)(q->first_t - q->r.arrival) : 0;
-    r.kv_wait = -1;     /* its KV cache is gone: recomputed */
     if (fs_queue_push_front(fs_workload_queue_of(w, s->pool), r)) {
         fs_error_set(w->sim->err, "out of memory queueing requests");
         fs_sim_fail(w->sim);
@@ -349,7 +348,8 @@ static void retire(fs_server *s, llm_seq *q, double now)
     if (q->r.arrival >= w->sim->sc->warmup_s) {
         double e2e = now - q->r.arrival, ttft = q->first_t - q->r.arrival;
         fs_hist_add(&w->latency, e2e);
-        fs_hist_add(&w->wait, q->admitted - q->r.arrival);
+        if (fs_llm_disagg_counts_wait(s->pool))   /* else at hand_off */
+            fs_hist_add(&w->wait, q->admitted - q->r.arrival);
         w->slo_met += e2e <= c->slo_s;
         w->measured++;
         llm_store *ps = s->pool->llm_store;
@@ -383,14 +383,16 @@ static void retire(fs_server *s, llm_seq *q, double now)
 }
 
 /* A prefill pool's request q has its first token: its KV cache leaves
- * for the decode pool (llm_disagg.c), and its blocks here come free.  The
- * pool counts the prompt tokens it prefilled (and found cached); the
- * decode pool counts the request when it completes. */
+ * for the decode pool (llm_disagg.c), and its blocks here come free.  Its
+ * wait (arrival to admission here) is measured now; the pool counts the
+ * prompt tokens it prefilled (and found cached), the decode pool the
+ * request when it completes. */
 static void hand_off(fs_server *s, llm_seq *q, double now)
 {
     fs_request r = q->r;
     r.generated = q->generated;
-    r.kv_wait = (float)(q->admitted - r.arrival);
+    if (r.arrival >= s->wl->sim->sc->warmup_s)
+        fs_hist_add(&s->wl->wait, q->admitted - r.arrival);
     s->pool->tokens_in += q->r.tokens_in > 0 ? q->r.tokens_in : 0;
     s->pool->tokens_cached += q->r.cached > 0 ? q->r.cached : 0;
     s->llm->free_blocks += q->blocks;
