@@ -47,7 +47,7 @@ static const fs_section_column workload_cols[] = {
       "mean_batch_size", 0 },
     /* prefill and decode pools (schema 17): the KV caches sent between
      * them, and the mean seconds one crossed the link and waited for it */
-    { "kv_transfers", "KV caches sent (prefill to decode)", FS_COL_COUNT, 1,
+    { "kv_transfers", "KV caches sent", FS_COL_COUNT, 1,
       KV_TRANSFER("transfers"), 1 },
     { "kv_transfer_mean_s", "KV transfer mean", FS_COL_SECONDS, 1,
       KV_TRANSFER("transfer_mean_s"), 1 },
