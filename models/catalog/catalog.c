@@ -283,6 +283,12 @@ static int read_instance(fs_csv *r, void *row, void *ctx, fs_error *err)
     copy_cell(t->region, sizeof t->region, r, cols, 8);
     copy_cell(t->as_of, sizeof t->as_of, r, cols, 9);
     copy_cell(t->source, sizeof t->source, r, cols, 10);
+    if (number_cell(r, cols, 19, &t->network_gbps, 1, err))
+        return -1;
+    if (!isnan(t->network_gbps) && !(t->network_gbps > 0))
+        return fs_error_at(err, path, line, cols->names[19],
+                           "expected a bandwidth above 0 Gbps (or empty)");
+    copy_cell(t->network_source, sizeof t->network_source, r, cols, 20);
     return 0;
 }
 
@@ -296,7 +302,9 @@ static int load_instances(fs_catalog *c, const char *path, fs_error *err)
         "ri_1y_partial_usd_h", "ri_1y_partial_upfront_usd",
         "ri_1y_all_upfront_usd", "ri_3y_partial_usd_h",
         "ri_3y_partial_upfront_usd", "ri_3y_all_upfront_usd",
-        "savings_plan_1y_discount", "savings_plan_3y_discount", NULL};
+        "savings_plan_1y_discount", "savings_plan_3y_discount",
+        /* optional (19..): the network between instances */
+        "network_gbps", "network_source", NULL};
     columns cols = {names, 11, {0}};
     inst_ctx x = {c, &cols};
     return fs_catalog_load_file(path, find_columns, &cols, (void **)&c->inst,

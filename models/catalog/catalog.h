@@ -81,6 +81,11 @@ typedef struct fs_instance_type {
     char region[32];
     char as_of[16];
     char source[256];
+    /* Network bandwidth between instances (Gbps; NaN: not in the
+     * catalog), the link a KV cache crosses from a prefill pool to a
+     * decode pool, and where the figure comes from (optional columns). */
+    double network_gbps;
+    char network_source[160];
 } fs_instance_type;
 
 typedef struct fs_catalog {

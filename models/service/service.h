@@ -40,7 +40,9 @@ typedef struct fs_request {
     int32_t tokens_in;    /* prompt tokens from the trace, -1 if unknown */
     int32_t tokens_out;   /* generated tokens from the trace, -1 if unknown */
     /* llm: output tokens already generated when a full KV cache preempted
-     * it (it resumes by recomputing them), and its time to first token */
+     * it (it resumes by recomputing them), and its time to first token;
+     * negative (-TTFT) when its KV cache came from a prefill pool
+     * (sim/fleet/serve/llm_disagg.c), so a decode pool computes none */
     int32_t generated;
     float ttft;
     /* llm prefix caching (sim/fleet/llm_prefix.c): its prefix's entry in

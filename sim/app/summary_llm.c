@@ -87,6 +87,21 @@ static void print_spec(FILE *out, const fs_llm_row *m)
             m->spec_steps, m->spec_expected);
 }
 
+/* Disaggregated prefill and decode: the KV caches the prefill pool sent
+ * the decode pool, their gigabytes, and the mean seconds one crossed the
+ * link and waited for it (both in the TTFT). */
+static void print_disagg(FILE *out, const fs_llm_row *m)
+{
+    if (isnan(m->kv_link_gbps))
+        return;
+    char t[16], q[16];
+    fs_format_seconds(m->kv_transfer_mean_s, t, sizeof t);
+    fs_format_seconds(m->kv_wait_mean_s, q, sizeof q);
+    fprintf(out, "  %-20s  prefill -> decode: %.0f KV caches, %.1f GB over "
+            "a %g Gbps link: %s each on the link, %s waiting for it\n", "",
+            m->kv_transfers, m->kv_bytes / 1e9, m->kv_link_gbps, t, q);
+}
+
 /* A row's rates as the summary writes them: tokens per GPU-second in and
  * out, cost per million output tokens and per million tokens. */
 typedef struct llm_rates {
@@ -138,6 +153,7 @@ static void print_workloads(FILE *out, const fs_results *r)
                 rt.tin, rt.tout, rt.mo, rt.ma);
         print_cached(out, m);
         print_spec(out, m);
+        print_disagg(out, m);
         llm_slo_missed(out, "slo_ttft", m->slo_ttft_s,
                        m->slo_ttft_attainment);
         llm_slo_missed(out, "slo_tpot", m->slo_tpot_s,

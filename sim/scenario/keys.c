@@ -116,6 +116,15 @@ static const fs_key_doc pool_keys[] = {
      "round-robin, each in turn; prefix-aware, the one holding the longest "
      "cached prefix of it, unless its running requests exceed this one's "
      "by more than an eighth of max_batch (doc/llm.md)"},
+    {"role", "colocated|prefill|decode", "colocated",
+     "llm: disaggregated serving: a prefill pool runs only prompts and "
+     "sends each request's KV cache over the network to the decode pool "
+     "of the same workload, which runs only decode steps (a workload "
+     "names one of each in pools)"},
+    {"network_gbps", "number, above 0 to 100000", "the catalog's",
+     "llm: the instances' network bandwidth in Gbps, which a KV cache "
+     "crosses from a prefill pool to a decode pool (the lower of the "
+     "two pools' figures is the link)"},
     {"llm_profile", "file", "engines.csv",
      "llm: serving-stack profiles (engines.csv columns) for this pool's "
      "replicas: the workload's engine= when the file has it, else its first"},

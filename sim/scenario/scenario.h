@@ -68,6 +68,13 @@ typedef enum fs_llm_routing {
     FS_ROUTING_PREFIX_AWARE,
     FS_ROUTING_N
 } fs_llm_routing;
+/* role = (scenario_disagg.c): a pool of a disaggregated LLM deployment
+ * runs only prefills or only decode steps; colocated runs both. */
+typedef enum fs_pool_role {
+    FS_ROLE_COLOCATED = 0,
+    FS_ROLE_PREFILL,
+    FS_ROLE_DECODE,
+} fs_pool_role;
 
 typedef struct fs_pool_conf {
     char name[FS_NAME_MAX];
@@ -111,6 +118,9 @@ typedef struct fs_pool_conf {
     int sharing_n;
     double sharing_efficiency;    /* timeslice: speed kept when shared */
     double sharing_cap;           /* mps: a client's most SM share */
+    fs_pool_role role;
+    double network_gbps;          /* between instances: network_gbps = or
+                                     the catalog's; NaN: unknown */
 } fs_pool_conf;
 
 typedef enum fs_workload_kind {

@@ -100,7 +100,7 @@ int fs_scenario_check_limits(fs_scenario *sc, fs_error *err)
     for (size_t i = 0; i < sc->npools; i++)
         if (check_pool_slots(sc, i, err))
             return -1;
-    return check_result_rows(sc, err);
+    return check_result_rows(sc, err) || fs_scenario_check_disagg(sc, err);
 }
 
 static int pool_used(const fs_scenario *sc, size_t ip)

@@ -106,6 +106,14 @@ int fs_scenario_parse_spec(fs_reader *rd, fs_scenario *sc,
  * and a pool's llm_profile = FILE. */
 int fs_scenario_llm_engine(fs_reader *rd, fs_scenario *sc,
                            fs_workload_conf *w, const fs_config_entry *svc);
+/* scenario_disagg.c: a pool's role and network_gbps (it: its catalog
+ * instance, or NULL); then, once every section is read, that each
+ * workload with a role on its pools serves an llm from one prefill and
+ * one decode pool joined by a known network bandwidth. */
+int fs_scenario_parse_disagg_pool(fs_reader *rd, fs_pool_conf *p,
+                                  const fs_instance_type *it);
+int fs_scenario_check_disagg(fs_scenario *sc, fs_error *err);
+
 /* scenario_prefix.c: a pool's prefix_cache, a workload's
  * prefix = shared(...). */
 int fs_scenario_parse_prefix_pool(fs_reader *rd, fs_pool_conf *p);

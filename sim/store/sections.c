@@ -8,6 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A column of the workload's kv_transfer row (NULL without one). */
+#define KV_TRANSFER(col) \
+    "(SELECT k." col " FROM kv_transfer k WHERE k.run_id = latency.run_id" \
+    " AND k.workload = latency.workload)"
+
 static const fs_section_column workload_cols[] = {
     { "workload", NULL, FS_COL_TEXT, 0, "workload", 0 },
     { "requests", "requests", FS_COL_COUNT, 1, "count", 0 },
@@ -44,6 +49,14 @@ static const fs_section_column workload_cols[] = {
     { "spec_tokens_per_step", "tokens a step (speculative)", FS_COL_NUMBER,
       1, "(SELECT s.accepted_mean FROM spec_decode s WHERE s.run_id ="
       " latency.run_id AND s.workload = latency.workload)", 1 },
+    /* prefill and decode pools (schema 18): the KV caches sent between
+     * them, and the mean seconds one crossed the link and waited for it */
+    { "kv_transfers", "KV caches sent", FS_COL_COUNT, 1,
+      KV_TRANSFER("transfers"), 1 },
+    { "kv_transfer_mean_s", "KV transfer mean", FS_COL_SECONDS, 1,
+      KV_TRANSFER("transfer_mean_s"), 1 },
+    { "kv_wait_mean_s", "KV link wait mean", FS_COL_SECONDS, 1,
+      KV_TRANSFER("wait_mean_s"), 1 },
 };
 
 static const fs_section_column pool_cols[] = {

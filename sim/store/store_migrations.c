@@ -352,6 +352,17 @@ static const char schema_v17[] =
     " acceptance REAL, steps INTEGER, accepted_mean REAL,"
     " expected_mean REAL);\n"
     "CREATE INDEX spec_decode_run ON spec_decode(run_id);\n";
+/* Version 18: disaggregated prefill and decode.  One row per llm workload
+ * served by a prefill pool and a decode pool: the link's Gbps (the lower
+ * of the two pools' network bandwidths), the KV caches sent over it, their
+ * bytes, and the mean seconds one crossed the link and waited for it (both
+ * part of the TTFT).  Runs without such a workload have no rows. */
+static const char schema_v18[] =
+    "CREATE TABLE kv_transfer ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " workload TEXT, link_gbps REAL, transfers REAL, kv_bytes REAL,"
+    " transfer_mean_s REAL, wait_mean_s REAL);\n"
+    "CREATE INDEX kv_transfer_run ON kv_transfer(run_id);\n";
 
 /* fs_schema_migrations[v]: user_version v -> v + 1. */
 const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
@@ -372,4 +383,5 @@ const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v15,
     schema_v16,
     schema_v17,
+    schema_v18,
 };

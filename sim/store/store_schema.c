@@ -33,6 +33,7 @@ const char *const fs_store_child_tables[] = {
     "cost_monthly", "latency", "utilization", "job", "pool",
     "cost_allocation", "interruption", "slice_utilization", "prefix_cache",
     "spec_decode", NULL,
+    "kv_transfer", NULL,
 };
 
 /* What a run is written to and read from: each object with the columns
@@ -82,6 +83,8 @@ static const struct required {
       " cost_per_mtok_uncached_usd" },
     { "table", "spec_decode", "run_id, workload, kind, draft_model, k,"
       " acceptance, steps, accepted_mean, expected_mean" },
+    { "table", "kv_transfer", "run_id, workload, link_gbps, transfers,"
+      " kv_bytes, transfer_mean_s, wait_mean_s" },
     { "table", "slice_utilization", "run_id, pool, profile, slices_per_gpu,"
       " compute_share, slice_hours, busy_hours, utilization,"
       " idle_cost_usd, sm_share" },

@@ -368,6 +368,23 @@ static const col spec_cols[] = {
     LLM(fs_latency_row, "expected_mean", spec_expected),
 };
 
+static int latency_disagg(const void *row)
+{
+    const fs_llm_row *l = &((const fs_latency_row *)row)->llm;
+    return l->is_llm && !isnan(l->kv_link_gbps);
+}
+
+/* kv_transfer (version 18): one row per llm workload served by a prefill
+ * pool and a decode pool. */
+static const col latency_kv_cols[] = {
+    LAT(COL_TEXT, workload),
+    LLM(fs_latency_row, "link_gbps", kv_link_gbps),
+    LLM(fs_latency_row, "transfers", kv_transfers),
+    LLM(fs_latency_row, "kv_bytes", kv_bytes),
+    LLM(fs_latency_row, "transfer_mean_s", kv_transfer_mean_s),
+    LLM(fs_latency_row, "wait_mean_s", kv_wait_mean_s),
+};
+
 /* In the order a run is written (and was, table by table, before). */
 static const table tables[] = {
     {"cost_monthly", cost_cols, NCOLS(cost_cols),
@@ -398,6 +415,8 @@ static const table tables[] = {
      ROWS(pools, npools, fs_pool_row), NULL, pool_cached},
     {"spec_decode", spec_cols, NCOLS(spec_cols),
      ROWS(latency, nlatency, fs_latency_row), NULL, latency_spec},
+    {"kv_transfer", latency_kv_cols, NCOLS(latency_kv_cols),
+     ROWS(latency, nlatency, fs_latency_row), NULL, latency_disagg},
 };
 
 /* Binds field c of row as parameter i. */

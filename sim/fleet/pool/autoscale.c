@@ -89,7 +89,7 @@ static long waiting_or_served(const fs_autoscaler *a)
                 n += p->disc->in_service(&p->servers[i]);
     }
     for (int k = 0; k < p->nwls; k++)
-        n += (long)p->wls[k]->queue.len;
+        n += (long)fs_workload_queue_of(p->wls[k], p)->len;
     return n;
 }
 

@@ -64,6 +64,11 @@ typedef struct fs_llm_row {
     char spec_kind[8], spec_draft[48];
     long spec_k, spec_steps;
     double spec_acceptance, spec_accepted_mean, spec_expected;
+    /* disaggregated prefill and decode (llm_disagg.c; NaN elsewhere): the
+     * link's Gbps, the KV caches sent over it, their bytes, the mean
+     * seconds one crossed it and waited for it */
+    double kv_link_gbps, kv_transfers, kv_bytes;
+    double kv_transfer_mean_s, kv_wait_mean_s;
 } fs_llm_row;
 
 /* A pool serving an llm: latency over the measured requests of every

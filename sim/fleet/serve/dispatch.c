@@ -105,6 +105,7 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
     w->lane = fs_engine_lane_new(sim->engine);
     w->on_arrive = on_arrival;
     fs_queue_init(&w->queue);
+    fs_queue_init(&w->kv_queue);
     char source[FS_NAME_MAX + 16];
     snprintf(source, sizeof source, "arrivals:%s", c->name);
     w->arrival_rng = fs_rng_new(sim->sc->seed, replication, source);
@@ -187,6 +188,7 @@ void fs_workload_free(fs_workload *w)
     fs_prefix_store_free(w->prefix);
     fs_session_set_free(w->sessions);
     fs_queue_free(&w->queue);
+    fs_queue_free(&w->kv_queue);
     fs_fifo_free(&w->fifo);
     fs_hist_free(&w->latency);
     fs_hist_free(&w->wait);
@@ -292,12 +294,15 @@ static void seek_work(fs_server *s)
     fs_servers *p = s->pool;
     assert(s->state == FS_SERVER_IDLE && s->idle_pos < 0);
     fs_workload *best = NULL;
+    fs_queue *bq = NULL;
     for (int k = 0; k < p->nwls; k++) {
-        const fs_request *head = fs_queue_peek(&p->wls[k]->queue);
+        fs_queue *q = fs_workload_queue_of(p->wls[k], p);
+        const fs_request *head = fs_queue_peek(q);
         if (head && fs_server_takes(s, p->wls[k]->conf->mig_profile) &&
-            (!best ||
-                     head->arrival < fs_queue_peek(&best->queue)->arrival))
+            (!best || head->arrival < fs_queue_peek(bq)->arrival)) {
             best = p->wls[k];
+            bq = q;
+        }
     }
     if (!best) {
         fs_servers_idle_push(p, s);
@@ -307,14 +312,16 @@ static void seek_work(fs_server *s)
     s->wl = best;
     s->nbatch = 0;
     int take = disc(p)->take(s, best);
-    while (s->nbatch < take && best->queue.len)
-        s->batch[s->nbatch++] = fs_queue_pop(&best->queue);
+    while (s->nbatch < take && bq->len)
+        s->batch[s->nbatch++] = fs_queue_pop(bq);
     disc(p)->start(s);
 }
 
 static fs_server *find_idle_server(fs_workload *w)
 {
     for (int k = 0; k < w->npools; k++) {
+        if (w->pools[k]->conf->role == FS_ROLE_DECODE)
+            continue;   /* it takes KV caches, not arrivals */
         fs_server *s = fs_servers_idle_pop_for(w->pools[k],
                                                w->conf->mig_profile);
         if (s)
@@ -422,7 +429,8 @@ void fs_dispatch_done(fs_server *s)
 
 long fs_workload_unfinished(const fs_workload *w)
 {
-    long n = (long)w->queue.len + w->late;
+    long n = (long)w->queue.len + w->late + (long)w->kv_queue.len +
+             fs_llm_disagg_in_flight(w);
     for (int k = 0; k < w->npools; k++) {
         const fs_servers *p = w->pools[k];
         for (size_t i = 0; i < p->nservers; i++)
@@ -434,7 +442,8 @@ long fs_workload_unfinished(const fs_workload *w)
 
 long fs_workload_waiting(const fs_workload *w, double t)
 {
-    return (long)w->queue.len + (long)fs_fifo_waiting(&w->fifo, t);
+    return (long)w->queue.len + (long)w->kv_queue.len +
+           (long)fs_fifo_waiting(&w->fifo, t);
 }
 
 /* Capacity events of a pool, ctx = its fs_servers. */
@@ -508,12 +517,18 @@ static void requeue_batch(fs_server *s, double now)
     s->wl = NULL;
 }
 
-/* Idle servers anywhere take the requeued work of workload w. */
+/* Idle servers anywhere take the requeued work of workload w, pool by
+ * pool in its preference order (a decode pool's from its kv_queue). */
 static void wake_idle(fs_workload *w)
 {
     fs_server *s;
-    while (w->queue.len && (s = find_idle_server(w)))
-        seek_work(s);
+    for (int k = 0; k < w->npools; k++) {
+        fs_servers *p = w->pools[k];
+        const fs_queue *q = fs_workload_queue_of(w, p);
+        while (q->len && (s = fs_servers_idle_pop_for(p,
+                                                      w->conf->mig_profile)))
+            seek_work(s);
+    }
 }
 
 /* The provider took the instance, held work and all (its holds are

@@ -17,6 +17,7 @@
 #include "models/llm/llm.h"
 #include "sim/fleet/serve/llm_prefix.h"
 #include "sim/fleet/serve/llm_session.h"
+#include "sim/fleet/serve/llm_disagg.h"
 
 /* What an LLM workload measures beyond latency (continuous batching,
  * llm_server.c): time to first token, time per output token after the
@@ -88,7 +89,20 @@ struct fs_workload {
      * from their own stream; NULL otherwise */
     fs_session_set *sessions;
     gsl_rng *session_rng;
+    /* disaggregated prefill and decode (llm_disagg.h): the requests whose
+     * KV cache reached the decode pool, waiting for a decode replica, and
+     * the transfers' state; empty and NULL otherwise */
+    fs_queue kv_queue;
+    fs_llm_disagg *disagg;
 };
+
+/* The queue pool p's servers take w's requests from: on a decode pool the
+ * KV caches that arrived (llm_disagg.c), else the arrivals. */
+static inline fs_queue *fs_workload_queue_of(fs_workload *w,
+                                             const fs_servers *p)
+{
+    return p->conf->role == FS_ROLE_DECODE ? &w->kv_queue : &w->queue;
+}
 
 /* Subscribe it to a pool's capacity with ctx = the pool's fs_servers. */
 extern const fs_capacity_listener fs_dispatch_listener;

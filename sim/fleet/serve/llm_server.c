@@ -47,6 +47,7 @@
 #include "sim/fleet/serve/llm_run.h"
 #include "sim/fleet/serve/llm_spec.h"
 #include "sim/fleet/serve/llm_route.h"
+#include "sim/fleet/serve/llm_disagg.h"
 
 #include <assert.h>
 #include <limits.h>
@@ -149,18 +150,21 @@ static void add_seq(fs_server *s, const fs_request *r, double now)
     q->in = at_least_one(r->tokens_in);
     q->out = at_least_one(r->tokens_out);
     q->generated = r->generated;
-    q->first_t = r->arrival + (double)r->ttft;
+    q->first_t = r->arrival + fabs((double)r->ttft);
     q->fill = q->in + q->generated;
     q->hold.last = -1;
     if (run->kv && r->prefix >= 0)
         prefix_acquire(s, q);
+    if (signbit(r->ttft))   /* its KV cache came from a prefill pool */
+        q->prefilled = q->fill;
     q->blocks = blocks_for((long)q->fill + 1) - q->shared;
     q->admitted = now;
     /* the first request of an empty set always fits (drop_unservable),
      * a later one fits beside the watermark (admit) */
     assert(q->blocks <= run->free_blocks);
     run->free_blocks -= q->blocks;
-    if (r->arrival >= w->sim->sc->warmup_s) {
+    if (r->arrival >= w->sim->sc->warmup_s &&
+        fs_llm_disagg_counts_wait(s->pool)) {
         w->wait_sum += now - r->arrival;
         w->measured_started++;
     }
@@ -191,19 +195,20 @@ static void admit(fs_server *s, double now)
     fs_workload *w = s->wl;
     fs_servers *p = s->pool;
     const fs_llm_router *route = fs_llm_router_of(p);
+    fs_queue *wq = fs_workload_queue_of(w, p);
     if (!fs_capacity_takes_work(p->cap, s->instance) || run->preempted)
         return;
-    while (run->n < run->cap && w->queue.len) {
-        const fs_request *head = fs_queue_peek(&w->queue);
+    while (run->n < run->cap && wq->len) {
+        const fs_request *head = fs_queue_peek(wq);
         if (drop_unservable(run, w, head)) {
-            fs_queue_pop(&w->queue);
+            fs_queue_pop(wq);
             continue;
         }
         long fill = (long)at_least_one(head->tokens_in) + head->generated;
         if ((blocks_for(fill + 1) > run->free_blocks - run->watermark &&
              run->n > 0) || !route->admits(s, head))
             break;
-        fs_request r = fs_queue_pop(&w->queue);
+        fs_request r = fs_queue_pop(wq);
         add_seq(s, &r, now);
         if (route->admitted)
             route->admitted(s);
@@ -215,7 +220,8 @@ static void admit(fs_server *s, double now)
 static void unadmit(fs_server *s, llm_seq *q)
 {
     fs_workload *w = s->wl;
-    if (q->r.arrival >= w->sim->sc->warmup_s) {
+    if (q->r.arrival >= w->sim->sc->warmup_s &&
+        fs_llm_disagg_counts_wait(s->pool)) {
         w->wait_sum -= q->admitted - q->r.arrival;
         w->measured_started--;
         assert(w->measured_started >= 0);
@@ -232,7 +238,7 @@ static void requeue(fs_server *s, const llm_seq *q, int resume)
     fs_request r = q->r;
     r.generated = resume ? q->generated : 0;
     r.ttft = resume ? (float)(q->first_t - q->r.arrival) : 0;
-    if (fs_queue_push_front(&w->queue, r)) {
+    if (fs_queue_push_front(fs_workload_queue_of(w, s->pool), r)) {
         fs_error_set(w->sim->err, "out of memory queueing requests");
         fs_sim_fail(w->sim);
     }
@@ -358,7 +364,8 @@ static void retire(fs_server *s, llm_seq *q, double now)
         double e2e = now - q->r.arrival + api;
         double ttft = q->first_t - q->r.arrival + api;
         fs_hist_add(&w->latency, e2e);
-        fs_hist_add(&w->wait, q->admitted - q->r.arrival);
+        if (fs_llm_disagg_counts_wait(s->pool))   /* else at hand_off */
+            fs_hist_add(&w->wait, q->admitted - q->r.arrival);
         w->slo_met += e2e <= c->slo_s;
         w->measured++;
         llm_store *ps = s->pool->llm_store;
@@ -391,6 +398,24 @@ static void retire(fs_server *s, llm_seq *q, double now)
     }
 }
 
+/* A prefill pool's request q has its first token: its KV cache leaves
+ * for the decode pool (llm_disagg.c), and its blocks here come free.  Its
+ * wait (arrival to admission here) is measured now; the pool counts the
+ * prompt tokens it prefilled (and found cached), the decode pool the
+ * request when it completes. */
+static void hand_off(fs_server *s, llm_seq *q, double now)
+{
+    fs_request r = q->r;
+    r.generated = q->generated;
+    if (r.arrival >= s->wl->sim->sc->warmup_s)
+        fs_hist_add(&s->wl->wait, q->admitted - r.arrival);
+    s->pool->tokens_in += q->r.tokens_in > 0 ? q->r.tokens_in : 0;
+    s->pool->tokens_cached += q->r.cached > 0 ? q->r.cached : 0;
+    s->llm->free_blocks += q->blocks;
+    prefix_release(s->llm, q);
+    fs_llm_disagg_send(s, &r, now);
+}
+
 static void on_iteration(fs_engine *e, void *obj, long arg)
 {
     (void)arg;
@@ -414,6 +439,8 @@ static void on_iteration(fs_engine *e, void *obj, long arg)
         }
         if (q->generated >= q->out)
             retire(s, q, now);
+        else if (fs_llm_disagg_hands_off(s->pool) && q->prefilled == q->fill)
+            hand_off(s, q, now);
         else if (kept++ != i)
             run->seq[kept - 1] = *q;
     }

@@ -311,7 +311,8 @@ int fs_llm_workload_init(fs_workload *w, unsigned replication, fs_error *err)
         if (fs_llm_servers_init(p))
             return fs_error_set(err, "out of memory");
     }
-    if (fs_spec_workload_init(w, replication, err))
+    if (fs_spec_workload_init(w, replication, err) ||
+        fs_llm_disagg_init(w, err))
         return -1;
     return prefix_init(w, replication, caching, err) ||
            session_init(w, replication, err);
@@ -353,6 +354,7 @@ void fs_llm_workload_free(fs_workload *w)
     if (w->llm.tpot.n)
         fs_hist_free(&w->llm.tpot);
     fs_spec_workload_free(w);
+    fs_llm_disagg_free(w);
 }
 
 double fs_llm_estimate_iterations(const fs_workload *w, double requests)

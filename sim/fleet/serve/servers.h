@@ -128,7 +128,8 @@ struct fs_servers {
     void *llm_store;           /* continuous batching: every server's
                                   running requests, made once */
     /* Tokens served on the pool (continuous batching): prompt tokens of
-     * the requests completed, and their output tokens. */
+     * the requests completed (on a prefill pool, also of those it handed
+     * to the decode pool, llm_disagg.h), and their output tokens. */
     double tokens_in, tokens_out;
     double tokens_cached;      /* of tokens_in, found in prefix caches */
 };

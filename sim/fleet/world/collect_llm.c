@@ -74,6 +74,23 @@ static void no_llm(fs_llm_row *r)
     r->tokens_cached = r->token_hit_rate = r->cost_per_mtok_uncached = NAN;
     r->slo_ttft_s = r->slo_ttft_attainment = NAN;
     r->slo_tpot_s = r->slo_tpot_attainment = NAN;
+    r->kv_link_gbps = r->kv_transfers = r->kv_bytes = NAN;
+    r->kv_transfer_mean_s = r->kv_wait_mean_s = NAN;
+}
+
+/* A disaggregated workload's KV transfers (llm_disagg.c). */
+static void fill_disagg(const fs_workload *w, fs_llm_row *r)
+{
+    fs_llm_disagg_stats d;
+    fs_llm_disagg_stats_of(w, &d);
+    if (isnan(d.link_gbps))
+        return;
+    double n = (double)d.transfers;
+    r->kv_link_gbps = d.link_gbps;
+    r->kv_transfers = n;
+    r->kv_bytes = d.bytes;
+    r->kv_transfer_mean_s = n > 0 ? d.transfer_s / n : NAN;
+    r->kv_wait_mean_s = n > 0 ? d.wait_s / n : NAN;
 }
 
 static double attainment(long met, long n, double slo)
@@ -156,6 +173,7 @@ static void fill_workload(const fs_world *world, const fs_workload *w,
     r->too_long = st->too_long;
     r->over_context = st->over_context;
     r->max_context = w->conf->service.llm.model->max_context;
+    fill_disagg(w, r);
     row->mean_batch_size = st->iterations > 0
         ? st->running_sum / (double)st->iterations : NAN;
     fill_spec(r, w);
