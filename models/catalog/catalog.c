@@ -251,6 +251,20 @@ static int read_commitments(fs_csv *r, const columns *cols,
     return 0;
 }
 
+/* The optional network_gbps column 19: above 0 (empty: NaN, unknown). */
+static int read_network(fs_csv *r, const columns *cols, fs_instance_type *t,
+                        fs_error *err)
+{
+    if (number_cell(r, cols, 19, &t->network_gbps, 1, err))
+        return -1;
+    if (!isnan(t->network_gbps) &&
+        !(t->network_gbps > 0 && t->network_gbps <= 1e5))
+        return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                           cols->names[19], "%s", "expected Gbit/s above 0 "
+                           "and at most 100000");
+    return 0;
+}
+
 typedef struct inst_ctx {
     const fs_catalog *c;
     const columns *cols;
@@ -292,7 +306,7 @@ static int read_instance(fs_csv *r, void *row, void *ctx, fs_error *err)
     copy_cell(t->region, sizeof t->region, r, cols, 8);
     copy_cell(t->as_of, sizeof t->as_of, r, cols, 9);
     copy_cell(t->source, sizeof t->source, r, cols, 10);
-    return 0;
+    return read_network(r, cols, t, err);
 }
 
 static int load_instances(fs_catalog *c, const char *path, fs_error *err)
@@ -305,7 +319,9 @@ static int load_instances(fs_catalog *c, const char *path, fs_error *err)
         "ri_1y_partial_usd_h", "ri_1y_partial_upfront_usd",
         "ri_1y_all_upfront_usd", "ri_3y_partial_usd_h",
         "ri_3y_partial_upfront_usd", "ri_3y_all_upfront_usd",
-        "savings_plan_1y_discount", "savings_plan_3y_discount", NULL};
+        "savings_plan_1y_discount", "savings_plan_3y_discount",
+        /* optional (19): the published network bandwidth */
+        "network_gbps", NULL};
     columns cols = {names, 11, {0}};
     inst_ctx x = {c, &cols};
     return load_table(path, &cols, (void **)&c->inst, &c->ninst,

@@ -78,6 +78,10 @@ typedef struct fs_instance_type {
     /* Every commitment option, [term][FS_UPFRONT_* or FS_COMMIT_PLAN]:
      * from instances.csv's columns, then commitments.csv beside it. */
     fs_commit_cell commit[2][4];
+    /* The published network bandwidth of the instance, Gbit/s (optional
+     * column; NaN: not known).  What a launching LLM replica pulls its
+     * weights over (sim/fleet/pool/coldstart.c). */
+    double network_gbps;
     char region[32];
     char as_of[16];
     char source[256];

@@ -63,6 +63,10 @@ typedef struct fs_llm_engine {
      * (1) or not (0) */
     double block_size;
     double prefix_cache;
+    /* seconds from the weights in GPU memory to the first request served
+     * (engine init, profiling run, CUDA-graph capture): a launching
+     * replica's cold start beside its weights' load (optional, 0) */
+    double startup_s;
     char source[512];
 } fs_llm_engine;
 

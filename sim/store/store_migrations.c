@@ -340,6 +340,14 @@ static const char schema_v16[] =
     " cost_per_mtok_uncached_usd REAL);\n"
     "CREATE INDEX prefix_cache_run ON prefix_cache(run_id);\n";
 
+/* Version 17: cold starts.  Per pool, the launched LLM replicas that
+ * loaded their weights before serving (pool.cold_starts) and the seconds
+ * they spent loading (pool.load_s, billed as idle).  Runs stored before
+ * have NULL there. */
+static const char schema_v17[] =
+    "ALTER TABLE pool ADD COLUMN cold_starts INTEGER;\n"
+    "ALTER TABLE pool ADD COLUMN load_s REAL;\n";
+
 /* fs_schema_migrations[v]: user_version v -> v + 1. */
 const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -358,4 +366,5 @@ const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v14,
     schema_v15,
     schema_v16,
+    schema_v17,
 };
