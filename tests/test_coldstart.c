@@ -59,28 +59,31 @@ static void on_up(void *ctx, fs_capacity *cap, int inst)
 static const fs_capacity_listener up_listener = {
     .name = "test", .on = {[FS_CAPACITY_UP] = on_up}};
 
-/* Runs text with the listener on pool 0; results in *r, replica in *perf. */
+/* Runs text with the listener on pool 0; results in *r, replica in *perf
+ * (unless NULL).  A run that fails is a failed check, its results freed. */
 static int run_watched(const char *text, ups *u, fs_results *r,
                        fs_llm_perf *perf)
 {
     memset(u, 0, sizeof *u);
     fs_results_init(r);
     fs_scenario *sc = check_load(text);
-    if (!sc)
-        return -1;
-    fs_error err;
-    fs_world w;
-    int rc = perf && check_replica(sc, perf) ? -1 : 0;
-    if (rc == 0)
+    int rc = !sc || (perf && check_replica(sc, perf)) ? -1 : 0;
+    if (rc == 0) {
+        fs_error err;
+        fs_world w;
         rc = fs_world_init(&w, sc, 0, r, &err);
-    if (rc == 0 && fs_capacity_subscribe(&w.pools[0].cap, &up_listener, u))
-        rc = -1;
-    if (rc == 0)
-        rc = fs_world_start(&w) || fs_world_run(&w) ? -1 : 0;
-    if (rc)
-        printf("  error: %s\n", w.sim.failed ? w.sim.err->msg : err.msg);
-    fs_world_free(&w);
+        if (rc == 0)
+            rc = fs_capacity_subscribe(&w.pools[0].cap, &up_listener, u) ||
+                 fs_world_start(&w) || fs_world_run(&w) ? -1 : 0;
+        if (rc)
+            printf("  error: %s\n", w.sim.failed ? w.sim.err->msg : err.msg);
+        fs_world_free(&w);
+    }
     fs_scenario_free(sc);
+    if (rc) {
+        CHECK(!"the run failed");
+        fs_results_free(r);
+    }
     return rc;
 }
 
@@ -101,11 +104,8 @@ static void check_closed_form(const char *instance, const char *model,
     ups u;
     fs_results r;
     fs_llm_perf perf;
-    if (run_watched(text, &u, &r, &perf) != 0) {
-        CHECK(0);
-        fs_results_free(&r);
+    if (run_watched(text, &u, &r, &perf))
         return;
-    }
     /* a GPU's shard of the weights over its share of the network */
     double load = perf.weight_bytes / 8 / (gbps * 1e9 / 8 / gpus) + startup;
     const fs_pool_row *p = &r.pools[0];
@@ -136,11 +136,8 @@ static void check_override(void)
         "tokens_in = const(500)\ntokens_out = const(50)\n";
     ups u;
     fs_results r;
-    if (run_watched(text, &u, &r, NULL) != 0) {
-        CHECK(0);
-        fs_results_free(&r);
+    if (run_watched(text, &u, &r, NULL))
         return;
-    }
     printf("  load_time = 90s: %d launches ready after %.6f..%.6f s\n", u.n,
            u.min, u.max);
     CHECK(u.n >= 2);
@@ -166,11 +163,8 @@ static void check_from_zero(void)
     ups u;
     fs_results r;
     fs_llm_perf perf;
-    if (run_watched(text, &u, &r, &perf) != 0) {
-        CHECK(0);
-        fs_results_free(&r);
+    if (run_watched(text, &u, &r, &perf))
         return;
-    }
     double load = perf.weight_bytes / 8 / (400e9 / 8 / 8) + 14;
     double prefill = fs_llm_iteration_time(&perf, 500, 500.0 * 501 / 2, 0, 0);
     double ttft = 60 + 60 + load + prefill;
@@ -205,11 +199,8 @@ static void check_spot(void)
     ups u;
     fs_results r;
     fs_llm_perf perf;
-    if (run_watched(text, &u, &r, &perf) != 0) {
-        CHECK(0);
-        fs_results_free(&r);
+    if (run_watched(text, &u, &r, &perf))
         return;
-    }
     double load = perf.weight_bytes / (10e9 / 8) + 14;
     printf("  spot relaunch: %d ready after %.6f s (model 20 + %.6f s), "
            "%d up at the start\n", u.n, u.max, load, u.started);
@@ -231,11 +222,8 @@ static void check_plain(void)
         "service = exponential(mean=2s)\n";
     ups u;
     fs_results r;
-    if (run_watched(text, &u, &r, NULL) != 0) {
-        CHECK(0);
-        fs_results_free(&r);
+    if (run_watched(text, &u, &r, NULL))
         return;
-    }
     CHECK(u.n >= 1 && u.min == 45 && u.max == 45);
     CHECK(r.pools[0].cold_starts == 0 && r.pools[0].load_s == 0);
     fs_results_free(&r);
