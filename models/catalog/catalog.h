@@ -83,7 +83,9 @@ typedef struct fs_instance_type {
     char source[256];
     /* Network bandwidth between instances (Gbps; NaN: not in the
      * catalog), the link a KV cache crosses from a prefill pool to a
-     * decode pool, and where the figure comes from (optional columns). */
+     * decode pool and what a launching LLM replica pulls its weights over
+     * (sim/fleet/pool/coldstart.c), and where the figure comes from
+     * (optional columns). */
     double network_gbps;
     char network_source[160];
 } fs_instance_type;

@@ -68,6 +68,10 @@ typedef struct fs_llm_engine {
      * added to its TTFT and end-to-end latency, never to the GPU's time
      * (vLLM's API server runs beside the engine) */
     double request_s;
+    /* seconds from the weights in GPU memory to the first request served
+     * (engine init, profiling run, CUDA-graph capture): a launching
+     * replica's cold start beside its weights' load (optional, 0) */
+    double startup_s;
     char source[512];
 } fs_llm_engine;
 

@@ -54,7 +54,7 @@ static const fs_key_doc spot_keys[] = {
      "is later"},
     {"replace_delay", "duration or distribution", "0s",
      "interruption to relaunch, e.g. exponential(mean=10m); the launch then "
-     "provisions for provision_delay"},
+     "provisions for provision_delay (and an llm replica loads: load_time)"},
     {"fallback", "POOL", NULL,
      "an on-demand pool that launches instances while this pool is short "
      "of spot, and gives them back when spot returns"},

@@ -169,6 +169,19 @@ static void print_workloads(FILE *out, const fs_results *r)
     }
 }
 
+/* A pool's launched replicas that loaded their weights before serving:
+ * how many and for how long (billed, not busy: idle cost). */
+static void print_cold_starts(FILE *out, const fs_pool_row *p)
+{
+    char all[16], each[16];
+    if (p->cold_starts <= 0)
+        return;
+    fs_format_seconds(p->load_s, all, sizeof all);
+    fs_format_seconds(p->load_s / (double)p->cold_starts, each, sizeof each);
+    fprintf(out, "  %-20s  cold starts %ld: %s loading (%s each), billed "
+            "as idle\n", "", p->cold_starts, all, each);
+}
+
 static void print_pools(FILE *out, const fs_results *r)
 {
     for (size_t i = 0; i < r->npools; i++) {
@@ -188,6 +201,7 @@ static void print_pools(FILE *out, const fs_results *r)
         fprintf(out, "  %-20s  TTFT p50 %s p99 %s; TPOT p50 %s p99 %s; "
                 "end to end p50 %s p99 %s\n", "", s[0], s[1], s[2], s[3],
                 s[4], s[5]);
+        print_cold_starts(out, &r->pools[i]);
         print_cached(out, m);
     }
 }

@@ -78,6 +78,11 @@ static const fs_key_doc pool_keys[] = {
      "scale-in window: shrink only to the most instances wanted within it"},
     {"provision_delay", "duration", "3m",
      "launch to ready (instances present at the start are ready at once)"},
+    {"load_time", "auto|duration", "auto",
+     "llm: a launched replica's cold start after provision_delay: auto = "
+     "its weights per GPU over the instance's network bandwidth per GPU "
+     "(catalog network_gbps) plus the engine's startup_s; a duration "
+     "replaces both"},
     {"price", "money per instance-hour", "the catalog's",
      "overrides the catalog price; at most $10000"},
     {"tags", "KEY:VALUE,...", NULL,

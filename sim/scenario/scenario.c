@@ -499,6 +499,8 @@ static int load_parts(fs_scenario *sc, fs_error *err)
     if (sc->nworkloads == 0)
         return fs_error_set(err, "%s: no [workload.NAME] section: nothing "
                             "to simulate", sc->path);
+    if (fs_scenario_check_load(sc, err))
+        return -1;
     if (load_sections(sc, "window.", (void **)&sc->windows, &sc->nwindows,
                       sizeof *sc->windows, window_section, err))
         return -1;

@@ -109,6 +109,14 @@ typedef struct fs_pool_conf {
     fs_prefix_cache_mode prefix_cache;
     long prefix_cache_tokens;     /* FS_PREFIX_CACHE_TOKENS: its size */
     fs_llm_routing routing;
+    /* Cold starts (scenario_coldstart.c): a launching LLM replica is
+     * ready after provision_delay plus load_time; NaN: auto, its weights
+     * over load_gbps_gpu (the instance's network bandwidth per GPU,
+     * Gbit/s; NaN: unknown) plus the engine's startup_s.  cold_start:
+     * the pool serves an llm(...) workload. */
+    double load_time, load_gbps_gpu;
+    char load_from[96];           /* the instance type it is read from */
+    int cold_start;
     /* mig = LAYOUT (scenario_mig.c): the instances of each GPU; n == 0:
      * whole GPUs.  sharing = timeslice(N) | mps(N): N replicas on each
      * whole GPU (sim/fleet/serve/sharing.c); 0: none. */

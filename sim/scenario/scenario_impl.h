@@ -117,6 +117,13 @@ int fs_scenario_check_disagg(fs_scenario *sc, fs_error *err);
 /* scenario_prefix.c: a pool's prefix_cache, a workload's
  * prefix = shared(...). */
 int fs_scenario_parse_prefix_pool(fs_reader *rd, fs_pool_conf *p);
+/* scenario_coldstart.c: a pool's load_time and the bandwidth its
+ * replicas load over (it: the instance key's type, or NULL); then, once
+ * workloads are read, load_time refused on a pool serving no llm(...)
+ * and a launching LLM pool with no bandwidth and no load_time. */
+int fs_scenario_parse_load_pool(fs_reader *rd, fs_scenario *sc,
+                                fs_pool_conf *p, const fs_instance_type *it);
+int fs_scenario_check_load(fs_scenario *sc, fs_error *err);
 int fs_scenario_parse_prefix(fs_reader *rd, fs_workload_conf *w);
 int fs_scenario_llm_pool_profile(fs_reader *rd, fs_scenario *sc,
                                  fs_pool_conf *p);

@@ -102,6 +102,11 @@ static const fs_section_column pool_cols[] = {
     { "ttft_mean_s", "TTFT mean", FS_COL_SECONDS, 1, "p.ttft_mean_s", 1 },
     { "tpot_mean_s", "TPOT mean", FS_COL_SECONDS, 1, "p.tpot_mean_s", 1 },
     { "e2e_mean_s", "end-to-end mean", FS_COL_SECONDS, 1, "p.e2e_mean_s", 1 },
+    /* pools whose launched LLM replicas loaded their weights */
+    { "cold_starts", "cold starts", FS_COL_COUNT, 1,
+      "CASE WHEN p.cold_starts > 0 THEN p.cold_starts END", 1 },
+    { "load_s", "seconds loading", FS_COL_SECONDS, 1,
+      "CASE WHEN p.cold_starts > 0 THEN p.load_s END", 1 },
 };
 
 static const fs_section_column pricing_cols[] = {

@@ -363,6 +363,13 @@ static const char schema_v18[] =
     " workload TEXT, link_gbps REAL, transfers REAL, kv_bytes REAL,"
     " transfer_mean_s REAL, wait_mean_s REAL);\n"
     "CREATE INDEX kv_transfer_run ON kv_transfer(run_id);\n";
+/* Version 19: cold starts.  Per pool, the launched LLM replicas that
+ * loaded their weights before serving (pool.cold_starts) and the seconds
+ * they spent loading (pool.load_s, billed as idle).  Runs stored before
+ * have NULL there. */
+static const char schema_v19[] =
+    "ALTER TABLE pool ADD COLUMN cold_starts INTEGER;\n"
+    "ALTER TABLE pool ADD COLUMN load_s REAL;\n";
 
 /* fs_schema_migrations[v]: user_version v -> v + 1. */
 const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
@@ -384,4 +391,5 @@ const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v16,
     schema_v17,
     schema_v18,
+    schema_v19,
 };

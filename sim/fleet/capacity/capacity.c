@@ -77,10 +77,29 @@ static void instance_up(fs_capacity *cap, int idx)
     notify(cap, FS_CAPACITY_UP, idx);
 }
 
+/* The load of a launched instance provisioning until t: from the end of
+ * its provisioning, at most load_delay; counted once it has begun. */
+static void count_load(fs_capacity *cap, const fs_instance *in, double t)
+{
+    double spent = t - (in->launched + cap->provision_delay);
+    if (cap->load_delay <= 0 || !(spent > 0))
+        return;
+    cap->cold_starts++;
+    cap->load_s += spent < cap->load_delay ? spent : cap->load_delay;
+}
+
 static void on_ready(fs_engine *e, void *obj, long arg)
 {
-    (void)e;
-    instance_up(obj, (int)arg);
+    fs_capacity *cap = obj;
+    count_load(cap, &cap->inst[arg], fs_engine_now(e));
+    instance_up(cap, (int)arg);
+}
+
+void fs_capacity_count_loading(fs_capacity *cap, double t)
+{
+    for (int i = 0; i < cap->max; i++)
+        if (cap->inst[i].state == FS_INSTANCE_PROVISIONING)
+            count_load(cap, &cap->inst[i], t);
 }
 
 /* Takes the lowest free slot and launches an instance in it: up at once
@@ -92,11 +111,11 @@ static int instance_launch(fs_capacity *cap, int immediately)
     if (idx < 0)
         return 1;
     double now = fs_capacity_now(cap);
-    int delayed = !immediately && cap->provision_delay > 0;
+    double delay = cap->provision_delay + cap->load_delay;
+    int delayed = !immediately && delay > 0;
     fs_event_handle ready = 0;
     if (delayed) {
-        ready = fs_engine_at(cap->engine, now + cap->provision_delay,
-                             on_ready, cap, idx);
+        ready = fs_engine_at(cap->engine, now + delay, on_ready, cap, idx);
         if (!ready) {
             fs_slots_give(&cap->free_slots, idx);
             return -1;
@@ -143,9 +162,10 @@ static void instance_terminate(fs_capacity *cap, int idx)
 {
     fs_instance *in = &cap->inst[idx];
     assert(in->state != FS_INSTANCE_FREE && in->holds == 0);
-    if (in->state == FS_INSTANCE_PROVISIONING)
+    if (in->state == FS_INSTANCE_PROVISIONING) {
         fs_engine_cancel(cap->engine, in->ready);
-    else
+        count_load(cap, in, fs_capacity_now(cap));
+    } else
         cap->up--;
     if (in->state == FS_INSTANCE_DRAINING)
         cap->draining--;

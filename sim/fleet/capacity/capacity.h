@@ -79,6 +79,11 @@ typedef struct fs_instance {
 struct fs_capacity {
     fs_engine *engine;
     double provision_delay;
+    /* A launched instance's cold start after provisioning: what it loads
+     * before it takes work (an LLM replica's weights and engine start-up,
+     * set by sim/fleet/pool/coldstart.c; 0: none).  Instances started at
+     * once (fs_capacity_start) load nothing. */
+    double load_delay;
     int max;                   /* slots: the pool's largest size */
     fs_instance *inst;         /* max slots */
     fs_slots free_slots;
@@ -91,6 +96,9 @@ struct fs_capacity {
     int noticed;               /* spot: interruption announced */
     long launches;             /* since the start */
     long interruptions;        /* since the start */
+    long cold_starts;          /* launches that began loading */
+    double load_s;             /* seconds spent loading, all of them (up
+                                  to a release, or the horizon) */
     struct {
         const fs_capacity_listener *l;
         void *ctx;
@@ -113,9 +121,10 @@ int fs_capacity_subscribe(fs_capacity *cap, const fs_capacity_listener *l,
  * the scenario start.  Returns the number started (fewer when full). */
 int fs_capacity_start(fs_capacity *cap, long n);
 
-/* n more instances, provisioning.  Returns the number launched (fewer when
- * the table is full), or -1 when the end of a provisioning could not be
- * scheduled (out of memory; the instance is not launched). */
+/* n more instances, provisioning: each is up after provision_delay plus
+ * load_delay.  Returns the number launched (fewer when the table is
+ * full), or -1 when the end of a provisioning could not be scheduled (out
+ * of memory; the instance is not launched). */
 int fs_capacity_launch(fs_capacity *cap, long n);
 
 /* n fewer instances, cheapest to give back first: those provisioning
@@ -139,6 +148,10 @@ void fs_capacity_unhold(fs_capacity *cap, int inst);
  * 0, or -1 when the end of the notice cannot be scheduled (out of memory;
  * nothing changed). */
 int fs_capacity_interrupt(fs_capacity *cap, int inst, double notice_s);
+
+/* Counts the loading of the instances still provisioning at time t (the
+ * horizon) into cold_starts and load_s; called once, at the end. */
+void fs_capacity_count_loading(fs_capacity *cap, double t);
 
 /* Seconds until instance inst is taken away: INFINITY unless it is in
  * state NOTICE. */

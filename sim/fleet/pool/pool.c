@@ -4,6 +4,7 @@
  * the whole horizon (reserved), never by polling: the meter is the last
  * subscriber of the pool's capacity. */
 #include "sim/fleet/pool/pool.h"
+#include "sim/fleet/pool/coldstart.h"
 #include "sim/fleet/serve/dispatch.h"
 
 #include <string.h>
@@ -94,6 +95,20 @@ static int capacity_start(fs_pool *p)
 static void capacity_free(fs_pool *p)
 {
     fs_capacity_free(&p->cap);
+}
+
+/* A launched LLM replica loads its weights before it serves: known once
+ * the workloads have built their replicas, before the first launch. */
+static int coldstart_start(fs_pool *p)
+{
+    p->cap.load_delay = fs_coldstart_seconds(&p->servers);
+    return 0;
+}
+
+/* The loads still under way at the horizon count up to it. */
+static void coldstart_finish(fs_pool *p)
+{
+    fs_capacity_count_loading(&p->cap, p->sim->cal.horizon_s);
 }
 
 static int servers_init(fs_pool *p)
@@ -235,6 +250,7 @@ static int window_start(fs_pool *p)
 static const pool_part parts[] = {
     {"capacity", capacity_init, NULL, NULL, capacity_start, NULL,
      capacity_free},
+    {"coldstart", NULL, NULL, NULL, coldstart_start, coldstart_finish, NULL},
     {"servers", servers_init, &fs_dispatch_listener, servers_ctx, NULL,
      servers_finish, servers_free},
     {"usage", usage_init, &fs_usage_listener, usage_ctx, NULL, usage_finish,

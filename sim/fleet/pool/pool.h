@@ -10,6 +10,7 @@
  *   usage       time integrals of instances and GPUs   (usage.h)
  *   autoscaler  resizes the pool                       (autoscale.h)
  *   spot        interrupts, replaces, falls back       (spot.h)
+ *   coldstart   a launched LLM replica's load          (coldstart.h)
  *   meter       what it costs, month by month          (models/purchase/billing.h)
  *
  * Each concern knows only those below it; they meet here, each one entry

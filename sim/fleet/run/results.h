@@ -108,6 +108,8 @@ typedef struct fs_pool_row {
                                    (= gpu_hours_busy on other pools) */
     long launches;
     long interruptions;
+    long cold_starts;           /* launched LLM replicas that loaded */
+    double load_s;              /* seconds they spent loading */
     char instance_type[96];     /* "aws:p4d.24xlarge", or "" */
     char tags[FS_TAGS_MAX];     /* tags = k:v,... as given, or "" */
     double upfront_usd;         /* per instance for the whole term */

@@ -186,6 +186,8 @@ int fs_collect_costs(fs_world *w)
         row->gpu_hours_busy_sm = fs_slices_busy_sm_hours(p);
         row->launches = p->cap.launches;
         row->interruptions = p->cap.interruptions;
+        row->cold_starts = p->cap.cold_starts;
+        row->load_s = p->cap.load_s;
         row->requests_retried = p->servers.retried;
         row->work_lost_s = p->servers.lost_s;
         row->fallback_hours = fs_spot_fallback_hours(&p->spot);
