@@ -136,6 +136,11 @@ double fs_arrivals_expected(const fs_arrivals *a, double *extra)
     return n;
 }
 
+double fs_trace_rate(const fs_trace_stats *st)
+{
+    return st->span_s > 0 ? (double)st->valid / st->span_s : 0;
+}
+
 void fs_arrivals_stats(const fs_arrivals *a, fs_trace_stats *out)
 {
     memset(out, 0, sizeof *out);

@@ -42,6 +42,10 @@ void fs_arrivals_did_you_mean(const char *name,
                               const char *const *candidates, char *buf,
                               size_t len);
 
+/* A trace's valid rows a second over its span, 0 for a span of none (a
+ * single row): its mean arrival rate before rate_scale (arrivals.c). */
+double fs_trace_rate(const fs_trace_stats *st);
+
 /* Generators (generators.c); spec->call->name selects them. */
 fs_arrivals *fs_poisson_open(const fs_arrivals_spec *spec, fs_error *err);
 fs_arrivals *fs_diurnal_open(const fs_arrivals_spec *spec, fs_error *err);

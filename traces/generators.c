@@ -112,6 +112,23 @@ static void generator_free(fs_arrivals *a)
     free(a);
 }
 
+/* A zeroed generator of size bytes, whose first member is the fs_arrivals
+ * with ops; NULL with err filled when out of memory.  Every generator
+ * draws from the run's stream, so a spec without one is a bug. */
+static void *generator_new(const fs_arrivals_spec *spec,
+                           const fs_arrivals_ops *ops, size_t size,
+                           fs_error *err)
+{
+    assert(spec->rng);
+    fs_arrivals *a = calloc(1, size);
+    if (!a) {
+        fs_arrivals_error(spec, err, "out of memory");
+        return NULL;
+    }
+    a->ops = ops;
+    return a;
+}
+
 /* ---- poisson ------------------------------------------------------------ */
 
 typedef struct poisson {
@@ -160,12 +177,9 @@ fs_arrivals *fs_poisson_open(const fs_arrivals_spec *spec, fs_error *err)
         check_steps(spec, "rate", rate * spec->rate_scale, err))
         return NULL;
     rate *= spec->rate_scale;
-    assert(spec->rng);
-    poisson *g = calloc(1, sizeof *g);
-    if (!g) {
-        fs_arrivals_error(spec, err, "out of memory");
+    poisson *g = generator_new(spec, &poisson_ops, sizeof *g, err);
+    if (!g)
         return NULL;
-    }
     *g = (poisson){{&poisson_ops}, spec->rng, rate, 0, spec->horizon_s};
     return &g->base;
 }
@@ -329,13 +343,9 @@ fs_arrivals *fs_diurnal_open(const fs_arrivals_spec *spec, fs_error *err)
     }
     peak *= spec->rate_scale;
     trough *= spec->rate_scale;
-    assert(spec->rng);
-    diurnal *g = calloc(1, sizeof *g);
-    if (!g) {
-        fs_arrivals_error(spec, err, "out of memory");
+    diurnal *g = generator_new(spec, &diurnal_ops, sizeof *g, err);
+    if (!g)
         return NULL;
-    }
-    g->base.ops = &diurnal_ops;
     g->rng = spec->rng;
     g->peak = peak;
     g->trough = trough;
@@ -438,13 +448,9 @@ fs_arrivals *fs_mmpp_open(const fs_arrivals_spec *spec, fs_error *err)
                           high_for + low_for, h, changes);
         return NULL;
     }
-    assert(spec->rng);
-    mmpp *g = calloc(1, sizeof *g);
-    if (!g) {
-        fs_arrivals_error(spec, err, "out of memory");
+    mmpp *g = generator_new(spec, &mmpp_ops, sizeof *g, err);
+    if (!g)
         return NULL;
-    }
-    g->base.ops = &mmpp_ops;
     g->rng = spec->rng;
     g->rate[0] = low * spec->rate_scale;
     g->rate[1] = high * spec->rate_scale;

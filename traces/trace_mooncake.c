@@ -206,8 +206,7 @@ static void mc_free(fs_arrivals *a)
 
 static double mc_mean_rate(const fs_arrivals *a)
 {
-    const mooncake *m = (const mooncake *)a;
-    return m->st.span_s > 0 ? (double)m->st.valid / m->st.span_s : 0;
+    return fs_trace_rate(&((const mooncake *)a)->st);
 }
 
 static void mc_stats(const fs_arrivals *a, fs_trace_stats *out)

@@ -380,9 +380,7 @@ static void trace_free(fs_arrivals *a)
 static double trace_mean_rate(const fs_arrivals *a)
 {
     const trace *ts = (const trace *)a;
-    if (!(ts->st.span_s > 0))
-        return 0;
-    return (double)ts->st.valid / ts->st.span_s * ts->scale;
+    return fs_trace_rate(&ts->st) * ts->scale;
 }
 
 static void trace_stats(const fs_arrivals *a, fs_trace_stats *out)

@@ -12,50 +12,49 @@ static int continuation(unsigned char c)
     return (c & 0xC0) == 0x80;
 }
 
+/* The well-formed UTF-8 sequences, the Unicode Standard's Table 3-7: by
+ * lead byte, the sequence's length and the second byte's range, which
+ * rules out overlong forms (after E0, F0), surrogates (after ED) and code
+ * points above U+10FFFF (after F4).  The bytes after the second are
+ * 80..BF. */
+static const struct utf8_lead {
+    unsigned char first, last, len, lo, hi;
+} utf8_leads[] = {
+    {0xC2, 0xDF, 2, 0x80, 0xBF},
+    {0xE0, 0xE0, 3, 0xA0, 0xBF},
+    {0xE1, 0xEC, 3, 0x80, 0xBF},
+    {0xED, 0xED, 3, 0x80, 0x9F},
+    {0xEE, 0xEF, 3, 0x80, 0xBF},
+    {0xF0, 0xF0, 4, 0x90, 0xBF},
+    {0xF1, 0xF3, 4, 0x80, 0xBF},
+    {0xF4, 0xF4, 4, 0x80, 0x8F},
+};
+
 size_t fs_utf8_char(const char *s, unsigned long *cp)
 {
     const unsigned char *u = (const unsigned char *)s;
     unsigned char c = u[0];
-    /* The second byte's range rules out overlong forms (after E0, F0),
-     * surrogates (after ED) and code points above U+10FFFF (after F4). */
-    unsigned char lo = 0x80, hi = 0xBF;
-    size_t n;
-    unsigned long v;
     if (c == 0)
         return 0;
     if (c < 0x80) {
         *cp = c;
         return 1;
     }
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2;
-        v = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        v = c & 0x0F;
-        if (c == 0xE0)
-            lo = 0xA0;
-        else if (c == 0xED)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        v = c & 0x07;
-        if (c == 0xF0)
-            lo = 0x90;
-        else if (c == 0xF4)
-            hi = 0x8F;
-    } else {
+    const struct utf8_lead *l = NULL;
+    for (size_t k = 0; k < sizeof utf8_leads / sizeof *utf8_leads; k++)
+        if (c >= utf8_leads[k].first && c <= utf8_leads[k].last)
+            l = &utf8_leads[k];
+    if (!l || u[1] < l->lo || u[1] > l->hi)
         return 0;
-    }
-    if (u[1] < lo || u[1] > hi)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
+    /* The lead byte keeps 7 - len bits of the code point. */
+    unsigned long v = c & (0x7Fu >> l->len);
+    for (size_t i = 1; i < l->len; i++) {
         if (!continuation(u[i]))
             return 0;
         v = v << 6 | (u[i] & 0x3F);
     }
     *cp = v;
-    return n;
+    return l->len;
 }
 
 /* ---- for people --------------------------------------------------------- */

@@ -148,15 +148,6 @@ static int parse_scenario_section(fs_scenario *sc, fs_error *err,
     return 0;
 }
 
-/* The index of a pool by name, -1 when absent. */
-static int pool_index(const fs_scenario *sc, const char *name)
-{
-    for (size_t i = 0; i < sc->npools; i++)
-        if (strcmp(sc->pools[i].name, name) == 0)
-            return (int)i;
-    return -1;
-}
-
 static int parse_pools_list(fs_reader *rd, fs_scenario *sc,
                             fs_workload_conf *w)
 {
@@ -169,7 +160,7 @@ static int parse_pools_list(fs_reader *rd, fs_scenario *sc,
     char *save = NULL;
     for (char *tok = strtok_r(buf, ", \t", &save); tok;
          tok = strtok_r(NULL, ", \t", &save)) {
-        int idx = pool_index(sc, tok);
+        int idx = FS_NAME_INDEX(fs_pool_conf, sc->pools, sc->npools, tok);
         char why[512];
         if (idx < 0) {
             const char **names = malloc((sc->npools + 1) * sizeof *names);

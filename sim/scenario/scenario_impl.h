@@ -12,6 +12,8 @@
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/scenario_limits.h"
 
+#include <stddef.h>
+
 /* Where a section's keys are read from, for messages. */
 typedef struct fs_reader {
     fs_config *cfg;
@@ -45,6 +47,14 @@ int fs_rd_tags(fs_reader *rd, char out[FS_TAGS_MAX]);
  * accept: "not implemented in this version" for a key of a later version,
  * else "unknown key" with the nearest accepted name. */
 int fs_rd_check_keys(fs_reader *rd, fs_section_kind kind);
+
+/* The index of the one of n items (size bytes each, their name a
+ * char[FS_NAME_MAX] at offset off) named name, -1 when none is: pools,
+ * windows (scenario_read.c).  FS_NAME_INDEX(type, items, n, want). */
+int fs_scenario_name_index(const void *items, size_t n, size_t size,
+                           size_t off, const char *name);
+#define FS_NAME_INDEX(type, items, n, want) \
+    fs_scenario_name_index(items, n, sizeof(type), offsetof(type, name), want)
 
 /* scenario_pool.c: [pool.NAME] into p. */
 int fs_scenario_parse_pool(fs_scenario *sc, const char *section,

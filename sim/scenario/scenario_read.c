@@ -42,6 +42,16 @@ const fs_config_entry *fs_rd_first(fs_reader *rd)
     return sec && sec->n ? &rd->cfg->e[sec->entries[0]] : NULL;
 }
 
+int fs_scenario_name_index(const void *items, size_t n, size_t size,
+                           size_t off, const char *name)
+{
+    const char *item = items;
+    for (size_t i = 0; i < n; i++, item += size)
+        if (strcmp(item + off, name) == 0)
+            return (int)i;
+    return -1;
+}
+
 int fs_rd_missing(fs_reader *rd, const char *what)
 {
     const fs_config_entry *e = fs_rd_first(rd);

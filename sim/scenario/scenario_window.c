@@ -167,12 +167,10 @@ int fs_scenario_parse_window(fs_scenario *sc, const char *section,
     return 0;
 }
 
+/* The index of the window named name, -1 when absent. */
 static int window_index(const fs_scenario *sc, const char *name)
 {
-    for (size_t i = 0; i < sc->nwindows; i++)
-        if (strcmp(sc->windows[i].name, name) == 0)
-            return (int)i;
-    return -1;
+    return FS_NAME_INDEX(fs_window_conf, sc->windows, sc->nwindows, name);
 }
 
 /* schedule = NAME names a window. */

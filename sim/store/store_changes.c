@@ -58,56 +58,42 @@ void fs_run_source_free(fs_run_source *r)
     r->scenario = r->text = NULL;
 }
 
-static int read_rates(fs_store *s, long run_id, fs_pool_rate **out,
-                      size_t *n)
+/* A pool's bill and its monthly rates, from one row of RATES_SQL. */
+static void rate_row(sqlite3_stmt *st, void *item)
 {
-    sqlite3_stmt *st;
-    size_t cap = 0;
-    int rc = sqlite3_prepare_v2(s->db, "SELECT p.pool, p.pricing,"
-        " (SELECT total(c.cost_usd) FROM cost_monthly c"
-        "  WHERE c.run_id = p.run_id AND c.pool = p.pool),"
-        " (SELECT total(a.cost_usd) FROM cost_allocation a"
-        "  WHERE a.run_id = p.run_id AND a.pool = p.pool"
-        "  AND a.workload IS NULL),"
-        " (SELECT max(u.instances_up) > min(u.instances_up)"
-        "  FROM utilization u WHERE u.run_id = p.run_id"
-        "  AND u.pool = p.pool),"
-        " r.horizon_s"
-        " FROM pool p JOIN run r USING (run_id) WHERE p.run_id = ?1"
-        " ORDER BY p.rowid", -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, run_id);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        fs_pool_rate *v = fs_store_row_add((void **)out, &cap, n,
-                                           sizeof *v);
-        if (!v)
-            break;
-        fs_store_text_col(st, 0, v->pool, sizeof v->pool);
-        fs_store_text_col(st, 1, v->pricing, sizeof v->pricing);
-        double horizon = sqlite3_column_double(st, 5);
-        double k = horizon > 0 ? MONTH_S / horizon : NAN;
-        v->cost = sqlite3_column_double(st, 2);
-        v->rate = v->cost * k;
-        v->idle_rate = sqlite3_column_double(st, 3) * k;
-        v->scales = sqlite3_column_int(st, 4);
-    }
-    return fs_store_rows_end(st, rc);
+    fs_pool_rate *v = item;
+    fs_store_text_col(st, 0, v->pool, sizeof v->pool);
+    fs_store_text_col(st, 1, v->pricing, sizeof v->pricing);
+    double horizon = sqlite3_column_double(st, 5);
+    double k = horizon > 0 ? MONTH_S / horizon : NAN;
+    v->cost = sqlite3_column_double(st, 2);
+    v->rate = v->cost * k;
+    v->idle_rate = sqlite3_column_double(st, 3) * k;
+    v->scales = sqlite3_column_int(st, 4);
 }
+
+#define RATES_SQL "SELECT p.pool, p.pricing," \
+    " (SELECT total(c.cost_usd) FROM cost_monthly c" \
+    "  WHERE c.run_id = p.run_id AND c.pool = p.pool)," \
+    " (SELECT total(a.cost_usd) FROM cost_allocation a" \
+    "  WHERE a.run_id = p.run_id AND a.pool = p.pool" \
+    "  AND a.workload IS NULL)," \
+    " (SELECT max(u.instances_up) > min(u.instances_up)" \
+    "  FROM utilization u WHERE u.run_id = p.run_id" \
+    "  AND u.pool = p.pool)," \
+    " r.horizon_s" \
+    " FROM pool p JOIN run r USING (run_id) WHERE p.run_id = ?1" \
+    " ORDER BY p.rowid"
 
 int fs_store_pool_rates(fs_store *s, long run_id, fs_pool_rate **out,
                         size_t *n, fs_error *err)
 {
-    *out = NULL;
-    *n = 0;
-    int rc = read_rates(s, run_id, out, n);
-    if (rc != SQLITE_OK) {
-        void *arr = *out;
-        *out = NULL;
-        return fs_store_rows_failed(s, err, rc, &arr, n, "cannot read the pools' "
-                                  "bills");
-    }
-    return 0;
+    void *rows;
+    int rc = fs_store_read_rows(s, RATES_SQL, run_id, sizeof **out,
+                                rate_row, &rows, n,
+                                "cannot read the pools' bills", err);
+    *out = rows;
+    return rc;
 }
 
 int fs_store_run_service(fs_store *s, long run_id, fs_run_service *out,

@@ -58,23 +58,19 @@ char *fs_store_dir_of(const char *path);
 
 int fs_store_exec(fs_store *s, const char *sql);
 
-/* The end of a read of rows into an array: finalizes st and turns the
- * last step's rc into SQLITE_OK after the last row, SQLITE_NOMEM when a
- * row was left (the array could not grow), or the step's error. */
-int fs_store_rows_end(sqlite3_stmt *st, int rc);
-
-/* The next row of a read of rows into *arr (n of them, room for *cap),
- * zeroed; NULL when the array cannot grow (fs_store_rows_end then says
- * SQLITE_NOMEM). */
-void *fs_store_row_add(void **arr, size_t *cap, size_t *n, size_t size);
-
 /* Column col of st's row as text into buf ("" for NULL). */
 void fs_store_text_col(sqlite3_stmt *st, int col, char *buf, size_t size);
 
-/* After a read of rows into *arr (n of them) failed with rc: frees the
- * array, empties both and fills err (fs_store_sql_error).  Returns -1. */
-int fs_store_rows_failed(const fs_store *s, fs_error *err, int rc,
-                         void **arr, size_t *n, const char *what);
+/* Fills item (zeroed) from st's current row. */
+typedef void fs_store_row_fn(sqlite3_stmt *st, void *item);
+
+/* Reads every row of sql, its ?1 bound to run_id, into *out: a new array
+ * of *n items of size bytes, each filled by row.  0, or -1 with *out NULL,
+ * *n 0 and err filled (fs_store_sql_error, saying what) when the query
+ * fails or memory runs out. */
+int fs_store_read_rows(fs_store *s, const char *sql, long run_id,
+                       size_t size, fs_store_row_fn *row, void **out,
+                       size_t *n, const char *what, fs_error *err);
 
 /* Runs a query whose first row's first column is an integer (0 when it
  * returns no row). */

@@ -121,7 +121,9 @@ int fs_store_sql_error(const fs_store *s, fs_error *err, int rc,
 
 /* ---- small helpers ---------------------------------------------------- */
 
-void *fs_store_row_add(void **arr, size_t *cap, size_t *n, size_t size)
+/* The next row of a read of rows into *arr (n of them, room for *cap),
+ * zeroed; NULL when the array cannot grow. */
+static void *row_add(void **arr, size_t *cap, size_t *n, size_t size)
 {
     char *grown = fs_vec_grow(*arr, cap, *n + 1, size);
     if (!grown)
@@ -138,7 +140,10 @@ void fs_store_text_col(sqlite3_stmt *st, int col, char *buf, size_t size)
     snprintf(buf, size, "%s", t ? (const char *)t : "");
 }
 
-int fs_store_rows_end(sqlite3_stmt *st, int rc)
+/* The end of a read of rows into an array: finalizes st and turns the
+ * last step's rc into SQLITE_OK after the last row, SQLITE_NOMEM when a
+ * row was left (the array could not grow), or the step's error. */
+static int rows_end(sqlite3_stmt *st, int rc)
 {
     if (rc == SQLITE_ROW)
         rc = SQLITE_NOMEM;
@@ -148,13 +153,42 @@ int fs_store_rows_end(sqlite3_stmt *st, int rc)
     return rc;
 }
 
-int fs_store_rows_failed(const fs_store *s, fs_error *err, int rc,
-                         void **arr, size_t *n, const char *what)
+/* Every row of sql for run_id into *arr (n of them): SQLITE_OK, or the
+ * error (SQLITE_NOMEM when the array could not grow), *arr then holding
+ * the rows read so far. */
+static int read_rows(fs_store *s, const char *sql, long run_id, size_t size,
+                     fs_store_row_fn *row, void **arr, size_t *n)
 {
-    free(*arr);
-    *arr = NULL;
+    sqlite3_stmt *st;
+    size_t cap = 0;
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, run_id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        void *item = row_add(arr, &cap, n, size);
+        if (!item)
+            break;
+        row(st, item);
+    }
+    return rows_end(st, rc);
+}
+
+int fs_store_read_rows(fs_store *s, const char *sql, long run_id,
+                       size_t size, fs_store_row_fn *row, void **out,
+                       size_t *n, const char *what, fs_error *err)
+{
+    void *arr = NULL;
     *n = 0;
-    return fs_store_sql_error(s, err, rc, what);
+    int rc = read_rows(s, sql, run_id, size, row, &arr, n);
+    if (rc != SQLITE_OK) {
+        free(arr);
+        *out = NULL;
+        *n = 0;
+        return fs_store_sql_error(s, err, rc, what);
+    }
+    *out = arr;
+    return 0;
 }
 
 int fs_store_exec(fs_store *s, const char *sql)
