@@ -237,7 +237,7 @@ expect_exit 0 "llm-gpu-choice sweep" -- "$FLEETSIM" sweep "$SRCDIR/scenarios/llm
 ch() { sql "$TMP/choice.db" "SELECT $1 FROM run_summary WHERE name = 'llm-gpu-choice[instance=$2,count=$3]'"; }
 expect_eq "$(sql "$TMP/choice.db" "SELECT name, cost_per_month_usd FROM run_summary WHERE name LIKE 'llm-gpu-choice[%' AND ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05 ORDER BY cost_per_month_usd LIMIT 1")" \
     "llm-gpu-choice[instance=aws:p5.4xlarge,count=2]|10044.8" "cheapest meeting TTFT p99 500 ms and TPOT p99 50 ms: two H100s"
-expect_eq "$(ch "printf('%.2f %.0f', ttft_p99_s, tpot_p99_s * 1000)" aws:p5.4xlarge 2)" "0.23 21" "two H100s: TTFT p99 0.23 s, TPOT p99 21 ms"
+expect_eq "$(ch "printf('%.2f %.0f', ttft_p99_s, tpot_p99_s * 1000)" aws:p5.4xlarge 2)" "0.18 16" "two H100s: TTFT p99 0.18 s, TPOT p99 16 ms"
 expect_eq "$(ch "printf('%.1f %.3f', cost_per_month_usd, ttft_p99_s)" azure:Standard_NC24ads_A100_v4 4)" "10725.2 0.487" "four A100s meet TTFT, at more than two H100s"
 expect_eq "$(ch "printf('%.1f %d', tpot_p99_s * 1000, ttft_p99_s <= 0.5)" aws:g6e.xlarge 6)" "53.3 1" "six L40S miss TPOT (TTFT met)"
 expect_eq "$(ch "printf('%.1f %d', cost_per_month_usd, ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05)" aws:g6e.xlarge 8)" "10868.2 1" "eight L40S meet both, dearer"

@@ -72,7 +72,7 @@ bad_run kvsmall "kvsmall.ini:6: pool.h100.kv_cache_tokens:"
 
 # what a user gets wrong
 sed 's/precision=bf16)/precision=bf16, engine=vlm)/' "$TMP/base.ini" >"$TMP/typo.ini"
-bad_run typo "typo.ini:12: workload.chat.service: llm(): unknown engine 'vlm' in engines.csv (did you mean 'vllm'? known: trt-llm vllm sglang"
+bad_run typo "typo.ini:12: workload.chat.service: llm(): unknown engine 'vlm' in engines.csv (did you mean 'vllm'? known: trt-llm vllm vllm@0.6.0 sglang"
 sed 's/precision=bf16)/precision=bf16, engine=vllm@9.9)/' "$TMP/base.ini" >"$TMP/nover.ini"
 bad_run nover "llm(): unknown engine 'vllm@9.9'"
 sed 's/precision=bf16)/precision=bf16, profile=none.csv)/' "$TMP/base.ini" >"$TMP/noprof.ini"

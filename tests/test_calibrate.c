@@ -206,9 +206,16 @@ static void published(void)
         return fs_measures_free(&all);
     /* calibrate on 1, 8 and 32 clients; the others are held out */
     fs_llm_measure fit_on[3] = {all.v[0], all.v[3], all.v[5]};
+    /* fitted on TPOT and throughput: this sweep's TTFT grows five-fold
+     * with the clients by work off the GPU (doc/llm-validation.md), which
+     * a fit to it reads as a slow prefill; since only the iterations that
+     * run a prompt pay its prefill, that would slow TPOT under load too */
+    for (int i = 0; i < 3; i++)
+        fit_on[i].ttft_ms = 0;
     fs_llm_fit f;
     char why[512];
-    CHECK(fs_llm_calibrate(&c, &hw, fit_on, 3, NULL, 0, &f, why,
+    static const int use[FS_FIT_NPARAMS] = {1, 0, 1, 1, 0, 1};
+    CHECK(fs_llm_calibrate(&c, &hw, fit_on, 3, use, 0, &f, why,
                            sizeof why) == 0);
     fs_llm_perf p;
     CHECK(fs_llm_perf_with(&p, &c, &hw, f.x, why, sizeof why) == 0);
@@ -302,7 +309,7 @@ static void weights(void)
     fs_llm_fit a, b;
     CHECK(fs_llm_calibrate(&c, &hw, twice, 7, use, 0, &a, NULL, 0) == 0);
     CHECK(fs_llm_calibrate(&c, &hw, weighed, 6, use, 0, &b, NULL, 0) == 0);
-    CHECK_NEAR(a.chi2, b.chi2, 1e-9 * a.chi2);
+    CHECK_NEAR(a.chi2, b.chi2, 1e-8 * a.chi2);   /* the solver's tolerance */
     for (int i = 0; i < FS_FIT_NPARAMS; i++) {
         const fs_llm_param *p = fs_llm_param_at(i);
         CHECK_NEAR(a.x[i], b.x[i], 1e-4 * fabs(a.x[i]) + 1e-6 * (p->hi - p->lo));

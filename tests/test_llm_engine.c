@@ -38,8 +38,10 @@ static void catalog(void)
             CHECK(e && strcmp(e->generation, gens[g]) == 0 && e->current &&
                   e->source[0]);
         }
-    /* the step-1 figures, moved from code to the file unchanged */
-    const fs_llm_engine *v = fs_llm_engines_find(engines, "vllm", "hopper");
+    /* the step-1 figures, moved from code to the file unchanged: vLLM
+     * 0.6.0's (vllm@0.6 since a current release took `vllm`) */
+    const fs_llm_engine *v = fs_llm_engines_find(engines, "vllm@0.6",
+                                                 "hopper");
     CHECK(v && v->mfu == 0.50 && v->decode_fraction == 0.6 &&
           v->bw_efficiency == 0.72 && v->step_s == 0.6e-3 &&
           v->layer_s == 5e-6 && v->prefill_s == 4.0e-3 &&
@@ -58,7 +60,7 @@ static void catalog(void)
     char hint[512];
     fs_llm_engines_suggest(engines, "vlm", hint, sizeof hint);
     CHECK_CONTAINS(hint, "did you mean 'vllm'?");
-    CHECK_CONTAINS(hint, "known: trt-llm vllm sglang");
+    CHECK_CONTAINS(hint, "known: trt-llm vllm vllm@0.6.0 sglang");
 }
 
 /* A row written and read back: the same doubles, the same text. */
@@ -66,6 +68,7 @@ static void round_trip(void)
 {
     fs_llm_engine e = *fs_llm_engines_find(engines, "vllm", "ampere");
     memset(e.source, 0, sizeof e.source);   /* the bytes memcmp sees */
+    memset(e.version, 0, sizeof e.version);
     snprintf(e.engine, sizeof e.engine, "mine");
     snprintf(e.version, sizeof e.version, "0.8.5");
     e.mfu = 0.1234567890123456789;

@@ -216,7 +216,9 @@ static void coverage(void)
         const fs_llm_bench_point *p = &pts[k];
         if (p->calibration < 0)
             weak++;
-        if (p->calibration > 0 && strcmp(p->engine, "vllm") == 0)
+        /* vLLM's rows: the current release's and 0.6's (vllm@0.6) */
+        if (p->calibration > 0 && (strcmp(p->engine, "vllm") == 0 ||
+                                   strcmp(p->engine, "vllm@0.6") == 0))
             vllm++;
         if (p->calibration > 0 && strcmp(p->engine, "sglang") == 0)
             sglang++;

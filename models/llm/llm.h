@@ -261,6 +261,8 @@ typedef struct fs_llm_perf {
                                     asks (sim/scenario's
                                     fs_prefix_cache_mode, 0: none) */
     long prefix_cache_tokens;    /* prefix_cache = TOKENS */
+    double request_s;            /* the profile's time off the GPU before
+                                    a request's first token */
 } fs_llm_perf;
 
 /* 0, or -1 with why: the config's engine profile is not in its engines,
@@ -268,6 +270,11 @@ typedef struct fs_llm_perf {
  * weights). */
 int fs_llm_perf_init(fs_llm_perf *p, const fs_llm_config *c,
                      const fs_llm_hw *hw, char *why, size_t len);
+/* The same with a profile row given (a row being fitted,
+ * models/llm/llm_fit.h), not looked up by the configuration's engine. */
+int fs_llm_perf_init_row(fs_llm_perf *p, const fs_llm_config *c,
+                         const fs_llm_hw *hw, const fs_llm_engine *e,
+                         char *why, size_t len);
 
 /* Seconds of one continuous-batching iteration: prefill of prefill_tokens
  * new tokens whose attention reads attn_ctx_tokens (sum over the prefilled

@@ -114,14 +114,15 @@ static const fs_llm_bench_point points[] = {
      FS_BENCH_INFLIGHT_TPUT, 9305, 0, CUR},
     {"llama-3.3-70b", "H100-80GB", "fp8", 2, "trt-llm", 2048, 2048, 2048,
      FS_BENCH_INFLIGHT_TPUT, 3082, 0, CUR},
-    /* calibration, vllm: vLLM's own latency tests and an offline run */
-    {"llama-3.1-8b", "H200", "bf16", 1, "vllm", 32, 128, 8,
+    /* calibration, vllm@0.6: vLLM's own latency tests and an offline run
+     * of 0.6.0, simulated with the profile they set (0.6.0's) */
+    {"llama-3.1-8b", "H200", "bf16", 1, "vllm@0.6", 32, 128, 8,
      FS_BENCH_LATENCY_MS, 833.4, 1, VLLM_CI},
-    {"llama-3-70b", "H200", "bf16", 4, "vllm", 32, 128, 8,
+    {"llama-3-70b", "H200", "bf16", 4, "vllm@0.6", 32, 128, 8,
      FS_BENCH_LATENCY_MS, 2077.5, 1, VLLM_CI},
-    {"llama-3.1-8b", "A100-80GB", "bf16", 1, "vllm", SG_IN, SG_OUT, 256,
+    {"llama-3.1-8b", "A100-80GB", "bf16", 1, "vllm@0.6", SG_IN, SG_OUT, 256,
      FS_BENCH_OFFLINE_TPUT, 4132.37, 1, SGL060},
-    {"llama-3.1-70b", "H100-80GB", "bf16", 4, "vllm", SG_IN, SG_OUT, 256,
+    {"llama-3.1-70b", "H100-80GB", "bf16", 4, "vllm@0.6", SG_IN, SG_OUT, 256,
      FS_BENCH_OFFLINE_TPUT, 3700.64 / 4, 1, SGL060},
     /* calibration, vllm@0.1: its per-layer and all-reduce costs */
     {"llama-2-70b", "A100-40GB", "fp16", 8, "vllm@0.1", 1, 2048, 32,
@@ -189,7 +190,7 @@ static const fs_llm_bench_point points[] = {
     {"llama-2-70b", "H200", "fp8", 1, "trt-llm", OO_IN, 291, 806,
      FS_BENCH_OFFLINE_TPUT, 31302.7 / 8, 0, MLPERF_H200},
     /* held out: mixture of experts */
-    {"mixtral-8x7b", "H200", "bf16", 2, "vllm", 32, 128, 8,
+    {"mixtral-8x7b", "H200", "bf16", 2, "vllm@0.6", 32, 128, 8,
      FS_BENCH_LATENCY_MS, 1917.4, 0, VLLM_CI},
     {"mixtral-8x7b", "H100-80GB", "fp8", 2, "trt-llm", 128, 2048, 128,
      FS_BENCH_STATIC_TPUT, 3408, -1, V090},
@@ -227,29 +228,48 @@ static double static_batch_time(const fs_llm_perf *p, int b, long in,
     return t;
 }
 
-/* The steady state of n sequences, `entering` prompts prefilled an
- * iteration on average. */
-static double steady(const fs_llm_perf *p, int n, double enter, long in,
-                     long out)
+/* The attention pairs of a prompt of `in` tokens whose first `cached` come
+ * from the prefix cache: its computed tokens, at positions cached + 1 to
+ * in, each attend to the tokens up to its own. */
+static double prompt_attention(long in, long cached)
 {
-    double pre = enter * (double)in;
-    double attn = enter * (double)in * ((double)in + 1) / 2;
+    double x = (double)in, c = (double)cached;
+    return (x - c) * (x + c + 1) / 2;
+}
+
+/* The steady state of n sequences, `enter` prompts prefilled an
+ * iteration on average.  With fewer than one, only that share of the
+ * iterations runs a prompt, whole, and pays the prefill's padding and
+ * fixed cost; the others decode alone (vLLM's steps at a moderate rate
+ * hold a prompt about every other step).  The mean iteration is the
+ * mixture of the two, not the time of a mean iteration (a fraction of a
+ * prompt in every step would pay the padding and fixed cost in each). */
+static double steady(const fs_llm_perf *p, int n, double enter, long in,
+                     long cached, long out)
+{
     long kv = (long)((double)n * ((double)in + (double)out / 2));
-    return fs_llm_iteration_time(p, (long)(pre + 0.5), attn, n, kv);
+    double share = enter < 1 ? enter : 1, per = share > 0 ? enter / share : 0;
+    double pre = per * (double)(in - cached);
+    double attn = per * prompt_attention(in, cached);
+    double with = fs_llm_iteration_time(p, (long)(pre + 0.5), attn, n, kv);
+    if (share >= 1)
+        return with;
+    return share * with +
+           (1 - share) * fs_llm_iteration_time(p, 0, 0, n, kv);
 }
 
 double fs_llm_steady_iteration(const fs_llm_perf *p, int n, long in,
                                long out)
 {
     /* n / out sequences finish per iteration and as many prompts enter */
-    return steady(p, n, (double)n / (double)out, in, out);
+    return steady(p, n, (double)n / (double)out, in, 0, out);
 }
 
 double fs_llm_tpot_at_concurrency(const fs_llm_perf *p, int n, long in,
-                                  long out)
+                                  long cached, long out)
 {
     /* the other n - 1 clients' prompts enter between a client's tokens */
-    return steady(p, n, (double)(n - 1) / (double)out, in, out);
+    return steady(p, n, (double)(n - 1) / (double)out, in, cached, out);
 }
 
 /* TTFT of a closed-loop client among n: its prompt's prefill runs in one
@@ -260,14 +280,15 @@ double fs_llm_tpot_at_concurrency(const fs_llm_perf *p, int n, long in,
  * Khinchine); with no prefill under way it waits out half the decode step
  * running.  n = 1: no wait. */
 double fs_llm_ttft_at_concurrency(const fs_llm_perf *p, int n, long in,
-                                  long out)
+                                  long cached, long out)
 {
-    double x = (double)in;
     long others = (long)((double)(n - 1) * ((double)in + (double)out / 2));
-    double s = fs_llm_iteration_time(p, in, x * (x + 1) / 2, n - 1, others);
+    double s = fs_llm_iteration_time(p, in - cached,
+                                     prompt_attention(in, cached), n - 1,
+                                     others);
     if (n <= 1)
         return s;
-    double tpot = fs_llm_tpot_at_concurrency(p, n, in, out);
+    double tpot = fs_llm_tpot_at_concurrency(p, n, in, cached, out);
     double life = s + (double)(out - 1) * tpot;
     double rho = (double)(n - 1) * s / life;
     if (rho > 0.95)
@@ -310,7 +331,7 @@ int fs_llm_bench_eval(const fs_llm_bench_point *pt, const fs_catalog *cat,
         *out = 1e3 * static_batch_time(&p, pt->batch, pt->in, pt->out);
         break;
     case FS_BENCH_TTFT_CONC_MS:
-        *out = 1e3 * fs_llm_ttft_at_concurrency(&p, pt->batch, pt->in,
+        *out = 1e3 * fs_llm_ttft_at_concurrency(&p, pt->batch, pt->in, 0,
                                                 pt->out);
         break;
     case FS_BENCH_OFFLINE_TPUT:
@@ -328,7 +349,8 @@ int fs_llm_bench_eval(const fs_llm_bench_point *pt, const fs_catalog *cat,
         /* A request's TPOT counts the other n - 1 requests' prompts
          * prefilled between its tokens, not its own. */
         double t = pt->metric == FS_BENCH_TPOT_MS
-                       ? fs_llm_tpot_at_concurrency(&p, n, pt->in, pt->out)
+                       ? fs_llm_tpot_at_concurrency(&p, n, pt->in, 0,
+                                                    pt->out)
                        : fs_llm_steady_iteration(&p, n, pt->in, pt->out);
         *out = pt->metric == FS_BENCH_TPOT_MS ? 1e3 * t : n / t;
         if (pt->metric == FS_BENCH_OFFLINE_TPUT)

@@ -76,10 +76,11 @@ double fs_llm_steady_iteration(const fs_llm_perf *p, int n, long in,
  * `out` back, then the next: seconds between one client's output tokens
  * (the others' prompts prefilled between them; TPOT_MS) and to its first
  * token (TTFT_CONC_MS).  Used by the benchmarks and by calibration
- * (models/llm/llm_predict.c). */
+ * (models/llm/llm_predict.c).  The first `cached` tokens of each prompt
+ * come from the server's prefix cache: not prefilled (0: none). */
 double fs_llm_tpot_at_concurrency(const fs_llm_perf *p, int n, long in,
-                                  long out);
+                                  long cached, long out);
 double fs_llm_ttft_at_concurrency(const fs_llm_perf *p, int n, long in,
-                                  long out);
+                                  long cached, long out);
 
 #endif

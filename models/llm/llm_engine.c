@@ -59,6 +59,7 @@ static const num_col num_cols[] = {
      0},
     {"block_size", offsetof(fs_llm_engine, block_size), 16, 4096, 16},
     {"prefix_cache", offsetof(fs_llm_engine, prefix_cache), 0, 1, 0},
+    {"request_s", offsetof(fs_llm_engine, request_s), 0, 10, 0},
 };
 #define NNUM (sizeof num_cols / sizeof num_cols[0])
 

@@ -63,6 +63,11 @@ typedef struct fs_llm_engine {
      * (1) or not (0) */
     double block_size;
     double prefix_cache;
+    /* a request's time off the GPU before its first token (the API
+     * server's parsing and tokenization, the first token's streaming):
+     * added to its TTFT and end-to-end latency, never to the GPU's time
+     * (vLLM's API server runs beside the engine) */
+    double request_s;
     char source[512];
 } fs_llm_engine;
 

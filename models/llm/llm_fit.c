@@ -31,6 +31,8 @@
 typedef struct fit_ctx {
     const fs_llm_config *c;
     const fs_llm_hw *hw;
+    size_t cstep;   /* 0: c and hw for every measurement; 1: a profile row
+                       fitted across deployments, c[i] and hw[i] */
     const fs_llm_measure *ms;
     size_t n, skip;                 /* skip: left out, or n */
     int idx[FS_FIT_NPARAMS], np;    /* the fitted parameters */
@@ -85,6 +87,16 @@ static void log_ratios(const fs_llm_perf *p, const double *x,
     }
 }
 
+/* The replica measurement i ran on, with the vector f->x. */
+static int perf_of(const fit_ctx *f, size_t i, fs_llm_perf *p, char *why,
+                   size_t len)
+{
+    const fs_llm_config *c = f->c + i * f->cstep;
+    const fs_llm_hw *hw = f->hw + i * f->cstep;
+    return f->cstep ? fs_llm_perf_with_row(p, c, hw, f->x, why, len)
+                    : fs_llm_perf_with(p, c, hw, f->x, why, len);
+}
+
 static void set_vector(fit_ctx *f, const gsl_vector *u)
 {
     for (int j = 0; j < f->np; j++)
@@ -96,13 +108,15 @@ static int residuals(const gsl_vector *u, void *data, gsl_vector *res)
     fit_ctx *f = data;
     set_vector(f, u);
     fs_llm_perf p;
-    if (fs_llm_perf_with(&p, f->c, f->hw, f->x, f->why, sizeof f->why))
-        return GSL_EDOM;
     size_t r = 0;
     double lr[FS_MET_COUNT];
     for (size_t i = 0; i < f->n; i++) {
         if (i == f->skip)
             continue;
+        /* one replica for every measurement, or each its own */
+        if ((r == 0 || f->cstep) &&
+            perf_of(f, i, &p, f->why, sizeof f->why))
+            return GSL_EDOM;
         log_ratios(&p, f->x, &f->ms[i], lr);
         for (int k = 0; k < FS_MET_COUNT; k++)
             if (!isnan(lr[k]))
@@ -256,8 +270,7 @@ static void leave_one_out(fit_ctx *f, const double *best, fs_llm_fit *out)
         memcpy(f->x, best, sizeof f->x);
         f->skip = i;
         fs_llm_perf p;
-        if (fit_once(f, NULL) ||
-            fs_llm_perf_with(&p, f->c, f->hw, f->x, NULL, 0))
+        if (fit_once(f, NULL) || perf_of(f, i, &p, NULL, 0))
             continue;
         log_ratios(&p, f->x, &f->ms[i], lr);
         for (int k = 0; k < FS_MET_COUNT; k++)
@@ -279,9 +292,45 @@ static void final_residuals(fit_ctx *f, fs_llm_fit *out)
 {
     out->resid = malloc(f->n * FS_MET_COUNT * sizeof *out->resid);
     fs_llm_perf p;
-    fs_llm_perf_with(&p, f->c, f->hw, f->x, NULL, 0);
-    for (size_t i = 0; i < f->n; i++)
-        log_ratios(&p, f->x, &f->ms[i], out->resid + i * FS_MET_COUNT);
+    for (size_t i = 0; i < f->n; i++) {
+        double *lr = out->resid + i * FS_MET_COUNT;
+        if ((i == 0 || f->cstep) && perf_of(f, i, &p, NULL, 0)) {
+            for (int k = 0; k < FS_MET_COUNT; k++)
+                lr[k] = NAN;
+            continue;
+        }
+        log_ratios(&p, f->x, &f->ms[i], lr);
+    }
+}
+
+/* The fit of f's measurements from the defaults in f->x. */
+static int calibrate(fit_ctx *f, const int *use, int leave_one_out_too,
+                     fs_llm_fit *out, char *why, size_t len)
+{
+    memcpy(out->x0, f->x, sizeof f->x);
+    for (int i = 0; i < FS_FIT_NPARAMS; i++)
+        if (!use || use[i]) {
+            const fs_llm_param *p = fs_llm_param_at(i);
+            double margin = 0.01 * (p->hi - p->lo);
+            f->x[i] = fmin(fmax(f->x[i], p->lo + margin), p->hi - margin);
+            f->idx[f->np++] = i;
+        }
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    int rc = f->np ? fit_once(f, out) : -1;
+    if (rc == 0) {
+        for (int j = 0; j < f->np; j++)
+            out->fitted[f->idx[j]] = 1;
+        memcpy(out->x, f->x, sizeof f->x);
+        final_residuals(f, out);
+        if (leave_one_out_too)
+            leave_one_out(f, out->x, out);
+    } else if (why) {
+        snprintf(why, len, "%s", f->why[0] ? f->why
+                                           : "no parameter the measurements "
+                                             "can set");
+    }
+    gsl_set_error_handler(old);
+    return rc;
 }
 
 int fs_llm_calibrate(const fs_llm_config *c, const fs_llm_hw *hw,
@@ -293,30 +342,28 @@ int fs_llm_calibrate(const fs_llm_config *c, const fs_llm_hw *hw,
     fit_ctx f = {.c = c, .hw = hw, .ms = ms, .n = n, .skip = n};
     if (fs_llm_params_default(c, hw, f.x, why, len))
         return -1;
-    memcpy(out->x0, f.x, sizeof f.x);
-    for (int i = 0; i < FS_FIT_NPARAMS; i++)
-        if (!use || use[i]) {
-            const fs_llm_param *p = fs_llm_param_at(i);
-            double margin = 0.01 * (p->hi - p->lo);
-            f.x[i] = fmin(fmax(f.x[i], p->lo + margin), p->hi - margin);
-            f.idx[f.np++] = i;
-        }
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
-    int rc = f.np ? fit_once(&f, out) : -1;
-    if (rc == 0) {
-        for (int j = 0; j < f.np; j++)
-            out->fitted[f.idx[j]] = 1;
-        memcpy(out->x, f.x, sizeof f.x);
-        final_residuals(&f, out);
-        if (leave_one_out_too)
-            leave_one_out(&f, out->x, out);
-    } else if (why) {
-        snprintf(why, len, "%s", f.why[0] ? f.why
-                                          : "no parameter the measurements "
-                                            "can set");
+    return calibrate(&f, use, leave_one_out_too, out, why, len);
+}
+
+int fs_llm_calibrate_profile(const fs_llm_config *cfgs,
+                             const fs_llm_hw *hws, const fs_llm_measure *ms,
+                             size_t n, const int *use, int leave_one_out_too,
+                             fs_llm_fit *out, char *why, size_t len)
+{
+    memset(out, 0, sizeof *out);
+    fit_ctx f = {.c = cfgs, .hw = hws, .cstep = 1, .ms = ms, .n = n,
+                 .skip = n};
+    const fs_llm_engine *e =
+        n ? fs_llm_engines_find(cfgs->engines, cfgs->engine,
+                                hws->gpu->generation)
+          : NULL;
+    if (!e) {
+        if (why)
+            snprintf(why, len, "no measurement, or no engine profile");
+        return -1;
     }
-    gsl_set_error_handler(old);
-    return rc;
+    fs_llm_params_of_row(e, f.x);
+    return calibrate(&f, use, leave_one_out_too, out, why, len);
 }
 
 void fs_llm_fit_free(fs_llm_fit *f)

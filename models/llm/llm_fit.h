@@ -61,10 +61,27 @@ int fs_llm_perf_with(fs_llm_perf *p, const fs_llm_config *c,
  * row for the GPU with version "calibrated", current, the GPU's
  * generation, the fitted efficiencies, and the fixed costs and padding as
  * the replica's whole at this model and TP (no per-layer part, no growth
- * with TP).  request_s has no column: the simulator has no such cost. */
+ * with TP), and request_s, the time off the GPU the simulator adds to
+ * each request's TTFT and end-to-end latency. */
 int fs_llm_params_profile(const fs_llm_config *c, const fs_llm_hw *hw,
                           const double *x, const char *source,
                           fs_llm_engine *row, char *why, size_t len);
+
+/* A profile row shared by several deployments (models, TPs): the vector's
+ * mfu, decode fraction, bandwidth efficiency, step_ms and prefill_ms are
+ * the row's own columns (step_s before its per-layer part and growth with
+ * TP), the rest of the row is the configuration's profile's.
+ * fs_llm_params_of_row: a row's figures as a vector;
+ * fs_llm_perf_with_row: the replica of c with that row;
+ * fs_llm_params_row: the row itself, with its version and source.  0, or
+ * -1 (with why) when c's engine has no profile. */
+void fs_llm_params_of_row(const fs_llm_engine *e, double *x);
+int fs_llm_perf_with_row(fs_llm_perf *p, const fs_llm_config *c,
+                         const fs_llm_hw *hw, const double *x, char *why,
+                         size_t len);
+int fs_llm_params_row(const fs_llm_config *c, const fs_llm_hw *hw,
+                      const double *x, const char *version,
+                      const char *source, fs_llm_engine *row);
 
 /* ---- measurements and predictions ---------------------------------------- */
 
@@ -79,6 +96,8 @@ typedef struct fs_llm_measure {
     char model[64], gpu[32], precision[8];  /* "" when the file says none */
     int tp;                 /* 0 when the file says none */
     double in, out;         /* mean prompt and output tokens a request */
+    double cached;          /* of the prompt, mean tokens the server's
+                               prefix cache held (not prefilled; 0) */
     double concurrency;     /* closed-loop clients */
     double rate;            /* requests/s, Poisson */
     double ttft_ms, tpot_ms;/* means */
@@ -129,6 +148,15 @@ int fs_llm_calibrate(const fs_llm_config *c, const fs_llm_hw *hw,
                      const fs_llm_measure *ms, size_t n, const int *use,
                      int leave_one_out, fs_llm_fit *out, char *why,
                      size_t len);
+/* One profile row fitted to the runs of several deployments at once:
+ * measurement i ran cfgs[i] on hws[i] (its model, TP and GPU), and the
+ * vector is the row's (fs_llm_perf_with_row), started from the first
+ * configuration's profile row.  use[] as fs_llm_calibrate's; the time off
+ * the GPU becomes the row's request_s. */
+int fs_llm_calibrate_profile(const fs_llm_config *cfgs,
+                             const fs_llm_hw *hws, const fs_llm_measure *ms,
+                             size_t n, const int *use, int leave_one_out,
+                             fs_llm_fit *out, char *why, size_t len);
 void fs_llm_fit_free(fs_llm_fit *f);
 
 #endif

@@ -140,21 +140,30 @@ static void fill_timing(fs_llm_perf *p, const fs_llm_config *c,
 int fs_llm_perf_init(fs_llm_perf *p, const fs_llm_config *c,
                      const fs_llm_hw *hw, char *why, size_t len)
 {
+    const fs_llm_engine *e = fs_llm_engines_find(c->engines, c->engine,
+                                                 hw->gpu->generation);
+    if (!e) {
+        memset(p, 0, sizeof *p);
+        if (why)
+            snprintf(why, len, "no engine profile '%s'", c->engine);
+        return -1;
+    }
+    return fs_llm_perf_init_row(p, c, hw, e, why, len);
+}
+
+int fs_llm_perf_init_row(fs_llm_perf *p, const fs_llm_config *c,
+                         const fs_llm_hw *hw, const fs_llm_engine *e,
+                         char *why, size_t len)
+{
     memset(p, 0, sizeof *p);
     p->cfg = *c;
     p->hw = *hw;
     if (p->cfg.tp < 1)
         p->cfg.tp = 1;
-    const fs_llm_engine *e = fs_llm_engines_find(c->engines, c->engine,
-                                                 hw->gpu->generation);
-    if (!e) {
-        if (why)
-            snprintf(why, len, "no engine profile '%s'", c->engine);
-        return -1;
-    }
     fill_timing(p, &p->cfg, hw, e);
     p->block_size = e->block_size >= 16 ? (int)e->block_size : 16;
     p->prefix_cache = e->prefix_cache > 0;
+    p->request_s = e->request_s;
     p->kv_bytes_per_token = fs_llm_kv_bytes_per_token(&p->cfg);
     fs_llm_parallel_apply(p, e);   /* EP, MLA: llm_ep.c */
     fs_llm_memory mem;

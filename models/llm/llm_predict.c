@@ -50,10 +50,12 @@ static int running_cap(const fs_llm_perf *p, long in, long out)
 /* n clients, all running: TTFT and TPOT in ms, output tokens/s, and the
  * end-to-end seconds of a request (e2e). */
 static void at_clients(const fs_llm_perf *p, double request_s, int n,
-                       long in, long out, double *v, double *e2e)
+                       long in, long cached, long out, double *v,
+                       double *e2e)
 {
-    double ttft = request_s + fs_llm_ttft_at_concurrency(p, n, in, out);
-    double tpot = fs_llm_tpot_at_concurrency(p, n, in, out);
+    double ttft = request_s + fs_llm_ttft_at_concurrency(p, n, in, cached,
+                                                           out);
+    double tpot = fs_llm_tpot_at_concurrency(p, n, in, cached, out);
     *e2e = ttft + (double)(out - 1) * tpot;
     v[FS_MET_TTFT] = 1e3 * ttft;
     v[FS_MET_TPOT] = 1e3 * tpot;
@@ -62,7 +64,7 @@ static void at_clients(const fs_llm_perf *p, double request_s, int n,
 
 /* The same at a fractional n in [1, cap], between the whole numbers. */
 static double at_running(const fs_llm_perf *p, double rq, double n, int cap,
-                         long in, long out, double *v)
+                         long in, long cached, long out, double *v)
 {
     int n0 = (int)floor(n);
     if (n0 < 1)
@@ -70,7 +72,7 @@ static double at_running(const fs_llm_perf *p, double rq, double n, int cap,
     if (n0 >= cap)
         n0 = cap;
     double e0, v0[FS_MET_COUNT];
-    at_clients(p, rq, n0, in, out, v0, &e0);
+    at_clients(p, rq, n0, in, cached, out, v0, &e0);
     double f = n - n0;
     if (n0 >= cap || f <= 0) {
         for (int k = 0; k < FS_MET_COUNT; k++)
@@ -78,17 +80,18 @@ static double at_running(const fs_llm_perf *p, double rq, double n, int cap,
         return e0;
     }
     double e1, v1[FS_MET_COUNT];
-    at_clients(p, rq, n0 + 1, in, out, v1, &e1);
+    at_clients(p, rq, n0 + 1, in, cached, out, v1, &e1);
     for (int k = 0; k < FS_MET_COUNT; k++)
         v[k] = v0[k] + f * (v1[k] - v0[k]);
     return e0 + f * (e1 - e0);
 }
 
 static void closed_loop(const fs_llm_perf *p, double rq, double clients,
-                        int cap, long in, long out, fs_llm_prediction *r)
+                        int cap, long in, long cached, long out,
+                        fs_llm_prediction *r)
 {
     double n = clients < cap ? clients : cap;
-    double e2e = at_running(p, rq, n, cap, in, out, r->v);
+    double e2e = at_running(p, rq, n, cap, in, cached, out, r->v);
     r->running = n;
     /* the clients beyond the running ones wait for a place: a request's
      * cycle is clients x e2e / running, of which e2e is served */
@@ -97,28 +100,28 @@ static void closed_loop(const fs_llm_perf *p, double rq, double clients,
 }
 
 static void open_loop(const fs_llm_perf *p, double rq, double rate, int cap,
-                      long in, long out, fs_llm_prediction *r)
+                      long in, long cached, long out, fs_llm_prediction *r)
 {
     double v[FS_MET_COUNT];
     double lo = 1, hi = cap;
-    if (rate * at_running(p, rq, hi, cap, in, out, v) > hi) {
-        closed_loop(p, rq, hi, cap, in, out, r);
+    if (rate * at_running(p, rq, hi, cap, in, cached, out, v) > hi) {
+        closed_loop(p, rq, hi, cap, in, cached, out, r);
         r->overloaded = 1;
         return;
     }
-    if (rate * at_running(p, rq, lo, cap, in, out, v) <= lo) {
+    if (rate * at_running(p, rq, lo, cap, in, cached, out, v) <= lo) {
         hi = lo;
     } else {
         /* Little's law: rate x e2e(N) - N changes sign once in [lo, hi] */
         for (int it = 0; it < 50 && hi - lo > 1e-9 * hi; it++) {
             double mid = 0.5 * (lo + hi);
-            if (rate * at_running(p, rq, mid, cap, in, out, v) > mid)
+            if (rate * at_running(p, rq, mid, cap, in, cached, out, v) > mid)
                 lo = mid;
             else
                 hi = mid;
         }
     }
-    at_running(p, rq, hi, cap, in, out, r->v);
+    at_running(p, rq, hi, cap, in, cached, out, r->v);
     r->running = hi;
     r->v[FS_MET_TPUT] = rate * (double)out;
 }
@@ -126,17 +129,19 @@ static void open_loop(const fs_llm_perf *p, double rq, double rate, int cap,
 void fs_llm_predict(const fs_llm_perf *p, double request_s,
                     const fs_llm_measure *m, fs_llm_prediction *out)
 {
-    long in = lround(m->in), o = lround(m->out);
+    long in = lround(m->in), o = lround(m->out), cached = lround(m->cached);
     if (in < 1)
         in = 1;
     if (o < 2)
         o = 2;
+    if (cached < 0 || cached >= in)
+        cached = cached < 0 ? 0 : in - 1;
     int cap = running_cap(p, in, o);
     out->overloaded = 0;
     if (m->concurrency > 0)
-        closed_loop(p, request_s, m->concurrency, cap, in, o, out);
+        closed_loop(p, request_s, m->concurrency, cap, in, cached, o, out);
     else if (isinf(m->rate))
-        closed_loop(p, request_s, cap, cap, in, o, out);
+        closed_loop(p, request_s, cap, cap, in, cached, o, out);
     else
-        open_loop(p, request_s, m->rate, cap, in, o, out);
+        open_loop(p, request_s, m->rate, cap, in, cached, o, out);
 }

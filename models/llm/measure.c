@@ -96,6 +96,10 @@ int fs_measure_check(const fs_llm_measure *m, const char *file,
     if (!(m->out >= 2))
         return fs_error_at(err, file, 0, NULL, "output length %g: expected "
                            "at least 2 tokens (TPOT needs two)", m->out);
+    if (!(m->cached >= 0) || m->cached >= m->in)
+        return fs_error_at(err, file, 0, NULL, "cached tokens %g: expected "
+                           "0 to fewer than the prompt's %g", m->cached,
+                           m->in);
     if (!(m->concurrency > 0) && !(m->rate > 0))
         return fs_error_at(err, file, 0, NULL, "neither a concurrency nor "
                            "a request rate above 0");

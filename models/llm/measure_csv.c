@@ -2,7 +2,7 @@
  * through sim/base/csvin.h):
  *
  *   model,gpu,precision,tp,tokens_in,tokens_out,concurrency_or_rate,
- *   ttft_ms,tpot_ms,throughput[,weight]
+ *   ttft_ms,tpot_ms,throughput[,weight][,cached_tokens]
  *
  * concurrency_or_rate: a number is that many closed-loop clients; a number
  * with "/s" ("2.5/s") is a Poisson request rate; "inf" sends every request
@@ -11,7 +11,8 @@
  * empty cell was not measured.  model, gpu, precision and tp name the
  * configuration a row was measured on (calibrate keeps the rows of the one
  * it fits; an empty cell matches any).  weight: the row's weight in the
- * fit (default 1). */
+ * fit (default 1).  cached_tokens: of the prompt, the mean tokens the
+ * server's prefix cache held, which it did not prefill (default 0). */
 #include "models/llm/measure.h"
 #include "sim/base/csvin.h"
 
@@ -21,10 +22,11 @@
 #include <string.h>
 
 enum { C_MODEL, C_GPU, C_PREC, C_TP, C_IN, C_OUT, C_LOAD, C_TTFT, C_TPOT,
-       C_TPUT, C_WEIGHT, NCOLS };
+       C_TPUT, C_WEIGHT, C_CACHED, NCOLS };
 static const char *const names[NCOLS] = {
     "model", "gpu", "precision", "tp", "tokens_in", "tokens_out",
-    "concurrency_or_rate", "ttft_ms", "tpot_ms", "throughput", "weight"};
+    "concurrency_or_rate", "ttft_ms", "tpot_ms", "throughput", "weight",
+    "cached_tokens"};
 
 static int header(fs_csv *r, int *col, fs_error *err)
 {
@@ -34,7 +36,7 @@ static int header(fs_csv *r, int *col, fs_error *err)
                                          "empty: expected a header line");
     for (int i = 0; i < NCOLS; i++) {
         col[i] = fs_csv_column(r, names[i]);
-        if (col[i] < 0 && i != C_WEIGHT)
+        if (col[i] < 0 && i != C_WEIGHT && i != C_CACHED)
             return fs_error_at(err, fs_csv_path(r), fs_csv_line(r),
                                names[i], "column missing from the header");
     }
@@ -90,7 +92,8 @@ static int row(fs_csv *r, const int *col, fs_measures *out, fs_error *err)
         cell(r, col, C_TTFT, 1, 0, &m->ttft_ms, err) ||
         cell(r, col, C_TPOT, 1, 0, &m->tpot_ms, err) ||
         cell(r, col, C_TPUT, 1, 0, &m->throughput, err) ||
-        cell(r, col, C_WEIGHT, 1, 0, &m->weight, err))
+        cell(r, col, C_WEIGHT, 1, 0, &m->weight, err) ||
+        cell(r, col, C_CACHED, 1, 0, &m->cached, err))
         return -1;
     if (m->weight == 0)
         m->weight = 1;

@@ -351,9 +351,11 @@ static const char calibrate_help[] =
 "run moves it), each figure's residual and leave-one-out error (the run\n"
 "predicted by a fit to the others), and the time taken.  --out writes the\n"
 "fit as an engine profile row (engines.csv's columns, version calibrated)\n"
-"for a pool's llm_profile = FILE or llm(..., profile = FILE) (request_ms is\n"
-"not in it: the simulator has no such cost).  A malformed file: exit status\n"
-"1 naming file and key.\n";
+"for a pool's llm_profile = FILE or llm(..., profile = FILE) (request_ms as\n"
+"its request_s: added to each request's TTFT and end-to-end latency, not\n"
+"to the GPU's time).  A CSV's optional cached_tokens column: prompt tokens\n"
+"the server's prefix cache held.  A malformed file: exit status 1 naming\n"
+"file and key.\n";
 
 static const char plan_help[] =
 "The cheapest fleet that meets every SLO on the scenario's traffic.  For\n"
