@@ -240,14 +240,15 @@ static const fs_key_doc workload_keys[] = {
      "llm: a system prompt of N tokens that a share F of the generated "
      "requests start with (their cached prefix with prefix_cache); a "
      "format=mooncake trace brings its own prefixes"},
-    {"spec", "draft(model=M, k=K, acceptance=A) | mtp(k=K, acceptance=A)",
+    {"spec", "draft(model=M, k=K, acceptance=A) | mtp(k=K, acceptance=A) "
+     "| none",
      "none",
      "llm: speculative decoding: each step a draft model (smaller, same "
      "vocabulary) or the model's MTP head drafts K tokens (1 to 16) and the "
      "target verifies K+1 in one pass; each drafted token accepted with "
      "chance A (above 0, below 1), so a step emits (1-A^(K+1))/(1-A) "
      "tokens on average; the draft's weights and KV cache share the "
-     "replica's memory"},
+     "replica's memory; none turns it off (--set)"},
     {"sessions", "turns(mean=M, think=T)", NULL,
      "llm: generated requests come in multi-turn sessions of M turns on "
      "average (geometric); an arrival continues the session that has "

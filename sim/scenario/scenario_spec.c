@@ -3,6 +3,9 @@
  *   [workload]  spec = draft(model=M, k=K, acceptance=A)   a draft model
  *               spec = mtp(k=K, acceptance=A)              the model's own
  *                                                          MTP head
+ *               spec = none                                no drafting (the
+ *                                                          counterfactual,
+ *                                                          e.g. from --set)
  *
  * Read and bounded here, once per workload (the acceptance is the
  * workload's: code accepts more drafted tokens than chat); the draft model
@@ -55,8 +58,8 @@ int fs_scenario_parse_spec(fs_reader *rd, fs_scenario *sc,
     fs_config_entry *e = fs_rd_entry(rd, "spec");
     fs_llm_spec *s = &w->service.llm.spec;
     memset(s, 0, sizeof *s);
-    if (!e)
-        return 0;
+    if (!e || strcmp(e->value, "none") == 0)
+        return 0;   /* none: --set turns a file's spec off, as if absent */
     if (!w->service.model->server)
         return fs_rd_bad(rd, e, "%s", "applies to workloads with service "
                          "= llm(...) only");
@@ -66,7 +69,7 @@ int fs_scenario_parse_spec(fs_reader *rd, fs_scenario *sc,
         return fs_rd_bad(rd, e, "%s", why);
     int draft = strcmp(c.name, "draft") == 0;
     if (!draft && strcmp(c.name, "mtp"))
-        return fs_rd_bad(rd, e, "%s", "expected " SPEC_USAGE);
+        return fs_rd_bad(rd, e, "%s", "expected " SPEC_USAGE ", or none");
     if (fs_call_check_keys(&c, draft ? draft_keys : mtp_keys, why,
                            sizeof why))
         return fs_rd_bad(rd, e, "%s", why);
