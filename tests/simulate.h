@@ -15,6 +15,44 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A CSV file of header and rows under /tmp for a scenario to read (a
+ * trace, an interruption trace); check_temp_csv_remove() unlinks them
+ * all.  At most CHECK_TEMP_CSVS in a test. */
+#define CHECK_TEMP_CSVS 8
+typedef struct check_temp_csvs {
+    char path[CHECK_TEMP_CSVS][64];
+    int n;
+} check_temp_csvs;
+
+static inline check_temp_csvs *check_temp_csv_list(void)
+{
+    static check_temp_csvs list;
+    return &list;
+}
+
+static inline const char *check_temp_csv(const char *header,
+                                         const char *rows)
+{
+    check_temp_csvs *l = check_temp_csv_list();
+    if (l->n >= CHECK_TEMP_CSVS)
+        abort();   /* a test asks for more than it declared */
+    char *path = l->path[l->n++];
+    snprintf(path, sizeof l->path[0], "/tmp/fleetsim-test-XXXXXX.csv");
+    int fd = mkstemps(path, 4);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f || fprintf(f, "%s\n%s", header, rows) < 0 || fclose(f) != 0)
+        printf("  error: cannot write %s\n", path);
+    return path;
+}
+
+static inline void check_temp_csv_remove(void)
+{
+    check_temp_csvs *l = check_temp_csv_list();
+    for (int i = 0; i < l->n; i++)
+        unlink(l->path[i]);
+    l->n = 0;
+}
+
 /* The scenario of text; NULL after printing the error. */
 static inline fs_scenario *check_load(const char *text)
 {

@@ -21,21 +21,6 @@
 #include <math.h>
 #include <string.h>
 
-#define NFILES 4
-static char files[NFILES][64];
-static int nfiles;
-
-static const char *temp_file(const char *header, const char *rows)
-{
-    char *path = files[nfiles++];
-    snprintf(path, sizeof files[0], "/tmp/fleetsim-cold-XXXXXX.csv");
-    int fd = mkstemps(path, 4);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f || fprintf(f, "%s\n%s", header, rows) < 0 || fclose(f) != 0)
-        printf("  error: cannot write %s\n", path);
-    return path;
-}
-
 /* Every instance that went up after a launch: launch to ready. */
 typedef struct ups {
     int n, started;
@@ -159,7 +144,7 @@ static void check_from_zero(void)
              "[workload.w]\npools = p\narrivals = trace(%s, format=generic, "
              "tokens_in=in, tokens_out=out)\n"
              "service = llm(model=llama-3-70b, tp=8)\n",
-             temp_file("time,in,out", "0,500,10\n"));
+             check_temp_csv("time,in,out", "0,500,10\n"));
     ups u;
     fs_results r;
     fs_llm_perf perf;
@@ -195,7 +180,7 @@ static void check_spot(void)
              "[workload.w]\npools = s\narrivals = poisson(rate=0.05/s)\n"
              "service = llm(model=llama-2-7b, precision=bf16)\n"
              "tokens_in = const(200)\ntokens_out = const(20)\n",
-             temp_file("t_seconds,available", "0,1\n50,0\n60,1\n4000,1\n"));
+             check_temp_csv("t_seconds,available", "0,1\n50,0\n60,1\n4000,1\n"));
     ups u;
     fs_results r;
     fs_llm_perf perf;
@@ -287,7 +272,6 @@ int main(void)
     check_spot();
     check_plain();
     check_errors();
-    for (int i = 0; i < nfiles; i++)
-        unlink(files[i]);
+    check_temp_csv_remove();
     return check_report("coldstart");
 }

@@ -22,21 +22,6 @@
 
 #include <string.h>
 
-#define NFILES 8
-static char files[NFILES][64];
-static int nfiles;
-
-static const char *temp_file(const char *header, const char *rows)
-{
-    char *path = files[nfiles++];
-    snprintf(path, sizeof files[0], "/tmp/fleetsim-llm-XXXXXX.csv");
-    int fd = mkstemps(path, 4);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f || fprintf(f, "%s\n%s", header, rows) < 0 || fclose(f) != 0)
-        printf("  error: cannot write %s\n", path);
-    return path;
-}
-
 /* Three requests of 2048 tokens in, 128 out, 100 s apart: each alone. */
 static void check_light_load(const char *chunk, long chunk_tokens)
 {
@@ -49,7 +34,7 @@ static void check_light_load(const char *chunk, long chunk_tokens)
              "arrivals = trace(%s, format=generic, tokens_in=in, "
              "tokens_out=out)\nservice = llm(model=llama-2-7b, "
              "precision=bf16%s)\n",
-             temp_file("time,in,out", "0,2048,128\n100,2048,128\n"
+             check_temp_csv("time,in,out", "0,2048,128\n100,2048,128\n"
                        "200,2048,128\n"), chunk);
     fs_results r;
     fs_llm_perf perf;
@@ -179,8 +164,8 @@ static void check_interruption(void)
              "arrivals = trace(%s, format=generic, tokens_in=in, "
              "tokens_out=out)\n"
              "service = llm(model=llama-2-7b, precision=bf16)\n",
-             temp_file("t_seconds,available", "0,1\n50,0\n60,1\n4000,1\n"),
-             temp_file("time,in,out", "0,500,3500\n10,500,3500\n"));
+             check_temp_csv("t_seconds,available", "0,1\n50,0\n60,1\n4000,1\n"),
+             check_temp_csv("time,in,out", "0,500,3500\n10,500,3500\n"));
     fs_results r;
     if (check_run_llm(text, &r, NULL) != 0) {
         CHECK(0);
@@ -212,7 +197,7 @@ static void check_too_long(void)
         "layers=32, hidden=4096, heads=32, kv_heads=32, head_dim=128, "
         "ffn=11008, vocab=32000, max_context=100000)\n"};
     const char *trace =
-        temp_file("time,in,out", "0,100,10\n1,20000,10\n2,100,10\n");
+        check_temp_csv("time,in,out", "0,100,10\n1,20000,10\n2,100,10\n");
     for (int k = 0; k < 2; k++) {
         char text[1024];
         snprintf(text, sizeof text,
@@ -274,7 +259,6 @@ int main(void)
     check_interruption();
     check_too_long();
     check_queue_autoscale();
-    for (int i = 0; i < nfiles; i++)
-        unlink(files[i]);
+    check_temp_csv_remove();
     return check_report("llm_serve");
 }
