@@ -59,53 +59,83 @@ int fs_rd_missing(fs_reader *rd, const char *what)
                        rd->section, "missing %s", what);
 }
 
-int fs_rd_double(fs_reader *rd, const char *key, fs_parse_fn parse,
-                 double def, double *out)
+/* How a typed reader parses a value: text into out (of the reader's
+ * type), given with (the parser the reader was handed, or NULL); nonzero
+ * with why written when it cannot. */
+typedef int (*rd_parse)(const void *with, const char *text, void *out,
+                        char *why, size_t size);
+
+/* Key's value through parse into out: 1 when the key is absent (out
+ * untouched: the caller's default stands), 0 when parsed, -1 with the
+ * message at file:line:key when not. */
+static int rd_value(fs_reader *rd, const char *key, rd_parse parse,
+                    const void *with, void *out)
 {
     fs_config_entry *e = fs_rd_entry(rd, key);
     char why[256];
-    if (!e) {
-        *out = def;
-        return 0;
-    }
-    if (parse(e->value, out, why, sizeof why))
+    if (!e)
+        return 1;
+    if (parse(with, e->value, out, why, sizeof why))
         return fs_rd_bad(rd, e, "%s", why);
     return 0;
+}
+
+static int parse_double(const void *with, const char *text, void *out,
+                      char *why, size_t size)
+{
+    const fs_parse_fn *parse = with;
+    return (*parse)(text, out, why, size);
+}
+
+static int parse_count(const void *with, const char *text, void *out,
+                       char *why, size_t size)
+{
+    (void)with;
+    return fs_parse_count(text, out, why, size);
+}
+
+static int parse_bool(const void *with, const char *text, void *out,
+                      char *why, size_t size)
+{
+    (void)with;
+    return fs_parse_bool(text, out, why, size);
+}
+
+int fs_rd_double(fs_reader *rd, const char *key, fs_parse_fn parse,
+                 double def, double *out)
+{
+    int r = rd_value(rd, key, parse_double, &parse, out);
+    if (r > 0)
+        *out = def;
+    return r < 0 ? -1 : 0;
 }
 
 int fs_rd_count(fs_reader *rd, const char *key, long def, long min, long max,
                 long *out)
 {
-    fs_config_entry *e = fs_rd_entry(rd, key);
-    char why[256];
-    if (!e) {
+    int r = rd_value(rd, key, parse_count, NULL, out);
+    if (r > 0)
         *out = def;
-        return 0;
-    }
-    if (fs_parse_count(e->value, out, why, sizeof why))
-        return fs_rd_bad(rd, e, "%s", why);
+    if (r != 0)
+        return r < 0 ? -1 : 0;
+    char why[256];
     if (*out < min) {
         snprintf(why, sizeof why, "must be at least %ld, got %ld", min, *out);
-        return fs_rd_bad(rd, e, "%s", why);
+        return fs_rd_bad(rd, fs_rd_entry(rd, key), "%s", why);
     }
     if (*out > max) {
         snprintf(why, sizeof why, "must be at most %ld, got %ld", max, *out);
-        return fs_rd_bad(rd, e, "%s", why);
+        return fs_rd_bad(rd, fs_rd_entry(rd, key), "%s", why);
     }
     return 0;
 }
 
 int fs_rd_bool(fs_reader *rd, const char *key, int def, int *out)
 {
-    fs_config_entry *e = fs_rd_entry(rd, key);
-    char why[256];
-    if (!e) {
+    int r = rd_value(rd, key, parse_bool, NULL, out);
+    if (r > 0)
         *out = def;
-        return 0;
-    }
-    if (fs_parse_bool(e->value, out, why, sizeof why))
-        return fs_rd_bad(rd, e, "%s", why);
-    return 0;
+    return r < 0 ? -1 : 0;
 }
 
 /* One of a fixed set of words; *out is its index. */

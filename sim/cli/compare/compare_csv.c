@@ -44,6 +44,17 @@ static int write_header(FILE *out, const fs_compare_run *runs, size_t n,
     return 0;
 }
 
+/* A change as raw numbers; the relative one only where there is one. */
+static void raw_delta(const fs_section_column *k, double d, int has_pct,
+                      double pct, char *dbuf, size_t dsize, char *pbuf,
+                      size_t psize)
+{
+    (void)k;
+    fs_cmp_format_raw(d, dbuf, dsize);
+    if (has_pct)
+        fs_cmp_format_raw(pct, pbuf, psize);
+}
+
 /* The values of one metric: value[i] for run i, present unless has[i] is
  * 0, each followed by its deltas for the compared runs. */
 static void write_values(FILE *out, const fs_section_column *k,
@@ -56,49 +67,35 @@ static void write_values(FILE *out, const fs_section_column *k,
             fs_csv_write_field(out, value[i]);
         if (!fs_cmp_is_delta_run(i, baseline))
             continue;
-        double d, pct;
-        int has_pct;
-        char dbuf[64] = "", pbuf[64] = "";
-        if (has[i] && has[baseline] &&
-            fs_cmp_delta(k, value[i], value[baseline], &d, &pct, &has_pct)) {
-            fs_cmp_format_raw(d, dbuf, sizeof dbuf);
-            if (has_pct)
-                fs_cmp_format_raw(pct, pbuf, sizeof pbuf);
-        }
+        char dbuf[64], pbuf[64];
+        fs_cmp_run_delta(k, value, has, i, baseline, raw_delta, dbuf,
+                         sizeof dbuf, pbuf, sizeof pbuf);
         fprintf(out, ",%s,%s", dbuf, pbuf);
     }
     fputc('\n', out);
 }
 
-static int write_section(FILE *out, const fs_compare_run *runs, size_t n,
-                         int baseline, fs_section which,
-                         const char **value, int *has)
+/* What the section walk writes to: the stream and the comparison. */
+typedef struct csv_walk {
+    FILE *out;
+    size_t n;
+    int baseline;
+} csv_walk;
+
+/* One metric of a section as a row named SECTION.KEY.COLUMN. */
+static int write_metric(void *ctx, const fs_section_def *sec,
+                        const char *key, size_t c, const char *const *value,
+                        const int *has)
 {
-    const fs_section_def *sec = &fs_sections[which];
-    int failed = 0;
-    size_t nkeys;
-    const char **keys = fs_cmp_keys(runs, n, which, &nkeys, &failed);
-    for (size_t k = 0; k < nkeys && !failed; k++) {
-        for (size_t c = 1; c < sec->ncols && !failed; c++) {
-            char *metric = NULL;
-            if (asprintf(&metric, "%s.%s.%s", sec->name, keys[k],
-                         sec->cols[c].name) < 0) {
-                failed = 1;
-                break;
-            }
-            fs_csv_write_field(out, metric);
-            free(metric);
-            for (size_t i = 0; i < n; i++) {
-                char *const *row = fs_cmp_find_row(&runs[i].rows[which],
-                                                   keys[k]);
-                has[i] = row != NULL;
-                value[i] = row ? row[c] : NULL;
-            }
-            write_values(out, &sec->cols[c], value, has, n, baseline);
-        }
-    }
-    free(keys);
-    return failed ? -1 : 0;
+    const csv_walk *w = ctx;
+    char *metric = NULL;
+    if (asprintf(&metric, "%s.%s.%s", sec->name, key,
+                 sec->cols[c].name) < 0)
+        return -1;
+    fs_csv_write_field(w->out, metric);
+    free(metric);
+    write_values(w->out, &sec->cols[c], value, has, w->n, w->baseline);
+    return 0;
 }
 
 int fs_cmp_write_csv(FILE *out, const fs_compare_run *runs, size_t n,
@@ -107,6 +104,7 @@ int fs_cmp_write_csv(FILE *out, const fs_compare_run *runs, size_t n,
     const char **value = calloc(n + 1, sizeof *value);
     int *has = calloc(n + 1, sizeof *has);
     int failed = !value || !has;
+    csv_walk walk = {out, n, baseline};
     if (!failed)
         failed = write_header(out, runs, n, baseline) != 0;
     for (size_t i = 0; i < n && !failed; i++)
@@ -132,8 +130,8 @@ int fs_cmp_write_csv(FILE *out, const fs_compare_run *runs, size_t n,
         write_values(out, &k, value, has, n, baseline);
     }
     for (int s = 0; s < FS_SECTIONS && !failed; s++)
-        failed = write_section(out, runs, n, baseline,
-                               (fs_section)s, value, has) != 0;
+        failed = fs_cmp_walk_section(runs, n, (fs_section)s, value, has,
+                                     NULL, write_metric, &walk) != 0;
     free(value);
     free(has);
     return failed ? -1 : 0;

@@ -38,10 +38,39 @@ char *const *fs_cmp_find_row(const fs_section_rows *rows, const char *key);
 const char **fs_cmp_keys(const fs_compare_run *runs, size_t n,
                          fs_section sec, size_t *nkeys, int *failed);
 
+/* The walk over a section that every format makes: per key (fs_cmp_keys'
+ * order, ki its index) on_key, when not NULL; then per metric column
+ * c >= 1 on_metric, with value[i] and has[i] of every run i (has[i] 0: run
+ * i lacks the key's row; value[i] NULL: it or its cell is absent).  value
+ * and has hold n entries, the caller's.  A callback's negative return ends
+ * the walk with -1; on_metric's positive return ends that key's columns. */
+typedef int (*fs_cmp_key_fn)(void *ctx, const fs_section_def *sec,
+                             size_t ki, const char *key);
+typedef int (*fs_cmp_metric_fn)(void *ctx, const fs_section_def *sec,
+                                const char *key, size_t c,
+                                const char *const *value, const int *has);
+int fs_cmp_walk_section(const fs_compare_run *runs, size_t n,
+                        fs_section which, const char **value, int *has,
+                        fs_cmp_key_fn on_key, fs_cmp_metric_fn on_metric,
+                        void *ctx);
+
 /* The change of value against base: 1 with *abs, *has_pct and *pct set,
  * or 0 when the two do not compare (not both numbers, or not compared). */
 int fs_cmp_delta(const fs_section_column *c, const char *value, const char *base,
                  double *abs, double *pct, int *has_pct);
+
+/* How a format writes a change d (and pct, when has_pct) into dbuf and
+ * pbuf, both "" on entry. */
+typedef void (*fs_cmp_delta_fmt)(const fs_section_column *c, double d,
+                                 int has_pct, double pct, char *dbuf,
+                                 size_t dsize, char *pbuf, size_t psize);
+/* Run i's change against the baseline (value[i] and has[i] as in the
+ * section walk) into dbuf and pbuf as fmt writes it; both "" when either
+ * run lacks the row or the two do not compare. */
+void fs_cmp_run_delta(const fs_section_column *c, const char *const *value,
+                      const int *has, size_t i, int baseline,
+                      fs_cmp_delta_fmt fmt, char *dbuf, size_t dsize,
+                      char *pbuf, size_t psize);
 
 /* A raw number for csv and json. */
 void fs_cmp_format_raw(double d, char *buf, size_t size);

@@ -118,6 +118,15 @@ static int set_header(grid *g, const fs_compare_run *runs, size_t n,
     return fail;
 }
 
+/* A change as the table shows it, with units and a relative change. */
+static void shown_delta(const fs_section_column *k, double d, int has_pct,
+                        double pct, char *dbuf, size_t dsize, char *pbuf,
+                        size_t psize)
+{
+    fs_cmp_format_change(k, d, dbuf, dsize);
+    fs_cmp_format_pct(has_pct, pct, pbuf, psize);
+}
+
 /* A metric row: label (taken), then per run its value (value[i], present
  * unless has[i] is 0) and its change against the baseline. */
 static int add_metric(grid *g, char *label, const fs_section_column *k,
@@ -134,14 +143,9 @@ static int add_metric(grid *g, char *label, const fs_section_column *k,
         col++;
         if (!fs_cmp_is_delta_run(i, baseline))
             continue;
-        double d, pct;
-        int has_pct;
-        char dbuf[160] = "", pbuf[64] = "";
-        if (has[i] && has[baseline] &&
-            fs_cmp_delta(k, value[i], value[baseline], &d, &pct, &has_pct)) {
-            fs_cmp_format_change(k, d, dbuf, sizeof dbuf);
-            fs_cmp_format_pct(has_pct, pct, pbuf, sizeof pbuf);
-        }
+        char dbuf[160], pbuf[64];
+        fs_cmp_run_delta(k, value, has, i, baseline, shown_delta, dbuf,
+                         sizeof dbuf, pbuf, sizeof pbuf);
         fail |= grid_set(g, row, col++, dbuf);
         fail |= grid_set(g, row, col++, pbuf);
     }
@@ -168,46 +172,52 @@ static char *label_with_key(const char *prefix, const char *key)
     return label;
 }
 
+/* What the section walk adds rows to: the grid and the comparison. */
+typedef struct table_walk {
+    grid *g;
+    const fs_compare_run *runs;
+    size_t n;
+    int baseline;
+    fs_section which;
+} table_walk;
+
+/* A flat section's title before its first key; a heading per key of the
+ * others. */
+static int add_key(void *ctx, const fs_section_def *sec, size_t ki,
+                   const char *key)
+{
+    table_walk *w = ctx;
+    if (sec->flat)
+        return ki == 0 ? add_heading(w->g, strdup(sec->title)) : 0;
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s ", sec->title);
+    return add_heading(w->g, label_with_key(prefix, key));
+}
+
+/* A metric shown under its key's heading, or a flat section's one row per
+ * key (its first metric, labelled by the key: 1 ends the key). */
+static int add_key_metric(void *ctx, const fs_section_def *sec,
+                          const char *key, size_t c,
+                          const char *const *value, const int *has)
+{
+    table_walk *w = ctx;
+    if (!sec->flat && !metric_shown(w->runs, w->n, w->which, key, c))
+        return 0;
+    char *label = sec->flat ? label_with_key("  ", key)
+                            : label_with_key("  ", sec->cols[c].label);
+    if (add_metric(w->g, label, &sec->cols[c], value, has, w->n,
+                   w->baseline))
+        return -1;
+    return sec->flat;
+}
+
 static int add_section(grid *g, const fs_compare_run *runs, size_t n,
                        int baseline, fs_section which,
                        const char **value, int *has)
 {
-    const fs_section_def *sec = &fs_sections[which];
-    int fail = 0;
-    size_t nkeys;
-    const char **keys = fs_cmp_keys(runs, n, which, &nkeys, &fail);
-    char *const **row = nkeys ? calloc(n, sizeof *row) : NULL;
-    if (nkeys && !row)
-        fail = 1;
-    if (nkeys && sec->flat && !fail)
-        fail |= add_heading(g, strdup(sec->title));
-    for (size_t k = 0; k < nkeys && !fail; k++) {
-        for (size_t i = 0; i < n; i++) {
-            row[i] = fs_cmp_find_row(&runs[i].rows[which], keys[k]);
-            has[i] = row[i] != NULL;
-        }
-        if (!sec->flat) {
-            char prefix[64];
-            snprintf(prefix, sizeof prefix, "%s ", sec->title);
-            fail |= add_heading(g, label_with_key(prefix, keys[k]));
-        }
-        for (size_t c = 1; c < sec->ncols; c++) {
-            if (!sec->flat && !metric_shown(runs, n, which, keys[k], c))
-                continue;
-            for (size_t i = 0; i < n; i++)
-                value[i] = row[i] ? row[i][c] : NULL;
-            char *label = sec->flat ? label_with_key("  ", keys[k])
-                                    : label_with_key("  ",
-                                                     sec->cols[c].label);
-            fail |= add_metric(g, label, &sec->cols[c], value, has, n,
-                               baseline);
-            if (sec->flat)
-                break;          /* one row per key: its first metric */
-        }
-    }
-    free(row);
-    free(keys);
-    return fail;
+    table_walk w = {g, runs, n, baseline, which};
+    return fs_cmp_walk_section(runs, n, which, value, has, add_key,
+                               add_key_metric, &w) != 0;
 }
 
 static int build_grid(grid *g, const fs_compare_run *runs, size_t n,

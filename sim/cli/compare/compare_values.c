@@ -115,6 +115,19 @@ int fs_cmp_delta(const fs_section_column *c, const char *value, const char *base
     return 1;
 }
 
+void fs_cmp_run_delta(const fs_section_column *c, const char *const *value,
+                      const int *has, size_t i, int baseline,
+                      fs_cmp_delta_fmt fmt, char *dbuf, size_t dsize,
+                      char *pbuf, size_t psize)
+{
+    double d, pct;
+    int has_pct;
+    dbuf[0] = pbuf[0] = '\0';
+    if (has[i] && has[baseline] &&
+        fs_cmp_delta(c, value[i], value[baseline], &d, &pct, &has_pct))
+        fmt(c, d, has_pct, pct, dbuf, dsize, pbuf, psize);
+}
+
 int fs_cmp_json_number(const char *s)
 {
     if (*s == '-')

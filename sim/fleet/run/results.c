@@ -8,7 +8,9 @@
  * holds at its peak. */
 #include "sim/fleet/run/results.h"
 #include "sim/base/vec.h"
+#include "sim/base/histogram.h"
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -111,3 +113,25 @@ DEFINE_ADD(fs_results_add_job, fs_job_row, jobs, njobs, jobs_cap)
 DEFINE_ADD(fs_results_add_alloc, fs_alloc_row, allocs, nallocs, allocs_cap)
 DEFINE_ADD(fs_results_add_interrupt, fs_interrupt_row, interrupts,
            ninterrupts, interrupts_cap)
+
+/* One histogram's p50, p90, p99 and mean into the four places given
+ * (NaN without a histogram). */
+static void lat_one(const struct fs_hist *h, double *p50, double *p90,
+                    double *p99, double *mean)
+{
+    *p50 = h ? fs_hist_quantile(h, 0.50) : NAN;
+    *p90 = h ? fs_hist_quantile(h, 0.90) : NAN;
+    *p99 = h ? fs_hist_quantile(h, 0.99) : NAN;
+    *mean = h ? fs_hist_mean(h) : NAN;
+}
+
+void fs_llm_lat_fill(fs_llm_pool_lat *out, const struct fs_hist *ttft,
+                     const struct fs_hist *tpot, const struct fs_hist *e2e)
+{
+    lat_one(ttft, &out->ttft_p50_s, &out->ttft_p90_s, &out->ttft_p99_s,
+            &out->ttft_mean_s);
+    lat_one(tpot, &out->tpot_p50_s, &out->tpot_p90_s, &out->tpot_p99_s,
+            &out->tpot_mean_s);
+    lat_one(e2e, &out->e2e_p50_s, &out->e2e_p90_s, &out->e2e_p99_s,
+            &out->e2e_mean_s);
+}

@@ -80,6 +80,12 @@ typedef struct fs_llm_pool_lat {
     double ttft_mean_s, tpot_mean_s, e2e_mean_s;
 } fs_llm_pool_lat;
 
+struct fs_hist;
+/* Fill out's percentiles and means from the TTFT, TPOT and end-to-end
+ * histograms; a NULL histogram leaves its figures NaN. */
+void fs_llm_lat_fill(fs_llm_pool_lat *out, const struct fs_hist *ttft,
+                     const struct fs_hist *tpot, const struct fs_hist *e2e);
+
 typedef struct fs_latency_row {
     char workload[FS_NAME_MAX];
     long count;                 /* completed requests */

@@ -8,7 +8,6 @@
 #include "sim/fleet/serve/dispatch.h"
 #include "sim/fleet/serve/llm_run.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 /* The largest max_batch among the pool's llm workloads. */
@@ -70,23 +69,8 @@ void fs_llm_servers_free(fs_servers *p)
 void fs_llm_servers_latency(const fs_servers *p, fs_llm_pool_lat *out)
 {
     const llm_store *st = p->llm_store;
-    if (!st) {
-        out->ttft_p50_s = out->ttft_p99_s = out->tpot_p50_s = NAN;
-        out->tpot_p99_s = out->e2e_p50_s = out->e2e_p99_s = NAN;
-        out->ttft_p90_s = out->tpot_p90_s = out->e2e_p90_s = NAN;
-        out->ttft_mean_s = out->tpot_mean_s = out->e2e_mean_s = NAN;
-        return;
-    }
-    out->ttft_p50_s = fs_hist_quantile(&st->ttft, 0.50);
-    out->ttft_p99_s = fs_hist_quantile(&st->ttft, 0.99);
-    out->tpot_p50_s = fs_hist_quantile(&st->tpot, 0.50);
-    out->tpot_p99_s = fs_hist_quantile(&st->tpot, 0.99);
-    out->e2e_p50_s = fs_hist_quantile(&st->e2e, 0.50);
-    out->e2e_p99_s = fs_hist_quantile(&st->e2e, 0.99);
-    out->ttft_p90_s = fs_hist_quantile(&st->ttft, 0.90);
-    out->tpot_p90_s = fs_hist_quantile(&st->tpot, 0.90);
-    out->e2e_p90_s = fs_hist_quantile(&st->e2e, 0.90);
-    out->ttft_mean_s = fs_hist_mean(&st->ttft);
-    out->tpot_mean_s = fs_hist_mean(&st->tpot);
-    out->e2e_mean_s = fs_hist_mean(&st->e2e);
+    if (!st)
+        fs_llm_lat_fill(out, NULL, NULL, NULL);
+    else
+        fs_llm_lat_fill(out, &st->ttft, &st->tpot, &st->e2e);
 }

@@ -136,6 +136,22 @@ static void fill_spec(fs_llm_row *r, const fs_workload *w)
     r->spec_expected = fs_llm_spec_expected(s->acceptance, s->k);
 }
 
+/* The workload's TTFT and TPOT percentiles and means, as a pool's are
+ * filled (a workload keeps no end-to-end histogram of its own). */
+static void fill_latency(fs_latency_row *row, const fs_llm_stats *st)
+{
+    fs_llm_pool_lat lat;
+    fs_llm_lat_fill(&lat, &st->ttft, &st->tpot, NULL);
+    row->ttft_p50_s = lat.ttft_p50_s;
+    row->ttft_p99_s = lat.ttft_p99_s;
+    row->tpot_p50_s = lat.tpot_p50_s;
+    row->tpot_p99_s = lat.tpot_p99_s;
+    row->llm.ttft_p90_s = lat.ttft_p90_s;
+    row->llm.tpot_p90_s = lat.tpot_p90_s;
+    row->llm.ttft_mean_s = lat.ttft_mean_s;
+    row->llm.tpot_mean_s = lat.tpot_mean_s;
+}
+
 static void fill_workload(const fs_world *world, const fs_workload *w,
                           fs_latency_row *row, size_t nmonths)
 {
@@ -155,14 +171,7 @@ static void fill_workload(const fs_world *world, const fs_workload *w,
     }
     fill_tokens(r, st->tokens_in, st->tokens_out, gpu_s, cost);
     fill_cached(r, w->prefix != NULL, st->tokens_cached);
-    row->ttft_p50_s = fs_hist_quantile(&st->ttft, 0.50);
-    row->ttft_p99_s = fs_hist_quantile(&st->ttft, 0.99);
-    row->tpot_p50_s = fs_hist_quantile(&st->tpot, 0.50);
-    row->tpot_p99_s = fs_hist_quantile(&st->tpot, 0.99);
-    r->ttft_p90_s = fs_hist_quantile(&st->ttft, 0.90);
-    r->tpot_p90_s = fs_hist_quantile(&st->tpot, 0.90);
-    r->ttft_mean_s = fs_hist_mean(&st->ttft);
-    r->tpot_mean_s = fs_hist_mean(&st->tpot);
+    fill_latency(row, st);
     r->slo_ttft_s = w->conf->slo_ttft_s;
     r->slo_tpot_s = w->conf->slo_tpot_s;
     r->slo_ttft_attainment = attainment(st->ttft_met,
