@@ -101,7 +101,7 @@ struct fs_workload {
 static inline fs_queue *fs_workload_queue_of(fs_workload *w,
                                              const fs_servers *p)
 {
-    return p->decode_role ? &w->kv_queue : &w->queue;
+    return p->conf->role == FS_ROLE_DECODE ? &w->kv_queue : &w->queue;
 }
 
 /* Subscribe it to a pool's capacity with ctx = the pool's fs_servers. */

@@ -11,7 +11,6 @@ int fs_servers_init(fs_servers *p, fs_sim *sim, const fs_pool_conf *conf,
 {
     memset(p, 0, sizeof *p);
     p->conf = conf;
-    p->decode_role = conf->role == FS_ROLE_DECODE;
     p->sim = sim;
     p->cap = cap;
     p->usage = usage;

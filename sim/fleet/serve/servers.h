@@ -86,9 +86,6 @@ struct fs_server {
 
 struct fs_servers {
     const fs_pool_conf *conf;
-    int decode_role;           /* conf's role is decode (disaggregated
-                                  serving): held here because dispatch
-                                  asks it on every request it places */
     fs_sim *sim;
     fs_capacity *cap;          /* the instances they run on */
     fs_usage *usage;           /* told when a server is busy */
