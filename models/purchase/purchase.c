@@ -15,12 +15,14 @@ extern const fs_purchase_option fs_purchase_on_demand;
 extern const fs_purchase_option fs_purchase_reserved;
 extern const fs_purchase_option fs_purchase_savings_plan;
 extern const fs_purchase_option fs_purchase_spot;
+extern const fs_purchase_option fs_purchase_capacity_block;
 
 const fs_purchase_option *const fs_purchase_options[] = {
     &fs_purchase_on_demand,
     &fs_purchase_reserved,
     &fs_purchase_savings_plan,
     &fs_purchase_spot,
+    &fs_purchase_capacity_block,
     NULL,
 };
 

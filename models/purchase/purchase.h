@@ -90,6 +90,9 @@ typedef struct fs_purchase_reader {
     /* The scenario's horizon in seconds (0: unknown), for an option whose
      * terms end inside it (a reservation without renew). */
     double horizon_s;
+    /* The scenario's start, seconds since the epoch (UTC), for an option
+     * whose terms name a date (a capacity block's start). */
+    long long start;
 } fs_purchase_reader;
 
 /* Where an option charges: a pool's meter, its calendar, and the GPUs of
@@ -161,6 +164,18 @@ typedef struct fs_purchase_option {
      * memory.  finish is called after every cut; close frees it. */
     void *(*open)(const fs_purchase_terms *t, const fs_calendar *cal);
     void (*close)(void *state);
+    /* Optional (NULL: the instances exist whenever the pool wants them).
+     * The windows the pool's instances exist in (a capacity block): up to
+     * max [open[i], close[i]) in seconds from the start, in order; the
+     * fleet starts the pool's count instances at each open and the
+     * provider takes them back at each close, work and all.  Returns how
+     * many. */
+    int (*windows)(const fs_purchase_terms *t, double *open, double *close,
+                   int max);
+    /* Optional.  The on-demand list rate per instance-hour of the pool's
+     * instance type, which an option priced otherwise sets beside its own
+     * for the run's comparison (0: unknown). */
+    double (*list_rate)(const fs_purchase_terms *t);
 } fs_purchase_option;
 
 /* The registry, in the order `fleetsim help` lists them; NULL-ended. */

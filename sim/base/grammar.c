@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define WHY(...) (snprintf(why, whylen, __VA_ARGS__), -1)
 
@@ -230,6 +231,32 @@ int fs_parse_bool(const char *s, int *out, char *why, size_t whylen)
         }
     }
     return WHY("expected yes or no, got '%s'", s);
+}
+
+int fs_parse_utc_time(const char *s, long long *t, char *why, size_t whylen)
+{
+    int y, m, d, hh = 0, mm = 0, n = 0;
+    if ((sscanf(s, "%4d-%2d-%2d%n", &y, &m, &d, &n) == 3 && s[n] == '\0') ||
+        (sscanf(s, "%4d-%2d-%2d %2d:%2d%n", &y, &m, &d, &hh, &mm, &n) == 5 &&
+         s[n] == '\0')) {
+        struct tm tm = {0}, back;
+        tm.tm_year = y - 1900;
+        tm.tm_mon = m - 1;
+        tm.tm_mday = d;
+        tm.tm_hour = hh;
+        tm.tm_min = mm;
+        time_t v = timegm(&tm);
+        gmtime_r(&v, &back);
+        /* timegm normalizes 02-30 into March: a date that does not come
+         * back as written does not exist */
+        if (back.tm_year == y - 1900 && back.tm_mon == m - 1 &&
+            back.tm_mday == d && hh < 24 && mm < 60 && y >= 1970) {
+            *t = (long long)v;
+            return 0;
+        }
+    }
+    return WHY("expected a date YYYY-MM-DD (UTC), optionally followed by "
+               "HH:MM, got '%s'", s);
 }
 
 int fs_parse_call(const char *s, fs_call *out, char *why, size_t whylen)

@@ -34,6 +34,9 @@ int fs_parse_money(const char *s, double *usd, char *why, size_t whylen);
 int fs_parse_fraction(const char *s, double *out, char *why, size_t whylen);
 int fs_parse_count(const char *s, long *out, char *why, size_t whylen);
 int fs_parse_bool(const char *s, int *out, char *why, size_t whylen);
+/* A UTC date, "YYYY-MM-DD" or "YYYY-MM-DD HH:MM", from 1970 on: *t the
+ * seconds since the epoch (the scenario's start, a capacity block's). */
+int fs_parse_utc_time(const char *s, long long *t, char *why, size_t whylen);
 /* A call; an argument named twice is refused, naming it. */
 int fs_parse_call(const char *s, fs_call *out, char *why, size_t whylen);
 

@@ -26,30 +26,20 @@ static int parse_start(fs_reader *rd, fs_scenario *sc)
 {
     fs_config_entry *e = fs_rd_entry(rd, "start");
     const char *v = e ? e->value : "2026-01-01";
-    int y, m, d, hh = 0, mm = 0, n = 0;
-    struct tm tm = {0};
-    if ((sscanf(v, "%4d-%2d-%2d%n", &y, &m, &d, &n) == 3 && v[n] == '\0') ||
-        (sscanf(v, "%4d-%2d-%2d %2d:%2d%n", &y, &m, &d, &hh, &mm, &n) == 5 &&
-         v[n] == '\0')) {
-        tm.tm_year = y - 1900;
-        tm.tm_mon = m - 1;
-        tm.tm_mday = d;
-        tm.tm_hour = hh;
-        tm.tm_min = mm;
-        time_t t = timegm(&tm);
-        struct tm back;
-        gmtime_r(&t, &back);
-        if (back.tm_year == y - 1900 && back.tm_mon == m - 1 &&
-            back.tm_mday == d && hh < 24 && mm < 60 && y >= 1970) {
-            sc->start = t;
-            snprintf(sc->start_date, sizeof sc->start_date, "%04d-%02d-%02d",
-                     y % 10000, m % 100, d % 100);
-            sc->start_hour = hh + mm / 60.0;
-            return 0;
-        }
-    }
-    return fs_rd_bad(rd, e, "%s", "expected a date YYYY-MM-DD (UTC), "
-                     "optionally followed by HH:MM");
+    long long t;
+    char why[256];
+    if (fs_parse_utc_time(v, &t, why, sizeof why))
+        return fs_rd_bad(rd, e, "%s", "expected a date YYYY-MM-DD (UTC), "
+                         "optionally followed by HH:MM");
+    struct tm tm;
+    time_t tt = (time_t)t;
+    gmtime_r(&tt, &tm);
+    sc->start = tt;
+    snprintf(sc->start_date, sizeof sc->start_date, "%04d-%02d-%02d",
+             (tm.tm_year + 1900) % 10000, (tm.tm_mon + 1) % 100,
+             tm.tm_mday % 100);
+    sc->start_hour = tm.tm_hour + tm.tm_min / 60.0;
+    return 0;
 }
 
 /* name: the key, else the file name without directory and extension.  A

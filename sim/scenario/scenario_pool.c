@@ -391,7 +391,8 @@ static int price_pool(fs_reader *rd, fs_scenario *sc, fs_pool_conf *p,
                                   key_price, key_catalog_price,
                                   key_catalog_reserved,
                                   key_catalog_plan_discount, FS_MAX_PRICE,
-                                  dir, sc->horizon_s};
+                                  dir, sc->horizon_s,
+                                  (long long)sc->start};
     return p->purchase->resolve(&r, &p->terms);
 }
 

@@ -5,6 +5,7 @@
  * subscriber of the pool's capacity. */
 #include "sim/fleet/pool/pool.h"
 #include "sim/fleet/pool/coldstart.h"
+#include "sim/fleet/pool/block.h"
 #include "sim/fleet/serve/dispatch.h"
 
 #include <string.h>
@@ -72,11 +73,11 @@ typedef struct pool_part {
 } pool_part;
 
 /* A scheduled pool is up inside its window's openings only: the window
- * starts it; otherwise the fleet exists at the scenario start (no
+ * (or its capacity blocks, block.h) starts it; otherwise the fleet exists at the scenario start (no
  * provisioning delay), spot and the autoscaler start beside it. */
 static int scheduled(const fs_pool *p)
 {
-    return p->conf->schedule >= 0;
+    return p->conf->schedule >= 0 || fs_block_applies(p->conf);
 }
 
 static int capacity_init(fs_pool *p)
@@ -247,6 +248,16 @@ static int window_start(fs_pool *p)
                            &p->servers);
 }
 
+static int block_start(fs_pool *p)
+{
+    return fs_block_start(&p->block, p->sim, p->conf, &p->cap, &p->usage);
+}
+
+static void block_finish(fs_pool *p)
+{
+    fs_block_finish(&p->block);
+}
+
 static const pool_part parts[] = {
     {"capacity", capacity_init, NULL, NULL, capacity_start, NULL,
      capacity_free},
@@ -263,6 +274,7 @@ static const pool_part parts[] = {
     {"autoscaler", autoscaler_init, NULL, NULL, autoscaler_start, NULL,
      autoscaler_free},
     {"window", NULL, NULL, NULL, window_start, NULL, NULL},
+    {"block", NULL, NULL, NULL, block_start, block_finish, NULL},
 };
 
 #define NPARTS (sizeof parts / sizeof parts[0])

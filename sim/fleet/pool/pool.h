@@ -3,7 +3,8 @@
  *
  * The family sim/fleet/pool/ (above training/): a pool and the concerns
  * that act on its instances: the autoscaler (autoscale.h), spot
- * interruptions (spot.h), availability windows (window.h).
+ * interruptions (spot.h), availability windows (window.h), capacity
+ * blocks (block.h).
  *
  *   capacity    the instances and their life cycle     (capacity.h)
  *   servers     the servers on them, idle or working   (servers.h)
@@ -26,6 +27,7 @@
 #include "sim/fleet/serve/servers.h"
 #include "sim/fleet/training/training.h"
 #include "sim/fleet/pool/window.h"
+#include "sim/fleet/pool/block.h"
 #include "sim/fleet/pool/spot.h"
 #include "sim/fleet/run/sim.h"
 #include "sim/fleet/serve/usage.h"
@@ -41,6 +43,7 @@ typedef struct fs_pool {
     fs_meter meter;
     fs_train_pool train;    /* the training scheduler's view (training.h) */
     fs_window_run window;   /* schedule = WINDOW: opens and closes it */
+    fs_block_run block;     /* a capacity block's windows (block.h) */
     fs_meter unused;        /* a commitment's unused part (savings plan) */
     fs_meter after_term;    /* its instances after a commitment's term, at
                                the on-demand rate (purchase.h) */

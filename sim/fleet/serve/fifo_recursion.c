@@ -27,6 +27,7 @@ void fs_fifo_pool_users(const fs_scenario *sc, int *users)
 static int pool_is_fixed(const fs_pool_conf *p)
 {
     return p->scale == FS_SCALE_FIXED && p->schedule < 0 &&
+           !p->purchase->windows &&
            p->spot.interruption.kind == FS_INTERRUPT_NONE &&
            p->spot.fallback < 0 && p->spot.extra == 0 && p->mig.n == 0 &&
            p->sharing == FS_SHARING_NONE;
