@@ -233,7 +233,10 @@ const fs_purchase_option fs_purchase_capacity_block = {
     .name = "capacity-block",
     .commitment = FS_COMMIT_NONE,
     .label = "on a capacity block",
-    .focus_category = "Committed",
+    /* FOCUS 1.2 PricingCategory: no commitment discount off a list price
+     * (Committed would make the export write CommitmentDiscount columns)
+     * nor a market price (Dynamic): a block's own fixed price */
+    .focus_category = "Other",
     .bill_label = "all on capacity blocks (paid whole)",
     .keys = block_keys,
     .fixed_count = "a capacity block is a fixed count of instances for its "

@@ -17,6 +17,7 @@
 #include "sim/cli/commit/commit.h"
 #include "sim/cli/shared/help.h"
 #include "sim/cli/shared/parse_options.h"
+#include "sim/store/store_query.h"
 
 typedef struct commit_opts {
     const char *db, *risk, *lp, *format;
@@ -78,7 +79,9 @@ const fs_option fs_options_commit[] = {
                "at most a share B of the commitment unused in N% of runs"),
     OPT_STRING(0, "lp", commit_opts, lp, "FILE",
                "also write the model in CPLEX LP format"),
-    OPT__FORMAT(commit_opts, format),
+    OPT_STRING(0, "format", commit_opts, format, "table|csv|json|markdown|focus",
+               "output format; focus: the recommended buys as FOCUS 1.2 "
+               "Purchase rows"),
     OPT_END(),
 };
 
@@ -86,7 +89,7 @@ const fs_option fs_options_commit[] = {
 static int parse_opts(int argc, char **argv, commit_opts *o)
 {
     static const char *const fmts[] = {"table", "csv", "json", "markdown",
-                                       NULL};
+                                       "focus", NULL};
     o->runs = calloc((size_t)argc + 1, sizeof *o->runs);
     if (!o->runs)
         return fs_fail("out of memory");
@@ -102,13 +105,30 @@ static int parse_opts(int argc, char **argv, commit_opts *o)
         o->fmt++;
     if (!fmts[o->fmt])
         return bad_input("--format: '%s' is not one of table, csv, json, "
-                         "markdown", o->format);
+                         "markdown, focus", o->format);
     char why[256];
     o->has_risk = o->risk != NULL;
     if (o->risk && parse_risk(o->risk, &o->bound, &o->quantile, why,
                               sizeof why))
         return bad_input("--risk: %s", why);
     return -1;
+}
+
+/* The buys as FOCUS rows, bought on the first run's start date. */
+static int print_focus(fs_store *s, const fs_commit_inputs *in,
+                       const fs_pf_solution *sol, fs_error *err)
+{
+    char date[32], why[256];
+    double horizon;
+    long long start;
+    if (fs_store_run_start(s, in->run_ids[0], date, sizeof date, &horizon,
+                           err))
+        return -1;
+    if (fs_parse_utc_time(date, &start, why, sizeof why))
+        return fs_error_set(err, "run %ld: start_date: %s", in->run_ids[0],
+                            why);
+    fs_commit_print_focus(stdout, in, sol, start);
+    return 0;
 }
 
 static int commit_solve(fs_store *s, const commit_opts *o, fs_error *err)
@@ -126,6 +146,8 @@ static int commit_solve(fs_store *s, const commit_opts *o, fs_error *err)
     int rc = fs_pf_solve(&in.problem, o->lp, &sol, why, sizeof why);
     if (rc)
         fs_error_set(err, "commit: %s", why);
+    else if (o->fmt == FS_COMMIT_FOCUS)
+        rc = print_focus(s, &in, &sol, err);
     else
         fs_commit_print(stdout, o->fmt, &in, &sol);
     fs_pf_solution_free(&sol);

@@ -36,10 +36,16 @@ int fs_commit_inputs_read(fs_store *s, char *const *runs, size_t n,
                           fs_commit_inputs *in, fs_error *err);
 void fs_commit_inputs_free(fs_commit_inputs *in);
 
-enum { FS_COMMIT_TABLE, FS_COMMIT_CSV, FS_COMMIT_JSON, FS_COMMIT_MARKDOWN };
+enum { FS_COMMIT_TABLE, FS_COMMIT_CSV, FS_COMMIT_JSON, FS_COMMIT_MARKDOWN,
+       FS_COMMIT_FOCUS };
 
 /* Prints the portfolio, its cost and the comparisons in format fmt. */
 void fs_commit_print(FILE *out, int fmt, const fs_commit_inputs *in,
                      const fs_pf_solution *sol);
+
+/* The buys as FOCUS 1.2 Purchase rows (commit_focus.c), bought at start
+ * (seconds since the epoch, UTC). */
+void fs_commit_print_focus(FILE *out, const fs_commit_inputs *in,
+                           const fs_pf_solution *sol, long long start);
 
 #endif

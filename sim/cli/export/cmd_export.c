@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "sim/base/textout.h"
+#include "sim/app/focus.h"
 #include "sim/cli/export/export.h"
 #include "sim/cli/shared/help.h"
 #include "sim/cli/shared/run_args.h"
@@ -135,7 +136,7 @@ static int export_runs(fs_store *s, const export_args *a, FILE *f,
 {
     export_out out = {f, !strcmp(a->format, "focus")};
     double period = strcmp(a->granularity, "day") ? 3600 : 86400;
-    header(f, out.focus ? fs_export_focus_columns : csv_columns);
+    header(f, out.focus ? fs_focus_columns : csv_columns);
     for (int i = 0; i < a->r.n; i++) {
         fs_export_run r;
         int rc = fs_export_read(s, a->r.ids[i], &r, err);

@@ -108,9 +108,8 @@ typedef int (*fs_export_emit)(void *ctx, const fs_export_row *row);
 int fs_export_rows(const fs_export_run *r, double period, fs_export_emit emit,
                    void *ctx);
 
-/* FOCUS 1.2 (export_focus.c): the header's column names, NULL-ended, and
- * one row.  0, or -1 when out of memory. */
-extern const char *const fs_export_focus_columns[];
+/* FOCUS 1.2 (export_focus.c; its columns: sim/app/focus.h): one row.
+ * 0, or -1 when out of memory. */
 int fs_export_write_focus(FILE *f, const fs_export_row *row);
 
 #endif

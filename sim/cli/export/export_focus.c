@@ -32,27 +32,10 @@
 
 #include "sim/base/textout.h"
 #include "models/purchase/purchase.h"
+#include "sim/app/focus.h"
 
-const char *const fs_export_focus_columns[] = {
-    "BilledCost", "BillingAccountId", "BillingAccountName",
-    "BillingCurrency", "BillingPeriodEnd", "BillingPeriodStart",
-    "ChargeCategory", "ChargeClass", "ChargeDescription", "ChargeFrequency",
-    "ChargePeriodEnd", "ChargePeriodStart", "CommitmentDiscountCategory",
-    "CommitmentDiscountId", "CommitmentDiscountName",
-    "CommitmentDiscountQuantity", "CommitmentDiscountStatus",
-    "CommitmentDiscountType", "CommitmentDiscountUnit", "ConsumedQuantity",
-    "ConsumedUnit", "ContractedCost", "ContractedUnitPrice", "EffectiveCost",
-    "InvoiceId", "InvoiceIssuerName", "ListCost", "ListUnitPrice", "PricingCategory",
-    "PricingQuantity", "PricingUnit", "ProviderName", "PublisherName",
-    "RegionId", "RegionName", "ResourceId", "ResourceName", "ResourceType",
-    "ServiceCategory", "ServiceName", "ServiceSubcategory", "SkuId",
-    "SkuMeter", "SkuPriceDetails", "SkuPriceId", "SubAccountId", "SubAccountName", "Tags", "x_RunId",
-    "x_RunName", "x_Pool", "x_Pricing", "x_Gpu", "x_GpuHoursBusy",
-    "x_AmortizedUpfrontCost", NULL,
-};
 
-enum { NCOLS = sizeof fs_export_focus_columns /
-               sizeof fs_export_focus_columns[0] - 1 };
+enum { NCOLS = FS_FOCUS_NCOLS };
 
 /* The text of one row's cells. */
 typedef struct cells {
@@ -106,24 +89,11 @@ static void billing_period(const fs_export_run *r, double t, cells *c)
     stamp_at(timegm(&first), c->bend, sizeof c->bend);
 }
 
-/* The provider, from an instance type "aws:p4d.24xlarge". */
+/* The provider and service, from an instance type "aws:p4d.24xlarge". */
 static void provider_of(const fs_export_pool *p, cells *c)
 {
-    static const struct { const char *key, *name, *service; } known[] = {
-        {"aws", "AWS", "Amazon Elastic Compute Cloud"},
-        {"azure", "Microsoft", "Virtual Machines"},
-        {"gcp", "Google Cloud", "Compute Engine"},
-    };
-    snprintf(c->provider, sizeof c->provider, "fleetsim");
-    snprintf(c->service, sizeof c->service, "GPU instances");
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
-        size_t k = strlen(known[i].key);
-        if (!strncmp(p->instance_type, known[i].key, k) &&
-            p->instance_type[k] == ':') {
-            snprintf(c->provider, sizeof c->provider, "%s", known[i].name);
-            snprintf(c->service, sizeof c->service, "%s", known[i].service);
-        }
-    }
+    fs_focus_provider(p->instance_type, c->provider, sizeof c->provider,
+                      c->service, sizeof c->service);
 }
 
 static void describe(const fs_export_row *row, cells *c)

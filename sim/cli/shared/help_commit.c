@@ -4,7 +4,7 @@
 
 const char fs_commit_help[] =
 "usage: fleetsim commit RUN... [--db FILE] [--risk unused<=B@pN]\n"
-"                       [--lp FILE] [--format table|csv|json|markdown]\n"
+"                       [--lp FILE] [--format table|csv|json|markdown|focus]\n"
 "\n"
 "Chooses every commitment at once, over all the pools of the RUNs: how\n"
 "many reserved instances of each instance type for each term (1y, 3y) and\n"
@@ -40,7 +40,12 @@ const char fs_commit_help[] =
 "                     (e.g. unused<=10%@p90)\n"
 "  --lp FILE          write the model in CPLEX LP format (glp_write_lp), to\n"
 "                     read it or hand it to another solver\n"
-"  --format F         table (default), csv, json or markdown\n"
+"  --format F         table (default), csv, json, markdown, or focus: the\n"
+"                     recommended buys as FOCUS 1.2 Purchase rows (the\n"
+"                     columns of `export --format focus`), bought on the\n"
+"                     first run's start date: an upfront payment One-Time,\n"
+"                     an hourly fee or plan Recurring, a row a calendar\n"
+"                     month of the term (8760 h a year), EffectiveCost 0\n"
 "\n"
 "Rows (kind): reserved (item: the instance type; count, usd_h the\n"
 "recurring $ an hour of them all, upfront_usd for the term), savings-plan\n"
