@@ -190,6 +190,14 @@ static int block_resolve(const fs_purchase_reader *rd, fs_purchase_terms *t)
     return 0;
 }
 
+/* The block's own terms, out of t. */
+static block_terms own_terms(const fs_purchase_terms *t)
+{
+    block_terms k;
+    memcpy(&k, t->own.bytes, sizeof k);
+    return k;
+}
+
 /* Nothing per launch: the block is paid as such (finish). */
 static void block_terminate(const fs_purchase_terms *t,
                             const fs_purchase_bill *b, double t0, double t1)
@@ -201,8 +209,7 @@ static void block_terminate(const fs_purchase_terms *t,
 static void block_finish(const fs_purchase_terms *t,
                          const fs_purchase_bill *b, long count)
 {
-    block_terms k;
-    memcpy(&k, t->own.bytes, sizeof k);
+    block_terms k = own_terms(t);
     for (int i = 0; i < k.n; i++)
         fs_meter_charge_span(b->meter, b->cal, k.start[i],
                              k.start[i] + k.length, t->price * (double)count,
@@ -212,8 +219,7 @@ static void block_finish(const fs_purchase_terms *t,
 static int block_windows(const fs_purchase_terms *t, double *open,
                          double *close, int max)
 {
-    block_terms k;
-    memcpy(&k, t->own.bytes, sizeof k);
+    block_terms k = own_terms(t);
     int n = k.n < max ? k.n : max;
     for (int i = 0; i < n; i++) {
         open[i] = k.start[i];
@@ -224,26 +230,21 @@ static int block_windows(const fs_purchase_terms *t, double *open,
 
 static double block_list_rate(const fs_purchase_terms *t)
 {
-    block_terms k;
-    memcpy(&k, t->own.bytes, sizeof k);
-    return k.on_demand;
+    return own_terms(t).on_demand;
 }
 
 const fs_purchase_option fs_purchase_capacity_block = {
-    .name = "capacity-block",
-    .commitment = FS_COMMIT_NONE,
+    .name = "capacity-block", .commitment = FS_COMMIT_NONE,
     .label = "on a capacity block",
     /* FOCUS 1.2 PricingCategory: no commitment discount off a list price
      * (Committed would make the export write CommitmentDiscount columns)
      * nor a market price (Dynamic): a block's own fixed price */
     .focus_category = "Other",
-    .bill_label = "all on capacity blocks (paid whole)",
-    .keys = block_keys,
+    .bill_label = "all on capacity blocks (paid whole)", .keys = block_keys,
     .fixed_count = "a capacity block is a fixed count of instances for its "
                    "window; autoscale an on-demand pool beside it",
-    .resolve = block_resolve,
-    .terminate = block_terminate,
-    .finish = block_finish,
-    .windows = block_windows,
+    /* billed as such, nothing per launch; the fleet asks its windows */
+    .resolve = block_resolve, .terminate = block_terminate,
+    .finish = block_finish, .windows = block_windows,
     .list_rate = block_list_rate,
 };

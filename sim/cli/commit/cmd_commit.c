@@ -79,9 +79,8 @@ const fs_option fs_options_commit[] = {
                "at most a share B of the commitment unused in N% of runs"),
     OPT_STRING(0, "lp", commit_opts, lp, "FILE",
                "also write the model in CPLEX LP format"),
-    OPT_STRING(0, "format", commit_opts, format, "table|csv|json|markdown|focus",
-               "output format; focus: the recommended buys as FOCUS 1.2 "
-               "Purchase rows"),
+    OPT__FORMAT_AND(commit_opts, format, "focus", "focus: the buys as FOCUS "
+                    "1.2 Purchase rows; the others as for every command"),
     OPT_END(),
 };
 

@@ -50,5 +50,8 @@
 #define OPT__FORMAT(T, f) \
     OPT_STRING(0, "format", T, f, "table|csv|json|markdown", "table " \
                "(default) and markdown for people, csv and json for programs")
+/* The four, and more formats of one command's own ("focus"). */
+#define OPT__FORMAT_AND(T, f, more, h) \
+    OPT_STRING(0, "format", T, f, "table|csv|json|markdown|" more, h)
 
 #endif
