@@ -123,7 +123,8 @@ static void test_registry(void)
         CHECK(fs_purchase_find(p->name) == p);
         CHECK(strcmp(p->focus_category, "Standard") == 0 ||
               strcmp(p->focus_category, "Committed") == 0 ||
-              strcmp(p->focus_category, "Dynamic") == 0);
+              strcmp(p->focus_category, "Dynamic") == 0 ||
+              strcmp(p->focus_category, "Other") == 0);   /* FOCUS 1.2 */
         CHECK(p->keys && p->keys[0].name);   /* every option has keys */
         CHECK(p->bill_label && p->bill_label[0]);   /* the report's words */
         for (const fs_key_doc *k = p->keys; k->name; k++)
@@ -479,8 +480,63 @@ static void test_savings_plan(void)
     CHECK_CONTAINS(k.msg, "missing discount");
 }
 
+/* A capacity block through its table: two instances from 2026-01-31
+ * 12:00 UTC for a day at $39.33, a run of January and February from Jan 1:
+ * its window [30.5 d, 31.5 d), and its bill 2 x 24 h x 39.33 = $1,887.84
+ * whatever the instances did, 12 h in each month ($943.92); a block in
+ * the run's past, one past the horizon and a zero length refused. */
+static void test_capacity_block(void)
+{
+    const double day = 86400;
+    const fs_purchase_option *cb = fs_purchase_find("capacity-block");
+    CHECK(cb && cb->windows && cb->finish && cb->fixed_count);
+    const char *const kv[] = {"block_start", "2026-01-31 12:00",
+                              "block_length", "1d", "price", "39.33", NULL};
+    keys k = {.kv = kv, .catalog = NAN, .column = -1};
+    fs_purchase_reader rd = {&k, kv_value, kv_bad, kv_missing, kv_price,
+                             kv_catalog, kv_reserved, kv_plan_discount,
+                             10000, NULL, 59 * day, (long long)jan1_2026()};
+    fs_purchase_terms t = {0};
+    CHECK(cb->resolve(&rd, &t) == 0);
+    double open[4], close[4];
+    CHECK(cb->windows(&t, open, close, 4) == 1);
+    CHECK(open[0] == 30.5 * day && close[0] == 31.5 * day);
+    fs_calendar cal;
+    fs_meter m;
+    CHECK(fs_calendar_init(&cal, jan1_2026(), 59 * day) == 0);
+    CHECK(fs_meter_init(&m, &cal) == 0);
+    fs_purchase_bill b = {&m, &cal, 8, NULL, NULL, NULL};
+    cb->terminate(&t, &b, 30.5 * day, 30.6 * day);   /* nothing per launch */
+    fs_purchase_finish(cb, &t, &b, 2);
+    CHECK(fs_round_cents(m.usd[0]) == 943.92);
+    CHECK(fs_round_cents(m.usd[1]) == 943.92);
+    CHECK_NEAR(m.gpu_hours[0] + m.gpu_hours[1], 2 * 8 * 24, 1e-9);
+    fs_meter_free(&m);
+    fs_calendar_free(&cal);
+
+    static const struct { const char *start, *length, *why; } bad[] = {
+        {"2025-12-31", "1d", "block_start: '2025-12-31' is in the past of "
+                             "the run (it starts 24.0 h later)"},
+        {"58d", "2d", "block_start: block 1 ends 1440.0 h after the start, "
+                      "past the horizon"},
+        {"1d", "0s", "block_length: a block lasts more than 0 s"},
+        {"1d, 1d12h", "1d", "block_start: expected a duration"},
+        {"1d, 36h", "1d", "block_start: block 2 opens before block 1 ends"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *const kb[] = {"block_start", bad[i].start,
+                                  "block_length", bad[i].length, "price",
+                                  "39.33", NULL};
+        k = (keys){.kv = kb, .catalog = NAN, .column = -1};
+        memset(&t, 0, sizeof t);
+        CHECK(cb->resolve(&rd, &t) == -1);
+        CHECK_CONTAINS(k.msg, bad[i].why);
+    }
+}
+
 int main(void)
 {
+    test_capacity_block();
     test_savings_plan();
     test_registry();
     test_resolve();
