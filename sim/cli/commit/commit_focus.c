@@ -89,7 +89,7 @@ static void write_row(FILE *out, const buy *b)
         b->desc, b->frequency, ce, cs, b->spend ? "Spend" : "Usage", b->id,
         b->name, cdq, NULL, b->spend ? "Savings Plan" : "Reserved Instance",
         b->spend ? "USD" : "Hours", NULL, NULL, billed, up, "0.00", invoice,
-        provider, billed, up, "Committed", qty, b->unit, provider, provider,
+        provider, billed, up, "Standard", qty, b->unit, provider, provider,
         NULL, NULL, b->id, b->name, b->spend ? "Savings Plan" :
         "Reserved Instance", "Compute", service, "Virtual Machines", b->sku,
         "GPU instance-hours", details, b->id, "fleetsim", "fleetsim", "{}",
