@@ -15,12 +15,14 @@ extern const fs_purchase_option fs_purchase_on_demand;
 extern const fs_purchase_option fs_purchase_reserved;
 extern const fs_purchase_option fs_purchase_savings_plan;
 extern const fs_purchase_option fs_purchase_spot;
+extern const fs_purchase_option fs_purchase_owned;
 
 const fs_purchase_option *const fs_purchase_options[] = {
     &fs_purchase_on_demand,
     &fs_purchase_reserved,
     &fs_purchase_savings_plan,
     &fs_purchase_spot,
+    &fs_purchase_owned,
     NULL,
 };
 
@@ -79,6 +81,15 @@ void fs_purchase_finish(const fs_purchase_option *o,
 {
     if (o->finish)
         o->finish(t, b, count);
+}
+
+void fs_purchase_energy_model(const fs_purchase_option *o,
+                              const fs_purchase_terms *t, double tdp_w,
+                              double idle_w, fs_energy_model *e)
+{
+    *e = (fs_energy_model){tdp_w, idle_w, 0, 1};
+    if (o->facility)
+        o->facility(t, e);
 }
 
 const fs_purchase_option *fs_purchase_find(const char *name)

@@ -243,6 +243,7 @@ static const col pool_cols[] = {
     POOL(COL_POSITIVE, commitment_usd_h), POOL(COL_INT, gpus_per_instance),
     POOL(COL_REAL, gpu_hours_busy_sm),
     POOL(COL_INT, cold_starts), POOL(COL_REAL, load_s),
+    POOL(COL_REAL, energy_kwh),
 };
 
 #define JOB(kind, f) COL(fs_job_row, kind, #f, f)

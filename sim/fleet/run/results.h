@@ -112,6 +112,7 @@ typedef struct fs_pool_row {
     double gpu_hours_busy;      /* a MIG slice counts its compute share */
     double gpu_hours_busy_sm;   /* the same with a MIG slice's SM share
                                    (= gpu_hours_busy on other pools) */
+    double energy_kwh;          /* at the meter (models/purchase/energy.h) */
     long launches;
     long interruptions;
     long cold_starts;           /* launched LLM replicas that loaded */
