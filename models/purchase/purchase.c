@@ -211,18 +211,37 @@ int fs_purchase_read_choice(const fs_purchase_reader *rd, const char *key,
     return rd->bad(rd->ctx, key, why);
 }
 
-int fs_purchase_read_money(const fs_purchase_reader *rd, const char *key,
-                           double max, const char *bound, double *out)
+/* A key parsed by parse, within [lo, hi] ("BOUND, got 'V'" otherwise):
+ * 1 when given, 0 when absent, -1 refused. */
+static int read_bounded(const fs_purchase_reader *rd, const char *key,
+                        int (*parse)(const char *, double *, char *, size_t),
+                        double lo, double hi, const char *bound, double *out)
 {
     const char *v = rd->value(rd->ctx, key);
     char why[600];
     if (!v)
         return 0;
-    if (fs_parse_money(v, out, why, sizeof why))
+    if (parse(v, out, why, sizeof why))
         return rd->bad(rd->ctx, key, why);
-    if (*out > max) {
-        snprintf(why, sizeof why, "at most %s, got '%s'", bound, v);
+    if (!(*out >= lo && *out <= hi)) {
+        snprintf(why, sizeof why, "%s, got '%s'", bound, v);
         return rd->bad(rd->ctx, key, why);
     }
     return 1;
+}
+
+int fs_purchase_read_money(const fs_purchase_reader *rd, const char *key,
+                           double max, const char *bound, double *out)
+{
+    char b[300];
+    snprintf(b, sizeof b, "at most %s", bound);
+    return read_bounded(rd, key, fs_parse_money, 0, max, b, out);
+}
+
+int fs_purchase_read_number(const fs_purchase_reader *rd, const char *key,
+                            double lo, double hi, double *out)
+{
+    char b[160];
+    snprintf(b, sizeof b, "expected a number from %g to %g", lo, hi);
+    return read_bounded(rd, key, fs_parse_number, lo, hi, b, out);
 }

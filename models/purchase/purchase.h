@@ -232,6 +232,10 @@ int fs_purchase_read_choice(const fs_purchase_reader *rd, const char *key,
 /* A money key at most max ("at most BOUND, got 'V'"); absent: 0. */
 int fs_purchase_read_money(const fs_purchase_reader *rd, const char *key,
                            double max, const char *bound, double *out);
+/* A number from lo to hi ("expected a number from LO to HI, got 'V'"):
+ * 1 when given, 0 when absent (*out untouched), -1 refused. */
+int fs_purchase_read_number(const fs_purchase_reader *rd, const char *key,
+                            double lo, double hi, double *out);
 
 /* The energy model of a pool of option o with terms t and a GPU of tdp_w
  * and idle_w: the option's facility, else the GPUs alone at PUE 1. */

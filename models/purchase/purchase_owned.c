@@ -5,8 +5,9 @@
  * (server_price, a quote) and written off straight-line over
  * depreciation_years: every hour of the horizon inside them carries price
  * / (years x 8,760 h) a server, whatever the servers did, as an
- * all-upfront reservation's hours do (nothing after: written off).  Beside that capex row the bill has three lines of its own, each its
- * own cost row: power (the energy the GPUs and the rest of the server
+ * all-upfront reservation's hours do (nothing after: written off).
+ * Beside that capex row the bill has three lines of its own, each its own
+ * cost row: power (the energy the GPUs and the rest of the server
  * draw at the meter, energy.h's model scaled by the pool's utilization,
  * times energy_price), colocation (the servers' rated kW at colocation $
  * per kW-month of 730 hours, as data centres sell space and power), and
@@ -71,19 +72,8 @@ static owned_terms own_of(const fs_purchase_terms *t)
 static int read_ratio(const fs_purchase_reader *rd, const char *key,
                       double lo, double hi, double def, double *out)
 {
-    const char *v = rd->value(rd->ctx, key);
-    char why[256];
     *out = def;
-    if (!v)
-        return 0;
-    if (fs_parse_number(v, out, why, sizeof why))
-        return rd->bad(rd->ctx, key, why);
-    if (!(*out >= lo && *out <= hi)) {
-        snprintf(why, sizeof why, "expected a number from %g to %g, got "
-                 "'%s'", lo, hi, v);
-        return rd->bad(rd->ctx, key, why);
-    }
-    return 0;
+    return fs_purchase_read_number(rd, key, lo, hi, out) < 0 ? -1 : 0;
 }
 
 /* maintenance: "$12000" (dollars a year) or "0.08" / "8%" (of the price

@@ -62,12 +62,13 @@ int fs_pool_start(fs_pool *p);
 void fs_pool_finish(fs_pool *p);
 
 /* Month m of the pool's own cost lines (purchase.h: an owned pool's power,
- * colocation and maintenance), each rounded to the cent when cents. */
+ * colocation and maintenance); with cents, each as its cost row has it
+ * (fs_meter_cents), so that what is shared adds up to the rows. */
 static inline double fs_pool_lines_usd(const fs_pool *p, size_t m, int cents)
 {
     double usd = 0;
     for (int k = 0; k < FS_PURCHASE_LINES && p->lines[k].usd; k++)
-        usd += cents ? fs_round_cents(p->lines[k].usd[m]) : p->lines[k].usd[m];
+        usd += cents ? fs_meter_cents(p->lines[k].usd, m) : p->lines[k].usd[m];
     return usd;
 }
 

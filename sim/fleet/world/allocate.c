@@ -103,7 +103,10 @@ static int add_slice_idle(fs_world *w, const fs_pool *p, size_t m,
 static int allocate_month(fs_world *w, const fs_pool *p, size_t m)
 {
     const fs_servers *s = &p->servers;
-    double total = fs_meter_cents(p->meter.usd, m);
+    /* the pool's own lines too (an owned pool's power, colocation and
+     * maintenance): the showback shares its whole bill */
+    double total = fs_meter_cents(p->meter.usd, m) +
+                   fs_pool_lines_usd(p, m, 1);
     double billed_s = p->meter.gpu_hours[m] * 3600;
     double used_usd = 0, used_s = 0;
     for (int k = 0; k < s->nwls; k++)
