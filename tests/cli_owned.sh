@@ -45,6 +45,11 @@ expect_eq "$(sql "$DB" "SELECT printf('%.2f', sum(cost_usd)) FROM cost_monthly W
 expect_eq "$(sql "$DB" "SELECT count(*) FROM cost_monthly")" "4" "one row a line, one month"
 expect_eq "$(sql "$DB" "SELECT printf('%.2f', energy_kwh) FROM pool")" "$h_kwh" "pool.energy_kwh: what the power line bills"
 expect_eq "$(sql "$DB" "SELECT gpu_hours_busy FROM pool")" "1920.0" "utilization as built: 1,920 busy GPU-hours"
+# the showback shares the whole bill, power and the rest, and the energy:
+# the job's 1,920 GPU-hours at 700 W, the idle 3,840 at 105 W, x 1.5 x 1.3
+expect_eq "$(sql "$DB" "SELECT printf('%.2f', sum(cost_usd)) FROM cost_allocation")" "$h_month" "showback: the month's bill, every line"
+expect_eq "$(sql "$DB" "SELECT printf('%.2f', energy_kwh) FROM cost_allocation WHERE workload = 'train'")" "$(awk 'BEGIN { printf "%.2f", 1920 * 700 * 1.5 * 1.3 / 1000 }')" "showback: the job's energy, busy at TDP"
+expect_eq "$(sql "$DB" "SELECT printf('%.2f', sum(energy_kwh)) FROM cost_allocation")" "$h_kwh" "showback: the rows' energy adds up to the pool's"
 # the summary says the same, and the monthly figure says which month it is
 expect_exit 0 "owned summary" -- sh -c "cd '$SRCDIR' && '$FLEETSIM' run tests/owned-8gpu.ini --db '$TMP/s.db'"
 expect_in "$TMP/out" "2026-06   dgx                   owned-power" "the summary's power row"

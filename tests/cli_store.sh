@@ -237,7 +237,7 @@ expect_eq "$(sql "$MIG" 'SELECT count(*) FROM run_summary')" "2" "the v1 run kep
 expect_eq "$(sql "$MIG" 'SELECT group_concat(cost_per_month_usd) FROM run_summary')" "584.0,584.0" "v2 view: the 730-h run rate"
 expect_eq "$(sql "$MIG" "SELECT group_concat(coalesce(cost_unrounded_usd, 'NULL')) FROM run ORDER BY run_id")" "NULL,0.8" "v14: run.cost_unrounded_usd, NULL for the run stored before (its rate from the bill)"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('latency') WHERE name = 'mean_batch_size'")" "1" "latency.mean_batch_size added"
-expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('cost_allocation')")" "8" "cost_allocation added by the v3 migration (and its profile by v12)"
+expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('cost_allocation')")" "9" "cost_allocation added by the v3 migration (its profile by v12, its energy_kwh by v20)"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('interruption')")" "6" "interruption added by the v4 migration"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM cost_allocation c JOIN run r USING (run_id) WHERE r.run_id = (SELECT max(run_id) FROM run)")" "2" "the new run has allocation rows (workload w and idle)"
 report

@@ -209,12 +209,13 @@ const fs_purchase_option fs_purchase_owned = {
     .focus_category = "Committed",
     .bill_label = "owned (depreciated, with power, colocation and "
                   "maintenance)",
-    .keys = owned_keys,
-    .lines = {"-power", "-colocation", "-maintenance", NULL},
-    .facility = owned_facility,
     .fixed_count = "owned pools have a fixed count of servers; autoscale an "
                    "on-demand pool beside them",
+    .keys = owned_keys,
     .resolve = owned_resolve,
     .terminate = owned_terminate,
+    .lines = {"-power", "-colocation",
+              "-maintenance", NULL},
     .finish = owned_finish,
+    .facility = owned_facility,
 };

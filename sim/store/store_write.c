@@ -280,6 +280,7 @@ static const col alloc_cols[] = {
     ALLOC(COL_TEXT, month), ALLOC(COL_TEXT, workload), ALLOC(COL_TEXT, pool),
     ALLOC(COL_TEXT, tags), ALLOC(COL_REAL, cost_usd),
     ALLOC(COL_REAL, gpu_hours), ALLOC(COL_TEXT, profile),
+    ALLOC(COL_REAL, energy_kwh),
 };
 
 /* The LLM columns (schema version 6 on) of latency and pool rows; rows of

@@ -27,6 +27,19 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A row's energy (models/purchase/energy.h): its GPU-hours busy at the
+ * GPU's TDP, or idle at its idle power, in the pool's facility; a pool's
+ * rows add up to its energy when its billed GPU-hours are its provisioned
+ * ones (the model is linear: idle x all + (TDP - idle) x busy). */
+static double row_energy_kwh(const fs_pool *p, double gpu_hours, int busy)
+{
+    fs_energy_model e;
+    fs_purchase_energy_model(p->conf->purchase, &p->conf->terms,
+                             p->conf->gpu.tdp_w, p->conf->gpu.idle_w, &e);
+    return busy ? fs_energy_kwh(&e, gpu_hours, gpu_hours)
+                : fs_energy_kwh(&e, gpu_hours, 0);
+}
+
 static int add_row(fs_world *w, const fs_pool *p, size_t m,
                    const fs_workload_conf *wc, double usd, double gpu_hours,
                    const char *profile)
@@ -43,6 +56,7 @@ static int add_row(fs_world *w, const fs_pool *p, size_t m,
                  sizeof row->tags);
     row->cost_usd = usd;
     row->gpu_hours = gpu_hours;
+    row->energy_kwh = row_energy_kwh(p, gpu_hours, wc != NULL);
     return 0;
 }
 
