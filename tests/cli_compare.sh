@@ -77,7 +77,7 @@ expect_in "$TMP/out" "cost_per_month_usd,1679.0" "compare csv: column name kept"
 expect_exit 0 "two run again" -- "$FLEETSIM" run two.ini --db "$DB" --name base-again
 checks=$((checks + 1))
 grep -qi 'nan' "$TMP/out" && { fail "run: nan in the summary"; grep -i nan "$TMP/out"; }
-expect_eq "$(grep '^  idle ' "$TMP/out" | awk '{print $(NF - 3)}')" "-" "run: idle pool utilization '-'"
+expect_eq "$(grep -m1 '^  idle ' "$TMP/out" | awk '{print $(NF - 3)}')" "-" "run: idle pool utilization '-'"
 
 # ---- defect 18: rows per workload, per pool, per pricing model -----------
 expect_exit 0 "json" -- "$FLEETSIM" compare --db "$DB" --format json base

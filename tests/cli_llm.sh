@@ -111,7 +111,7 @@ for c in ttft_p50_s ttft_p99_s tpot_p50_s e2e_p50_s; do
 done
 expect_eq "$(sql "$TMP/two.db" "SELECT count(*) FROM pool WHERE pool = 'cpu' AND ttft_p50_s IS NULL AND tpot_p99_s IS NULL AND e2e_p99_s IS NULL")" "1" "a pool with no llm: NULL"
 expect_exit 0 "compare json: the pools' TTFT" -- "$FLEETSIM" compare --db "$TMP/two.db" two --format json
-expect_in "$TMP/out" '"e2e_p99_s":null,"ttft_p90_s":null,"tpot_p90_s":null,"e2e_p90_s":null,"ttft_mean_s":null,"tpot_mean_s":null,"e2e_mean_s":null,"cold_starts":null,"load_s":null}' "compare json: pools[]' TTFT/TPOT/end-to-end (NULL for a pool with no llm)"
+expect_in "$TMP/out" '"e2e_p99_s":null,"ttft_p90_s":null,"tpot_p90_s":null,"e2e_p90_s":null,"ttft_mean_s":null,"tpot_mean_s":null,"e2e_mean_s":null,"cold_starts":null,"load_s":null,"energy_kwh":' "compare json: pools[]' TTFT/TPOT/end-to-end (NULL for a pool with no llm)"
 expect_in "$TMP/out" '"ttft_p50_s":0.6' "compare json: pools[].ttft_p50_s"
 expect_exit 0 "run prints the pool's latency" -- "$FLEETSIM" run "$TMP/two.ini" --db "$TMP/two.db"
 expect_in "$TMP/out" "TTFT p50" "run: the pool's TTFT line"

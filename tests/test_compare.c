@@ -195,7 +195,7 @@ static char *compare_text(fs_compare_format fmt, const fs_compare_run *runs,
 static void test_formats(void)
 {
     CHECK(fs_compare_section_columns(FS_SECTION_WORKLOADS) == 16);
-    CHECK(fs_compare_section_columns(FS_SECTION_POOLS) == 26);
+    CHECK(fs_compare_section_columns(FS_SECTION_POOLS) == 29);
     CHECK(fs_compare_section_columns(FS_SECTION_PRICING) == 2);
 
     fs_compare_run runs[2];
@@ -218,15 +218,15 @@ static void test_formats(void)
     add_row(&runs[0], FS_SECTION_POOLS, (const char *[]){
         "od|1", "on-demand", "A100-80GB", "720.0", "360.0", "0.5", "100.0",
         "50.0", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-        NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL });
+        NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL });
     add_row(&runs[1], FS_SECTION_POOLS, (const char *[]){
         "od|1", "on-demand", "A100-80GB", "720.0", "180.0", "0.25", "100.0",
         "75.0", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-        NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL });
+        NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL });
     add_row(&runs[1], FS_SECTION_POOLS, (const char *[]){
         "spare", "spot", "L4", "0.0", "0.0", NULL, "50.0", "50.0", "3", "7",
         "1.5", "4.59", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-        NULL, NULL, NULL, NULL, NULL });
+        NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL });
     add_row(&runs[0], FS_SECTION_PRICING, (const char *[]){
         "on-demand", "100.0" });
     add_row(&runs[1], FS_SECTION_PRICING, (const char *[]){
@@ -279,7 +279,9 @@ static void test_formats(void)
                    "\"ttft_p90_s\":null,\"tpot_p90_s\":null,\"e2e_p90_s\":null,"
                    "\"ttft_mean_s\":null,\"tpot_mean_s\":null,"
                    "\"e2e_mean_s\":null,\"cold_starts\":null,"
-                   "\"load_s\":null,\"delta_vs_baseline\":null,"
+                   "\"load_s\":null,\"energy_kwh\":null,"
+                   "\"energy_kwh_per_gpu_hour\":null,"
+                   "\"energy_kwh_per_mtok\":null,\"delta_vs_baseline\":null,"
                    "\"delta_pct_vs_baseline\":null}");
     CHECK_CONTAINS(json, "\"gpu_hours_busy\":-180,\"utilization\":-0.25,"
                    "\"cost_usd\":0,\"idle_cost_usd\":25,\"interruptions\":"
@@ -290,7 +292,9 @@ static void test_formats(void)
                    "\"e2e_p99_s\":null,"
                    "\"ttft_p90_s\":null,\"tpot_p90_s\":null,\"e2e_p90_s\":null,"
                    "\"ttft_mean_s\":null,\"tpot_mean_s\":null,"
-                   "\"e2e_mean_s\":null,\"cold_starts\":null,\"load_s\":null}");
+                   "\"e2e_mean_s\":null,\"cold_starts\":null,\"load_s\":null,"
+                   "\"energy_kwh\":null,\"energy_kwh_per_gpu_hour\":null,"
+                   "\"energy_kwh_per_mtok\":null}");
     CHECK_CONTAINS(json, "\"cost_by_pricing\":[{\"pricing\":\"on-demand\","
                    "\"cost_usd\":100.0}]}");
     CHECK_CONTAINS(json, "{\"pricing\":\"spot\",\"cost_usd\":50.0,"

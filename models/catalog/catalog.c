@@ -136,6 +136,26 @@ static int read_gpu_provenance(fs_csv *r, const columns *cols, fs_gpu *g,
     return 0;
 }
 
+/* The power columns 19..20: idle_w from 0 to tdp_w (empty: the rule's
+ * FS_GPU_IDLE_SHARE of tdp_w, said so in idle_source). */
+static int read_gpu_power(fs_csv *r, const columns *cols, fs_gpu *g,
+                          fs_error *err)
+{
+    if (number_cell(r, cols, 19, &g->idle_w, 1, err))
+        return -1;
+    copy_cell(g->idle_source, sizeof g->idle_source, r, cols, 20);
+    if (isnan(g->idle_w)) {
+        g->idle_w = FS_GPU_IDLE_SHARE * g->tdp_w;
+        if (!g->idle_source[0])
+            snprintf(g->idle_source, sizeof g->idle_source, "rule: %.0f%% "
+                     "of tdp_w", 100 * FS_GPU_IDLE_SHARE);
+    } else if (g->idle_w < 0 || g->idle_w > g->tdp_w)
+        return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                           cols->names[19], "expected watts from 0 to the "
+                           "row's tdp_w (%g)", g->tdp_w);
+    return 0;
+}
+
 int fs_catalog_read_rows(fs_csv *r, void **rows, size_t *n, size_t size,
                          fs_catalog_row_fn read, void *ctx, fs_error *err)
 {
@@ -180,7 +200,9 @@ static int read_gpu(fs_csv *r, void *row, void *ctx, fs_error *err)
     copy_cell(g->source, sizeof g->source, r, cols, 8);
     if (read_gpu_llm_columns(r, cols, g, err))
         return -1;
-    return read_gpu_provenance(r, cols, g, err);
+    if (read_gpu_provenance(r, cols, g, err))
+        return -1;
+    return read_gpu_power(r, cols, g, err);
 }
 
 int fs_catalog_load_file(const char *path, fs_catalog_header_fn header,
@@ -210,7 +232,9 @@ static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
         "fp16_tflops", "int4_tops", "nvlink_gbs", "pcie_gbs", "fp8_native",
         "generation", "form",
         /* optional (16..): provenance */
-        "boost_mhz", "unsourced", "clock_source", NULL};
+        "boost_mhz", "unsourced", "clock_source",
+        /* optional (19..): power */
+        "idle_w", "idle_source", NULL};
     columns cols = {names, 9, {0}};
     return fs_catalog_load_file(path, find_columns, &cols, (void **)&c->gpus,
                                 &c->ngpus, sizeof *c->gpus, read_gpu, &cols,

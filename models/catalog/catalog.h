@@ -41,7 +41,16 @@ typedef struct fs_gpu {
     double boost_mhz;
     char unsourced[96];
     char clock_source[160];   /* the document boost_mhz comes from */
+    /* Power (optional columns): the board's draw at idle, W, and where
+     * it comes from; an empty cell is FS_GPU_IDLE_SHARE of tdp_w (the
+     * energy model of doc/energy.md). */
+    double idle_w;
+    char idle_source[160];
 } fs_gpu;
+
+/* An idle GPU's draw as a share of its TDP where gpus.csv gives no
+ * measured idle_w (doc/energy.md, models/catalog/SOURCES.md). */
+#define FS_GPU_IDLE_SHARE 0.15
 
 /* A reservation's payment options, and (index 3 of a commitment cell) the
  * Savings Plan. */

@@ -16,6 +16,7 @@ extern const fs_purchase_option fs_purchase_reserved;
 extern const fs_purchase_option fs_purchase_savings_plan;
 extern const fs_purchase_option fs_purchase_spot;
 extern const fs_purchase_option fs_purchase_capacity_block;
+extern const fs_purchase_option fs_purchase_owned;
 
 const fs_purchase_option *const fs_purchase_options[] = {
     &fs_purchase_on_demand,
@@ -23,6 +24,7 @@ const fs_purchase_option *const fs_purchase_options[] = {
     &fs_purchase_savings_plan,
     &fs_purchase_spot,
     &fs_purchase_capacity_block,
+    &fs_purchase_owned,
     NULL,
 };
 
@@ -81,6 +83,15 @@ void fs_purchase_finish(const fs_purchase_option *o,
 {
     if (o->finish)
         o->finish(t, b, count);
+}
+
+void fs_purchase_energy_model(const fs_purchase_option *o,
+                              const fs_purchase_terms *t, double tdp_w,
+                              double idle_w, fs_energy_model *e)
+{
+    *e = (fs_energy_model){tdp_w, idle_w, 0, 1};
+    if (o->facility)
+        o->facility(t, e);
 }
 
 const fs_purchase_option *fs_purchase_find(const char *name)
@@ -202,18 +213,37 @@ int fs_purchase_read_choice(const fs_purchase_reader *rd, const char *key,
     return rd->bad(rd->ctx, key, why);
 }
 
-int fs_purchase_read_money(const fs_purchase_reader *rd, const char *key,
-                           double max, const char *bound, double *out)
+/* A key parsed by parse, within [lo, hi] ("BOUND, got 'V'" otherwise):
+ * 1 when given, 0 when absent, -1 refused. */
+static int read_bounded(const fs_purchase_reader *rd, const char *key,
+                        int (*parse)(const char *, double *, char *, size_t),
+                        double lo, double hi, const char *bound, double *out)
 {
     const char *v = rd->value(rd->ctx, key);
     char why[600];
     if (!v)
         return 0;
-    if (fs_parse_money(v, out, why, sizeof why))
+    if (parse(v, out, why, sizeof why))
         return rd->bad(rd->ctx, key, why);
-    if (*out > max) {
-        snprintf(why, sizeof why, "at most %s, got '%s'", bound, v);
+    if (!(*out >= lo && *out <= hi)) {
+        snprintf(why, sizeof why, "%s, got '%s'", bound, v);
         return rd->bad(rd->ctx, key, why);
     }
     return 1;
+}
+
+int fs_purchase_read_money(const fs_purchase_reader *rd, const char *key,
+                           double max, const char *bound, double *out)
+{
+    char b[300];
+    snprintf(b, sizeof b, "at most %s", bound);
+    return read_bounded(rd, key, fs_parse_money, 0, max, b, out);
+}
+
+int fs_purchase_read_number(const fs_purchase_reader *rd, const char *key,
+                            double lo, double hi, double *out)
+{
+    char b[160];
+    snprintf(b, sizeof b, "expected a number from %g to %g", lo, hi);
+    return read_bounded(rd, key, fs_parse_number, lo, hi, b, out);
 }

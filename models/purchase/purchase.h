@@ -22,6 +22,11 @@
 #include <stddef.h>
 #include "sim/base/keydoc.h"
 #include "models/purchase/billing.h"
+#include "models/purchase/energy.h"
+
+/* The cost lines an option may charge beside its own (an owned pool's
+ * power, colocation and maintenance): fs_purchase_option.lines. */
+#define FS_PURCHASE_LINES 4
 
 /* The catalog price columns an option prices from (fs_instance_price). */
 enum {
@@ -110,6 +115,13 @@ typedef struct fs_purchase_bill {
      * billed at the on-demand rate (its cost rows say on-demand, FOCUS
      * PricingCategory Standard; NULL: nowhere). */
     fs_meter *after_term;
+    /* The option's own cost lines (fs_purchase_option.lines), one meter
+     * each; NULL: none. */
+    fs_meter *lines;
+    /* One GPU's power (gpus.csv), and at the horizon (finish) the pool's
+     * GPU-hours provisioned and busy over the run (0 before). */
+    double tdp_w, idle_w;
+    double gpu_hours, busy_gpu_hours;
 } fs_purchase_bill;
 
 /* What an option commits to before any instance runs. */
@@ -138,6 +150,14 @@ typedef struct fs_purchase_option {
      * beside a reservation: "all on demand", "all on spot, as paid". */
     const char *bill_label;
     const fs_key_doc *keys;       /* pool keys it reads; NULL-name ended */
+    /* The cost lines it charges beside its own rows, each a suffix of its
+     * name in the cost rows ("-power": rows priced "owned-power"); NULL
+     * ends them. */
+    const char *lines[FS_PURCHASE_LINES + 1];
+    /* Optional.  The facility around the pool's GPUs (host_share, pue of
+     * energy.h) as the option's terms know it; NULL: the GPUs alone at
+     * PUE 1 (a cloud's, not known). */
+    void (*facility)(const fs_purchase_terms *t, fs_energy_model *e);
     /* NULL when a pool of this option may autoscale; else why it may not
      * ("reserved pools have a fixed count; ..."). */
     const char *fixed_count;
@@ -227,6 +247,16 @@ int fs_purchase_read_choice(const fs_purchase_reader *rd, const char *key,
 /* A money key at most max ("at most BOUND, got 'V'"); absent: 0. */
 int fs_purchase_read_money(const fs_purchase_reader *rd, const char *key,
                            double max, const char *bound, double *out);
+/* A number from lo to hi ("expected a number from LO to HI, got 'V'"):
+ * 1 when given, 0 when absent (*out untouched), -1 refused. */
+int fs_purchase_read_number(const fs_purchase_reader *rd, const char *key,
+                            double lo, double hi, double *out);
+
+/* The energy model of a pool of option o with terms t and a GPU of tdp_w
+ * and idle_w: the option's facility, else the GPUs alone at PUE 1. */
+void fs_purchase_energy_model(const fs_purchase_option *o,
+                              const fs_purchase_terms *t, double tdp_w,
+                              double idle_w, fs_energy_model *e);
 
 /* Whether a reserved pool's terms renew at the term's end (renew = yes);
  * 0 for any other option's terms only when read through this. */

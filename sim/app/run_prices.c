@@ -75,7 +75,7 @@ static int probe_hour(const fs_pool_conf *p, double busy_s, double *paid,
     if (o->open && !(state = o->open(&p->terms, &cal)))
         goto done;
     fs_purchase_bill b = {&m, &cal, (int)p->gpus_per_instance, state, &un,
-                          NULL};
+                          NULL, NULL, 0, 0, 0, 0};
     if (busy_s > 0)
         fs_purchase_cut(o, &p->terms, &b, 3600 - busy_s);
     fs_purchase_finish(o, &p->terms, &b, 1);

@@ -96,6 +96,35 @@ static void print_pools(FILE *out, const fs_results *r)
     }
 }
 
+/* Every pool's energy at the meter (models/purchase/energy.h), per
+ * GPU-hour provisioned and, serving an llm, per million tokens: a cloud
+ * pool's as information, an owned pool's what its power line bills. */
+static void print_energy(FILE *out, const fs_results *r)
+{
+    char pool[4 * FS_NAME_MAX], per_gh[32], per_mtok[32];
+    fprintf(out, "\n  %-20s  %12s  %14s  %16s\n", "energy", "kWh",
+            "kWh a GPU-hour", "kWh per M tokens");
+    for (size_t i = 0; i < r->npools; i++) {
+        const fs_pool_row *p = &r->pools[i];
+        double tokens = p->llm.is_llm ? p->llm.tokens_in + p->llm.tokens_out
+                                      : 0;
+        snprintf(per_gh, sizeof per_gh, "-");
+        snprintf(per_mtok, sizeof per_mtok, "-");
+        if (p->gpu_hours_provisioned > 0)
+            snprintf(per_gh, sizeof per_gh, "%.4f",
+                     p->energy_kwh / p->gpu_hours_provisioned);
+        if (tokens > 0)
+            snprintf(per_mtok, sizeof per_mtok, "%.4f",
+                     p->energy_kwh * 1e6 / tokens);
+        fprintf(out, "  %-20s  %12.1f  %14s  %16s\n",
+                esc(p->pool, pool, sizeof pool), p->energy_kwh, per_gh,
+                per_mtok);
+    }
+    fprintf(out, "  (GPUs drawing idle to TDP by utilization; owned pools "
+            "with their host_share and PUE, cloud pools the GPUs alone at "
+            "PUE 1: doc/energy.md)\n");
+}
+
 /* Committed pools: their list cost (the instance-hours they ran at the
  * on-demand list price) and realised saving, as fs_store_pool_savings
  * and the FOCUS export's ListCost - EffectiveCost give them. */
@@ -306,6 +335,7 @@ void fs_summary_print(FILE *out, const fs_results *r, long run_id,
             r->replication, horizon, r->start_date, r->events, wall_s);
     print_costs(out, r);
     print_pools(out, r);
+    print_energy(out, r);
     print_savings(out, r);
     print_spot(out, r);
     print_slices(out, r);

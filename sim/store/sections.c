@@ -107,6 +107,15 @@ static const fs_section_column pool_cols[] = {
       "CASE WHEN p.cold_starts > 0 THEN p.cold_starts END", 1 },
     { "load_s", "seconds loading", FS_COL_SECONDS, 1,
       "CASE WHEN p.cold_starts > 0 THEN p.load_s END", 1 },
+    /* energy at the meter (schema 20; models/purchase/energy.h), per
+     * GPU-hour provisioned and, serving an llm, per million tokens */
+    { "energy_kwh", "energy (kWh)", FS_COL_NUMBER, 1, "p.energy_kwh", 1 },
+    { "energy_kwh_per_gpu_hour", "energy a GPU-hour (kWh)", FS_COL_NUMBER,
+      1, "CASE WHEN p.gpu_hours_provisioned > 0"
+      " THEN p.energy_kwh / p.gpu_hours_provisioned END", 1 },
+    { "energy_kwh_per_mtok", "energy per million tokens (kWh)",
+      FS_COL_NUMBER, 1, "CASE WHEN p.tokens_in + p.tokens_out > 0"
+      " THEN p.energy_kwh * 1e6 / (p.tokens_in + p.tokens_out) END", 1 },
 };
 
 static const fs_section_column pricing_cols[] = {

@@ -371,6 +371,16 @@ static const char schema_v19[] =
     "ALTER TABLE pool ADD COLUMN cold_starts INTEGER;\n"
     "ALTER TABLE pool ADD COLUMN load_s REAL;\n";
 
+/* Version 20: energy.  Per pool, the kWh at the meter over the run
+ * (models/purchase/energy.h: its GPUs' idle and TDP power by their
+ * utilization; an owned pool's facility, PUE and host share; a cloud
+ * pool's GPUs alone at PUE 1), and per showback row (cost_allocation)
+ * its GPU-hours' share: busy ones at the TDP, idle ones at the idle
+ * power.  Runs stored before have NULL there. */
+static const char schema_v20[] =
+    "ALTER TABLE pool ADD COLUMN energy_kwh REAL;\n"
+    "ALTER TABLE cost_allocation ADD COLUMN energy_kwh REAL;\n";
+
 /* fs_schema_migrations[v]: user_version v -> v + 1. */
 const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -392,4 +402,5 @@ const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v17,
     schema_v18,
     schema_v19,
+    schema_v20,
 };

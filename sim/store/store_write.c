@@ -243,6 +243,7 @@ static const col pool_cols[] = {
     POOL(COL_POSITIVE, commitment_usd_h), POOL(COL_INT, gpus_per_instance),
     POOL(COL_REAL, gpu_hours_busy_sm),
     POOL(COL_INT, cold_starts), POOL(COL_REAL, load_s),
+    POOL(COL_REAL, energy_kwh),
 };
 
 #define JOB(kind, f) COL(fs_job_row, kind, #f, f)
@@ -279,6 +280,7 @@ static const col alloc_cols[] = {
     ALLOC(COL_TEXT, month), ALLOC(COL_TEXT, workload), ALLOC(COL_TEXT, pool),
     ALLOC(COL_TEXT, tags), ALLOC(COL_REAL, cost_usd),
     ALLOC(COL_REAL, gpu_hours), ALLOC(COL_TEXT, profile),
+    ALLOC(COL_REAL, energy_kwh),
 };
 
 /* The LLM columns (schema version 6 on) of latency and pool rows; rows of

@@ -146,11 +146,15 @@ static int cost_row(const fs_row *st, void *ctx, fs_error *err)
     fs_export_pool *p = find_pool(r, fs_row_text(st, 1));
     const char *pricing = fs_row_text(st, 3);
     /* a commitment's unused part: its own PRICING-unused rows; its
-     * instances after its term: on-demand rows */
+     * instances after its term: on-demand rows; an option's own lines
+     * (PRICING-LINE: an owned pool's power, colocation, maintenance) are
+     * the pool's cost */
     int other = p && pricing && strcmp(pricing, p->pricing);
     int unused = other && strstr(pricing, "-unused");
+    size_t n = p ? strlen(p->pricing) : 0;
+    int line = other && !strncmp(pricing, p->pricing, n) && pricing[n] == '-';
     long long *to = !p ? NULL : unused ? p->unused_cents
-                              : other ? p->after_cents : p->cents;
+                              : other && !line ? p->after_cents : p->cents;
     for (size_t m = 0; p && month && m < r->cal.nmonths; m++)
         if (!strcmp(r->cal.label[m], month))
             to[m] += llround(fs_row_double(st, 2) * 100);

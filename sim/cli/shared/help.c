@@ -25,8 +25,9 @@ void fs_help_usage(FILE *out, const fs_command *cmds, size_t n)
     fputs("usage: fleetsim COMMAND [ARGS]\n"
           "\n"
           "fleetsim simulates GPU fleets (on-demand, reserved, "
-          "savings-plan and spot\npools serving inference workloads and "
-          "training jobs, in time windows if\nasked) and stores cost, "
+          "savings-plan, spot and\nowned pools serving inference "
+          "workloads and training jobs, in time windows if\nasked) and "
+          "stores cost, "
           "utilization and latency in SQLite.\n\ncommands:\n", out);
     for (size_t i = 0; i < n; i++) {
         char head[64];
@@ -43,7 +44,10 @@ static const char run_help[] =
 "database (default fleetsim.db in the current directory), then prints the\n"
 "bill by calendar month (by pool and pricing), the monthly run rate (730 h:\n"
 "the horizon's cost, before rounding to cents, x 730 h / horizon), pool\n"
-"utilization (\"-\" with no GPU provisioned), and per workload the p50/p99\n"
+"utilization (\"-\" with no GPU provisioned), each pool's energy (kWh at\n"
+"the meter, per GPU-hour and per million tokens: GPUs idle to TDP by\n"
+"utilization; an owned pool's host_share and PUE, a cloud pool's GPUs\n"
+"alone at PUE 1), and per workload the p50/p99\n"
 "latency, mean wait and SLO attainment: a workload with under 99% of its\n"
 "finished requests within its slo_p99 (or an llm's slo_ttft, slo_tpot) is\n"
 "flagged SLO MISSED, and\n"

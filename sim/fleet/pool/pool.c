@@ -30,7 +30,8 @@ static fs_purchase_bill pool_bill(fs_pool *p)
     return (fs_purchase_bill){&p->meter, &p->sim->cal,
                               (int)p->conf->gpus_per_instance,
                               p->purchase_state, &p->unused,
-                              &p->after_term};
+                              &p->after_term, p->lines, p->conf->gpu.tdp_w,
+                              p->conf->gpu.idle_w, 0, 0};
 }
 
 /* An instance goes: its purchase option bills its life (on-demand: launch
@@ -173,6 +174,9 @@ static int billing_init(fs_pool *p)
         fs_meter_init(&p->unused, &p->sim->cal) ||
         fs_meter_init(&p->after_term, &p->sim->cal))
         return -1;
+    for (int k = 0; k < FS_PURCHASE_LINES && conf->purchase->lines[k]; k++)
+        if (fs_meter_init(&p->lines[k], &p->sim->cal))
+            return -1;
     if (conf->purchase->open &&
         !(p->purchase_state = conf->purchase->open(&conf->terms,
                                                    &p->sim->cal)))
@@ -191,6 +195,10 @@ static void billing_finish(fs_pool *p)
 {
     const fs_purchase_option *o = p->conf->purchase;
     fs_purchase_bill bill = pool_bill(p);
+    /* the run's GPU-hours, for an option billed by its energy (usage's
+     * integrals run to the horizon: its part finishes first) */
+    bill.gpu_hours = p->usage.area_gpus / 3600;
+    bill.busy_gpu_hours = p->usage.area_busy / 3600;
     for (int i = 0; i < p->cap.max; i++)
         if (p->cap.inst[i].state != FS_INSTANCE_FREE)
             fs_purchase_cut(o, &p->conf->terms, &bill,
@@ -203,6 +211,8 @@ static void billing_free(fs_pool *p)
     fs_meter_free(&p->meter);
     fs_meter_free(&p->unused);
     fs_meter_free(&p->after_term);
+    for (int k = 0; k < FS_PURCHASE_LINES; k++)
+        fs_meter_free(&p->lines[k]);
     if (p->conf && p->conf->purchase->close)
         p->conf->purchase->close(p->purchase_state);
     p->purchase_state = NULL;

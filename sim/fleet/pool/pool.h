@@ -47,6 +47,8 @@ typedef struct fs_pool {
     fs_meter unused;        /* a commitment's unused part (savings plan) */
     fs_meter after_term;    /* its instances after a commitment's term, at
                                the on-demand rate (purchase.h) */
+    fs_meter lines[FS_PURCHASE_LINES];  /* the option's own cost lines
+                                           (an owned pool's power, ...) */
     void *purchase_state;   /* the purchase option's, or NULL */
     fs_spot spot;           /* set up by the world (spot.h), after every
                                pool is built: a fallback is another pool */
@@ -61,5 +63,16 @@ void fs_pool_free(fs_pool *p);
 int fs_pool_start(fs_pool *p);
 /* Bills everything to the horizon and runs the integrals to it. */
 void fs_pool_finish(fs_pool *p);
+
+/* Month m of the pool's own cost lines (purchase.h: an owned pool's power,
+ * colocation and maintenance); with cents, each as its cost row has it
+ * (fs_meter_cents), so that what is shared adds up to the rows. */
+static inline double fs_pool_lines_usd(const fs_pool *p, size_t m, int cents)
+{
+    double usd = 0;
+    for (int k = 0; k < FS_PURCHASE_LINES && p->lines[k].usd; k++)
+        usd += cents ? fs_meter_cents(p->lines[k].usd, m) : p->lines[k].usd[m];
+    return usd;
+}
 
 #endif

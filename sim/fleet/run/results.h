@@ -112,6 +112,7 @@ typedef struct fs_pool_row {
     double gpu_hours_busy;      /* a MIG slice counts its compute share */
     double gpu_hours_busy_sm;   /* the same with a MIG slice's SM share
                                    (= gpu_hours_busy on other pools) */
+    double energy_kwh;          /* at the meter (models/purchase/energy.h) */
     long launches;
     long interruptions;
     long cold_starts;           /* launched LLM replicas that loaded */
@@ -160,6 +161,8 @@ typedef struct fs_alloc_row {
     double cost_usd;            /* to the cent; a pool-month's rows add up
                                    to its cost_monthly row exactly */
     double gpu_hours;           /* busy GPU-hours, or idle ones */
+    double energy_kwh;          /* those hours at the meter: busy at the
+                                   GPU's TDP, idle at its idle power */
 } fs_alloc_row;
 
 /* One MIG profile of a pool cut into slices (slice_utilization). */

@@ -27,6 +27,19 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A row's energy (models/purchase/energy.h): its GPU-hours busy at the
+ * GPU's TDP, or idle at its idle power, in the pool's facility; a pool's
+ * rows add up to its energy when its billed GPU-hours are its provisioned
+ * ones (the model is linear: idle x all + (TDP - idle) x busy). */
+static double row_energy_kwh(const fs_pool *p, double gpu_hours, int busy)
+{
+    fs_energy_model e;
+    fs_purchase_energy_model(p->conf->purchase, &p->conf->terms,
+                             p->conf->gpu.tdp_w, p->conf->gpu.idle_w, &e);
+    return busy ? fs_energy_kwh(&e, gpu_hours, gpu_hours)
+                : fs_energy_kwh(&e, gpu_hours, 0);
+}
+
 static int add_row(fs_world *w, const fs_pool *p, size_t m,
                    const fs_workload_conf *wc, double usd, double gpu_hours,
                    const char *profile)
@@ -43,6 +56,7 @@ static int add_row(fs_world *w, const fs_pool *p, size_t m,
                  sizeof row->tags);
     row->cost_usd = usd;
     row->gpu_hours = gpu_hours;
+    row->energy_kwh = row_energy_kwh(p, gpu_hours, wc != NULL);
     return 0;
 }
 
@@ -103,7 +117,10 @@ static int add_slice_idle(fs_world *w, const fs_pool *p, size_t m,
 static int allocate_month(fs_world *w, const fs_pool *p, size_t m)
 {
     const fs_servers *s = &p->servers;
-    double total = fs_meter_cents(p->meter.usd, m);
+    /* the pool's own lines too (an owned pool's power, colocation and
+     * maintenance): the showback shares its whole bill */
+    double total = fs_meter_cents(p->meter.usd, m) +
+                   fs_pool_lines_usd(p, m, 1);
     double billed_s = p->meter.gpu_hours[m] * 3600;
     double used_usd = 0, used_s = 0;
     for (int k = 0; k < s->nwls; k++)

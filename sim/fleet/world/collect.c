@@ -133,8 +133,34 @@ static double unrounded_cost(const fs_pool *p, size_t nmonths)
             usd += p->after_term.usd[m];
         if (p->unused.usd)
             usd += p->unused.usd[m];
+        for (int k = 0; k < FS_PURCHASE_LINES && p->lines[k].usd; k++)
+            usd += p->lines[k].usd[m];
     }
     return usd;
+}
+
+/* The option's own cost lines in month m (an owned pool's power,
+ * colocation, maintenance): a row each, priced NAME then its suffix. */
+static int add_line_rows(fs_sim *sim, const fs_pool *p, size_t m)
+{
+    const fs_purchase_option *o = p->conf->purchase;
+    for (int k = 0; k < FS_PURCHASE_LINES && o->lines[k]; k++)
+        if (p->lines[k].usd && p->lines[k].usd[m] != 0 &&
+            add_cost_row(sim, p, m, o->name, o->lines[k],
+                         fs_meter_cents(p->lines[k].usd, m), 0))
+            return -1;
+    return 0;
+}
+
+/* The pool's energy at the meter over the run (energy.h): its GPUs'
+ * provisioned and busy hours in its option's facility. */
+static double pool_energy_kwh(const fs_pool *p)
+{
+    fs_energy_model e;
+    fs_purchase_energy_model(p->conf->purchase, &p->conf->terms,
+                             p->conf->gpu.tdp_w, p->conf->gpu.idle_w, &e);
+    return fs_energy_kwh(&e, p->usage.area_gpus / 3600,
+                         p->usage.area_busy / 3600);
 }
 
 int fs_collect_costs(fs_world *w)
@@ -160,6 +186,8 @@ int fs_collect_costs(fs_world *w)
                                  fs_meter_cents(p->unused.usd, m), 0))
                     return -1;
             }
+            if (add_line_rows(sim, p, m))
+                return -1;
             /* A commitment's instances after its term: on-demand rows. */
             if (p->after_term.gpu_hours[m] > 0 &&
                 add_cost_row(sim, p, m,
@@ -184,6 +212,7 @@ int fs_collect_costs(fs_world *w)
         row->gpu_hours_provisioned = p->usage.area_gpus / 3600;
         row->gpu_hours_busy = p->usage.area_busy / 3600;
         row->gpu_hours_busy_sm = fs_slices_busy_sm_hours(p);
+        row->energy_kwh = pool_energy_kwh(p);
         row->launches = p->cap.launches;
         row->interruptions = p->cap.interruptions;
         row->cold_starts = p->cap.cold_starts;

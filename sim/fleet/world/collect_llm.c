@@ -25,6 +25,7 @@ static double pool_cost(const fs_pool *p, size_t nmonths)
             usd += fs_round_cents(p->unused.usd[m]);
         if (p->after_term.usd)
             usd += fs_round_cents(p->after_term.usd[m]);
+        usd += fs_pool_lines_usd(p, m, 1);
     }
     return usd;
 }

@@ -11,7 +11,8 @@ static double pool_cost(const fs_pool *p, size_t nmonths)
     double usd = 0;
     for (size_t m = 0; m < nmonths; m++)
         usd += p->meter.usd[m] + (p->unused.usd ? p->unused.usd[m] : 0) +
-               (p->after_term.usd ? p->after_term.usd[m] : 0);
+               (p->after_term.usd ? p->after_term.usd[m] : 0) +
+               fs_pool_lines_usd(p, m, 0);
     return usd;
 }
 
