@@ -210,10 +210,10 @@ sql "$MIG" "DROP INDEX run_uid; ALTER TABLE run DROP COLUMN uid; DROP VIEW run_s
 expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "1" "v1 fixture"
 # a reading command never writes: it says how to upgrade
 expect_exit 1 "runs on a v1 database" -- "$FLEETSIM" runs --db "$MIG"
-expect_in "$TMP/err" "database schema version 1 is older than this fleetsim (version 19); \`fleetsim run\` with this --db upgrades it" "runs: v1 message"
+expect_in "$TMP/err" "database schema version 1 is older than this fleetsim (version 20); \`fleetsim run\` with this --db upgrades it" "runs: v1 message"
 expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "1" "runs left the v1 database alone"
 expect_exit 0 "run into a v1 database migrates it" -- "$FLEETSIM" run "$TMP/mig.ini" --db "$MIG" --quiet
-expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "19" "migrated to version 19"
+expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "20" "migrated to version 20"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('pool') WHERE name IN ('list_price_usd_h', 'contracted_price_usd_h', 'commitment_usd_h', 'gpus_per_instance')")" "4" "pool columns added by the v7 migration (FOCUS prices)"
 expect_eq "$(sql "$MIG" "SELECT uid LIKE 'legacy:1:%' FROM run WHERE run_id = 1")" 1 "v11: the v1 run's identity made of its id, name, times"
 expect_eq "$(sql "$MIG" "SELECT length(uid) || ' ' || (uid GLOB '[0-9a-f]*' AND uid NOT GLOB '*[^0-9a-f]*') FROM run WHERE run_id = 2")" "32 1" "v11: a new run's identity: 32 hex digits"

@@ -54,3 +54,27 @@ const char fs_commit_help[] =
 "saving_vs_roi; unused_share_p90 and _max; with --risk, the bound, the\n"
 "quantile and the unused share there.  Bad input (no RUN, an unknown run,\n"
 "a malformed --risk or --format): one message, exit status 1.\n";
+
+const char fs_forecast_help[] =
+"usage: fleetsim forecast RUN... [--db FILE] [--months N] [--level L]\n"
+"                         [--format table|csv|json|markdown]\n"
+"\n"
+"The bill of each of the next N months (default 3) after the RUNs, with\n"
+"its interval: the budget review's next quarter.  A month here is 730\n"
+"hours (the month of growth = and of the run rate), counted from the end\n"
+"of the runs' horizon, not a calendar month.  Each run's bill per 730\n"
+"hours (run_summary.cost_per_month_usd) is grown by the rate that run drew\n"
+"(growth = G%/month +- S%: each replication draws its own from a normal of\n"
+"mean G and standard deviation S truncated to 0..100%/month; the requests\n"
+"of its workloads weight their rates): traffic at t hours is (1 + g)^(t /\n"
+"730) times its rate at the start, and the bill is taken to follow it (a\n"
+"fleet sized to its demand, as an autoscaled one is; a fixed fleet's bill\n"
+"does not grow).  Month m's bill is the run rate times the mean of that\n"
+"factor over the month over its mean over the run.\n"
+"\n"
+"bill_usd is the runs' mean; low_usd and high_usd the interval at --level\n"
+"(default 90%): with two runs or more, a prediction interval for one more\n"
+"replication on the log of the bills, exp(mean +- t(n-1) s sqrt(1 +\n"
+"1/n)); with one run, the bill at the growth law's quantiles; without a\n"
+"spread, none.  Bad input (no RUN, an unknown run, a run without a bill,\n"
+"a bad --months, --level or --format): one message, exit status 1.\n";
