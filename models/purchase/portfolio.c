@@ -61,7 +61,7 @@ static double read_run_usage(const fs_pf_model *m, fs_pf_solution *s,
             }
         }
         for (size_t o = 0; o < p->noptions; o++) {
-            double u = col(m, m->u[slot * p->noptions + o]);
+            double u = fs_pf_slot_use(m, s, run, h, o);
             s->option_used[o] += w * u;
             *used += d * m->wt[slot] * u * fs_pf_amortized(&p->options[o]);
         }

@@ -257,3 +257,30 @@ void fs_pf_slots_free(fs_pf_model *m)
     free(m->opt_cost);
     free(m->plan_cost);
 }
+
+double fs_pf_slot_use(const fs_pf_model *m, const fs_pf_solution *sol,
+                      size_t run, size_t h, size_t o)
+{
+    const fs_pf_problem *p = m->p;
+    size_t slot = m->base[run] + h;
+    if (h < p->hours[run]) {
+        int u = m->u[slot * p->noptions + o];
+        return u ? glp_mip_col_val(m->lp, u) : 0;
+    }
+    /* a future slot: the group's reserved-covered instances, given to its
+     * options dearest first (amortized), as the reward does in the run's
+     * hours: what leaves least unused */
+    size_t g = p->options[o].group;
+    double used = 0, before = 0, a = fs_pf_amortized(&p->options[o]);
+    for (size_t q = 0; q < p->npools; q++) {
+        int r = m->r[slot * p->npools + q];
+        if (r && p->pools[q].group == g)
+            used += glp_mip_col_val(m->lp, r);
+    }
+    for (size_t j = 0; j < p->noptions; j++) {
+        double aj = fs_pf_amortized(&p->options[j]);
+        if (p->options[j].group == g && (aj > a || (aj == a && j < o)))
+            before += (double)sol->count[j];
+    }
+    return fmin((double)sol->count[o], fmax(0, used - before));
+}

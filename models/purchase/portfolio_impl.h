@@ -39,6 +39,11 @@ int fs_pf_slots_build(fs_pf_model *m);
 void fs_pf_slots_free(fs_pf_model *m);
 /* With a horizon: each term's NPV and break-even month into s. */
 void fs_pf_terms_read(const fs_pf_model *m, fs_pf_solution *s);
+/* Instances of option o in use in run's slot h of a solved model: its
+ * column in the run's hours; in a future slot, the group's reserved
+ * usage given to its options dearest (amortized) first. */
+double fs_pf_slot_use(const fs_pf_model *m, const fs_pf_solution *sol,
+                      size_t run, size_t h, size_t o);
 /* The discount factor of month k at a yearly rate. */
 double fs_pf_discount(double rate, int k);
 

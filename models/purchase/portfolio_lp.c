@@ -170,6 +170,29 @@ static void add_pool_hour(fs_pf_model *m, size_t s, size_t h, size_t q)
     add_row(m->lp, name, n, ind, val, GLP_FX, d, d);
 }
 
+/* A future slot's (portfolio_horizon.c) reserved row of group g: its
+ * pools' reserved-covered instances (ind[1..n]) at most the group's
+ * count, with no column per option (which option covers them is read
+ * after, fs_pf_slot_use), so that each month adds few rows. */
+static void add_group_future(fs_pf_model *m, size_t s, size_t h, size_t g,
+                             int n, int *ind, double *val)
+{
+    const fs_pf_problem *p = m->p;
+    double a_max = 0, w = slot_weight(m, s, h);
+    char name[64];
+    for (size_t o = 0; o < p->noptions; o++)
+        if (p->options[o].group == g) {
+            a_max = fmax(a_max, fs_pf_amortized(&p->options[o]));
+            ind[++n] = m->k[o];
+            val[n] = -1;
+        }
+    for (int j = 1; j <= n; j++)   /* the reward for using the commitment */
+        if (val[j] > 0)
+            glp_set_obj_coef(m->lp, ind[j], -EPS_REWARD * w * a_max);
+    snprintf(name, sizeof name, "share_%zu_%zu_%zu", s, h, g);
+    add_row(m->lp, name, n, ind, val, GLP_UP, 0, 0);
+}
+
 /* Slot (s, h)'s sharing row of group g and reserved rows of its options:
  * the group's reserved-covered instances are its options' in use. */
 static void add_group_hour(fs_pf_model *m, size_t s, size_t h, size_t g,
@@ -187,6 +210,10 @@ static void add_group_hour(fs_pf_model *m, size_t s, size_t h, size_t g,
         }
     if (n == 0)
         return;   /* no demand in the group this hour */
+    if (h >= p->hours[s]) {
+        add_group_future(m, s, h, g, n, ind, val);
+        return;
+    }
     for (size_t o = 0; o < p->noptions; o++) {
         if (p->options[o].group != g)
             continue;
@@ -232,39 +259,37 @@ static void add_plan_hour(fs_pf_model *m, size_t s, size_t h, int *ind,
 }
 
 /* Run s's risk row: unused - bound x committed <= M z (z only when some
- * run may exceed the bound). */
+ * run may exceed the bound), over the run's own hours (with a horizon
+ * too: its future slots have no column per option to measure by). */
 static void add_risk_row(fs_pf_model *m, size_t s, const double *kmax,
                          const double *cmax, int *ind, double *val)
 {
     const fs_pf_problem *p = m->p;
-    double b = p->risk_bound, big = 0;
+    double hs = (double)p->hours[s], b = p->risk_bound, big = 0;
     char name[64];
     int n = 0;
     for (size_t o = 0; o < p->noptions; o++) {
         double a = fs_pf_amortized(&p->options[o]);
-        double cost = m->opt_cost[s * p->noptions + o];
         ind[++n] = m->k[o];
-        val[n] = (1 - b) * cost;
-        big += (1 - b) * cost * kmax[o];
-        for (size_t h = 0; h < m->count[s]; h++)
+        val[n] = (1 - b) * hs * a;
+        big += (1 - b) * hs * a * kmax[o];
+        for (size_t h = 0; h < p->hours[s]; h++)
             if (m->u[(m->base[s] + h) * p->noptions + o]) {
                 ind[++n] = m->u[(m->base[s] + h) * p->noptions + o];
-                val[n] = -a * slot_weight(m, s, h) * (double)p->nruns;
+                val[n] = -a;
             }
     }
     for (int t = 0; t < FS_PF_PLANS; t++) {
-        double cost = m->plan_cost[s * FS_PF_PLANS + t];
         ind[++n] = m->c[t];
-        val[n] = (1 - b) * cost;
-        big += (1 - b) * cost * cmax[t];
-        for (size_t h = 0; h < m->count[s]; h++)
+        val[n] = (1 - b) * hs;
+        big += (1 - b) * hs * cmax[t];
+        for (size_t h = 0; h < p->hours[s]; h++)
             for (size_t q = 0; q < p->npools; q++) {
                 int y = m->y[((m->base[s] + h) * p->npools + q) *
                              FS_PF_PLANS + t];
                 if (y) {
                     ind[++n] = y;
-                    val[n] = -p->pools[q].plan_rate[t] *
-                             slot_weight(m, s, h) * (double)p->nruns;
+                    val[n] = -p->pools[q].plan_rate[t];
                 }
             }
     }

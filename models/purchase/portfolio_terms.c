@@ -27,7 +27,8 @@ static double group_on_demand(const fs_pf_problem *p, size_t g)
 }
 
 /* What term t's commitments saved in each month (value[month]). */
-static void term_value(const fs_pf_model *m, int t, int term, double *value)
+static void term_value(const fs_pf_model *m, const fs_pf_solution *s,
+                       int t, int term, double *value)
 {
     const fs_pf_problem *p = m->p;
     for (size_t r = 0; r < p->nruns; r++)
@@ -35,10 +36,9 @@ static void term_value(const fs_pf_model *m, int t, int term, double *value)
             size_t slot = m->base[r] + h;
             double v = 0, w = m->wt[slot] / (double)p->nruns;
             for (size_t o = 0; o < p->noptions; o++)
-                if (p->options[o].term_months == term && m->u[slot *
-                                                             p->noptions + o])
-                    v += glp_mip_col_val(m->lp, m->u[slot * p->noptions + o])
-                         * group_on_demand(p, p->options[o].group);
+                if (p->options[o].term_months == term)
+                    v += fs_pf_slot_use(m, s, r, h, o) *
+                         group_on_demand(p, p->options[o].group);
             for (size_t q = 0; q < p->npools; q++) {
                 int y = m->y[(slot * p->npools + q) * FS_PF_PLANS + t];
                 if (y)
@@ -83,7 +83,7 @@ void fs_pf_terms_read(const fs_pf_model *m, fs_pf_solution *s)
         double *value = calloc((size_t)paid + 1, sizeof *value);
         if (!value)
             continue;
-        term_value(m, t, term, value);
+        term_value(m, s, t, term, value);
         double npv = 0, cum = 0;
         for (int k = 0; k < paid; k++) {
             double net = value[k] - term_cost(m, s, t, term, k);
