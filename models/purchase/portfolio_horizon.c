@@ -29,6 +29,14 @@
 #include <string.h>
 
 #include "models/purchase/forecast.h"
+#include "models/purchase/roi.h"
+
+/* Here, with the costs over the slots, not in portfolio_lp.c, so that
+ * the calls between the files run one way (lp -> horizon). */
+double fs_pf_amortized(const fs_pf_option *o)
+{
+    return o->hourly + o->upfront / (FS_ROI_MONTH_H * o->term_months);
+}
 
 double fs_pf_discount(double rate, int k)
 {
@@ -49,15 +57,15 @@ typedef struct hour_key {
     double total;
 } hour_key;
 
+/* By total demand, then pool by pool (so that equal hours sit side by
+ * side), then by hour: a total order, so the sort is deterministic. */
 static int cmp_hours(const void *a, const void *b)
 {
     const hour_key *x = a, *y = b;
-    if (x->total != y->total)
-        return x->total < y->total ? -1 : 1;
-    for (size_t q = 0; q < x->np; q++)
-        if (x->d[q] != y->d[q])
-            return x->d[q] < y->d[q] ? -1 : 1;
-    return x->h < y->h ? -1 : x->h > y->h;
+    int c = (x->total > y->total) - (x->total < y->total);
+    for (size_t q = 0; c == 0 && q < x->np; q++)
+        c = (x->d[q] > y->d[q]) - (x->d[q] < y->d[q]);
+    return c ? c : (x->h > y->h) - (x->h < y->h);
 }
 
 static int same_hour(const hour_key *x, const hour_key *y)
@@ -249,13 +257,10 @@ int fs_pf_slots_build(fs_pf_model *m)
 
 void fs_pf_slots_free(fs_pf_model *m)
 {
-    free(m->count);
-    free(m->dem);
-    free(m->wt);
-    free(m->disc);
-    free(m->month);
-    free(m->opt_cost);
-    free(m->plan_cost);
+    void *blocks[] = {m->count, m->dem, m->wt, m->disc, m->month,
+                      m->opt_cost, m->plan_cost};
+    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
+        free(blocks[i]);
 }
 
 double fs_pf_slot_use(const fs_pf_model *m, const fs_pf_solution *sol,

@@ -29,14 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "models/purchase/roi.h"
 
 #define EPS_REWARD 1e-9
-
-double fs_pf_amortized(const fs_pf_option *o)
-{
-    return o->hourly + o->upfront / (FS_ROI_MONTH_H * o->term_months);
-}
 
 size_t fs_pf_exempt_runs(size_t nruns, double quantile)
 {

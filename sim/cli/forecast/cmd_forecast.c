@@ -20,15 +20,16 @@
 #define FC_MONTHS_MAX 120
 
 typedef struct forecast_opts {
-    const char *db, *format, *level;
-    int months;
+    int months;                 /* --months: 1..FC_MONTHS_MAX */
+    const char *level;          /* --level, parsed by parse_choices */
+    const char *format, *db;
 } forecast_opts;
 
 const fs_option fs_options_forecast[] = {
-    OPT__DB_READ(forecast_opts, db),
     OPT_INT(0, "months", forecast_opts, months, "N",
             "months of 730 hours to forecast after the runs (default 3)",
             1, FC_MONTHS_MAX),
+    OPT__DB_READ(forecast_opts, db),
     OPT_STRING(0, "level", forecast_opts, level, "L",
                "the interval's level, e.g. 90% (default)"),
     OPT__FORMAT(forecast_opts, format),
@@ -101,8 +102,8 @@ static int parse_choices(const forecast_opts *o, int *fmt, double *level)
 
 int cmd_forecast(int argc, char **argv)
 {
-    forecast_opts o = {.db = FS_DEFAULT_DB, .format = "table",
-                       .level = "90%", .months = 3};
+    forecast_opts o = {.months = 3, .level = "90%", .format = "table",
+                       .db = FS_DEFAULT_DB};
     char **names = calloc((size_t)argc + 1, sizeof *names);
     int n = 0, fmt = 0;
     double level = 0.9;

@@ -7,6 +7,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static const char *const columns[] = {
     "month", "from_h", "to_h", "bill_usd", "low_usd", "high_usd",
@@ -72,7 +73,7 @@ static json_t *num(double v)
 
 static void print_json(FILE *out, const fs_fc_answer *a)
 {
-    json_t *root = json_object(), *runs = json_array(), *ms = json_array();
+    json_t *runs = json_array(), *ms = json_array();
     for (size_t r = 0; r < a->nruns; r++)
         json_array_append_new(runs, json_pack(
             "{s:I, s:o, s:o, s:o}", "run_id", (json_int_t)a->run_ids[r],
@@ -85,15 +86,17 @@ static void print_json(FILE *out, const fs_fc_answer *a)
             json_object_set_new(o, columns[i], num(value(&a->month[k], i)));
         json_array_append_new(ms, o);
     }
-    json_object_set_new(root, "month_hours", json_real(FS_FC_MONTH_H));
-    json_object_set_new(root, "level", json_real(a->level));
-    json_object_set_new(root, "interval", json_string(
-        a->months ? a->month[0].method : ""));
-    json_object_set_new(root, "runs", runs);
-    json_object_set_new(root, "months", ms);
-    json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-                          JSON_REAL_PRECISION(12));
-    fputc('\n', out);
+    json_t *root = json_pack("{s:f, s:f, s:s, s:o, s:o}",
+                             "month_hours", FS_FC_MONTH_H,
+                             "level", a->level, "interval",
+                             a->months ? a->month[0].method : "",
+                             "runs", runs, "months", ms);
+    char *text = root ? json_dumps(root, JSON_INDENT(2) |
+                                   JSON_PRESERVE_ORDER |
+                                   JSON_REAL_PRECISION(12)) : NULL;
+    if (text)
+        fprintf(out, "%s\n", text);
+    free(text);
     json_decref(root);
 }
 
