@@ -44,6 +44,10 @@ typedef struct fs_spec_key {
 #define FS_GROWTH_MONTH_S (730 * 3600.0)
 #define FS_GROWTH_SCALE_MAX 1000.0
 
+/* One replication's growth rate for `growth = MEAN ± SD`: a normal draw
+ * truncated to 0..FS_GROWTH_MAX (traces/growth.c); sd 0: mean. */
+double fs_growth_draw(double mean, double sd, gsl_rng *rng);
+
 typedef struct fs_arrivals_spec {
     const fs_call *call;     /* parsed `arrivals =` value */
     const char *file;        /* scenario file and line of the key, for messages */

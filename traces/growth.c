@@ -10,9 +10,16 @@
  * For a Poisson, diurnal or MMPP process that is the same process with
  * its rate multiplied by f(t) (Lewis and Shedler); for a trace, each row
  * is replicated or thinned to rate_scale f(t) copies on average, as
- * rate_scale does.  growth = 0 opens the stream untouched. */
+ * rate_scale does.  growth = 0 opens the stream untouched.
+ *
+ * `growth = 5%/month ± 3%`: each replication draws its rate once
+ * (fs_growth_draw) from a normal of that mean and standard deviation
+ * truncated to 0..FS_GROWTH_MAX (a rate below 0 is a shrinking fleet the
+ * key does not take), by rejection: a draw outside is drawn again, which
+ * is exactly the truncated law. */
 #include "traces/arrivals_impl.h"
 
+#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,4 +117,19 @@ fs_arrivals *fs_growth_open(const fs_arrivals_spec *spec,
     /* (1/H) integral of e^(a t - a H) dt over [0, H] */
     w->avg = max_log > 0 ? -expm1(-max_log) / max_log : 1;
     return &w->base;
+}
+
+double fs_growth_draw(double mean, double sd, gsl_rng *rng)
+{
+    if (!(sd > 0))
+        return mean;
+    /* mean lies in 0..FS_GROWTH_MAX, so a draw lands inside with
+     * probability above 1/3 even at the widest spread; the bound on tries
+     * only keeps a broken generator from looping. */
+    for (int i = 0; i < 10000; i++) {
+        double g = mean + gsl_ran_gaussian(rng, sd);
+        if (g >= 0 && g <= FS_GROWTH_MAX)
+            return g;
+    }
+    return mean;
 }

@@ -28,37 +28,42 @@ static int solution_alloc(fs_pf_solution *s, const fs_pf_problem *p)
     s->pool_plan_hours = calloc(p->npools * FS_PF_PLANS + 1, sizeof(double));
     s->pool_reserved_hours = calloc(p->npools + 1, sizeof(double));
     s->pool_on_demand_hours = calloc(p->npools + 1, sizeof(double));
+    s->run_all_on_demand = calloc(r + 1, sizeof(double));
     return ok && s->pool_plan_hours && s->pool_reserved_hours &&
-           s->pool_on_demand_hours ? 0 : -1;
+           s->pool_on_demand_hours && s->run_all_on_demand ? 0 : -1;
 }
 
 /* Run s's usage: the pools' covered hours and on-demand cost, the
- * options' hours used; the dollars of commitment used into *used. */
+ * options' hours used (hours as each slot stands for); the dollars of
+ * commitment used into *used, and all on demand into *all (each
+ * discounted as the objective). */
 static double read_run_usage(const fs_pf_model *m, fs_pf_solution *s,
-                             size_t run, double *used)
+                             size_t run, double *used, double *all)
 {
     const fs_pf_problem *p = m->p;
-    double w = 1.0 / (double)p->nruns, od = 0;
-    *used = 0;
-    for (size_t h = 0; h < p->hours[run]; h++) {
+    double od = 0;
+    *used = *all = 0;
+    for (size_t h = 0; h < m->count[run]; h++) {
         size_t slot = m->base[run] + h;
+        double w = m->wt[slot] / (double)p->nruns, d = m->disc[slot];
         for (size_t q = 0; q < p->npools; q++) {
             size_t i = slot * p->npools + q;
             double x = col(m, m->x[i]);
-            od += x * p->pools[q].on_demand;
+            od += d * m->wt[slot] * x * p->pools[q].on_demand;
+            *all += d * m->wt[slot] * m->dem[i] * p->pools[q].on_demand;
             s->pool_on_demand_hours[q] += w * x;
             s->pool_reserved_hours[q] += w * col(m, m->r[i]);
             for (int t = 0; t < FS_PF_PLANS; t++) {
                 double y = col(m, m->y[i * FS_PF_PLANS + t]);
                 s->pool_plan_hours[q * FS_PF_PLANS + t] += w * y;
                 if (y > 0)
-                    *used += y * p->pools[q].plan_rate[t];
+                    *used += d * m->wt[slot] * y * p->pools[q].plan_rate[t];
             }
         }
         for (size_t o = 0; o < p->noptions; o++) {
-            double u = col(m, m->u[slot * p->noptions + o]);
+            double u = fs_pf_slot_use(m, s, run, h, o);
             s->option_used[o] += w * u;
-            *used += u * fs_pf_amortized(&p->options[o]);
+            *used += d * m->wt[slot] * u * fs_pf_amortized(&p->options[o]);
         }
     }
     return od;
@@ -68,25 +73,30 @@ static double read_run_usage(const fs_pf_model *m, fs_pf_solution *s,
 static void read_solution(const fs_pf_model *m, fs_pf_solution *s)
 {
     const fs_pf_problem *p = m->p;
-    double reserved_h = 0, plan_h = 0;
-    for (size_t o = 0; o < p->noptions; o++) {
+    for (size_t o = 0; o < p->noptions; o++)
         s->count[o] = lround(col(m, m->k[o]));
-        reserved_h += (double)s->count[o] * fs_pf_amortized(&p->options[o]);
-    }
-    for (int t = 0; t < FS_PF_PLANS; t++) {
+    for (int t = 0; t < FS_PF_PLANS; t++)
         s->plan[t] = col(m, m->c[t]);
-        plan_h += s->plan[t];
-    }
     for (size_t r = 0; r < p->nruns; r++) {
-        double hs = (double)p->hours[r], used;
-        s->run_on_demand[r] = read_run_usage(m, s, r, &used);
-        s->run_reserved[r] = hs * reserved_h;
-        s->run_plan[r] = hs * plan_h;
+        double used, reserved = 0, plan = 0;
+        for (size_t o = 0; o < p->noptions; o++)
+            reserved += (double)s->count[o] *
+                        m->opt_cost[r * p->noptions + o];
+        for (int t = 0; t < FS_PF_PLANS; t++)
+            plan += s->plan[t] * m->plan_cost[r * FS_PF_PLANS + t];
+        s->run_on_demand[r] = read_run_usage(m, s, r, &used,
+                                             &s->run_all_on_demand[r]);
+        s->run_reserved[r] = reserved;
+        s->run_plan[r] = plan;
         s->run_cost[r] = s->run_reserved[r] + s->run_plan[r] +
                          s->run_on_demand[r];
-        s->run_committed[r] = hs * (reserved_h + plan_h);
+        s->run_committed[r] = reserved + plan;
         s->run_unused[r] = fmax(0, s->run_committed[r] - used);
     }
+    s->slots = 0;
+    for (size_t r = 0; r < p->nruns; r++)
+        s->slots += m->count[r];
+    fs_pf_terms_read(m, s);
     s->objective = glp_mip_obj_val(m->lp);
     s->exempt = m->z ? fs_pf_exempt_runs(p->nruns, p->risk_quantile) : 0;
 }
@@ -140,5 +150,6 @@ void fs_pf_solution_free(fs_pf_solution *s)
     free(s->pool_plan_hours);
     free(s->pool_reserved_hours);
     free(s->pool_on_demand_hours);
+    free(s->run_all_on_demand);
     *s = (fs_pf_solution){0};
 }

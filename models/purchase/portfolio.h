@@ -47,7 +47,22 @@ typedef struct fs_pf_problem {
     int risk;                       /* the bound applies */
     double risk_bound;              /* unused / commitment, 0..1 */
     double risk_quantile;           /* the share of runs within it, 0..1 */
+    /* The long view (portfolio_horizon.c): 0 months, the run alone (each
+     * commitment at its amortized rate over the run's hours, as before).
+     * Else the demand of horizon_months months of 730 hours: the run's
+     * hours exactly, then each later month a copy of the run's demand
+     * duration curve (at most `segments` steps; its distinct hours when
+     * fewer) scaled by the run's growth (growth[run], a month; NULL: none)
+     * as forecast.h grows a bill.  A commitment is held through the
+     * horizon: a shorter term renewed, each term paid in full; payments
+     * and usage discounted at discount_rate a year, monthly. */
+    int horizon_months;
+    double discount_rate;
+    const double *growth;           /* [run], or NULL */
+    size_t segments;                /* 0: FS_PF_SEGMENTS */
 } fs_pf_problem;
+
+#define FS_PF_SEGMENTS 12
 
 /* The chosen portfolio and what it costs, run by run. */
 typedef struct fs_pf_solution {
@@ -67,6 +82,17 @@ typedef struct fs_pf_solution {
     double *pool_on_demand_hours;   /* [pool]: on demand, mean */
     double objective;               /* the solver's expected cost */
     size_t exempt;                  /* runs the risk bound lets exceed it */
+    /* With a horizon (else NULL / NaN): every run's demand on demand over
+     * it, and per term (0: the 1-year commitments, 1: the 3-year ones,
+     * reservations and plan together) its net present value against on
+     * demand (the on-demand price of the usage it covers, less what it
+     * pays, discounted) and its break-even month (1-based: the first whose
+     * cumulative saving, undiscounted, is at least 0; NaN: none bought or
+     * never). */
+    double *run_all_on_demand;      /* [run] */
+    double term_npv[FS_PF_PLANS];
+    double term_breakeven[FS_PF_PLANS];
+    size_t slots;                   /* the program's run-hours and segments */
 } fs_pf_solution;
 
 /* $ an hour of one reserved instance, its upfront spread over the term. */

@@ -29,14 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "models/purchase/roi.h"
 
 #define EPS_REWARD 1e-9
-
-double fs_pf_amortized(const fs_pf_option *o)
-{
-    return o->hourly + o->upfront / (FS_ROI_MONTH_H * o->term_months);
-}
 
 size_t fs_pf_exempt_runs(size_t nruns, double quantile)
 {
@@ -70,33 +64,45 @@ static void add_row(glp_prob *lp, const char *name, int n, int *ind,
     glp_set_row_bnds(lp, i, type, lo, hi);
 }
 
-static double demand(const fs_pf_problem *p, size_t s, size_t h, size_t q)
+static double demand(const fs_pf_model *m, size_t s, size_t h, size_t q)
 {
-    return p->demand[s * p->npools + q][h];
+    return m->dem[(m->base[s] + h) * m->p->npools + q];
+}
+
+/* What slot (s, h) weighs in the objective: a run's share of the mean
+ * times the hours it stands for, discounted. */
+static double slot_weight(const fs_pf_model *m, size_t s, size_t h)
+{
+    size_t i = m->base[s] + h;
+    return m->wt[i] * m->disc[i] / (double)m->p->nruns;
 }
 
 /* The largest of any hour of any run of sum over pools of w[q] x demand:
  * with w 1 on a group's pools, the most it can use reserved (in whole
  * instances, above which more is never used); with w a plan's rates, its
  * largest eligible spend. */
-static double hourly_peak(const fs_pf_problem *p, const double *w)
+static double hourly_peak(const fs_pf_model *m, const double *w)
 {
+    const fs_pf_problem *p = m->p;
     double peak = 0;
     for (size_t s = 0; s < p->nruns; s++)
-        for (size_t h = 0; h < p->hours[s]; h++) {
+        for (size_t h = 0; h < m->count[s]; h++) {
             double sum = 0;
             for (size_t q = 0; q < p->npools; q++)
-                sum += w[q] * demand(p, s, h, q);
+                sum += w[q] * demand(m, s, h, q);
             peak = fmax(peak, sum);
         }
     return peak;
 }
 
-static double mean_hours(const fs_pf_problem *p)
+/* The mean over the runs of cost[run * stride + i]: a commitment's
+ * cost over each run's slots. */
+static double mean_cost(const fs_pf_problem *p, const double *cost,
+                        size_t stride, size_t i)
 {
     double sum = 0;
     for (size_t s = 0; s < p->nruns; s++)
-        sum += (double)p->hours[s];
+        sum += cost[s * stride + i];
     return sum / (double)p->nruns;
 }
 
@@ -105,25 +111,27 @@ static void add_commitments(fs_pf_model *m, double *w, double *kmax,
                             double *cmax)
 {
     const fs_pf_problem *p = m->p;
-    double hbar = mean_hours(p);
     char name[64];
     for (size_t o = 0; o < p->noptions; o++) {
         const fs_pf_option *op = &p->options[o];
         for (size_t q = 0; q < p->npools; q++)
             w[q] = p->pools[q].group == op->group;
-        kmax[o] = ceil(hourly_peak(p, w) - 1e-9);
+        kmax[o] = ceil(hourly_peak(m, w) - 1e-9);
         snprintf(name, sizeof name, "k_%zu_%dm_%d", o, op->term_months,
                  op->upfront_kind);
-        m->k[o] = add_col(m->lp, name, hbar * fs_pf_amortized(op), kmax[o],
-                          GLP_IV);
+        m->k[o] = add_col(m->lp, name, mean_cost(p, m->opt_cost,
+                                                 p->noptions, o),
+                          kmax[o], GLP_IV);
     }
     for (int t = 0; t < FS_PF_PLANS; t++) {
         for (size_t q = 0; q < p->npools; q++)
             w[q] = isnan(p->pools[q].plan_rate[t]) ? 0
                                                    : p->pools[q].plan_rate[t];
-        cmax[t] = hourly_peak(p, w);
+        cmax[t] = hourly_peak(m, w);
         snprintf(name, sizeof name, "plan_%dy", t ? 3 : 1);
-        m->c[t] = add_col(m->lp, name, hbar, cmax[t], GLP_CV);
+        m->c[t] = add_col(m->lp, name, mean_cost(p, m->plan_cost,
+                                                 FS_PF_PLANS, (size_t)t),
+                          cmax[t], GLP_CV);
     }
 }
 
@@ -132,7 +140,7 @@ static void add_pool_hour(fs_pf_model *m, size_t s, size_t h, size_t q)
 {
     const fs_pf_problem *p = m->p;
     size_t i = (m->base[s] + h) * p->npools + q;
-    double d = demand(p, s, h, q), w = 1.0 / (double)p->nruns;
+    double d = demand(m, s, h, q), w = slot_weight(m, s, h);
     if (d <= 0)
         return;   /* nothing to cover: no columns */
     const fs_pf_pool *pl = &p->pools[q];
@@ -156,6 +164,29 @@ static void add_pool_hour(fs_pf_model *m, size_t s, size_t h, size_t q)
     add_row(m->lp, name, n, ind, val, GLP_FX, d, d);
 }
 
+/* A future slot's (portfolio_horizon.c) reserved row of group g: its
+ * pools' reserved-covered instances (ind[1..n]) at most the group's
+ * count, with no column per option (which option covers them is read
+ * after, fs_pf_slot_use), so that each month adds few rows. */
+static void add_group_future(fs_pf_model *m, size_t s, size_t h, size_t g,
+                             int n, int *ind, double *val)
+{
+    const fs_pf_problem *p = m->p;
+    double a_max = 0, w = slot_weight(m, s, h);
+    char name[64];
+    for (size_t o = 0; o < p->noptions; o++)
+        if (p->options[o].group == g) {
+            a_max = fmax(a_max, fs_pf_amortized(&p->options[o]));
+            ind[++n] = m->k[o];
+            val[n] = -1;
+        }
+    for (int j = 1; j <= n; j++)   /* the reward for using the commitment */
+        if (val[j] > 0)
+            glp_set_obj_coef(m->lp, ind[j], -EPS_REWARD * w * a_max);
+    snprintf(name, sizeof name, "share_%zu_%zu_%zu", s, h, g);
+    add_row(m->lp, name, n, ind, val, GLP_UP, 0, 0);
+}
+
 /* Slot (s, h)'s sharing row of group g and reserved rows of its options:
  * the group's reserved-covered instances are its options' in use. */
 static void add_group_hour(fs_pf_model *m, size_t s, size_t h, size_t g,
@@ -163,7 +194,7 @@ static void add_group_hour(fs_pf_model *m, size_t s, size_t h, size_t g,
 {
     const fs_pf_problem *p = m->p;
     size_t slot = m->base[s] + h;
-    double w = 1.0 / (double)p->nruns;
+    double w = slot_weight(m, s, h);
     char name[64];
     int n = 0;
     for (size_t q = 0; q < p->npools; q++)
@@ -173,6 +204,10 @@ static void add_group_hour(fs_pf_model *m, size_t s, size_t h, size_t g,
         }
     if (n == 0)
         return;   /* no demand in the group this hour */
+    if (h >= p->hours[s]) {
+        add_group_future(m, s, h, g, n, ind, val);
+        return;
+    }
     for (size_t o = 0; o < p->noptions; o++) {
         if (p->options[o].group != g)
             continue;
@@ -218,7 +253,8 @@ static void add_plan_hour(fs_pf_model *m, size_t s, size_t h, int *ind,
 }
 
 /* Run s's risk row: unused - bound x committed <= M z (z only when some
- * run may exceed the bound). */
+ * run may exceed the bound), over the run's own hours (with a horizon
+ * too: its future slots have no column per option to measure by). */
 static void add_risk_row(fs_pf_model *m, size_t s, const double *kmax,
                          const double *cmax, int *ind, double *val)
 {
@@ -286,11 +322,8 @@ static size_t count_groups(const fs_pf_problem *p)
 static int model_alloc(fs_pf_model *m, size_t width, int **ind, double **val)
 {
     const fs_pf_problem *p = m->p;
-    m->base = calloc(p->nruns, sizeof *m->base);
-    for (size_t s = 0; m->base && s < p->nruns; s++) {
-        m->base[s] = m->slots;
-        m->slots += p->hours[s];
-    }
+    if (fs_pf_slots_build(m))
+        return -1;
     size_t cells = m->slots * p->npools;
     m->k = calloc(p->noptions + 1, sizeof *m->k);
     m->r = calloc(cells + 1, sizeof *m->r);
@@ -310,8 +343,12 @@ int fs_pf_model_build(fs_pf_model *m)
 {
     const fs_pf_problem *p = m->p;
     size_t maxh = 0;
-    for (size_t s = 0; s < p->nruns; s++)
-        maxh = p->hours[s] > maxh ? p->hours[s] : maxh;
+    for (size_t s = 0; s < p->nruns; s++) {
+        size_t n = p->hours[s] + (p->horizon_months ? (size_t)(3 +
+            p->horizon_months) * (p->segments ? p->segments
+                                               : FS_PF_SEGMENTS) : 0);
+        maxh = n > maxh ? n : maxh;
+    }
     size_t width = maxh * (p->noptions + p->npools * FS_PF_PLANS) +
                    p->npools + p->noptions + p->nruns + 8;
     int *ind = NULL;
@@ -325,7 +362,7 @@ int fs_pf_model_build(fs_pf_model *m)
         add_commitments(m, val, kmax, cmax);   /* val: scratch weights */
         size_t groups = count_groups(p);
         for (size_t s = 0; s < p->nruns; s++)
-            for (size_t h = 0; h < p->hours[s]; h++) {
+            for (size_t h = 0; h < m->count[s]; h++) {
                 for (size_t q = 0; q < p->npools; q++)
                     add_pool_hour(m, s, h, q);
                 for (size_t g = 0; g < groups; g++)
@@ -356,4 +393,5 @@ void fs_pf_model_free(fs_pf_model *m)
     free(m->y);
     free(m->u);
     free(m->z);
+    fs_pf_slots_free(m);
 }

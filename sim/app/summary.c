@@ -13,6 +13,7 @@
 #include "sim/store/columns.h"
 #include "models/purchase/billing.h"
 #include "models/purchase/purchase.h"
+#include "traces/arrivals.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -324,6 +325,22 @@ static void print_latency(FILE *out, const fs_results *r)
     print_latency_notes(out, r, overloaded);
 }
 
+/* growth = G ± S: the rate this replication drew (stored in run_growth),
+ * which `forecast` and `commit --horizon` grow the run by. */
+static void print_growth(FILE *out, const fs_results *r)
+{
+    for (size_t i = 0; i < r->nlatency; i++) {
+        const fs_latency_row *l = &r->latency[i];
+        char name[4 * FS_NAME_MAX];
+        if (l->growth_spread > 0)
+            fprintf(out, "  growth of %s: drew %.4g%%/month (%.4g%%/month "
+                    "\xc2\xb1 %.4g%%, normal truncated to 0..%g%%)\n",
+                    esc(l->workload, name, sizeof name), l->growth * 100,
+                    l->growth_mean * 100, l->growth_spread * 100,
+                    FS_GROWTH_MAX * 100);
+    }
+}
+
 void fs_summary_print(FILE *out, const fs_results *r, long run_id,
                       const char *db, double wall_s)
 {
@@ -340,6 +357,7 @@ void fs_summary_print(FILE *out, const fs_results *r, long run_id,
     print_spot(out, r);
     print_slices(out, r);
     print_latency(out, r);
+    print_growth(out, r);
     fs_summary_print_llm(out, r);
     fs_notes_print(out, r);
     fprintf(out, "\n  stored in %s as run %ld: `fleetsim compare --db %s %ld`"

@@ -24,6 +24,7 @@ int cmd_import(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_roi(int argc, char **argv);
 int cmd_commit(int argc, char **argv);
+int cmd_forecast(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -40,7 +41,8 @@ extern const fs_option fs_options_run[], fs_options_sweep[],
     fs_options_import[], fs_options_merge[],
     fs_options_roi[], fs_options_export[], fs_options_plot[],
     fs_options_report[], fs_options_trace[], fs_options_catalog[],
-    fs_options_fit[], fs_options_calibrate[], fs_options_commit[];
+    fs_options_fit[], fs_options_calibrate[], fs_options_commit[],
+    fs_options_forecast[];
 
 /* `fleetsim catalog models` (catalog_models.c): models_csv, else
  * DIR/models.csv. */

@@ -191,9 +191,11 @@ static const fs_key_doc workload_keys[] = {
     {"rate_scale", "number above 0, at most 1000", "1",
      "traces: thin (below 1) or replicate (above 1) the requests"},
     {"repeat", "yes|no", "no", "traces: loop the trace until the horizon"},
-    {"growth", "G%/month, 0 to 100", "0%/month",
+    {"growth", "G%/month [± S%], 0 to 100", "0%/month",
      "traffic compounding from start: rates times (1+G)^(t/730h), by "
-     "thinning; traces replicated or thinned as rate_scale does"},
+     "thinning; traces replicated or thinned as rate_scale does; ± S "
+     "(or +-): each replication draws its G from a normal of sd S "
+     "truncated to 0..100%, stored in run_growth"},
     {"bad_rows", "fail|skip", "fail",
      "traces: stop at a malformed row, or skip it and count it"},
     /* read where the trace is opened (traces/arrivals.c) */

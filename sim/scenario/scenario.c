@@ -182,37 +182,6 @@ static int parse_pools_list(fs_reader *rd, fs_scenario *sc,
     return 0;
 }
 
-/* growth = 4%/month (or 0.04/month): a fraction from 0 to FS_GROWTH_MAX. */
-static int parse_growth(fs_reader *rd, fs_workload_conf *w)
-{
-    fs_config_entry *e = fs_rd_entry(rd, "growth");
-    w->growth = 0;
-    w->growth_entry = e;
-    if (!e)
-        return 0;
-    char num[64], why[256];
-    const char *v = e->value, *slash = strchr(v, '/');
-    size_t len = slash ? (size_t)(slash - v) : strlen(v);
-    int pct = len > 0 && v[len - 1] == '%';
-    if (!slash || strcmp(slash, "/month") != 0 || len - pct >= sizeof num)
-        return fs_rd_bad(rd, e, "%s", "expected a growth per month, e.g. "
-                         "4%/month or 0.04/month");
-    memcpy(num, v, len - pct);
-    num[len - pct] = '\0';
-    double g;
-    if (fs_parse_number(num, &g, why, sizeof why))
-        return fs_rd_bad(rd, e, "%s", why);
-    if (pct)
-        g /= 100;
-    if (!(g >= 0 && g <= FS_GROWTH_MAX)) {
-        snprintf(why, sizeof why, "must be from 0%%/month to %g%%/month, "
-                 "got '%s'", FS_GROWTH_MAX * 100, v);
-        return fs_rd_bad(rd, e, "%s", why);
-    }
-    w->growth = g;
-    return 0;
-}
-
 /* An inference or batch workload's queueing keys: its pools, batching,
  * rate scale and growth, queue bound, tags, MIG profile, SLO. */
 static int parse_queueing(fs_reader *rd, fs_scenario *sc, fs_workload_conf *w)
@@ -242,7 +211,7 @@ static int parse_queueing(fs_reader *rd, fs_scenario *sc, fs_workload_conf *w)
                  FS_MAX_RATE_SCALE, e->value);
         return fs_rd_bad(rd, e, "%s", why);
     }
-    if (parse_growth(rd, w))
+    if (fs_scenario_parse_growth(rd, w))
         return -1;
     e = fs_rd_entry(rd, "slo_p99");
     w->slo_s = NAN;

@@ -167,6 +167,8 @@ typedef struct fs_workload_conf {
     fs_llm_model custom_model;       /* llm(model=custom): model = custom(..) */
     double rate_scale;
     double growth;                /* per month, a fraction; 0: none */
+    double growth_spread;         /* ± S: the standard deviation of the
+                                     rate each replication draws; 0: none */
     const fs_config_entry *growth_entry;   /* NULL when not set */
     int repeat;
     fs_bad_rows bad_rows;

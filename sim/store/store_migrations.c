@@ -380,6 +380,16 @@ static const char schema_v19[] =
 static const char schema_v20[] =
     "ALTER TABLE pool ADD COLUMN energy_kwh REAL;\n"
     "ALTER TABLE cost_allocation ADD COLUMN energy_kwh REAL;\n";
+/* Version 21: growth with its uncertainty.  One row per workload with
+ * growth = (G%/month, or G ± S): the mean rate a month, the spread (the
+ * standard deviation the replications draw from; 0 without ±) and the
+ * rate this replication drew, which `forecast` and `commit --horizon`
+ * grow the run by.  Runs without growth have no rows. */
+static const char schema_v21[] =
+    "CREATE TABLE run_growth ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " workload TEXT, growth_mean REAL, growth_spread REAL, growth REAL);\n"
+    "CREATE INDEX run_growth_run ON run_growth(run_id);\n";
 
 /* fs_schema_migrations[v]: user_version v -> v + 1. */
 const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
@@ -403,4 +413,5 @@ const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v18,
     schema_v19,
     schema_v20,
+    schema_v21,
 };

@@ -129,6 +129,12 @@ static const struct {
         " FROM run_summary WHERE run_id = ?1"},
     [FS_Q_LATENCY_COLUMNS] = {"the latency table",
         "SELECT name, type FROM pragma_table_info('latency')"},
+    [FS_Q_GROWTH] = {"the growth",
+        "SELECT l.workload, coalesce(g.growth_mean, 0),"
+        " coalesce(g.growth_spread, 0), coalesce(g.growth, 0),"
+        " coalesce(l.arrivals, 0) FROM latency l LEFT JOIN run_growth g"
+        " ON g.run_id = l.run_id AND g.workload = l.workload"
+        " WHERE l.run_id = ?1 ORDER BY l.workload"},
 };
 
 /* Binds the parameters st names (?1, ?2, ?3) from a. */

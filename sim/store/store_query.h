@@ -66,6 +66,9 @@ typedef enum fs_query {
                              * slo_attainment, requests_unfinished,
                              * unfinished_share */
     FS_Q_LATENCY_COLUMNS,   /* the latency table's columns: name, type */
+    FS_Q_GROWTH,            /* every workload: workload, growth_mean,
+                             * growth_spread, growth (0 without growth =),
+                             * arrivals */
     FS_QUERIES
 } fs_query;
 
@@ -101,6 +104,16 @@ double fs_store_summary_value(fs_store *s, long id, const char *column);
 int fs_store_latency_value(fs_store *s, long id, const char *workload,
                            const char *column, double *v, double *arrivals,
                            double *unfinished, fs_error *err);
+
+/* A run's growth a month (store_growth.c): its workloads' rates weighted
+ * by their arrivals (a workload without growth = counts 0; with no
+ * arrivals, a plain mean): the rate drawn (`growth = G ± S`), the mean G
+ * and the spread S.  0, or -1 with err. */
+typedef struct fs_run_growth {
+    double rate, mean, spread;
+} fs_run_growth;
+int fs_store_run_growth(fs_store *s, long id, fs_run_growth *out,
+                        fs_error *err);
 
 /* For tests: a read-only store over an open SQLite handle (a table made
  * by hand in memory), named path in messages; fs_store_close closes the

@@ -32,7 +32,7 @@
 const char *const fs_store_child_tables[] = {
     "cost_monthly", "latency", "utilization", "job", "pool",
     "cost_allocation", "interruption", "slice_utilization", "prefix_cache",
-    "spec_decode", NULL,
+    "run_growth", "spec_decode", NULL,
     "kv_transfer", NULL,
 };
 
@@ -85,6 +85,8 @@ static const struct required {
       " acceptance, steps, accepted_mean, expected_mean" },
     { "table", "kv_transfer", "run_id, workload, link_gbps, transfers,"
       " kv_bytes, transfer_mean_s, wait_mean_s" },
+    { "table", "run_growth", "run_id, workload, growth_mean, growth_spread,"
+      " growth" },
     { "table", "slice_utilization", "run_id, pool, profile, slices_per_gpu,"
       " compute_share, slice_hours, busy_hours, utilization,"
       " idle_cost_usd, sm_share" },

@@ -388,6 +388,19 @@ static const col latency_kv_cols[] = {
     LLM(fs_latency_row, "wait_mean_s", kv_wait_mean_s),
 };
 
+/* run_growth (version 21): one row per workload with growth =, the rate
+ * it was given (G ± S) and the one this replication drew. */
+static int latency_grown(const void *row)
+{
+    const fs_latency_row *l = row;
+    return l->growth_mean > 0 || l->growth_spread > 0;
+}
+
+static const col growth_cols[] = {
+    LAT(COL_TEXT, workload), LAT(COL_REAL, growth_mean),
+    LAT(COL_REAL, growth_spread), LAT(COL_REAL, growth),
+};
+
 /* In the order a run is written (and was, table by table, before). */
 static const table tables[] = {
     {"cost_monthly", cost_cols, NCOLS(cost_cols),
@@ -420,6 +433,8 @@ static const table tables[] = {
      ROWS(latency, nlatency, fs_latency_row), NULL, latency_spec},
     {"kv_transfer", latency_kv_cols, NCOLS(latency_kv_cols),
      ROWS(latency, nlatency, fs_latency_row), NULL, latency_disagg},
+    {"run_growth", growth_cols, NCOLS(growth_cols),
+     ROWS(latency, nlatency, fs_latency_row), NULL, latency_grown},
 };
 
 /* Binds field c of row as parameter i. */

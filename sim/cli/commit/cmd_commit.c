@@ -1,5 +1,6 @@
 /* cmd_commit.c -- `fleetsim commit RUN... [--db FILE]
- * [--risk unused<=10%@p90] [--lp FILE] [--format table|csv|json|markdown]`.
+ * [--risk unused<=10%@p90] [--horizon 1y|3y|Nm] [--discount-rate R]
+ * [--lp FILE] [--format table|csv|json|markdown]`.
  *
  * The commitment portfolio over every pool of the runs at once: reads
  * them (commit_inputs.c), solves one mixed-integer program
@@ -20,7 +21,9 @@
 #include "sim/store/store_query.h"
 
 typedef struct commit_opts {
-    const char *db, *risk, *lp, *format;
+    const char *db, *risk, *lp, *format, *horizon, *discount;
+    int months;
+    double rate;
     char **runs;
     int nruns, fmt;
     int has_risk;
@@ -58,6 +61,21 @@ static int parse_risk(const char *v, double *bound, double *quantile,
     return 0;
 }
 
+/* "1y", "3y", "18m": months, 1 to 120.  0, or -1 with why. */
+static int parse_horizon(const char *v, int *months, char *why, size_t len)
+{
+    int n = 0, used = 0;
+    char unit = 0;
+    if (sscanf(v, "%d%c%n", &n, &unit, &used) != 2 || v[used] ||
+        (unit != 'y' && unit != 'm') || n < 1 ||
+        (*months = unit == 'y' ? 12 * n : n) > 120) {
+        snprintf(why, len, "'%s' is not 1y, 3y or Nm (N months, at most "
+                 "120)", v);
+        return -1;
+    }
+    return 0;
+}
+
 /* A bad value or a missing operand: one line naming the option, exit
  * status 1 (the work cannot be done), as for an unknown run. */
 static int bad_input(const char *fmt, ...)
@@ -79,6 +97,11 @@ const fs_option fs_options_commit[] = {
                "at most a share B of the commitment unused in N% of runs"),
     OPT_STRING(0, "lp", commit_opts, lp, "FILE",
                "also write the model in CPLEX LP format"),
+    OPT_STRING(0, "horizon", commit_opts, horizon, "1y|3y|Nm",
+               "weigh commitments against the demand of this term, grown"),
+    OPT_STRING(0, "discount-rate", commit_opts, discount, "R",
+               "with --horizon: a year, for the NPV and the cost (default "
+               "0%)"),
     OPT__FORMAT_AND(commit_opts, format, "focus", "focus: the buys as FOCUS "
                     "1.2 Purchase rows; the others as for every command"),
     OPT_END(),
@@ -110,6 +133,13 @@ static int parse_opts(int argc, char **argv, commit_opts *o)
     if (o->risk && parse_risk(o->risk, &o->bound, &o->quantile, why,
                               sizeof why))
         return bad_input("--risk: %s", why);
+    if (o->horizon && parse_horizon(o->horizon, &o->months, why, sizeof why))
+        return bad_input("--horizon: %s", why);
+    if (o->discount && (fs_parse_fraction(o->discount, &o->rate, why,
+                                          sizeof why) ||
+                        !(o->rate >= 0 && o->rate < 1)))
+        return bad_input("--discount-rate: '%s' is not a rate a year from "
+                         "0%% to 100%% (e.g. 8%%)", o->discount);
     return -1;
 }
 
@@ -142,6 +172,16 @@ static int commit_solve(fs_store *s, const commit_opts *o, fs_error *err)
     in.problem.risk = o->has_risk;
     in.problem.risk_bound = o->bound;
     in.problem.risk_quantile = o->quantile;
+    in.problem.horizon_months = o->months;
+    in.problem.discount_rate = o->rate;
+    for (size_t r = 0; o->months && r < in.nruns; r++)
+        if ((double)in.hours[r] > 730.0 * o->months) {
+            fs_error_set(err, "commit: --horizon %s is shorter than run "
+                         "%ld (%zu hours)", o->horizon, in.run_ids[r],
+                         in.hours[r]);
+            fs_commit_inputs_free(&in);
+            return FS_EXIT_FAIL;
+        }
     int rc = fs_pf_solve(&in.problem, o->lp, &sol, why, sizeof why);
     if (rc)
         fs_error_set(err, "commit: %s", why);

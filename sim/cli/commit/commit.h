@@ -26,6 +26,8 @@ typedef struct fs_commit_inputs {
     double *roi_cost;                 /* [run]: sum over pools of roi's
                                          best one-pool answer */
     double *on_demand_cost;           /* [run]: all on demand */
+    double *growth;                   /* [run]: the rate it drew, a month
+                                         (store: fs_store_run_growth) */
     fs_pf_problem problem;
 } fs_commit_inputs;
 

@@ -19,6 +19,7 @@
 
 #include "models/purchase/roi.h"
 #include "sim/app/roi_run.h"
+#include "sim/store/store_query.h"
 
 #define QUERIES (FS_COMMIT_OPTIONS + FS_PF_PLANS)
 
@@ -208,13 +209,14 @@ static int alloc_inputs(fs_commit_inputs *in, size_t n, size_t total)
     in->hours = calloc(n, sizeof *in->hours);
     in->roi_cost = calloc(n, sizeof *in->roi_cost);
     in->on_demand_cost = calloc(n, sizeof *in->on_demand_cost);
+    in->growth = calloc(n + 1, sizeof *in->growth);
     in->pool_names = calloc(total + 1, sizeof *in->pool_names);
     in->group_names = calloc(total + 1, sizeof *in->group_names);
     in->pools = calloc(total + 1, sizeof *in->pools);
     in->options = calloc(total * FS_COMMIT_OPTIONS + 1,
                          sizeof *in->options);
     return in->run_ids && in->hours && in->roi_cost && in->on_demand_cost &&
-           in->pool_names && in->group_names && in->pools && in->options
+           in->growth && in->pool_names && in->group_names && in->pools && in->options
            ? 0 : -1;
 }
 
@@ -250,6 +252,9 @@ int fs_commit_inputs_read(fs_store *s, char *const *runs, size_t n,
         in->run_ids[r] = ids[r];
         in->hours[r] = pd[r][0].hours;
         rc = read_run(s, in, r, pd[r], pn[r], err);
+        fs_run_growth g;
+        if (rc == 0 && !(rc = fs_store_run_growth(s, ids[r], &g, err)))
+            in->growth[r] = g.rate;   /* commit --horizon grows by it */
     }
     if (rc == 0 && fill_demand(in, pd, pn))
         rc = fs_error_set(err, "out of memory");
@@ -260,7 +265,7 @@ int fs_commit_inputs_read(fs_store *s, char *const *runs, size_t n,
     free(ids);
     in->problem = (fs_pf_problem){in->npools, in->noptions, in->nruns,
         in->pools, in->options, in->hours,
-        (const double *const *)in->demand, 0, 0, 1};
+        (const double *const *)in->demand, 0, 0, 1, .growth = in->growth};
     return rc ? -1 : 0;
 }
 
@@ -273,6 +278,7 @@ void fs_commit_inputs_free(fs_commit_inputs *in)
     free(in->hours);
     free(in->roi_cost);
     free(in->on_demand_cost);
+    free(in->growth);
     free(in->pool_names);
     free(in->group_names);
     free(in->pools);

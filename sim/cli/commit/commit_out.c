@@ -42,11 +42,43 @@ typedef struct out_cost {
 
 static const char *const upfronts[] = {"none", "partial", "all"};
 
-/* Mean over the runs of group g's (or, g == SIZE_MAX, the plan-eligible
- * pools' of plan t) demand in instance-hours. */
-static double demand_hours(const fs_commit_inputs *in, size_t g, int t)
+/* With --horizon: the same over the horizon's slots, from the solution
+ * (each pool's demand is what it got reserved, from plans and on demand). */
+static double horizon_demand(const fs_commit_inputs *in,
+                             const fs_pf_solution *s, size_t g, int t)
 {
     double sum = 0;
+    for (size_t q = 0; q < in->npools; q++) {
+        if (g == (size_t)-1 ? isnan(in->pools[q].plan_rate[t])
+                            : in->pools[q].group != g)
+            continue;
+        sum += s->pool_reserved_hours[q] + s->pool_on_demand_hours[q];
+        for (int k = 0; k < FS_PF_PLANS; k++)
+            sum += s->pool_plan_hours[q * FS_PF_PLANS + k];
+    }
+    return sum;
+}
+
+/* The hours a commitment is weighed over: the horizon's, else a run's
+ * (the mean over the runs). */
+static double span_hours(const fs_commit_inputs *in)
+{
+    double hours = 0;
+    if (in->problem.horizon_months)
+        return 730.0 * in->problem.horizon_months;
+    for (size_t r = 0; r < in->nruns; r++)
+        hours += (double)in->hours[r] / (double)in->nruns;
+    return hours;
+}
+
+/* Mean over the runs of group g's (or, g == SIZE_MAX, the plan-eligible
+ * pools' of plan t) demand in instance-hours. */
+static double demand_hours(const fs_commit_inputs *in,
+                           const fs_pf_solution *s, size_t g, int t)
+{
+    double sum = 0;
+    if (in->problem.horizon_months)
+        return horizon_demand(in, s, g, t);
     for (size_t r = 0; r < in->nruns; r++)
         for (size_t q = 0; q < in->npools; q++) {
             int in_scope = g == (size_t)-1
@@ -62,15 +94,13 @@ static size_t reserved_rows(const fs_commit_inputs *in,
                             const fs_pf_solution *s, out_row *rows)
 {
     size_t n = 0;
-    double hours = 0;   /* mean hours of a run */
-    for (size_t r = 0; r < in->nruns; r++)
-        hours += (double)in->hours[r] / (double)in->nruns;
+    double hours = span_hours(in);
     for (size_t o = 0; o < in->noptions; o++) {
         const fs_pf_option *op = &in->options[o];
         if (s->count[o] <= 0)
             continue;
         out_row *w = &rows[n++];
-        double k = (double)s->count[o], dh = demand_hours(in, op->group, 0);
+        double k = (double)s->count[o], dh = demand_hours(in, s, op->group, 0);
         *w = (out_row){fs_purchase_committing(FS_COMMIT_COUNT)->name, "", op->term_months == 36 ? "3y" : "1y",
                        upfronts[op->upfront_kind], k, k * op->hourly,
                        k * op->upfront, s->option_used[o],
@@ -104,9 +134,8 @@ static size_t plan_rows(const fs_commit_inputs *in, const fs_pf_solution *s,
             covered += hq;
             dollars += usd;
         }
-        double hours = 0, dh = demand_hours(in, (size_t)-1, t);
-        for (size_t r = 0; r < in->nruns; r++)
-            hours += (double)in->hours[r] / (double)in->nruns;
+        double hours = span_hours(in), dh = demand_hours(in, s, (size_t)-1,
+                                                         t);
         *plan = (out_row){fs_purchase_committing(FS_COMMIT_SPEND)->name,
                           "any eligible pool", term, "none",
                           NAN, s->plan[t], 0, covered, dollars, dh > 0 ? covered / dh : NAN,
@@ -137,6 +166,29 @@ static void unused_shares(const fs_pf_solution *s, size_t n, double *out)
                  ? s->run_unused[r] / s->run_committed[r] : 0;
 }
 
+/* With --horizon: the horizon, the rate, the program's size, and each
+ * term's NPV and break-even month where one was bought. */
+static size_t horizon_lines(const fs_commit_inputs *in,
+                            const fs_pf_solution *s, out_cost *c)
+{
+    static const char *const npv[] = {"npv_1y", "npv_3y"};
+    static const char *const be[] = {"breakeven_month_1y",
+                                     "breakeven_month_3y"};
+    size_t k = 0;
+    c[k++] = (out_cost){"horizon_months", in->problem.horizon_months};
+    c[k++] = (out_cost){"discount_rate", in->problem.discount_rate};
+    c[k++] = (out_cost){"growth_mean", gsl_stats_mean(in->growth, 1,
+                                                      in->nruns)};
+    c[k++] = (out_cost){"slots", (double)s->slots};
+    for (int t = 0; t < FS_PF_PLANS; t++) {
+        if (!isnan(s->term_npv[t]))
+            c[k++] = (out_cost){npv[t], s->term_npv[t]};
+        if (!isnan(s->term_breakeven[t]))
+            c[k++] = (out_cost){be[t], s->term_breakeven[t]};
+    }
+    return k;
+}
+
 /* The cost lines: the expected total, its parts, the spread, the
  * alternatives and the risk.  Returns how many. */
 static size_t cost_lines(const fs_commit_inputs *in, const fs_pf_solution *s,
@@ -144,7 +196,9 @@ static size_t cost_lines(const fs_commit_inputs *in, const fs_pf_solution *s,
 {
     size_t n = in->nruns, k = 0;
     double total = gsl_stats_mean(s->run_cost, 1, n);
-    double od = gsl_stats_mean(in->on_demand_cost, 1, n);
+    int long_view = in->problem.horizon_months > 0;
+    double od = gsl_stats_mean(long_view ? s->run_all_on_demand
+                                         : in->on_demand_cost, 1, n);
     double roi = gsl_stats_mean(in->roi_cost, 1, n);
     unused_shares(s, n, shares);
     c[k++] = (out_cost){"expected_total", total};
@@ -155,9 +209,11 @@ static size_t cost_lines(const fs_commit_inputs *in, const fs_pf_solution *s,
     c[k++] = (out_cost){"p50", quantile(s->run_cost, n, 0.50)};
     c[k++] = (out_cost){"p90", quantile(s->run_cost, n, 0.90)};
     c[k++] = (out_cost){"all_on_demand", od};
-    c[k++] = (out_cost){"roi_per_pool_sum", roi};
+    if (!long_view)   /* roi answers over the run's hours only */
+        c[k++] = (out_cost){"roi_per_pool_sum", roi};
     c[k++] = (out_cost){"saving_vs_on_demand", od - total};
-    c[k++] = (out_cost){"saving_vs_roi", roi - total};
+    if (!long_view)
+        c[k++] = (out_cost){"saving_vs_roi", roi - total};
     c[k++] = (out_cost){"unused_share_p90", quantile(shares, n, 0.90)};
     c[k++] = (out_cost){"unused_share_max", quantile(shares, n, 1.0)};
     if (in->problem.risk) {
@@ -166,6 +222,8 @@ static size_t cost_lines(const fs_commit_inputs *in, const fs_pf_solution *s,
         c[k++] = (out_cost){"unused_share_at_risk_quantile",
                             quantile(shares, n, in->problem.risk_quantile)};
     }
+    if (long_view)
+        k += horizon_lines(in, s, c + k);
     return k;
 }
 
@@ -272,7 +330,7 @@ void fs_commit_print(FILE *out, int fmt, const fs_commit_inputs *in,
     size_t cap = in->noptions + FS_PF_PLANS * (in->npools + 1) + 1;
     out_row *rows = calloc(cap, sizeof *rows);
     double *shares = calloc(in->nruns, sizeof *shares);
-    out_cost costs[20];
+    out_cost costs[32];
     if (!rows || !shares) {
         free(rows);
         free(shares);

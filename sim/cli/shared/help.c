@@ -483,7 +483,7 @@ const char *fs_help_text(const char *topic)
     static const struct { const char *topic, *text; } texts[] = {
         {"run", run_help}, {"sweep", sweep_help}, {"runs", runs_help}, {"compare", compare_help},
         {"rm", rm_help}, {"import", import_help}, {"merge", merge_help}, {"roi", roi_help},
-        {"commit", fs_commit_help},
+        {"commit", fs_commit_help}, {"forecast", fs_forecast_help},
         {"catalog", catalog_help}, {"fit", fit_help}, {"plan", plan_help},
         {"calibrate", calibrate_help},
         {"export", export_help}, {"plot", NULL},

@@ -39,5 +39,6 @@ const char *fs_help_text(const char *topic);
 
 /* `fleetsim help commit` (help_commit.c). */
 extern const char fs_commit_help[];
+extern const char fs_forecast_help[];
 
 #endif

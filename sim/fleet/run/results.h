@@ -99,6 +99,8 @@ typedef struct fs_latency_row {
     double slo_s;               /* NaN when the workload has no SLO */
     double slo_attainment;      /* fraction of completed within slo_s; NaN if none */
     double ttft_p50_s, ttft_p99_s, tpot_p50_s, tpot_p99_s;  /* NaN = NULL */
+    double growth_mean, growth_spread;  /* growth = G ± S, a month; 0: none */
+    double growth;              /* the rate this replication drew */
     fs_llm_row llm;             /* service = llm(...) only (is_llm) */
 } fs_latency_row;
 

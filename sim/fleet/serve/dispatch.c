@@ -95,6 +95,25 @@ static int bind_discipline(fs_workload *w, fs_servers *p, fs_error *err)
     return 0;
 }
 
+/* The replication's growth rate: `growth = G ± S` draws it from its own
+ * stream ("growth:NAME"), so the other streams, and every run without a
+ * spread, are as before.  -1 out of memory. */
+static int draw_growth(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
+                       unsigned replication)
+{
+    w->growth = c->growth;
+    if (!(c->growth_spread > 0))
+        return 0;
+    char source[FS_NAME_MAX + 16];
+    snprintf(source, sizeof source, "growth:%s", c->name);
+    gsl_rng *r = fs_rng_new(sim->sc->seed, replication, source);
+    if (!r)
+        return -1;
+    w->growth = fs_growth_draw(c->growth, c->growth_spread, r);
+    gsl_rng_free(r);
+    return 0;
+}
+
 int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
                      fs_servers *const *pools, unsigned replication,
                      fs_error *err)
@@ -144,12 +163,14 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
     snprintf(skey, sizeof skey, "%s.statuses", c->section);
     char gkey[FS_NAME_MAX + 24];
     snprintf(gkey, sizeof gkey, "%s.growth", c->section);
+    if (draw_growth(w, sim, c, replication))
+        return fs_error_set(err, "out of memory");
     fs_arrivals_spec spec = {
         .call = &c->arrivals, .file = e->file, .line = e->line, .key = key,
         .base_dir = fs_config_entry_dir(e, sim->sc->dir), .horizon_s = sim->sc->horizon_s,
         .start_hour = sim->sc->start_hour, .rate_scale = c->rate_scale,
         .repeat = c->repeat, .bad_rows = c->bad_rows, .rng = w->arrival_rng,
-        .growth = c->growth,
+        .growth = w->growth,
         .growth_key = {c->growth_entry ? c->growth_entry->value : NULL,
                        c->growth_entry ? c->growth_entry->file : NULL, gkey,
                        c->growth_entry ? c->growth_entry->line : 0},

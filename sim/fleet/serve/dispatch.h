@@ -48,6 +48,8 @@ struct fs_workload {
     fs_sim *sim;
     fs_arrivals *arrivals;
     gsl_rng *arrival_rng, *service_rng;
+    double growth;          /* this replication's growth a month: the
+                               rate drawn for `growth = G ± S`, else G */
     fs_arrival next;
     int lane;               /* the engine lane of its next arrival, or -1 */
     fs_handler on_arrive;   /* its arrivals' handler: through the queue and

@@ -280,6 +280,9 @@ int fs_collect_latency(fs_world *world)
         long counted = warm ? w->measured : w->completed;
         row->count = counted;
         row->arrivals = w->arrived;
+        row->growth_mean = w->conf->growth;
+        row->growth_spread = w->conf->growth_spread;
+        row->growth = w->growth;
         row->dropped = w->dropped;
         row->unfinished = fs_workload_unfinished(w);
         row->mean_s = fs_hist_mean(&w->latency);
