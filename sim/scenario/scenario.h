@@ -145,6 +145,15 @@ typedef struct fs_training_conf {
     double checkpoint_cost, restore_cost;
     double fallback_after;        /* 0: every pool of its list at once */
     int span_instances;           /* a job may spread over instances */
+    /* What checkpoints cost beside the GPU hour (scenario_storage.c): a
+     * checkpoint's GB (0: not priced; model = derives it), how long each
+     * is kept, where a restore reads it from (FS_TRANSFER_*), and per
+     * pool of the workload's list its provider's object-storage $ per
+     * GB-month and transfer $ per GB (or storage_price/transfer_price) */
+    double checkpoint_gb, checkpoint_retention;
+    int checkpoint_transfer;
+    double storage_usd_gb_month[FS_MAX_POOLS_PER_WORKLOAD];
+    double transfer_usd_gb[FS_MAX_POOLS_PER_WORKLOAD];
 } fs_training_conf;
 
 typedef struct fs_workload_conf {

@@ -32,7 +32,7 @@
 const char *const fs_store_child_tables[] = {
     "cost_monthly", "latency", "utilization", "job", "pool",
     "cost_allocation", "interruption", "slice_utilization", "prefix_cache",
-    "spec_decode", NULL,
+    "spec_decode", "cost_extra", "budget", NULL,
     "kv_transfer", NULL,
 };
 
@@ -88,6 +88,10 @@ static const struct required {
     { "table", "slice_utilization", "run_id, pool, profile, slices_per_gpu,"
       " compute_share, slice_hours, busy_hours, utilization,"
       " idle_cost_usd, sm_share" },
+    { "table", "cost_extra", "run_id, month, pool, workload, category,"
+      " item, count, quantity, unit, unit_price_usd, cost_usd, tags" },
+    { "table", "budget", "run_id, scope, source, limit_usd, spend_usd,"
+      " overrun_usd" },
     { "view", "run_summary", NULL },     /* fs_summary_columns */
 };
 
