@@ -43,6 +43,12 @@ static const fs_key_doc scenario_keys[] = {
     {"models", "path", NULL, "your own LLMs: a CSV with models.csv's "
      "columns, looked up before the catalog's models by llm(model=...)"},
     {"description", "text", NULL, "ignored; for people"},
+    {"budget", "AMOUNT/month", NULL,
+     "the whole run's budget, dollars per 730-hour month: run exits 3 "
+     "when the run rate (GPU bill, storage and transfer) is over it"},
+    {"budgets", "TAG:VALUE=AMOUNT/month, ...", NULL,
+     "budgets per tag (team:ml=8000/month): the cost_allocation and "
+     "cost_extra rows carrying the tag, as a 730-hour run rate"},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -97,7 +97,8 @@ static int parse_scenario_section(fs_scenario *sc, fs_error *err,
         fs_rd_double(&rd, "metrics_interval", fs_parse_duration, 300,
                      &sc->metrics_interval) ||
         fs_rd_double(&rd, "warmup", fs_parse_duration, 0, &sc->warmup_s) ||
-        fs_scenario_parse_timezone(&rd, sc))
+        fs_scenario_parse_timezone(&rd, sc) ||
+        fs_scenario_parse_budgets(&rd, sc))
         return -1;
     sc->seed = (unsigned long)seed;
     if (sc->horizon_s <= 0)

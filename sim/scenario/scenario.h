@@ -15,6 +15,7 @@
 #include "sim/base/names.h"
 #include "sim/base/tags.h"
 #include "models/catalog/catalog.h"
+#include "models/purchase/budget.h"
 #include "models/dist/interruption.h"
 #include "models/llm/llm.h"
 #include "models/llm/mig.h"
@@ -233,6 +234,10 @@ typedef struct fs_scenario {
                                      models (scenario_llm_engine.c) */
     fs_mig_catalog *mig;          /* owned; read when a pool sets mig */
     char mig_csv[4096];           /* beside gpus.csv, else the installed */
+    /* budget = and budgets = (scenario_budget.c): [0] the whole run's
+     * (limit 0: none), then the tags' */
+    fs_budget budgets[FS_BUDGETS_MAX];
+    int nbudgets;
 } fs_scenario;
 
 /* Loads path, applies the --set assignments in order, and validates.

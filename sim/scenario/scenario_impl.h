@@ -69,6 +69,8 @@ int fs_scenario_refuse_keys(fs_reader *rd, int training);
  * jobs' durations rescaled to the pools' GPU). */
 int fs_scenario_training_model(fs_reader *rd, fs_scenario *sc,
                                fs_workload_conf *w);
+/* scenario_budget.c: budget = and budgets = of [scenario]. */
+int fs_scenario_parse_budgets(fs_reader *rd, fs_scenario *sc);
 /* scenario_storage.c: a training workload's checkpoint size, retention
  * and transfer, and each of its pools' storage and transfer prices. */
 int fs_scenario_training_storage(fs_reader *rd, fs_scenario *sc,
