@@ -83,6 +83,34 @@ expect_eq "$(line 'storage and transfer')|$(line 'GPU bill (above)')|$(line 'tot
     "21.70|24.00|45.70" "summary: storage and transfer, GPU bill, total"
 expect_eq "$(awk -v a="$(line 'storage and transfer')" -v b="$(line 'GPU bill (above)')" -v t="$(line 'total with storage and transfer')" 'BEGIN { print (a + b == t) }')" 1 "the summary's parts add up"
 expect_eq "$(sql "$DB" "SELECT printf('%.2f', sum(cost_usd)) FROM cost_extra WHERE run_id = 1")" "$(line 'storage and transfer')" "the rows add up to the line"
+# FOCUS 1.2: the two lines as Storage and Networking usage rows, each its
+# unit price x quantity to the cent; the export adds up to the bill plus
+# the lines
+expect_exit 0 "export focus" -- "$FLEETSIM" export --db "$DB" --format focus --out focus.csv 1
+expect_exit 0 "FOCUS storage and networking rows" -- python3 - focus.csv "$(hand 140 5 "$s")" "$(hand 140 2 "$z")" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+x = {r["ServiceCategory"]: r for r in rows if r["ServiceCategory"] != "Compute"}
+want = {"Storage": ("Object Storage", "GB-Month", "700.000000", "0.023000", sys.argv[2], "Amazon Simple Storage Service"),
+        "Networking": ("Network Connectivity", "GB", "280.000000", "0.020000", sys.argv[3], "AWS Data Transfer")}
+bad = []
+for cat, (sub, unit, q, p, cost, svc) in want.items():
+    r = x.get(cat)
+    got = r and (r["ServiceSubcategory"], r["PricingUnit"], r["PricingQuantity"], r["ListUnitPrice"], r["BilledCost"], r["ServiceName"])
+    if got != (sub, unit, q, p, cost, svc):
+        bad.append("%s: %r" % (cat, got))
+    elif not (r["ChargeCategory"] == "Usage" and r["PricingCategory"] == "Standard" and r["ConsumedUnit"] == unit
+              and r["EffectiveCost"] == r["ListCost"] == r["ContractedCost"] == cost
+              and round(float(p) * float(q), 2) == float(cost) and r["x_Pool"] == "spot"):
+        bad.append("%s: columns %r" % (cat, r))
+total = sum(round(float(r["BilledCost"]) * 100) for r in rows)
+if total != 2400 + 1610 + 560:
+    bad.append("sum(BilledCost) %d cents, expected $24.00 + $16.10 + $5.60" % total)
+for b in bad: print("FAIL", b)
+sys.exit(1 if bad else 0)
+PY
+cat "$TMP/out"
+
 # GCP's published prices on the same hand counts
 expect_exit 0 "on gcp" -- "$FLEETSIM" run ckpt.ini --db "$DB" --quiet --set pool.spot.instance=gcp:g2-standard-4
 gs=$(price gcp storage_usd_gb_month); gz=$(price gcp transfer_zone_usd_gb)

@@ -129,6 +129,15 @@ static const struct {
         " FROM run_summary WHERE run_id = ?1"},
     [FS_Q_LATENCY_COLUMNS] = {"the latency table",
         "SELECT name, type FROM pragma_table_info('latency')"},
+    [FS_Q_EXTRAS] = {"the storage and transfer costs",
+        "SELECT month, pool, workload, category, item, count, quantity,"
+        " unit, unit_price_usd, cost_usd, tags,"
+        " (SELECT p.instance_type FROM pool p WHERE p.run_id = x.run_id"
+        "  AND p.pool = x.pool) FROM cost_extra x WHERE run_id = ?1"
+        " ORDER BY month, pool, workload, item"},
+    [FS_Q_BUDGETS] = {"the budgets",
+        "SELECT scope, source, limit_usd, spend_usd, overrun_usd FROM budget"
+        " WHERE run_id = ?1 ORDER BY rowid"},
 };
 
 /* Binds the parameters st names (?1, ?2, ?3) from a. */

@@ -66,6 +66,12 @@ typedef enum fs_query {
                              * slo_attainment, requests_unfinished,
                              * unfinished_share */
     FS_Q_LATENCY_COLUMNS,   /* the latency table's columns: name, type */
+    FS_Q_EXTRAS,            /* cost_extra rows: month, pool, workload,
+                             * category, item, count, quantity, unit,
+                             * unit_price_usd, cost_usd, tags, the pool's
+                             * instance_type; by month, pool, workload */
+    FS_Q_BUDGETS,           /* budget rows: scope, source, limit_usd,
+                             * spend_usd, overrun_usd */
     FS_QUERIES
 } fs_query;
 
