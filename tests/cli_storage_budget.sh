@@ -125,6 +125,13 @@ expect_eq "$(sql "$DB" "SELECT scope || '|' || limit_usd || '|' || printf('%.2f'
     "team:ml|100.0|695.02|595.02" "stored: 45.70 x 730 / 48 = 695.02, over by 595.02"
 expect_exit 3 "--budget breached" -- "$FLEETSIM" run ckpt.ini --db "$DB" --budget 500
 expect_in "$TMP/out" "| whole run (--budget) | \$500.00 | \$695.02 | **\$195.02** (39.0% over) |" "--budget's row"
+# the report: the lines with the bill and their total (adding up), and
+# the budget exceeded among the risks
+expect_exit 0 "report" -- "$FLEETSIM" report --db "$DB" --out review.md 3
+expect_in review.md "| ckpt | checkpoint-storage (Storage, 5) | ft on spot | 2026-01 | 700.0 GB-Month | \$0.023 per GB-Month | \$16.10 |" "report: the storage line"
+expect_eq "$(awk -F' [|] ' '/^[|] ckpt [|] (storage and transfer|GPU bill|total with)/ { gsub(/[$, |]/, "", $NF); print $NF }' review.md | tr '\n' ' ')" \
+    "21.70 24.00 45.70 " "report: storage and transfer + GPU bill = total"
+expect_in review.md "Budget exceeded: run ckpt, tag team:ml: \$695.02 a month (730-hour run rate) against a budget of \$100.00, over by \$595.02" "report: the breach among the risks"
 expect_exit 0 "--budget within" -- "$FLEETSIM" run ckpt.ini --db "$DB" --budget 1000/month
 checks=$((checks + 1)); ! grep -q "budget check" "$TMP/out" || fail "no Markdown when within"
 expect_in "$TMP/out" "whole run (--budget)" "the summary lists the budget within"
