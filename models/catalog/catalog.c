@@ -320,15 +320,13 @@ fs_catalog *fs_catalog_load(const char *gpus_csv, const char *instances_csv,
         fs_error_set(err, "out of memory");
         return NULL;
     }
-    char commit[4096], storage[4096];
+    char commit[4096];
     const char *slash = strrchr(instances_csv, '/');
-    int dir = slash ? (int)(slash - instances_csv + 1) : 0;
-    snprintf(commit, sizeof commit, "%.*scommitments.csv", dir, instances_csv);
-    snprintf(storage, sizeof storage, "%.*sstorage.csv", dir, instances_csv);
+    snprintf(commit, sizeof commit, "%.*scommitments.csv",
+             slash ? (int)(slash - instances_csv + 1) : 0, instances_csv);
     if (load_gpus(c, gpus_csv, err) ||
         load_instances(c, instances_csv, err) ||
-        fs_catalog_load_commitments(c, commit, err) ||
-        fs_catalog_load_storage(c, storage, err)) {
+        fs_catalog_load_commitments(c, commit, err)) {
         fs_catalog_free(c);
         return NULL;
     }

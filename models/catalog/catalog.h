@@ -114,12 +114,15 @@ typedef struct fs_catalog {
     size_t ngpus;
     fs_instance_type *inst;
     size_t ninst;
-    fs_storage_price *storage;    /* storage.csv beside instances.csv */
+    fs_storage_price *storage;    /* storage.csv beside instances.csv
+                                     (fs_catalog_load_storage) */
     size_t nstorage;
 } fs_catalog;
 
-/* storage.csv (path; an absent file is no error) into c->storage.  0, or
- * -1 with "path:line: column: why". */
+/* storage.csv (path; an absent file is no error) into c->storage: the
+ * scenario loads it beside instances.csv (fs_catalog_load does not: the
+ * reader uses catalog.c's loader).  0, or -1 with "path:line: column:
+ * why". */
 int fs_catalog_load_storage(fs_catalog *c, const char *path, fs_error *err);
 /* The provider's storage prices; NULL when storage.csv has none. */
 const fs_storage_price *fs_catalog_storage(const fs_catalog *c,

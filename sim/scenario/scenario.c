@@ -525,6 +525,13 @@ static int load_config(fs_scenario *sc, const char *path, char *const *sets,
     sc->catalog = fs_catalog_load(gpus_csv, inst_csv, err);
     if (!sc->catalog)
         return -1;
+    /* the published storage and transfer prices, beside instances.csv */
+    char storage[4200];
+    const char *slash = strrchr(inst_csv, '/');
+    snprintf(storage, sizeof storage, "%.*sstorage.csv",
+             slash ? (int)(slash - inst_csv + 1) : 0, inst_csv);
+    if (fs_catalog_load_storage(sc->catalog, storage, err))
+        return -1;
     fs_scenario_llm_catalog_path(sc, gpus_csv);
     fs_scenario_mig_path(sc, gpus_csv);
     return 0;
