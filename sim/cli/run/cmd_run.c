@@ -46,10 +46,9 @@ static int take_budget(const char *cmd, const char *opt, const char *v,
                        void *base)
 {
     char why[256];
-    if (fs_budget_parse_amount(v, &((run_options *)base)->budget, why,
-                               sizeof why))
-        return fs_usage_error(cmd, "%s %s", opt, why);
-    return 0;
+    run_options *o = base;
+    return fs_budget_parse_amount(v, &o->budget, why, sizeof why)
+               ? fs_usage_error(cmd, "%s %s", opt, why) : FS_EXIT_OK;
 }
 
 const fs_option fs_options_run[] = {
