@@ -363,6 +363,7 @@ void fs_catalog_free(fs_catalog *c)
         return;
     free(c->gpus);
     free(c->inst);
+    free(c->storage);
     free(c);
 }
 

@@ -99,12 +99,45 @@ typedef struct fs_instance_type {
     char network_source[160];
 } fs_instance_type;
 
+/* Where a restore or a weights pull reads from, for its transfer price:
+ * the same zone (nothing to pay), another zone of the region, another
+ * region, another cloud (the internet). */
+enum { FS_TRANSFER_NONE, FS_TRANSFER_ZONE, FS_TRANSFER_REGION,
+       FS_TRANSFER_INTERNET, FS_TRANSFER_N };
+
+/* One provider's published object-storage and data-transfer prices
+ * (storage.csv, catalog_storage.c): $ per GB-month stored, $ per GB moved
+ * for each FS_TRANSFER_* (index 0, none, is 0). */
+typedef struct fs_storage_price {
+    char provider[16];
+    double storage_gb_month;
+    double transfer_gb[FS_TRANSFER_N];
+    char region[32];
+    char as_of[16];
+    char source[256];
+    char transfer_source[512];
+} fs_storage_price;
+
 typedef struct fs_catalog {
     fs_gpu *gpus;
     size_t ngpus;
     fs_instance_type *inst;
     size_t ninst;
+    fs_storage_price *storage;    /* storage.csv beside instances.csv
+                                     (fs_catalog_load_storage) */
+    size_t nstorage;
 } fs_catalog;
+
+/* storage.csv (path; an absent file is no error) into c->storage: the
+ * scenario loads it beside instances.csv (fs_catalog_load does not: the
+ * reader uses catalog.c's loader).  0, or -1 with "path:line: column:
+ * why". */
+int fs_catalog_load_storage(fs_catalog *c, const char *path, fs_error *err);
+/* The provider's storage prices; NULL when storage.csv has none. */
+const fs_storage_price *fs_catalog_storage(const fs_catalog *c,
+                                           const char *provider);
+/* "none", "zone", "region", "internet" */
+extern const char *const fs_transfer_names[FS_TRANSFER_N + 1];
 
 /* Loads both files, and commitments.csv from the directory of
  * instances_csv when it is there (one row per instance x term x option,

@@ -10,6 +10,8 @@
 #define FS_EXIT_OK 0
 #define FS_EXIT_FAIL 1
 #define FS_EXIT_USAGE 2
+/* run: every replication stored, and one is over a budget (budget_run.h) */
+#define FS_EXIT_BUDGET 3
 
 /* Prints "fleetsim: message" on stderr; returns FS_EXIT_FAIL. */
 int fs_fail(const char *msg);

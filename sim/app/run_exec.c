@@ -15,6 +15,7 @@
  * among processes (the parent of run -j removes it once its workers are
  * done). */
 #include "sim/app/run_exec.h"
+#include "sim/app/budget_run.h"
 #include "sim/app/app_msg.h"
 #include "sim/scenario/scenario.h"
 #include "sim/fleet/world/world.h"
@@ -84,6 +85,15 @@ static void report_kept(const fs_run_spec *o, const fs_keeper *keep,
     fputs("` copies it in\n", stderr);
 }
 
+/* Whether a budget row of res is exceeded. */
+static int over_budget(const fs_results *res)
+{
+    for (size_t i = 0; i < res->nbudgets; i++)
+        if (res->budgets[i].overrun_usd > 0)
+            return 1;
+    return 0;
+}
+
 /* Stores one finished replication, or keeps it aside, and reports it.
  * Returns 0 when stored, 1 when kept, -1 when it could be neither. */
 static int store_replication(const fs_run_spec *o, fs_store *store,
@@ -108,6 +118,8 @@ static int store_replication(const fs_run_spec *o, fs_store *store,
     } else if (o->output == FS_RUN_IDS && !where) {
         printf("%ld\n", id);
     }
+    if (o->budget_exit && over_budget(res))
+        fs_budget_markdown(stdout, res, id);
     if (o->stored)
         o->stored(o->stored_ctx, id, res->replication, where > 0);
     return where;
@@ -154,7 +166,8 @@ static int simulate(const fs_run_spec *o, const fs_scenario *sc, unsigned r,
     double t0 = fs_wall_seconds();
     iso_now(res->started_at, sizeof res->started_at);
     int rc = fs_sim_run_hooked(sc, r, &hooks, res, err);
-    if (!rc && fs_run_pool_prices(sc, res))
+    if (!rc && (fs_run_pool_prices(sc, res) ||
+                fs_budget_run(sc, o->budget_usd, res) < 0))
         rc = fs_error_set(err, "out of memory");
     fs_progress_done(&ctx.prog, !rc, sc->horizon_s, (uint64_t)res->events);
     iso_now(res->finished_at, sizeof res->finished_at);
@@ -215,7 +228,7 @@ int fs_run_loaded(const fs_run_spec *o, fs_scenario *sc)
         fs_print_line("fleetsim: warning: ", sc->warnings[k]);
     fs_keeper keep;
     fs_keeper_init(&keep, o->db);
-    int rc = FS_EXIT_OK, kept = 0;
+    int rc = FS_EXIT_OK, kept = 0, over = 0;
     unsigned end = (unsigned)sc->replications;
     if (o->rep_count && o->rep_first + o->rep_count < end)
         end = o->rep_first + o->rep_count;
@@ -231,6 +244,7 @@ int fs_run_loaded(const fs_run_spec *o, fs_scenario *sc)
             /* a run that could be neither stored nor kept ends it */
             int where = store_replication(o, store, &keep, &res, wall);
             kept |= where > 0;
+            over |= over_budget(&res);
             rc = where < 0 ? FS_EXIT_FAIL : FS_EXIT_OK;
         }
         res.scenario_text = NULL;   /* owned by the scenario */
@@ -239,5 +253,6 @@ int fs_run_loaded(const fs_run_spec *o, fs_scenario *sc)
     fs_keeper_close(&keep);
     close_store(store, created);
     fs_scenario_free(sc);
-    return rc ? rc : kept ? FS_EXIT_FAIL : FS_EXIT_OK;
+    return rc ? rc : kept ? FS_EXIT_FAIL
+           : over && o->budget_exit ? FS_EXIT_BUDGET : FS_EXIT_OK;
 }

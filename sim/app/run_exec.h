@@ -49,6 +49,12 @@ typedef struct fs_run_spec {
      * file it created is removed again when it ends holding no run.  0 in
      * sweeps and run -j workers, which share the file with others. */
     int db_alone;
+    /* Budgets (budget_run.h): the command line's, dollars per 730-hour
+     * month (0: none), and whether a run over a budget prints its
+     * Markdown and makes the exit status FS_EXIT_BUDGET (run; sweep and
+     * plan store the verdict only). */
+    double budget_usd;
+    int budget_exit;
 } fs_run_spec;
 
 /* Runs every replication of the scenario.  Returns the exit status: 0

@@ -351,6 +351,7 @@ void fs_summary_print(FILE *out, const fs_results *r, long run_id,
             r->seed,
             r->replication, horizon, r->start_date, r->events, wall_s);
     print_costs(out, r);
+    fs_summary_print_extra(out, r);
     print_pools(out, r);
     print_energy(out, r);
     print_savings(out, r);

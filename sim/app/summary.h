@@ -37,6 +37,9 @@ void fs_month_days(const char *month, const char *start, double horizon,
 void fs_format_month(const char *month, const char *start, double horizon,
                      char *buf, size_t len);
 
+/* The costs beside the GPU hour and the budgets (summary_extra.c);
+ * nothing for a run without either. */
+void fs_summary_print_extra(FILE *out, const fs_results *r);
 /* The LLM serving lines (summary_llm.c); nothing without an llm
  * workload. */
 void fs_summary_print_llm(FILE *out, const fs_results *r);

@@ -43,6 +43,12 @@ static const fs_key_doc scenario_keys[] = {
     {"models", "path", NULL, "your own LLMs: a CSV with models.csv's "
      "columns, looked up before the catalog's models by llm(model=...)"},
     {"description", "text", NULL, "ignored; for people"},
+    {"budget", "AMOUNT/month", NULL,
+     "the whole run's budget, dollars per 730-hour month: run exits 3 "
+     "when the run rate (GPU bill, storage and transfer) is over it"},
+    {"budgets", "TAG:VALUE=AMOUNT/month, ...", NULL,
+     "budgets per tag (team:ml=8000/month): the cost_allocation and "
+     "cost_extra rows carrying the tag, as a 730-hour run rate"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -217,6 +223,20 @@ static const fs_key_doc workload_keys[] = {
      "training: time a checkpoint takes (the job makes no progress)"},
     {"restore_cost", "duration", "0s",
      "training: time a restarted job takes to load its checkpoint"},
+    {"checkpoint_size", "GB", "0 (not priced); with model =: its weights, "
+     "master weights and optimizer states",
+     "training: one checkpoint's size; each written is stored for "
+     "checkpoint_retention at the provider's object-storage price"},
+    {"checkpoint_retention", "duration", "730h (a month)",
+     "training: how long each checkpoint written is kept (billed as "
+     "GB-months in the month it is written)"},
+    {"checkpoint_transfer", "none|zone|region|internet", "none",
+     "training: where a restart restores its checkpoint from; each restore "
+     "moves checkpoint_size GB at the provider's price for that move"},
+    {"storage_price", "$ per GB-month", "the catalog's (storage.csv)",
+     "training: object-storage price of the checkpoints"},
+    {"transfer_price", "$ per GB", "the catalog's (storage.csv)",
+     "training: price of a GB a restore moves"},
     {"window", "window name", "its pools' schedule",
      "batch: the window its items wait for; its pools must have schedule = "
      "this window"},

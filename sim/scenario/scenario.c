@@ -87,7 +87,8 @@ static int parse_scenario_section(fs_scenario *sc, fs_error *err,
         fs_rd_double(&rd, "metrics_interval", fs_parse_duration, 300,
                      &sc->metrics_interval) ||
         fs_rd_double(&rd, "warmup", fs_parse_duration, 0, &sc->warmup_s) ||
-        fs_scenario_parse_timezone(&rd, sc))
+        fs_scenario_parse_timezone(&rd, sc) ||
+        fs_scenario_parse_budgets(&rd, sc))
         return -1;
     sc->seed = (unsigned long)seed;
     if (sc->horizon_s <= 0)
@@ -482,6 +483,13 @@ static int load_config(fs_scenario *sc, const char *path, char *const *sets,
         return -1;
     sc->catalog = fs_catalog_load(gpus_csv, inst_csv, err);
     if (!sc->catalog)
+        return -1;
+    /* the published storage and transfer prices, beside instances.csv */
+    char storage[4200];
+    const char *slash = strrchr(inst_csv, '/');
+    snprintf(storage, sizeof storage, "%.*sstorage.csv",
+             slash ? (int)(slash - inst_csv + 1) : 0, inst_csv);
+    if (fs_catalog_load_storage(sc->catalog, storage, err))
         return -1;
     fs_scenario_llm_catalog_path(sc, gpus_csv);
     fs_scenario_mig_path(sc, gpus_csv);

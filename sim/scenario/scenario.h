@@ -15,6 +15,7 @@
 #include "sim/base/names.h"
 #include "sim/base/tags.h"
 #include "models/catalog/catalog.h"
+#include "models/purchase/budget.h"
 #include "models/dist/interruption.h"
 #include "models/llm/llm.h"
 #include "models/llm/mig.h"
@@ -145,6 +146,15 @@ typedef struct fs_training_conf {
     double checkpoint_cost, restore_cost;
     double fallback_after;        /* 0: every pool of its list at once */
     int span_instances;           /* a job may spread over instances */
+    /* What checkpoints cost beside the GPU hour (scenario_storage.c): a
+     * checkpoint's GB (0: not priced; model = derives it), how long each
+     * is kept, where a restore reads it from (FS_TRANSFER_*), and per
+     * pool of the workload's list its provider's object-storage $ per
+     * GB-month and transfer $ per GB (or storage_price/transfer_price) */
+    double checkpoint_gb, checkpoint_retention;
+    int checkpoint_transfer;
+    double storage_usd_gb_month[FS_MAX_POOLS_PER_WORKLOAD];
+    double transfer_usd_gb[FS_MAX_POOLS_PER_WORKLOAD];
 } fs_training_conf;
 
 typedef struct fs_workload_conf {
@@ -226,6 +236,10 @@ typedef struct fs_scenario {
                                      models (scenario_llm_engine.c) */
     fs_mig_catalog *mig;          /* owned; read when a pool sets mig */
     char mig_csv[4096];           /* beside gpus.csv, else the installed */
+    /* budget = and budgets = (scenario_budget.c): [0] the whole run's
+     * (limit 0: none), then the tags' */
+    fs_budget budgets[FS_BUDGETS_MAX];
+    int nbudgets;
 } fs_scenario;
 
 /* Loads path, applies the --set assignments in order, and validates.

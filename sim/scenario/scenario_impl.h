@@ -69,6 +69,12 @@ int fs_scenario_refuse_keys(fs_reader *rd, int training);
  * jobs' durations rescaled to the pools' GPU). */
 int fs_scenario_training_model(fs_reader *rd, fs_scenario *sc,
                                fs_workload_conf *w);
+/* scenario_budget.c: budget = and budgets = of [scenario]. */
+int fs_scenario_parse_budgets(fs_reader *rd, fs_scenario *sc);
+/* scenario_storage.c: a training workload's checkpoint size, retention
+ * and transfer, and each of its pools' storage and transfer prices. */
+int fs_scenario_training_storage(fs_reader *rd, fs_scenario *sc,
+                                 fs_workload_conf *w);
 /* A pool serves workloads of one kind (inference or training) only. */
 int fs_scenario_check_pool_kinds(fs_reader *rd, const fs_scenario *sc,
                                  const fs_workload_conf *w);

@@ -130,6 +130,19 @@ static void zero_hint(const fs_llm_model *m, const fs_llm_training *t,
         }
 }
 
+/* A resumable checkpoint of the fine-tune, GB: every parameter's weight
+ * at its precision, its fp32 master copy and its optimizer states (Adam's
+ * m and v 8 bytes, 8-bit Adam's 2, SGD's momentum 4): what the job must
+ * save to go on where it stopped.  ZeRO shards it over the GPUs; the
+ * shards add up to the same. */
+static double checkpoint_gb(const fs_llm_model *m, const fs_llm_training *t)
+{
+    static const double opt[FS_OPT_COUNT] = {8, 2, 4};
+    double bytes = fs_precision_bytes(t->weights) +
+                   (t->master_weights ? 4 : 0) + opt[t->optimizer];
+    return m->params * bytes / 1e9;
+}
+
 /* Every pool's GPU holds the fine-tune; 0 or -1 with the message set. */
 static int check_fit(fs_reader *rd, const fs_config_entry *e,
                      const fs_scenario *sc, const fs_workload_conf *w,
@@ -203,6 +216,7 @@ int fs_scenario_training_model(fs_reader *rd, fs_scenario *sc,
                                                     t.checkpointing, 0);
         for (size_t i = 0; i < w->training.jobs.n; i++)
             w->training.jobs.jobs[i].duration_s *= scale;
+        w->training.checkpoint_gb = checkpoint_gb(m, &t);
         rc = 0;
     }
 out:

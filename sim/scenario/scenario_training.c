@@ -25,7 +25,9 @@ static const char *const inference_only[] = {
 
 static const char *const training_only[] = {
     "jobs", "checkpoint_interval", "checkpoint_cost", "restore_cost",
-    "span_instances", "fallback_after", NULL,   /* model: llm's too */
+    "span_instances", "fallback_after", "checkpoint_size",
+    "checkpoint_retention", "checkpoint_transfer", "storage_price",
+    "transfer_price", NULL,   /* model: llm's too */
 };
 
 int fs_scenario_refuse_keys(fs_reader *rd, int training)
@@ -161,5 +163,7 @@ int fs_scenario_parse_training(fs_reader *rd, fs_scenario *sc,
         return -1;
     w->slo_s = NAN;
     w->reference_gpu = sc->pools[w->pools[0]].gpu;
-    return fs_scenario_training_model(rd, sc, w);
+    if (fs_scenario_training_model(rd, sc, w))
+        return -1;
+    return fs_scenario_training_storage(rd, sc, w);
 }

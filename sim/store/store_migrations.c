@@ -390,6 +390,26 @@ static const char schema_v21[] =
     " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
     " workload TEXT, growth_mean REAL, growth_spread REAL, growth REAL);\n"
     "CREATE INDEX run_growth_run ON run_growth(run_id);\n";
+/* Version 22: costs beside the GPU hour, and budgets.  cost_extra: per
+ * month, pool and workload, a training workload's checkpoints stored
+ * (category Storage, GB-Month) or restored across zones, regions or
+ * clouds (Networking, GB), with the count, quantity, published unit price
+ * and cost, and the tags cost_allocation gives the pair.  budget: each
+ * budget a run was checked against (scope NULL: the whole run, else a
+ * tag KEY:VALUE), its limit per 730-hour month, the run's run rate in
+ * scope and the overrun (0 within).  Runs without either have no rows. */
+static const char schema_v22[] =
+    "CREATE TABLE cost_extra ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " month TEXT, pool TEXT, workload TEXT, category TEXT, item TEXT,"
+    " count INTEGER, quantity REAL, unit TEXT, unit_price_usd REAL,"
+    " cost_usd REAL, tags TEXT);\n"
+    "CREATE INDEX cost_extra_run ON cost_extra(run_id);\n"
+    "CREATE TABLE budget ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " scope TEXT, source TEXT, limit_usd REAL, spend_usd REAL,"
+    " overrun_usd REAL);\n"
+    "CREATE INDEX budget_run ON budget(run_id);\n";
 
 /* fs_schema_migrations[v]: user_version v -> v + 1. */
 const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
@@ -414,4 +434,5 @@ const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v19,
     schema_v20,
     schema_v21,
+    schema_v22,
 };

@@ -135,6 +135,15 @@ static const struct {
         " coalesce(l.arrivals, 0) FROM latency l LEFT JOIN run_growth g"
         " ON g.run_id = l.run_id AND g.workload = l.workload"
         " WHERE l.run_id = ?1 ORDER BY l.workload"},
+    [FS_Q_EXTRAS] = {"the storage and transfer costs",
+        "SELECT month, pool, workload, category, item, count, quantity,"
+        " unit, unit_price_usd, cost_usd, tags,"
+        " (SELECT p.instance_type FROM pool p WHERE p.run_id = x.run_id"
+        "  AND p.pool = x.pool) FROM cost_extra x WHERE run_id = ?1"
+        " ORDER BY month, pool, workload, item"},
+    [FS_Q_BUDGETS] = {"the budgets",
+        "SELECT scope, source, limit_usd, spend_usd, overrun_usd FROM budget"
+        " WHERE run_id = ?1 ORDER BY rowid"},
 };
 
 /* Binds the parameters st names (?1, ?2, ?3) from a. */

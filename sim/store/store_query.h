@@ -69,6 +69,12 @@ typedef enum fs_query {
     FS_Q_GROWTH,            /* every workload: workload, growth_mean,
                              * growth_spread, growth (0 without growth =),
                              * arrivals */
+    FS_Q_EXTRAS,            /* cost_extra rows: month, pool, workload,
+                             * category, item, count, quantity, unit,
+                             * unit_price_usd, cost_usd, tags, the pool's
+                             * instance_type; by month, pool, workload */
+    FS_Q_BUDGETS,           /* budget rows: scope, source, limit_usd,
+                             * spend_usd, overrun_usd */
     FS_QUERIES
 } fs_query;
 

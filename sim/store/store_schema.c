@@ -32,8 +32,8 @@
 const char *const fs_store_child_tables[] = {
     "cost_monthly", "latency", "utilization", "job", "pool",
     "cost_allocation", "interruption", "slice_utilization", "prefix_cache",
-    "run_growth", "spec_decode", NULL,
-    "kv_transfer", NULL,
+    "spec_decode", "kv_transfer", "run_growth", "cost_extra", "budget",
+    NULL,
 };
 
 /* What a run is written to and read from: each object with the columns
@@ -90,6 +90,10 @@ static const struct required {
     { "table", "slice_utilization", "run_id, pool, profile, slices_per_gpu,"
       " compute_share, slice_hours, busy_hours, utilization,"
       " idle_cost_usd, sm_share" },
+    { "table", "cost_extra", "run_id, month, pool, workload, category,"
+      " item, count, quantity, unit, unit_price_usd, cost_usd, tags" },
+    { "table", "budget", "run_id, scope, source, limit_usd, spend_usd,"
+      " overrun_usd" },
     { "view", "run_summary", NULL },     /* fs_summary_columns */
 };
 

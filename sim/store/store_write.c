@@ -401,6 +401,22 @@ static const col growth_cols[] = {
     LAT(COL_REAL, growth_spread), LAT(COL_REAL, growth),
 };
 
+/* cost_extra and budget (version 22). */
+#define EXTRA(kind, f) COL(fs_extra_row, kind, #f, f)
+static const col extra_cols[] = {
+    EXTRA(COL_TEXT, month), EXTRA(COL_TEXT, pool), EXTRA(COL_TEXT, workload),
+    EXTRA(COL_TEXT, category), EXTRA(COL_TEXT, item), EXTRA(COL_INT, count),
+    EXTRA(COL_REAL, quantity), EXTRA(COL_TEXT, unit),
+    EXTRA(COL_REAL, unit_price_usd), EXTRA(COL_REAL, cost_usd),
+    EXTRA(COL_TEXT, tags),
+};
+#define BUDGET(kind, f) COL(fs_budget_row, kind, #f, f)
+static const col budget_cols[] = {
+    BUDGET(COL_TEXT, scope), BUDGET(COL_TEXT, source),
+    BUDGET(COL_REAL, limit_usd), BUDGET(COL_REAL, spend_usd),
+    BUDGET(COL_REAL, overrun_usd),
+};
+
 /* In the order a run is written (and was, table by table, before). */
 static const table tables[] = {
     {"cost_monthly", cost_cols, NCOLS(cost_cols),
@@ -435,6 +451,10 @@ static const table tables[] = {
      ROWS(latency, nlatency, fs_latency_row), NULL, latency_disagg},
     {"run_growth", growth_cols, NCOLS(growth_cols),
      ROWS(latency, nlatency, fs_latency_row), NULL, latency_grown},
+    {"cost_extra", extra_cols, NCOLS(extra_cols),
+     ROWS(extras, nextras, fs_extra_row), NULL, NULL},
+    {"budget", budget_cols, NCOLS(budget_cols),
+     ROWS(budgets, nbudgets, fs_budget_row), NULL, NULL},
 };
 
 /* Binds field c of row as parameter i. */

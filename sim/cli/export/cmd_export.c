@@ -83,6 +83,25 @@ static int emit(void *ctx, const fs_export_row *row)
     return rc || ferror(out->f) ? -1 : 0;
 }
 
+/* A cost beside the GPU hour: its FOCUS row, or a plain row priced by
+ * its item (checkpoint-storage, checkpoint-transfer), no GPU-hours. */
+static int emit_extra(void *ctx, const fs_export_run *r,
+                      const fs_export_extra *x)
+{
+    export_out *out = ctx;
+    if (out->focus)
+        return fs_export_write_focus_extra(out->f, r, x) || ferror(out->f)
+                   ? -1 : 0;
+    fs_export_pool p = {0};
+    snprintf(p.name, sizeof p.name, "%s", x->pool);
+    snprintf(p.pricing, sizeof p.pricing, "%s", x->item);
+    fs_export_row row = {.run = r, .pool = &p, .t0 = x->t0, .t1 = x->t1,
+                         .billed_cents = x->cents,
+                         .effective_cents = x->cents,
+                         .list_cents = x->cents};
+    return emit(out, &row);
+}
+
 static void header(FILE *f, const char *const *cols)
 {
     for (size_t i = 0; cols[i]; i++) {
@@ -143,6 +162,8 @@ static int export_runs(fs_store *s, const export_args *a, FILE *f,
         if (!rc && fs_export_rows(&r, period, emit, &out))
             rc = fs_error_set(err, "%s: cannot write (out of memory or "
                               "disk full)", a->out);
+        if (!rc && fs_export_extras(s, &r, emit_extra, &out, err))
+            rc = -1;
         fs_export_free(&r);
         if (rc)
             return -1;

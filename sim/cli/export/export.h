@@ -108,6 +108,28 @@ typedef int (*fs_export_emit)(void *ctx, const fs_export_row *row);
 int fs_export_rows(const fs_export_run *r, double period, fs_export_emit emit,
                    void *ctx);
 
+/* One cost beside the GPU hour (cost_extra): a workload's checkpoints on
+ * a pool in a calendar month, stored or moved, over that month's part of
+ * the horizon [t0, t1). */
+typedef struct fs_export_extra {
+    char month[12], pool[FS_NAME_MAX], workload[FS_NAME_MAX];
+    char category[16], item[32], unit[16], instance_type[96];
+    char tags[FS_TAGS_JSON_MAX];
+    long count;
+    double quantity, unit_price, t0, t1;
+    long long cents;
+} fs_export_extra;
+typedef int (*fs_export_extra_emit)(void *ctx, const fs_export_run *r,
+                                    const fs_export_extra *x);
+/* Reads run r's cost_extra rows and calls emit with each (export_read.c).
+ * 0, or -1 with err set (emit's failure: "cannot write"). */
+int fs_export_extras(struct fs_store *s, const fs_export_run *r,
+                     fs_export_extra_emit emit, void *ctx, fs_error *err);
+/* One as a FOCUS 1.2 row: ServiceCategory Storage or Networking, Usage,
+ * PricingUnit GB-Month or GB at the published unit price. */
+int fs_export_write_focus_extra(FILE *f, const fs_export_run *r,
+                                const fs_export_extra *x);
+
 /* FOCUS 1.2 (export_focus.c; its columns: sim/app/focus.h): one row.
  * 0, or -1 when out of memory. */
 int fs_export_write_focus(FILE *f, const fs_export_row *row);

@@ -258,3 +258,81 @@ int fs_export_write_focus(FILE *f, const fs_export_row *row)
     free(c);
     return 0;
 }
+
+/* The provider's service for a cost beside the GPU hour: its object
+ * storage, or what bills its data transfer. */
+static const char *extra_service(const char *provider, int transfer)
+{
+    static const struct { const char *name, *storage, *transfer; } svc[] = {
+        {"AWS", "Amazon Simple Storage Service", "AWS Data Transfer"},
+        {"Google Cloud", "Cloud Storage", "Virtual Private Cloud"},
+        {"Microsoft", "Storage", "Bandwidth"},
+    };
+    for (size_t i = 0; i < sizeof svc / sizeof svc[0]; i++)
+        if (!strcmp(provider, svc[i].name))
+            return transfer ? svc[i].transfer : svc[i].storage;
+    return transfer ? "Data transfer" : "Object storage";
+}
+
+/* The cells of a cost_extra row: ids, periods, provider, SKU. */
+static void fill_extra(const fs_export_run *r, const fs_export_extra *x,
+                       int transfer, cells *c)
+{
+    fs_export_pool p = {0};
+    snprintf(p.instance_type, sizeof p.instance_type, "%s", x->instance_type);
+    provider_of(&p, c);
+    snprintf(c->service, sizeof c->service, "%s",
+             extra_service(c->provider, transfer));
+    money(c->billed, sizeof c->billed, x->cents);
+    billing_period(r, x->t0, c);
+    stamp_at(r->start + (time_t)llround(x->t0), c->cstart, sizeof c->cstart);
+    stamp_at(r->start + (time_t)llround(x->t1), c->cend, sizeof c->cend);
+    snprintf(c->run_id, sizeof c->run_id, "%ld", r->id);
+    snprintf(c->resource, sizeof c->resource,
+             "fleetsim/run/%ld/pool/%s/workload/%s/checkpoints", r->id,
+             x->pool, x->workload);
+    const char *colon = strchr(x->instance_type, ':');
+    snprintf(c->sku, sizeof c->sku, "%.*s:%s",
+             colon ? (int)(colon - x->instance_type) : 8,
+             colon ? x->instance_type : "fleetsim", x->item);
+    snprintf(c->sku_price, sizeof c->sku_price, "%s/published", c->sku);
+    snprintf(c->sku_details, sizeof c->sku_details, "{\"x_Item\":\"%s\"}",
+             x->item);
+    snprintf(c->desc, sizeof c->desc, "%s of workload %s on pool %s: %ld "
+             "checkpoint%s", x->item, x->workload, x->pool, x->count,
+             transfer ? (x->count == 1 ? " restored" : "s restored")
+                      : (x->count == 1 ? " kept" : "s kept"));
+    snprintf(c->tags, sizeof c->tags, "%s", x->tags[0] ? x->tags : "{}");
+}
+
+int fs_export_write_focus_extra(FILE *f, const fs_export_run *r,
+                                const fs_export_extra *x)
+{
+    cells *c = calloc(1, sizeof *c);
+    if (!c)
+        return -1;
+    int transfer = !strcmp(x->category, "Networking");
+    fill_extra(r, x, transfer, c);
+    const char *qty = decimal(c->qty, sizeof c->qty, x->quantity);
+    const char *up = unit_price(c->lup, sizeof c->lup, x->unit_price,
+                                x->cents, x->quantity);
+    const char *v[NCOLS] = {
+        c->billed, "fleetsim", "simulated", "USD", c->bend, c->bstart,
+        "Usage", NULL, c->desc, "Usage-Based", c->cend, c->cstart,
+        NULL, NULL, NULL, NULL, NULL, NULL, NULL, qty, x->unit, c->billed,
+        up, c->billed, c->invoice, c->provider, c->billed, up, "Standard",
+        qty, x->unit, c->provider, c->provider, NULL, NULL, c->resource,
+        x->workload, transfer ? "Data transfer" : "Object storage",
+        x->category, c->service,
+        transfer ? "Network Connectivity" : "Object Storage", c->sku,
+        transfer ? "Data transfer GB" : "Storage GB-Months",
+        c->sku_details, c->sku_price, "fleetsim", "fleetsim", c->tags,
+        c->run_id, r->name, x->pool, x->item, NULL, NULL, "0.00",
+    };
+    for (size_t i = 0; i < NCOLS; i++) {
+        fs_csv_write_field(f, v[i]);
+        fputc(i + 1 == NCOLS ? '\n' : ',', f);
+    }
+    free(c);
+    return 0;
+}

@@ -287,3 +287,46 @@ void fs_export_free(fs_export_run *r)
     fs_calendar_free(&r->cal);
     memset(r, 0, sizeof *r);
 }
+
+typedef struct extras_ctx {
+    const fs_export_run *r;
+    fs_export_extra_emit emit;
+    void *ctx;
+} extras_ctx;
+
+/* One cost_extra row, over its month's part of the horizon. */
+static int extra_row(const fs_row *st, void *ctx, fs_error *err)
+{
+    extras_ctx *x = ctx;
+    fs_export_extra e = {0};
+    copy_text(st, 0, e.month, sizeof e.month);
+    copy_text(st, 1, e.pool, sizeof e.pool);
+    copy_text(st, 2, e.workload, sizeof e.workload);
+    copy_text(st, 3, e.category, sizeof e.category);
+    copy_text(st, 4, e.item, sizeof e.item);
+    e.count = (long)fs_row_int(st, 5);
+    e.quantity = fs_row_double(st, 6);
+    copy_text(st, 7, e.unit, sizeof e.unit);
+    e.unit_price = fs_row_double(st, 8);
+    e.cents = llround(fs_row_double(st, 9) * 100);
+    copy_text(st, 10, e.tags, sizeof e.tags);
+    copy_text(st, 11, e.instance_type, sizeof e.instance_type);
+    const fs_calendar *cal = &x->r->cal;
+    for (size_t m = 0; m < cal->nmonths; m++)
+        if (!strcmp(cal->label[m], e.month)) {
+            e.t0 = fmax(cal->bound[m], 0);
+            e.t1 = fmin(cal->bound[m + 1], cal->horizon_s);
+        }
+    if (x->emit(x->ctx, x->r, &e))
+        return fs_error_set(err, "cannot write (out of memory or disk "
+                            "full)");
+    return 0;
+}
+
+int fs_export_extras(fs_store *s, const fs_export_run *r,
+                     fs_export_extra_emit emit, void *ctx, fs_error *err)
+{
+    fs_query_arg a = {r->id, NULL, 0};
+    extras_ctx x = {r, emit, ctx};
+    return fs_store_each(s, FS_Q_EXTRAS, &a, extra_row, &x, err);
+}

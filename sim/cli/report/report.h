@@ -21,7 +21,7 @@ typedef struct fs_rtable {
     char **cells;          /* nrows * ncols */
 } fs_rtable;
 
-#define FS_REPORT_TABLES 6
+#define FS_REPORT_TABLES 7
 
 /* One chart: the <svg> element's text (from "<svg" on), or a note saying
  * why it could not be drawn. */
@@ -145,6 +145,12 @@ int fs_report_levers(fs_store *s, const char *db, const long *ids, size_t n,
  * (report_ceiling.c).  0, or -1 with err. */
 int fs_report_gather_further(fs_store *s, long id, const char *name,
                              fs_report *r, fs_error *err);
+
+/* Table 6: the runs' storage and transfer lines with the bill and their
+ * total, left out (no title) when no run has any; and a risk line per
+ * budget exceeded (report_extra.c).  0, or -1 with err. */
+int fs_report_gather_extra(fs_store *s, const long *ids, size_t n,
+                           fs_report *r, fs_error *err);
 
 /* Table 5: each pool's reservation recommendation of runs ids[0..n)
  * (report_roi.c); a pool or run that cannot be sized gets a note row. */

@@ -62,7 +62,8 @@ int fs_report_write(const fs_report *r, const fs_report_format *f,
     fputs(f->after_runs, out);
     f->brief(out, &r->brief);
     for (int k = 0; k < FS_REPORT_TABLES; k++)
-        f->table(out, &r->tables[k]);
+        if (r->tables[k].title)   /* a table no run fills is left out */
+            f->table(out, &r->tables[k]);
     fputs(f->charts, out);
     for (size_t i = 0; i < r->ncharts; i++)
         f->chart(out, &r->charts[i], chart_files ? chart_files[i] : NULL);

@@ -13,6 +13,7 @@
 #include "sim/app/run_exec.h"
 #include "sim/cli/shared/run_options.h"
 #include "sim/scenario/scenario.h"
+#include "models/purchase/budget.h"
 #include "sim/fleet/world/world.h"
 
 #include <errno.h>
@@ -26,6 +27,7 @@ typedef struct run_options {
     const char *scenario;
     const char *name;
     char name_set[FS_NAME_MAX + 16];
+    double budget;        /* --budget: $ per 730-hour month; 0: none */
 } run_options;
 
 /* --name: refused, never cut (see fs_check_name). */
@@ -39,11 +41,26 @@ static int take_name(const char *cmd, const char *opt, const char *v,
     return 0;
 }
 
+/* --budget USD[/month]: above $0, a finite amount (budget.h). */
+static int take_budget(const char *cmd, const char *opt, const char *v,
+                       void *base)
+{
+    char why[256];
+    run_options *o = base;
+    return fs_budget_parse_amount(v, &o->budget, why, sizeof why)
+               ? fs_usage_error(cmd, "%s %s", opt, why) : FS_EXIT_OK;
+}
+
 const fs_option fs_options_run[] = {
     OPT_INCLUDE(fs_run_common_options, run_options, c),
     OPT_CALLBACK(0, "name", "NAME",
                  "the run's name, at most 63 bytes (default [scenario] "
                  "name, else the file name without .ini)", take_name),
+    OPT_CALLBACK(0, "budget", "USD",
+                 "the whole run's budget, dollars per 730-hour month "
+                 "(12000 or 12000/month): a run rate over it (or over a "
+                 "budget = or budgets = of the scenario) prints a Markdown "
+                 "summary and exits 3", take_budget),
     OPT_END(),
 };
 
@@ -75,7 +92,7 @@ static int run_all(run_options *o)
         .sets = c->sets, .nsets = c->nsets, .warnings = !c->quiet,
         .output = c->quiet ? FS_RUN_IDS : FS_RUN_SUMMARY,
         .max_events = c->max_events, .busy_timeout = c->busy_timeout,
-        .db_alone = 1,
+        .db_alone = 1, .budget_usd = o->budget, .budget_exit = 1,
     };
     int prc = fs_run_common_progress(c, "run", &spec.pmode, &spec.pinterval);
     if (prc != FS_EXIT_OK)

@@ -166,7 +166,8 @@ static void advance(rep_worker *ws, long nreps, long *printed)
     }
 }
 
-/* The exit status of the whole: 0 when every worker exited 0. */
+/* The exit status of the whole: 0 when every worker exited 0; 3 when
+ * they all stored their runs and one is over a budget. */
 static int outcome(const rep_worker *ws, long nreps)
 {
     int rc = FS_EXIT_OK;
@@ -178,6 +179,9 @@ static int outcome(const rep_worker *ws, long nreps)
             fprintf(stderr, "fleetsim: replication %ld: killed by signal "
                     "%d\n", r, WTERMSIG(st));
             rc = FS_EXIT_FAIL;
+        } else if (WEXITSTATUS(st) == FS_EXIT_BUDGET) {
+            if (rc == FS_EXIT_OK)
+                rc = FS_EXIT_BUDGET;   /* stored, over a budget */
         } else if (WEXITSTATUS(st)) {
             rc = FS_EXIT_FAIL;
         }

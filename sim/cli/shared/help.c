@@ -15,7 +15,8 @@ static const char usage_tail[] =
 "columns one a line, tab-separated, for scripts.\n"
 "\n"
 "exit status: 0 success, 1 the simulation could not be done (the message\n"
-"names file, line and key), 2 usage error.\n"
+"names file, line and key), 2 usage error, 3 (run) stored but over a\n"
+"budget.\n"
 "\n"
 "Not in this version: trace gen|stats of request traces (trace fit|stats\n"
 "read preemption traces).\n";
@@ -73,7 +74,17 @@ static const char run_help[] =
 "database of its own beside --db, NAME.kept-PID.db (else in $TMPDIR or\n"
 "/tmp): the message names it, every command reads it with --db, and\n"
 "`fleetsim import` copies it in; the exit status is then 1.  A pool no\n"
-"workload uses is billed for nothing: a warning (not with --quiet).\n";
+"workload uses is billed for nothing: a warning (not with --quiet).\n"
+"\n"
+"A training workload with checkpoint_size (GB; model = derives it) has its\n"
+"checkpoints priced beside the GPU hour: each written kept for\n"
+"checkpoint_retention (730h) at the provider's published object-storage\n"
+"$/GB-month, each restore moving it across checkpoint_transfer = zone|\n"
+"region|internet at the published $/GB (models/catalog/storage.csv); the\n"
+"summary lists the lines under the bill with their total.  Budgets, $ per\n"
+"730-hour month of run rate: --budget USD, budget = and budgets =\n"
+"TAG:VALUE=AMOUNT/month in [scenario]; a run over one prints a Markdown\n"
+"table (tag, budget, run rate, overrun) and exits 3 (doc/money.md).\n";
 
 static const char sweep_help[] =
 "Runs SCENARIO once per point of a grid: the cartesian product of the\n"
@@ -202,6 +213,9 @@ static const char export_help[] =
 "simulated invoice per run and billing period, fleetsim-RUN-YYYYMM.\n"
 "ListCost - EffectiveCost of the used rows, less the unused rows'\n"
 "EffectiveCost, is the pool's realised saving that the run summary prints.\n"
+"A training workload's checkpoint storage and transfer are rows of their\n"
+"own: ServiceCategory Storage (Object Storage, PricingUnit GB-Month) or\n"
+"Networking (Network Connectivity, GB) at the published unit price.\n"
 "--format csv writes run_id, run, pool, pricing (PRICING-unused for an\n"
 "unused commitment), period_start, period_end, gpu_hours, gpu_hours_busy,\n"
 "billed_usd, effective_usd, list_usd.  Each pool-month's rows add up to its\n"

@@ -181,6 +181,35 @@ typedef struct fs_slice_row {
                                    share x their idle fraction */
 } fs_slice_row;
 
+/* One cost beside the GPU hour (cost_extra): a workload's checkpoints on a
+ * pool in a calendar month, stored (GB-months) or moved (GB), at the
+ * provider's published price.  A row's cost is its quantity times its
+ * price, to the cent. */
+typedef struct fs_extra_row {
+    char month[12];
+    char pool[FS_NAME_MAX];
+    char workload[FS_NAME_MAX];
+    char category[16];          /* FOCUS ServiceCategory: Storage |
+                                   Networking */
+    char item[32];              /* checkpoint-storage | checkpoint-transfer */
+    char unit[16];              /* GB-Month | GB */
+    double quantity;            /* in unit */
+    double unit_price_usd;
+    double cost_usd;
+    long count;                 /* checkpoints written, or restores */
+    char tags[FS_TAGS_JSON_MAX];    /* JSON object: pool's + workload's */
+} fs_extra_row;
+
+/* One budget checked against a run (budget): the whole run's, or a tag's
+ * (tag "team:ml"), its limit and the run's 730-hour run rate under it. */
+typedef struct fs_budget_row {
+    char scope[FS_TAGS_MAX];    /* "" for the whole run, else "KEY:VALUE" */
+    char source[32];            /* "scenario", "--budget" */
+    double limit_usd;           /* per 730-hour month */
+    double spend_usd;           /* the run's 730-hour run rate in scope */
+    double overrun_usd;         /* spend - limit when over, else 0 */
+} fs_budget_row;
+
 typedef struct fs_job_row {
     char workload[FS_NAME_MAX];
     char job_id[64];
@@ -230,6 +259,8 @@ typedef struct fs_results {
     fs_alloc_row *allocs;     size_t nallocs, allocs_cap;
     fs_interrupt_row *interrupts; size_t ninterrupts, interrupts_cap;
     fs_slice_row *slices;     size_t nslices, slices_cap;
+    fs_extra_row *extras;     size_t nextras, extras_cap;
+    fs_budget_row *budgets;   size_t nbudgets, budgets_cap;
 } fs_results;
 
 void fs_results_init(fs_results *r);
@@ -243,6 +274,8 @@ fs_pool_row *fs_results_add_pool(fs_results *r);
 fs_job_row *fs_results_add_job(fs_results *r);
 fs_alloc_row *fs_results_add_alloc(fs_results *r);
 fs_interrupt_row *fs_results_add_interrupt(fs_results *r);
+fs_extra_row *fs_results_add_extra(fs_results *r);
+fs_budget_row *fs_results_add_budget(fs_results *r);
 
 /* Bytes held by the row arrays of all fs_results now, and the most held at
  * once since fs_results_reset_peak: for the test that a run's memory does

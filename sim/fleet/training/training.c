@@ -397,9 +397,11 @@ static int init_trainer(fs_training *t, fs_trainer *w,
     w->sched = t;
     size_t njobs = c->training.jobs.n;
     w->jobs = calloc(njobs ? njobs : 1, sizeof *w->jobs);
-    w->busy = calloc((size_t)c->npools * t->sim->cal.nmonths + 1,
-                     sizeof *w->busy);
-    if (!w->jobs || !w->busy)
+    size_t cells = (size_t)c->npools * t->sim->cal.nmonths + 1;
+    w->busy = calloc(cells, sizeof *w->busy);
+    w->saves = calloc(cells, sizeof *w->saves);
+    w->restores = calloc(cells, sizeof *w->restores);
+    if (!w->jobs || !w->busy || !w->saves || !w->restores)
         return -1;
     w->njobs = njobs;     /* only now: the free walks njobs jobs */
     for (size_t i = 0; i < w->njobs; i++) {
@@ -475,6 +477,8 @@ void fs_training_free(fs_training *t)
             free(t->wls[w].jobs[i].heap);
         free(t->wls[w].jobs);
         free(t->wls[w].busy);
+        free(t->wls[w].saves);
+        free(t->wls[w].restores);
     }
     free(t->wls);
     free(t->queue);

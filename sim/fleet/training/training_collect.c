@@ -144,5 +144,5 @@ int fs_training_collect(fs_training *t, double horizon)
                 return -1;
         note_workload(t, &t->wls[w]);
     }
-    return 0;
+    return fs_training_storage_rows(t);
 }

@@ -73,6 +73,8 @@ struct fs_trainer {
                               list, calendar month m */
     long interruptions;
     double exposed_s;      /* job-seconds on instances: for the MTBF */
+    double *saves;         /* [k * nmonths + m]: checkpoints written and */
+    double *restores;      /* restores read, pool k, calendar month m */
 };
 
 struct fs_training {
@@ -115,5 +117,12 @@ void fs_train_interrupted(fs_train_pool *tp, int inst);
 /* Busy time of running job j to t into its results and its workload's
  * month rows (at the horizon). */
 void fs_train_account(fs_train_job *j, double t0, double t);
+
+/* training_storage.c */
+/* One more of a job's checkpoints written, or restored, now (counted by
+ * its pool and month for the storage and transfer lines). */
+void fs_train_count(fs_train_job *j, double *per_pool_month);
+/* The workloads' checkpoint storage and transfer cost rows. */
+int fs_training_storage_rows(fs_training *t);
 
 #endif

@@ -192,12 +192,14 @@ static void on_phase_end(fs_engine *e, void *obj, long arg)
         } else {
             j->saved += j->seg_work;
             j->safe_t = now;
+            fs_train_count(j, j->wl->saves);
             begin_compute(j);
         }
         return;
     case FS_PHASE_CHECKPOINT:
         j->saved += j->seg_work;
         j->safe_t = now;
+        fs_train_count(j, j->wl->saves);
         if (j->stopping) {
             stop_run(j, -1);
             requeue(j);
@@ -248,6 +250,8 @@ int fs_train_run(fs_train_job *j, int k, const fs_train_part *parts,
     }
     fs_usage_busy(tp->usage, now, &j->shape, 1);
     t->running[t->nrunning++] = j;
+    if (j->restarts > 0 && j->saved > 0)   /* a checkpoint to read back */
+        fs_train_count(j, j->wl->restores);
     if (j->restarts > 0 && tconf(j)->restore_cost > 0)
         return schedule_phase(j, FS_PHASE_RESTORE, tconf(j)->restore_cost);
     return begin_compute(j);
