@@ -53,11 +53,9 @@ static int parse_fit(calib_args *a)
 
 const fs_option fs_options_calibrate[] = {
     OPT_STRING(0, "model", calib_args, model, "M",
-               "the model benchmarked (a row of models.csv; not with "
-               "--shared)"),
-    OPT_BOOL(0, "shared", calib_args, shared,
-             "one profile row for the runs of several models and TPs on "
-             "the GPU, each run's model and tp from its row"),
+               "the model benchmarked (a row of models.csv)"),
+    OPT_BOOL(0, "shared", calib_args, shared, "one row for every model "
+             "and TP of the runs (each run's from its row; no --model)"),
     OPT__GPU(calib_args, gpu),
     OPT__ENGINE(calib_args, engine),
     OPT__PRECISION(calib_args, precision),
