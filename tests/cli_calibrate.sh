@@ -112,4 +112,36 @@ expect_exit 2 "unknown --engine" -- "$FLEETSIM" calibrate "$D/runs.csv" $M --eng
 expect_in "$TMP/err" "--engine 'vlm': no such profile (did you mean 'vllm'?" "engine suggested"
 expect_exit 2 "bad --tp" -- "$FLEETSIM" calibrate "$D/runs.csv" $M --tp 3
 
+
+# --shared: one row for several deployments of one GPU, as the shipped
+# `vllm` Hopper row was fitted (tests/data/vllm-h100-load/calibration.csv,
+# the CALIBRATION set of those runs: the 8 "general" stages of four
+# deployments; the validation stages are not read here).  Started from
+# vllm@0.6's row with its decode fraction held, as test_vllm_load fits it,
+# the written row's five fitted figures are the shipped row's (engines.csv
+# rounds them to 3 figures: within 1%).
+L="$SRCDIR/tests/data/vllm-h100-load/calibration.csv"
+expect_exit 0 "shared fit" -- "$FLEETSIM" calibrate "$L" --shared --gpu H100-80GB --engine vllm@0.6 \
+    --fit mfu,bw_efficiency,step_ms,prefill_ms,request_ms --out "$TMP/shared.csv"
+expect_in "$TMP/out" "calibrate: one vllm@0.6 row for H100-80GB (hopper), bf16, over 4 deployments: llama-2-70b TP 4 llama-2-7b TP 1 mixtral-8x7b TP 2 codellama-34b TP 2; 8 runs, 24 figures from 1 file" "shared heading"
+checks=$((checks + 1))
+grep -q '^vllm,calibrated,yes,hopper,' "$TMP/shared.csv" || fail "shared row: $(sed -n 2p "$TMP/shared.csv")"
+shipped=$(grep '^vllm,2026-02,yes,hopper,' "$SRCDIR/models/catalog/engines.csv")
+# columns: mfu 5, bw_efficiency 7, step_s 8, prefill_s 10, request_s 26
+for c in 5 7 8 10 26; do
+    checks=$((checks + 1))
+    w=$(awk -F, -v c=$c 'NR == 2 { print $c }' "$TMP/shared.csv")
+    s=$(echo "$shipped" | cut -d, -f$c)
+    awk -v w="$w" -v s="$s" 'BEGIN { d = w / s - 1; exit !(d < 0.01 && d > -0.01) }' ||
+        fail "shared fit column $c: $w, shipped $s"
+done
+expect_exit 2 "--shared with --model" -- "$FLEETSIM" calibrate "$L" --shared --gpu H100-80GB --model llama-2-7b
+expect_in "$TMP/err" "--shared takes each run's model" "--shared refuses --model"
+grep -v '^model' "$D/l4_published.csv" | head -3 | sed 's/^[^,]*,/,/' | { echo "model,gpu,precision,tp,tokens_in,tokens_out,concurrency_or_rate,ttft_ms,tpot_ms,throughput"; cat; } >"$TMP/nomodel.csv"
+rm -f "$TMP/p3.csv"
+expect_exit 1 "shared run without a model" -- "$FLEETSIM" calibrate "$TMP/nomodel.csv" --shared --gpu L4 --models "$D/models.csv" --out "$TMP/p3.csv"
+expect_in "$TMP/err" "nomodel.csv:2: a shared fit needs each run's model and tp" "the run named"
+checks=$((checks + 1))
+[ ! -e "$TMP/p3.csv" ] || fail "a profile written after a refused shared fit"
+
 report

@@ -6,7 +6,8 @@
  * leave-one-out error (the run predicted by a fit to the others), then the
  * leave-one-out median and worst.  The profile (--out) is one row of the
  * engine-profile columns (models/catalog/engines.csv: fs_llm_engine_write)
- * made by fs_llm_params_profile. */
+ * made by fs_llm_params_profile (with --shared, the shared row:
+ * calibrate_shared.c). */
 #include "sim/cli/calibrate/calibrate.h"
 #include "sim/base/outfile.h"
 
@@ -86,10 +87,13 @@ static void print_residuals(const calibration *c)
 void calibrate_print(const calibration *c)
 {
     const fs_llm_fit *f = &c->fit;
-    printf("calibrate: %s on %s, %s, TP %d, %s: %zu runs, %zu figures from "
-           "%d file%s", c->cfg.model->name, c->hw.gpu->name,
-           fs_precision_name(c->cfg.weights), c->cfg.tp, c->cfg.engine,
-           c->ms.n, f->nres, c->nfiles, c->nfiles == 1 ? "" : "s");
+    if (c->shared)
+        calibrate_shared_heading(c);
+    else
+        printf("calibrate: %s on %s, %s, TP %d, %s: %zu runs, %zu figures "
+               "from %d file%s", c->cfg.model->name, c->hw.gpu->name,
+               fs_precision_name(c->cfg.weights), c->cfg.tp, c->cfg.engine,
+               c->ms.n, f->nres, c->nfiles, c->nfiles == 1 ? "" : "s");
     if (c->skipped)
         printf(" (%zu runs of other configurations skipped)", c->skipped);
     printf("\nfit: %d iterations, residual rms %.1f%% (weighted sum of "
@@ -111,8 +115,9 @@ int calibrate_write_profile(const calibration *c, const char *path,
              c->hw.gpu->name, fs_precision_name(c->cfg.weights), c->cfg.tp,
              c->cfg.engine);
     fs_llm_engine row;
-    if (fs_llm_params_profile(&c->cfg, &c->hw, c->fit.x, source, &row, why,
-                              sizeof why))
+    if (c->shared ? calibrate_shared_row(c, &row, why, sizeof why)
+                  : fs_llm_params_profile(&c->cfg, &c->hw, c->fit.x, source,
+                                          &row, why, sizeof why))
         return fs_error_set(err, "%s", why);
     fs_outfile o;
     if (fs_outfile_open(&o, path, err))

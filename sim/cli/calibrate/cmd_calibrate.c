@@ -7,7 +7,8 @@
  * named (CSV rows of other models, GPUs, precisions or TP are skipped and
  * counted), fits (models/llm/llm_fit.h), prints each parameter with its
  * standard error, each run's residuals and leave-one-out errors, and with
- * --out writes the fitted profile.  A malformed file: its name and key,
+ * --out writes the fitted profile.  --shared fits one row to the runs of
+ * several models and TPs on the GPU (calibrate_shared.c).  A malformed file: its name and key,
  * exit 1, nothing written. */
 #include "sim/cli/commands.h"
 #include "sim/cli/calibrate/calibrate.h"
@@ -25,6 +26,7 @@ typedef struct calib_args {
         *models_csv, *dir;
     char **files;
     int nfiles;
+    int shared;
     int use[FS_FIT_NPARAMS];
 } calib_args;
 
@@ -50,9 +52,10 @@ static int parse_fit(calib_args *a)
 }
 
 const fs_option fs_options_calibrate[] = {
-    OPT_STRING_F(0, "model", calib_args, model, "M",
-                 "the model benchmarked (a row of models.csv)",
-                 FS_OPTION_REQUIRED),
+    OPT_STRING(0, "model", calib_args, model, "M",
+               "the model benchmarked (a row of models.csv)"),
+    OPT_BOOL(0, "shared", calib_args, shared, "one row for every model "
+             "and TP of the runs (each run's from its row; no --model)"),
     OPT__GPU(calib_args, gpu),
     OPT__ENGINE(calib_args, engine),
     OPT__PRECISION(calib_args, precision),
@@ -76,7 +79,6 @@ static int parse(calib_args *a, int argc, char **argv)
     a->dir = fs_catalog_default_dir();
     a->engine = fs_llm_engine_default();
     a->precision = "bf16";
-    a->tp = "1";
     a->files = calloc((size_t)argc, sizeof *a->files);
     if (!a->files)
         return fs_fail("out of memory");
@@ -84,9 +86,13 @@ static int parse(calib_args *a, int argc, char **argv)
                               a, (const char **)a->files, &a->nfiles);
     if (rc)
         return rc;
-    if (!a->nfiles || !a->model || !a->gpu)
+    if (a->shared && (a->model || a->tp))
+        return fs_usage_error("calibrate", "--shared takes each run's model "
+                              "and TP from its row: no --model or --tp");
+    if (!a->nfiles || (!a->model && !a->shared) || !a->gpu)
         return fs_usage_error("calibrate", "which runs, model and GPU? "
-                              "fleetsim calibrate FILE... --model M --gpu G");
+                              "fleetsim calibrate FILE... --model M --gpu G "
+                              "(or --shared --gpu G)");
     if (a->format && fs_measure_format_known(a->format))
         return fs_usage_error("calibrate", "--format '%s': expected %s",
                               a->format, fs_measure_format_names());
@@ -100,15 +106,19 @@ static int configure(const calib_args *a, const fs_catalog *cat,
                      calibration *c)
 {
     char hint[1024];
-    const fs_llm_model *m = fs_llm_catalog_find(mc, a->model);
+    /* --shared: each run's model, set from its row (calibrate_shared.c) */
+    const fs_llm_model *m = a->shared ? fs_llm_catalog_at(mc, 0)
+                                      : fs_llm_catalog_find(mc, a->model);
     const fs_gpu *g = fs_catalog_gpu(cat, a->gpu);
     if (!m)
-        fs_llm_catalog_suggest(mc, a->model, hint, sizeof hint);
+        fs_llm_catalog_suggest(mc, a->model ? a->model : "", hint,
+                               sizeof hint);
     else if (!g)
         fs_catalog_suggest_gpu(cat, a->gpu, hint, sizeof hint);
     if (!m || !g) {
         fprintf(stderr, "fleetsim: calibrate: unknown %s '%s' %s\n",
-                m ? "GPU" : "model", m ? a->gpu : a->model, hint);
+                m ? "GPU" : "model", m ? a->gpu : a->model ? a->model : "",
+                hint);
         return FS_EXIT_FAIL;
     }
     fs_llm_config_default(&c->cfg, m, engines);
@@ -118,7 +128,7 @@ static int configure(const calib_args *a, const fs_catalog *cat,
                               a->precision);
     c->cfg.kv = fs_llm_kv_default(c->cfg.weights);
     char *end;
-    long tp = strtol(a->tp, &end, 10);
+    long tp = strtol(a->tp ? a->tp : "1", &end, 10);
     if (*end || tp < 1 || tp > 8 || (tp & (tp - 1)))
         return fs_usage_error("calibrate", "--tp '%s': expected 1, 2, 4 or "
                               "8", a->tp);
@@ -134,22 +144,24 @@ static int configure(const calib_args *a, const fs_catalog *cat,
     return 0;
 }
 
-/* A CSV row says which configuration it measured; others are skipped. */
+/* A CSV row says which configuration it measured; others are skipped
+ * (with --shared, runs of any model and TP are kept). */
 static int same_config(const fs_llm_measure *m, const fs_llm_config *cfg,
-                       const fs_gpu *g)
+                       const fs_gpu *g, int shared)
 {
     fs_precision p;
-    if (m->model[0] && strcasecmp(m->model, cfg->model->name))
+    if (!shared && m->model[0] && strcasecmp(m->model, cfg->model->name))
         return 0;
     if (m->gpu[0] && strcasecmp(m->gpu, g->name))
         return 0;
     if (m->precision[0] &&
         (fs_precision_parse(m->precision, &p) || p != cfg->weights))
         return 0;
-    return m->tp == 0 || m->tp == cfg->tp;
+    return shared || m->tp == 0 || m->tp == cfg->tp;
 }
 
-static int read_all(const calib_args *a, calibration *c)
+static int read_all(const calib_args *a, const fs_llm_catalog *mc,
+                    calibration *c)
 {
     fs_error err;
     for (int i = 0; i < a->nfiles; i++)
@@ -157,7 +169,7 @@ static int read_all(const calib_args *a, calibration *c)
             return fs_fail(err.msg);
     size_t kept = 0;
     for (size_t i = 0; i < c->ms.n; i++)
-        if (same_config(&c->ms.v[i], &c->cfg, c->hw.gpu))
+        if (same_config(&c->ms.v[i], &c->cfg, c->hw.gpu, a->shared))
             c->ms.v[kept++] = c->ms.v[i];
     c->skipped = c->ms.n - kept;
     c->ms.n = kept;
@@ -165,10 +177,15 @@ static int read_all(const calib_args *a, calibration *c)
     if (!kept) {
         fprintf(stderr, "fleetsim: calibrate: no run of %s on %s (%s, TP "
                 "%d) in the files (%zu of other configurations)\n",
-                c->cfg.model->name, c->hw.gpu->name,
-                fs_precision_name(c->cfg.weights), c->cfg.tp, c->skipped);
+                a->shared ? "any model" : c->cfg.model->name,
+                c->hw.gpu->name, fs_precision_name(c->cfg.weights),
+                c->cfg.tp, c->skipped);
         return FS_EXIT_FAIL;
     }
+    char why[1024];
+    c->shared = a->shared;
+    if (a->shared && calibrate_shared_setup(c, mc, why, sizeof why))
+        return fs_fail(why);
     return 0;
 }
 
@@ -179,15 +196,17 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int run(const calib_args *a, calibration *c)
+static int run(const calib_args *a, const fs_llm_catalog *mc,
+               calibration *c)
 {
-    int rc = read_all(a, c);
+    int rc = read_all(a, mc, c);
     if (rc)
         return rc;
     char why[1024];
     double t0 = now();
-    if (fs_llm_calibrate(&c->cfg, &c->hw, c->ms.v, c->ms.n, a->use, 1,
-                         &c->fit, why, sizeof why)) {
+    if (a->shared ? calibrate_shared_fit(c, a->use, why, sizeof why)
+                  : fs_llm_calibrate(&c->cfg, &c->hw, c->ms.v, c->ms.n,
+                                     a->use, 1, &c->fit, why, sizeof why)) {
         fprintf(stderr, "fleetsim: calibrate: %s\n", why);
         return FS_EXIT_FAIL;
     }
@@ -222,7 +241,7 @@ static int load_and_run(const calib_args *a, calibration *c)
                                          : fs_llm_engines_load_default(&err);
     int rc = mc && eng ? configure(a, cat, mc, eng, c) : fs_fail(err.msg);
     if (rc == 0)
-        rc = run(a, c);
+        rc = run(a, mc, c);
     fs_llm_engines_free(eng);
     fs_llm_catalog_free(mc);
     fs_catalog_free(cat);
@@ -238,6 +257,7 @@ int cmd_calibrate(int argc, char **argv)
     if (rc < 0)
         rc = load_and_run(&a, &c);
     fs_llm_fit_free(&c.fit);
+    calibrate_shared_free(&c);
     fs_measures_free(&c.ms);
     free(a.files);
     return rc;

@@ -372,8 +372,12 @@ static const char calibrate_help[] =
 "for a pool's llm_profile = FILE or llm(..., profile = FILE) (request_ms as\n"
 "its request_s: added to each request's TTFT and end-to-end latency, not\n"
 "to the GPU's time).  A CSV's optional cached_tokens column: prompt tokens\n"
-"the server's prefix cache held.  A malformed file: exit status 1 naming\n"
-"file and key.\n";
+"the server's prefix cache held.  --shared (no --model, no --tp) fits ONE\n"
+"profile row to the runs of several models and TPs on G, each run\n"
+"simulated with the model and tp of its row (as engines.csv's vllm Hopper\n"
+"row was fitted); rows of another GPU or precision are skipped; a run\n"
+"that does not name its model and tp is refused.  A malformed file: exit\n"
+"status 1 naming file and key.\n";
 
 static const char plan_help[] =
 "The cheapest fleet that meets every SLO on the scenario's traffic.  For\n"
