@@ -249,6 +249,58 @@ else
     fail "llm: re-run failed: $(head -2 "$TMP/rerun.err")"
 fi
 
+# ---- excluded before simulating: a lone request already misses the bound
+# llama-3-8b bf16 on an L4, 1,000-token prompts: the roofline's prefill
+# alone and its batch-1 decode step are lower bounds on every TTFT and
+# TPOT, so no count meets ttft_p99<=150ms or tpot_p99<=40ms there and the
+# L4 is excluded without a simulation.  The bound is checked against a run
+# at light load (one request at a time: TTFT = prefill + the API server's
+# time, TPOT = the batch-1 step): at most the run's p50, within 2% of it.
+printf '%s\n' '[scenario]' 'name = lone' 'horizon = 1h' 'seed = 5' '[pool.p]' \
+    'gpu = L4' 'provider = aws' 'count = 1' '[workload.chat]' 'pools = p' \
+    'arrivals = poisson(rate=0.05/s)' 'service = llm(model=llama-3-8b, precision=bf16)' \
+    'tokens_in = const(1000)' 'tokens_out = const(100)' >lone.ini
+expect_exit 0 "light load" -- "$FLEETSIM" run lone.ini --db lone.db --quiet --name light
+for slo in 'ttft_p99<=150ms:ttft_p50_s' 'tpot_p99<=40ms:tpot_p50_s'; do
+    expect_exit 0 "plan ${slo%%:*}" -- "$FLEETSIM" plan lone.ini --slo "${slo%%:*}" \
+        --gpus L4,H100-80GB --db lone.db --purchase on-demand --format json -j 1
+    set -- $(python3 -c "
+import json, re
+d = {e['gpu']: e for e in json.load(open('$TMP/out'))}
+l4 = d['L4']
+v = re.search(r'at least ([0-9.]+)ms', l4['reason']).group(1)
+print(l4['simulations'], l4['excluded_before_simulating'], d['H100-80GB']['feasible'], v)")
+    expect_eq "$1 $2 $3" "0 True True" "${slo%%:*}: the L4 excluded before simulating, the H100 searched"
+    run=$(sql lone.db "SELECT 1000 * ${slo#*:} FROM latency l JOIN run r USING (run_id) WHERE r.name = 'light'")
+    checks=$((checks + 1))
+    python3 -c "import sys; b, r = $4, $run; sys.exit(not (b <= r and b >= 0.98 * r))" ||
+        fail "${slo%%:*}: bound $4 ms against the light-load run's ${slo#*:} $run ms"
+done
+expect_exit 0 "plan table, counts" -- "$FLEETSIM" plan lone.ini --slo 'tpot_p99<=40ms' \
+    --gpus L4,H100-80GB --db lone.db --purchase on-demand -j 1
+expect_in "$TMP/out" "simulations: 1 run for 2 candidates; 1 excluded before simulating (1 by a lone request's bound)" \
+    "the simulations and the exclusions counted"
+# The answer is the unpruned search's: the Azure conversation trace's
+# first 15 minutes on L4 and L40S; --no-prune simulates the L4 (its TTFT
+# p99 stops falling above 500 ms) where the bound excludes it at once.
+for prune in "" --no-prune; do
+    expect_exit 0 "plan trace $prune" -- "$FLEETSIM" plan "$SRCDIR/scenarios/llm-azure-conv.ini" \
+        --set scenario.horizon=15m --slo 'ttft_p99<=500ms,tpot_p99<=50ms' \
+        --gpus L4,L40S --db "prune$prune.db" --format json -j 1 --purchase on-demand $prune
+    cp "$TMP/out" "prune$prune.json"
+done
+same='import json, sys
+strip = lambda d: [(e["gpu"], e["count"], e["feasible"], e["monthly_cost_usd"], e["run"]) for e in d]
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+print(strip(a) == strip(b), [e["simulations"] for e in a], [e["simulations"] for e in b],
+      [e["excluded_before_simulating"] for e in a])'
+set -- $(python3 -c "$same" prune.json prune--no-prune.json | tr -d '[],')
+expect_eq "$1" True "the pruned plan is the unpruned one"
+expect_eq "$3 $7" "0 True" "pruned: the L4 not simulated, excluded before"
+checks=$((checks + 1))
+[ "$5" -ge 4 ] || fail "--no-prune: the L4 simulated only $5 times"
+expect_eq "$(sql prune.db "SELECT count(*) FROM run WHERE name LIKE 'plan[gpu=L4,%'")" 0 "pruned: no L4 run stored"
+
 # ---- diurnal traffic, autoscaled: plan's reserved k = roi's on its run
 cat >diurnal.ini <<'INI'
 [scenario]

@@ -32,7 +32,7 @@ typedef struct plan_args {
     fs_plan *p;
     const char *slo, *gpus, *precs, *tps, *eps, *format, *progress;
     const char *workload, *pool, *db;
-    int format_id, quiet;
+    int format_id, quiet, no_prune;
     long jobs, max_count, seed, replications;
     char seed_set[64], reps_set[64];
 } plan_args;
@@ -164,6 +164,9 @@ const fs_option fs_options_plan[] = {
     OPT_CALLBACK(0, "progress", "auto|always|never",
                  "the progress line on stderr (default auto)", take_progress),
     OPT_BOOL('q', "quiet", plan_args, quiet, "no progress line"),
+    OPT_BOOL(0, "no-prune", plan_args, no_prune,
+             "llm: simulate every candidate, also those a lone request "
+             "already rules out (the same plan, more simulations)"),
     OPT_END(),
 };
 
@@ -198,6 +201,7 @@ static int parse(int argc, char **argv, fs_plan *p, plan_args *a)
     p->db = a->db;
     p->jobs = a->jobs;
     p->max_count = a->max_count;
+    p->no_prune = a->no_prune;
     if (!p->scenario)
         return usage("which scenario? e.g. fleetsim plan scenarios/"
                      "quickstart.ini --slo 'p99<=2s'");
@@ -268,6 +272,7 @@ static int plan(fs_plan *p, plan_args *a)
         rc = prepare_db(p, a->slo);
     if (rc)
         return rc;
+    fs_plan_prune_all(p);
     if ((rc = fs_plan_search(p)) || (rc = fs_plan_price(p)))
         return rc;
     fs_plan_rank(p);
@@ -304,5 +309,6 @@ int cmd_plan(int argc, char **argv)
         rc = plan(&p, &a);
     free((void *)p.sets);
     free(p.cand);
+    free(p.prompt);
     return rc;
 }

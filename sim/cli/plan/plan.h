@@ -7,6 +7,9 @@
  *                     exclusion (models/llm/llm.h), each one's --set list;
  *   plan_lists.c      the --gpus, --precision and --tp lists checked;
  *   plan_check.c      each candidate's scenario read before any run;
+ *   plan_prune.c      candidates a lone request already rules out (a
+ *                     TTFT or TPOT bound missed at any count), excluded
+ *                     before simulating;
  *   plan_search.c     the count: an Erlang C bracket (models/service/erlang.h),
  *                     then simulations (run_exec.h) bisected to the
  *                     smallest passing count, candidates in parallel;
@@ -65,6 +68,7 @@ typedef struct fs_plan_candidate {
     char memory[384];      /* fs_llm_memory_format */
     int excluded_memory;
     int excluded_other;    /* no instance type sells it, or no price */
+    int excluded_bound;    /* a lone request misses an SLO (plan_prune.c) */
     int gpus_per_instance; /* of the candidate's instances */
     char scaled_price[FS_PLAN_USER_PRICES][48];   /* the pool's own
                               prices per GPU at this size, "" unchanged */
@@ -134,6 +138,11 @@ typedef struct fs_plan {
     int pool_gpus;               /* GPUs per instance of the pool */
     char user_price[FS_PLAN_USER_PRICES][64];   /* the pool's own price
                                     keys (plan_user_price.c), "" unset */
+    int no_prune;                /* --no-prune: simulate every candidate */
+    int prompt_state;            /* plan_prune.c: 0 unread, 1 known, 2 all
+                                    one length, -1 not known */
+    long *prompt, nprompt;       /* the runs' prompts, sorted */
+    int prompt_scale;            /* each that many times (rate_scale) */
     fs_plan_candidate *cand;
     int ncand;
 } fs_plan;
@@ -209,6 +218,18 @@ void fs_plan_user_price(const fs_plan *p, fs_plan_candidate *c, int gpus);
 /* Loads each candidate's scenario: an error all share is said once (an
  * exit status), one alone excludes its candidate.  0, or exit status. */
 int fs_plan_check(fs_plan *p);
+/* After the SLOs are read: each searched candidate's scenario handed to
+ * fs_plan_prune (plan_prune.c), unless --no-prune. */
+void fs_plan_prune_all(fs_plan *p);
+
+/* ---- plan_prune.c ---- */
+/* Excludes candidate c (c->excluded_bound, the reason) when its scenario
+ * sc's lone request already misses a TTFT or TPOT SLO at any count. */
+struct fs_scenario;
+void fs_plan_prune(fs_plan *p, fs_plan_candidate *c,
+                   const struct fs_scenario *sc);
+/* Whether c is searched: not excluded for memory, price or a bound. */
+int fs_plan_searched(const fs_plan_candidate *c);
 
 /* ---- plan_search.c ---- */
 /* Searches every candidate, p->jobs at a time: 0, or an exit status. */

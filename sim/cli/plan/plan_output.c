@@ -238,6 +238,22 @@ static void print_rows(FILE *out, const fs_plan *p, int md)
     }
 }
 
+/* How many simulations the plan ran, and the candidates it excluded
+ * before simulating (memory, price or precision; a lone request's bound). */
+static void print_counts(FILE *out, const fs_plan *p, int md)
+{
+    int sims = 0, before = 0, bound = 0;
+    for (int i = 0; i < p->ncand; i++) {
+        sims += p->cand[i].sims;
+        before += !fs_plan_searched(&p->cand[i]);
+        bound += p->cand[i].excluded_bound;
+    }
+    fprintf(out, "\n%ssimulations: %d run for %d candidates; %d excluded "
+            "before simulating (%d by a lone request's bound%s)%s\n",
+            md ? "**" : "", sims, p->ncand, before, bound,
+            p->no_prune ? ", --no-prune" : "", md ? "**" : "");
+}
+
 static void print_notes(FILE *out, const fs_plan *p, int md)
 {
     const char *bullet = md ? "- " : "  ";
@@ -446,8 +462,9 @@ static void json_measured(FILE *out, const fs_plan *p,
     json_num(out, "unfinished", c->feasible ? c->best.unfinished : NAN);
     fputs(", \"memory\": ", out);
     fs_json_write_string(out, c->memory);
-    fprintf(out, ", \"excluded_memory\": %s, \"run_id\": ",
-            c->excluded_memory ? "true" : "false");
+    fprintf(out, ", \"excluded_memory\": %s, \"excluded_before_simulating\": "
+            "%s, \"run_id\": ", c->excluded_memory ? "true" : "false",
+            fs_plan_searched(c) ? "false" : "true");
     if (c->feasible)
         fprintf(out, "%ld, \"run\": ", c->best.run_id);
     else
@@ -511,4 +528,5 @@ void fs_plan_print(FILE *out, const fs_plan *p, int format)
             "the cost-vs-%s frontier\n\n", slos, p->slo[0].metric);
     print_rows(out, p, md);
     print_notes(out, p, md);
+    print_counts(out, p, md);
 }
