@@ -1,5 +1,6 @@
 /* cmd_plan.c -- `fleetsim plan SCENARIO --slo 'p99<=2s,...' [--workload W]
- * [--gpus G,...] [--precision P,...] [--tp N,...] [--ep N,...] [--purchase ...]
+ * [--gpus G,...] [--precision P,...] [--tp N,...] [--ep N,...]
+ * [--routing R,...] [--pd-ratio P:D,...] [--spec on,off] [--purchase ...]
  * [--max-unfinished 0.1%] [-j N] [--replications N] [--db FILE]
  * [--format table|csv|json|markdown]`: the cheapest fleet that meets every
  * SLO, per GPU type (and, for an llm service, precision and TP), verified
@@ -31,6 +32,7 @@
 typedef struct plan_args {
     fs_plan *p;
     const char *slo, *gpus, *precs, *tps, *eps, *format, *progress;
+    const char *routing, *pd_ratio, *spec;
     const char *workload, *pool, *db;
     int format_id, quiet, no_prune;
     long jobs, max_count, seed, replications;
@@ -138,6 +140,15 @@ const fs_option fs_options_plan[] = {
     OPT_STRING(0, "ep", plan_args, eps, "N,...",
                "llm, a mixture of experts: the expert-parallel sizes tried "
                "(default 1; a replica is max(tp, ep) GPUs)"),
+    OPT_STRING(0, "routing", plan_args, routing, "R,...",
+               "llm with a prefix cache and prefix identity: the routings "
+               "tried (default least-loaded,prefix-aware)"),
+    OPT_STRING(0, "pd-ratio", plan_args, pd_ratio, "P:D,...",
+               "llm on a prefill and a decode pool: the prefill:decode "
+               "ratios tried, and colocated (default 2:1,1:1,1:2,colocated)"),
+    OPT_STRING(0, "spec", plan_args, spec, "on,off",
+               "llm with spec =: speculative decoding tried on, off or both "
+               "(default on,off)"),
     OPT_CALLBACK(0, "purchase", "on-demand,reserved,savings-plan,spot",
                  "the purchase options priced (default on-demand,reserved)",
                  take_purchase),
@@ -262,6 +273,8 @@ static int plan(fs_plan *p, plan_args *a)
     int rc = fs_plan_read_scenario(p);
     if (!rc)
         rc = check_purchase(p);
+    if (!rc)
+        rc = fs_plan_choices(p, a->routing, a->pd_ratio, a->spec);
     if (!rc)
         p->eps = a->eps;
     if (!rc)
