@@ -363,7 +363,7 @@ printf '%s\n' '[scenario]' 'name = pd' 'horizon = 20m' 'seed = 4' '[pool.pre]' \
     'tokens_out = const(200)' >pd.ini
 slo='ttft_p99<=1s,tpot_p99<=30ms'
 expect_exit 0 "plan pd ratio" -- "$FLEETSIM" plan pd.ini --slo "$slo" --db pd.db \
-    --pd-ratio 2:1,1:1,colocated --purchase on-demand --format json -j 2
+    --try pd-ratio=2:1,1:1,colocated --purchase on-demand --format json -j 2
 python3 -c "
 import json
 for e in json.load(open('$TMP/out')):
@@ -388,13 +388,15 @@ expect_eq "$(python3 -c "
 rows = [l.split() for l in open('$TMP/pd.txt')]
 print(float(rows[0][3]) <= min(float(r[3]) for r in rows))")" True "P/D: the first is the cheapest alternative"
 expect_exit 2 "pd-ratio on a colocated pool" -- "$FLEETSIM" plan lone.ini --slo 'ttft_p99<=1s' \
-    --pd-ratio 1:1 --db bad.db
-expect_in "$TMP/err" "is not served by a prefill pool and a decode pool" "--pd-ratio refused without P/D"
-expect_exit 2 "bad pd-ratio" -- "$FLEETSIM" plan pd.ini --slo 'ttft_p99<=1s' --pd-ratio 1:0 --db bad.db
-expect_in "$TMP/err" "--pd-ratio: expected PREFILL:DECODE" "--pd-ratio checked"
+    --try pd-ratio=1:1 --db bad.db
+expect_in "$TMP/err" "--try pd-ratio: workload 'chat' has no such choice (it needs a prefill pool and a decode pool" "--try pd-ratio refused without P/D"
+expect_exit 2 "bad pd-ratio" -- "$FLEETSIM" plan pd.ini --slo 'ttft_p99<=1s' --try pd-ratio=1:0 --db bad.db
+expect_in "$TMP/err" "--try pd-ratio: expected PREFILL:DECODE" "--try pd-ratio checked"
 expect_exit 2 "routing without prefix identity" -- "$FLEETSIM" plan lone.ini --slo 'ttft_p99<=1s' \
-    --routing prefix-aware --db bad.db
-expect_in "$TMP/err" "has no prefix identity" "--routing refused without a prefix cache"
+    --try routing=prefix-aware --db bad.db
+expect_in "$TMP/err" "--try routing: workload 'chat' has no such choice" "--try routing refused without a prefix cache"
+expect_exit 2 "unknown choice" -- "$FLEETSIM" plan pd.ini --slo 'ttft_p99<=1s' --try ratio=1:1 --db bad.db
+expect_in "$TMP/err" "--try: expected routing=LIST, pd-ratio=LIST or spec=LIST, got 'ratio=1:1'" "--try names a kind"
 
 # ---- diurnal traffic, autoscaled: plan's reserved k = roi's on its run
 cat >diurnal.ini <<'INI'

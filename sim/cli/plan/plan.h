@@ -238,10 +238,10 @@ void fs_plan_user_price(const fs_plan *p, fs_plan_candidate *c, int gpus);
 struct fs_config;
 void fs_plan_choices_read(fs_plan *p, const struct fs_config *c,
                           const char *ws);
-/* The choices searched from --routing, --pd-ratio and --spec (NULL: the
- * defaults where the scenario makes them a choice): 0 or a usage error. */
-int fs_plan_choices(fs_plan *p, const char *routing, const char *pd,
-                    const char *spec);
+/* The choices searched: each --try NAME=LIST of tries[0..n), and the
+ * defaults where the scenario makes a choice no --try names: 0 or a
+ * usage error. */
+int fs_plan_choices(fs_plan *p, char *const *tries, int n);
 /* How many combinations; candidate c takes combination j. */
 int fs_plan_choice_count(const fs_plan *p);
 void fs_plan_choice_apply(const fs_plan *p, fs_plan_candidate *c, int j);

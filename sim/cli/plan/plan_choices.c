@@ -1,14 +1,15 @@
 /* plan_choices.c -- what `fleetsim plan` searches beside the GPU, the
  * precision, TP and EP, where the scenario makes it a choice (issues 28
  * and 29):
- *   - routing (--routing): least-loaded or prefix-aware (or round-robin),
+ *   - routing (--try routing=...): least-loaded or prefix-aware (or round-robin),
  *     where the workload's prompts have a prefix identity (a Mooncake
  *     trace's hash ids, prefix = shared(...), sessions = turns(...)) and
  *     one of its pools keeps a prefix cache;
- *   - speculative decoding on or off (--spec), where the workload sets
+ *   - speculative decoding on or off (--try spec=...), where the workload sets
  *     spec = (off: spec = none, and the candidate's memory holds no
  *     proposer);
- *   - a disaggregated deployment's prefill:decode ratio (--pd-ratio),
+ *   - a disaggregated deployment's prefill:decode ratio (--try
+ *     pd-ratio=...),
  *     the other pool sized from the searched one, and `colocated`: the
  *     searched pool alone serving prompts and decoding (the other pool
  *     set to 0 instances).
@@ -66,14 +67,14 @@ void fs_plan_choices_read(fs_plan *p, const fs_config *c, const char *ws)
     p->spec_choice = spec && strcmp(spec, "none") != 0;
 }
 
-/* --routing: each a policy, none twice. */
+/* routing=: each a policy, none twice. */
 static int take_routings(fs_plan *p, const char *list)
 {
     static const char *const names[] = {"least-loaded", "round-robin",
                                         "prefix-aware"};
     char buf[256], *save = NULL;
     snprintf(buf, sizeof buf, "%s", list);
-    if (fs_plan_check_list("--routing", list, 3))
+    if (fs_plan_check_list("--try routing", list, 3))
         return FS_EXIT_USAGE;
     for (char *t = strtok_r(buf, ",", &save); t;
          t = strtok_r(NULL, ",", &save)) {
@@ -81,24 +82,24 @@ static int take_routings(fs_plan *p, const char *list)
         while (k < 3 && strcmp(t, names[k]))
             k++;
         if (k == 3)
-            return fs_usage_error("plan", "--routing: unknown '%s' "
+            return fs_usage_error("plan", "--try routing: unknown '%s' "
                                   "(least-loaded, round-robin, prefix-aware)",
                                   t);
         for (int j = 0; j < p->nrouting; j++)
             if (strcmp(p->routings[j], t) == 0)
-                return fs_usage_error("plan", "--routing: '%s' given twice",
+                return fs_usage_error("plan", "--try routing: '%s' given twice",
                                       t);
         snprintf(p->routings[p->nrouting++], sizeof p->routings[0], "%s", t);
     }
     return 0;
 }
 
-/* --pd-ratio: PREFILL:DECODE pairs of whole numbers 1..8, or colocated. */
+/* pd-ratio=: PREFILL:DECODE pairs of whole numbers 1..8, or colocated. */
 static int take_ratios(fs_plan *p, const char *list)
 {
     char buf[256], *save = NULL;
     snprintf(buf, sizeof buf, "%s", list);
-    if (fs_plan_check_list("--pd-ratio", list, FS_PLAN_PD_MAX))
+    if (fs_plan_check_list("--try pd-ratio", list, FS_PLAN_PD_MAX))
         return FS_EXIT_USAGE;
     for (char *t = strtok_r(buf, ",", &save); t;
          t = strtok_r(NULL, ",", &save)) {
@@ -106,13 +107,13 @@ static int take_ratios(fs_plan *p, const char *list)
         if (strcmp(t, "colocated") &&
             (sscanf(t, "%d:%d%n", &a, &b, &n) != 2 || t[n] || a < 1 ||
              a > 8 || b < 1 || b > 8))
-            return fs_usage_error("plan", "--pd-ratio: expected PREFILL:"
+            return fs_usage_error("plan", "--try pd-ratio: expected PREFILL:"
                                   "DECODE (whole numbers 1 to 8, e.g. 1:2) "
                                   "or colocated, got '%s'", t);
         for (int j = 0; j < p->npd; j++)
             if (p->pd[j][0] * b == p->pd[j][1] * a &&
                 (p->pd[j][0] == 0) == (a == 0))   /* 1:1 and 2:2 alike */
-                return fs_usage_error("plan", "--pd-ratio: '%s' given twice",
+                return fs_usage_error("plan", "--try pd-ratio: '%s' given twice",
                                       t);
         p->pd[p->npd][0] = a;
         p->pd[p->npd++][1] = b;
@@ -120,7 +121,7 @@ static int take_ratios(fs_plan *p, const char *list)
     return 0;
 }
 
-/* --spec: on, off or both. */
+/* spec=: on, off or both. */
 static int take_spec(fs_plan *p, const char *list)
 {
     if (strcmp(list, "on") == 0 || strcmp(list, "off") == 0 ||
@@ -129,37 +130,79 @@ static int take_spec(fs_plan *p, const char *list)
         p->spec_off = strstr(list, "off") != NULL;
         return 0;
     }
-    return fs_usage_error("plan", "--spec: expected on, off or on,off, got "
+    return fs_usage_error("plan", "--try spec: expected on, off or on,off, got "
                           "'%s'", list);
 }
 
-int fs_plan_choices(fs_plan *p, const char *routing, const char *pd,
-                    const char *spec)
+/* Where a kind of choice applies: 1, or 0 with why it does not. */
+static int has_cache(const fs_plan *p)
 {
-    if ((routing || pd || spec) && !p->llm)
-        return fs_usage_error("plan", "--routing, --pd-ratio and --spec need "
-                              "an llm(...) service; workload '%s' has "
-                              "another", p->workload);
-    if (routing && !p->cache_pool[0])
-        return fs_usage_error("plan", "--routing: workload '%s' has no "
-                              "prefix identity on a pool with prefix_cache "
-                              "(prefix =, sessions = or a Mooncake trace)",
-                              p->workload);
-    if (pd && (!p->partner[0] || p->partner_autoscale))
-        return fs_usage_error("plan", "--pd-ratio: workload '%s' is not "
-                              "served by a prefill pool and a decode pool "
-                              "of fixed count", p->workload);
-    if (spec && !p->spec_choice)
-        return fs_usage_error("plan", "--spec: workload '%s' sets no spec =",
-                              p->workload);
+    return p->llm && p->cache_pool[0];
+}
+
+static int has_pd(const fs_plan *p)
+{
+    return p->llm && p->partner[0] && !p->partner_autoscale;
+}
+
+static int has_spec(const fs_plan *p)
+{
+    return p->llm && p->spec_choice;
+}
+
+/* The kinds of choice, registered here: --try NAME=LIST, its default
+ * where the scenario makes it a choice, and what it needs. */
+static const struct {
+    const char *name, *dflt, *needs;
+    int (*applies)(const fs_plan *p);
+    int (*take)(fs_plan *p, const char *list);
+} kinds[] = {
+    {"routing", "least-loaded,prefix-aware", "prompts with a prefix "
+     "identity (prefix =, sessions = or a Mooncake trace) on a pool with "
+     "prefix_cache", has_cache, take_routings},
+    {"pd-ratio", "2:1,1:1,1:2,colocated", "a prefill pool and a decode pool "
+     "of fixed count", has_pd, take_ratios},
+    {"spec", "on,off", "spec = on the workload", has_spec, take_spec},
+};
+#define NKINDS (sizeof kinds / sizeof kinds[0])
+
+/* The kind of "NAME=LIST", its list in *list: the index, or -1 after a
+ * usage error. */
+static int kind_of(const char *t, const char **list)
+{
+    const char *eq = strchr(t, '=');
+    size_t n = eq ? (size_t)(eq - t) : strlen(t);
+    for (size_t k = 0; eq && k < NKINDS; k++)
+        if (strlen(kinds[k].name) == n && strncmp(t, kinds[k].name, n) == 0) {
+            *list = eq + 1;
+            return (int)k;
+        }
+    fs_usage_error("plan", "--try: expected routing=LIST, pd-ratio=LIST or "
+                   "spec=LIST, got '%s'", t);
+    return -1;
+}
+
+int fs_plan_choices(fs_plan *p, char *const *tries, int ntries)
+{
+    const char *lists[NKINDS] = {NULL};
+    for (int i = 0; i < ntries; i++) {
+        const char *list;
+        int k = kind_of(tries[i], &list);
+        if (k < 0)
+            return FS_EXIT_USAGE;
+        if (lists[k])
+            return fs_usage_error("plan", "--try %s given twice",
+                                  kinds[k].name);
+        if (!kinds[k].applies(p))
+            return fs_usage_error("plan", "--try %s: workload '%s' has no "
+                                  "such choice (it needs %s)", kinds[k].name,
+                                  p->workload, kinds[k].needs);
+        lists[k] = list;
+    }
     int rc = 0;
-    if (p->cache_pool[0] && p->llm)
-        rc = take_routings(p, routing ? routing : "least-loaded,"
-                                                  "prefix-aware");
-    if (!rc && p->partner[0] && !p->partner_autoscale && p->llm)
-        rc = take_ratios(p, pd ? pd : "2:1,1:1,1:2,colocated");
-    if (!rc && p->spec_choice && p->llm)
-        rc = take_spec(p, spec ? spec : "on,off");
+    for (size_t k = 0; k < NKINDS && !rc; k++)
+        if (kinds[k].applies(p))
+            rc = kinds[k].take(p, lists[k] ? lists[k] : kinds[k].dflt);
     return rc;
 }
 
