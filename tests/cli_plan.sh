@@ -249,6 +249,155 @@ else
     fail "llm: re-run failed: $(head -2 "$TMP/rerun.err")"
 fi
 
+# ---- excluded before simulating: a lone request already misses the bound
+# llama-3-8b bf16 on an L4, 1,000-token prompts: the roofline's prefill
+# alone and its batch-1 decode step are lower bounds on every TTFT and
+# TPOT, so no count meets ttft_p99<=150ms or tpot_p99<=40ms there and the
+# L4 is excluded without a simulation.  The bound is checked against a run
+# at light load (one request at a time: TTFT = prefill + the API server's
+# time, TPOT = the batch-1 step): at most the run's p50, within 2% of it.
+printf '%s\n' '[scenario]' 'name = lone' 'horizon = 1h' 'seed = 5' '[pool.p]' \
+    'gpu = L4' 'provider = aws' 'count = 1' '[workload.chat]' 'pools = p' \
+    'arrivals = poisson(rate=0.05/s)' 'service = llm(model=llama-3-8b, precision=bf16)' \
+    'tokens_in = const(1000)' 'tokens_out = const(100)' >lone.ini
+expect_exit 0 "light load" -- "$FLEETSIM" run lone.ini --db lone.db --quiet --name light
+for slo in 'ttft_p99<=150ms:ttft_p50_s' 'tpot_p99<=40ms:tpot_p50_s'; do
+    expect_exit 0 "plan ${slo%%:*}" -- "$FLEETSIM" plan lone.ini --slo "${slo%%:*}" \
+        --gpus L4,H100-80GB --db lone.db --purchase on-demand --format json -j 1
+    set -- $(python3 -c "
+import json, re
+d = {e['gpu']: e for e in json.load(open('$TMP/out'))}
+l4 = d['L4']
+v = re.search(r'at least ([0-9.]+)ms', l4['reason']).group(1)
+print(l4['simulations'], l4['excluded_before_simulating'], d['H100-80GB']['feasible'], v)")
+    expect_eq "$1 $2 $3" "0 True True" "${slo%%:*}: the L4 excluded before simulating, the H100 searched"
+    run=$(sql lone.db "SELECT 1000 * ${slo#*:} FROM latency l JOIN run r USING (run_id) WHERE r.name = 'light'")
+    checks=$((checks + 1))
+    python3 -c "import sys; b, r = $4, $run; sys.exit(not (b <= r and b >= 0.98 * r))" ||
+        fail "${slo%%:*}: bound $4 ms against the light-load run's ${slo#*:} $run ms"
+done
+expect_exit 0 "plan table, counts" -- "$FLEETSIM" plan lone.ini --slo 'tpot_p99<=40ms' \
+    --gpus L4,H100-80GB --db lone.db --purchase on-demand -j 1
+expect_in "$TMP/out" "simulations: 1 run for 2 candidates; 1 excluded before simulating (1 by a lone request's bound)" \
+    "the simulations and the exclusions counted"
+# The answer is the unpruned search's: the Azure conversation trace's
+# first 15 minutes on L4 and L40S; --no-prune simulates the L4 (its TTFT
+# p99 stops falling above 500 ms) where the bound excludes it at once.
+for prune in "" --no-prune; do
+    expect_exit 0 "plan trace $prune" -- "$FLEETSIM" plan "$SRCDIR/scenarios/llm-azure-conv.ini" \
+        --set scenario.horizon=15m --slo 'ttft_p99<=500ms,tpot_p99<=50ms' \
+        --gpus L4,L40S --db "prune$prune.db" --format json -j 1 --purchase on-demand $prune
+    cp "$TMP/out" "prune$prune.json"
+done
+same='import json, sys
+strip = lambda d: [(e["gpu"], e["count"], e["feasible"], e["monthly_cost_usd"], e["run"]) for e in d]
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+print(strip(a) == strip(b), [e["simulations"] for e in a], [e["simulations"] for e in b],
+      [e["excluded_before_simulating"] for e in a])'
+set -- $(python3 -c "$same" prune.json prune--no-prune.json | tr -d '[],')
+expect_eq "$1" True "the pruned plan is the unpruned one"
+expect_eq "$3 $7" "0 True" "pruned: the L4 not simulated, excluded before"
+checks=$((checks + 1))
+[ "$5" -ge 4 ] || fail "--no-prune: the L4 simulated only $5 times"
+expect_eq "$(sql prune.db "SELECT count(*) FROM run WHERE name LIKE 'plan[gpu=L4,%'")" 0 "pruned: no L4 run stored"
+
+# ---- what the scenario makes a choice: routing, spec on or off, P/D ratio
+# Multi-turn chat with a prefix cache and a draft model on A10G fp8: plan
+# tries least-loaded and prefix-aware routing, each with speculative
+# decoding on and off.  Each alternative is then run by `fleetsim run`
+# (same seed) at the count plan gives it and one fewer: the first meets
+# both SLOs, the second does not, so each alternative's count is its
+# smallest; the plan's first is the cheapest of them (count x the A10G's
+# price, all on demand), and prefix-aware needs fewer replicas than
+# least-loaded (its hit rate is higher).
+printf '%s\n' '[scenario]' 'name = rs' 'horizon = 20m' 'seed = 3' '[pool.p]' \
+    'gpu = A10G' 'provider = aws' 'count = 2' 'prefix_cache = yes' '[workload.chat]' \
+    'pools = p' 'arrivals = poisson(rate=8/s)' 'service = llm(model=llama-3-8b, precision=fp8)' \
+    'tokens_in = const(400)' 'tokens_out = const(150)' 'sessions = turns(mean=4, think=20s)' \
+    'spec = draft(model=llama-3.2-1b, k=4, acceptance=0.7)' >rs.ini
+slo='ttft_p99<=2s,tpot_p99<=60ms'
+expect_exit 0 "plan choices" -- "$FLEETSIM" plan rs.ini --slo "$slo" --precision fp8 \
+    --max-unfinished 5% --db rs.db --purchase on-demand --format json -j 2
+cp "$TMP/out" rs.json
+python3 -c "
+import json
+for e in json.load(open('$TMP/rs.json')):
+    print(e['routing'], 'on' if e['spec'] else 'off', e['count'], '%.2f' % e['monthly_cost_usd'])" >rs.txt
+expect_eq "$(wc -l <rs.txt | tr -d ' ')" 4 "two routings x spec on and off: four candidates"
+# each alternative, run: its count meets both SLOs, one fewer does not
+meets() {   # meets ROUTING SPEC COUNT: 1 when that run meets both SLOs
+    set -- "$1" "$2" "$3"
+    spec=; [ "$2" = off ] && spec="--set workload.chat.spec=none"
+    "$FLEETSIM" run rs.ini --db rsrun.db --quiet --name "alt-$1-$2-$3" \
+        --set "pool.p.routing=$1" --set "pool.p.count=$3" \
+        --set 'workload.chat.service=llm(model=llama-3-8b,precision=fp8,tp=1)' \
+        $spec >/dev/null 2>&1 || { echo run-failed; return; }
+    sql rsrun.db "SELECT ttft_p99_s <= 2 AND tpot_p99_s <= 0.06 AND (unfinished + dropped) <= 0.05 * arrivals FROM latency l JOIN run r USING (run_id) WHERE r.name = 'alt-$1-$2-$3'"
+}
+while read -r routing spec count cost; do
+    expect_eq "$(meets "$routing" "$spec" "$count")" 1 "$routing spec $spec: meets the SLOs at $count (run)"
+    expect_eq "$(meets "$routing" "$spec" $((count - 1)))" 0 "$routing spec $spec: fails at $((count - 1)) (run)"
+done <rs.txt
+set -- $(python3 -c "
+import sys
+rows = [l.split() for l in open('$TMP/rs.txt')]
+price = float(rows[0][3]) / int(rows[0][2])
+cheapest = min(int(r[2]) for r in rows) * price
+ll = min(int(r[2]) for r in rows if r[0] == 'least-loaded')
+pa = min(int(r[2]) for r in rows if r[0] == 'prefix-aware')
+print(abs(float(rows[0][3]) - cheapest) < 0.01, pa < ll, rows[0][0], rows[0][1])")
+expect_eq "$1" True "the plan's first is the cheapest alternative that meets the SLOs"
+expect_eq "$2 $3" "True prefix-aware" "prefix-aware needs fewer replicas, and is chosen"
+expect_eq "$(sql rs.db "SELECT count(*) FROM run WHERE name LIKE 'plan[gpu=A10G,precision=fp8,tp=1,pa,nospec,count=%'")" \
+    "$(python3 -c "import json; print([e for e in json.load(open('$TMP/rs.json')) if e['choice'] == 'routing=prefix-aware,spec=off'][0]['simulations'])")" \
+    "the choice in the runs' names"
+# A prefill pool and a decode pool (llama-3-8b on A100s, 2,000-token
+# prompts): plan sizes the prefill pool at each prefill:decode ratio, the
+# decode pool following it, and the colocated alternative (the prefill
+# pool alone, the decode pool at 0); each checked by a run as above.
+printf '%s\n' '[scenario]' 'name = pd' 'horizon = 20m' 'seed = 4' '[pool.pre]' \
+    'gpu = A100-80GB' 'provider = aws' 'count = 1' 'role = prefill' 'network_gbps = 100' \
+    '[pool.dec]' 'gpu = A100-80GB' 'provider = aws' 'count = 1' 'role = decode' \
+    'network_gbps = 100' '[workload.chat]' 'pools = pre, dec' 'arrivals = poisson(rate=6/s)' \
+    'service = llm(model=llama-3-8b, precision=bf16)' 'tokens_in = const(2000)' \
+    'tokens_out = const(200)' >pd.ini
+slo='ttft_p99<=1s,tpot_p99<=30ms'
+expect_exit 0 "plan pd ratio" -- "$FLEETSIM" plan pd.ini --slo "$slo" --db pd.db \
+    --try pd-ratio=2:1,1:1,colocated --purchase on-demand --format json -j 2
+python3 -c "
+import json
+for e in json.load(open('$TMP/out')):
+    print(e['pd_ratio'], e['count'], e.get('partner_count', 0), '%.2f' % e['monthly_cost_usd'])" >pd.txt
+expect_eq "$(cut -d' ' -f1 pd.txt | sort | tr '\n' ' ')" "1:1 2:1 colocated " "the ratios asked and colocated"
+pdmeets() {   # pdmeets RATIO COUNT PARTNER
+    if [ "$1" = colocated ]; then
+        sets="--set pool.pre.role=colocated --set pool.dec.role=colocated --set pool.dec.count=0 --set workload.chat.pools=pre"
+    else
+        sets="--set pool.dec.count=$3"
+    fi
+    "$FLEETSIM" run pd.ini --db pdrun.db --quiet --name "pd-$1-$2" --set "pool.pre.count=$2" \
+        $sets >/dev/null 2>&1 || { echo run-failed; return; }
+    sql pdrun.db "SELECT ttft_p99_s <= 1 AND tpot_p99_s <= 0.03 AND (unfinished + dropped) <= 0.01 * arrivals FROM latency l JOIN run r USING (run_id) WHERE r.name = 'pd-$1-$2'"
+}
+while read -r ratio count partner cost; do
+    less=$(python3 -c "import math; r = '$ratio'; print(0 if r == 'colocated' else math.ceil(($count - 1) * int(r.split(':')[1]) / int(r.split(':')[0])))")
+    expect_eq "$(pdmeets "$ratio" "$count" "$partner")" 1 "pd $ratio: meets the SLOs at $count+$partner (run)"
+    expect_eq "$(pdmeets "$ratio" $((count - 1)) "$less")" 0 "pd $ratio: fails at $((count - 1))+$less (run)"
+done <pd.txt
+expect_eq "$(python3 -c "
+rows = [l.split() for l in open('$TMP/pd.txt')]
+print(float(rows[0][3]) <= min(float(r[3]) for r in rows))")" True "P/D: the first is the cheapest alternative"
+expect_exit 2 "pd-ratio on a colocated pool" -- "$FLEETSIM" plan lone.ini --slo 'ttft_p99<=1s' \
+    --try pd-ratio=1:1 --db bad.db
+expect_in "$TMP/err" "--try pd-ratio: workload 'chat' has no such choice (it needs a prefill pool and a decode pool" "--try pd-ratio refused without P/D"
+expect_exit 2 "bad pd-ratio" -- "$FLEETSIM" plan pd.ini --slo 'ttft_p99<=1s' --try pd-ratio=1:0 --db bad.db
+expect_in "$TMP/err" "--try pd-ratio: expected PREFILL:DECODE" "--try pd-ratio checked"
+expect_exit 2 "routing without prefix identity" -- "$FLEETSIM" plan lone.ini --slo 'ttft_p99<=1s' \
+    --try routing=prefix-aware --db bad.db
+expect_in "$TMP/err" "--try routing: workload 'chat' has no such choice" "--try routing refused without a prefix cache"
+expect_exit 2 "unknown choice" -- "$FLEETSIM" plan pd.ini --slo 'ttft_p99<=1s' --try ratio=1:1 --db bad.db
+expect_in "$TMP/err" "--try: expected routing=LIST, pd-ratio=LIST or spec=LIST, got 'ratio=1:1'" "--try names a kind"
+
 # ---- diurnal traffic, autoscaled: plan's reserved k = roi's on its run
 cat >diurnal.ini <<'INI'
 [scenario]

@@ -404,6 +404,59 @@ if [ -n "$CHROME" ]; then
     echo "$got" | grep -q '^PROBLEM' && failed=$((failed + 1))
 fi
 
+# ---- serving: prefix cache, P/D, cold starts, speculative decoding --------
+# A table only where runs have them: each cell is the store's figure
+# (prefix_cache, kv_transfer, pool.cold_starts and load_s, spec_decode);
+# the reviews above, of runs without any, have no such table.
+printf '%s\n' '[scenario]' 'name = srv' 'start = 2026-01-01' 'horizon = 10m' 'seed = 3' \
+    '[pool.p]' 'gpu = A10G' 'provider = aws' 'count = 2' 'prefix_cache = yes' \
+    '[workload.chat]' 'pools = p' 'arrivals = poisson(rate=2/s)' \
+    'service = llm(model=llama-3-8b, precision=fp8)' 'tokens_in = const(400)' \
+    'tokens_out = const(150)' 'sessions = turns(mean=4, think=20s)' \
+    'spec = draft(model=llama-3.2-1b, k=4, acceptance=0.7)' >srv.ini
+printf '%s\n' '[scenario]' 'name = srvpd' 'start = 2026-01-01' 'horizon = 10m' 'seed = 4' \
+    '[pool.pre]' 'gpu = A100-80GB' 'provider = aws' 'count = 1' 'role = prefill' \
+    'network_gbps = 100' '[pool.dec]' 'gpu = A100-80GB' 'provider = aws' 'count = 1' \
+    'role = decode' 'network_gbps = 100' '[workload.chat]' 'pools = pre, dec' \
+    'arrivals = poisson(rate=2/s)' 'service = llm(model=llama-3-8b, precision=bf16)' \
+    'tokens_in = const(2000)' 'tokens_out = const(200)' >srvpd.ini
+printf '%s\n' '[scenario]' 'name = srvcold' 'start = 2026-01-01' 'horizon = 2h' 'seed = 2' \
+    '[pool.g]' 'instance = aws:g6.xlarge' 'autoscale = queue(target=32)' 'min = 1' \
+    'max = 6' 'cooldown = 5m' 'provision_delay = 1m' '[workload.chat]' 'pools = g' \
+    'arrivals = mmpp(high=6/s, low=0.5/s, high_for=20m, low_for=20m)' \
+    'service = llm(model=llama-3-8b, precision=fp8)' 'tokens_in = const(500)' \
+    'tokens_out = const(100)' >srvcold.ini
+for f in srv srvpd srvcold; do
+    expect_exit 0 "serving run $f" -- "$FLEETSIM" run $f.ini --db serving.db --quiet
+done
+expect_exit 0 "report serving md" -- "$FLEETSIM" report --db serving.db --out serving.md srv srvpd srvcold
+want=$(sql serving.db "SELECT printf('| srv | workload chat | %.2f%% |', 100 * token_hit_rate) FROM prefix_cache WHERE run_id = 1 AND pool IS NULL")
+expect_in serving.md "$want" "serving: the workload's token hit rate is the store's"
+want=$(sql serving.db "SELECT printf('| %.3f | %.3f |', accepted_mean, expected_mean) FROM spec_decode WHERE run_id = 1")
+expect_in serving.md "$want" "serving: the tokens a speculative step emits, and the law's"
+want=$(sql serving.db "SELECT printf('| srvpd | workload chat | – | – | %,d |', transfers) FROM kv_transfer WHERE run_id = 2")
+expect_in serving.md "$want" "serving: the KV caches the prefill pool sent"
+cold=$(sql serving.db "SELECT cold_starts FROM pool WHERE run_id = 3")
+checks=$((checks + 1))
+[ "${cold:-0}" -gt 0 ] || fail "the autoscaled pool had no cold start"
+expect_in serving.md "| srvcold | pool g | – | – | – | – | – | $cold | " "serving: the pool's cold starts"
+# cached input tokens and the pool's hit rate: cached of all, each pool
+want=$(sql serving.db "SELECT printf('| srv | pool p | %.2f%% | %,d of %,d |', 100 * token_hit_rate, tokens_cached, tokens_in) FROM prefix_cache WHERE run_id = 1 AND workload IS NULL")
+expect_in serving.md "$want" "serving: the pool's cached input tokens"
+checks=$((checks + 1))
+! grep -q "## Serving" review.md || fail "a review of runs without serving figures has the serving table"
+expect_exit 0 "report serving html" -- "$FLEETSIM" report --db serving.db --out serving.html srv srvpd srvcold
+if [ -n "$CHROME" ]; then
+    chrome --dump-dom "file://$TMP/serving.html" >serving.dom
+    seen serving.dom >/dev/null
+    expect_in seen.txt "Serving: prefix cache, disaggregation, cold starts, speculative decoding" \
+        "seen: the serving table"
+    expect_in seen.txt "Tokens a step (speculative)" "seen: its columns in words"
+    checks=$((checks + 1))
+    [ "$(grep -o '<table>' serving.dom | wc -l)" -eq 8 ] ||
+        fail "dom: not eight tables (at a glance, six and serving)"
+fi
+
 # ---- bad use --------------------------------------------------------------
 expect_exit 2 "report .txt" -- "$FLEETSIM" report --db "$DB" \
     --out review.txt base

@@ -76,11 +76,13 @@ checks=$((checks + 1))
 # meets it on one instance, without it two (one misses at 42.5 ms)
 for m in mtp none; do
     set -- --slo 'tpot_p99<=30ms' --precision fp8 --tp 8 --set 'workload.chat.arrivals=poisson(rate=16/s)'
+    # with MTP: spec on alone (plan tries on and off by default)
+    [ "$m" = mtp ] && set -- "$@" --try spec=on
     [ "$m" = none ] && set -- "$@" --set workload.chat.spec=none
     expect_exit 0 "deepseek-v3 plan, spec $m" -- "$FLEETSIM" plan "$DS" --db "$TMP/dsplan-$m.db" --quiet "$@"
     cp "$TMP/out" "$TMP/plan-$m.out"
 done
-expect_in "$TMP/plan-mtp.out" "H200 fp8 tp8: count=1 meets every SLO" "deepseek-v3 plan: one instance with MTP"
+expect_in "$TMP/plan-mtp.out" "H200 fp8 tp8 spec=on: count=1 meets every SLO" "deepseek-v3 plan: one instance with MTP"
 expect_in "$TMP/plan-none.out" "H200 fp8 tp8: count=2 meets every SLO" "deepseek-v3 plan: two without"
 
 # a request as long as a replica's whole KV cache (1,200 tokens, 75 blocks)
@@ -104,10 +106,10 @@ expect_in "$TMP/err" "llama-3.2-1b" "fit: the nearest name"
 # beside the draft's 6.4 GB (3.213e9 x 2 bytes), fp8 does
 scenario "spec = draft(model=llama-3.2-3b, k=4, acceptance=0.7)" |
     sed 's/^gpu = H100-80GB$/gpu = L4/; s/^price = 3.00$/price = 0.80/; s/^horizon = 20m$/horizon = 1h/; s/const(400)/const(100)/' >"$TMP/plan.ini"
-expect_exit 0 "plan with a draft" -- "$FLEETSIM" plan "$TMP/plan.ini" --db "$TMP/plan.db" --precision bf16,fp8 --slo 'tpot_p99<=100ms' --max-count 4
-expect_in "$TMP/out" "L4 bf16 tp1: memory: weights 16.1 GB" "plan: bf16 excluded"
+expect_exit 0 "plan with a draft" -- "$FLEETSIM" plan "$TMP/plan.ini" --db "$TMP/plan.db" --precision bf16,fp8 --slo 'tpot_p99<=100ms' --max-count 4 --try spec=on
+expect_in "$TMP/out" "L4 bf16 tp1 spec=on: memory: weights 16.1 GB" "plan: bf16 excluded"
 expect_in "$TMP/out" "draft/MTP weights 6.4 GB" "plan: the draft's memory counted"
-expect_in "$TMP/out" "L4 fp8 tp1: count=" "plan: fp8 verified"
+expect_in "$TMP/out" "L4 fp8 tp1 spec=on: count=" "plan: fp8 verified"
 
 # ---- bad input ---------------------------------------------------------------
 bad() {   # bad NAME SPEC_LINE FRAGMENT

@@ -248,4 +248,11 @@ fs_scenario *fs_scenario_load(const char *path, char *const *sets, int nsets,
                               fs_error *err);
 void fs_scenario_free(fs_scenario *sc);
 
+/* The LLM configuration of workload wc's replicas on pool pc
+ * (scenario_llm.c): its model, precisions, TP and EP, engine (the pool's
+ * llm_profile = first), the pool's efficiencies and the workload's spec;
+ * what the fleet times (llm_setup.c) and plan bounds (plan_prune.c). */
+void fs_scenario_llm_config(const fs_workload_conf *wc,
+                            const fs_pool_conf *pc, fs_llm_config *c);
+
 #endif

@@ -339,3 +339,24 @@ int fs_scenario_parse_llm_pool(fs_reader *rd, fs_pool_conf *p)
     return efficiency(rd, "mfu", &p->mfu) ||
            efficiency(rd, "bw_efficiency", &p->bw_efficiency) ? -1 : 0;
 }
+
+void fs_scenario_llm_config(const fs_workload_conf *wc,
+                            const fs_pool_conf *pc, fs_llm_config *c)
+{
+    const fs_llm_service *l = &wc->service.llm;
+    memset(c, 0, sizeof *c);
+    c->model = l->model;
+    c->weights = l->weights;
+    c->kv = l->kv_set ? l->kv : fs_llm_kv_default(l->weights);
+    c->tp = l->tp;
+    c->ep = l->ep;
+    snprintf(c->engine, sizeof c->engine, "%s", l->engine);
+    /* llm_profile = FILE on the pool: its profile of that name, else its
+     * first (scenario_llm_engine.c) */
+    c->engines = pc->llm_profile ? pc->llm_profile : l->engines;
+    if (pc->llm_profile && !fs_llm_engines_find(c->engines, c->engine, NULL))
+        fs_llm_engines_first(c->engines, c->engine, sizeof c->engine);
+    c->mfu = pc->mfu;
+    c->bw_efficiency = pc->bw_efficiency;
+    c->spec = l->spec.kind != FS_SPEC_OFF ? &l->spec : NULL;
+}

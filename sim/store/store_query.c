@@ -144,6 +144,31 @@ static const struct {
     [FS_Q_BUDGETS] = {"the budgets",
         "SELECT scope, source, limit_usd, spend_usd, overrun_usd FROM budget"
         " WHERE run_id = ?1 ORDER BY rowid"},
+    /* the report's serving section: workloads a prefix cache, a P/D
+     * transfer or speculative decoding served, then pools that cached
+     * prefixes or cold-started (each table's rows only where there) */
+    [FS_Q_SERVING] = {"the serving figures",
+        "SELECT l.workload, 'workload', c.token_hit_rate, c.tokens_cached,"
+        " c.tokens_in, k.transfers, k.transfer_mean_s, k.wait_mean_s,"
+        " NULL, NULL, s.accepted_mean, s.expected_mean"
+        " FROM latency l"
+        " LEFT JOIN prefix_cache c ON c.run_id = l.run_id"
+        "  AND c.workload = l.workload AND c.pool IS NULL"
+        " LEFT JOIN kv_transfer k ON k.run_id = l.run_id"
+        "  AND k.workload = l.workload"
+        " LEFT JOIN spec_decode s ON s.run_id = l.run_id"
+        "  AND s.workload = l.workload"
+        " WHERE l.run_id = ?1 AND (c.run_id IS NOT NULL"
+        "  OR k.run_id IS NOT NULL OR s.run_id IS NOT NULL)"
+        " UNION ALL "
+        "SELECT p.pool, 'pool', c.token_hit_rate, c.tokens_cached,"
+        " c.tokens_in, NULL, NULL, NULL,"
+        " CASE WHEN p.cold_starts > 0 THEN p.cold_starts END,"
+        " CASE WHEN p.cold_starts > 0 THEN p.load_s END, NULL, NULL"
+        " FROM pool p LEFT JOIN prefix_cache c ON c.run_id = p.run_id"
+        "  AND c.pool = p.pool AND c.workload IS NULL"
+        " WHERE p.run_id = ?1 AND (c.run_id IS NOT NULL"
+        "  OR p.cold_starts > 0)"},
 };
 
 /* Binds the parameters st names (?1, ?2, ?3) from a. */

@@ -75,6 +75,13 @@ typedef enum fs_query {
                              * instance_type; by month, pool, workload */
     FS_Q_BUDGETS,           /* budget rows: scope, source, limit_usd,
                              * spend_usd, overrun_usd */
+    FS_Q_SERVING,           /* what served a run's LLM requests, where it
+                             * did: per workload then per pool, name,
+                             * 'workload' or 'pool', token_hit_rate,
+                             * tokens_cached, tokens_in (prefix cache),
+                             * kv transfers, transfer_mean_s, wait_mean_s
+                             * (P/D), cold_starts, load_s (pools),
+                             * accepted_mean, expected_mean (spec) */
     FS_QUERIES
 } fs_query;
 

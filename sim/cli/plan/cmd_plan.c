@@ -1,5 +1,6 @@
 /* cmd_plan.c -- `fleetsim plan SCENARIO --slo 'p99<=2s,...' [--workload W]
- * [--gpus G,...] [--precision P,...] [--tp N,...] [--ep N,...] [--purchase ...]
+ * [--gpus G,...] [--precision P,...] [--tp N,...] [--ep N,...]
+ * [--try routing=|pd-ratio=|spec=LIST] [--purchase ...]
  * [--max-unfinished 0.1%] [-j N] [--replications N] [--db FILE]
  * [--format table|csv|json|markdown]`: the cheapest fleet that meets every
  * SLO, per GPU type (and, for an llm service, precision and TP), verified
@@ -31,8 +32,10 @@
 typedef struct plan_args {
     fs_plan *p;
     const char *slo, *gpus, *precs, *tps, *eps, *format, *progress;
+    char **tries;
+    int ntries;
     const char *workload, *pool, *db;
-    int format_id, quiet;
+    int format_id, quiet, no_prune;
     long jobs, max_count, seed, replications;
     char seed_set[64], reps_set[64];
 } plan_args;
@@ -77,12 +80,16 @@ static int take_purchase(const char *cmd, const char *opt, const char *v,
     return parse_purchase(((plan_args *)base)->p, v) ? FS_EXIT_USAGE : 0;
 }
 
-static int take_set(const char *cmd, const char *opt, const char *v,
-                    void *base)
+/* --set S.K=V and --try NAME=LIST, each kept in its list in order. */
+static int take_item(const char *cmd, const char *opt, const char *v,
+                     void *base)
 {
-    (void)cmd, (void)opt;
-    fs_plan *p = ((plan_args *)base)->p;
-    ((char **)p->sets)[p->nsets++] = (char *)v;
+    plan_args *a = base;
+    (void)cmd;
+    if (strstr(opt, "try"))
+        a->tries[a->ntries++] = (char *)v;
+    else
+        ((char **)a->p->sets)[a->p->nsets++] = (char *)v;
     return 0;
 }
 
@@ -138,6 +145,11 @@ const fs_option fs_options_plan[] = {
     OPT_STRING(0, "ep", plan_args, eps, "N,...",
                "llm, a mixture of experts: the expert-parallel sizes tried "
                "(default 1; a replica is max(tp, ep) GPUs)"),
+    OPT_CALLBACK_F(0, "try", "NAME=LIST",
+                   "llm: a choice tried (repeatable): routing=least-loaded,"
+                   "prefix-aware, pd-ratio=2:1,1:1,1:2,colocated, spec=on,off "
+                   "(each by default where the scenario makes it one)",
+                   take_item, FS_OPTION_MULTI),
     OPT_CALLBACK(0, "purchase", "on-demand,reserved,savings-plan,spot",
                  "the purchase options priced (default on-demand,reserved)",
                  take_purchase),
@@ -156,7 +168,7 @@ const fs_option fs_options_plan[] = {
             FS_MAX_INSTANCES),
     OPT__SEED(plan_args, seed),
     OPT_CALLBACK_F(0, "set", "S.K=V",
-                   "overrides any scenario key (repeatable)", take_set,
+                   "overrides any scenario key (repeatable)", take_item,
                    FS_OPTION_MULTI),
     OPT__DB_CREATE(plan_args, db),
     OPT_CALLBACK(0, "format", "table|csv|json|markdown",
@@ -164,6 +176,9 @@ const fs_option fs_options_plan[] = {
     OPT_CALLBACK(0, "progress", "auto|always|never",
                  "the progress line on stderr (default auto)", take_progress),
     OPT_BOOL('q', "quiet", plan_args, quiet, "no progress line"),
+    OPT_BOOL(0, "no-prune", plan_args, no_prune,
+             "llm: simulate every candidate, also those a lone request "
+             "already rules out (the same plan, more simulations)"),
     OPT_END(),
 };
 
@@ -198,6 +213,7 @@ static int parse(int argc, char **argv, fs_plan *p, plan_args *a)
     p->db = a->db;
     p->jobs = a->jobs;
     p->max_count = a->max_count;
+    p->no_prune = a->no_prune;
     if (!p->scenario)
         return usage("which scenario? e.g. fleetsim plan scenarios/"
                      "quickstart.ini --slo 'p99<=2s'");
@@ -259,6 +275,8 @@ static int plan(fs_plan *p, plan_args *a)
     if (!rc)
         rc = check_purchase(p);
     if (!rc)
+        rc = fs_plan_choices(p, a->tries, a->ntries);
+    if (!rc)
         p->eps = a->eps;
     if (!rc)
         rc = fs_plan_candidates(p, a->gpus, a->precs, a->tps);
@@ -268,6 +286,7 @@ static int plan(fs_plan *p, plan_args *a)
         rc = prepare_db(p, a->slo);
     if (rc)
         return rc;
+    fs_plan_prune_all(p);
     if ((rc = fs_plan_search(p)) || (rc = fs_plan_price(p)))
         return rc;
     fs_plan_rank(p);
@@ -297,12 +316,18 @@ int cmd_plan(int argc, char **argv)
     p.max_count = 1024;
     p.max_events = FS_MAX_EVENTS_DEFAULT;
     p.sets = calloc((size_t)argc + 2, sizeof *p.sets);
-    if (!p.sets)
+    a.tries = calloc((size_t)argc + 1, sizeof *a.tries);
+    if (!p.sets || !a.tries) {
+        free((void *)p.sets);
+        free(a.tries);
         return fs_fail("out of memory");
+    }
     int rc = parse(argc, argv, &p, &a);
     if (!rc)
         rc = plan(&p, &a);
     free((void *)p.sets);
+    free(a.tries);
     free(p.cand);
+    free(p.prompt);
     return rc;
 }

@@ -6,7 +6,12 @@
  *   plan_candidates.c the candidates (GPU x precision x TP), memory
  *                     exclusion (models/llm/llm.h), each one's --set list;
  *   plan_lists.c      the --gpus, --precision and --tp lists checked;
+ *   plan_choices.c    the choices a scenario makes searchable: routing,
+ *                     spec on or off, the prefill:decode ratio;
  *   plan_check.c      each candidate's scenario read before any run;
+ *   plan_prune.c      candidates a lone request already rules out (a
+ *                     TTFT or TPOT bound missed at any count), excluded
+ *                     before simulating;
  *   plan_search.c     the count: an Erlang C bracket (models/service/erlang.h),
  *                     then simulations (run_exec.h) bisected to the
  *                     smallest passing count, candidates in parallel;
@@ -29,6 +34,7 @@
 #define FS_PLAN_SLOS_MAX 8
 #define FS_PLAN_PURCHASES 4
 #define FS_PLAN_USER_PRICES 8   /* price, upfront_price, reserved_* */
+#define FS_PLAN_PD_MAX 8        /* --pd-ratio items */
 
 /* One SLO: METRIC<=VALUE or METRIC>=VALUE. */
 typedef struct fs_plan_slo {
@@ -60,11 +66,17 @@ typedef struct fs_plan_candidate {
     char precision[16];    /* "" for a generic service */
     int tp;                /* 0 for a generic service */
     int ep;                /* llm: expert-parallel GPUs (1: none) */
+    char routing[16];      /* plan_choices.c: the routing tried, or "" */
+    int pd[2];             /* prefill:decode tried; {0, 0} colocated */
+    int spec_off;          /* spec = none tried */
+    char choice[96];       /* those in words: "routing=prefix-aware,pd=1:2" */
+    char tag[40];          /* and in a run's name (64 bytes): "pa,pd1:2" */
     double gpu_tflops;     /* dense bf16, for the service speed */
     char instance[96];     /* instance = PROVIDER:TYPE to set, or "" */
     char memory[384];      /* fs_llm_memory_format */
     int excluded_memory;
     int excluded_other;    /* no instance type sells it, or no price */
+    int excluded_bound;    /* a lone request misses an SLO (plan_prune.c) */
     int gpus_per_instance; /* of the candidate's instances */
     char scaled_price[FS_PLAN_USER_PRICES][48];   /* the pool's own
                               prices per GPU at this size, "" unchanged */
@@ -134,6 +146,21 @@ typedef struct fs_plan {
     int pool_gpus;               /* GPUs per instance of the pool */
     char user_price[FS_PLAN_USER_PRICES][64];   /* the pool's own price
                                     keys (plan_user_price.c), "" unset */
+    /* plan_choices.c: what the scenario makes a choice */
+    char cache_pool[FS_NAME_MAX];   /* a pool keeping a prefix cache of
+                                       prompts with a prefix identity */
+    char routings[3][16];
+    int nrouting;                /* 0: routing not searched */
+    char partner[FS_NAME_MAX];   /* the other pool of a P/D deployment */
+    int partner_autoscale, pool_prefill;   /* the searched pool prefills */
+    int pd[FS_PLAN_PD_MAX][2];   /* prefill:decode ratios; {0, 0} colocated */
+    int npd;
+    int spec_choice, spec_on, spec_off;   /* spec = set; searched on, off */
+    int no_prune;                /* --no-prune: simulate every candidate */
+    int prompt_state;            /* plan_prune.c: 0 unread, 1 known, 2 all
+                                    one length, -1 not known */
+    long *prompt, nprompt;       /* the runs' prompts, sorted */
+    int prompt_scale;            /* each that many times (rate_scale) */
     fs_plan_candidate *cand;
     int ncand;
 } fs_plan;
@@ -205,10 +232,44 @@ void fs_plan_user_prices_read(fs_plan *p, const char *const *values);
  * prices: scaled per GPU, or c excluded (another GPU) with the reason. */
 void fs_plan_user_price(const fs_plan *p, fs_plan_candidate *c, int gpus);
 
+/* ---- plan_choices.c ---- */
+/* What the scenario's config c makes a choice for workload section ws
+ * (after p->pool is known). */
+struct fs_config;
+void fs_plan_choices_read(fs_plan *p, const struct fs_config *c,
+                          const char *ws);
+/* The choices searched: each --try NAME=LIST of tries[0..n), and the
+ * defaults where the scenario makes a choice no --try names: 0 or a
+ * usage error. */
+int fs_plan_choices(fs_plan *p, char *const *tries, int n);
+/* How many combinations; candidate c takes combination j. */
+int fs_plan_choice_count(const fs_plan *p);
+void fs_plan_choice_apply(const fs_plan *p, fs_plan_candidate *c, int j);
+/* A P/D ratio's other pool at n of the searched one: n x its share of
+ * the ratio over the searched pool's, rounded up. */
+long fs_plan_partner_count(const fs_plan *p, const fs_plan_candidate *c,
+                           long n);
+/* Appends candidate c's --set lines at count n to s from index k: the new
+ * count, or -1 out of memory (at most 4 lines). */
+int fs_plan_choice_sets(const fs_plan *p, const fs_plan_candidate *c,
+                        long n, char **s, int k);
+
 /* ---- plan_check.c ---- */
 /* Loads each candidate's scenario: an error all share is said once (an
  * exit status), one alone excludes its candidate.  0, or exit status. */
 int fs_plan_check(fs_plan *p);
+/* After the SLOs are read: each searched candidate's scenario handed to
+ * fs_plan_prune (plan_prune.c), unless --no-prune. */
+void fs_plan_prune_all(fs_plan *p);
+
+/* ---- plan_prune.c ---- */
+/* Excludes candidate c (c->excluded_bound, the reason) when its scenario
+ * sc's lone request already misses a TTFT or TPOT SLO at any count. */
+struct fs_scenario;
+void fs_plan_prune(fs_plan *p, fs_plan_candidate *c,
+                   const struct fs_scenario *sc);
+/* Whether c is searched: not excluded for memory, price or a bound. */
+int fs_plan_searched(const fs_plan_candidate *c);
 
 /* ---- plan_search.c ---- */
 /* Searches every candidate, p->jobs at a time: 0, or an exit status. */

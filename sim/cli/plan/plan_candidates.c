@@ -180,6 +180,7 @@ int fs_plan_read_scenario(fs_plan *p)
     const char *max = get(c, ps, "max"), *min = get(c, ps, "min");
     p->autoscale = max != NULL || get(c, ps, "autoscale") != NULL;
     p->base_min = min ? atol(min) : -1;
+    fs_plan_choices_read(p, c, ws);
     read_service(p, get(c, ws, "service"));
     read_arrivals(p, get(c, ws, "arrivals"));
     p->tokens_in = token_mean(get(c, ws, "tokens_in"));
@@ -237,7 +238,8 @@ static void candidate_llm(const fs_plan *p, const fs_plan_candidate *c,
     cfg->kv = fs_llm_kv_default(cfg->weights);
     cfg->tp = c->tp;
     cfg->ep = c->ep;
-    cfg->spec = p->spec.kind != FS_SPEC_OFF ? &p->spec : NULL;
+    cfg->spec = p->spec.kind != FS_SPEC_OFF && !c->spec_off ? &p->spec
+                                                            : NULL;
     fs_llm_hw_default(hw, g);
 }
 
@@ -382,18 +384,21 @@ static int choose_instance(const fs_plan *p, const fs_catalog *cat,
  * memory and roofline bound.  0, or -1 out of memory. */
 static int add_candidate(fs_plan *p, const fs_catalog *cat, const fs_gpu *g,
                          const fs_llm_model *m, const char *prec, int tp,
-                         int ep)
+                         int ep, int choice)
 {
     if (add(p, g->name, p->llm ? prec : NULL, p->llm ? tp : 0, ep))
         return -1;
     fs_plan_candidate *c = &p->cand[p->ncand - 1];
+    fs_plan_choice_apply(p, c, choice);
     c->gpu_tflops = g->bf16_tflops;
     fs_plan_user_price(p, c, choose_instance(p, cat, c));
     if (p->llm && !c->excluded_other)
         check_precision(c, g);
     if (p->llm && !c->excluded_other)
         check_memory(p, c, g, m);
-    if (p->llm && !c->excluded_other && !c->excluded_memory)
+    /* a P/D ratio: the searched pool does one side, which the roofline's
+     * bound (both) would overstate */
+    if (p->llm && !c->excluded_other && !c->excluded_memory && !c->pd[0])
         c->estimate = roofline_bound(p, c, g, m);
     return 0;
 }
@@ -485,12 +490,13 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
     p->ref_tflops = ref ? ref->bf16_tflops : NAN;
     if (!rc)
         rc = fs_plan_check_lists(p, cat, gl, ng, pl, np, tl, nt);
-    int n = p->llm ? np * nt * ne : 1;
+    int n = p->llm ? np * nt * ne : 1, nc = fs_plan_choice_count(p);
     for (int i = 0; i < ng && !rc; i++)
-        for (int j = 0; j < n && !rc; j++)
+        for (int j = 0; j < n * nc && !rc; j++)
             if (add_candidate(p, cat, fs_catalog_gpu(cat, gl[i]), m,
-                              pl[j / (nt * ne)], atoi(tl[j / ne % nt]),
-                              atoi(el[j % ne])))
+                              pl[j / nc / (nt * ne)],
+                              atoi(tl[j / nc / ne % nt]),
+                              atoi(el[j / nc % ne]), j % nc))
                 rc = fs_fail("out of memory");
     fs_llm_catalog_free(mc);
     fs_llm_engines_free(eng);
@@ -503,7 +509,7 @@ int fs_plan_candidates(fs_plan *p, const char *gpus, const char *precs,
 char **fs_plan_sets(const fs_plan *p, const fs_plan_candidate *c, long n,
                     int spot, int *nsets)
 {
-    int total = p->nsets + 8 + FS_PLAN_USER_PRICES;
+    int total = p->nsets + 12 + FS_PLAN_USER_PRICES;
     char **s = calloc((size_t)total, sizeof *s);
     if (!s)
         return NULL;
@@ -541,6 +547,10 @@ char **fs_plan_sets(const fs_plan *p, const fs_plan_candidate *c, long n,
         if (c->scaled_price[i][0])
             ok &= asprintf(&s[k++], "pool.%s.%s=%s", p->pool,
                            fs_plan_user_price_key(i), c->scaled_price[i]) >= 0;
+    if (p->llm && ok && (k = fs_plan_choice_sets(p, c, n, s, k)) < 0) {
+        fs_plan_sets_free(p, s, total);
+        return NULL;
+    }
     ok &= asprintf(&s[k++], "scenario.name=%s", name) >= 0;
     *nsets = k;
     if (!ok) {
@@ -565,9 +575,9 @@ void fs_plan_run_name(const fs_plan *p, const fs_plan_candidate *c, long n,
     if (c->ep > 1)
         snprintf(ep, sizeof ep, ",ep=%d", c->ep);
     if (p->llm)
-        snprintf(buf, len, "plan[gpu=%s,precision=%s,tp=%d%s,%s=%ld%s",
-                 c->gpu, c->precision, c->tp, ep,
-                 p->autoscale ? "max" : "count", n, tail);
+        snprintf(buf, len, "plan[gpu=%s,precision=%s,tp=%d%s%s%s,%s=%ld%s",
+                 c->gpu, c->precision, c->tp, ep, c->tag[0] ? "," : "",
+                 c->tag, p->autoscale ? "max" : "count", n, tail);
     else
         snprintf(buf, len, "plan[gpu=%s,%s=%ld%s", c->gpu,
                  p->autoscale ? "max" : "count", n, tail);

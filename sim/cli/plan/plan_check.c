@@ -7,7 +7,8 @@
  * (its --set list at count 1) finds it at once: an error every candidate
  * shares is the plan's, said once; one a candidate alone meets (its GPU
  * with the scenario's other keys, say) excludes that candidate with the
- * reason. */
+ * reason.  Once the SLOs are read, each candidate's scenario tells
+ * plan_prune.c whether a lone request already misses one there. */
 #include "sim/cli/plan/plan.h"
 #include "sim/cli/commands.h"
 #include "sim/scenario/scenario.h"
@@ -16,7 +17,7 @@
 #include <string.h>
 
 /* Candidate c's scenario: 0 when it loads, else -1 with err. */
-static int load_one(const fs_plan *p, const fs_plan_candidate *c,
+static int load_one(fs_plan *p, fs_plan_candidate *c, int prune,
                     fs_error *err)
 {
     int n;
@@ -27,6 +28,8 @@ static int load_one(const fs_plan *p, const fs_plan_candidate *c,
     }
     fs_scenario *sc = fs_scenario_load(p->scenario, sets, n, err);
     fs_plan_sets_free(p, sets, n);
+    if (sc && prune)
+        fs_plan_prune(p, c, sc);
     fs_scenario_free(sc);
     return sc ? 0 : -1;
 }
@@ -41,7 +44,7 @@ int fs_plan_check(fs_plan *p)
         if (c->excluded_memory || c->excluded_other)
             continue;
         tried++;
-        if (load_one(p, c, &err) == 0)
+        if (load_one(p, c, 0, &err) == 0)
             continue;
         failed++;
         if (!first[0])
@@ -53,4 +56,13 @@ int fs_plan_check(fs_plan *p)
         c->excluded_other = 1;
     }
     return failed && failed == tried && !differ ? fs_fail(first) : 0;
+}
+
+void fs_plan_prune_all(fs_plan *p)
+{
+    for (int i = 0; i < p->ncand && !p->no_prune && p->llm; i++) {
+        fs_error err;
+        if (fs_plan_searched(&p->cand[i]))
+            load_one(p, &p->cand[i], 1, &err);
+    }
 }

@@ -92,6 +92,9 @@ static void size_text(const fs_plan *p, const fs_plan_candidate *c,
         snprintf(buf, len, "-");
     else if (p->autoscale)
         snprintf(buf, len, "%ld-%ld", c->min, c->count);
+    else if (c->pd[0])   /* the searched pool + the other */
+        snprintf(buf, len, "%ld+%ld", c->count,
+                 fs_plan_partner_count(p, c, c->count));
     else
         snprintf(buf, len, "%ld", c->count);
 }
@@ -147,7 +150,8 @@ static const char *tp_cell(const fs_plan_candidate *c, char *buf, size_t len)
     return buf;
 }
 
-/* " tp8", " tp1 ep8" after a candidate's GPU and precision; "" when none. */
+/* " tp8", " tp1 ep8" after a candidate's GPU and precision, then its
+ * choices (" routing=prefix-aware"); "" when none. */
 static const char *tp_words(const fs_plan_candidate *c, char *buf,
                             size_t len)
 {
@@ -156,7 +160,19 @@ static const char *tp_words(const fs_plan_candidate *c, char *buf,
         snprintf(buf, len, " tp%d ep%d", c->tp, c->ep);
     else if (c->tp)
         snprintf(buf, len, " tp%d", c->tp);
+    if (c->choice[0])
+        snprintf(buf + strlen(buf), len - strlen(buf), " %s", c->choice);
     return buf;
+}
+
+/* The width of the choice column: 0 when nothing is a choice. */
+static int choice_width(const fs_plan *p)
+{
+    int w = 0;
+    for (int i = 0; i < p->ncand; i++)
+        if ((int)strlen(p->cand[i].choice) > w)
+            w = (int)strlen(p->cand[i].choice);
+    return w ? (w < 6 ? 6 : w) : 0;
 }
 
 static int any_ep(const fs_plan *p)
@@ -171,9 +187,12 @@ static void print_rows(FILE *out, const fs_plan *p, int md)
 {
     const char *sep = md ? " | " : "  ";
     int tpw = any_ep(p) ? 5 : 3;   /* "tp/ep" */
-    fprintf(out, "%s%-4s%s%-10s%s%-9s%s%-*s%s%-6s%s%-13s%s%-30s", md ? "| " : "",
-            "rank", sep, "gpu", sep, "precision", sep, tpw,
-            tpw > 3 ? "tp/ep" : "tp", sep,
+    int cw = choice_width(p);
+    fprintf(out, "%s%-4s%s%-10s%s%-9s%s%-*s", md ? "| " : "", "rank", sep,
+            "gpu", sep, "precision", sep, tpw, tpw > 3 ? "tp/ep" : "tp");
+    if (cw)
+        fprintf(out, "%s%-*s", sep, cw, "choice");
+    fprintf(out, "%s%-6s%s%-13s%s%-30s", sep,
             p->autoscale ? "min-max" : "count", sep, "monthly", sep,
             "purchase");
     for (int k = 0; k < FS_PLAN_PURCHASES; k++)
@@ -187,7 +206,7 @@ static void print_rows(FILE *out, const fs_plan *p, int md)
     fprintf(out, "%s%-10s%s%s%s\n", sep, "unfinished", sep, "run",
             md ? " |" : "");
     if (md) {
-        int cols = 10 + 2 * p->nslo + p->llm;
+        int cols = 10 + 2 * p->nslo + p->llm + (cw > 0);
         for (int k = 0; k < FS_PLAN_PURCHASES; k++)
             cols += p->purchases[k];
         for (int k = 0; k < cols; k++)
@@ -203,11 +222,13 @@ static void print_rows(FILE *out, const fs_plan *p, int md)
                  i + 1);
         if (!c->feasible)
             snprintf(rank, sizeof rank, "-");
-        fprintf(out, "%s%-4s%s%-10s%s%-9s%s%-*s%s%-6s%s%-13s%s%-30s",
-                md ? "| " : "", rank, sep, c->gpu, sep,
-                c->precision[0] ? c->precision : "-", sep, tpw,
-                tp_cell(c, tp, sizeof tp), sep, size,
-                sep, m, sep, purchase_text(c, pur, sizeof pur));
+        fprintf(out, "%s%-4s%s%-10s%s%-9s%s%-*s", md ? "| " : "", rank,
+                sep, c->gpu, sep, c->precision[0] ? c->precision : "-", sep,
+                tpw, tp_cell(c, tp, sizeof tp));
+        if (cw)
+            fprintf(out, "%s%-*s", sep, cw, c->choice);
+        fprintf(out, "%s%-6s%s%-13s%s%-30s", sep, size, sep, m, sep,
+                purchase_text(c, pur, sizeof pur));
         for (int k = 0; k < FS_PLAN_PURCHASES; k++) {
             char v[48];
             money(c->feasible ? c->cost[k] : NAN, v, sizeof v);
@@ -238,6 +259,22 @@ static void print_rows(FILE *out, const fs_plan *p, int md)
     }
 }
 
+/* How many simulations the plan ran, and the candidates it excluded
+ * before simulating (memory, price or precision; a lone request's bound). */
+static void print_counts(FILE *out, const fs_plan *p, int md)
+{
+    int sims = 0, before = 0, bound = 0;
+    for (int i = 0; i < p->ncand; i++) {
+        sims += p->cand[i].sims;
+        before += !fs_plan_searched(&p->cand[i]);
+        bound += p->cand[i].excluded_bound;
+    }
+    fprintf(out, "\n%ssimulations: %d run for %d candidates; %d excluded "
+            "before simulating (%d by a lone request's bound%s)%s\n",
+            md ? "**" : "", sims, p->ncand, before, bound,
+            p->no_prune ? ", --no-prune" : "", md ? "**" : "");
+}
+
 static void print_notes(FILE *out, const fs_plan *p, int md)
 {
     const char *bullet = md ? "- " : "  ";
@@ -247,7 +284,7 @@ static void print_notes(FILE *out, const fs_plan *p, int md)
         const fs_plan_candidate *c = &p->cand[i];
         if (!c->feasible)
             continue;
-        char tp[32];
+        char tp[160];
         fprintf(out, "%s%s%s%s%s: %s=%ld meets every SLO (run %ld, %s)",
                 bullet, c->gpu, c->precision[0] ? " " : "", c->precision,
                 tp_words(c, tp, sizeof tp), p->autoscale ? "max" : "count",
@@ -269,7 +306,7 @@ static void print_notes(FILE *out, const fs_plan *p, int md)
     int any = 0;
     for (int i = 0; i < p->ncand; i++) {
         const fs_plan_candidate *c = &p->cand[i];
-        char m[48], v[48], tp[32];
+        char m[48], v[48], tp[160];
         if (!on_front(p, i))
             continue;
         money(c->monthly, m, sizeof m);
@@ -294,7 +331,7 @@ static void print_notes(FILE *out, const fs_plan *p, int md)
         if (!any++)
             fprintf(out, "\n%sexcluded:%s\n", md ? "**" : "",
                     md ? "**\n" : "");
-        char tp[32];
+        char tp[160];
         fprintf(out, "%s%s%s%s%s: ", bullet, c->gpu,
                 c->precision[0] ? " " : "", c->precision,
                 tp_words(c, tp, sizeof tp));
@@ -323,7 +360,7 @@ static void print_csv(FILE *out, const fs_plan *p)
     fputs(",as_run_monthly_usd", out);
     for (int k = 0; k < p->nslo; k++)
         fprintf(out, ",%s", p->slo[k].metric);
-    fputs(",unfinished,run_id,run,ep\n", out);
+    fputs(",unfinished,run_id,run,ep,choice\n", out);
     for (int i = 0; i < p->ncand; i++) {
         const fs_plan_candidate *c = &p->cand[i];
         fprintf(out, "%d,", i + 1);
@@ -358,7 +395,9 @@ static void print_csv(FILE *out, const fs_plan *p)
         } else {
             fputs(",,", out);
         }
-        fprintf(out, ",%d\n", c->ep > 1 ? c->ep : 1);
+        fprintf(out, ",%d,", c->ep > 1 ? c->ep : 1);
+        fs_csv_write_field(out, c->choice);
+        fputc('\n', out);
     }
 }
 
@@ -390,7 +429,20 @@ static void json_shape(FILE *out, const fs_plan *p, int i)
     fprintf(out, ", \"tp\": %d, \"ep\": %d, \"instance\": ", c->tp ? c->tp : 1,
             c->ep > 1 ? c->ep : 1);
     json_str_or_null(out, c->instance, 1);
-    fputs(", ", out);
+    fputs(", \"choice\": ", out);
+    json_str_or_null(out, c->choice, 1);
+    fputs(", \"routing\": ", out);
+    json_str_or_null(out, c->routing, 1);
+    fputs(", \"pd_ratio\": ", out);
+    if (c->pd[0])
+        fprintf(out, "\"%d:%d\"", c->pd[0], c->pd[1]);
+    else
+        json_str_or_null(out, p->npd ? "colocated" : "", 1);
+    fprintf(out, ", \"spec\": %s, ", p->spec_on + p->spec_off == 0 ? "null"
+            : c->spec_off ? "false" : "true");
+    if (c->pd[0] && c->feasible)   /* the other pool's count */
+        fprintf(out, "\"partner\": \"%s\", \"partner_count\": %ld, ",
+                p->partner, fs_plan_partner_count(p, c, c->count));
     if (!c->feasible)
         fputs(p->autoscale ? "\"min\": null, \"max\": null"
                            : "\"count\": null", out);
@@ -446,8 +498,9 @@ static void json_measured(FILE *out, const fs_plan *p,
     json_num(out, "unfinished", c->feasible ? c->best.unfinished : NAN);
     fputs(", \"memory\": ", out);
     fs_json_write_string(out, c->memory);
-    fprintf(out, ", \"excluded_memory\": %s, \"run_id\": ",
-            c->excluded_memory ? "true" : "false");
+    fprintf(out, ", \"excluded_memory\": %s, \"excluded_before_simulating\": "
+            "%s, \"run_id\": ", c->excluded_memory ? "true" : "false",
+            fs_plan_searched(c) ? "false" : "true");
     if (c->feasible)
         fprintf(out, "%ld, \"run\": ", c->best.run_id);
     else
@@ -511,4 +564,5 @@ void fs_plan_print(FILE *out, const fs_plan *p, int format)
             "the cost-vs-%s frontier\n\n", slos, p->slo[0].metric);
     print_rows(out, p, md);
     print_notes(out, p, md);
+    print_counts(out, p, md);
 }

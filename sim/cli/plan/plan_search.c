@@ -316,10 +316,10 @@ int fs_plan_search(fs_plan *p)
 {
     int todo = 0;
     for (int i = 0; i < p->ncand; i++)
-        todo += !p->cand[i].excluded_memory && !p->cand[i].excluded_other;
+        todo += fs_plan_searched(&p->cand[i]);
     if (p->jobs <= 1 || todo <= 1) {
         for (int i = 0; i < p->ncand; i++)
-            if (!p->cand[i].excluded_memory && !p->cand[i].excluded_other)
+            if (fs_plan_searched(&p->cand[i]))
                 search_or_fail(p, &p->cand[i]);
         return 0;
     }
@@ -332,7 +332,7 @@ int fs_plan_search(fs_plan *p)
     }
     int running = 0, rc = 0;
     for (int i = 0; i < p->ncand && !rc; i++) {
-        if (p->cand[i].excluded_memory || p->cand[i].excluded_other)
+        if (!fs_plan_searched(&p->cand[i]))
             continue;
         if (running == p->jobs && reap(p, pids, fds) == 0)
             running--;

@@ -19,9 +19,10 @@ typedef struct fs_rtable {
     const char *const *head;
     size_t nrows, ncells, cap;
     char **cells;          /* nrows * ncols */
+    int optional;          /* left out of the review when it has no rows */
 } fs_rtable;
 
-#define FS_REPORT_TABLES 7
+#define FS_REPORT_TABLES 8
 
 /* One chart: the <svg> element's text (from "<svg" on), or a note saying
  * why it could not be drawn. */
@@ -90,6 +91,11 @@ int fs_report_gather(fs_store *s, const long *ids, size_t n, long base,
                      fs_report *r, fs_error *err);
 void fs_report_free(fs_report *r);
 
+/* Names table t: its title, one-sentence intro and ncols header cells
+ * (report_table.c). */
+void fs_rtable_setup(fs_rtable *t, const char *title, const char *intro,
+                     int ncols, const char *const *head);
+
 /* Appends one cell (row-major) to t: 0, or -1 with err (report_table.c;
  * fs_rtable_addf formats it as printf does). */
 int fs_rtable_add(fs_rtable *t, const char *text, fs_error *err);
@@ -146,11 +152,16 @@ int fs_report_levers(fs_store *s, const char *db, const long *ids, size_t n,
 int fs_report_gather_further(fs_store *s, long id, const char *name,
                              fs_report *r, fs_error *err);
 
-/* Table 6: the runs' storage and transfer lines with the bill and their
+/* Table 7: the runs' storage and transfer lines with the bill and their
  * total, left out (no title) when no run has any; and a risk line per
  * budget exceeded (report_extra.c).  0, or -1 with err. */
 int fs_report_gather_extra(fs_store *s, const long *ids, size_t n,
                            fs_report *r, fs_error *err);
+/* Table 6, where runs have it: what served their LLM requests (prefix
+ * cache hits, P/D KV transfers, cold starts, speculative decoding's
+ * tokens a step) per workload and pool (report_serving.c). */
+int fs_report_gather_serving(fs_store *s, const long *ids, size_t n,
+                             fs_report *r, fs_error *err);
 
 /* Table 5: each pool's reservation recommendation of runs ids[0..n)
  * (report_roi.c); a pool or run that cannot be sized gets a note row. */

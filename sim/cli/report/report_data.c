@@ -406,6 +406,8 @@ int fs_report_gather(fs_store *s, const long *ids, size_t n, long base,
     if (rc == 0)
         rc = fs_report_gather_roi(s, ids, n, r, err);
     if (rc == 0)
+        rc = fs_report_gather_serving(s, ids, n, r, err);
+    if (rc == 0)
         rc = fs_report_gather_brief(s, ids, n, base, r, err);
     if (rc == 0)
         rc = fs_report_gather_extra(s, ids, n, r, err);

@@ -1,5 +1,5 @@
 /* report_extra.c -- the report's costs beside the GPU hour and budgets:
- * table 6, per run, each storage and transfer line (cost_extra), the GPU
+ * table 7, per run, each storage and transfer line (cost_extra), the GPU
  * bill and their total (the lines add up to it, to the cent); and a risk
  * line per budget a run exceeded (the budget table: its 730-hour run rate
  * against the limit, by how much).  Runs with neither leave the table out
@@ -25,7 +25,7 @@ typedef struct extra_ctx {
 static int extra_row(const fs_row *st, void *ctx, fs_error *err)
 {
     extra_ctx *x = ctx;
-    fs_rtable *t = &x->r->tables[6];
+    fs_rtable *t = &x->r->tables[7];
     char q[64], p[64], m[64];
     const char *unit = fs_row_text(st, 7);
     double cost = fs_row_double(st, 9);
@@ -93,7 +93,7 @@ static int budget_row(const fs_row *st, void *ctx, fs_error *err)
 int fs_report_gather_extra(fs_store *s, const long *ids, size_t n,
                            fs_report *r, fs_error *err)
 {
-    fs_rtable *t = &r->tables[6];
+    fs_rtable *t = &r->tables[7];
     t->ncols = 7;
     t->head = head_extra;
     for (size_t i = 0; i < n; i++) {

@@ -211,15 +211,13 @@ static int run_rows(fs_store *s, long id, const char *run, fs_report *r,
 int fs_report_gather_roi(fs_store *s, const long *ids, size_t n,
                          fs_report *r, fs_error *err)
 {
-    fs_rtable *t = &r->tables[5];
-    t->title = "Reservation recommendation (1-year, no upfront, "
-               "hour-by-hour demand)";
-    t->intro = "What `fleetsim roi` recommends for each pool with its "
-               "defaults (whole run, 8% a year), monthly figures at 730 "
-               "hours; beside it, what daily-average demand would choose "
-               "and what that costs on the hourly demand.";
-    t->ncols = NCOLS;
-    t->head = head_roi;
+    fs_rtable_setup(&r->tables[5], "Reservation recommendation (1-year, "
+                    "no upfront, hour-by-hour demand)",
+                    "What `fleetsim roi` recommends for each pool with its "
+                    "defaults (whole run, 8% a year), monthly figures at 730 "
+                    "hours; beside it, what daily-average demand would "
+                    "choose and what that costs on the hourly demand.",
+                    NCOLS, head_roi);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++)
         rc = run_rows(s, ids[i], r->run_names[i], r, err);

@@ -42,6 +42,15 @@ int fs_rtable_addf(fs_rtable *t, fs_error *err, const char *fmt, ...)
     return rc;
 }
 
+void fs_rtable_setup(fs_rtable *t, const char *title, const char *intro,
+                     int ncols, const char *const *head)
+{
+    t->title = title;
+    t->intro = intro;
+    t->ncols = ncols;
+    t->head = head;
+}
+
 int fs_rtable_add(fs_rtable *t, const char *text, fs_error *err)
 {
     return fs_rtable_addf(t, err, "%s", text);
@@ -62,7 +71,9 @@ int fs_report_write(const fs_report *r, const fs_report_format *f,
     fputs(f->after_runs, out);
     f->brief(out, &r->brief);
     for (int k = 0; k < FS_REPORT_TABLES; k++)
-        if (r->tables[k].title)   /* a table no run fills is left out */
+        /* a table no run fills is left out: no title, or optional and empty */
+        if (r->tables[k].title &&
+            (!r->tables[k].optional || r->tables[k].nrows))
             f->table(out, &r->tables[k]);
     fputs(f->charts, out);
     for (size_t i = 0; i < r->ncharts; i++)

@@ -50,23 +50,7 @@ static void replica_hw(const fs_workload *w, const fs_servers *p,
 static void replica_config(const fs_workload *w, const fs_servers *p,
                            fs_llm_config *c)
 {
-    const fs_llm_service *l = &w->conf->service.llm;
-    memset(c, 0, sizeof *c);
-    c->model = l->model;
-    c->weights = l->weights;
-    c->kv = l->kv_set ? l->kv : fs_llm_kv_default(l->weights);
-    c->tp = l->tp;
-    c->ep = l->ep;
-    snprintf(c->engine, sizeof c->engine, "%s", l->engine);
-    /* llm_profile = FILE on the pool: its profile of that name, else its
-     * first (scenario_llm_engine.c) */
-    c->engines = p->conf->llm_profile ? p->conf->llm_profile : l->engines;
-    if (p->conf->llm_profile &&
-        !fs_llm_engines_find(c->engines, c->engine, NULL))
-        fs_llm_engines_first(c->engines, c->engine, sizeof c->engine);
-    c->mfu = p->conf->mfu;
-    c->bw_efficiency = p->conf->bw_efficiency;
-    c->spec = l->spec.kind != FS_SPEC_OFF ? &l->spec : NULL;
+    fs_scenario_llm_config(w->conf, p->conf, c);
 }
 
 static int fits(const fs_llm_config *c, const fs_llm_hw *hw)
