@@ -60,6 +60,7 @@ static const struct owned {
 } owned[] = {
     OWNED(costs), OWNED(util),   OWNED(latency), OWNED(pools),
     OWNED(jobs),  OWNED(allocs), OWNED(interrupts), OWNED(slices),
+    OWNED(adapters),
 };
 
 /* Frees the rows and scenario_text (which the results own: malloc'd by
@@ -113,6 +114,8 @@ DEFINE_ADD(fs_results_add_job, fs_job_row, jobs, njobs, jobs_cap)
 DEFINE_ADD(fs_results_add_alloc, fs_alloc_row, allocs, nallocs, allocs_cap)
 DEFINE_ADD(fs_results_add_interrupt, fs_interrupt_row, interrupts,
            ninterrupts, interrupts_cap)
+DEFINE_ADD(fs_results_add_adapter, fs_adapter_row, adapters, nadapters,
+           adapters_cap)
 
 /* One histogram's p50, p90, p99 and mean into the four places given
  * (NaN without a histogram). */
