@@ -202,7 +202,7 @@ static const fs_key_doc workload_keys[] = {
      "the other rows are counted in the run summary"},
     {"queue_max", "integer", "10000000 (its most)",
      "arrivals beyond this many waiting are dropped (requests_dropped); "
-     "the bound keeps a queue within 512 MiB"},
+     "the bound keeps a queue within 768 MiB"},
     {"tags", "KEY:VALUE,...", NULL,
      "showback tags, merged with its pools' in cost_allocation"},
     {"jobs", "trace(PATH, format=generic|openb)", NULL,
