@@ -3,7 +3,8 @@
 # command line:
 #   - a run with adapters stores one tenancy row and one adapter row per
 #     adapter (requests adding up to the workload's, costs to its cost),
-#     prints the adapters' lines, and compare shows the loads; the same
+#     prints the adapters' lines, compare shows the loads and the report a
+#     row per adapter under its workload; the same
 #     scenario and seed give the same rows;
 #   - two models on one pool: the replicas each hosts, stated and by
 #     demand, in the tenancy table and the summary;
@@ -50,6 +51,10 @@ expect_eq "$(sql "$TMP/r.db" "SELECT count(*), sum(requests) = (SELECT count FRO
 expect_eq "$(sql "$TMP/r.db" "SELECT printf('%.0f', load_s * 64e9) FROM tenancy")" "83886080" "load: 83,886,080 bytes over 64 GB/s"
 expect_exit 0 "compare" -- "$FLEETSIM" compare --db "$TMP/r.db" 1
 expect_in "$TMP/out" "adapter loads" "compare: the loads row"
+expect_exit 0 "report" -- "$FLEETSIM" report --db "$TMP/r.db" --out "$TMP/r.md" 1
+expect_in "$TMP/r.md" "| chat · adapter 1 |" "report: the adapters under their workload"
+checks=$((checks + 1))
+[ "$(grep -c '| chat · adapter ' "$TMP/r.md")" = 20 ] || fail "report: not one row per adapter"
 expect_exit 0 "adapters again" -- "$FLEETSIM" run "$TMP/on.ini" --db "$TMP/r.db" --quiet
 expect_eq "$(sql "$TMP/r.db" "SELECT count(DISTINCT loads || ':' || quote(load_wait_s)) FROM tenancy")" 1 "same scenario and seed, same rows"
 

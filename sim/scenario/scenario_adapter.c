@@ -69,31 +69,37 @@ static int parse_seconds(fs_reader *rd, const char *key, double def,
     return 0;
 }
 
+static int serves_llm(const fs_workload_conf *w)
+{
+    return w->service.model && w->service.model->server;
+}
+
+static int not_llm(fs_reader *rd, const fs_config_entry *e)
+{
+    return fs_rd_bad(rd, e, "%s", "applies to workloads with service = "
+                     "llm(...) only");
+}
+
 /* An adapter key without adapters =, or any of them off an llm. */
 static int refuse_stray(fs_reader *rd, const fs_workload_conf *w)
 {
-    int llm = w->service.model && w->service.model->server;
     for (int i = 0; adapter_keys[i]; i++) {
         fs_config_entry *e = fs_rd_entry(rd, adapter_keys[i]);
+        if (e && !serves_llm(w))
+            return not_llm(rd, e);
         if (e)
-            return fs_rd_bad(rd, e, "%s", llm ? "needs adapters = N (the "
-                             "LoRA adapters on the workload's model)"
-                             : "applies to workloads with service = "
-                             "llm(...) only");
+            return fs_rd_bad(rd, e, "%s", "needs adapters = N (the LoRA "
+                             "adapters on the workload's model)");
     }
     return 0;
 }
 
+/* replicas = N (absent: 0, placed by demand). */
 static int parse_replicas(fs_reader *rd, fs_workload_conf *w)
 {
-    fs_config_entry *e = fs_rd_entry(rd, "replicas");
-    w->replicas = 0;
-    w->replicas_entry = e;
-    if (!e)
-        return 0;
-    if (!w->service.model || !w->service.model->server)
-        return fs_rd_bad(rd, e, "%s", "applies to workloads with service = "
-                         "llm(...) only");
+    w->replicas_entry = fs_rd_entry(rd, "replicas");
+    if (w->replicas_entry && !serves_llm(w))
+        return not_llm(rd, w->replicas_entry);
     return fs_rd_count(rd, "replicas", 0, 1, 1000000, &w->replicas);
 }
 
@@ -106,9 +112,8 @@ int fs_scenario_parse_adapters(fs_reader *rd, fs_workload_conf *w)
     fs_config_entry *e = fs_rd_entry(rd, "adapters");
     if (!e)
         return refuse_stray(rd, w);
-    if (!w->service.model || !w->service.model->server)
-        return fs_rd_bad(rd, e, "%s", "applies to workloads with service = "
-                         "llm(...) only");
+    if (!serves_llm(w))
+        return not_llm(rd, e);
     a->entry = e;
     a->max_entry = fs_rd_entry(rd, "max_adapters");
     if (fs_rd_count(rd, "adapters", 1, 1, 1000000, &a->n) ||

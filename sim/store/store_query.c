@@ -129,6 +129,11 @@ static const struct {
         " FROM run_summary WHERE run_id = ?1"},
     [FS_Q_LATENCY_COLUMNS] = {"the latency table",
         "SELECT name, type FROM pragma_table_info('latency')"},
+    [FS_Q_ADAPTERS] = {"the adapters",
+        "SELECT workload || ' · adapter ' || adapter, requests, e2e_mean_s,"
+        " gpu_s / 3600.0, (SELECT TOTAL(a.gpu_hours) FROM cost_allocation a"
+        "  WHERE a.run_id = ?1), cost_usd"
+        " FROM adapter WHERE run_id = ?1 ORDER BY workload, adapter"},
 };
 
 /* Binds the parameters st names (?1, ?2, ?3) from a. */

@@ -66,6 +66,10 @@ typedef enum fs_query {
                              * slo_attainment, requests_unfinished,
                              * unfinished_share */
     FS_Q_LATENCY_COLUMNS,   /* the latency table's columns: name, type */
+    FS_Q_ADAPTERS,          /* LoRA adapters: "workload · adapter N",
+                             * requests, e2e_mean_s, GPU-hours, all the
+                             * run's allocated GPU-hours, cost_usd, by
+                             * workload and adapter */
     FS_QUERIES
 } fs_query;
 

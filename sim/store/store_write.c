@@ -406,14 +406,16 @@ static const col tenancy_cols[] = {
     LLM(fs_latency_row, "load_wait_s", adapter_load_sum_s),
 };
 
+/* an adapter's: what it is, what it served, what it cost */
 #define ADAPTER(kind, f) COL(fs_adapter_row, kind, #f, f)
 static const col adapter_cols[] = {
     ADAPTER(COL_TEXT, workload), ADAPTER(COL_INT, adapter),
-    ADAPTER(COL_INT, requests), ADAPTER(COL_REAL, share_expected),
-    ADAPTER(COL_REAL, tokens_in), ADAPTER(COL_REAL, tokens_out),
-    ADAPTER(COL_REAL, ttft_mean_s), ADAPTER(COL_REAL, e2e_mean_s),
-    ADAPTER(COL_INT, loads), ADAPTER(COL_REAL, gpu_s),
-    ADAPTER(COL_REAL, cost_usd), ADAPTER(COL_REAL, cost_per_mtok_usd),
+    ADAPTER(COL_INT, requests),
+    ADAPTER(COL_REAL, share_expected), ADAPTER(COL_REAL, tokens_in),
+    ADAPTER(COL_REAL, tokens_out), ADAPTER(COL_REAL, ttft_mean_s),
+    ADAPTER(COL_REAL, e2e_mean_s), ADAPTER(COL_INT, loads),
+    ADAPTER(COL_REAL, gpu_s), ADAPTER(COL_REAL, cost_usd),
+    ADAPTER(COL_REAL, cost_per_mtok_usd),
 };
 
 /* In the order a run is written (and was, table by table, before). */
