@@ -255,7 +255,7 @@ static const fs_key_doc workload_keys[] = {
      "waited longest past its think time (exponential, mean T), else "
      "starts one; turn k's prompt is turn k-1's prompt and output, then "
      "the tokens_in drawn (its cached prefix with prefix_cache)"},
-    {"adapters", "integer >= 1", NULL,
+    {"adapters", "integer 1..100000", NULL,
      "llm: LoRA adapters on the workload's model, served together on its "
      "replicas as vLLM multi-LoRA and S-LoRA do; each request asks for "
      "one, drawn by adapter_popularity"},

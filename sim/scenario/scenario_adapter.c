@@ -27,6 +27,8 @@
 #define ADAPTER_RANK 16
 #define ADAPTER_MAX_LOADED 1
 #define ADAPTER_OVERHEAD_S 0.002
+/* a row each in the results (FS_MAX_RESULT_ROWS) */
+#define ADAPTERS_MAX 100000
 
 static const char *const adapter_keys[] = {
     "adapter_popularity", "adapter_rank", "max_adapters",
@@ -116,7 +118,7 @@ int fs_scenario_parse_adapters(fs_reader *rd, fs_workload_conf *w)
         return not_llm(rd, e);
     a->entry = e;
     a->max_entry = fs_rd_entry(rd, "max_adapters");
-    if (fs_rd_count(rd, "adapters", 1, 1, 1000000, &a->n) ||
+    if (fs_rd_count(rd, "adapters", 1, 1, ADAPTERS_MAX, &a->n) ||
         parse_popularity(rd, a) ||
         fs_rd_count(rd, "adapter_rank", ADAPTER_RANK, 1, 1024, &a->rank) ||
         fs_rd_count(rd, "max_adapters", ADAPTER_MAX_LOADED, 1, 4096,

@@ -75,12 +75,18 @@ double fs_lora_adapter_bytes(const fs_llm_model *m, long rank)
     return fs_llm_lora_params(m, rank) * 2.0;
 }
 
-double fs_lora_share(long n, double s, long i)
+/* sum_j j^-s over the n adapters, smallest terms first. */
+static double zipf_sum(long n, double s)
 {
     double sum = 0;
-    for (long j = n; j >= 1; j--)    /* smallest terms first */
+    for (long j = n; j >= 1; j--)
         sum += pow((double)j, -s);
-    return pow((double)(i + 1), -s) / sum;
+    return sum;
+}
+
+double fs_lora_share(long n, double s, long i)
+{
+    return pow((double)(i + 1), -s) / zipf_sum(n, s);
 }
 
 static int pool_index(const fs_workload *w, const fs_servers *p)
@@ -350,7 +356,7 @@ int fs_lora_collect(const fs_workload *w, double cost_usd, fs_llm_row *row,
     if (!lr)
         return 0;
     const fs_adapter_conf *a = lr->conf;
-    double gpu = 0;
+    double gpu = 0, norm = zipf_sum(a->n, a->zipf_s);
     for (long i = 0; i < a->n; i++)
         gpu += lr->st[i].gpu_s;
     row->adapters = a->n;
@@ -367,7 +373,7 @@ int fs_lora_collect(const fs_workload *w, double cost_usd, fs_llm_row *row,
             return -1;
         snprintf(ar->workload, sizeof ar->workload, "%s", w->conf->name);
         ar->adapter = i + 1;
-        ar->share_expected = fs_lora_share(a->n, a->zipf_s, i);
+        ar->share_expected = pow((double)(i + 1), -a->zipf_s) / norm;
         ar->requests = st->requests;
         ar->tokens_in = st->tokens_in;
         ar->tokens_out = st->tokens_out;
