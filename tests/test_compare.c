@@ -194,7 +194,7 @@ static char *compare_text(fs_compare_format fmt, const fs_compare_run *runs,
 
 static void test_formats(void)
 {
-    CHECK(fs_compare_section_columns(FS_SECTION_WORKLOADS) == 16);
+    CHECK(fs_compare_section_columns(FS_SECTION_WORKLOADS) == 19);
     CHECK(fs_compare_section_columns(FS_SECTION_POOLS) == 29);
     CHECK(fs_compare_section_columns(FS_SECTION_PRICING) == 2);
 
@@ -203,16 +203,17 @@ static void test_formats(void)
     make_run(&runs[1], "2", "a|b\tc", "150.0");
     /* workload, requests, unfinished, unfinished share, overloaded, p50,
      * p99, wait, slo, attainment, slo missed, batch size, tokens a step,
-     * and the KV transfers of prefill and decode pools (none here) */
+     * the KV transfers of prefill and decode pools, the replicas of a
+     * model on a pool of several and the adapters' loads (none here) */
     add_row(&runs[0], FS_SECTION_WORKLOADS, (const char *[]){
         "chat", "1000", "0", "0.0", "no", "0.1", "0.2", "0.01", "1.0",
-        "0.99", "no", "1.0", NULL, NULL, NULL, NULL });
+        "0.99", "no", "1.0", NULL, NULL, NULL, NULL, NULL, NULL, NULL });
     add_row(&runs[0], FS_SECTION_WORKLOADS, (const char *[]){
         "batch", "10", "5", "0.3333", "yes", "50.0", "160.0", "40.0", NULL,
-        NULL, NULL, "2.5", NULL, NULL, NULL, NULL });
+        NULL, NULL, "2.5", NULL, NULL, NULL, NULL, NULL, NULL, NULL });
     add_row(&runs[1], FS_SECTION_WORKLOADS, (const char *[]){
         "chat", "1000", "0", "0.0", "no", "0.1", "0.3", "0.02", "1.0",
-        "0.95", "yes", "1.5", NULL, NULL, NULL, NULL });
+        "0.95", "yes", "1.5", NULL, NULL, NULL, NULL, NULL, NULL, NULL });
     /* pool, pricing, gpu, provisioned, busy, utilization, cost, idle,
      * and for spot pools interruptions, retried, fallback hours, cost */
     add_row(&runs[0], FS_SECTION_POOLS, (const char *[]){
@@ -242,12 +243,14 @@ static void test_formats(void)
                    "\"wait_mean_s\":0.01,\"slo_s\":1.0,\"slo_attainment\":"
                    "0.99,\"slo_missed\":\"no\",\"mean_batch_size\":1.0,"
                    "\"spec_tokens_per_step\":null,"
-                   "\"kv_transfers\":null,\"kv_transfer_mean_s\":null,\"kv_wait_mean_s\":null},"
+                   "\"kv_transfers\":null,\"kv_transfer_mean_s\":null,\"kv_wait_mean_s\":null,"
+                   "\"model_replicas\":null,\"adapter_loads\":null,\"adapter_load_wait_s\":null},"
                    "{\"workload\":\"batch\",");
     CHECK_CONTAINS(json, "\"slo_s\":null,\"slo_attainment\":null,"
                    "\"slo_missed\":null,\"mean_batch_size\":2.5,"
                    "\"spec_tokens_per_step\":null,"
-                   "\"kv_transfers\":null,\"kv_transfer_mean_s\":null,\"kv_wait_mean_s\":null}],");
+                   "\"kv_transfers\":null,\"kv_transfer_mean_s\":null,\"kv_wait_mean_s\":null,"
+                   "\"model_replicas\":null,\"adapter_loads\":null,\"adapter_load_wait_s\":null}],");
     /* a workload under 99% within its SLO: the run says so */
     CHECK_CONTAINS(json, "\"overloaded\":false,\"slo_missed\":false,");
     CHECK_CONTAINS(json, "\"overloaded\":false,\"slo_missed\":true,");
@@ -256,13 +259,15 @@ static void test_formats(void)
                    "\"slo_s\":1.0,\"slo_attainment\":0.95,\"slo_missed\":\"yes\","
                    "\"mean_batch_size\":1.5,\"spec_tokens_per_step\":null,"
                    "\"kv_transfers\":null,\"kv_transfer_mean_s\":null,\"kv_wait_mean_s\":null,"
+                   "\"model_replicas\":null,\"adapter_loads\":null,\"adapter_load_wait_s\":null,"
                    "\"delta_vs_baseline\":{\"requests\":0,"
                    "\"requests_unfinished\":0,\"unfinished_share\":0,"
                    "\"latency_p50_s\":0,"
                    "\"latency_p99_s\":0.1,\"wait_mean_s\":0.01,\"slo_s\":0,"
                    "\"slo_attainment\":-0.04,\"mean_batch_size\":0.5,"
                    "\"spec_tokens_per_step\":null,"
-                   "\"kv_transfers\":null,\"kv_transfer_mean_s\":null,\"kv_wait_mean_s\":null},\"delta_pct_vs_baseline\":{"
+                   "\"kv_transfers\":null,\"kv_transfer_mean_s\":null,\"kv_wait_mean_s\":null,"
+                   "\"model_replicas\":null,\"adapter_loads\":null,\"adapter_load_wait_s\":null},\"delta_pct_vs_baseline\":{"
                    "\"requests\":0,\"requests_unfinished\":null,"
                    "\"unfinished_share\":null,\"latency_p50_s\":0,"
                    "\"latency_p99_s\":50,"

@@ -55,7 +55,7 @@ static void test_schema(void)
     CHECK(text_is(db, "PRAGMA journal_mode", "wal"));
     CHECK(query_ll(db, "PRAGMA foreign_keys") == 1);
     CHECK(query_ll(db, "SELECT count(*) FROM sqlite_master WHERE "
-                   "type = 'index' AND name LIKE '%_run'") == 14);
+                   "type = 'index' AND name LIKE '%_run'") == 16);
     CHECK(fs_store_check_writable(s, &err) == 0);
 
     /* the view's columns, in the contract's order */

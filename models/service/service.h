@@ -50,6 +50,9 @@ typedef struct fs_request {
      * first admission found cached, -1 before it */
     int32_t prefix;
     int32_t cached;
+    /* LoRA adapters (sim/fleet/serve/llm_adapter.c): the adapter it asks
+     * for, 0 the most popular; -1 for none */
+    int32_t adapter;
 } fs_request;
 
 typedef struct fs_service_model fs_service_model;
@@ -146,7 +149,7 @@ static inline fs_request fs_service_request(const fs_service *s,
                                             double recorded_s, int tokens_in,
                                             int tokens_out)
 {
-    fs_request r = {arrival, 0, tokens_in, tokens_out, 0, 0, -1, -1};
+    fs_request r = {arrival, 0, tokens_in, tokens_out, 0, 0, -1, -1, -1};
     s->model->arrive(s, rng, recorded_s, &r);
     return r;
 }

@@ -43,5 +43,9 @@ void fs_summary_print_extra(FILE *out, const fs_results *r);
 /* The LLM serving lines (summary_llm.c); nothing without an llm
  * workload. */
 void fs_summary_print_llm(FILE *out, const fs_results *r);
+/* Under llm workload l: the replicas hosting its model on a pool shared
+ * by several, and its LoRA adapters (summary_adapter.c). */
+void fs_summary_print_tenants(FILE *out, const fs_latency_row *l,
+                              const fs_results *r);
 
 #endif

@@ -154,6 +154,7 @@ static void print_workloads(FILE *out, const fs_results *r)
         print_cached(out, m);
         print_spec(out, m);
         print_disagg(out, m);
+        fs_summary_print_tenants(out, l, r);
         llm_slo_missed(out, "slo_ttft", m->slo_ttft_s,
                        m->slo_ttft_attainment);
         llm_slo_missed(out, "slo_tpot", m->slo_tpot_s,

@@ -210,7 +210,7 @@ static const fs_key_doc workload_keys[] = {
      "the other rows are counted in the run summary"},
     {"queue_max", "integer", "10000000 (its most)",
      "arrivals beyond this many waiting are dropped (requests_dropped); "
-     "the bound keeps a queue within 512 MiB"},
+     "the bound keeps a queue within 768 MiB"},
     {"tags", "KEY:VALUE,...", NULL,
      "showback tags, merged with its pools' in cost_allocation"},
     {"jobs", "trace(PATH, format=generic|openb)", NULL,
@@ -277,6 +277,31 @@ static const fs_key_doc workload_keys[] = {
      "waited longest past its think time (exponential, mean T), else "
      "starts one; turn k's prompt is turn k-1's prompt and output, then "
      "the tokens_in drawn (its cached prefix with prefix_cache)"},
+    {"adapters", "integer 1..100000", NULL,
+     "llm: LoRA adapters on the workload's model, served together on its "
+     "replicas as vLLM multi-LoRA and S-LoRA do; each request asks for "
+     "one, drawn by adapter_popularity"},
+    {"adapter_popularity", "zipf(S) | uniform", "uniform",
+     "llm: how often each adapter is asked for: adapter i (1 the most "
+     "popular) with weight i^-S"},
+    {"adapter_rank", "integer 1..1024", "16",
+     "llm: the adapters' LoRA rank (every attention and FFN matrix); their "
+     "bytes are rank x layers x (in + out) x 2"},
+    {"max_adapters", "integer >= 1", "1 (vLLM's max_loras)",
+     "llm: adapters loaded on a replica at once; their memory comes out "
+     "of its KV cache; a request for another waits for a slot no running "
+     "request uses (least recently used evicted)"},
+    {"adapter_load_time", "auto | duration", "auto",
+     "llm: the time to load a missing adapter, which the iteration that "
+     "admits its request waits for; auto: its bytes over the GPU's PCIe "
+     "link from host memory"},
+    {"adapter_overhead", "duration", "2ms (Punica)",
+     "llm: the batched-adapter kernels' time added to every iteration of "
+     "a replica serving adapters"},
+    {"replicas", "integer >= 1", "by demand",
+     "llm: on a pool serving several models, the replicas that host this "
+     "workload's model; default: the pool's replicas split in proportion "
+     "to each model's demand"},
     {"slo_ttft", "duration", NULL,
      "llm: time-to-first-token objective; attainment = share of served "
      "requests within it"},

@@ -157,6 +157,20 @@ typedef struct fs_training_conf {
     double transfer_usd_gb[FS_MAX_POOLS_PER_WORKLOAD];
 } fs_training_conf;
 
+/* LoRA adapters on an llm workload's base model (scenario_adapter.c; the
+ * fleet's sim/fleet/serve/llm_adapter.c): n = 0 for none. */
+typedef struct fs_adapter_conf {
+    long n;                       /* adapters = N */
+    double zipf_s;                /* adapter_popularity = zipf(S); 0: uniform */
+    long rank;                    /* adapter_rank */
+    long max_loaded;              /* max_adapters: per replica (max_loras) */
+    double load_s;                /* adapter_load_time; NaN: its bytes over
+                                     the GPU's PCIe link */
+    double overhead_s;            /* adapter_overhead: per iteration */
+    const fs_config_entry *entry; /* the adapters key (messages at build) */
+    const fs_config_entry *max_entry;   /* max_adapters, or NULL */
+} fs_adapter_conf;
+
 typedef struct fs_workload_conf {
     fs_workload_kind kind;
     fs_training_conf training;    /* kind = training only */
@@ -193,6 +207,11 @@ typedef struct fs_workload_conf {
     double session_turns;         /* sessions = turns(mean=, think=): the
                                      mean turns of a session; 0: none */
     double session_think_s;       /* mean think time between turns */
+    fs_adapter_conf adapters;     /* llm: LoRA adapters; n = 0: none */
+    long replicas;                /* llm: replicas = N of a pool shared by
+                                     several models that host its model;
+                                     0: by demand (llm_placement.c) */
+    const fs_config_entry *replicas_entry;
 } fs_workload_conf;
 
 typedef struct fs_window_conf {

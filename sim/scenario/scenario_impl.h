@@ -120,6 +120,9 @@ const fs_llm_model *fs_scenario_llm_find(fs_reader *rd, fs_scenario *sc,
 /* scenario_spec.c: a workload's spec = draft(...) | mtp(...). */
 int fs_scenario_parse_spec(fs_reader *rd, fs_scenario *sc,
                            fs_workload_conf *w);
+/* scenario_adapter.c: a workload's LoRA adapters (adapters =, ...) and
+ * replicas = on a pool shared by several models. */
+int fs_scenario_parse_adapters(fs_reader *rd, fs_workload_conf *w);
 /* scenario_llm_engine.c: a workload's engine profile (engine=, profile=)
  * and a pool's llm_profile = FILE. */
 int fs_scenario_llm_engine(fs_reader *rd, fs_scenario *sc,

@@ -13,6 +13,11 @@
     "(SELECT k." col " FROM kv_transfer k WHERE k.run_id = latency.run_id" \
     " AND k.workload = latency.workload)"
 
+/* A column of the workload's tenancy row (NULL without one). */
+#define TENANCY(col) \
+    "(SELECT t." col " FROM tenancy t WHERE t.run_id = latency.run_id" \
+    " AND t.workload = latency.workload)"
+
 static const fs_section_column workload_cols[] = {
     { "workload", NULL, FS_COL_TEXT, 0, "workload", 0 },
     { "requests", "requests", FS_COL_COUNT, 1, "count", 0 },
@@ -57,6 +62,16 @@ static const fs_section_column workload_cols[] = {
       KV_TRANSFER("transfer_mean_s"), 1 },
     { "kv_wait_mean_s", "KV link wait mean", FS_COL_SECONDS, 1,
       KV_TRANSFER("wait_mean_s"), 1 },
+    /* many models and adapters (schema 20): the replicas hosting its
+     * model on a pool of several, its LoRA adapters' loads and the
+     * seconds iterations waited for them */
+    { "model_replicas", "replicas of its model", FS_COL_COUNT, 1,
+      "(SELECT nullif(t.replicas, 0) FROM tenancy t WHERE t.run_id ="
+      " latency.run_id AND t.workload = latency.workload)", 1 },
+    { "adapter_loads", "adapter loads", FS_COL_COUNT, 1, TENANCY("loads"),
+      1 },
+    { "adapter_load_wait_s", "adapter load wait", FS_COL_SECONDS, 1,
+      TENANCY("load_wait_s"), 1 },
 };
 
 static const fs_section_column pool_cols[] = {

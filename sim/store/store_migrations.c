@@ -411,6 +411,31 @@ static const char schema_v22[] =
     " overrun_usd REAL);\n"
     "CREATE INDEX budget_run ON budget(run_id);\n";
 
+/* Version 23: many models and LoRA adapters on one fleet.  tenancy: one
+ * row per llm workload with LoRA adapters or on a pool shared by several
+ * models: the replicas hosting its model (0: any replica serves it), its
+ * adapters, their rank, the most loaded a replica, the popularity's zipf
+ * exponent (0 uniform), one load's seconds, the loads and the seconds
+ * iterations waited for them.  adapter: one row per adapter (1 the most
+ * popular): its requests and the popularity's share, tokens, mean TTFT
+ * and end to end, loads, the GPU-seconds its requests took and the
+ * workload's cost in that proportion, and its cost per million tokens.
+ * Runs without either have no rows. */
+static const char schema_v23[] =
+    "CREATE TABLE tenancy ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " workload TEXT, replicas INTEGER, adapters INTEGER,"
+    " adapter_rank INTEGER, max_adapters INTEGER, zipf_s REAL,"
+    " load_s REAL, loads INTEGER, load_wait_s REAL);\n"
+    "CREATE INDEX tenancy_run ON tenancy(run_id);\n"
+    "CREATE TABLE adapter ("
+    " run_id INTEGER NOT NULL REFERENCES run ON DELETE CASCADE,"
+    " workload TEXT, adapter INTEGER, requests INTEGER,"
+    " share_expected REAL, tokens_in REAL, tokens_out REAL,"
+    " ttft_mean_s REAL, e2e_mean_s REAL, loads INTEGER, gpu_s REAL,"
+    " cost_usd REAL, cost_per_mtok_usd REAL);\n"
+    "CREATE INDEX adapter_run ON adapter(run_id);\n";
+
 /* fs_schema_migrations[v]: user_version v -> v + 1. */
 const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -435,4 +460,5 @@ const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v20,
     schema_v21,
     schema_v22,
+    schema_v23,
 };

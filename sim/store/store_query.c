@@ -169,6 +169,11 @@ static const struct {
         "  AND c.pool = p.pool AND c.workload IS NULL"
         " WHERE p.run_id = ?1 AND (c.run_id IS NOT NULL"
         "  OR p.cold_starts > 0)"},
+    [FS_Q_ADAPTERS] = {"the adapters",
+        "SELECT workload || ' · adapter ' || adapter, requests, e2e_mean_s,"
+        " gpu_s / 3600.0, (SELECT TOTAL(a.gpu_hours) FROM cost_allocation a"
+        "  WHERE a.run_id = ?1), cost_usd"
+        " FROM adapter WHERE run_id = ?1 ORDER BY workload, adapter"},
 };
 
 /* Binds the parameters st names (?1, ?2, ?3) from a. */

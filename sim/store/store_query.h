@@ -82,6 +82,10 @@ typedef enum fs_query {
                              * kv transfers, transfer_mean_s, wait_mean_s
                              * (P/D), cold_starts, load_s (pools),
                              * accepted_mean, expected_mean (spec) */
+    FS_Q_ADAPTERS,          /* LoRA adapters: "workload · adapter N",
+                             * requests, e2e_mean_s, GPU-hours, all the
+                             * run's allocated GPU-hours, cost_usd, by
+                             * workload and adapter */
     FS_QUERIES
 } fs_query;
 

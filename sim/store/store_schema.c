@@ -33,7 +33,7 @@ const char *const fs_store_child_tables[] = {
     "cost_monthly", "latency", "utilization", "job", "pool",
     "cost_allocation", "interruption", "slice_utilization", "prefix_cache",
     "spec_decode", "kv_transfer", "run_growth", "cost_extra", "budget",
-    NULL,
+    "tenancy", "adapter", NULL,
 };
 
 /* What a run is written to and read from: each object with the columns
@@ -87,6 +87,11 @@ static const struct required {
       " kv_bytes, transfer_mean_s, wait_mean_s" },
     { "table", "run_growth", "run_id, workload, growth_mean, growth_spread,"
       " growth" },
+    { "table", "tenancy", "run_id, workload, replicas, adapters,"
+      " adapter_rank, max_adapters, zipf_s, load_s, loads, load_wait_s" },
+    { "table", "adapter", "run_id, workload, adapter, requests,"
+      " share_expected, tokens_in, tokens_out, ttft_mean_s, e2e_mean_s,"
+      " loads, gpu_s, cost_usd, cost_per_mtok_usd" },
     { "table", "slice_utilization", "run_id, pool, profile, slices_per_gpu,"
       " compute_share, slice_hours, busy_hours, utilization,"
       " idle_cost_usd, sm_share" },

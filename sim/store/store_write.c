@@ -417,6 +417,38 @@ static const col budget_cols[] = {
     BUDGET(COL_REAL, overrun_usd),
 };
 
+/* tenancy (version 23): one row per llm workload with adapters or on a
+ * pool shared by several models; adapter: one row per adapter. */
+static int latency_tenant(const void *row)
+{
+    const fs_llm_row *l = &((const fs_latency_row *)row)->llm;
+    return l->is_llm && (l->adapters > 0 || l->replicas > 0);
+}
+
+static const col tenancy_cols[] = {
+    LAT(COL_TEXT, workload),
+    COL(fs_latency_row, COL_INT, "replicas", llm.replicas),
+    COL(fs_latency_row, COL_INT, "adapters", llm.adapters),
+    COL(fs_latency_row, COL_INT, "adapter_rank", llm.adapter_rank),
+    COL(fs_latency_row, COL_INT, "max_adapters", llm.max_adapters),
+    LLM(fs_latency_row, "zipf_s", adapter_zipf_s),
+    LLM(fs_latency_row, "load_s", adapter_load_s),
+    COL(fs_latency_row, COL_INT, "loads", llm.adapter_loads),
+    LLM(fs_latency_row, "load_wait_s", adapter_load_sum_s),
+};
+
+/* an adapter's: what it is, what it served, what it cost */
+#define ADAPTER(kind, f) COL(fs_adapter_row, kind, #f, f)
+static const col adapter_cols[] = {
+    ADAPTER(COL_TEXT, workload), ADAPTER(COL_INT, adapter),
+    ADAPTER(COL_INT, requests),
+    ADAPTER(COL_REAL, share_expected), ADAPTER(COL_REAL, tokens_in),
+    ADAPTER(COL_REAL, tokens_out), ADAPTER(COL_REAL, ttft_mean_s),
+    ADAPTER(COL_REAL, e2e_mean_s), ADAPTER(COL_INT, loads),
+    ADAPTER(COL_REAL, gpu_s), ADAPTER(COL_REAL, cost_usd),
+    ADAPTER(COL_REAL, cost_per_mtok_usd),
+};
+
 /* In the order a run is written (and was, table by table, before). */
 static const table tables[] = {
     {"cost_monthly", cost_cols, NCOLS(cost_cols),
@@ -455,6 +487,10 @@ static const table tables[] = {
      ROWS(extras, nextras, fs_extra_row), NULL, NULL},
     {"budget", budget_cols, NCOLS(budget_cols),
      ROWS(budgets, nbudgets, fs_budget_row), NULL, NULL},
+    {"tenancy", tenancy_cols, NCOLS(tenancy_cols),
+     ROWS(latency, nlatency, fs_latency_row), NULL, latency_tenant},
+    {"adapter", adapter_cols, NCOLS(adapter_cols),
+     ROWS(adapters, nadapters, fs_adapter_row), NULL, NULL},
 };
 
 /* Binds field c of row as parameter i. */

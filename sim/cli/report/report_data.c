@@ -263,6 +263,36 @@ static int row_workload(const fs_row *st, fs_report *r, size_t run,
     return attainment_cell(st, t, err);
 }
 
+/* A LoRA adapter under its workload (schema 20): its requests, the
+ * GPU-hours its requests took and the workload's cost in that share (its
+ * showback), its mean end-to-end latency; no percentiles or SLO of its
+ * own. */
+static int row_adapter(const fs_row *st, fs_report *r, size_t run,
+                       fs_error *err)
+{
+    fs_rtable *t = &r->tables[4];
+    char b[64];
+    double used = fs_row_double(st, 3), all = fs_row_double(st, 4);
+    if (key_cells(t, r, run, st, err) ||
+        fs_rtable_addf(t, err, "%s", fs_format_thousands(
+                           fs_row_double(st, 1), 0, b, sizeof b)) ||
+        fs_rtable_addf(t, err, "–") ||
+        fs_rtable_addf(t, err, "%s", fs_format_thousands(used, 1, b,
+                                                         sizeof b)) ||
+        (all > 0 ? fs_rtable_addf(t, err, "%.2f%%", 100 * used / all)
+                 : fs_rtable_addf(t, err, "–")) ||
+        fs_rtable_addf(t, err, "%s", money(fs_row_double(st, 5), b,
+                                           sizeof b)) ||
+        (fs_row_null(st, 2) ? fs_rtable_addf(t, err, "–")
+                            : fs_rtable_addf(t, err, "%s", seconds(
+                                  fs_row_double(st, 2), b, sizeof b))))
+        return -1;
+    for (int c = 0; c < 4; c++)
+        if (fs_rtable_addf(t, err, "–"))
+            return -1;
+    return 0;
+}
+
 /* Δ and Δ% of v against b, as cells. */
 static int delta_cells(fs_rtable *t, double v, double b, fs_error *err)
 {
@@ -386,7 +416,9 @@ int fs_report_gather(fs_store *s, const long *ids, size_t n, long base,
          "used and the pool cost they carry (showback; with the idle cost "
          "per pool above, the run's whole bill), its requests left "
          "unfinished at the horizon or dropped (a training workload: its "
-         "jobs), and its latency over the finished requests.", 12,
+         "jobs), and its latency over the finished requests; a workload's "
+         "LoRA adapters each under it (their GPU-hours, cost and mean "
+         "latency).", 12,
          head_workload},
     };
     for (int k = 0; k < 4; k++) {
@@ -399,7 +431,8 @@ int fs_report_gather(fs_store *s, const long *ids, size_t n, long base,
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = each_row(s, FS_Q_MONTH_PRICING, ids[i], row_monthly, r, i, err) ||
              each_row(s, FS_Q_IDLE, ids[i], row_idle, r, i, err) ||
-             each_row(s, FS_Q_WORKLOADS, ids[i], row_workload, r, i, err)
+             each_row(s, FS_Q_WORKLOADS, ids[i], row_workload, r, i, err) ||
+             each_row(s, FS_Q_ADAPTERS, ids[i], row_adapter, r, i, err)
                  ? -1 : 0;
     if (rc == 0)
         rc = gather_savings(s, ids, base, r, err);

@@ -61,6 +61,7 @@ static const struct owned {
     OWNED(costs), OWNED(util),   OWNED(latency), OWNED(pools),
     OWNED(jobs),  OWNED(allocs), OWNED(interrupts), OWNED(slices),
     OWNED(extras), OWNED(budgets),
+    OWNED(adapters),
 };
 
 /* Frees the rows and scenario_text (which the results own: malloc'd by
@@ -117,6 +118,8 @@ DEFINE_ADD(fs_results_add_interrupt, fs_interrupt_row, interrupts,
 DEFINE_ADD(fs_results_add_extra, fs_extra_row, extras, nextras, extras_cap)
 DEFINE_ADD(fs_results_add_budget, fs_budget_row, budgets, nbudgets,
            budgets_cap)
+DEFINE_ADD(fs_results_add_adapter, fs_adapter_row, adapters, nadapters,
+           adapters_cap)
 
 /* One histogram's p50, p90, p99 and mean into the four places given
  * (NaN without a histogram). */

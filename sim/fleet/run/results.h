@@ -69,7 +69,31 @@ typedef struct fs_llm_row {
      * seconds one crossed it and waited for it */
     double kv_link_gbps, kv_transfers, kv_bytes;
     double kv_transfer_mean_s, kv_wait_mean_s;
+    /* LoRA adapters (llm_adapter.c; adapters 0 without): how many, their
+     * popularity's zipf exponent (0 uniform), rank, the most loaded a
+     * replica, one's load seconds, the loads and the seconds iterations
+     * waited for them */
+    long adapters, adapter_rank, max_adapters, adapter_loads;
+    double adapter_zipf_s, adapter_load_s, adapter_load_sum_s;
+    /* several models on one pool (llm_placement.c): the replicas of its
+     * pools that host its model; 0 where every replica serves any */
+    long replicas;
 } fs_llm_row;
+
+/* One LoRA adapter of an llm workload (the adapter table): adapter 1 is
+ * the most popular.  Its requests, tokens, mean TTFT and end to end of the
+ * measured ones, loads, the GPU-seconds its requests took (iterations
+ * split equally among the requests they ran, loads to the adapter loaded)
+ * and the workload's cost in that proportion. */
+typedef struct fs_adapter_row {
+    char workload[FS_NAME_MAX];
+    long adapter;
+    double share_expected;      /* the popularity's closed form */
+    long requests, loads;
+    double tokens_in, tokens_out;
+    double ttft_mean_s, e2e_mean_s;
+    double gpu_s, cost_usd, cost_per_mtok_usd;
+} fs_adapter_row;
 
 /* A pool serving an llm: latency over the measured requests of every
  * workload it serves, from its own histograms (NaN = NULL elsewhere). */
@@ -261,6 +285,7 @@ typedef struct fs_results {
     fs_slice_row *slices;     size_t nslices, slices_cap;
     fs_extra_row *extras;     size_t nextras, extras_cap;
     fs_budget_row *budgets;   size_t nbudgets, budgets_cap;
+    fs_adapter_row *adapters; size_t nadapters, adapters_cap;
 } fs_results;
 
 void fs_results_init(fs_results *r);
@@ -276,6 +301,7 @@ fs_alloc_row *fs_results_add_alloc(fs_results *r);
 fs_interrupt_row *fs_results_add_interrupt(fs_results *r);
 fs_extra_row *fs_results_add_extra(fs_results *r);
 fs_budget_row *fs_results_add_budget(fs_results *r);
+fs_adapter_row *fs_results_add_adapter(fs_results *r);
 
 /* Bytes held by the row arrays of all fs_results now, and the most held at
  * once since fs_results_reset_peak: for the test that a run's memory does

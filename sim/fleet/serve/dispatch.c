@@ -23,6 +23,7 @@
  * work but its batches run on and finish if they can. */
 #include "sim/fleet/serve/dispatch.h"
 #include "sim/fleet/serve/llm_server.h"
+#include "sim/fleet/serve/llm_adapter.h"
 #include "sim/fleet/run/notes.h"
 #include "sim/base/rng.h"
 
@@ -319,7 +320,8 @@ static void seek_work(fs_server *s)
     for (int k = 0; k < p->nwls; k++) {
         fs_queue *q = fs_workload_queue_of(p->wls[k], p);
         const fs_request *head = fs_queue_peek(q);
-        if (head && fs_server_takes(s, p->wls[k]->conf->mig_profile) &&
+        if (head && fs_server_takes(s, p->wls[k]->conf->mig_profile,
+                                    fs_workload_model(p->wls[k])) &&
             (!best || head->arrival < fs_queue_peek(bq)->arrival)) {
             best = p->wls[k];
             bq = q;
@@ -344,7 +346,8 @@ static fs_server *find_idle_server(fs_workload *w)
         if (w->pools[k]->conf->role == FS_ROLE_DECODE)
             continue;   /* it takes KV caches, not arrivals */
         fs_server *s = fs_servers_idle_pop_for(w->pools[k],
-                                               w->conf->mig_profile);
+                                               w->conf->mig_profile,
+                                               fs_workload_model(w));
         if (s)
             return s;
     }
@@ -370,6 +373,7 @@ static fs_request arrive(fs_workload *w)
         fs_error_set(w->sim->err, "out of memory keeping prefixes");
         fs_sim_fail(w->sim);
     }
+    r.adapter = fs_lora_draw(w);
     return r;
 }
 
@@ -546,8 +550,8 @@ static void wake_idle(fs_workload *w)
     for (int k = 0; k < w->npools; k++) {
         fs_servers *p = w->pools[k];
         const fs_queue *q = fs_workload_queue_of(w, p);
-        while (q->len && (s = fs_servers_idle_pop_for(p,
-                                                      w->conf->mig_profile)))
+        while (q->len && (s = fs_servers_idle_pop_for(
+                              p, w->conf->mig_profile, fs_workload_model(w))))
             seek_work(s);
     }
 }

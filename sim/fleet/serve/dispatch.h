@@ -42,6 +42,7 @@ typedef struct fs_llm_stats {
 } fs_llm_stats;
 
 typedef struct fs_spec_run fs_spec_run;
+typedef struct fs_lora_run fs_lora_run;
 
 struct fs_workload {
     const fs_workload_conf *conf;
@@ -96,7 +97,18 @@ struct fs_workload {
      * the transfers' state; empty and NULL otherwise */
     fs_queue kv_queue;
     fs_llm_disagg *disagg;
+    /* adapters = (LoRA, llm_adapter.h): its adapters' stream, popularity
+     * and counters; NULL otherwise */
+    fs_lora_run *lora;
 };
+
+/* The LLM model w serves (a server hosting it may take its requests:
+ * llm_placement.c), NULL for other workloads. */
+static inline const void *fs_workload_model(const fs_workload *w)
+{
+    return w->conf->service.model->server ? w->conf->service.llm.model
+                                           : NULL;
+}
 
 /* The queue pool p's servers take w's requests from: on a decode pool the
  * KV caches that arrived (llm_disagg.c), else the arrivals. */

@@ -151,7 +151,8 @@ static void on_arrived(fs_engine *e, void *obj, long arg)
     fs_request r = d->flight[arg];
     d->free_slots[d->nfree++] = (size_t)arg;
     r.ttft = -(float)(fs_engine_now(e) - r.arrival);   /* its cache is in */
-    fs_server *s = fs_servers_idle_pop_for(d->decode, w->conf->mig_profile);
+    fs_server *s = fs_servers_idle_pop_for(d->decode, w->conf->mig_profile,
+                                           fs_workload_model(w));
     if (s) {
         fs_servers_taken(d->decode, s);
         s->wl = w;

@@ -7,6 +7,7 @@
 #include "sim/fleet/serve/llm_server.h"
 #include "sim/fleet/serve/dispatch.h"
 #include "sim/fleet/serve/llm_run.h"
+#include "sim/fleet/serve/llm_adapter.h"
 
 #include <stdlib.h>
 
@@ -55,8 +56,10 @@ void fs_llm_servers_free(fs_servers *p)
     llm_store *st = p->llm_store;
     if (!st)
         return;
-    for (size_t i = 0; st->runs && i < p->nservers; i++)
+    for (size_t i = 0; st->runs && i < p->nservers; i++) {
         fs_kv_cache_free(st->runs[i].kv);
+        fs_lora_slots_free(&st->runs[i]);
+    }
     free(st->runs);
     free(st->seqs);
     fs_hist_free(&st->ttft);

@@ -46,6 +46,8 @@ struct fs_llm_run {
     int in_memory;          /* cached blocks no request holds live in the
                                free KV memory (evicted when it is wanted);
                                0: an unbounded tier beside it */
+    struct fs_lora_slots *lora; /* LoRA adapters loaded (llm_adapter.c),
+                               made at the first; NULL without */
 };
 
 typedef struct llm_store {

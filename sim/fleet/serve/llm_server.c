@@ -48,6 +48,7 @@
 #include "sim/fleet/serve/llm_spec.h"
 #include "sim/fleet/serve/llm_route.h"
 #include "sim/fleet/serve/llm_disagg.h"
+#include "sim/fleet/serve/llm_adapter.h"
 
 #include <assert.h>
 #include <limits.h>
@@ -159,6 +160,7 @@ static void add_seq(fs_server *s, const fs_request *r, double now)
         q->prefilled = q->fill;
     q->blocks = blocks_for((long)q->fill + 1) - q->shared;
     q->admitted = now;
+    fs_lora_acquire(s, r);
     /* the first request of an empty set always fits (drop_unservable),
      * a later one fits beside the watermark (admit) */
     assert(q->blocks <= run->free_blocks);
@@ -206,7 +208,8 @@ static void admit(fs_server *s, double now)
         }
         long fill = (long)at_least_one(head->tokens_in) + head->generated;
         if ((blocks_for(fill + 1) > run->free_blocks - run->watermark &&
-             run->n > 0) || !route->admits(s, head))
+             run->n > 0) || !route->admits(s, head) ||
+            !fs_lora_admits(s, head))
             break;
         fs_request r = fs_queue_pop(wq);
         add_seq(s, &r, now);
@@ -228,6 +231,7 @@ static void unadmit(fs_server *s, llm_seq *q)
     }
     s->llm->free_blocks += q->blocks;
     prefix_release(s->llm, q);
+    fs_lora_release(s, &q->r);
 }
 
 /* q goes back to the head of the queue: with what it has generated after
@@ -343,6 +347,7 @@ static void iterate(fs_server *s, double now)
                                       kv);
     if (s->pool->sharing)   /* a shared GPU: at its speed now */
         t /= fs_sharing_speed(s->pool->sharing, s);
+    t += fs_lora_step(s, t);   /* adapters' loads and kernels */
     s->timer = fs_engine_at(w->sim->engine, now + t, on_iteration, s, 0);
     if (!s->timer) {
         fs_error_set(w->sim->err, "out of memory scheduling an iteration "
@@ -389,6 +394,10 @@ static void retire(fs_server *s, llm_seq *q, double now)
     s->pool->tokens_out += out;
     w->completed++;
     s->llm->free_blocks += q->blocks;
+    double api = s->llm->perf->request_s;
+    fs_lora_retire(s, &q->r, q->first_t - q->r.arrival + api,
+                   now - q->r.arrival + api,
+                   q->r.arrival >= w->sim->sc->warmup_s);
     if (q->r.prefix >= 0) {
         double cached = q->r.cached > 0 ? q->r.cached : 0;
         st->tokens_cached += cached;
@@ -413,6 +422,7 @@ static void hand_off(fs_server *s, llm_seq *q, double now)
     s->pool->tokens_cached += q->r.cached > 0 ? q->r.cached : 0;
     s->llm->free_blocks += q->blocks;
     prefix_release(s->llm, q);
+    fs_lora_release(s, &q->r);
     fs_llm_disagg_send(s, &r, now);
 }
 
@@ -520,6 +530,7 @@ static void llm_lose(fs_server *s, double now)
     }
     if (run->kv)   /* the instance is gone, and its cache with it */
         fs_kv_cache_clear(run->kv);
+    fs_lora_lose(s);   /* and its adapters */
     w->retried += run->n;
     p->retried += run->n;
     p->lost_last += now - s->busy_since;

@@ -13,6 +13,7 @@
 #include "sim/fleet/serve/llm_server.h"
 #include "sim/fleet/serve/dispatch.h"
 #include "sim/fleet/serve/llm_spec.h"
+#include "sim/fleet/serve/llm_adapter.h"
 #include "models/llm/mig.h"
 #include "sim/base/rng.h"
 
@@ -287,6 +288,8 @@ int fs_llm_workload_init(fs_workload *w, unsigned replication, fs_error *err)
             shared_timing(&w->perf[k], &c, &hw);
         if (p->conf->kv_cache_tokens > 0)   /* the pool's kv_cache_tokens */
             w->perf[k].kv_capacity_tokens = p->conf->kv_cache_tokens / 16 * 16;
+        if (fs_lora_fit(w, k, err))   /* adapters' memory from the KV */
+            return -1;
         w->perf[k].prefix_cache = prefix_mode(&w->perf[k], p->conf);
         w->perf[k].prefix_cache_tokens = p->conf->prefix_cache_tokens;
         caching |= w->perf[k].prefix_cache != 0;
@@ -296,7 +299,8 @@ int fs_llm_workload_init(fs_workload *w, unsigned replication, fs_error *err)
             return fs_error_set(err, "out of memory");
     }
     if (fs_spec_workload_init(w, replication, err) ||
-        fs_llm_disagg_init(w, err))
+        fs_llm_disagg_init(w, err) ||
+        fs_lora_workload_init(w, replication, err))
         return -1;
     return prefix_init(w, replication, caching, err) ||
            session_init(w, replication, err);
@@ -339,6 +343,7 @@ void fs_llm_workload_free(fs_workload *w)
         fs_hist_free(&w->llm.tpot);
     fs_spec_workload_free(w);
     fs_llm_disagg_free(w);
+    fs_lora_workload_free(w);
 }
 
 double fs_llm_estimate_iterations(const fs_workload *w, double requests)

@@ -89,19 +89,23 @@ fs_server *fs_servers_idle_pop(fs_servers *p)
     return s;
 }
 
-int fs_server_takes(const fs_server *s, const char *profile)
+int fs_server_takes(const fs_server *s, const char *profile,
+                    const void *model)
 {
+    if (s->hosts && s->hosts != model)
+        return 0;
     return !profile[0] ||
            (s->shape->profile && strcmp(s->shape->profile, profile) == 0);
 }
 
-fs_server *fs_servers_idle_pop_for(fs_servers *p, const char *profile)
+fs_server *fs_servers_idle_pop_for(fs_servers *p, const char *profile,
+                                   const void *model)
 {
-    if (!profile[0])
+    if (!profile[0] && !p->placed)
         return fs_servers_idle_pop(p);
     for (int i = p->nidle - 1; i >= 0; i--) {
         fs_server *s = &p->servers[p->idle[i]];
-        if (fs_server_takes(s, profile)) {
+        if (fs_server_takes(s, profile, model)) {
             fs_servers_idle_remove(p, s);
             return s;
         }

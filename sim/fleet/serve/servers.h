@@ -82,6 +82,8 @@ struct fs_server {
     int busy_k;            /* that batch's workload, index in pool->wls */
     fs_llm_run *llm;       /* continuous batching: its running requests
                               (llm_server.c); NULL for batch servers */
+    const void *hosts;     /* the LLM model it hosts on a pool shared by
+                              several (llm_placement.c); NULL: any */
 };
 
 struct fs_servers {
@@ -132,6 +134,8 @@ struct fs_servers {
      * to the decode pool, llm_disagg.h), and their output tokens. */
     double tokens_in, tokens_out;
     double tokens_cached;      /* of tokens_in, found in prefix caches */
+    long placed;               /* several models (llm_placement.c): the
+                                  replicas placed at the start; 0: none */
 };
 
 /* Servers for every slot of cap, shaped as conf says, with batches of up
@@ -149,10 +153,14 @@ static inline fs_server *fs_servers_of(fs_servers *p, int inst)
 
 void fs_servers_idle_push(fs_servers *p, fs_server *s);
 fs_server *fs_servers_idle_pop(fs_servers *p);
-/* The most recently idle server of MIG profile profile ("": any). */
-fs_server *fs_servers_idle_pop_for(fs_servers *p, const char *profile);
-/* s may run work of a workload with this mig_profile ("": any). */
-int fs_server_takes(const fs_server *s, const char *profile);
+/* The most recently idle server of MIG profile profile ("": any) that
+ * hosts model (llm_placement.c; NULL: a workload of no LLM). */
+fs_server *fs_servers_idle_pop_for(fs_servers *p, const char *profile,
+                                   const void *model);
+/* s may run work of a workload with this mig_profile ("": any) and
+ * model. */
+int fs_server_takes(const fs_server *s, const char *profile,
+                    const void *model);
 /* s (busy) runs its batch for t seconds alone: its completion event
  * (done(engine, s, 0)), or the processor sharing's on a shared GPU. */
 fs_event_handle fs_servers_run(fs_servers *p, fs_server *s, double t,

@@ -12,6 +12,8 @@
 #include "sim/fleet/world/collect.h"
 #include "sim/fleet/world/world.h"
 #include "sim/fleet/serve/llm_server.h"
+#include "sim/fleet/serve/llm_adapter.h"
+#include "sim/fleet/serve/llm_placement.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -211,8 +213,14 @@ int fs_collect_llm(fs_world *world)
         const fs_workload *w = &world->workloads[i];
         fs_latency_row *row = &out->latency[l0 + i];
         no_llm(&row->llm);
-        if (w->llm.ttft.n)
-            fill_workload(world, w, row, nmonths);
+        if (!w->llm.ttft.n)
+            continue;
+        fill_workload(world, w, row, nmonths);
+        for (int k = 0; k < w->npools; k++)   /* several models a pool */
+            row->llm.replicas += fs_llm_placed(w->pools[k],
+                                               fs_workload_model(w));
+        if (fs_lora_collect(w, row->llm.cost_usd, &row->llm, out))
+            return -1;
     }
     return 0;
 }

@@ -8,6 +8,7 @@
 #include "sim/fleet/world/world.h"
 #include "sim/fleet/world/collect.h"
 #include "sim/fleet/world/slices.h"
+#include "sim/fleet/serve/llm_placement.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,8 @@ static int build(fs_world *w, unsigned replication)
                               &sc->workloads[i], servers, replication,
                               sim->err);
     }
+    for (size_t i = 0; i < sc->npools && rc == 0; i++)   /* several models */
+        rc = fs_llm_place(&w->pools[i].servers, sim->err);
     if (rc == 0 && !(w->training = fs_training_new(sim, train)))
         rc = -1;
     if (rc == 0)
