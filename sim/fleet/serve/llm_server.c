@@ -468,6 +468,16 @@ static void hand_off(fs_server *s, llm_seq *q, double now)
     fs_llm_disagg_send(s, &r, now);
 }
 
+/* q's prefill chunk of the iteration that ended at now is done; a
+ * prefill ends with a token: the first, or after a preemption the next. */
+static void end_prefill_step(llm_seq *q, double now)
+{
+    q->prefilled += q->step;
+    q->step = 0;
+    if (q->prefilled == q->fill && q->generated++ == 0)
+        q->first_t = now;
+}
+
 /* The requests of the totals whose last token came in the iteration
  * that ended (next_done of them) retire, in admission order, and leave
  * the totals; the rest (and those admitted since) close up behind. */
@@ -506,12 +516,8 @@ static void step_tail(fs_server *s, double now)
     int kept = run->tot.n;
     for (int i = run->tot.n; i < run->n; i++) {
         llm_seq *q = &run->seq[i];
-        if (q->step) {
-            q->prefilled += q->step;
-            q->step = 0;
-            if (q->prefilled == q->fill && q->generated++ == 0)
-                q->first_t = now;
-        }
+        if (q->step)
+            end_prefill_step(q, now);
         if (q->generated >= q->out) {
             retire(s, q, now);
             continue;
@@ -546,12 +552,7 @@ static void on_iteration(fs_engine *e, void *obj, long arg)
     for (int i = 0; i < run->n; i++) {
         llm_seq *q = &run->seq[i];
         if (q->step) {
-            q->prefilled += q->step;
-            q->step = 0;
-            /* a prefill ends with a token: the first, or after a
-             * preemption the next */
-            if (q->prefilled == q->fill && q->generated++ == 0)
-                q->first_t = now;
+            end_prefill_step(q, now);
         } else if (q->decoding) {
             q->generated += fs_spec_tokens(s->wl);
             q->decoding = 0;
