@@ -63,11 +63,14 @@ typedef struct fs_hist {
      * keeps one in cache instead of one per histogram. */
     const double *range;
     const uint16_t *cell_bin;   /* each cell's low edge's bin */
-    fs_hist_bin *chunk[FS_HIST_CHUNKS];   /* NULL: no sample there yet */
+    /* what every add reads or writes sits in the first cache line, beside
+     * the two pointers (many pools: one line of the header missed, not
+     * three) */
     size_t n;                   /* bins: FS_HIST_BINS once made, else 0 */
+    double count, sum;
     int failed;                 /* a chunk could not be made: a sample's
                                    bin was lost (fs_hist_failed) */
-    double count, sum;
+    fs_hist_bin *chunk[FS_HIST_CHUNKS];   /* NULL: no sample there yet */
 } fs_hist;
 
 int fs_hist_init(fs_hist *h);

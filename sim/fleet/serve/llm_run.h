@@ -16,6 +16,28 @@
 
 #define KV_BLOCK 16
 
+/* The running totals of a replica's decoding requests, taken when an
+ * iteration is planned request by request (llm_totals.c): while every
+ * running request decodes, none retires and none need be preempted, each
+ * iteration changes them all alike (one token more each, a new KV block
+ * for those whose tokens reach a multiple of KV_BLOCK), so the next one is
+ * planned from these instead of a visit to each request. */
+typedef struct fs_llm_totals {
+    int plain;              /* one token per step, no look-ahead (no
+                               spec =), no hand-off to a decode pool, and
+                               the decoding requests lead the running
+                               set: the totals may stand in */
+    int n;                  /* requests decoding when they were taken */
+    long lazy;              /* iterations planned from them since: each of
+                               those requests' generated and blocks lag
+                               by this many (fs_llm_totals_catch_up) */
+    long tokens;            /* their prompt + generated tokens then */
+    long next_done;         /* iterations until the first of them has its
+                               last token */
+    int phase[KV_BLOCK];    /* how many had prompt + generated = r mod
+                               KV_BLOCK, r = 0..KV_BLOCK - 1 */
+} fs_llm_totals;
+
 typedef struct llm_seq {
     fs_request r;
     int32_t in, out;        /* prompt and output tokens, >= 1 */
@@ -48,6 +70,7 @@ struct fs_llm_run {
                                0: an unbounded tier beside it */
     struct fs_lora_slots *lora; /* LoRA adapters loaded (llm_adapter.c),
                                made at the first; NULL without */
+    fs_llm_totals tot;      /* its decoding requests, summed */
 };
 
 typedef struct llm_store {
@@ -55,5 +78,27 @@ typedef struct llm_store {
     llm_seq *seqs;
     fs_hist ttft, tpot, e2e;    /* the pool's measured requests */
 } llm_store;
+
+/* Forgets the totals (a full pass is about to take them again): plain
+ * when the workload's steps give one token and look ahead none. */
+void fs_llm_totals_reset(fs_llm_run *run, int plain);
+/* Counts q, decoding in the iteration being planned, into the totals. */
+void fs_llm_totals_add(fs_llm_run *run, const llm_seq *q);
+/* q, the first request after those of the totals, had its first token
+ * (its prefill ended) in an iteration planned from them: it joins them. */
+void fs_llm_totals_enter(fs_llm_run *run, llm_seq *q);
+/* The tokens q, one of the totals', lacks after the iteration that ends
+ * (0: that one gave its last). */
+long fs_llm_totals_left(const fs_llm_run *run, const llm_seq *q);
+/* q leaves the totals (it retires): its token count brought up to date;
+ * the caller sets next_done from those that stay. */
+void fs_llm_totals_leave(fs_llm_run *run, llm_seq *q);
+/* Whether the iteration that ends and the next may be run from the
+ * totals: the requests of the totals decode, those admitted since are
+ * prefilling, and no request need be preempted. */
+int fs_llm_totals_skip(const fs_llm_run *run);
+/* Plans that iteration from the totals: reserves the blocks its tokens
+ * take and gives the tokens in flight (the decode batch's KV). */
+long fs_llm_totals_step(fs_llm_run *run);
 
 #endif

@@ -292,50 +292,14 @@ static void plan_prefill(llm_seq *q, long *budget, long *tokens,
     *attn += (double)(2 * a + c + 1) * (double)c / 2;
 }
 
-/* Plans and schedules the next iteration, or gives the server back when
- * nothing runs: the decoding requests' next blocks (preempting when the
- * cache is full), then new requests if none was preempted, then the
- * prefill chunks within the budget, in admission order.  Two passes over
- * the running requests at most (and a third only when the cache is
- * nearly full). */
-static void iterate(fs_server *s, double now)
+/* Schedules the iteration planned (the decode batch's requests and KV
+ * tokens, the prefill's tokens and attention context), or gives the
+ * server back when nothing runs. */
+static void schedule_iteration(fs_server *s, double now, long prefill,
+                               double attn, int batch, long kv)
 {
     fs_llm_run *run = s->llm;
     fs_workload *w = s->wl;
-    long prefill = 0, budget = run->chunk, kv = 0, held = 0;
-    double attn = 0;
-    int batch = 0;
-    run->preempted = 0;
-    preempt_for_decode(s);
-    for (int i = 0; i < run->n; i++) {
-        llm_seq *q = &run->seq[i];
-        if (q->prefilled == q->fill) {
-            long b = blocks_for((long)q->in + q->generated + 1 +
-                                fs_spec_lookahead(w, q->out - q->generated -
-                                                  1)) - q->shared;
-            run->free_blocks -= b - q->blocks;
-            q->blocks = b;
-            q->decoding = 1;
-            batch++;
-            kv += (long)q->in + q->generated;
-        } else {
-            plan_prefill(q, &budget, &prefill, &attn);
-        }
-        held += run->seq[i].blocks;
-    }
-    int old = run->n;
-    admit(s, now);
-    for (int i = old; i < run->n; i++) {
-        plan_prefill(&run->seq[i], &budget, &prefill, &attn);
-        held += run->seq[i].blocks;
-    }
-    prefix_trim(run);
-    /* every block is held by a running request or free: none lost, none
-     * counted twice, and the decode reservations fit (preempt_for_decode);
-     * with a prefix cache a shared block is held once by several requests */
-    assert_run(run);
-    assert(run->kv || held == run->total_blocks - run->free_blocks);
-    (void)held;
     if (run->n == 0) {
         s->pool->done(s);
         return;
@@ -354,6 +318,94 @@ static void iterate(fs_server *s, double now)
                      "of workload %s", w->conf->name);
         fs_sim_fail(w->sim);
     }
+}
+
+/* Plans and schedules the next iteration, or gives the server back when
+ * nothing runs: the decoding requests' next blocks (preempting when the
+ * cache is full), then new requests if none was preempted, then the
+ * prefill chunks within the budget, in admission order.  Two passes over
+ * the running requests at most (and a third only when the cache is
+ * nearly full); the decoding ones are summed on the way
+ * (fs_llm_totals_add) for the iterations that follow. */
+static void iterate(fs_server *s, double now)
+{
+    fs_llm_run *run = s->llm;
+    fs_workload *w = s->wl;
+    long prefill = 0, budget = run->chunk, kv = 0, held = 0;
+    double attn = 0;
+    int batch = 0;
+    run->preempted = 0;
+    preempt_for_decode(s);
+    fs_llm_totals_reset(run, fs_spec_plain(w) &&
+                             !fs_llm_disagg_hands_off(s->pool));
+    for (int i = 0; i < run->n; i++) {
+        llm_seq *q = &run->seq[i];
+        if (q->prefilled == q->fill) {
+            long b = blocks_for((long)q->in + q->generated + 1 +
+                                fs_spec_lookahead(w, q->out - q->generated -
+                                                  1)) - q->shared;
+            run->free_blocks -= b - q->blocks;
+            q->blocks = b;
+            q->decoding = 1;
+            batch++;
+            kv += (long)q->in + q->generated;
+            fs_llm_totals_add(run, q);
+        } else {
+            plan_prefill(q, &budget, &prefill, &attn);
+        }
+        held += run->seq[i].blocks;
+    }
+    int old = run->n;
+    admit(s, now);
+    for (int i = old; i < run->n; i++) {
+        plan_prefill(&run->seq[i], &budget, &prefill, &attn);
+        held += run->seq[i].blocks;
+    }
+    prefix_trim(run);
+    /* every block is held by a running request or free: none lost, none
+     * counted twice, and the decode reservations fit (preempt_for_decode);
+     * with a prefix cache a shared block is held once by several requests */
+    assert_run(run);
+    assert(run->kv || held == run->total_blocks - run->free_blocks);
+    (void)held;
+    schedule_iteration(s, now, prefill, attn, batch, kv);
+}
+
+/* The next iteration when the requests of the totals only decode in it
+ * (and had one more token from the one that ended): planned from the
+ * totals (llm_totals.c) without a visit to each; the requests admitted
+ * since (step_tail) and new ones (admitted as in iterate) have their
+ * prefill planned in admission order. */
+static void iterate_from_totals(fs_server *s, double now)
+{
+    fs_llm_run *run = s->llm;
+    long prefill = 0, budget = run->chunk;
+    double attn = 0;
+    long kv = fs_llm_totals_step(run);
+    run->preempted = 0;
+    admit(s, now);
+    for (int i = run->tot.n; i < run->n; i++)
+        plan_prefill(&run->seq[i], &budget, &prefill, &attn);
+    prefix_trim(run);
+    assert_run(run);
+    schedule_iteration(s, now, prefill, attn, run->tot.n, kv);
+}
+
+/* Brings the requests the totals stood in for up to date: the tokens and
+ * blocks of the iterations planned from them (before any is visited). */
+static void catch_up(fs_llm_run *run)
+{
+    long lazy = run->tot.lazy;
+    if (lazy == 0)
+        return;
+    for (int i = 0; i < run->n; i++) {
+        llm_seq *q = &run->seq[i];
+        if (!q->decoding)   /* admitted since: not in the totals */
+            continue;
+        q->generated += (int32_t)lazy;
+        q->blocks = blocks_for((long)q->in + q->generated + 1) - q->shared;
+    }
+    run->tot.lazy = 0;
 }
 
 /* Request q has its last token at now. */
@@ -426,6 +478,71 @@ static void hand_off(fs_server *s, llm_seq *q, double now)
     fs_llm_disagg_send(s, &r, now);
 }
 
+/* q's prefill chunk of the iteration that ended at now is done; a
+ * prefill ends with a token: the first, or after a preemption the next. */
+static void end_prefill_step(llm_seq *q, double now)
+{
+    q->prefilled += q->step;
+    q->step = 0;
+    if (q->prefilled == q->fill && q->generated++ == 0)
+        q->first_t = now;
+}
+
+/* The requests of the totals whose last token came in the iteration
+ * that ended (next_done of them) retire, in admission order, and leave
+ * the totals; the rest (and those admitted since) close up behind. */
+static void retire_due(fs_server *s, double now)
+{
+    fs_llm_run *run = s->llm;
+    int kept = 0, n = run->tot.n;
+    long next = LONG_MAX;
+    for (int i = 0; i < run->n; i++) {
+        llm_seq *q = &run->seq[i];
+        long left = i < n ? fs_llm_totals_left(run, q) : 1;
+        if (left == 0) {
+            fs_llm_totals_leave(run, q);
+            /* the blocks its last step took */
+            q->blocks = blocks_for((long)q->in + q->generated) - q->shared;
+            retire(s, q, now);
+            continue;
+        }
+        if (i < n && left < next)
+            next = left;
+        if (kept++ != i)
+            run->seq[kept - 1] = *q;
+    }
+    run->n = kept;
+    run->tot.next_done = next == LONG_MAX ? LONG_MAX
+                                          : next + run->tot.lazy + 1;
+}
+
+/* The iteration that ended, for the requests admitted since the totals
+ * were taken (all prefilling, in admission order after them): their
+ * prefill chunks, as on_iteration does; one whose prefill ended has its
+ * token and retires if it was its last, else joins the totals. */
+static void step_tail(fs_server *s, double now)
+{
+    fs_llm_run *run = s->llm;
+    int kept = run->tot.n;
+    for (int i = run->tot.n; i < run->n; i++) {
+        llm_seq *q = &run->seq[i];
+        if (q->step)
+            end_prefill_step(q, now);
+        if (q->generated >= q->out) {
+            retire(s, q, now);
+            continue;
+        }
+        if (kept++ != i)
+            run->seq[kept - 1] = *q;
+        q = &run->seq[kept - 1];
+        if (q->prefilled == q->fill) {
+            q->decoding = 1;
+            fs_llm_totals_enter(run, q);
+        }
+    }
+    run->n = kept;
+}
+
 static void on_iteration(fs_engine *e, void *obj, long arg)
 {
     (void)arg;
@@ -433,16 +550,19 @@ static void on_iteration(fs_engine *e, void *obj, long arg)
     fs_llm_run *run = s->llm;
     double now = fs_engine_now(e);
     s->timer = 0;
+    if (fs_llm_totals_skip(run)) {
+        if (run->tot.lazy + 1 == run->tot.next_done)
+            retire_due(s, now);
+        step_tail(s, now);
+        iterate_from_totals(s, now);
+        return;
+    }
+    catch_up(run);
     int kept = 0;
     for (int i = 0; i < run->n; i++) {
         llm_seq *q = &run->seq[i];
         if (q->step) {
-            q->prefilled += q->step;
-            q->step = 0;
-            /* a prefill ends with a token: the first, or after a
-             * preemption the next */
-            if (q->prefilled == q->fill && q->generated++ == 0)
-                q->first_t = now;
+            end_prefill_step(q, now);
         } else if (q->decoding) {
             q->generated += fs_spec_tokens(s->wl);
             q->decoding = 0;
@@ -500,6 +620,7 @@ static void llm_start(fs_server *s)
     run->watermark = run->total_blocks / 100;
     run->preempted = 0;
     run->n = 0;
+    fs_llm_totals_reset(run, 0);
     run->cap = w->conf->service.llm.max_batch;
     long chunk = w->conf->service.llm.chunked_prefill;
     run->chunk = chunk > 0 ? chunk : LONG_MAX;
@@ -524,6 +645,7 @@ static void llm_lose(fs_server *s, double now)
     fs_servers *p = s->pool;
     fs_engine_cancel(w->sim->engine, s->timer);
     s->timer = 0;
+    catch_up(run);
     for (int i = run->n - 1; i >= 0; i--) {
         unadmit(s, &run->seq[i]);
         requeue(s, &run->seq[i], 0);

@@ -85,6 +85,11 @@ int fs_spec_tokens(fs_workload *w)
     return n;
 }
 
+int fs_spec_plain(const fs_workload *w)
+{
+    return !w->spec;
+}
+
 int fs_spec_lookahead(const fs_workload *w, long left)
 {
     long k = w->spec ? w->spec->k : 0;

@@ -33,4 +33,8 @@ int fs_spec_tokens(fs_workload *w);
  * alone still does); 0 without spec. */
 int fs_spec_lookahead(const fs_workload *w, long left);
 
+/* Whether w's steps are plain: one token each, no look-ahead, nothing
+ * drawn (no spec =), so that they may be counted in totals. */
+int fs_spec_plain(const fs_workload *w);
+
 #endif
