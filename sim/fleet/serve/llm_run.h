@@ -101,4 +101,16 @@ int fs_llm_totals_skip(const fs_llm_run *run);
  * take and gives the tokens in flight (the decode batch's KV). */
 long fs_llm_totals_step(fs_llm_run *run);
 
+/* The replica's prefix cache (llm_server_prefix.c).  q takes the cached
+ * chain of its prompt's blocks (its prefill skips their tokens); gives it
+ * back (blocks no request holds stay cached, free memory); the cache
+ * gives up blocks no request holds to the running requests' memory; a
+ * request that leaves for good drops its prefix from the store; and the
+ * cache is made for s's replica the first time (0, or -1 out of memory). */
+void fs_llm_prefix_acquire(fs_server *s, llm_seq *q);
+void fs_llm_prefix_release(fs_llm_run *run, llm_seq *q);
+void fs_llm_prefix_trim(fs_llm_run *run);
+void fs_llm_prefix_forget(fs_workload *w, const fs_request *r);
+int fs_llm_prefix_setup(fs_server *s);
+
 #endif

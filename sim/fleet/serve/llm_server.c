@@ -86,59 +86,6 @@ static void assert_run(const fs_llm_run *run)
     (void)run;
 }
 
-/* Prefix caching: q references the chain of its prompt's blocks that
- * end before its last token (the one whose logits give the first output
- * token is always computed, as in vLLM); the leading blocks found cached
- * are its prefill skipped.  The blocks no running request held before
- * now take KV memory, once however many requests share them.  Its first
- * admission's hit is what the results count. */
-static void prefix_acquire(fs_server *s, llm_seq *q)
-{
-    fs_llm_run *run = s->llm;
-    fs_workload *w = s->wl;
-    long n = ((long)q->in - 1) / run->bs, newly = 0;
-    fs_kv_run *runs = n > 0 ? fs_kv_cache_runs(run->kv, n) : NULL;
-    if (n > 0 && (!runs ||
-        fs_kv_cache_acquire(run->kv, fs_prefix_store_runs(w->prefix,
-            q->r.prefix, run->bs, n, runs), &q->hold, &newly))) {
-        fs_error_set(w->sim->err, "out of memory caching prefixes");
-        fs_sim_fail(w->sim);
-    }
-    if (n <= 0)
-        return;
-    q->shared = (long)q->hold.n * run->per;
-    run->free_blocks -= newly * run->per;
-    q->prefilled = q->hold.hit * run->bs;
-    if (q->r.cached < 0)
-        q->r.cached = q->prefilled;
-}
-
-/* q's chain goes back to the cache: the blocks no request holds any
- * more are free memory, cached until it is wanted. */
-static void prefix_release(fs_llm_run *run, llm_seq *q)
-{
-    if (!run->kv || q->hold.n == 0)
-        return;
-    run->free_blocks += fs_kv_cache_release(run->kv, &q->hold) * run->per;
-    q->shared = 0;
-}
-
-/* Cached blocks no request holds give way to the memory running requests
- * take (LRU first). */
-static void prefix_trim(fs_llm_run *run)
-{
-    if (run->kv && run->in_memory)
-        fs_kv_cache_trim(run->kv, run->free_blocks > 0
-                                      ? run->free_blocks / run->per : 0);
-}
-
-/* A request leaves for good: its prefix's entry in the store too. */
-static void prefix_forget(fs_workload *w, const fs_request *r)
-{
-    if (w->prefix && r->prefix >= 0)
-        fs_prefix_store_drop(w->prefix, r->prefix);
-}
-
 /* Takes r into the running set (its prompt's blocks are free). */
 static void add_seq(fs_server *s, const fs_request *r, double now)
 {
@@ -155,7 +102,7 @@ static void add_seq(fs_server *s, const fs_request *r, double now)
     q->fill = q->in + q->generated;
     q->hold.last = -1;
     if (run->kv && r->prefix >= 0)
-        prefix_acquire(s, q);
+        fs_llm_prefix_acquire(s, q);
     if (signbit(r->ttft))   /* its KV cache came from a prefill pool */
         q->prefilled = q->fill;
     q->blocks = blocks_for((long)q->fill + 1) - q->shared;
@@ -185,7 +132,7 @@ static int drop_unservable(const fs_llm_run *run, fs_workload *w,
     else
         return 0;
     w->dropped++;
-    prefix_forget(w, r);
+    fs_llm_prefix_forget(w, r);
     return 1;
 }
 
@@ -230,7 +177,7 @@ static void unadmit(fs_server *s, llm_seq *q)
         assert(w->measured_started >= 0);
     }
     s->llm->free_blocks += q->blocks;
-    prefix_release(s->llm, q);
+    fs_llm_prefix_release(s->llm, q);
     fs_lora_release(s, &q->r);
 }
 
@@ -361,7 +308,7 @@ static void iterate(fs_server *s, double now)
         plan_prefill(&run->seq[i], &budget, &prefill, &attn);
         held += run->seq[i].blocks;
     }
-    prefix_trim(run);
+    fs_llm_prefix_trim(run);
     /* every block is held by a running request or free: none lost, none
      * counted twice, and the decode reservations fit (preempt_for_decode);
      * with a prefix cache a shared block is held once by several requests */
@@ -386,7 +333,7 @@ static void iterate_from_totals(fs_server *s, double now)
     admit(s, now);
     for (int i = run->tot.n; i < run->n; i++)
         plan_prefill(&run->seq[i], &budget, &prefill, &attn);
-    prefix_trim(run);
+    fs_llm_prefix_trim(run);
     assert_run(run);
     schedule_iteration(s, now, prefill, attn, run->tot.n, kv);
 }
@@ -454,8 +401,8 @@ static void retire(fs_server *s, llm_seq *q, double now)
         double cached = q->r.cached > 0 ? q->r.cached : 0;
         st->tokens_cached += cached;
         s->pool->tokens_cached += cached;
-        prefix_release(s->llm, q);
-        prefix_forget(w, &q->r);
+        fs_llm_prefix_release(s->llm, q);
+        fs_llm_prefix_forget(w, &q->r);
     }
 }
 
@@ -473,7 +420,7 @@ static void hand_off(fs_server *s, llm_seq *q, double now)
     s->pool->tokens_in += q->r.tokens_in > 0 ? q->r.tokens_in : 0;
     s->pool->tokens_cached += q->r.cached > 0 ? q->r.cached : 0;
     s->llm->free_blocks += q->blocks;
-    prefix_release(s->llm, q);
+    fs_llm_prefix_release(s->llm, q);
     fs_lora_release(s, &q->r);
     fs_llm_disagg_send(s, &r, now);
 }
@@ -586,27 +533,6 @@ static int llm_take(const fs_server *s, const fs_workload *w)
     return 1;
 }
 
-/* Prefix caching on s's replica (perf->prefix_cache, llm_setup.c): its
- * block cache, made the first time (never per request): as large as its
- * KV memory (yes), unbounded, or prefix_cache = TOKENS. */
-static int prefix_setup(fs_server *s)
-{
-    fs_llm_run *run = s->llm;
-    const fs_llm_perf *perf = run->perf;
-    if (!perf->prefix_cache || !s->wl->prefix)
-        return 0;
-    run->bs = perf->block_size;
-    run->per = run->bs / KV_BLOCK;
-    run->in_memory = perf->prefix_cache != FS_PREFIX_CACHE_UNLIMITED;
-    long limit = perf->prefix_cache == FS_PREFIX_CACHE_UNLIMITED ? LONG_MAX
-        : perf->prefix_cache == FS_PREFIX_CACHE_TOKENS
-            ? perf->prefix_cache_tokens / run->bs
-            : run->total_blocks / run->per;
-    if (!run->kv)
-        run->kv = fs_kv_cache_new(limit > 0 ? limit : 1);
-    return run->kv ? 0 : -1;
-}
-
 /* s was idle: it takes its workload's replica and the request dispatch
  * gave it, then iterates. */
 static void llm_start(fs_server *s)
@@ -624,7 +550,7 @@ static void llm_start(fs_server *s)
     run->cap = w->conf->service.llm.max_batch;
     long chunk = w->conf->service.llm.chunked_prefill;
     run->chunk = chunk > 0 ? chunk : LONG_MAX;
-    if (prefix_setup(s)) {
+    if (fs_llm_prefix_setup(s)) {
         fs_error_set(w->sim->err, "out of memory caching prefixes");
         fs_sim_fail(w->sim);
         return;
