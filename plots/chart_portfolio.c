@@ -3,31 +3,26 @@
  * the runs at once (sim/app/commit_inputs.h, the same solve, so the bars
  * are commit's figures), beside the same run all on demand and with the
  * sum of roi's one-pool answers; the portfolio's p10, p50 and p90 across
- * the runs drawn as lines.
+ * the runs (commit's cost lines, sim/app/commit_rows.h) drawn as lines.
  *
  * Data: x, portfolio, all on demand, roi's per-pool sum.
  * Preamble: label[] (the runs), nruns, p10, p50, p90, money axis. */
 #include "plots/plot_impl.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/app/commit_inputs.h"
+#include "sim/app/commit_rows.h"
 
-/* The portfolio's quantile q across the runs (GSL, as commit's). */
-static double spread(const double *v, size_t n, double q)
+/* Cost line name of commit's (p10, p50, p90: commit's own figures). */
+static double cost_line(const fs_commit_cost *c, size_t n, const char *name)
 {
-    double *c = malloc(n * sizeof *c);
-    if (!c)
-        return NAN;
-    memcpy(c, v, n * sizeof *c);
-    gsl_sort(c, 1, n);
-    double x = gsl_stats_quantile_from_sorted_data(c, 1, n, q);
-    free(c);
-    return x;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(c[i].name, name))
+            return c[i].usd;
+    return NAN;
 }
 
 static int write_runs(fs_plot_ctx *ctx, const fs_commit_inputs *in,
@@ -48,14 +43,20 @@ static int write_runs(fs_plot_ctx *ctx, const fs_commit_inputs *in,
         max = fmax(max, fmax(sol->run_cost[r], fmax(in->on_demand_cost[r],
                                                     in->roi_cost[r])));
     }
+    double *shares = calloc(in->nruns, sizeof *shares);
+    fs_commit_cost c[FS_COMMIT_COSTS_MAX];
+    if (rc == 0 && !shares)
+        rc = fs_error_set(ctx->err, "out of memory");
     if (rc == 0) {
+        size_t nc = fs_commit_costs(in, sol, c, shares);
         fs_plot_names(ctx, "label", (const char *const *)labels.v, labels.n);
         fs_plot_var(ctx, "nruns", (double)in->nruns);
-        fs_plot_var(ctx, "p10", spread(sol->run_cost, in->nruns, 0.10));
-        fs_plot_var(ctx, "p50", spread(sol->run_cost, in->nruns, 0.50));
-        fs_plot_var(ctx, "p90", spread(sol->run_cost, in->nruns, 0.90));
+        fs_plot_var(ctx, "p10", cost_line(c, nc, "p10"));
+        fs_plot_var(ctx, "p50", cost_line(c, nc, "p50"));
+        fs_plot_var(ctx, "p90", cost_line(c, nc, "p90"));
         fs_plot_money_axis(ctx, max);
     }
+    free(shares);
     fs_plot_strs_free(&labels);
     return rc;
 }
