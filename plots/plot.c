@@ -30,22 +30,22 @@ static const fs_chart charts[] = {
      "cost per calendar month (cost_monthly), one bar per run\n"
      "and month, stacked by pricing model; a partial month\n"
      "labelled \"2026-01 (7 of 31 days)\"; each run's 730-hour\n"
-     "run rate beside its months\n"},
+     "run rate beside its months\n", 0},
     {"utilization", "provisioned and busy GPUs of each pool over time",
      fs_chart_utilization,
      "GPUs provisioned and busy of each pool over time, each\n"
-     "at its value (colour and dash tell equal lines apart)\n"},
+     "at its value (colour and dash tell equal lines apart)\n", 0},
     {"latency-cdf", "latency CDF of each workload through its stored "
      "percentiles, SLO marked", fs_chart_latency_cdf,
      "latency CDF of each workload drawn through the stored\n"
      "percentiles (p50, p90, p95, p99, p99.9), SLO marked;\n"
-     "log latency axis in time units\n"},
+     "log latency axis in time units\n", 0},
     {"cost-vs-latency", "runs as points: run-rate cost against p99, Pareto "
      "front marked", fs_chart_cost_vs_latency,
      "each run as a point: run-rate cost (730-hour month)\n"
      "against p99 of finished requests (log axis); Pareto\n"
      "front marked; overloaded runs (over 1% unfinished)\n"
-     "ringed and off the front\n"},
+     "ringed and off the front\n", 0},
     {"ri-breakeven", "cumulative cost of a reservation against on-demand "
      "over the term, break-even marked", fs_chart_ri_breakeven,
      "one pool per run (--pool, else its on-demand pool with\n"
@@ -53,17 +53,24 @@ static const fs_chart charts[] = {
      "(no upfront), from roi's own figures: the hourly\n"
      "demand with the reserved count and the on-demand\n"
      "overflow above it, and the cumulative cost all on\n"
-     "demand against with the reservation\n"},
+     "demand against with the reservation\n", 0},
     {"savings", "waterfall of run-rate cost from the baseline run through "
      "the others", fs_chart_savings,
      "waterfall of run-rate cost from the baseline\n"
-     "(--baseline, else the first RUN) through the others\n"},
+     "(--baseline, else the first RUN) through the others\n", 0},
+    {"portfolio-cost", "each run's cost under commit's portfolio against "
+     "all on demand and roi's per-pool answers", fs_chart_portfolio,
+     "each run's cost over its hours under the portfolio\n"
+     "`fleetsim commit` chooses for the runs at once, beside\n"
+     "all on demand and the sum of roi's one-pool answers;\n"
+     "the portfolio's p10, p50 and p90 as lines\n", 1},
 };
 #define NCHARTS (sizeof charts / sizeof charts[0])
 
 size_t fs_plot_chart_count(void) { return NCHARTS; }
 const char *fs_plot_chart_name(size_t i) { return charts[i].name; }
 const char *fs_plot_chart_summary(size_t i) { return charts[i].summary; }
+int fs_plot_chart_optional(size_t i) { return charts[i].optional; }
 void fs_plot_chart_help_list(char *buf, size_t size)
 {
     size_t at = 0;

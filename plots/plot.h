@@ -55,6 +55,8 @@ int fs_plot_render(fs_store *s, const char *chart, const long *run_ids,
 size_t fs_plot_chart_count(void);
 const char *fs_plot_chart_name(size_t i);
 const char *fs_plot_chart_summary(size_t i);
+/* Whether the report leaves chart i out when it cannot be drawn. */
+int fs_plot_chart_optional(size_t i);
 /* Every chart's name and help lines, as `fleetsim help plot` lists them
  * (the name in a column, the lines beside it), into buf. */
 void fs_plot_chart_help_list(char *buf, size_t size);

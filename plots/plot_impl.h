@@ -29,6 +29,9 @@ typedef struct fs_chart {
     /* what `fleetsim help plot` says of it, lines each ending in a
      * newline (sim/cli/shared/help.c sets them beside the name) */
     const char *help;
+    /* the report leaves it out, rather than saying why, when it cannot
+     * be drawn (a section that applies to some runs only) */
+    int optional;
 } fs_chart;
 
 int fs_chart_monthly_cost(fs_plot_ctx *ctx);
@@ -37,6 +40,7 @@ int fs_chart_latency_cdf(fs_plot_ctx *ctx);
 int fs_chart_cost_vs_latency(fs_plot_ctx *ctx);
 int fs_chart_ri_breakeven(fs_plot_ctx *ctx);
 int fs_chart_savings(fs_plot_ctx *ctx);
+int fs_chart_portfolio(fs_plot_ctx *ctx);
 
 /* Writes `NAME = value` (a number) into the preamble. */
 void fs_plot_var(fs_plot_ctx *ctx, const char *name, double value);

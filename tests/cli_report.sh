@@ -43,7 +43,8 @@ checks=$((checks + 1))
 checks=$((checks + 1))
 ! grep -qiE 'https?:' review.html || fail "html: references a URL"
 checks=$((checks + 1))
-[ "$(grep -c '<svg' review.html)" -eq 6 ] || fail "html: not six <svg>"
+# six charts and portfolio-cost: these runs' pools can be committed
+[ "$(grep -c '<svg' review.html)" -eq 7 ] || fail "html: not seven <svg>"
 expect_in review.html 'two&lt;b&gt;&amp;od' "html: the name escaped"
 checks=$((checks + 1))
 ! grep -q 'two<b>' review.html || fail "html: a name not escaped"
@@ -131,14 +132,19 @@ else
     fi
     chrome --dump-dom "file://$TMP/review.html" >dom.html
     set -- $(seen dom.html)
-    expect_eq "${1:-0}" 6 "dom: six charts"
+    expect_eq "${1:-0}" 7 "dom: seven charts (portfolio-cost the seventh)"
     checks=$((checks + 1))
     [ "${2:-0}" -ge 20 ] || fail "dom: a chart without content (${2:-0} elements)"
     expect_in dom.html '<th>Figure</th><th>base</th><th>two&lt;b&gt;&amp;od</th>' \
         "dom: the figures table with the run names"
     checks=$((checks + 1))
-    [ "$(grep -o '<table>' dom.html | wc -l)" -eq 7 ] ||
-        fail "dom: not seven tables (at a glance and six)"
+    [ "$(grep -o '<table>' dom.html | wc -l)" -eq 9 ] ||
+        fail "dom: not nine tables (at a glance, six, the portfolio's two)"
+    expect_in seen.txt "Commitment portfolio" "seen: the portfolio's buys"
+    expect_in seen.txt "Expected total (mean over the runs)" \
+        "seen: the portfolio's expected cost"
+    expect_in seen.txt "Cost of the commitment portfolio against the" \
+        "seen: the portfolio-cost chart's title"
     expect_in seen.txt "$want_head" "seen: the baseline's run rate ($rate1)"
     expect_in seen.txt "$want_change" "seen: the change against the baseline"
     expect_in seen.txt "2026-01: \$$bill1 (1 of 31 days run)" \
@@ -273,8 +279,8 @@ expect_exit 0 "overloaded run" -- "$FLEETSIM" run over.ini --db "$DB" \
 expect_exit 0 "report of 'x" -- "$FLEETSIM" report --db "$DB" \
     --out quote.html base "'x"
 checks=$((checks + 1))
-[ "$(grep -c '<svg' quote.html)" -eq 6 ] ||
-    fail "'x: not six charts ($(grep -c '<svg' quote.html))"
+[ "$(grep -c '<svg' quote.html)" -eq 7 ] ||
+    fail "'x: not seven charts ($(grep -c '<svg' quote.html))"
 expect_in quote.html "898 (25.00%), overloaded" "overloaded: flagged at a glance"
 expect_in quote.html "Unfinished work: run &#39;x left 898 requests (25.00%" \
     "overloaded: a risk, named"
@@ -453,8 +459,11 @@ if [ -n "$CHROME" ]; then
         "seen: the serving table"
     expect_in seen.txt "Tokens a step (speculative)" "seen: its columns in words"
     checks=$((checks + 1))
-    [ "$(grep -o '<table>' serving.dom | wc -l)" -eq 8 ] ||
-        fail "dom: not eight tables (at a glance, six and serving)"
+    # and the portfolio's tables (tests/cli_report_portfolio.sh), where
+    # these runs' pools can be committed
+    pf=$(grep -c '<h2>Commitment portfolio</h2>\|<h2>Portfolio cost</h2>' serving.dom)
+    [ "$(grep -o '<table>' serving.dom | wc -l)" -eq $((8 + pf)) ] ||
+        fail "dom: not eight tables (at a glance, six and serving) and $pf"
 fi
 
 # ---- bad use --------------------------------------------------------------

@@ -22,7 +22,7 @@ typedef struct fs_rtable {
     int optional;          /* left out of the review when it has no rows */
 } fs_rtable;
 
-#define FS_REPORT_TABLES 8
+#define FS_REPORT_TABLES 10
 
 /* One chart: the <svg> element's text (from "<svg" on), or a note saying
  * why it could not be drawn. */
@@ -157,6 +157,11 @@ int fs_report_gather_further(fs_store *s, long id, const char *name,
  * budget exceeded (report_extra.c).  0, or -1 with err. */
 int fs_report_gather_extra(fs_store *s, const long *ids, size_t n,
                            fs_report *r, fs_error *err);
+/* Tables 8 and 9, where the runs hold a pool a commitment could cover:
+ * `commit`'s portfolio of the runs and its cost lines
+ * (report_portfolio.c).  0, or -1 with err. */
+int fs_report_gather_portfolio(fs_store *s, const long *ids, size_t n,
+                               fs_report *r, fs_error *err);
 /* Table 6, where runs have it: what served their LLM requests (prefix
  * cache hits, P/D KV transfers, cold starts, speculative decoding's
  * tokens a step) per workload and pool (report_serving.c). */

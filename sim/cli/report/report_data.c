@@ -375,6 +375,10 @@ static int gather_charts(fs_store *s, const long *ids, long base,
         c->summary = fs_plot_chart_summary(i);
         snprintf(path, sizeof path, "%s/%s.svg", dir, c->name);
         if (fs_plot_render(s, c->name, ids, r->nruns, base, path, &why)) {
+            if (fs_plot_chart_optional(i)) {   /* left out, no note */
+                unlink(path);
+                continue;
+            }
             c->note = strdup(why.msg);
         } else {
             char *all = slurp(path);
@@ -444,6 +448,8 @@ int fs_report_gather(fs_store *s, const long *ids, size_t n, long base,
         rc = fs_report_gather_brief(s, ids, n, base, r, err);
     if (rc == 0)
         rc = fs_report_gather_extra(s, ids, n, r, err);
+    if (rc == 0)
+        rc = fs_report_gather_portfolio(s, ids, n, r, err);
     if (rc == 0)
         rc = fs_report_gather_savings(s, ids, n, base, r, err);
     if (rc == 0)

@@ -77,7 +77,8 @@ int fs_report_write(const fs_report *r, const fs_report_format *f,
             f->table(out, &r->tables[k]);
     fputs(f->charts, out);
     for (size_t i = 0; i < r->ncharts; i++)
-        f->chart(out, &r->charts[i], chart_files ? chart_files[i] : NULL);
+        if (r->charts[i].svg || r->charts[i].note)   /* else left out */
+            f->chart(out, &r->charts[i], chart_files ? chart_files[i] : NULL);
     fputs(f->tail, out);
     return ferror(out) ? -1 : 0;
 }

@@ -1,6 +1,7 @@
-/* commit_inputs.c -- what `fleetsim commit` reads: each run's hourly
+/* commit_inputs.c -- what `fleetsim commit` (and the report's portfolio
+ * section) reads: each run's hourly
  * demand per pool (sim/store/store_demand.c) and the rates `roi` uses
- * (sim/cli/shared/roi_run.c, asked once per term and upfront option and
+ * (sim/app/roi_run.c, asked once per term and upfront option and
  * per savings plan), gathered into one portfolio problem; beside it, each
  * run's cost all on demand and the sum of roi's one-pool answers (each
  * pool's cheapest option, sized on that run alone).
@@ -10,7 +11,7 @@
  * (the catalog holds one region per instance type): its reservations are
  * shared by its pools.  A group's option rates, and a pool's on-demand
  * and plan rates, are those of the first run that has it. */
-#include "sim/cli/commit/commit.h"
+#include "sim/app/commit_inputs.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -284,4 +285,40 @@ void fs_commit_inputs_free(fs_commit_inputs *in)
     free(in->pools);
     free(in->options);
     memset(in, 0, sizeof *in);
+}
+
+int fs_commit_solve_ids(fs_store *s, const long *ids, size_t n,
+                        fs_commit_inputs *in, fs_pf_solution *sol,
+                        fs_error *err)
+{
+    memset(in, 0, sizeof *in);
+    char **names = calloc(n + 1, sizeof *names);
+    int rc = names ? 0 : fs_error_set(err, "out of memory");
+    for (size_t r = 0; rc == 0 && r < n; r++)
+        if (!(names[r] = malloc(32)))
+            rc = fs_error_set(err, "out of memory");
+        else
+            snprintf(names[r], 32, "%ld", ids[r]);
+    memset(sol, 0, sizeof *sol);
+    if (err)
+        err->msg[0] = 0;
+    if (rc == 0 && fs_commit_inputs_read(s, names, n, in, err))
+        rc = 1;   /* a run commit cannot read: nothing to commit */
+    else if (rc == 0) {
+        int eligible = in->noptions > 0;
+        for (size_t q = 0; q < in->npools; q++)
+            for (int t = 0; t < FS_PF_PLANS; t++)
+                eligible |= !isnan(in->pools[q].plan_rate[t]);
+        char why[256];
+        if (!eligible)
+            rc = 1;
+        else if (fs_pf_solve(&in->problem, NULL, sol, why, sizeof why))
+            rc = fs_error_set(err, "commit: %s", why);
+    }
+    for (size_t r = 0; names && r < n; r++)
+        free(names[r]);
+    free(names);
+    if (rc)
+        fs_pf_solution_free(sol);
+    return rc;
 }
