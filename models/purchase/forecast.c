@@ -19,11 +19,16 @@ double fs_fc_mean_factor(double g, double from_h, double to_h)
     return exp(a * from_h) * expm1(a * len) / (a * len);
 }
 
-double fs_fc_bill(const fs_fc_run *r, int month, double g)
+double fs_fc_growth(const fs_fc_run *r, int month, double g)
 {
     double from = r->horizon_h + FS_FC_MONTH_H * (month - 1);
-    return r->bill_month * fs_fc_mean_factor(g, from, from + FS_FC_MONTH_H) /
+    return fs_fc_mean_factor(g, from, from + FS_FC_MONTH_H) /
            fs_fc_mean_factor(g, 0, r->horizon_h);
+}
+
+double fs_fc_bill(const fs_fc_run *r, int month, double g)
+{
+    return r->bill_month * fs_fc_growth(r, month, g);
 }
 
 /* The rate at quantile p of a normal (mean, sd) truncated to 0..1. */

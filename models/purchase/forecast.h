@@ -27,7 +27,10 @@ typedef struct fs_fc_run {
 } fs_fc_run;
 
 /* Month m (1 = the 730 hours after the run's horizon) of run r at rate g:
- * its bill. */
+ * its growth over the run (the mean factor over the month over its mean
+ * over the run; a budget's run rate is grown by it), and its bill (the
+ * run rate times that). */
+double fs_fc_growth(const fs_fc_run *r, int month, double g);
 double fs_fc_bill(const fs_fc_run *r, int month, double g);
 
 typedef struct fs_fc_month {

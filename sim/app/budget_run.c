@@ -84,7 +84,7 @@ int fs_budget_run(const fs_scenario *sc, double cli_usd, fs_results *res)
 
 /* s for a Markdown table cell: escaped for the terminal, and the
  * characters Markdown reads (| \ * _ ` [ ] < >) behind a backslash. */
-static void md_cell(FILE *out, const char *s)
+void fs_budget_md_cell(FILE *out, const char *s)
 {
     char *e = fs_text_escape(s);
     for (const char *p = e ? e : "?"; *p; p++) {
@@ -104,7 +104,7 @@ void fs_budget_markdown(FILE *out, const fs_results *res, long run_id)
         over += res->budgets[i].overrun_usd > 0;
     fprintf(out, "\n### fleetsim budget check: %s\n\nRun %ld `", over
             ? "over budget" : "within budget", run_id);
-    md_cell(out, res->name);
+    fs_budget_md_cell(out, res->name);
     fprintf(out, "` (replication %u), judged on its monthly run rate "
             "(the horizon's cost scaled to a 730-hour month), GPU bill, "
             "storage and transfer included.\n\n| budget | limit a month | "
@@ -117,7 +117,7 @@ void fs_budget_markdown(FILE *out, const fs_results *res, long run_id)
         fs_format_money(b->overrun_usd, ov, sizeof ov);
         fputs("| ", out);
         if (b->scope[0])
-            md_cell(out, b->scope);
+            fs_budget_md_cell(out, b->scope);
         else
             fprintf(out, "whole run (%s)", b->source);
         if (b->overrun_usd > 0)

@@ -24,4 +24,8 @@ int fs_budget_run(const struct fs_scenario *sc, double cli_usd,
 void fs_budget_markdown(FILE *out, const struct fs_results *res,
                         long run_id);
 
+/* s as a Markdown table cell: escaped for the terminal, and the
+ * characters Markdown reads (| \ * _ ` [ ] < >) behind a backslash. */
+void fs_budget_md_cell(FILE *out, const char *s);
+
 #endif

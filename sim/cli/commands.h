@@ -53,6 +53,11 @@ int fs_catalog_print_models(const char *dir, const char *models_csv);
 int fs_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* --budget USD[/month] of run and forecast into *usd: above $0, a finite
+ * amount (models/purchase/budget.h); else a usage error, FS_EXIT_USAGE. */
+int fs_take_budget(const char *cmd, const char *opt, const char *v,
+                   double *usd);
+
 /* The results database when no --db is given. */
 #define FS_DEFAULT_DB "fleetsim.db"
 

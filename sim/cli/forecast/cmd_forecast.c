@@ -1,9 +1,11 @@
 /* cmd_forecast.c -- `fleetsim forecast RUN... [--months N] [--level L]
- * [--format table|csv|json|markdown]`: the bill of each of the next N
- * months (730 hours each, after the runs' horizon) with its interval,
- * from each run's bill per 730 hours and the growth rate it drew
+ * [--budget USD] [--format table|csv|json|markdown]`: the bill of each of
+ * the next N months (730 hours each, after the runs' horizon) with its
+ * interval, from each run's bill per 730 hours and the growth rate it drew
  * (`growth = G ± S`, schema version 20), grown as traffic grows
- * (models/purchase/forecast.h).  The budget review's "next quarter". */
+ * (models/purchase/forecast.h).  The budget review's "next quarter".  The
+ * runs' budgets and --budget are judged on each month
+ * (forecast_budget.c): over one, exit status 3, as `run` does. */
 #include "sim/cli/commands.h"
 
 #include <stdio.h>
@@ -17,21 +19,32 @@
 #include "sim/store/store.h"
 #include "sim/store/store_query.h"
 
-#define FC_MONTHS_MAX 120
-
 typedef struct forecast_opts {
     int months;                 /* --months: 1..FC_MONTHS_MAX */
     const char *level;          /* --level, parsed by parse_choices */
     const char *format, *db;
+    double budget;              /* --budget: $ per 730-hour month; 0: none */
 } forecast_opts;
+
+/* --budget USD[/month] (fs_take_budget). */
+static int take_budget(const char *cmd, const char *opt, const char *v,
+                       void *base)
+{
+    return fs_take_budget(cmd, opt, v, &((forecast_opts *)base)->budget);
+}
 
 const fs_option fs_options_forecast[] = {
     OPT_INT(0, "months", forecast_opts, months, "N",
             "months of 730 hours to forecast after the runs (default 3)",
-            1, FC_MONTHS_MAX),
+            1, FS_FC_MONTHS_MAX),
     OPT__DB_READ(forecast_opts, db),
     OPT_STRING(0, "level", forecast_opts, level, "L",
                "the interval's level, e.g. 90% (default)"),
+    OPT_CALLBACK(0, "budget", "USD",
+                 "the whole run's budget, dollars per 730-hour month "
+                 "(12000 or 12000/month), beside the runs' own: a month "
+                 "whose forecast is over one prints a Markdown summary "
+                 "and exits 3", take_budget),
     OPT__FORMAT(forecast_opts, format),
     OPT_END(),
 };
@@ -58,6 +71,7 @@ static int read_run(fs_store *s, const char *name, long *id, fs_fc_run *r,
     return 0;
 }
 
+/* 0; 1 when a month is over a budget; -1 with err. */
 static int forecast_runs(fs_store *s, char **names, int n,
                          const forecast_opts *o, int fmt, double level,
                          fs_error *err)
@@ -65,18 +79,24 @@ static int forecast_runs(fs_store *s, char **names, int n,
     fs_fc_run *runs = calloc((size_t)n, sizeof *runs);
     long *ids = calloc((size_t)n, sizeof *ids);
     fs_fc_month *m = calloc((size_t)o->months, sizeof *m);
-    int rc = runs && ids && m ? 0 : fs_error_set(err, "out of memory");
+    fs_fc_budgets *bs = calloc(1, sizeof *bs);
+    int rc = runs && ids && m && bs ? 0 : fs_error_set(err, "out of memory");
     for (int i = 0; rc == 0 && i < n; i++)
         rc = read_run(s, names[i], &ids[i], &runs[i], err);
+    if (rc == 0)
+        rc = fs_fc_budgets_judge(s, ids, runs, (size_t)n, o->months,
+                                 o->budget, bs, err);
     if (rc == 0) {
         fs_fc_forecast(runs, (size_t)n, o->months, level, m);
-        fs_fc_answer a = {(size_t)n, ids, runs, o->months, level, m};
+        fs_fc_answer a = {(size_t)n, ids, runs, o->months, level, m, bs};
         fs_forecast_print(stdout, fmt, &a);
+        rc = bs->over ? 1 : 0;
     }
     free(runs);
     free(ids);
     free(m);
-    return rc ? -1 : 0;
+    free(bs);
+    return rc;
 }
 
 static int parse_choices(const forecast_opts *o, int *fmt, double *level)
@@ -129,8 +149,9 @@ int cmd_forecast(int argc, char **argv)
     rc = forecast_runs(s, names, n, &o, fmt, level, &err);
     fs_store_close(s);
     free(names);
-    if (rc)
+    if (rc < 0)
         return fs_fail(err.msg);
-    return fflush(stdout) != 0 ? fs_fail("cannot write to standard output")
-                               : FS_EXIT_OK;
+    if (fflush(stdout) != 0)
+        return fs_fail("cannot write to standard output");
+    return rc ? FS_EXIT_BUDGET : FS_EXIT_OK;
 }

@@ -1,7 +1,9 @@
 /* forecast_out.c -- `fleetsim forecast`'s answer as a table, CSV, JSON
  * (jansson) or Markdown: one row per month (730 hours after the runs'
  * horizon) with the runs' mean bill and the interval, after the runs'
- * rates and bills per 730 hours.  Every format prints the same figures. */
+ * rates and bills per 730 hours.  Every format prints the same figures;
+ * the budgets judged on them follow as a Markdown summary (table and
+ * markdown), a "budgets" array (JSON), or only the exit status (CSV). */
 #include "sim/cli/forecast/forecast.h"
 
 #include <jansson.h>
@@ -71,6 +73,24 @@ static json_t *num(double v)
     return isnan(v) ? json_null() : json_real(v);
 }
 
+/* The budgets in JSON: each with its months' spend and overrun. */
+static json_t *budgets_json(const fs_fc_answer *a)
+{
+    json_t *arr = json_array();
+    for (int k = 0; a->budgets && k < a->budgets->n; k++) {
+        const fs_fc_budget *b = &a->budgets->b[k];
+        json_t *ms = json_array();
+        for (int m = 0; m < a->months; m++)
+            json_array_append_new(ms, json_pack(
+                "{s:i, s:o, s:o}", "month", m + 1, "forecast_usd",
+                num(b->spend[m]), "overrun_usd", num(b->overrun[m])));
+        json_array_append_new(arr, json_pack(
+            "{s:s, s:s, s:o, s:o}", "scope", b->scope, "source", b->source,
+            "limit_usd", num(b->limit_usd), "months", ms));
+    }
+    return arr;
+}
+
 static void print_json(FILE *out, const fs_fc_answer *a)
 {
     json_t *runs = json_array(), *ms = json_array();
@@ -86,11 +106,12 @@ static void print_json(FILE *out, const fs_fc_answer *a)
             json_object_set_new(o, columns[i], num(value(&a->month[k], i)));
         json_array_append_new(ms, o);
     }
-    json_t *root = json_pack("{s:f, s:f, s:s, s:o, s:o}",
+    json_t *root = json_pack("{s:f, s:f, s:s, s:o, s:o, s:o}",
                              "month_hours", FS_FC_MONTH_H,
                              "level", a->level, "interval",
                              a->months ? a->month[0].method : "",
-                             "runs", runs, "months", ms);
+                             "runs", runs, "months", ms,
+                             "budgets", budgets_json(a));
     char *text = root ? json_dumps(root, JSON_INDENT(2) |
                                    JSON_PRESERVE_ORDER |
                                    JSON_REAL_PRECISION(12)) : NULL;
@@ -106,6 +127,8 @@ void fs_forecast_print(FILE *out, int fmt, const fs_fc_answer *a)
         print_csv(out, a);
     else if (fmt == FS_FC_JSON)
         print_json(out, a);
-    else
+    else {
         print_text(out, fmt == FS_FC_MARKDOWN, a);
+        fs_fc_budgets_markdown(out, a->budgets, a->months);
+    }
 }

@@ -13,7 +13,6 @@
 #include "sim/app/run_exec.h"
 #include "sim/cli/shared/run_options.h"
 #include "sim/scenario/scenario.h"
-#include "models/purchase/budget.h"
 #include "sim/fleet/world/world.h"
 
 #include <errno.h>
@@ -41,14 +40,11 @@ static int take_name(const char *cmd, const char *opt, const char *v,
     return 0;
 }
 
-/* --budget USD[/month]: above $0, a finite amount (budget.h). */
+/* --budget USD[/month] (fs_take_budget). */
 static int take_budget(const char *cmd, const char *opt, const char *v,
                        void *base)
 {
-    char why[256];
-    run_options *o = base;
-    return fs_budget_parse_amount(v, &o->budget, why, sizeof why)
-               ? fs_usage_error(cmd, "%s %s", opt, why) : FS_EXIT_OK;
+    return fs_take_budget(cmd, opt, v, &((run_options *)base)->budget);
 }
 
 const fs_option fs_options_run[] = {

@@ -14,6 +14,7 @@
 
 #include "sim/base/error.h"
 #include "sim/cli/shared/help.h"
+#include "models/purchase/budget.h"
 
 int fs_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -27,6 +28,14 @@ int fs_usage_error(const char *cmd, const char *fmt, ...)
     free(v);
     fprintf(stderr, "Run `fleetsim help %s` for usage.\n", cmd);
     return FS_EXIT_USAGE;
+}
+
+int fs_take_budget(const char *cmd, const char *opt, const char *v,
+                   double *usd)
+{
+    char why[256];
+    return fs_budget_parse_amount(v, usd, why, sizeof why)
+               ? fs_usage_error(cmd, "%s %s", opt, why) : FS_EXIT_OK;
 }
 
 int fs_unknown_option(const char *cmd, const char *arg,

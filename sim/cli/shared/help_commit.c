@@ -84,7 +84,7 @@ const char fs_commit_help[] =
 
 const char fs_forecast_help[] =
 "usage: fleetsim forecast RUN... [--db FILE] [--months N] [--level L]\n"
-"                         [--format table|csv|json|markdown]\n"
+"                         [--budget USD] [--format table|csv|json|markdown]\n"
 "\n"
 "The bill of each of the next N months (default 3) after the RUNs, with\n"
 "its interval: the budget review's next quarter.  A month here is 730\n"
@@ -103,5 +103,19 @@ const char fs_forecast_help[] =
 "(default 90%): with two runs or more, a prediction interval for one more\n"
 "replication on the log of the bills, exp(mean +- t(n-1) s sqrt(1 +\n"
 "1/n)); with one run, the bill at the growth law's quantiles; without a\n"
-"spread, none.  Bad input (no RUN, an unknown run, a run without a bill,\n"
-"a bad --months, --level or --format): one message, exit status 1.\n";
+"spread, none.\n"
+"\n"
+"Budgets: the runs' own (their budget rows: budget =, budgets =, run\n"
+"--budget) and --budget USD (the whole run's, 12000 or 12000/month) are\n"
+"judged on each month's forecast mean, not the interval's high end: a\n"
+"scope's spend in month m is each run's run rate in it (the budget row's\n"
+"spend_usd, e.g. a tag's share of the run's spend; the whole run without\n"
+"a row: its bill plus storage and transfer a month) grown by that run's\n"
+"growth factor for the month, averaged over the runs.  The table and\n"
+"markdown formats end with a Markdown summary for a review comment\n"
+"(budget, month, limit, forecast, overrun); json has a budgets array; csv\n"
+"only the exit status.  A month over a budget: exit status 3.\n"
+"\n"
+"Bad input (no RUN, an unknown run, a run without a bill, a bad --months,\n"
+"--level or --format): one message, exit status 1; a bad --budget is a\n"
+"usage error, exit status 2.\n";
