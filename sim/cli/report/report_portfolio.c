@@ -117,7 +117,7 @@ int fs_report_gather_portfolio(fs_store *s, const long *ids, size_t n,
                         "reservations, savings plans and on demand add up "
                         "to the expected total; p10, p50 and p90 across the "
                         "runs; against all on demand and the sum of roi's "
-                        "one-pool answers.", 2, head_costs);
+                        "per-pool answers.", 2, head_costs);
         r->tables[8].optional = 1;   /* nothing bought: the costs alone */
         rc = fill(r, &in, &sol, err);
         fs_pf_solution_free(&sol);
