@@ -63,6 +63,19 @@ sed 's/profile=eight.csv)/profile=eight.csv, max_batch=64)/' "$TMP/eight.ini" >"
 expect_exit 0 "max_batch=64 over the profile's 8" -- "$FLEETSIM" run "$TMP/sixtyfour.ini" --db "$TMP/g.db" --quiet
 expect_eq "$(sqlite3 -batch -noheader "$TMP/g.db" "SELECT mean_batch_size > 8 FROM latency WHERE workload = 'chat'")" "1" "max_batch= given wins"
 
+# the profile's output_lag (vLLM's: 1): every token handed out a step
+# late, so TTFT and end-to-end carry a step more (the request's own mean
+# TPOT) and the time per output token is unchanged; 0 streams at once
+lagc=$(echo "$hdr" | tr ',' '\n' | grep -n '^output_lag$' | cut -d: -f1)
+expect_eq "$(awk -F, -v c="$lagc" 'NR > 1 { print $c }' "$TMP/mine.csv" | sort -u)" "1" "vllm's rows: output_lag 1"
+awk -F, -v c="$lagc" 'BEGIN { OFS = "," } NR > 1 { $c = 0 } { print }' "$TMP/mine.csv" >"$TMP/nolag.csv"
+sed 's/profile=mine.csv)/profile=nolag.csv)/' "$TMP/prof.ini" >"$TMP/nolag.ini"
+expect_exit 0 "output_lag 0" -- "$FLEETSIM" run "$TMP/nolag.ini" --db "$TMP/l.db" --quiet
+expect_eq "$(sqlite3 -batch -noheader "$TMP/l.db" "ATTACH '$TMP/d.db' AS d; SELECT abs((l.ttft_mean_s - n.ttft_mean_s) - l.tpot_mean_s) < 0.02 * l.tpot_mean_s AND abs((l.mean_s - n.mean_s) - l.tpot_mean_s) < 0.02 * l.tpot_mean_s AND abs(l.tpot_mean_s - n.tpot_mean_s) < 1e-12 FROM d.latency l JOIN latency n USING (workload) WHERE workload = 'chat'")" "1" "output_lag 1 against 0: TTFT and end-to-end a TPOT longer, TPOT the same"
+awk -F, -v c="$lagc" 'BEGIN { OFS = "," } NR == 2 { $c = 0.5 } { print }' "$TMP/mine.csv" >"$TMP/lag2.csv"
+sed 's/profile=mine.csv)/profile=lag2.csv)/' "$TMP/prof.ini" >"$TMP/lag2.ini"
+bad_run lag2 "lag2.csv:2: output_lag: '0.5': expected 0 (off) or 1 (on)"
+
 # a pool's kv_cache_tokens: a cache of 2 sequences' tokens holds at most 2
 sed 's/^\[pool\.h100\]$/[pool.h100]\nkv_cache_tokens = 1200/' "$TMP/eight.ini" >"$TMP/kv.ini"
 expect_exit 0 "kv_cache_tokens" -- "$FLEETSIM" run "$TMP/kv.ini" --db "$TMP/h.db" --quiet

@@ -23,7 +23,7 @@
 # issue's bounds), the same for the 90th percentiles of end-to-end and
 # TTFT, and none overloaded (more requests left at the horizon than a full
 # batch, or a mean wait for admission over a second); of the calibration
-# stages, none overloaded but Llama-2-70B at 20/s (a known miss); of the
+# stages, none overloaded; of the
 # reasoning stages, the dense models' overloaded as the real server was.
 . "$(dirname "$0")/cli_lib.sh"
 
@@ -132,13 +132,12 @@ checks=$((checks + 1))
 over=$(awk '$10 == 1' "$V" | wc -l)
 [ "$over" -eq 0 ] || fail "validation: $over sustained stages come out overloaded"
 # the calibration stages (the set the profile was fitted on, so not a
-# validation): the real server sustained all 8; every one but Llama-2-70B
-# at TP 4 and 20/s must come out sustained (that one is overloaded: its
-# step with a prompt beside ~110 decodes is too long, doc/llm-validation.md
-# says why and what fixing it does to the fit)
+# validation): the real server sustained all 8, and so must the simulator
+# (Llama-2-70B at TP 4 and 20/s, the nearest its limit, came out
+# overloaded before the profile's output_lag: doc/llm-validation.md)
 checks=$((checks + 1))
-cal_over=$(awk '$10 == 1 && !($2 == "llama-2-70b" && $4 == 20)' "$TMP/calibration.res" | wc -l)
-[ "$cal_over" -eq 0 ] || fail "calibration: $cal_over sustained stages besides llama-2-70b at 20/s come out overloaded"
+cal_over=$(awk '$10 == 1' "$TMP/calibration.res" | wc -l)
+[ "$cal_over" -eq 0 ] || fail "calibration: $cal_over sustained stages come out overloaded"
 # the real server did not sustain the reasoning stages; the dense models
 # come out overloaded (Mixtral: see doc/llm-validation.md)
 checks=$((checks + 1))

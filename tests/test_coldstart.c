@@ -152,7 +152,12 @@ static void check_from_zero(void)
         return;
     double load = perf.weight_bytes / 8 / (400e9 / 8 / 8) + 14;
     double prefill = fs_llm_iteration_time(&perf, 500, 500.0 * 501 / 2, 0, 0);
-    double ttft = 60 + 60 + load + prefill;
+    /* + the step that hands the first token out (vLLM's output_lag): at
+     * the request's time per output token, its 9 decode steps alone */
+    double decode = 0;
+    for (int g = 1; g < 10; g++)
+        decode += fs_llm_iteration_time(&perf, 0, 0, 1, 500 + g);
+    double ttft = 60 + 60 + load + prefill + perf.output_lag * decode / 9;
     const fs_latency_row *l = &r.latency[0];
     printf("  from zero: TTFT %.6f s = wait for the tick 60 s + provision "
            "60 s + load %.6f s + prefill %.6f s (%.6f s)\n",

@@ -88,6 +88,7 @@ static void check_single_request(void)
     double ttft = prefill(&perf, 2000) + link, decode = 0;
     for (int g = 1; g < 10; g++)
         decode += fs_llm_iteration_time(&perf, 0, 0, 1, 2000 + g);
+    ttft += perf.output_lag * decode / 9;   /* handed out a step late */
     printf("  one request: TTFT %.6f s = prefill %.6f s + %.0f KV bytes / "
            "12.5 GB/s (%.6f s), model %.6f s; TPOT %.6f s (model %.6f s)\n",
            l->llm.ttft_mean_s, prefill(&perf, 2000), bytes, link, ttft,
@@ -126,7 +127,10 @@ static void check_link_queue(void)
     /* the short one's TTFT; then the two from 0.001 s: both prefills,
      * after the short one's, and one transfer or two */
     double end = small + both - 0.001;
-    double want = (small + s_link + 2 * end + 3 * link) / 3;
+    /* + the step each token is handed out late (output_lag), at each
+     * request's own time per output token: their mean */
+    double want = (small + s_link + 2 * end + 3 * link) / 3 +
+                  perf.output_lag * l->llm.tpot_mean_s;
     printf("  a short prompt, then two during its prefill: mean TTFT %.6f s "
            "(model %.6f s: %.6f s for both prefills, %.6f s a transfer, "
            "the second queued behind the first); mean wait for the link "

@@ -5,8 +5,9 @@
  *     adapters drawn uniformly, one loaded at a time: a request whose
  *     adapter is not the one loaded waits for its load, so the mean TTFT
  *     is the prefill alone (fs_llm_iteration_time, + the profile's
- *     request_s) + the kernel overhead + the load time x loads / requests,
- *     to 1e-9 s, overall and per adapter; the loads are 1 + the changes of
+ *     request_s, + its decode step where the engine hands tokens out a
+ *     step late, output_lag) + the kernel overhead + the load time x
+ *     loads / requests, to 1e-9 s, overall and per adapter; the loads are 1 + the changes of
  *     adapter between consecutive requests, (n - 1) / 2 + 1 on average,
  *     within 5 standard errors; with one adapter, one load in all;
  *   - every adapter loaded (max_adapters = adapters): TTFT and TPOT means
@@ -81,8 +82,12 @@ static void check_loads(void)
     if (rc == 0) {
         const fs_llm_row *m = &r.latency[0].llm;
         long n = r.latency[0].count;
+        /* + the step that hands the token out (output_lag): the
+         * request's one decode step, batch 1 at 501 tokens */
         double base = fs_llm_iteration_time(&perf, 500, 501.0 * 500 / 2, 0,
-                                            0) + perf.request_s;
+                                            0) + perf.request_s +
+                      perf.output_lag *
+                          fs_llm_iteration_time(&perf, 0, 0, 1, 501);
         double want = base + load * (double)m->adapter_loads / (double)n;
         double se = sqrt((n - 1) / 4.0);
         printf("  2 adapters, 1 loaded: %ld requests, %ld loads (expected "

@@ -216,11 +216,12 @@ int main(void)
         double med[E_N], old[E_N];
         int n_over[2] = {0, 0}, c_over[2] = {0, 0}, r_over[2] = {0, 0};
         judge("validation", &val, med, old, n_over);
-        /* reached: 5.5%, 5.6% and 9.6% (the issue's targets: 15%,
-         * 15% and 25%); the bounds leave two points */
-        CHECK(med[E_E2E] <= 0.12);
-        CHECK(med[E_TPOT] <= 0.12);
-        CHECK(med[E_TTFT] <= 0.18);
+        /* reached: 8.6%, 8.7% and 3.2% with the profile's output_lag
+         * (the issue's targets: 15%, 15% and 25%); the bounds leave
+         * about two points */
+        CHECK(med[E_E2E] <= 0.11);
+        CHECK(med[E_TPOT] <= 0.11);
+        CHECK(med[E_TTFT] <= 0.06);
         CHECK(n_over[0] == 0);
         /* 0.6.0's figures on this server: printed; slow */
         CHECK(old[E_E2E] > 0.15);

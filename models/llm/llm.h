@@ -263,6 +263,9 @@ typedef struct fs_llm_perf {
     long prefix_cache_tokens;    /* prefix_cache = TOKENS */
     double request_s;            /* the profile's time off the GPU before
                                     a request's first token */
+    int output_lag;              /* the iterations a token waits after
+                                    its own before it reaches the client
+                                    (the profile's output_lag, 0 or 1) */
 } fs_llm_perf;
 
 /* 0, or -1 with why: the config's engine profile is not in its engines,

@@ -60,6 +60,7 @@ static const num_col num_cols[] = {
     {"block_size", offsetof(fs_llm_engine, block_size), 16, 4096, 16},
     {"prefix_cache", offsetof(fs_llm_engine, prefix_cache), 0, 1, 0},
     {"request_s", offsetof(fs_llm_engine, request_s), 0, 10, 0},
+    {"output_lag", offsetof(fs_llm_engine, output_lag), 0, 1, 0},
     {"startup_s", offsetof(fs_llm_engine, startup_s), 0, 3600, 0},
 };
 #define NNUM (sizeof num_cols / sizeof num_cols[0])
@@ -122,7 +123,8 @@ int fs_llm_engine_set(fs_llm_engine *e, const char *column,
                      value);
             return -1;
         }
-        if (c->off == offsetof(fs_llm_engine, prefix_cache) && v != 0 &&
+        if ((c->off == offsetof(fs_llm_engine, prefix_cache) ||
+             c->off == offsetof(fs_llm_engine, output_lag)) && v != 0 &&
             v != 1) {
             snprintf(why, len, "'%s': expected 0 (off) or 1 (on)", value);
             return -1;

@@ -68,6 +68,11 @@ typedef struct fs_llm_engine {
      * added to its TTFT and end-to-end latency, never to the GPU's time
      * (vLLM's API server runs beside the engine) */
     double request_s;
+    /* the steps a token waits after the step that computed it before it
+     * reaches the client: 1 where the engine hands out a step's tokens
+     * only when the next step has run (vLLM >= 0.6's asynchronous output
+     * processing), 0 where it streams them at once (optional, 0) */
+    double output_lag;
     /* seconds from the weights in GPU memory to the first request served
      * (engine init, profiling run, CUDA-graph capture): a launching
      * replica's cold start beside its weights' load (optional, 0) */

@@ -164,6 +164,7 @@ int fs_llm_perf_init_row(fs_llm_perf *p, const fs_llm_config *c,
     p->block_size = e->block_size >= 16 ? (int)e->block_size : 16;
     p->prefix_cache = e->prefix_cache > 0;
     p->request_s = e->request_s;
+    p->output_lag = (int)e->output_lag;
     p->kv_bytes_per_token = fs_llm_kv_bytes_per_token(&p->cfg);
     fs_llm_parallel_apply(p, e);   /* EP, MLA: llm_ep.c */
     fs_llm_memory mem;

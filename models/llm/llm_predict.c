@@ -8,7 +8,9 @@
  * prefills its prompt and the prefill queue; throughput n x out / the
  * request's end-to-end time.  Past the sequences the replica runs at once
  * (FS_LLM_MAX_RUNNING or its KV cache's room) the extra clients wait their
- * turn, which TTFT carries.
+ * turn, which TTFT carries.  Where the engine hands a step's tokens out
+ * only after the next step (the profile's output_lag), every token reaches
+ * the client a step later: TTFT and the end-to-end time by one TPOT.
  *
  * Open loop (Poisson arrivals at rate r): the mean number running, N,
  * solves Little's law N = r x end-to-end(N); the figures are the closed
@@ -53,9 +55,12 @@ static void at_clients(const fs_llm_perf *p, double request_s, int n,
                        long in, long cached, long out, double *v,
                        double *e2e)
 {
-    double ttft = request_s + fs_llm_ttft_at_concurrency(p, n, in, cached,
-                                                           out);
     double tpot = fs_llm_tpot_at_concurrency(p, n, in, cached, out);
+    /* an engine that hands a step's tokens out after the next step
+     * (output_lag) delays the first token, and so the last, by a step */
+    double ttft = request_s + fs_llm_ttft_at_concurrency(p, n, in, cached,
+                                                           out) +
+                  p->output_lag * tpot;
     *e2e = ttft + (double)(out - 1) * tpot;
     v[FS_MET_TTFT] = 1e3 * ttft;
     v[FS_MET_TPOT] = 1e3 * tpot;

@@ -355,6 +355,21 @@ static void catch_up(fs_llm_run *run)
     run->tot.lazy = 0;
 }
 
+/* A request's latencies beyond its tokens' times on the GPU: the
+ * profile's time off the GPU (API server) before the first token, and
+ * where the engine hands a step's tokens out only once the next step runs
+ * (output_lag: vLLM's asynchronous output processing) that step, for the
+ * first and last token alike, at the request's own mean time per output
+ * token as the predictor charges it (llm_predict.c); none for one token. */
+static double handout_delay(const fs_llm_perf *p, const llm_seq *q,
+                            double now)
+{
+    double lag = q->out > 1 ? p->output_lag * (now - q->first_t) /
+                                  (q->out - 1)
+                            : 0;
+    return p->request_s + lag;
+}
+
 /* Request q has its last token at now. */
 static void retire(fs_server *s, llm_seq *q, double now)
 {
@@ -362,9 +377,8 @@ static void retire(fs_server *s, llm_seq *q, double now)
     fs_llm_stats *st = &w->llm;
     const fs_workload_conf *c = w->conf;
     if (q->r.arrival >= w->sim->sc->warmup_s) {
-        /* the profile's time off the GPU (API server) before the first
-         * token delays the request, not the replica */
-        double api = s->llm->perf->request_s;
+        /* delays the request, not the replica */
+        double api = handout_delay(s->llm->perf, q, now);
         double e2e = now - q->r.arrival + api;
         double ttft = q->first_t - q->r.arrival + api;
         fs_hist_add(&w->latency, e2e);
@@ -393,7 +407,7 @@ static void retire(fs_server *s, llm_seq *q, double now)
     s->pool->tokens_out += out;
     w->completed++;
     s->llm->free_blocks += q->blocks;
-    double api = s->llm->perf->request_s;
+    double api = handout_delay(s->llm->perf, q, now);
     fs_lora_retire(s, &q->r, q->first_t - q->r.arrival + api,
                    now - q->r.arrival + api,
                    q->r.arrival >= w->sim->sc->warmup_s);
