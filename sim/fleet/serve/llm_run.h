@@ -113,4 +113,7 @@ void fs_llm_prefix_trim(fs_llm_run *run);
 void fs_llm_prefix_forget(fs_workload *w, const fs_request *r);
 int fs_llm_prefix_setup(fs_server *s);
 
+/* Request q has its last token at now (llm_server_retire.c). */
+void fs_llm_retire(fs_server *s, llm_seq *q, double now);
+
 #endif

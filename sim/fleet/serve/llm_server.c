@@ -355,71 +355,6 @@ static void catch_up(fs_llm_run *run)
     run->tot.lazy = 0;
 }
 
-/* A request's latencies beyond its tokens' times on the GPU: the
- * profile's time off the GPU (API server) before the first token, and
- * where the engine hands a step's tokens out only once the next step runs
- * (output_lag: vLLM's asynchronous output processing) that step, for the
- * first and last token alike, at the request's own mean time per output
- * token as the predictor charges it (llm_predict.c); none for one token. */
-static double handout_delay(const fs_llm_perf *p, const llm_seq *q,
-                            double now)
-{
-    double lag = q->out > 1 ? p->output_lag * (now - q->first_t) /
-                                  (q->out - 1)
-                            : 0;
-    return p->request_s + lag;
-}
-
-/* Request q has its last token at now. */
-static void retire(fs_server *s, llm_seq *q, double now)
-{
-    fs_workload *w = s->wl;
-    fs_llm_stats *st = &w->llm;
-    const fs_workload_conf *c = w->conf;
-    if (q->r.arrival >= w->sim->sc->warmup_s) {
-        /* delays the request, not the replica */
-        double api = handout_delay(s->llm->perf, q, now);
-        double e2e = now - q->r.arrival + api;
-        double ttft = q->first_t - q->r.arrival + api;
-        fs_hist_add(&w->latency, e2e);
-        if (fs_llm_disagg_counts_wait(s->pool))   /* else at hand_off */
-            fs_hist_add(&w->wait, q->admitted - q->r.arrival);
-        w->slo_met += e2e <= c->slo_s;
-        w->measured++;
-        llm_store *ps = s->pool->llm_store;
-        fs_hist_add(&ps->e2e, e2e);
-        fs_hist_add(&st->ttft, ttft);
-        fs_hist_add(&ps->ttft, ttft);
-        st->ttft_met += ttft <= c->slo_ttft_s;
-        if (q->out > 1) {
-            double tpot = (now - q->first_t) / (q->out - 1);
-            fs_hist_add(&st->tpot, tpot);
-            fs_hist_add(&ps->tpot, tpot);
-            st->tpot_met += tpot <= c->slo_tpot_s;
-            st->tpot_n++;
-        }
-    }
-    double in = q->r.tokens_in > 0 ? q->r.tokens_in : 0;
-    double out = q->r.tokens_out > 0 ? q->r.tokens_out : 0;
-    st->tokens_in += in;
-    st->tokens_out += out;
-    s->pool->tokens_in += in;
-    s->pool->tokens_out += out;
-    w->completed++;
-    s->llm->free_blocks += q->blocks;
-    double api = handout_delay(s->llm->perf, q, now);
-    fs_lora_retire(s, &q->r, q->first_t - q->r.arrival + api,
-                   now - q->r.arrival + api,
-                   q->r.arrival >= w->sim->sc->warmup_s);
-    if (q->r.prefix >= 0) {
-        double cached = q->r.cached > 0 ? q->r.cached : 0;
-        st->tokens_cached += cached;
-        s->pool->tokens_cached += cached;
-        fs_llm_prefix_release(s->llm, q);
-        fs_llm_prefix_forget(w, &q->r);
-    }
-}
-
 /* A prefill pool's request q has its first token: its KV cache leaves
  * for the decode pool (llm_disagg.c), and its blocks here come free.  Its
  * wait (arrival to admission here) is measured now; the pool counts the
@@ -464,7 +399,7 @@ static void retire_due(fs_server *s, double now)
             fs_llm_totals_leave(run, q);
             /* the blocks its last step took */
             q->blocks = blocks_for((long)q->in + q->generated) - q->shared;
-            retire(s, q, now);
+            fs_llm_retire(s, q, now);
             continue;
         }
         if (i < n && left < next)
@@ -490,7 +425,7 @@ static void step_tail(fs_server *s, double now)
         if (q->step)
             end_prefill_step(q, now);
         if (q->generated >= q->out) {
-            retire(s, q, now);
+            fs_llm_retire(s, q, now);
             continue;
         }
         if (kept++ != i)
@@ -529,7 +464,7 @@ static void on_iteration(fs_engine *e, void *obj, long arg)
             q->decoding = 0;
         }
         if (q->generated >= q->out)
-            retire(s, q, now);
+            fs_llm_retire(s, q, now);
         else if (fs_llm_disagg_hands_off(s->pool) && q->prefilled == q->fill)
             hand_off(s, q, now);
         else if (kept++ != i)
