@@ -4,9 +4,11 @@
  * named in doc/llm-validation.md (v0.9.0: Llama-2-7B and Mistral-7B TTFT at
  * batch 1, 128/128 throughput, Llama-2-70B TP4 on A100; the current table:
  * Llama-3.1-8B and Llama-3.3-70B at 1000/1000 on H100 and H200) is
- * reproduced within 25% by the trt-llm defaults; the held-out rows'
- * median |error| within 13% (12.1% reached; the issue asks 12%), at most
- * the five weak rows beyond 30%.  Physics: llama-2-7b bf16
+ * reproduced within 25% by the trt-llm defaults, and so are the v0.9.0
+ * Mixtral rows that set its MoE columns and the L40S Llama-2-70B rows
+ * that set the all-reduce over PCIe; the held-out rows' median |error|
+ * within the issue's 12% (10.9% reached), none beyond 30%.  Physics:
+ * llama-2-7b bf16
  * at light load (2,048-token prompt, 128 outputs) has its TTFT between the
  * compute floor and 4x it and its TPOT between the bandwidth floor and 3x
  * it on A100-80GB and H100-80GB; H100 is at least 2x faster in prefill and
@@ -49,13 +51,13 @@ static void load(void)
         printf("     %s\n", err.msg);
 }
 
-/* The issue's judgement of the held-out rows (val and weak alike, each
- * simulated with its own stack's profile): median |error| at most 12%,
- * none beyond 30%.  Reached: 12.1% over the 47 rows (9.6% over the 42 val
- * rows alone), so the bound is the figure reached plus a point, not the
- * issue's; beyond 30% are the five weak rows (doc/llm-validation.md:
- * Mixtral fp8 throughput on H100 and H200, Llama-2-70B fp8 TTFT on L40S),
- * which the issue would not excuse. */
+/* The issue's judgement of the held-out rows (each simulated with its own
+ * stack's profile): median |error| at most 12%, none beyond 30%.
+ * Reached: 10.9% over the 47 rows, the worst 27.9%; the five rows that
+ * were beyond 30% (Mixtral fp8 throughput on TensorRT-LLM v0.9.0 on H100
+ * and H200, Llama-2-70B fp8 TTFT at TP 4 and 8 on L40S) are within it
+ * since the release's MoE columns and the all-reduce over PCIe
+ * (doc/llm-validation.md). */
 static void held_out_summary(double *abs_err, size_t n)
 {
     size_t beyond = 0;
@@ -67,8 +69,8 @@ static void held_out_summary(double *abs_err, size_t n)
            "worst %.1f%%\n", n, 100 * med, beyond,
            n ? 100 * abs_err[n - 1] : 0);
     CHECK(n >= 45);
-    CHECK(med <= 0.13);
-    CHECK(beyond <= 5);
+    CHECK(med <= 0.12);
+    CHECK(beyond == 0);
 }
 
 static void calibration(void)
@@ -235,8 +237,8 @@ static void kv_capacity(void)
 /* The held-out set covers what the issue's judges run, and the stacks are
  * each calibrated on their own figures: Llama-2-70B prefill and decode at
  * TP 1, 2, 4 and 8; NIM-style TTFT and ITL at concurrency 1 to 50; MLPerf
- * Offline; vllm and sglang on published runs of their own.  At most six
- * rows are excused as known weaknesses (doc/llm-validation.md says why). */
+ * Offline; vllm and sglang on published runs of their own.  No row is
+ * excused as a known weakness any more (doc/llm-validation.md). */
 static void coverage(void)
 {
     size_t n;
@@ -268,7 +270,7 @@ static void coverage(void)
     CHECK(ttft_conc >= 4 && itl_conc >= 3);
     CHECK(offline >= 2);
     CHECK(vllm >= 6 && sglang >= 2);
-    CHECK(weak <= 6);
+    CHECK(weak == 0);
 }
 
 /* Closed forms of one iteration. */
@@ -354,6 +356,45 @@ static void training(void)
     CHECK_NEAR(fs_llm_training_mfu(a100), 0.40, 1e-12);
 }
 
+/* The two mechanisms the issue's five worst rows asked for, by hand.
+ * TensorRT-LLM 0.9.0 has no FP8 Mixtral (moe_fp8 0): Mixtral asked for in
+ * fp8 is the bf16 model, weights, KV cache and peak; vLLM's stays fp8.
+ * Its Hopper experts' GEMMs run at 0.61 of the dense ones: a decode step
+ * of 512 sequences (compute-bound) costs 2 (dense + 2 experts / 0.61)
+ * FLOPs a token at mfu x decode fraction.  An L40S TP group all-reduces
+ * over PCIe at 0.4 of the link's one-way 32 GB/s. */
+static void moe_release_and_pcie(void)
+{
+    fs_llm_perf f = perf_of("mixtral-8x7b", "H100-80GB", FS_PREC_FP8, 2,
+                            "trt-llm");
+    fs_llm_perf b = perf_of("mixtral-8x7b", "H100-80GB", FS_PREC_BF16, 2,
+                            "trt-llm");
+    CHECK_NEAR(f.weight_bytes, 46.703e9 * 2, 1);
+    CHECK_NEAR(f.kv_bytes_per_token, b.kv_bytes_per_token, 1e-9);
+    CHECK_NEAR(f.peak_flops, 2 * 989.5e12 * 0.55, 1);
+    fs_llm_perf v = perf_of("mixtral-8x7b", "H100-80GB", FS_PREC_FP8, 2,
+                            "vllm");
+    CHECK_NEAR(v.weight_bytes, 46.703e9, 1);
+    double expert = 3.0 * 4096 * 14336 * 32;
+    double dense = 12.880e9 - 2 * expert;
+    CHECK_NEAR(f.expert_gemm_scale, 1 / 0.61, 1e-12);
+    CHECK_NEAR(fs_llm_decode_gemm_flops(&f, 512),
+               2 * 512 * (dense + 2 * expert / 0.61), 1e3);
+    CHECK_NEAR(fs_llm_decode_gemm_flops(&v, 512), 2 * 512 * 12.880e9, 1e3);
+    double t = fs_llm_iteration_time(&f, 0, 0, 512, 0);
+    double c = 2 * 512 * (dense + 2 * expert / 0.61) /
+               (2 * 989.5e12 * 0.55 * 0.6);
+    CHECK_NEAR(t, c + f.step_overhead_s + f.allreduce_fixed_s +
+                      512 * f.allreduce_s_per_token, 1e-9);
+    fs_llm_hw hw;
+    fs_llm_hw_default(&hw, fs_catalog_gpu(cat, "L40S"));
+    CHECK_NEAR(hw.link_gbs, 64 / 2 * 0.4, 1e-12);
+    fs_llm_perf l = perf_of("llama-2-70b", "L40S", FS_PREC_FP8, 4,
+                            "trt-llm");
+    CHECK_NEAR(l.allreduce_s_per_token,
+               2.0 * 80 * (2.0 * 8192 * 2 * 0.75) / 12.8e9, 1e-15);
+}
+
 int main(void)
 {
     load();
@@ -365,6 +406,7 @@ int main(void)
     tp_scaling();
     kv_capacity();
     closed_forms();
+    moe_release_and_pcie();
     training();
     fs_llm_engines_free(engines);
     fs_llm_catalog_free(models);

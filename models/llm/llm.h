@@ -266,6 +266,9 @@ typedef struct fs_llm_perf {
     int output_lag;              /* the iterations a token waits after
                                     its own before it reaches the client
                                     (the profile's output_lag, 0 or 1) */
+    double expert_gemm_scale;    /* MoE: 1 / the profile's moe_efficiency:
+                                    a routed expert's GEMM FLOP costs this
+                                    many dense ones (1: as dense) */
 } fs_llm_perf;
 
 /* 0, or -1 with why: the config's engine profile is not in its engines,
@@ -302,8 +305,12 @@ void fs_llm_moe_route(int experts, int top_k, int shared, double tokens,
 /* FLOPs of an iteration's GEMMs over `tokens` tokens run as a prefill
  * padded by `pad` tokens (a dense model: 2 x active x (tokens + pad); an
  * MoE: its dense part so, its routed experts by fs_llm_moe_route's rows
- * plus the padding for each of a token's k). */
+ * plus the padding for each of a token's k, times expert_gemm_scale: the
+ * dense GEMMs' FLOPs that take as long). */
 double fs_llm_gemm_flops(const fs_llm_perf *p, double tokens, double pad);
+/* The same for a decode step of `tokens` sequences (no padding, no tiles):
+ * 2 x active x tokens; an MoE's routed part times expert_gemm_scale. */
+double fs_llm_decode_gemm_flops(const fs_llm_perf *p, double tokens);
 /* Weight bytes an iteration of `tokens` tokens reads: all of a dense
  * model; an MoE's dense part and the routed experts it touches. */
 double fs_llm_weight_bytes_read(const fs_llm_perf *p, double tokens);

@@ -62,6 +62,8 @@ static const num_col num_cols[] = {
     {"request_s", offsetof(fs_llm_engine, request_s), 0, 10, 0},
     {"output_lag", offsetof(fs_llm_engine, output_lag), 0, 1, 0},
     {"startup_s", offsetof(fs_llm_engine, startup_s), 0, 3600, 0},
+    {"moe_fp8", offsetof(fs_llm_engine, moe_fp8), 0, 1, 1},
+    {"moe_efficiency", offsetof(fs_llm_engine, moe_efficiency), 0.05, 1, 1},
 };
 #define NNUM (sizeof num_cols / sizeof num_cols[0])
 

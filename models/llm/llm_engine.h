@@ -77,6 +77,14 @@ typedef struct fs_llm_engine {
      * (engine init, profiling run, CUDA-graph capture): a launching
      * replica's cold start beside its weights' load (optional, 0) */
     double startup_s;
+    /* mixtures of experts as the release runs them (optional, 1 and 1):
+     * moe_fp8 0 = the release cannot run an MoE in FP8 (TensorRT-LLM
+     * before 0.10.0), so one asked for fp8 runs in 16 bits, weights, KV
+     * cache and compute; moe_efficiency = the routed experts' GEMMs'
+     * efficiency relative to the dense GEMMs' (mfu), < 1 where the
+     * release's grouped MoE GEMM is slower than its dense one */
+    double moe_fp8;
+    double moe_efficiency;
     char source[512];
 } fs_llm_engine;
 

@@ -58,6 +58,13 @@ static double dense_active(const fs_llm_perf *p)
            (double)p->experts_per_token * p->expert_params;
 }
 
+/* A routed expert's GEMM FLOP in dense ones (the release's grouped MoE
+ * GEMM against its dense GEMM: engines.csv moe_efficiency). */
+static double expert_scale(const fs_llm_perf *p)
+{
+    return p->expert_gemm_scale > 0 ? p->expert_gemm_scale : 1.0;
+}
+
 double fs_llm_gemm_flops(const fs_llm_perf *p, double tokens, double pad)
 {
     if (p->experts <= 0)
@@ -69,8 +76,17 @@ double fs_llm_gemm_flops(const fs_llm_perf *p, double tokens, double pad)
      * experts their tiles, and the chunk's padding for each expert a
      * token runs */
     return 2.0 * (dense_active(p) * (tokens + pad) +
-                  p->expert_params *
+                  p->expert_params * expert_scale(p) *
                       (l.rows + pad * (double)p->experts_per_token));
+}
+
+double fs_llm_decode_gemm_flops(const fs_llm_perf *p, double tokens)
+{
+    if (p->experts <= 0 || expert_scale(p) == 1.0)
+        return p->flops_per_token * tokens;
+    return 2.0 * tokens *
+           (dense_active(p) + (double)p->experts_per_token *
+                                  p->expert_params * expert_scale(p));
 }
 
 double fs_llm_weight_bytes_read(const fs_llm_perf *p, double tokens)

@@ -46,6 +46,14 @@ void fs_llm_config_default(fs_llm_config *c, const fs_llm_model *m,
     snprintf(c->engine, sizeof c->engine, "%s", fs_llm_engine_default());
 }
 
+/* A TP group without NVLink all-reduces over PCIe with NCCL's ring, which
+ * reaches this share of the link's one-way datasheet figure: the
+ * transfers cross the host's PCIe root complexes (and between sockets),
+ * bound by what the CPU and memory deliver, not the GPU's link.  Fitted
+ * on TensorRT-LLM v0.9.0's four L40S Llama-2-70B throughput rows at TP 2
+ * and 4 (doc/llm-validation.md: 0.39 by least squares). */
+#define PCIE_ALLREDUCE_SHARE 0.4
+
 void fs_llm_hw_default(fs_llm_hw *hw, const fs_gpu *g)
 {
     hw->gpu = g;
@@ -55,7 +63,8 @@ void fs_llm_hw_default(fs_llm_hw *hw, const fs_gpu *g)
         hw->link_gbs = g->nvlink_gbs / 2;
         hw->link_latency_s = 5e-6;
     } else {
-        hw->link_gbs = g->pcie_gbs > 0 ? g->pcie_gbs / 2 : 16;
+        hw->link_gbs = (g->pcie_gbs > 0 ? g->pcie_gbs / 2 : 16) *
+                       PCIE_ALLREDUCE_SHARE;
         hw->link_latency_s = 10e-6;
     }
 }
@@ -122,6 +131,8 @@ static void fill_timing(fs_llm_perf *p, const fs_llm_config *c,
     p->shared_experts = m->shared_experts;
     p->expert_params = m->expert_params;
     p->expert_bytes = m->expert_params * wb;
+    p->expert_gemm_scale = e->moe_efficiency > 0 ? 1.0 / e->moe_efficiency
+                                                 : 1.0;
     p->dense_bytes = p->weight_bytes - p->expert_bytes * m->experts;
     p->allreduce_s_per_token = 0;
     p->allreduce_fixed_s = 0;
@@ -160,6 +171,14 @@ int fs_llm_perf_init_row(fs_llm_perf *p, const fs_llm_config *c,
     p->hw = *hw;
     if (p->cfg.tp < 1)
         p->cfg.tp = 1;
+    /* A release without FP8 MoE runs an MoE asked for in fp8 in 16 bits
+     * (engines.csv moe_fp8; doc/llm-validation.md). */
+    if (e->moe_fp8 == 0 && c->model->experts > 0 &&
+        p->cfg.weights == FS_PREC_FP8) {
+        p->cfg.weights = FS_PREC_BF16;
+        if (p->cfg.kv == FS_PREC_FP8)
+            p->cfg.kv = FS_PREC_BF16;
+    }
     fill_timing(p, &p->cfg, hw, e);
     p->block_size = e->block_size >= 16 ? (int)e->block_size : 16;
     p->prefix_cache = e->prefix_cache > 0;
@@ -198,7 +217,8 @@ double fs_llm_iteration_time(const fs_llm_perf *p, long prefill_tokens,
     double gemm_c = pre > 0 ? fs_llm_gemm_flops(p, tokens,
                                                 p->prefill_pad_tokens) /
                                   p->peak_flops
-                            : p->flops_per_token * dec / p->decode_flops;
+                            : fs_llm_decode_gemm_flops(p, dec) /
+                                  p->decode_flops;
     double gemm_m = fs_llm_weight_bytes_read(p, tokens) / p->bandwidth;
     /* Attention: each token against its context, the cache read once
      * (and the prompt's written); its kernels run after the GEMMs'. */
