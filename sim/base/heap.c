@@ -9,10 +9,14 @@
 
 /* Times are never negative (the engine schedules at or after now, from
  * 0), and the bits of a non-negative double order like the numbers, so
- * times compare as integers.  With the sequence as a second integer and
- * bitwise rather than short-circuit operators, a comparison is a few
- * flag instructions and the choice of the least child conditional moves:
- * no branch on the unpredictable order of random times. */
+ * times compare as integers.  An entry's place in the order is then one
+ * 128-bit integer, its time's bits above its key (sequence and id), and
+ * comparing two is one wide compare (a compare and a subtract with
+ * borrow): no branch on the unpredictable order of random times, and
+ * half the instructions of comparing time and sequence apart, in the loop
+ * that is a third of a many-pool run. */
+typedef unsigned __int128 order;
+
 static inline uint64_t time_bits(double t)
 {
     uint64_t u;
@@ -20,12 +24,16 @@ static inline uint64_t time_bits(double t)
     return u;
 }
 
+static inline order order_of(uint64_t tb, uint64_t key)
+{
+    return (order)tb << 64 | key;
+}
+
 /* Whether entry x comes before the key (tb, key). */
 static inline int entry_before(const fs_heap_entry *x, uint64_t tb,
                                uint64_t key)
 {
-    uint64_t xb = time_bits(x->t);
-    return (xb < tb) | ((xb == tb) & (x->key < key));
+    return order_of(time_bits(x->t), x->key) < order_of(tb, key);
 }
 
 static inline int entry_less(const fs_heap_entry *x, const fs_heap_entry *y)
