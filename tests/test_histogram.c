@@ -82,6 +82,45 @@ static void check_bins_exact(gsl_rng *r)
     fs_hist_free(&h);
 }
 
+/* An inner bin's tally counts to 2^32 - 1; past it the bin spills, and
+ * its count stays exact, also through a merge.  The tally is set by hand
+ * (adding 2^32 samples would take a minute): 2^32 - 2 samples of 1.0,
+ * then three more read 2^32 + 1; merged into a histogram of one more,
+ * 2^32 + 2; the bins around it are empty. */
+static void check_spill(void)
+{
+    fs_hist a, b;
+    fs_hist_init(&a);
+    fs_hist_init(&b);
+    fs_hist_add(&a, 1.0);
+    size_t i = 0;
+    while (i + 1 < a.n && fs_hist_bin_count(&a, i) == 0)
+        i++;
+    CHECK(i > 0 && i + 1 < a.n);
+    a.chunk[i >> FS_HIST_CHUNK_BITS][i & (FS_HIST_CHUNK - 1)].count =
+        UINT32_MAX - 1;
+    for (int k = 0; k < 3; k++)
+        fs_hist_add(&a, 1.0);
+    CHECK(fs_hist_bin_count(&a, i) == 4294967297.0);
+    CHECK(fs_hist_bin_count(&a, i - 1) == 0 && fs_hist_bin_count(&a, i + 1) == 0);
+    fs_hist_add(&b, 1.0);
+    fs_hist_merge(&b, &a);
+    CHECK(fs_hist_bin_count(&b, i) == 4294967298.0);
+    CHECK(!fs_hist_failed(&a) && !fs_hist_failed(&b));
+    fs_hist_free(&a);
+    fs_hist_free(&b);
+    /* The end bins, kept apart: a zero and a sample past FS_HIST_MAX are
+     * read back exactly, around one inner sample. */
+    fs_hist c;
+    fs_hist_init(&c);
+    fs_hist_add(&c, 0.0);
+    fs_hist_add(&c, 1.0);
+    fs_hist_add(&c, 1e9);
+    CHECK(fs_hist_quantile(&c, 0.1) == 0.0 && fs_hist_quantile(&c, 0.5) == 1.0 &&
+          fs_hist_quantile(&c, 1.0) == 1e9);
+    fs_hist_free(&c);
+}
+
 int main(void)
 {
     double *x = malloc(N * sizeof *x);
@@ -90,6 +129,7 @@ int main(void)
     check_shape("lognormal", x, r, 1);
     check_shape("pareto", x, r, 2);
     check_bins_exact(r);
+    check_spill();
 
     fs_hist a, b;
     fs_hist_init(&a);

@@ -36,6 +36,16 @@ static void index_slot(fs_capacity *cap, int idx)
     fs_slotset_put(&cap->idle, idx, up && in->holds == 0);
 }
 
+/* Files slot idx as idle or not after only its holds changed: its state,
+ * and so its place in the other two sets, is as before (a hold is taken
+ * and let go with every request served, so this is the hot path). */
+static void index_holds(fs_capacity *cap, int idx)
+{
+    const fs_instance *in = &cap->inst[idx];
+    fs_slotset_put(&cap->idle, idx,
+                   in->state == FS_INSTANCE_UP && in->holds == 0);
+}
+
 void fs_capacity_free(fs_capacity *cap)
 {
     free(cap->inst);
@@ -210,7 +220,7 @@ void fs_capacity_hold(fs_capacity *cap, int idx)
 {
     assert(cap->inst[idx].state == FS_INSTANCE_UP);
     if (cap->inst[idx].holds++ == 0)
-        index_slot(cap, idx);
+        index_holds(cap, idx);
 }
 
 void fs_capacity_unhold(fs_capacity *cap, int idx)
@@ -220,7 +230,7 @@ void fs_capacity_unhold(fs_capacity *cap, int idx)
     if (--in->holds == 0 && in->state == FS_INSTANCE_DRAINING)
         instance_terminate(cap, idx);
     else if (in->holds == 0)
-        index_slot(cap, idx);
+        index_holds(cap, idx);
 }
 
 /* The provider takes the instance: subscribers drop their work on it,
