@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/base/owned.h"
+
 #define CHUNK 31   /* ids per chunk: with its link, 128 bytes */
 
 typedef struct pfx {
@@ -70,11 +72,8 @@ fs_prefix_store *fs_prefix_store_new(uint64_t salt, long shared_tokens,
 
 void fs_prefix_store_free(fs_prefix_store *s)
 {
-    if (!s)
-        return;
-    free(s->p);
-    free(s->c);
-    free(s);
+    if (s)
+        FS_FREE_ALL(s->p, s->c, s);
 }
 
 /* Doubles *arr (of *cap items of size sz): 0, or -1. */
