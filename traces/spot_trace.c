@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/base/csvin.h"
+#include "sim/base/owned.h"
 #include "sim/base/vec.h"
 
 struct fs_spot_trace {
@@ -117,10 +118,8 @@ fs_spot_trace *fs_spot_trace_open(const char *path, const char *column,
     t->column = column;
     t->repeat = repeat;
     t->csv = fs_csv_open(path, err);
-    if (!t->csv || bind_header(t, err) || check_all(t, horizon_s, err)) {
-        fs_spot_trace_free(t);
-        return NULL;
-    }
+    if (!t->csv || bind_header(t, err) || check_all(t, horizon_s, err))
+        return FS_DISCARD(fs_spot_trace_free, t);
     return t;
 }
 

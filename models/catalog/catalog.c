@@ -2,6 +2,7 @@
 #include "models/catalog/catalog.h"
 #include "sim/base/csvin.h"
 #include "sim/base/grammar.h"
+#include "sim/base/owned.h"
 #include "sim/base/vec.h"
 
 #include <math.h>
@@ -350,21 +351,15 @@ fs_catalog *fs_catalog_load(const char *gpus_csv, const char *instances_csv,
              slash ? (int)(slash - instances_csv + 1) : 0, instances_csv);
     if (load_gpus(c, gpus_csv, err) ||
         load_instances(c, instances_csv, err) ||
-        fs_catalog_load_commitments(c, commit, err)) {
-        fs_catalog_free(c);
-        return NULL;
-    }
+        fs_catalog_load_commitments(c, commit, err))
+        return FS_DISCARD(fs_catalog_free, c);
     return c;
 }
 
 void fs_catalog_free(fs_catalog *c)
 {
-    if (!c)
-        return;
-    free(c->gpus);
-    free(c->inst);
-    free(c->storage);
-    free(c);
+    if (c)
+        FS_FREE_ALL(c->gpus, c->inst, c->storage, c);
 }
 
 /* Builds the suggestion text from a NULL-terminated list of names. */

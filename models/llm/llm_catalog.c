@@ -14,6 +14,7 @@
  * "path:line: column:". */
 #include "models/llm/llm.h"
 #include "sim/base/csvin.h"
+#include "sim/base/owned.h"
 #include "sim/base/vec.h"
 
 #include <ctype.h>
@@ -323,8 +324,7 @@ fs_llm_catalog *fs_llm_catalog_load(const char *csv, fs_error *err)
     if (!r || find_columns(r, idx, err) ||
         read_rows(c, r, idx, fs_csv_nfields(r), err)) {
         fs_csv_free(r);
-        fs_llm_catalog_free(c);
-        return NULL;
+        return FS_DISCARD(fs_llm_catalog_free, c);
     }
     fs_csv_free(r);
     return c;
@@ -332,10 +332,8 @@ fs_llm_catalog *fs_llm_catalog_load(const char *csv, fs_error *err)
 
 void fs_llm_catalog_free(fs_llm_catalog *c)
 {
-    if (!c)
-        return;
-    free(c->m);
-    free(c);
+    if (c)
+        FS_FREE_ALL(c->m, c);
 }
 
 fs_llm_catalog *fs_llm_catalog_load_default(fs_error *err)

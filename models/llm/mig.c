@@ -2,6 +2,7 @@
 #include "models/llm/mig.h"
 
 #include "sim/base/csvin.h"
+#include "sim/base/owned.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,16 +122,13 @@ fs_mig_catalog *fs_mig_load(const char *path, fs_error *err)
     return c;
 fail:
     fs_csv_free(r);
-    fs_mig_free(c);
-    return NULL;
+    return FS_DISCARD(fs_mig_free, c);
 }
 
 void fs_mig_free(fs_mig_catalog *c)
 {
-    if (!c)
-        return;
-    free(c->p);
-    free(c);
+    if (c)
+        FS_FREE_ALL(c->p, c);
 }
 
 size_t fs_mig_profiles(const fs_mig_catalog *c, const char *gpu,

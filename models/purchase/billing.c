@@ -1,5 +1,6 @@
 /* billing.c -- calendar months and billing meters; see billing.h. */
 #include "models/purchase/billing.h"
+#include "sim/base/owned.h"
 #include "sim/base/vec.h"
 
 #include <assert.h>
@@ -114,8 +115,7 @@ int fs_meter_init(fs_meter *m, const fs_calendar *cal)
 
 void fs_meter_free(fs_meter *m)
 {
-    free(m->usd);
-    free(m->gpu_hours);
+    FS_FREE_ALL(m->usd, m->gpu_hours);
     m->usd = m->gpu_hours = NULL;
 }
 

@@ -24,6 +24,7 @@
  * which is the unused the risk row measures; it moves the cost by far
  * less than a cent. */
 #include "models/purchase/portfolio_impl.h"
+#include "sim/base/owned.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -386,12 +387,6 @@ void fs_pf_model_free(fs_pf_model *m)
 {
     if (m->lp)
         glp_delete_prob(m->lp);
-    free(m->base);
-    free(m->k);
-    free(m->r);
-    free(m->x);
-    free(m->y);
-    free(m->u);
-    free(m->z);
+    FS_FREE_ALL(m->base, m->k, m->r, m->x, m->y, m->u, m->z);
     fs_pf_slots_free(m);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/base/csvin.h"
+#include "sim/base/owned.h"
 #include "sim/base/vec.h"
 
 static int header(fs_csv *r, int *tc, int *pc, fs_error *err)
@@ -105,8 +106,7 @@ int fs_spot_price_load(const char *path, double max_price, fs_spot_price *sp,
 
 void fs_spot_price_free(fs_spot_price *sp)
 {
-    free(sp->t);
-    free(sp->usd);
+    FS_FREE_ALL(sp->t, sp->usd);
     memset(sp, 0, sizeof *sp);
 }
 

@@ -19,6 +19,7 @@
  * after a closing quote and a quote left open at end of file errors that
  * name the line, instead of silently merging rows. */
 #include "sim/base/csvin.h"
+#include "sim/base/owned.h"
 #include "sim/base/vec.h"
 
 #include <assert.h>
@@ -204,11 +205,7 @@ void fs_csv_free(fs_csv *r)
     csv_free(&r->p);
     if (r->fp)
         fclose(r->fp);
-    free(r->in);
-    free(r->buf);
-    free(r->off);
-    free(r->path);
-    free(r);
+    FS_FREE_ALL(r->in, r->buf, r->off, r->path, r);
 }
 
 /* The message for a strict-mode error at byte i of the current line. */

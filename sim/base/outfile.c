@@ -1,6 +1,7 @@
 /* outfile.c -- --out files through a mkstemp() temporary renamed over
  * regular files only; see outfile.h. */
 #include "sim/base/outfile.h"
+#include "sim/base/owned.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -150,8 +151,7 @@ void fs_outfile_abort(fs_outfile *o)
         fclose(o->f);
     if (o->tmp)
         unlink(o->tmp);
-    free(o->tmp);
-    free(o->path);
+    FS_FREE_ALL(o->tmp, o->path);
     memset(o, 0, sizeof *o);
 }
 

@@ -7,6 +7,7 @@
  * number. */
 #include "sim/scenario/config.h"
 #include "sim/scenario/config_text.h"
+#include "sim/base/owned.h"
 #include "sim/base/vec.h"
 
 #include <ini.h>
@@ -378,14 +379,11 @@ fs_config *fs_config_load(const char *path, fs_error *err)
         fs_error_set(err, "out of memory");
         return NULL;
     }
-    if (load_file(c, path, path, 0, NULL, 0, err)) {
-        fs_config_free(c);
-        return NULL;
-    }
+    if (load_file(c, path, path, 0, NULL, 0, err))
+        return FS_DISCARD(fs_config_free, c);
     if (index_all(c)) {
         fs_error_set(err, "out of memory reading %s", path);
-        fs_config_free(c);
-        return NULL;
+        return FS_DISCARD(fs_config_free, c);
     }
     return c;
 }

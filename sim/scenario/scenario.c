@@ -8,6 +8,7 @@
  * does not fit is cut: names, paths and values beyond their documented
  * bounds (scenario_limits.h) are refused with file:line:key. */
 #include "sim/scenario/scenario_impl.h"
+#include "sim/base/owned.h"
 #include "sim/base/vec.h"
 #include "traces/arrivals.h"
 
@@ -506,14 +507,11 @@ fs_scenario *fs_scenario_load(const char *path, char *const *sets, int nsets,
         return NULL;
     }
     if (load_config(sc, path, sets, nsets, err) || load_parts(sc, err) ||
-        fs_scenario_check_limits(sc, err)) {
-        fs_scenario_free(sc);
-        return NULL;
-    }
+        fs_scenario_check_limits(sc, err))
+        return FS_DISCARD(fs_scenario_free, sc);
     if (fs_scenario_warn_unused_pools(sc)) {
         fs_error_set(err, "out of memory");
-        fs_scenario_free(sc);
-        return NULL;
+        return FS_DISCARD(fs_scenario_free, sc);
     }
     return sc;
 }

@@ -10,6 +10,7 @@
  * dropped at most once per notice (notice_from is NAN outside a notice);
  * relaunches waiting and fallback instances never go below zero. */
 #include "sim/fleet/pool/spot.h"
+#include "sim/base/owned.h"
 #include "sim/base/rng.h"
 
 #include <assert.h>
@@ -367,9 +368,7 @@ void fs_spot_free(fs_spot *s)
 {
     if (s->rng)
         gsl_rng_free(s->rng);
-    free(s->doom);
-    free(s->taken_at);
-    free(s->notice_from);
+    FS_FREE_ALL(s->doom, s->taken_at, s->notice_from);
     s->notice_from = NULL;
     fs_spot_trace_free(s->trace);
     s->rng = NULL;

@@ -37,6 +37,7 @@
 #include "sim/fleet/serve/llm_adapter.h"
 #include "sim/fleet/serve/dispatch.h"
 #include "sim/fleet/serve/llm_run.h"
+#include "sim/base/owned.h"
 #include "sim/base/rng.h"
 
 #include <gsl/gsl_randist.h>
@@ -340,12 +341,8 @@ void fs_lora_lose(fs_server *s)
 void fs_lora_slots_free(fs_llm_run *run)
 {
     fs_lora_slots *sl = run->lora;
-    if (!sl)
-        return;
-    free(sl->id);
-    free(sl->refs);
-    free(sl->used);
-    free(sl);
+    if (sl)
+        FS_FREE_ALL(sl->id, sl->refs, sl->used, sl);
     run->lora = NULL;
 }
 

@@ -27,6 +27,7 @@
  * full, so a run allocates only while its cache grows to its peak, never
  * per request. */
 #include "sim/fleet/serve/llm_kvcache.h"
+#include "sim/base/owned.h"
 #include "sim/base/vec.h"
 
 #include <limits.h>
@@ -276,23 +277,15 @@ fs_kv_cache *fs_kv_cache_new(long limit)
         return NULL;
     c->limit = limit > 0 ? limit : 1;
     c->free_head = c->sfree = c->lru_head = c->lru_tail = -1;
-    if (grow_entries(c)) {
-        fs_kv_cache_free(c);
-        return NULL;
-    }
+    if (grow_entries(c))
+        return FS_DISCARD(fs_kv_cache_free, c);
     return c;
 }
 
 void fs_kv_cache_free(fs_kv_cache *c)
 {
-    if (!c)
-        return;
-    free(c->e);
-    free(c->holds);
-    free(c->s);
-    free(c->table);
-    free(c->runs);
-    free(c);
+    if (c)
+        FS_FREE_ALL(c->e, c->holds, c->s, c->table, c->runs, c);
 }
 
 void fs_kv_cache_clear(fs_kv_cache *c)

@@ -15,8 +15,11 @@
 #include "sim/fleet/serve/llm_prefix.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sim/base/owned.h"
 
 #define CHUNK 31   /* ids per chunk: with its link, 128 bytes */
 
@@ -69,11 +72,8 @@ fs_prefix_store *fs_prefix_store_new(uint64_t salt, long shared_tokens,
 
 void fs_prefix_store_free(fs_prefix_store *s)
 {
-    if (!s)
-        return;
-    free(s->p);
-    free(s->c);
-    free(s);
+    if (s)
+        FS_FREE_ALL(s->p, s->c, s);
 }
 
 /* Doubles *arr (of *cap items of size sz): 0, or -1. */
@@ -90,28 +90,33 @@ static int grow(void **arr, int32_t *cap, size_t sz)
     return 0;
 }
 
-static int32_t take_chunk(fs_prefix_store *s)
+/* A slot of a pooled array *arr (*n used of *cap, items of sz bytes):
+ * the head of its free list when there is one (*head then moves on to the
+ * free slot named by the int32_t at byte link of that item), else a new
+ * slot at the end, the array doubled when full.  -1: out of memory. */
+static int32_t take_slot(void **arr, int32_t *n, int32_t *cap, int32_t *head,
+                         size_t sz, size_t link)
 {
-    if (s->cfree >= 0) {
-        int32_t i = s->cfree;
-        s->cfree = s->c[i].next;
+    if (*head >= 0) {
+        int32_t i = *head;
+        memcpy(head, (char *)*arr + (size_t)i * sz + link, sizeof *head);
         return i;
     }
-    if (s->nc == s->ccap && grow((void **)&s->c, &s->ccap, sizeof *s->c))
+    if (*n == *cap && grow(arr, cap, sz))
         return -1;
-    return s->nc++;
+    return (*n)++;
+}
+
+static int32_t take_chunk(fs_prefix_store *s)
+{
+    return take_slot((void **)&s->c, &s->nc, &s->ccap, &s->cfree,
+                     sizeof *s->c, offsetof(chunk, next));
 }
 
 static int32_t take_entry(fs_prefix_store *s)
 {
-    if (s->pfree >= 0) {
-        int32_t i = s->pfree;
-        s->pfree = s->p[i].next_free;
-        return i;
-    }
-    if (s->np == s->pcap && grow((void **)&s->p, &s->pcap, sizeof *s->p))
-        return -1;
-    return s->np++;
+    return take_slot((void **)&s->p, &s->np, &s->pcap, &s->pfree,
+                     sizeof *s->p, offsetof(pfx, next_free));
 }
 
 /* Copies the arrival's ids into linked chunks: 0, or -1. */

@@ -9,6 +9,7 @@
  * backfill_ok() says the reservation is not delayed.  A pass stops looking
  * once no instance has a free GPU. */
 #include "sim/fleet/training/training_impl.h"
+#include "sim/base/owned.h"
 #include "sim/base/vec.h"
 
 #include <assert.h>
@@ -459,10 +460,9 @@ fs_training *fs_training_new(fs_sim *sim, fs_train_pool *const *pools)
         if (sc->workloads[i].kind != FS_KIND_TRAINING)
             continue;
         if (init_trainer(t, &t->wls[t->nwls++], &sc->workloads[i], pools)) {
-            fs_training_free(t);
             fs_error_set(sim->err, "out of memory building the training "
                          "scheduler");
-            return NULL;
+            return FS_DISCARD(fs_training_free, t);
         }
     }
     return t;
@@ -475,17 +475,10 @@ void fs_training_free(fs_training *t)
     for (size_t w = 0; w < t->nwls; w++) {
         for (size_t i = 0; t->wls[w].jobs && i < t->wls[w].njobs; i++)
             free(t->wls[w].jobs[i].heap);
-        free(t->wls[w].jobs);
-        free(t->wls[w].busy);
-        free(t->wls[w].saves);
-        free(t->wls[w].restores);
+        FS_FREE_ALL(t->wls[w].jobs, t->wls[w].busy, t->wls[w].saves,
+                    t->wls[w].restores);
     }
-    free(t->wls);
-    free(t->queue);
-    free(t->running);
-    free(t->rel);
-    free(t->spread);
-    free(t);
+    FS_FREE_ALL(t->wls, t->queue, t->running, t->rel, t->spread, t);
 }
 
 int fs_training_start(fs_training *t)
