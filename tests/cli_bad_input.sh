@@ -40,7 +40,7 @@ printf '[scenario]\nhorizon = 1h\n[pool.p]\ngpu = L4\nprice = 1\n' >"$TMP/no_wor
 # Cold starts: load_time negative, on a pool serving no llm; auto with no bandwidth.
 good | sed 's/^price = 0.80/&\nload_time = -30s/' >"$TMP/load_neg.ini"; bad load_neg "load_neg.ini:8: pool.p.load_time" "negative"
 good | sed 's/^price = 0.80/&\nload_time = 30s/' >"$TMP/load_plain.ini"; bad load_plain "load_plain.ini:8: pool.p.load_time" "llm(...) only"
-good | sed 's/^gpu = L4/instance = azure:Standard_ND96isr_H100_v5/; s/^count = 1/autoscale = queue(target=4)\nmax = 2/; s/^service = .*/service = llm(model=llama-2-7b)\ntokens_in = const(100)\ntokens_out = const(10)/' >"$TMP/load_bw.ini"; bad load_bw "load_bw.ini:5: pool.p: missing load_time = DURATION" "network_gbps"
+good | sed 's/^gpu = L4/instance = azure:Standard_NC6s_v3/; s/^count = 1/autoscale = queue(target=4)\nmax = 2/; s/^service = .*/service = llm(model=llama-2-7b, precision=fp16)\ntokens_in = const(100)\ntokens_out = const(10)/' >"$TMP/load_bw.ini"; bad load_bw "load_bw.ini:5: pool.p: missing load_time = DURATION" "network_gbps"
 
 # Traces: missing file, malformed row, timestamps going backwards.
 printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:17:03.9799600,4808,10\n2023-11-16 18:17:04.0319600,31x80,8\n' >"$TMP/malformed.csv"

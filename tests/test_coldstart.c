@@ -263,9 +263,9 @@ static void check_errors(void)
     check_refused("instance = aws:g6.xlarge\ncount = 1\nload_time = 30s",
                   "exponential(mean=1s)", "pool.p.load_time: applies to "
                   "pools serving llm(...) only");
-    check_refused("instance = azure:Standard_ND96isr_H100_v5\n"
+    check_refused("instance = azure:Standard_NC6s_v3\n"
                   "autoscale = queue(target=4)\nmax = 2", "llm(model="
-                  "llama-2-7b)", "load_time = DURATION");
+                  "llama-2-7b, precision=fp16)", "load_time = DURATION");
 }
 
 int main(void)

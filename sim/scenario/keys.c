@@ -136,6 +136,13 @@ static const fs_key_doc pool_keys[] = {
      "llm: the instances' network bandwidth in Gbps, which a KV cache "
      "crosses from a prefill pool to a decode pool (the lower of the "
      "two pools' figures is the link)"},
+    {"share_instances", "pool name", "none",
+     "llm: on a role = decode pool, the prefill pool of the same workload "
+     "whose instances it shares: the two pools split each instance's GPUs "
+     "(gpus_per_instance each, at most the instance's together; same "
+     "instance type, count and pricing), each billing its share, and a "
+     "KV cache crosses NVLink (half the GPU's nvlink_gbs a direction) "
+     "instead of the network (doc/llm.md)"},
     {"llm_profile", "file", "engines.csv",
      "llm: serving-stack profiles (engines.csv columns) for this pool's "
      "replicas: the workload's engine= when the file has it, else its first"},

@@ -130,6 +130,13 @@ typedef struct fs_pool_conf {
     fs_pool_role role;
     double network_gbps;          /* between instances: network_gbps = or
                                      the catalog's; NaN: unknown */
+    /* share_instances = POOL (scenario_pd_shared.c): this decode pool's
+     * replicas run on the named prefill pool's instances, its KV caches
+     * crossing NVLink; share_pool is that pool's index, kv_nvlink is set
+     * on both pools of such a pair once checked. */
+    char share_with[FS_NAME_MAX];
+    int share_pool;
+    int kv_nvlink;
 } fs_pool_conf;
 
 typedef enum fs_workload_kind {

@@ -70,7 +70,7 @@ static int check_pool(fs_scenario *sc, const fs_pool_conf *p, int ip,
                 return bad_role(sc, p, err, why);
             }
     }
-    if (isnan(p->network_gbps)) {
+    if (isnan(p->network_gbps) && !p->kv_nvlink) {
         snprintf(why, sizeof why, "pool %s sends or receives KV caches, but "
                  "its network bandwidth is unknown (%s%s): set "
                  "network_gbps", p->name, p->instance[0] ? "the catalog has "
@@ -118,6 +118,8 @@ static int check_workload(fs_scenario *sc, const fs_workload_conf *w,
 
 int fs_scenario_check_disagg(fs_scenario *sc, fs_error *err)
 {
+    if (fs_scenario_check_pd_shared(sc, err))
+        return -1;
     for (size_t i = 0; i < sc->npools; i++)
         if (sc->pools[i].role != FS_ROLE_COLOCATED &&
             check_pool(sc, &sc->pools[i], (int)i, err))

@@ -134,6 +134,12 @@ int fs_scenario_llm_engine(fs_reader *rd, fs_scenario *sc,
 int fs_scenario_parse_disagg_pool(fs_reader *rd, fs_pool_conf *p,
                                   const fs_instance_type *it);
 int fs_scenario_check_disagg(fs_scenario *sc, fs_error *err);
+/* scenario_pd_shared.c: a decode pool's share_instances = POOL; then,
+ * before the checks above, that each such pair is one prefill and one
+ * decode pool of one workload on the same instances (type, count,
+ * purchase), whose GPUs fit the instance and are joined by NVLink. */
+int fs_scenario_parse_pd_shared(fs_reader *rd, fs_pool_conf *p);
+int fs_scenario_check_pd_shared(fs_scenario *sc, fs_error *err);
 
 /* scenario_prefix.c: a pool's prefix_cache, a workload's
  * prefix = shared(...). */

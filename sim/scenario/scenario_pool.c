@@ -443,6 +443,7 @@ int fs_scenario_parse_pool(fs_scenario *sc, const char *section,
         fs_scenario_llm_pool_profile(&rd, sc, p) ||
         fs_scenario_parse_prefix_pool(&rd, p) ||
         fs_scenario_parse_disagg_pool(&rd, p, it) ||
+        fs_scenario_parse_pd_shared(&rd, p) ||
         fs_scenario_parse_load_pool(&rd, sc, p, it) ||
         fs_scenario_parse_sharing(&rd, sc, p))
         return -1;

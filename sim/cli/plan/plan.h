@@ -238,6 +238,12 @@ void fs_plan_user_price(const fs_plan *p, fs_plan_candidate *c, int gpus);
 struct fs_config;
 void fs_plan_choices_read(fs_plan *p, const struct fs_config *c,
                           const char *ws);
+/* Whether a pool of workload section ws shares its instances with
+ * another (share_instances =): plan does not search such a pair (its
+ * prefill:decode ratio is a split of each instance's GPUs, not counts),
+ * and says so at that key into msg: 1, else 0. */
+int fs_plan_shared_pools(const struct fs_config *c, const char *ws,
+                         char *msg, size_t len);
 /* The choices searched: each --try NAME=LIST of tries[0..n), and the
  * defaults where the scenario makes a choice no --try names: 0 or a
  * usage error. */

@@ -175,7 +175,11 @@ int fs_plan_read_scenario(fs_plan *p)
         fs_config_free(c);
         return FS_EXIT_FAIL;
     }
-    char ps[128];
+    char ps[128], msg[512];
+    if (fs_plan_shared_pools(c, ws, msg, sizeof msg)) {
+        fs_config_free(c);
+        return fs_fail(msg);
+    }
     snprintf(ps, sizeof ps, "pool.%s", p->pool);
     const char *max = get(c, ps, "max"), *min = get(c, ps, "min");
     p->autoscale = max != NULL || get(c, ps, "autoscale") != NULL;

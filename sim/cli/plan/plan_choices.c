@@ -67,6 +67,28 @@ void fs_plan_choices_read(fs_plan *p, const fs_config *c, const char *ws)
     p->spec_choice = spec && strcmp(spec, "none") != 0;
 }
 
+int fs_plan_shared_pools(const fs_config *c, const char *ws, char *msg,
+                         size_t len)
+{
+    char buf[1024], *save = NULL, ps[FS_NAME_MAX + 8];
+    const char *pools = get(c, ws, "pools");
+    snprintf(buf, sizeof buf, "%s", pools ? pools : "");
+    for (char *t = strtok_r(buf, ", ", &save); t;
+         t = strtok_r(NULL, ", ", &save)) {
+        snprintf(ps, sizeof ps, "pool.%s", t);
+        const fs_config_entry *e = fs_config_find(c, ps, "share_instances");
+        if (e) {
+            snprintf(msg, len, "%s:%d: %s.share_instances: plan does not "
+                     "search pools that share instances in this version "
+                     "(their prefill:decode ratio is the split of each "
+                     "instance's GPUs): run each split as a scenario",
+                     e->file ? e->file : "--set", e->line, ps);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* routing=: each a policy, none twice. */
 static int take_routings(fs_plan *p, const char *list)
 {

@@ -11,10 +11,12 @@
  *     cache (the prompt's tokens x the replica's KV bytes per token,
  *     fs_llm_perf.kv_bytes_per_token) crosses the network: the lower of
  *     the two pools' bandwidths (network_gbps, from the catalog's
- *     instance types with their source);
- *   - each prefill instance's link carries one transfer at a time, in the
- *     order they were sent (a FIFO: a transfer waits for the ones before
- *     it); the receiving side is not modelled as a bottleneck;
+ *     instance types with their source); or, where the two pools split
+ *     each instance's GPUs (share_instances =), NVLink (set_link);
+ *   - each prefill instance's link (each prefill replica's, on NVLink)
+ *     carries one transfer at a time, in the order they were sent (a
+ *     FIFO: a transfer waits for the ones before it); the receiving side
+ *     is not modelled as a bottleneck;
  *   - when it has arrived the request has its first token (TTFT = its wait
  *     + prefill + the queueing at the link + bytes / bandwidth) and goes to
  *     an idle decode server, or waits for one in the workload's kv_queue,
@@ -41,6 +43,8 @@ struct fs_llm_disagg {
     double *link_free;          /* per prefill instance: when its link is
                                    done with what it was sent */
     size_t nlinks;
+    int per_server;             /* a link per prefill replica (NVLink),
+                                   else per prefill instance */
     fs_request *flight;         /* requests whose KV cache is on the way */
     size_t nflight, cap;
     size_t *free_slots;         /* of flight, to reuse */
@@ -59,6 +63,32 @@ static int pool_with(const fs_workload *w, fs_pool_role r)
     return -1;
 }
 
+/* The link a KV cache crosses.  Across the network: the lower of the two
+ * pools' bandwidths, one link per prefill instance (its NIC).  Inside a
+ * shared instance (share_instances =, scenario_pd_shared.c): NVLink, one
+ * link per prefill replica, as each GPU has its own NVLink ports to the
+ * NVSwitch; a replica of k GPUs holds its KV cache in k shards, each sent
+ * by its own GPU at one direction's bandwidth, half of the datasheet's
+ * both-directions nvlink_gbs (H100 SXM: 900 GB/s, 450 each way). */
+static void set_link(fs_llm_disagg *d)
+{
+    const fs_servers *p = d->prefill;
+    double gbps;
+    if (d->decode->conf->kv_nvlink) {
+        long gpus = p->per_instance > 0
+            ? p->conf->gpus_per_instance / p->per_instance : 1;
+        gbps = p->conf->gpu.nvlink_gbs / 2 * 8 * (double)(gpus > 0 ? gpus : 1);
+        d->nlinks = p->nservers;
+        d->per_server = 1;
+    } else {
+        gbps = fmin(p->conf->network_gbps, d->decode->conf->network_gbps);
+        d->nlinks = p->per_instance > 0
+            ? p->nservers / (size_t)p->per_instance : 0;
+    }
+    d->st.link_gbps = gbps;
+    d->bytes_per_s = gbps * 1e9 / 8;
+}
+
 int fs_llm_disagg_init(fs_workload *w, fs_error *err)
 {
     int kp = pool_with(w, FS_ROLE_PREFILL), kd = pool_with(w, FS_ROLE_DECODE);
@@ -71,13 +101,8 @@ int fs_llm_disagg_init(fs_workload *w, fs_error *err)
     d->w = w;
     d->prefill = w->pools[kp];
     d->decode = w->pools[kd];
-    double gbps = fmin(d->prefill->conf->network_gbps,
-                       d->decode->conf->network_gbps);
-    d->st.link_gbps = gbps;
-    d->bytes_per_s = gbps * 1e9 / 8;
     d->kv_bytes_per_token = w->perf[kp].kv_bytes_per_token;
-    d->nlinks = d->prefill->per_instance > 0
-        ? d->prefill->nservers / (size_t)d->prefill->per_instance : 0;
+    set_link(d);
     d->link_free = calloc(d->nlinks ? d->nlinks : 1, sizeof *d->link_free);
     return d->link_free ? 0 : fs_error_set(err, "out of memory");
 }
@@ -124,8 +149,9 @@ void fs_llm_disagg_send(fs_server *s, const fs_request *r, double now)
     double bytes = d->kv_bytes_per_token *
                    (double)(r->tokens_in > 0 ? r->tokens_in : 1);
     double t = bytes / d->bytes_per_s;
-    double *free_at = &d->link_free[(size_t)s->instance < d->nlinks
-                                        ? (size_t)s->instance : 0];
+    size_t link = d->per_server ? (size_t)(s - d->prefill->servers)
+                                : (size_t)s->instance;
+    double *free_at = &d->link_free[link < d->nlinks ? link : 0];
     double start = *free_at > now ? *free_at : now;
     *free_at = start + t;
     d->st.transfers++;

@@ -3,7 +3,8 @@
  * A workload whose pools have role = prefill and role = decode
  * (sim/scenario/scenario_disagg.c) runs each request's prompt on a
  * replica of the prefill pool (iterations of prefill only), sends its KV
- * cache over the network to the decode pool, and decodes it there
+ * cache over the network (over NVLink where the pools share instances:
+ * share_instances =) to the decode pool, and decodes it there
  * (iterations of decode only, never interrupted by a prompt).  Its first
  * token is out when the KV cache has arrived.  See llm_disagg.c. */
 #ifndef FS_LLM_DISAGG_H
@@ -15,7 +16,8 @@ typedef struct fs_llm_disagg fs_llm_disagg;
 
 /* What a disaggregated workload's transfers add up to (collect_llm.c). */
 typedef struct fs_llm_disagg_stats {
-    double link_gbps;        /* the link: the lower of the pools' Gbps */
+    double link_gbps;        /* the link: the lower of the pools' Gbps,
+                                or a prefill replica's NVLink's */
     long transfers;          /* KV caches sent */
     double bytes;            /* their bytes */
     double transfer_s;       /* seconds on the link, summed */
