@@ -150,6 +150,13 @@ static const struct {
         " AND j.workload IN (SELECT a.workload FROM cost_allocation a"
         " WHERE a.run_id = ?1 AND a.pool = p.pool)"
         " WHERE p.run_id = ?1 GROUP BY p.rowid ORDER BY p.rowid"},
+    [FS_Q_POOL_USE] = {"the pools' use",
+        "SELECT p.pool, p.gpu, p.gpus_per_instance, p.gpu_hours_provisioned,"
+        " p.gpu_hours_busy, (SELECT sum(c.cost_usd) FROM cost_monthly c"
+        " WHERE c.run_id = ?1 AND c.pool = p.pool), r.horizon_s,"
+        " p.list_price_usd_h, p.pricing FROM pool p JOIN run r"
+        " ON r.run_id = p.run_id WHERE p.run_id = ?1"
+        " AND (?2 IS NULL OR p.pool = ?2) ORDER BY p.rowid"},
     [FS_Q_BUDGETS] = {"the budgets",
         "SELECT scope, source, limit_usd, spend_usd, overrun_usd FROM budget"
         " WHERE run_id = ?1 ORDER BY rowid"},
