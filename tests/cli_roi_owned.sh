@@ -64,7 +64,7 @@ expect_exit 0 "roi --owned table" -- "$FLEETSIM" roi --db "$DB" 1 --owned "$TERM
 expect_in "$TMP/out" "buy versus rent" "the table's heading"
 expect_exit 0 "roi --owned json" -- "$FLEETSIM" roi --db "$DB" 1 --owned "$TERMS" --format json
 cp "$TMP/out" o.json
-expect_exit 0 "json: the same month" -- python3 -c "import json,sys; o=json.load(open('o.json'))['owned'][0]; sys.exit(0 if '%.2f' % o['owned_usd'] == sys.argv[1] else 1)" "$(echo "$got" | cut -d'|' -f7)"
+expect_exit 0 "json: the same month" -- python3 -c "import json,sys; o=json.load(open('o.json'))['buy_vs_rent'][0]; sys.exit(0 if '%.2f' % o['owned_usd'] == sys.argv[1] else 1)" "$(echo "$got" | cut -d'|' -f7)"
 expect_exit 0 "roi --owned markdown" -- "$FLEETSIM" roi --db "$DB" 1 --owned "$TERMS" --format markdown
 expect_in "$TMP/out" "| p | H100-80GB | on-demand | 1 | 0.1000 |" "markdown row"
 

@@ -16,6 +16,9 @@ typedef struct fs_owned_month {
     double maintenance;  /* a year's upkeep x 730 / 8,760 */
 } fs_owned_month;
 
+/* The owned purchase option (purchase_owned.c), for its keys. */
+extern const fs_purchase_option fs_purchase_owned;
+
 /* Reads an owned pool's keys (server_price, energy_price, ...) through
  * rd into *t, as a scenario's pricing = owned pool reads them. */
 int fs_owned_resolve(const fs_purchase_reader *rd, fs_purchase_terms *t);

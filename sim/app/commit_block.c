@@ -116,6 +116,14 @@ int fs_commit_blocks(fs_store *s, const fs_commit_inputs *in,
     return 0;
 }
 
+const char *fs_commit_block_option(void)
+{
+    for (int i = 0; fs_purchase_options[i]; i++)
+        if (fs_purchase_options[i]->windows)
+            return fs_purchase_options[i]->name;
+    return "block";
+}
+
 double fs_commit_block_saving(const fs_commit_block *b)
 {
     return b->offer.on_demand_usd - b->offer.block_usd;

@@ -34,6 +34,10 @@ typedef struct fs_commit_block {
 int fs_commit_blocks(fs_store *s, const fs_commit_inputs *in,
                      fs_commit_block **out, size_t *n, fs_error *err);
 
+/* The name of the option whose instances live in windows (a capacity
+ * block's), from the registry: the kind of a recommended block's rows. */
+const char *fs_commit_block_option(void);
+
 /* Saving against on demand: the busy hours' on-demand cost less the
  * block's; against what was paid: the pool's bill less the block's. */
 double fs_commit_block_saving(const fs_commit_block *b);

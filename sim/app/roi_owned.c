@@ -95,7 +95,7 @@ int fs_roi_owned_terms(const char *spec, fs_purchase_terms *t, char *why,
                              .bad = spec_bad, .missing = spec_missing,
                              .price = spec_price, .max_price = 1e6};
     for (int i = 0; i < r.n; i++)   /* a key the option does not read */
-        if (!fs_purchase_has_key(fs_purchase_find("owned"), r.key[i]))
+        if (!fs_purchase_has_key(&fs_purchase_owned, r.key[i]))
             return spec_bad(&r, r.key[i], "not a key of an owned pool "
                             "(server_price, energy_price, "
                             "depreciation_years, maintenance, colocation, "

@@ -22,7 +22,8 @@ size_t fs_commit_block_rows(const fs_commit_blocks_list *bl,
             continue;
         fs_commit_row *w = &rows[n++];
         memset(w, 0, sizeof *w);
-        w->kind = b->recommended ? "capacity-block" : "capacity-block-dearer";
+        w->kind = b->recommended ? fs_commit_block_option()
+                                 : "capacity-block-dearer";
         snprintf(w->item, sizeof w->item, "%s (%s, run %ld, hours %g-%g)",
                  b->pool, b->instance, b->run_id, o->start_s / 3600,
                  o->end_s / 3600);

@@ -180,15 +180,6 @@ static void plan_rows(FILE *out, const fs_pf_solution *s, time_t start)
     }
 }
 
-/* The option whose instances live in windows (capacity-block). */
-static const char *block_option(void)
-{
-    for (int i = 0; fs_purchase_options[i]; i++)
-        if (fs_purchase_options[i]->windows)
-            return fs_purchase_options[i]->name;
-    return "capacity-block";
-}
-
 /* A recommended capacity block: one One-Time row, paid up front when
  * bought (AWS charges a block's fee at purchase), its quantity the
  * block's instance-hours at the block rate; bought at the window's
@@ -201,7 +192,7 @@ static void block_rows(FILE *out, const fs_commit_blocks_list *bl,
         const fs_block_offer *o = &k->offer;
         if (!k->recommended)
             continue;
-        buy b = {.pricing = block_option(), .type = "Capacity Block",
+        buy b = {.pricing = fs_commit_block_option(), .type = "Capacity Block",
                  .frequency = "One-Time", .unit = "Hours"};
         snprintf(b.sku, sizeof b.sku, "%s", k->instance);
         snprintf(b.id, sizeof b.id, "fleetsim/commit/%s/%s/run%ld/%s",

@@ -10,7 +10,7 @@
 
 #define NCOLS 14
 static const char *const columns[NCOLS] = {
-    "pool", "gpu", "pricing", "servers", "utilization", "capex_usd",
+    "pool", "gpu", "pricing", "servers", "gpu_utilization", "capex_usd",
     "power_usd", "colocation_usd", "maintenance_usd", "owned_usd",
     "rent_usd", "saving_usd", "break_even_utilization",
     "break_even_months"};
@@ -58,7 +58,7 @@ static void print_json(FILE *out, const fs_roi_owned *w, size_t n)
                                 : json_real(v[i]));
         json_array_append_new(list, o);
     }
-    json_t *root = json_pack("{s:o}", "owned", list);
+    json_t *root = json_pack("{s:o}", "buy_vs_rent", list);
     json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
                           JSON_REAL_PRECISION(12));
     fputc('\n', out);
