@@ -32,6 +32,7 @@ models/llm/llm_bench.c trt-llm            published benchmark rows (data, cited)
 models/llm/measure_vllm.c vllm            the vLLM benchmark output format, not the engine
 models/llm/llm_engine.c vllm              the engine registry (engines.csv reader): the default engine
 sim/cli/roi/cmd_roi.c savings-plan        the --savings-plan flag of roi (a command-line option name)
+sim/cli/roi/cmd_roi.c owned               the --owned flag of roi (a command-line option name)
 sim/app/summary.c utilization             the run summary column heading (a metric, not the chart)
 '
 

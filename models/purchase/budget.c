@@ -13,6 +13,27 @@
 int fs_budget_parse_amount(const char *s, double *usd, char *why,
                            size_t whylen)
 {
+    int calendar = 0;
+    if (fs_budget_parse_period(s, usd, &calendar, why, whylen))
+        return -1;
+    if (calendar)
+        return WHY("'%s': a per-calendar-month budget is a scenario's "
+                   "(budget = or budgets =); this one is dollars per "
+                   "730-hour month, e.g. 12000/month", s);
+    return 0;
+}
+
+const char *fs_budget_row_month(const char *source)
+{
+    size_t n = strlen(FS_BUDGET_CALENDAR);
+    return source && strncmp(source, FS_BUDGET_CALENDAR, n) == 0
+           ? source + n : NULL;
+}
+
+int fs_budget_parse_period(const char *s, double *usd, int *calendar,
+                           char *why, size_t whylen)
+{
+    *calendar = 0;
     char buf[128];
     snprintf(buf, sizeof buf, "%s", s);
     char *slash = strchr(buf, '/');
@@ -20,9 +41,11 @@ int fs_budget_parse_amount(const char *s, double *usd, char *why,
         const char *unit = slash + 1;
         while (*unit == ' ')
             unit++;
-        if (strcmp(unit, "month") != 0)
-            return WHY("'%s': a budget is dollars per 730-hour month, "
-                       "e.g. 12000/month", s);
+        *calendar = strcmp(unit, "calendar-month") == 0;
+        if (strcmp(unit, "month") != 0 && !*calendar)
+            return WHY("'%s': a budget is dollars per 730-hour month "
+                       "(12000/month) or per calendar month "
+                       "(12000/calendar-month)", s);
         *slash = '\0';
     }
     char w[160];
@@ -51,7 +74,8 @@ static int parse_item(const char *item, fs_budget *b, char *why,
     if (strlen(norm) >= sizeof b->scope)
         return WHY("'%s': the tag is too long", item);
     snprintf(b->scope, sizeof b->scope, "%s", norm);
-    return fs_budget_parse_amount(eq + 1, &b->limit_usd, why, whylen);
+    return fs_budget_parse_period(eq + 1, &b->limit_usd, &b->calendar, why,
+                                  whylen);
 }
 
 int fs_budget_parse_list(const char *s, fs_budget *out, int max, int *n,
@@ -70,9 +94,11 @@ int fs_budget_parse_list(const char *s, fs_budget *out, int max, int *n,
         if (parse_item(it, &out[*n], why, whylen))
             return -1;
         for (int k = 0; k < *n; k++)
-            if (strcmp(out[k].scope, out[*n].scope) == 0)
-                return WHY("'%s': a second budget for %s", it,
-                           out[k].scope);
+            if (strcmp(out[k].scope, out[*n].scope) == 0 &&
+                out[k].calendar == out[*n].calendar)
+                return WHY("'%s': a second budget for %s a %s", it,
+                           out[k].scope, out[k].calendar ? "calendar month"
+                           : "730-hour month");
         ++*n;
     }
     if (*n == 0)

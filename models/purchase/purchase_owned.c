@@ -13,6 +13,7 @@
  * per kW-month of 730 hours, as data centres sell space and power), and
  * maintenance (a share of the price a year, or dollars a year). */
 #include "models/purchase/purchase.h"
+#include "models/purchase/owned.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -180,26 +181,62 @@ static void bill_power(const fs_purchase_terms *t, const fs_purchase_bill *b,
                              usd * 3600 / b->cal->horizon_s, 0);
 }
 
+/* The hourly rates of n servers of gpus GPUs (tdp_w each): capex
+ * (written off), colocation of their rated kW, maintenance; the bill
+ * (owned_finish) and buy versus rent (fs_owned_month_cost) both. */
+typedef struct owned_rates {
+    double capex, colocation, maintenance;
+} owned_rates;
+
+static owned_rates rates_of(const fs_purchase_terms *t, double n, int gpus,
+                            double tdp_w)
+{
+    owned_terms o = own_of(t);
+    double kw = gpus * (tdp_w > 0 ? tdp_w : 0) * (1 + o.host_share) / 1000;
+    return (owned_rates){n * t->upfront_usd / fs_term_hours(t->term_months),
+                         n * kw * o.colo_kw_month / HOURS_MONTH,
+                         n * o.maint_year / HOURS_YEAR};
+}
+
 /* Every hour of the horizon for each of count servers: capex (with the
  * GPU-hours), power, colocation of the rated kW, maintenance. */
 static void owned_finish(const fs_purchase_terms *t, const fs_purchase_bill *b,
                          long count)
 {
-    owned_terms o = own_of(t);
-    double n = (double)count, h = b->cal->horizon_s;
-    double kw = b->gpus * (b->tdp_w > 0 ? b->tdp_w : 0) *
-                (1 + o.host_share) / 1000;
+    double h = b->cal->horizon_s;
+    owned_rates r = rates_of(t, (double)count, b->gpus, b->tdp_w);
     double term_s = fs_term_hours(t->term_months) * 3600;
     fs_meter_charge_span(b->meter, b->cal, 0, h < term_s ? h : term_s,
-                         n * t->upfront_usd / fs_term_hours(t->term_months),
-                         (int)(count * b->gpus));
+                         r.capex, (int)(count * b->gpus));
     if (!b->lines)
         return;
     bill_power(t, b, &b->lines[0]);
-    fs_meter_charge_span(&b->lines[1], b->cal, 0, h,
-                         n * kw * o.colo_kw_month / HOURS_MONTH, 0);
-    fs_meter_charge_span(&b->lines[2], b->cal, 0, h,
-                         n * o.maint_year / HOURS_YEAR, 0);
+    fs_meter_charge_span(&b->lines[1], b->cal, 0, h, r.colocation, 0);
+    fs_meter_charge_span(&b->lines[2], b->cal, 0, h, r.maintenance, 0);
+}
+
+int fs_owned_resolve(const fs_purchase_reader *rd, fs_purchase_terms *t)
+{
+    return owned_resolve(rd, t);
+}
+
+void fs_owned_month_cost(const fs_purchase_terms *t, double servers,
+                         int gpus, double tdp_w, double idle_w, double util,
+                         fs_owned_month *m)
+{
+    owned_rates r = rates_of(t, servers, gpus, tdp_w);
+    fs_energy_model e = {tdp_w, idle_w, 0, 1};
+    owned_facility(t, &e);
+    double gh = servers * gpus * HOURS_MONTH;
+    m->capex = r.capex * HOURS_MONTH;
+    m->power = fs_energy_kwh(&e, gh, util * gh) * own_of(t).energy_kwh;
+    m->colocation = r.colocation * HOURS_MONTH;
+    m->maintenance = r.maintenance * HOURS_MONTH;
+}
+
+double fs_owned_month_total(const fs_owned_month *m)
+{
+    return m->capex + m->power + m->colocation + m->maintenance;
 }
 
 const fs_purchase_option fs_purchase_owned = {

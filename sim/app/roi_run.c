@@ -475,7 +475,7 @@ int fs_roi_run_horizon(fs_store *s, long run, double *horizon, fs_error *err)
     return rc == SQLITE_ROW ? 0 : fs_error_set(err, "run %ld is gone", run);
 }
 
-static fs_catalog *load_catalog(fs_error *err)
+fs_catalog *fs_roi_catalog_load(fs_error *err)
 {
     char gpus[2048], inst[2048];
     const char *dir = fs_catalog_default_dir();
@@ -500,7 +500,7 @@ int fs_roi_for_run(fs_store *s, long run, const fs_roi_query *q,
         free(pools);
         return 0;
     }
-    fs_catalog *c = load_catalog(err);
+    fs_catalog *c = fs_roi_catalog_load(err);
     fs_roi_pool *rows = c ? calloc(np, sizeof *rows) : NULL;
     int rc = c && rows ? 0 : -1;
     if (c && !rows)

@@ -83,6 +83,11 @@ typedef struct fs_roi_pool {
 /* The defaults: 1-year term, no upfront, whole run, 8% a year. */
 void fs_roi_query_default(fs_roi_query *q);
 
+/* The catalog's GPUs and instances (fs_catalog_default_dir): NULL with
+ * err. */
+struct fs_catalog;
+struct fs_catalog *fs_roi_catalog_load(fs_error *err);
+
 /* The run's horizon in seconds: 0, or -1 with err. */
 int fs_roi_run_horizon(fs_store *s, long run, double *horizon,
                        fs_error *err);

@@ -5,11 +5,14 @@
  * The lines add up: storage and transfer, then the GPU bill above, then
  * their total, each to the cent; the run rate with them is the total's
  * (the GPU bill before rounding, plus the lines) over a 730-hour month,
- * the figure the budgets are judged on. */
+ * the figure the budgets are judged on (a calendar month's budget: that
+ * month's bill, its row naming the month). */
 #include "sim/app/summary.h"
 #include "sim/base/textout.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include "models/purchase/budget.h"
 
 static void print_extra_row(FILE *out, const fs_extra_row *x)
 {
@@ -61,11 +64,16 @@ static void print_budgets(FILE *out, const fs_results *r)
         const fs_budget_row *b = &r->budgets[i];
         char lim[64], spend[64], ov[64], scope[300];
         char *s = fs_text_escape(b->scope);
+        const char *month = fs_budget_row_month(b->source);
         if (b->scope[0])
             snprintf(scope, sizeof scope, "tag %s", s ? s : "?");
         else
-            snprintf(scope, sizeof scope, "whole run (%s)", b->source);
+            snprintf(scope, sizeof scope, "whole run (%s)", month
+                     ? "scenario" : b->source);
         free(s);
+        if (month)   /* a calendar month's: judged on that month's bill */
+            snprintf(scope + strlen(scope), sizeof scope - strlen(scope),
+                     ", %s bill", month);
         fs_format_money(b->limit_usd, lim, sizeof lim);
         fs_format_money(b->spend_usd, spend, sizeof spend);
         fs_format_money(b->overrun_usd, ov, sizeof ov);

@@ -141,6 +141,22 @@ static const struct {
         " (SELECT p.instance_type FROM pool p WHERE p.run_id = x.run_id"
         "  AND p.pool = x.pool) FROM cost_extra x WHERE run_id = ?1"
         " ORDER BY month, pool, workload, item"},
+    [FS_Q_TRAINING_POOLS] = {"the training pools",
+        "SELECT p.pool, p.pricing, p.instance_type, (SELECT sum(c.cost_usd)"
+        " FROM cost_monthly c WHERE c.run_id = ?1 AND c.pool = p.pool),"
+        " p.instances, min(j.start_s), max(coalesce(j.end_s, r.horizon_s)),"
+        " r.horizon_s FROM pool p JOIN run r ON r.run_id = p.run_id"
+        " JOIN job j ON j.run_id = p.run_id AND j.start_s IS NOT NULL"
+        " AND j.workload IN (SELECT a.workload FROM cost_allocation a"
+        " WHERE a.run_id = ?1 AND a.pool = p.pool)"
+        " WHERE p.run_id = ?1 GROUP BY p.rowid ORDER BY p.rowid"},
+    [FS_Q_POOL_USE] = {"the pools' use",
+        "SELECT p.pool, p.gpu, p.gpus_per_instance, p.gpu_hours_provisioned,"
+        " p.gpu_hours_busy, (SELECT sum(c.cost_usd) FROM cost_monthly c"
+        " WHERE c.run_id = ?1 AND c.pool = p.pool), r.horizon_s,"
+        " p.list_price_usd_h, p.pricing FROM pool p JOIN run r"
+        " ON r.run_id = p.run_id WHERE p.run_id = ?1"
+        " AND (?2 IS NULL OR p.pool = ?2) ORDER BY p.rowid"},
     [FS_Q_BUDGETS] = {"the budgets",
         "SELECT scope, source, limit_usd, spend_usd, overrun_usd FROM budget"
         " WHERE run_id = ?1 ORDER BY rowid"},

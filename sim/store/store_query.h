@@ -86,6 +86,17 @@ typedef enum fs_query {
                              * requests, e2e_mean_s, GPU-hours, all the
                              * run's allocated GPU-hours, cost_usd, by
                              * workload and adapter */
+    FS_Q_TRAINING_POOLS,    /* pools a training workload's jobs ran on:
+                             * pool, pricing, instance_type, the pool's
+                             * bill (cost_monthly), instances, the jobs'
+                             * first start_s and last end_s (the horizon
+                             * for one still running), the run's
+                             * horizon_s, by stored order */
+    FS_Q_POOL_USE,          /* text = a pool or NULL: pool, gpu,
+                             * gpus_per_instance, gpu_hours_provisioned,
+                             * gpu_hours_busy, the pool's bill
+                             * (cost_monthly), the run's horizon_s,
+                             * list_price_usd_h, pricing; stored order */
     FS_QUERIES
 } fs_query;
 

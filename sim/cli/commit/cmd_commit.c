@@ -145,7 +145,8 @@ static int parse_opts(int argc, char **argv, commit_opts *o)
 
 /* The buys as FOCUS rows, bought on the first run's start date. */
 static int print_focus(fs_store *s, const fs_commit_inputs *in,
-                       const fs_pf_solution *sol, fs_error *err)
+                       const fs_pf_solution *sol,
+                       const fs_commit_blocks_list *bl, fs_error *err)
 {
     char date[32], why[256];
     double horizon;
@@ -156,7 +157,7 @@ static int print_focus(fs_store *s, const fs_commit_inputs *in,
     if (fs_parse_utc_time(date, &start, why, sizeof why))
         return fs_error_set(err, "run %ld: start_date: %s", in->run_ids[0],
                             why);
-    fs_commit_print_focus(stdout, in, sol, start);
+    fs_commit_print_focus(stdout, in, sol, bl, start);
     return 0;
 }
 
@@ -182,13 +183,17 @@ static int commit_solve(fs_store *s, const commit_opts *o, fs_error *err)
             fs_commit_inputs_free(&in);
             return FS_EXIT_FAIL;
         }
+    fs_commit_blocks_list bl = {0};
     int rc = fs_pf_solve(&in.problem, o->lp, &sol, why, sizeof why);
     if (rc)
         fs_error_set(err, "commit: %s", why);
+    else if (fs_commit_blocks(s, &in, &bl.b, &bl.n, err))
+        rc = -1;   /* the training pools' capacity blocks */
     else if (o->fmt == FS_COMMIT_FOCUS)
-        rc = print_focus(s, &in, &sol, err);
+        rc = print_focus(s, &in, &sol, &bl, err);
     else
-        fs_commit_print(stdout, o->fmt, &in, &sol);
+        fs_commit_print(stdout, o->fmt, &in, &sol, &bl);
+    free(bl.b);
     fs_pf_solution_free(&sol);
     fs_commit_inputs_free(&in);
     return rc ? FS_EXIT_FAIL : FS_EXIT_OK;

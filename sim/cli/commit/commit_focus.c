@@ -43,6 +43,7 @@ typedef struct buy {
     double qty, unit_price;     /* PricingQuantity and its price */
     const char *unit;           /* Hours, Units */
     double cd_qty;              /* CommitmentDiscountQuantity */
+    const char *type;           /* CommitmentDiscountType; NULL: by spend */
     time_t t0, t1;
 } buy;
 
@@ -87,11 +88,12 @@ static void write_row(FILE *out, const buy *b)
     const char *v[FS_FOCUS_NCOLS] = {
         billed, "fleetsim", "simulated", "USD", be, bs, "Purchase", NULL,
         b->desc, b->frequency, ce, cs, b->spend ? "Spend" : "Usage", b->id,
-        b->name, cdq, NULL, b->spend ? "Savings Plan" : "Reserved Instance",
+        b->name, cdq, NULL, b->type ? b->type : b->spend ? "Savings Plan"
+        : "Reserved Instance",
         b->spend ? "USD" : "Hours", NULL, NULL, billed, up, "0.00", invoice,
         provider, billed, up, "Standard", qty, b->unit, provider, provider,
-        NULL, NULL, b->id, b->name, b->spend ? "Savings Plan" :
-        "Reserved Instance", "Compute", service, "Virtual Machines", b->sku,
+        NULL, NULL, b->id, b->name, b->type ? b->type : b->spend ?
+        "Savings Plan" : "Reserved Instance", "Compute", service, "Virtual Machines", b->sku,
         "GPU instance-hours", details, b->id, "fleetsim", "fleetsim", "{}",
         NULL, NULL, NULL, b->pricing, NULL, NULL, NULL,
     };
@@ -178,8 +180,40 @@ static void plan_rows(FILE *out, const fs_pf_solution *s, time_t start)
     }
 }
 
+/* A recommended capacity block: one One-Time row, paid up front when
+ * bought (AWS charges a block's fee at purchase), its quantity the
+ * block's instance-hours at the block rate; bought at the window's
+ * start. */
+static void block_rows(FILE *out, const fs_commit_blocks_list *bl,
+                       time_t start)
+{
+    for (size_t i = 0; bl && i < bl->n; i++) {
+        const fs_commit_block *k = &bl->b[i];
+        const fs_block_offer *o = &k->offer;
+        if (!k->recommended)
+            continue;
+        buy b = {.pricing = fs_commit_block_option(), .type = "Capacity Block",
+                 .frequency = "One-Time", .unit = "Hours"};
+        snprintf(b.sku, sizeof b.sku, "%s", k->instance);
+        snprintf(b.id, sizeof b.id, "fleetsim/commit/%s/%s/run%ld/%s",
+                 b.pricing, k->instance, k->run_id, k->pool);
+        snprintf(b.name, sizeof b.name, "%ld x %s capacity block, %s, for "
+                 "pool %s", o->count, k->instance, k->term, k->pool);
+        snprintf(b.desc, sizeof b.desc, "recommended by fleetsim commit: "
+                 "%s", b.name);
+        b.cents = llround(o->block_usd * 100);
+        b.qty = (double)o->count * o->days * 24;
+        b.unit_price = o->rate;
+        b.cd_qty = b.qty;
+        b.t0 = start + (time_t)floor(o->start_s);
+        b.t1 = b.t0 + 3600;
+        write_row(out, &b);
+    }
+}
+
 void fs_commit_print_focus(FILE *out, const fs_commit_inputs *in,
-                           const fs_pf_solution *sol, long long start)
+                           const fs_pf_solution *sol,
+                           const fs_commit_blocks_list *bl, long long start)
 {
     for (size_t i = 0; i < FS_FOCUS_NCOLS; i++) {
         fs_csv_write_field(out, fs_focus_columns[i]);
@@ -187,4 +221,5 @@ void fs_commit_print_focus(FILE *out, const fs_commit_inputs *in,
     }
     reservation_rows(out, in, sol, (time_t)start);
     plan_rows(out, sol, (time_t)start);
+    block_rows(out, bl, (time_t)start);
 }

@@ -92,7 +92,8 @@ static json_t *json_cell(const fs_commit_row *w, int i)
 }
 
 static void print_json(FILE *out, const fs_commit_row *rows, size_t n,
-                       const fs_commit_cost *c, size_t nc)
+                       const fs_commit_cost *c, size_t nc,
+                       const fs_commit_blocks_list *bl)
 {
     json_t *root = json_object(), *list = json_array(), *cost = json_object();
     for (size_t r = 0; r < n; r++) {
@@ -105,6 +106,9 @@ static void print_json(FILE *out, const fs_commit_row *rows, size_t n,
         json_object_set_new(cost, c[i].name, json_real(c[i].usd));
     json_object_set_new(root, "portfolio", list);
     json_object_set_new(root, "cost", cost);
+    if (bl && bl->n)
+        json_object_set_new(root, "capacity_blocks",
+                            fs_commit_blocks_json(bl));
     json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
                           JSON_REAL_PRECISION(12));
     fputc('\n', out);
@@ -112,9 +116,11 @@ static void print_json(FILE *out, const fs_commit_row *rows, size_t n,
 }
 
 void fs_commit_print(FILE *out, int fmt, const fs_commit_inputs *in,
-                     const fs_pf_solution *sol)
+                     const fs_pf_solution *sol,
+                     const fs_commit_blocks_list *bl)
 {
-    fs_commit_row *rows = calloc(fs_commit_rows_max(in), sizeof *rows);
+    fs_commit_row *rows = calloc(fs_commit_rows_max(in) + (bl ? bl->n : 0),
+                                 sizeof *rows);
     double *shares = calloc(in->nruns, sizeof *shares);
     fs_commit_cost costs[FS_COMMIT_COSTS_MAX];
     if (!rows || !shares) {
@@ -124,12 +130,17 @@ void fs_commit_print(FILE *out, int fmt, const fs_commit_inputs *in,
     }
     size_t n = fs_commit_rows(in, sol, rows);
     size_t nc = fs_commit_costs(in, sol, costs, shares);
+    n += fs_commit_block_rows(bl, rows + n);   /* then the blocks' */
+    if (nc + 5 <= FS_COMMIT_COSTS_MAX)
+        nc += fs_commit_block_costs(bl, costs + nc);
     if (fmt == FS_COMMIT_CSV)
         print_csv(out, rows, n, costs, nc);
     else if (fmt == FS_COMMIT_JSON)
-        print_json(out, rows, n, costs, nc);
+        print_json(out, rows, n, costs, nc, bl);
     else
         print_text(out, fmt == FS_COMMIT_MARKDOWN, rows, n, costs, nc);
+    if (fmt == FS_COMMIT_TABLE || fmt == FS_COMMIT_MARKDOWN)
+        fs_commit_blocks_text(out, fmt == FS_COMMIT_MARKDOWN, bl);
     free(rows);
     free(shares);
 }

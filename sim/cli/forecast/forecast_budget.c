@@ -48,6 +48,8 @@ static int collect_row(const fs_row *row, void *ctx, fs_error *err)
 {
     rows_ctx *c = ctx;
     const char *scope = fs_row_text(row, 0), *source = fs_row_text(row, 1);
+    if (fs_budget_row_month(source))
+        return 0;   /* a calendar month's, judged by run on its own bill */
     if (!budget_of(c->bs, scope ? scope : "", source ? source : "",
                    fs_row_double(row, 2)))
         return fs_error_set(err, "forecast: more than %d budgets across "
@@ -60,7 +62,8 @@ static int rate_row(const fs_row *row, void *ctx, fs_error *err)
     rows_ctx *c = ctx;
     const char *scope = fs_row_text(row, 0);
     (void)err;
-    if (strcmp(scope ? scope : "", c->scope) == 0) {
+    if (strcmp(scope ? scope : "", c->scope) == 0 &&
+        !fs_budget_row_month(fs_row_text(row, 1))) {
         c->usd = fs_row_double(row, 3);
         c->found = 1;
         return 1;

@@ -6,6 +6,7 @@
  * of the report. */
 #include "sim/cli/report/report.h"
 #include "sim/store/store_query.h"
+#include "models/purchase/budget.h"
 
 #include <math.h>
 #include <string.h>
@@ -79,12 +80,17 @@ static int budget_row(const fs_row *st, void *ctx, fs_error *err)
         return 0;
     char l[64], s[64], o[64], scope[300];
     const char *sc = fs_row_text(st, 0);
+    const char *month = fs_budget_row_month(fs_row_text(st, 1));
+    char when[64] = "a month (730-hour run rate)";
+    if (month)
+        snprintf(when, sizeof when, "in calendar month %s (its bill)", month);
     snprintf(scope, sizeof scope, sc ? "tag %s" : "the whole run (%s)",
-             sc ? sc : fs_row_text(st, 1));
+             sc ? sc : month ? "scenario" : fs_row_text(st, 1));
     return fs_rlines_add(&b->r->brief.risks, err, "Budget exceeded: run %s, "
-                         "%s: %s a month (730-hour run rate) against a "
+                         "%s: %s %s against a "
                          "budget of %s, over by %s (%.1f%%).", b->run, scope,
                          fs_report_money(fs_row_double(st, 3), 0, s, sizeof s),
+                         when,
                          fs_report_money(lim, 0, l, sizeof l),
                          fs_report_money(over, 0, o, sizeof o),
                          100 * over / lim) ? -1 : 0;

@@ -22,7 +22,8 @@
 
 typedef struct roi_opts {
     const char *db, *run, *pool, *term, *upfront, *format, *lookback;
-    const char *discount_rate, *discount;
+    const char *discount_rate, *discount, *owned;
+    fs_purchase_terms owned_terms;   /* --owned's, read by the option */
     int plan, all;
     int fmt;
     int term_months, upfront_kind;     /* 0 none, 1 partial, 2 all */
@@ -57,6 +58,11 @@ static int check_opts(roi_opts *o)
                               "option and the savings plan: drop %s",
                               o->term ? "--term" : o->upfront ? "--upfront"
                               : "--savings-plan");
+    if (o->owned && (o->all || o->plan || o->term || o->lookback))
+        return fs_usage_error("roi", "--owned answers buy versus rent: "
+                              "drop %s", o->all ? "--all" : o->plan
+                              ? "--savings-plan" : o->term ? "--term"
+                              : "--lookback");
     if (!o->term)
         o->term = "1y";
     if (!o->upfront)
@@ -85,6 +91,9 @@ static int check_opts(roi_opts *o)
                                   "between 0 and 1 (0.37 or 37%%)",
                                   o->discount);
     }
+    if (o->owned && fs_roi_owned_terms(o->owned, &o->owned_terms, why,
+                                       sizeof why))
+        return fs_usage_error("roi", "%s", why);
     o->lookback_s = -1;
     if (o->lookback && fs_parse_duration(o->lookback, &o->lookback_s, why,
                                          sizeof why))
@@ -142,6 +151,12 @@ const fs_option fs_options_roi[] = {
     OPT_STRING(0, "lookback", roi_opts, lookback, "D",
                "size against the last D of the run (default: all of it; "
                "under 1h or longer than the run: usage error)"),
+    OPT_STRING(0, "owned", roi_opts, owned, "KEY=V,...",
+               "buy versus rent: each pool as owned servers on these terms "
+               "(an owned pool's keys: server_price=, energy_price= "
+               "required; depreciation_years, maintenance, colocation, "
+               "pue, host_share), its month at the run's utilization, the "
+               "break-even utilization and months"),
     OPT__FORMAT(roi_opts, format),
     OPT_END(),
 };
@@ -174,6 +189,10 @@ static int roi_all(fs_store *s, const roi_opts *o, fs_error *err)
                               "(%s): give at most %s", o->lookback, run, h,
                               h);
     }
+    if (o->owned)
+        return fs_roi_print_owned(stdout, o->fmt, s, run, o->pool,
+                                  &o->owned_terms, err) ? FS_EXIT_FAIL
+                                                        : FS_EXIT_OK;
     fs_roi_query q = o->q;
     q.pool = o->pool;
     q.term_months = o->term_months;

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include "sim/app/roi_run.h"
+#include "sim/app/roi_owned.h"
 
 enum { FS_ROI_TABLE, FS_ROI_CSV, FS_ROI_JSON, FS_ROI_MARKDOWN };
 
@@ -26,5 +27,12 @@ void fs_roi_buys(int plan, double commitment, long count, char *buf,
 int fs_roi_print_options(FILE *out, int format, fs_store *s, long run,
                          const fs_roi_query *base, size_t *npools,
                          fs_error *err);
+
+/* roi --owned: buy versus rent for each pool of run (or pool) on terms
+ * t, in format (0 table, 1 csv, 2 json, 3 markdown; roi_owned_out.c).
+ * 0, or -1 with err. */
+int fs_roi_print_owned(FILE *out, int format, fs_store *s, long run,
+                       const char *pool, const fs_purchase_terms *t,
+                       fs_error *err);
 
 #endif

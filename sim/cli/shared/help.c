@@ -84,7 +84,10 @@ static const char run_help[] =
 "summary lists the lines under the bill with their total.  Budgets, $ per\n"
 "730-hour month of run rate: --budget USD, budget = and budgets =\n"
 "TAG:VALUE=AMOUNT/month in [scenario]; a run over one prints a Markdown\n"
-"table (tag, budget, run rate, overrun) and exits 3 (doc/money.md).\n";
+"table (tag, budget, run rate, overrun) and exits 3 (doc/money.md).\n"
+"AMOUNT/calendar-month instead (budget =, budgets =) limits each calendar\n"
+"month's own bill (28 to 31 days of hours), one budget row a month; a\n"
+"month over it exits 3, the Markdown naming the month.\n";
 
 static const char sweep_help[] =
 "Runs SCENARIO once per point of a grid: the cartesian product of the\n"
@@ -505,7 +508,18 @@ static const char roi_help[] =
 "term), estimated_reservation_utilization (reserved hours used), npv_usd\n"
 "(the term's monthly savings, month m discounted by (1 + R)^(m/12)),\n"
 "daily_average_count and daily_average_cost_usd; json gives one object per\n"
-"pool, with cash_flow: [{month, usd, amortized_usd}].\n";
+"pool, with cash_flow: [{month, usd, amortized_usd}].\n"
+"\n"
+"Buy versus rent (--owned server_price=250000,energy_price=0.12[,...]:\n"
+"an owned pool's keys, with their defaults): each pool as owned servers\n"
+"(its mean instances, rounded up) at the run's utilization, its 730-hour\n"
+"month by the owned option's own arithmetic (capex_usd, power_usd,\n"
+"colocation_usd, maintenance_usd, each to the cent, owned_usd their sum)\n"
+"against rent_usd (the pool's bill as a run rate), saving_usd,\n"
+"break_even_utilization (owned = the busy hours on demand; empty or\n"
+"\"never\" above 100%) and break_even_months (the servers' price over rent\n"
+"less power, colocation and maintenance).  Not with --all, --term,\n"
+"--savings-plan or --lookback.\n";
 
 /* `fleetsim help plot`: the charts listed from their table (plots/plot.c),
  * so that a chart added there is in the help with no second list. */

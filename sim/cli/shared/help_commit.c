@@ -79,7 +79,18 @@ const char fs_commit_help[] =
 "of the runs' totals; all_on_demand; roi_per_pool_sum (each pool's\n"
 "cheapest roi option, sized on each run alone); saving_vs_on_demand,\n"
 "saving_vs_roi; unused_share_p90 and _max; with --risk, the bound, the\n"
-"quantile and the unused share there.  Bad input (no RUN, an unknown run,\n"
+"quantile and the unused share there.\n"
+"\n"
+"Capacity blocks: for each pool a training workload's jobs ran on (on\n"
+"demand or spot), the AWS capacity block for its instances over the\n"
+"jobs' window (first start to last end), its length rounded up as AWS\n"
+"sells them (whole days 1-14, then 7-day steps to 182), at the catalog's\n"
+"published block rate (capacity_blocks.csv), beside the busy hours on\n"
+"demand and what the run paid over the window: rows of kind\n"
+"capacity-block (recommended: cheaper than paid) or capacity-block-dearer,\n"
+"cost lines capacity_blocks_usd, _on_demand_usd, _saving_usd, _paid_usd,\n"
+"_saving_vs_paid_usd, a table under table and markdown, capacity_blocks\n"
+"in json, and a One-Time Purchase row per recommended block in focus.  Bad input (no RUN, an unknown run,\n"
 "a malformed --risk or --format): one message, exit status 1.\n";
 
 const char fs_forecast_help[] =
