@@ -81,7 +81,11 @@ static const char run_help[] =
 "checkpoint_retention (730h) at the provider's published object-storage\n"
 "$/GB-month, each restore moving it across checkpoint_transfer = zone|\n"
 "region|internet at the published $/GB (models/catalog/storage.csv); the\n"
-"summary lists the lines under the bill with their total.  Budgets, $ per\n"
+"summary lists the lines under the bill with their total.  An llm(...)\n"
+"workload with weights_from = same-region|other-zone|other-region|internet\n"
+"has its weights priced the same way: kept for the horizon (model-storage)\n"
+"and pulled on every cold start (weights-transfer; same-region is free).\n"
+"Budgets, $ per\n"
 "730-hour month of run rate: --budget USD, budget = and budgets =\n"
 "TAG:VALUE=AMOUNT/month in [scenario]; a run over one prints a Markdown\n"
 "table (tag, budget, run rate, overrun) and exits 3 (doc/money.md).\n";
