@@ -8,10 +8,7 @@
 #include "sim/fleet/pool/weights.h"
 #include "sim/fleet/pool/coldstart.h"
 #include "sim/fleet/serve/dispatch.h"
-#include "sim/base/tags.h"
 
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 static void on_loaded(void *ctx, fs_capacity *cap, int inst)
@@ -55,22 +52,13 @@ static int add_row(const fs_weights_run *r, const fs_servers *p,
                    long count, double quantity, double price,
                    fs_results *out, fs_error *err)
 {
-    fs_extra_row *row = fs_results_add_extra(out);
-    if (!row)
+    fs_extra_line l = {
+        r->cal->label[m], p->conf->name, w->conf->name, transfer,
+        "model-storage", "weights-transfer", count, quantity, price,
+        p->conf->tags, w->conf->tags,
+    };
+    if (fs_results_add_extra_line(out, &l))
         return fs_error_set(err, "out of memory");
-    snprintf(row->month, sizeof row->month, "%s", r->cal->label[m]);
-    snprintf(row->pool, sizeof row->pool, "%s", p->conf->name);
-    snprintf(row->workload, sizeof row->workload, "%s", w->conf->name);
-    snprintf(row->category, sizeof row->category, "%s",
-             transfer ? "Networking" : "Storage");
-    snprintf(row->item, sizeof row->item, "%s",
-             transfer ? "weights-transfer" : "model-storage");
-    snprintf(row->unit, sizeof row->unit, "%s", transfer ? "GB" : "GB-Month");
-    row->count = count;
-    row->quantity = quantity;
-    row->unit_price_usd = price;
-    row->cost_usd = round(quantity * price * 100) / 100;
-    fs_tags_json(p->conf->tags, w->conf->tags, row->tags, sizeof row->tags);
     return 0;
 }
 
