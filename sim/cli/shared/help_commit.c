@@ -80,7 +80,9 @@ const char fs_commit_help[] =
 "cheapest roi option, sized on each run alone); saving_vs_on_demand,\n"
 "saving_vs_roi; unused_share_p90 and _max; with --risk, the bound, the\n"
 "quantile and the unused share there.  Bad input (no RUN, an unknown run,\n"
-"a malformed --risk or --format): one message, exit status 1.\n";
+"a malformed --risk or --format): one message, exit status 1.\n"
+"A worked case, run, forecast and commit --horizon 3y of an LLM fleet\n"
+"growing 5% a month, with owned versus reserved: doc/worked-case.md.\n";
 
 const char fs_forecast_help[] =
 "usage: fleetsim forecast RUN... [--db FILE] [--months N] [--level L]\n"
