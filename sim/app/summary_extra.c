@@ -1,5 +1,6 @@
 /* summary_extra.c -- the run summary's costs beside the GPU hour (a
- * training workload's checkpoints stored and restored: cost_extra) and
+ * training workload's checkpoints stored and restored, an llm
+ * workload's weights stored and pulled on cold starts: cost_extra) and
  * its budgets (budget), under the bill.
  *
  * The lines add up: storage and transfer, then the GPU bill above, then
@@ -31,8 +32,8 @@ static void print_extras(FILE *out, const fs_results *r)
 {
     char money[64];
     double extra = 0, gpu = 0;
-    fprintf(out, "\n  costs beside the GPU hour (checkpoints: count "
-            "written or restored)\n");
+    fprintf(out, "\n  costs beside the GPU hour (count: checkpoints "
+            "written or restored, model copies stored, cold starts)\n");
     fprintf(out, "  %-8s  %-14s  %-14s  %-20s  %6s  %21s  %-16s  %12s\n",
             "month", "pool", "workload", "item", "count", "quantity",
             "price", "cost");

@@ -237,9 +237,16 @@ static const fs_key_doc workload_keys[] = {
      "training: where a restart restores its checkpoint from; each restore "
      "moves checkpoint_size GB at the provider's price for that move"},
     {"storage_price", "$ per GB-month", "the catalog's (storage.csv)",
-     "training: object-storage price of the checkpoints"},
+     "object-storage price of a training workload's checkpoints, or of an "
+     "llm workload's weights (with weights_from)"},
     {"transfer_price", "$ per GB", "the catalog's (storage.csv)",
-     "training: price of a GB a restore moves"},
+     "price of a GB a restore moves, or a cold start pulls (weights_from)"},
+    {"weights_from", "none|same-region|other-zone|other-region|internet",
+     "none (not priced)",
+     "llm: where a launching replica pulls its weights from; the weights "
+     "stored (GB x GB-months of the horizon) and every cold start's pull "
+     "(GB x cold starts, same-region free) become the model-storage and "
+     "weights-transfer lines at the pool's provider's storage.csv prices"},
     {"window", "window name", "its pools' schedule",
      "batch: the window its items wait for; its pools must have schedule = "
      "this window"},

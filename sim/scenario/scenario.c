@@ -256,7 +256,8 @@ static int parse_arrivals_service(fs_reader *rd, fs_scenario *sc,
     if (fs_scenario_parse_llm(rd, sc, w, e) ||
         fs_scenario_llm_engine(rd, sc, w, e) ||
         fs_scenario_parse_prefix(rd, w) || fs_scenario_parse_spec(rd, sc, w) ||
-        fs_scenario_parse_adapters(rd, w))
+        fs_scenario_parse_adapters(rd, w) ||
+        fs_scenario_parse_weights(rd, sc, w))
         return -1;
     return 0;
 }

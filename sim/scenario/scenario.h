@@ -178,6 +178,20 @@ typedef struct fs_adapter_conf {
     const fs_config_entry *max_entry;   /* max_adapters, or NULL */
 } fs_adapter_conf;
 
+/* An llm workload's weights in object storage (scenario_storage.c; the
+ * fleet's sim/fleet/pool/weights.c): where each cold start pulls them from
+ * (FS_WEIGHTS_*; FS_WEIGHTS_NONE: not priced, no line), and per pool of
+ * the workload's list its provider's object-storage $ per GB-month and
+ * the $ per GB of that pull (or storage_price/transfer_price). */
+enum { FS_WEIGHTS_NONE, FS_WEIGHTS_SAME_REGION, FS_WEIGHTS_OTHER_ZONE,
+       FS_WEIGHTS_OTHER_REGION, FS_WEIGHTS_INTERNET, FS_WEIGHTS_N };
+extern const char *const fs_weights_from_names[FS_WEIGHTS_N + 1];
+typedef struct fs_weights_conf {
+    int from;
+    double storage_usd_gb_month[FS_MAX_POOLS_PER_WORKLOAD];
+    double transfer_usd_gb[FS_MAX_POOLS_PER_WORKLOAD];
+} fs_weights_conf;
+
 typedef struct fs_workload_conf {
     fs_workload_kind kind;
     fs_training_conf training;    /* kind = training only */
@@ -215,6 +229,7 @@ typedef struct fs_workload_conf {
                                      mean turns of a session; 0: none */
     double session_think_s;       /* mean think time between turns */
     fs_adapter_conf adapters;     /* llm: LoRA adapters; n = 0: none */
+    fs_weights_conf weights;      /* llm: its weights stored and pulled */
     long replicas;                /* llm: replicas = N of a pool shared by
                                      several models that host its model;
                                      0: by demand (llm_placement.c) */

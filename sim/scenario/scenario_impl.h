@@ -75,6 +75,10 @@ int fs_scenario_parse_budgets(fs_reader *rd, fs_scenario *sc);
  * and transfer, and each of its pools' storage and transfer prices. */
 int fs_scenario_training_storage(fs_reader *rd, fs_scenario *sc,
                                  fs_workload_conf *w);
+/* The same file: an llm workload's weights_from and each of its pools'
+ * storage and transfer prices for its weights. */
+int fs_scenario_parse_weights(fs_reader *rd, fs_scenario *sc,
+                              fs_workload_conf *w);
 /* A pool serves workloads of one kind (inference or training) only. */
 int fs_scenario_check_pool_kinds(fs_reader *rd, const fs_scenario *sc,
                                  const fs_workload_conf *w);

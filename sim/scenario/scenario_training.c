@@ -26,8 +26,9 @@ static const char *const inference_only[] = {
 static const char *const training_only[] = {
     "jobs", "checkpoint_interval", "checkpoint_cost", "restore_cost",
     "span_instances", "fallback_after", "checkpoint_size",
-    "checkpoint_retention", "checkpoint_transfer", "storage_price",
-    "transfer_price", NULL,   /* model: llm's too */
+    "checkpoint_retention", "checkpoint_transfer",
+    NULL,   /* model: llm's too; storage_price, transfer_price: the weights'
+               of an llm (scenario_storage.c) */
 };
 
 int fs_scenario_refuse_keys(fs_reader *rd, int training)

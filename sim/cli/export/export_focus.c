@@ -274,10 +274,34 @@ static const char *extra_service(const char *provider, int transfer)
     return transfer ? "Data transfer" : "Object storage";
 }
 
+/* What each cost_extra item is a line of, for its resource id and its
+ * description: the data it prices and what its count counts. */
+static const struct extra_item {
+    const char *item, *data, *one, *many;
+} extra_items[] = {
+    {"checkpoint-storage", "checkpoints", "checkpoint kept",
+     "checkpoints kept"},
+    {"checkpoint-transfer", "checkpoints", "checkpoint restored",
+     "checkpoints restored"},
+    {"model-storage", "weights", "copy of the model's weights kept",
+     "copies of the model's weights kept"},
+    {"weights-transfer", "weights", "cold start pulling the weights",
+     "cold starts pulling the weights"},
+};
+
+static const struct extra_item *extra_item_of(const char *item)
+{
+    for (size_t i = 0; i < sizeof extra_items / sizeof extra_items[0]; i++)
+        if (!strcmp(extra_items[i].item, item))
+            return &extra_items[i];
+    return &extra_items[0];
+}
+
 /* The cells of a cost_extra row: ids, periods, provider, SKU. */
 static void fill_extra(const fs_export_run *r, const fs_export_extra *x,
                        int transfer, cells *c)
 {
+    const struct extra_item *it = extra_item_of(x->item);
     fs_export_pool p = {0};
     snprintf(p.instance_type, sizeof p.instance_type, "%s", x->instance_type);
     provider_of(&p, c);
@@ -289,8 +313,8 @@ static void fill_extra(const fs_export_run *r, const fs_export_extra *x,
     stamp_at(r->start + (time_t)llround(x->t1), c->cend, sizeof c->cend);
     snprintf(c->run_id, sizeof c->run_id, "%ld", r->id);
     snprintf(c->resource, sizeof c->resource,
-             "fleetsim/run/%ld/pool/%s/workload/%s/checkpoints", r->id,
-             x->pool, x->workload);
+             "fleetsim/run/%ld/pool/%s/workload/%s/%s", r->id,
+             x->pool, x->workload, it->data);
     const char *colon = strchr(x->instance_type, ':');
     snprintf(c->sku, sizeof c->sku, "%.*s:%s",
              colon ? (int)(colon - x->instance_type) : 8,
@@ -299,9 +323,8 @@ static void fill_extra(const fs_export_run *r, const fs_export_extra *x,
     snprintf(c->sku_details, sizeof c->sku_details, "{\"x_Item\":\"%s\"}",
              x->item);
     snprintf(c->desc, sizeof c->desc, "%s of workload %s on pool %s: %ld "
-             "checkpoint%s", x->item, x->workload, x->pool, x->count,
-             transfer ? (x->count == 1 ? " restored" : "s restored")
-                      : (x->count == 1 ? " kept" : "s kept"));
+             "%s", x->item, x->workload, x->pool, x->count,
+             x->count == 1 ? it->one : it->many);
     snprintf(c->tags, sizeof c->tags, "%s", x->tags[0] ? x->tags : "{}");
 }
 

@@ -123,13 +123,15 @@ int fs_report_gather_extra(fs_store *s, const long *ids, size_t n,
     }
     if (t->ncells > 0) {
         t->title = "Costs beside the GPU hour";
-        t->intro = "What each run's training checkpoints add to the GPU "
-                   "bill: stored (GB-months at the provider's published "
-                   "object-storage price) and restored across zones, "
-                   "regions or clouds (GB at its published transfer "
-                   "price), per workload, pool and month, with the count "
-                   "of checkpoints written or restored; they add up with "
-                   "the bill to the total.";
+        t->intro = "What each run's training checkpoints and LLM weights "
+                   "add to the GPU bill: stored (GB-months at the "
+                   "provider's published object-storage price), "
+                   "checkpoints restored and weights pulled on every cold "
+                   "start across zones, regions or clouds (GB at its "
+                   "published transfer price), per workload, pool and "
+                   "month, with the count of checkpoints written or "
+                   "restored, model copies stored or cold starts; they add "
+                   "up with the bill to the total.";
     }
     return 0;
 }

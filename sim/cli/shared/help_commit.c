@@ -90,8 +90,11 @@ const char fs_commit_help[] =
 "capacity-block (recommended: cheaper than paid) or capacity-block-dearer,\n"
 "cost lines capacity_blocks_usd, _on_demand_usd, _saving_usd, _paid_usd,\n"
 "_saving_vs_paid_usd, a table under table and markdown, capacity_blocks\n"
-"in json, and a One-Time Purchase row per recommended block in focus.  Bad input (no RUN, an unknown run,\n"
-"a malformed --risk or --format): one message, exit status 1.\n";
+"in json, and a One-Time Purchase row per recommended block in focus.\n"
+"Bad input (no RUN, an unknown run, a malformed --risk or --format): one\n"
+"message, exit status 1.\n"
+"A worked case, run, forecast and commit --horizon 3y of an LLM fleet\n"
+"growing 5% a month, with owned versus reserved: doc/worked-case.md.\n";
 
 const char fs_forecast_help[] =
 "usage: fleetsim forecast RUN... [--db FILE] [--months N] [--level L]\n"

@@ -87,21 +87,23 @@ static void instance_up(fs_capacity *cap, int idx)
     notify(cap, FS_CAPACITY_UP, idx);
 }
 
-/* The load of a launched instance provisioning until t: from the end of
- * its provisioning, at most load_delay; counted once it has begun. */
-static void count_load(fs_capacity *cap, const fs_instance *in, double t)
+/* The load of launched instance idx, provisioning until t: from the end
+ * of its provisioning, at most load_delay; counted once it has begun, and
+ * told (LOADED: what each cold start pulls is priced by a subscriber). */
+static void count_load(fs_capacity *cap, int idx, double t)
 {
-    double spent = t - (in->launched + cap->provision_delay);
+    double spent = t - (cap->inst[idx].launched + cap->provision_delay);
     if (cap->load_delay <= 0 || !(spent > 0))
         return;
     cap->cold_starts++;
     cap->load_s += spent < cap->load_delay ? spent : cap->load_delay;
+    notify(cap, FS_CAPACITY_LOADED, idx);
 }
 
 static void on_ready(fs_engine *e, void *obj, long arg)
 {
     fs_capacity *cap = obj;
-    count_load(cap, &cap->inst[arg], fs_engine_now(e));
+    count_load(cap, (int)arg, fs_engine_now(e));
     instance_up(cap, (int)arg);
 }
 
@@ -109,7 +111,7 @@ void fs_capacity_count_loading(fs_capacity *cap, double t)
 {
     for (int i = 0; i < cap->max; i++)
         if (cap->inst[i].state == FS_INSTANCE_PROVISIONING)
-            count_load(cap, &cap->inst[i], t);
+            count_load(cap, i, t);
 }
 
 /* Takes the lowest free slot and launches an instance in it: up at once
@@ -174,7 +176,7 @@ static void instance_terminate(fs_capacity *cap, int idx)
     assert(in->state != FS_INSTANCE_FREE && in->holds == 0);
     if (in->state == FS_INSTANCE_PROVISIONING) {
         fs_engine_cancel(cap->engine, in->ready);
-        count_load(cap, in, fs_capacity_now(cap));
+        count_load(cap, idx, fs_capacity_now(cap));
     } else
         cap->up--;
     if (in->state == FS_INSTANCE_DRAINING)

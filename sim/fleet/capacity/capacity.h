@@ -41,13 +41,16 @@ typedef enum fs_instance_state {
 
 /* What subscribers hear.  NOTICE: the instance takes no new work (drain or
  * spot notice); DOWN: it is terminated; INTERRUPTED: it is taken away,
- * held work and all (spot). */
+ * held work and all (spot); LOADED: a launched instance's cold start is
+ * counted (cold_starts), once, when its load ends, or it goes, or at the
+ * horizon, whichever comes first, while it is still provisioning. */
 typedef enum fs_capacity_event {
     FS_CAPACITY_PROVISIONING,
     FS_CAPACITY_UP,
     FS_CAPACITY_NOTICE,
     FS_CAPACITY_DOWN,
     FS_CAPACITY_INTERRUPTED,
+    FS_CAPACITY_LOADED,
     FS_CAPACITY_NEVENTS
 } fs_capacity_event;
 

@@ -15,6 +15,11 @@
 
 #include <math.h>
 
+double fs_coldstart_bytes(const fs_workload *w, int k, const fs_servers *p)
+{
+    return w->perf[k].weight_bytes * p->per_instance;
+}
+
 /* One LLM workload's load on the pool's instances (its k-th pool). */
 static double workload_load(const fs_workload *w, int k,
                             const fs_servers *p)
@@ -24,7 +29,7 @@ static double workload_load(const fs_workload *w, int k,
     const fs_llm_engine *e = fs_llm_engines_find(perf->cfg.engines,
                                                  perf->cfg.engine,
                                                  c->gpu.generation);
-    double bytes = perf->weight_bytes * p->per_instance;
+    double bytes = fs_coldstart_bytes(w, k, p);
     double bytes_per_s = c->load_gbps_gpu * 1e9 / 8 *
                          (double)c->gpus_per_instance;
     return bytes / bytes_per_s + (e ? e->startup_s : 0);

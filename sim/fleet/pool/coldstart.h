@@ -16,4 +16,9 @@
  * longest over the pool's LLM workloads.  0 for a pool serving none. */
 double fs_coldstart_seconds(const fs_servers *servers);
 
+/* The bytes one launched instance of pool p pulls for workload w (its
+ * k-th pool): a replica's weights times the replicas an instance holds.
+ * What the load is timed by, and what weights.c prices a cold start at. */
+double fs_coldstart_bytes(const fs_workload *w, int k, const fs_servers *p);
+
 #endif

@@ -113,6 +113,29 @@ static void coldstart_finish(fs_pool *p)
     fs_capacity_count_loading(&p->cap, p->sim->cal.horizon_s);
 }
 
+/* The model weights' storage and every cold start's pull (weights.h):
+ * after coldstart, whose finish counts the loads still under way. */
+static int weights_init(fs_pool *p)
+{
+    return fs_weights_init(&p->weights, &p->sim->cal, p->conf);
+}
+
+static void *weights_ctx(fs_pool *p)
+{
+    return &p->weights;
+}
+
+static void weights_finish(fs_pool *p)
+{
+    if (fs_weights_rows(&p->weights, &p->servers, p->sim->out, p->sim->err))
+        fs_sim_fail(p->sim);
+}
+
+static void weights_free(fs_pool *p)
+{
+    fs_weights_free(&p->weights);
+}
+
 static int servers_init(fs_pool *p)
 {
     return fs_servers_init(&p->servers, p->sim, p->conf, &p->cap, &p->usage,
@@ -272,6 +295,8 @@ static const pool_part parts[] = {
     {"capacity", capacity_init, NULL, NULL, capacity_start, NULL,
      capacity_free},
     {"coldstart", NULL, NULL, NULL, coldstart_start, coldstart_finish, NULL},
+    {"weights", weights_init, &fs_weights_listener, weights_ctx, NULL,
+     weights_finish, weights_free},
     {"servers", servers_init, &fs_dispatch_listener, servers_ctx, NULL,
      servers_finish, servers_free},
     {"usage", usage_init, &fs_usage_listener, usage_ctx, NULL, usage_finish,

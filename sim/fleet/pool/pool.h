@@ -12,6 +12,7 @@
  *   autoscaler  resizes the pool                       (autoscale.h)
  *   spot        interrupts, replaces, falls back       (spot.h)
  *   coldstart   a launched LLM replica's load          (coldstart.h)
+ *   weights     its weights stored and pulled, priced  (weights.h)
  *   meter       what it costs, month by month          (models/purchase/billing.h)
  *
  * Each concern knows only those below it; they meet here, each one entry
@@ -29,6 +30,7 @@
 #include "sim/fleet/pool/window.h"
 #include "sim/fleet/pool/block.h"
 #include "sim/fleet/pool/spot.h"
+#include "sim/fleet/pool/weights.h"
 #include "sim/fleet/run/sim.h"
 #include "sim/fleet/serve/usage.h"
 #include "models/purchase/billing.h"
@@ -47,6 +49,7 @@ typedef struct fs_pool {
     fs_meter unused;        /* a commitment's unused part (savings plan) */
     fs_meter after_term;    /* its instances after a commitment's term, at
                                the on-demand rate (purchase.h) */
+    fs_weights_run weights; /* its llm weights' storage and pulls */
     fs_meter lines[FS_PURCHASE_LINES];  /* the option's own cost lines
                                            (an owned pool's power, ...) */
     void *purchase_state;   /* the purchase option's, or NULL */

@@ -9,10 +9,12 @@
 #include "sim/fleet/run/results.h"
 #include "sim/base/vec.h"
 #include "sim/base/histogram.h"
+#include "sim/base/tags.h"
 
 #include <math.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +118,28 @@ DEFINE_ADD(fs_results_add_alloc, fs_alloc_row, allocs, nallocs, allocs_cap)
 DEFINE_ADD(fs_results_add_interrupt, fs_interrupt_row, interrupts,
            ninterrupts, interrupts_cap)
 DEFINE_ADD(fs_results_add_extra, fs_extra_row, extras, nextras, extras_cap)
+int fs_results_add_extra_line(fs_results *r, const fs_extra_line *l)
+{
+    fs_extra_row *row = fs_results_add_extra(r);
+    if (!row)
+        return -1;
+    snprintf(row->month, sizeof row->month, "%s", l->month);
+    snprintf(row->pool, sizeof row->pool, "%s", l->pool);
+    snprintf(row->workload, sizeof row->workload, "%s", l->workload);
+    snprintf(row->category, sizeof row->category, "%s",
+             l->transfer ? "Networking" : "Storage");
+    snprintf(row->item, sizeof row->item, "%s",
+             l->transfer ? l->transfer_item : l->storage_item);
+    snprintf(row->unit, sizeof row->unit, "%s",
+             l->transfer ? "GB" : "GB-Month");
+    row->count = l->count;
+    row->quantity = l->quantity;
+    row->unit_price_usd = l->unit_price_usd;
+    row->cost_usd = round(l->quantity * l->unit_price_usd * 100) / 100;
+    fs_tags_json(l->pool_tags, l->workload_tags, row->tags, sizeof row->tags);
+    return 0;
+}
+
 DEFINE_ADD(fs_results_add_budget, fs_budget_row, budgets, nbudgets,
            budgets_cap)
 DEFINE_ADD(fs_results_add_adapter, fs_adapter_row, adapters, nadapters,

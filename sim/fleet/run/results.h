@@ -300,6 +300,20 @@ fs_job_row *fs_results_add_job(fs_results *r);
 fs_alloc_row *fs_results_add_alloc(fs_results *r);
 fs_interrupt_row *fs_results_add_interrupt(fs_results *r);
 fs_extra_row *fs_results_add_extra(fs_results *r);
+/* A cost_extra line (checkpoints: training_storage.c; an llm's weights:
+ * sim/fleet/pool/weights.c) as one row: transfer picks Networking, GB
+ * and transfer_item, else Storage, GB-Month and storage_item; its cost is
+ * quantity x price rounded to the cent, its tags the pool's and the
+ * workload's.  -1 when out of memory. */
+typedef struct fs_extra_line {
+    const char *month, *pool, *workload;
+    int transfer;
+    const char *storage_item, *transfer_item;
+    long count;
+    double quantity, unit_price_usd;
+    const char *pool_tags, *workload_tags;
+} fs_extra_line;
+int fs_results_add_extra_line(fs_results *r, const fs_extra_line *l);
 fs_budget_row *fs_results_add_budget(fs_results *r);
 fs_adapter_row *fs_results_add_adapter(fs_results *r);
 

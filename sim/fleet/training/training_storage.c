@@ -16,10 +16,6 @@
  * notice forces included.  Each row's cost is quantity x price rounded to
  * the cent, so a bill's lines are size x count x price to the cent. */
 #include "sim/fleet/training/training_impl.h"
-#include "sim/base/tags.h"
-
-#include <math.h>
-#include <stdio.h>
 
 void fs_train_count(fs_train_job *j, double *per_pool_month)
 {
@@ -37,23 +33,15 @@ static int add_row(fs_training *t, const fs_trainer *w, int k, size_t m,
     double per = transfer ? c->checkpoint_gb
                           : c->checkpoint_gb * c->checkpoint_retention /
                                 (730 * 3600.0);
-    fs_extra_row *row = fs_results_add_extra(t->sim->out);
-    if (!row)
+    fs_extra_line l = {
+        t->sim->cal.label[m], p->name, w->conf->name, transfer,
+        "checkpoint-storage", "checkpoint-transfer", (long)count,
+        count * per, transfer ? c->transfer_usd_gb[k]
+                              : c->storage_usd_gb_month[k],
+        p->tags, w->conf->tags,
+    };
+    if (fs_results_add_extra_line(t->sim->out, &l))
         return fs_error_set(t->sim->err, "out of memory");
-    snprintf(row->month, sizeof row->month, "%s", t->sim->cal.label[m]);
-    snprintf(row->pool, sizeof row->pool, "%s", p->name);
-    snprintf(row->workload, sizeof row->workload, "%s", w->conf->name);
-    snprintf(row->category, sizeof row->category, "%s",
-             transfer ? "Networking" : "Storage");
-    snprintf(row->item, sizeof row->item, "%s",
-             transfer ? "checkpoint-transfer" : "checkpoint-storage");
-    snprintf(row->unit, sizeof row->unit, "%s", transfer ? "GB" : "GB-Month");
-    row->count = (long)count;
-    row->quantity = count * per;
-    row->unit_price_usd = transfer ? c->transfer_usd_gb[k]
-                                   : c->storage_usd_gb_month[k];
-    row->cost_usd = round(row->quantity * row->unit_price_usd * 100) / 100;
-    fs_tags_json(p->tags, w->conf->tags, row->tags, sizeof row->tags);
     return 0;
 }
 
