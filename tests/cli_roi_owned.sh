@@ -8,10 +8,11 @@
 #   capex       250000 / (5 x 8760) x 730                = $4,166.67
 #   colocation  8 x 700 W x 1.82 = 10.192 kW x $150      = $1,528.80
 #   maintenance 0.08 x 250000 x 730 / 8760               = $1,666.67
-#   power       8 x 730 GPU-h x (105 + 0.1 (700 - 105)) W x 1.82 x 1.56
-#               / 1000 x $0.12                           = $327.31
-#               (idle: gpus.csv's, else 15% of TDP, doc/energy.md)
-# each part to the cent, the total their sum ($7,689.45), as the bill's
+#   power       8 x 730 GPU-h x (73 + 0.1 (700 - 73)) W x 1.82 x 1.56
+#               / 1000 x $0.12                           = $270.00
+#               (idle: gpus.csv's measured 73 W, else 15% of TDP,
+#               doc/energy.md)
+# each part to the cent, the total their sum ($7,632.14), as the bill's
 # rows are;
 # the parts add up to the total; rent = the run's bill (730 h x $55.04 =
 # $40,179.20); break-even utilization u where the owned month equals 730
@@ -44,7 +45,7 @@ tdp=$(awk -F, 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } $1 == "H100
 expect_eq "$tdp" "700" "the H100's TDP"
 # no measured idle in gpus.csv: 15% of TDP (doc/energy.md)
 [ -n "$idle" ] || idle=$(awk -v t="$tdp" 'BEGIN { print 0.15 * t }')
-expect_eq "$idle" "105" "the H100's idle power: 15% of 700 W"
+expect_eq "$idle" "73" "the H100's idle power: gpus.csv's measured 73 W"
 hand=$(awk -v i="$idle" 'BEGIN {
     capex = 250000 / (5 * 8760) * 730; colo = 8 * 700 * 1.82 / 1000 * 150
     maint = 0.08 * 250000 * 730 / 8760
@@ -58,7 +59,7 @@ hand=$(awk -v i="$idle" 'BEGIN {
 expect_exit 0 "roi --owned csv" -- "$FLEETSIM" roi --db "$DB" 1 --owned "$TERMS" --format csv
 got=$(awk -F, 'NR == 2 { print $4 "|" $5 "|" $6 "|" $7 "|" $8 "|" $9 "|" $10 "|" $11 "|" $12 "|" $13 "|" $14 }' "$TMP/out")
 expect_eq "$got" "$hand" "the owned month, rent, saving and break-evens by hand"
-expect_eq "$(echo "$hand" | cut -d'|' -f3-7)" "4166.67|327.31|1528.80|1666.67|7689.45" "capex, power, colocation, maintenance and their sum by hand"
+expect_eq "$(echo "$hand" | cut -d'|' -f3-7)" "4166.67|270.00|1528.80|1666.67|7632.14" "capex, power, colocation, maintenance and their sum by hand"
 expect_eq "$(awk -F, 'NR == 2 { printf "%.2f", $6 + $7 + $8 + $9 }' "$TMP/out")" "$(echo "$got" | cut -d'|' -f7)" "the parts add up to the total"
 expect_exit 0 "roi --owned table" -- "$FLEETSIM" roi --db "$DB" 1 --owned "$TERMS"
 expect_in "$TMP/out" "buy versus rent" "the table's heading"

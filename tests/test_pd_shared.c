@@ -93,7 +93,10 @@ static void check_one_request(int tp)
     }
     const fs_latency_row *l = &r.latency[0];
     double bytes = 2000 * perf.kv_bytes_per_token, link = bytes / (gbs * 1e9);
-    double ttft = prefill(&perf, 2000) + link;
+    /* + the step its first token is handed out late (output_lag), at the
+     * request's own time per output token */
+    double ttft = prefill(&perf, 2000) + link +
+                  perf.output_lag * l->llm.tpot_mean_s;
     printf("  tp=%d: TTFT %.6f s = prefill %.6f s + %.0f KV bytes / %.0f "
            "GB/s of NVLink (%.6f s), model %.6f s; link %g Gbps\n", tp,
            l->llm.ttft_mean_s, prefill(&perf, 2000), bytes, gbs, link, ttft,
