@@ -268,10 +268,9 @@ double fs_pf_slot_use(const fs_pf_model *m, const fs_pf_solution *sol,
 {
     const fs_pf_problem *p = m->p;
     size_t slot = m->base[run] + h;
-    if (h < p->hours[run]) {
-        int u = m->u[slot * p->noptions + o];
+    int u = m->u[slot * p->noptions + o];
+    if (h < p->hours[run] || u)   /* u: a future slot under a risk bound */
         return u ? glp_mip_col_val(m->lp, u) : 0;
-    }
     /* a future slot: the group's reserved-covered instances, given to its
      * options dearest first (amortized), as the reward does in the run's
      * hours: what leaves least unused */
