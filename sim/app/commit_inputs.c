@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/purchase/forecast.h"
 #include "models/purchase/roi.h"
 #include "sim/app/roi_run.h"
 #include "sim/store/store_query.h"
@@ -287,9 +288,29 @@ void fs_commit_inputs_free(fs_commit_inputs *in)
     memset(in, 0, sizeof *in);
 }
 
+int fs_commit_inputs_apply(fs_commit_inputs *in, const fs_commit_opts *o,
+                           fs_error *err)
+{
+    static const fs_commit_opts none = {0};
+    if (!o)
+        o = &none;
+    in->problem.risk = o->risk;
+    in->problem.risk_bound = o->risk_bound;
+    in->problem.risk_quantile = o->risk_quantile;
+    in->problem.horizon_months = o->horizon_months;
+    in->problem.discount_rate = o->discount_rate;
+    for (size_t r = 0; o->horizon_months && r < in->nruns; r++)
+        if ((double)in->hours[r] > FS_FC_MONTH_H * o->horizon_months)
+            return fs_error_set(err, "commit: --horizon of %d months is "
+                                "shorter than run %ld (%zu hours)",
+                                o->horizon_months, in->run_ids[r],
+                                in->hours[r]);
+    return 0;
+}
+
 int fs_commit_solve_ids(fs_store *s, const long *ids, size_t n,
-                        fs_commit_inputs *in, fs_pf_solution *sol,
-                        fs_error *err)
+                        const fs_commit_opts *o, fs_commit_inputs *in,
+                        fs_pf_solution *sol, fs_error *err)
 {
     memset(in, 0, sizeof *in);
     char **names = calloc(n + 1, sizeof *names);
@@ -312,6 +333,8 @@ int fs_commit_solve_ids(fs_store *s, const long *ids, size_t n,
         char why[256];
         if (!eligible)
             rc = 1;
+        else if (fs_commit_inputs_apply(in, o, err))
+            rc = -1;
         else if (fs_pf_solve(&in->problem, NULL, sol, why, sizeof why))
             rc = fs_error_set(err, "commit: %s", why);
     }

@@ -5,8 +5,11 @@
  * buys as commit's table shows them, then the expected cost in its parts
  * (reservations, savings plans and on demand add up to it), its
  * p10/p50/p90 across the runs, against all on demand and the sum of
- * roi's one-pool answers.  Left out when the runs hold no pool a
- * reservation or savings plan could cover. */
+ * roi's one-pool answers.  Only when asked for (`report --portfolio`, or
+ * one of commit's options --risk, --horizon, --discount-rate, which it
+ * passes to the same solve): a program is solved only then, once, and
+ * the portfolio-cost chart draws that solve.  Left out when the runs hold
+ * no pool a reservation or savings plan could cover. */
 #include "sim/cli/report/report.h"
 
 #include <math.h>
@@ -23,21 +26,34 @@ static const char *const head_buys[] = {
 
 static const char *const head_costs[] = {"Cost", "Amount ($)"};
 
-/* The cost lines the section shows: commit's name, the reader's label. */
+/* The cost lines the section shows: commit's name, the reader's label,
+ * and how the amount reads (NULL: money; else a printf format).  Those
+ * commit leaves out (roi's with a horizon, the bound's without one) are
+ * left out here too. */
 static const struct {
-    const char *name, *label;
+    const char *name, *label, *fmt;
 } shown[] = {
-    {"expected_total", "Expected total (mean over the runs)"},
-    {"reservations", "Reservations (upfront amortized)"},
-    {"savings_plans", "Savings plans"},
-    {"on_demand", "On demand (the rest)"},
-    {"p10", "p10 across the runs"},
-    {"p50", "p50 across the runs"},
-    {"p90", "p90 across the runs"},
-    {"all_on_demand", "All on demand"},
-    {"roi_per_pool_sum", "roi's per-pool answers, summed"},
-    {"saving_vs_on_demand", "Saving against all on demand"},
-    {"saving_vs_roi", "Saving against roi's per-pool answers"},
+    {"expected_total", "Expected total (mean over the runs)", NULL},
+    {"reservations", "Reservations (upfront amortized)", NULL},
+    {"savings_plans", "Savings plans", NULL},
+    {"on_demand", "On demand (the rest)", NULL},
+    {"p10", "p10 across the runs", NULL},
+    {"p50", "p50 across the runs", NULL},
+    {"p90", "p90 across the runs", NULL},
+    {"all_on_demand", "All on demand", NULL},
+    {"roi_per_pool_sum", "roi's per-pool answers, summed", NULL},
+    {"saving_vs_on_demand", "Saving against all on demand", NULL},
+    {"saving_vs_roi", "Saving against roi's per-pool answers", NULL},
+    {"unused_share_p90", "Unused share of the commitment, p90", "%.4f"},
+    {"risk_bound", "Risk bound (unused share)", "%.4f"},
+    {"unused_share_at_risk_quantile",
+     "Unused share at the bound's percentile", "%.4f"},
+    {"horizon_months", "Horizon (months of 730 h)", "%.0f"},
+    {"discount_rate", "Discount rate a year", "%.4f"},
+    {"npv_1y", "NPV of the 1-year commitments", NULL},
+    {"npv_3y", "NPV of the 3-year commitments", NULL},
+    {"breakeven_month_1y", "Break-even month, 1-year", "%.0f"},
+    {"breakeven_month_3y", "Break-even month, 3-year", "%.0f"},
 };
 
 /* A number as commit's table prints it ("" where it does not apply). */
@@ -74,8 +90,10 @@ static int add_costs(fs_rtable *t, const fs_commit_cost *c, size_t nc,
         for (size_t i = 0; i < nc; i++)
             if (!strcmp(c[i].name, shown[k].name) &&
                 (fs_rtable_addf(t, err, "%s", shown[k].label) ||
-                 fs_rtable_addf(t, err, "%s",
-                                fs_report_money(c[i].usd, 0, m, sizeof m))))
+                 (shown[k].fmt
+                  ? add_num(t, c[i].usd, shown[k].fmt, err)
+                  : fs_rtable_addf(t, err, "%s", fs_report_money(
+                        c[i].usd, 0, m, sizeof m)))))
                 return -1;
     return 0;
 }
@@ -98,32 +116,58 @@ static int fill(fs_report *r, const fs_commit_inputs *in,
     return rc;
 }
 
+static void setup_tables(fs_report *r, int long_view)
+{
+    fs_rtable_setup(&r->tables[8], "Commitment portfolio",
+                    "What `fleetsim commit` on these runs buys at once "
+                    "over every pool (reservations by instance type, "
+                    "savings plans in $ an hour, the pools each plan "
+                    "covers), solved as one mixed-integer program on "
+                    "the runs' hourly demand.", 11, head_buys);
+    fs_rtable_setup(&r->tables[9], "Portfolio cost", long_view
+                    ? "The portfolio's expected cost over the horizon, "
+                      "each run's demand grown by its own rate: "
+                      "reservations, savings plans and on demand add up "
+                      "to the expected total; p10, p50 and p90 across the "
+                      "runs; against all on demand; each term's NPV and "
+                      "break-even month."
+                    : "The portfolio's expected cost over the runs' hours: "
+                      "reservations, savings plans and on demand add up "
+                      "to the expected total; p10, p50 and p90 across the "
+                      "runs; against all on demand and the sum of roi's "
+                      "per-pool answers.", 2, head_costs);
+    r->tables[8].optional = 1;   /* nothing bought: the costs alone */
+}
+
 int fs_report_gather_portfolio(fs_store *s, const long *ids, size_t n,
                                fs_report *r, fs_error *err)
 {
-    fs_commit_inputs in;
-    fs_pf_solution sol;
-    fs_error quiet;
-    int rc = fs_commit_solve_ids(s, ids, n, &in, &sol, &quiet);
+    if (!r->portfolio)
+        return 0;   /* not asked for: no program solved */
+    r->pf_in = calloc(1, sizeof *r->pf_in);
+    r->pf_sol = calloc(1, sizeof *r->pf_sol);
+    if (!r->pf_in || !r->pf_sol)
+        return fs_error_set(err, "out of memory");
+    fs_error why = {0};
+    int rc = fs_commit_solve_ids(s, ids, n, r->portfolio, r->pf_in,
+                                 r->pf_sol, &why);
     if (rc == 0) {
-        fs_rtable_setup(&r->tables[8], "Commitment portfolio",
-                        "What `fleetsim commit` on these runs buys at once "
-                        "over every pool (reservations by instance type, "
-                        "savings plans in $ an hour, the pools each plan "
-                        "covers), solved as one mixed-integer program on "
-                        "the runs' hourly demand.", 11, head_buys);
-        fs_rtable_setup(&r->tables[9], "Portfolio cost",
-                        "The portfolio's expected cost over the runs' hours: "
-                        "reservations, savings plans and on demand add up "
-                        "to the expected total; p10, p50 and p90 across the "
-                        "runs; against all on demand and the sum of roi's "
-                        "per-pool answers.", 2, head_costs);
-        r->tables[8].optional = 1;   /* nothing bought: the costs alone */
-        rc = fill(r, &in, &sol, err);
-        fs_pf_solution_free(&sol);
-    } else if (rc < 0) {
-        fs_error_set(err, "%s", quiet.msg);
+        setup_tables(r, r->portfolio->horizon_months > 0);
+        return fill(r, r->pf_in, r->pf_sol, err);
     }
-    fs_commit_inputs_free(&in);
-    return rc < 0 ? -1 : 0;
+    free(r->pf_sol);   /* freed by the solve; nothing to draw */
+    r->pf_sol = NULL;
+    return rc < 0 ? fs_error_set(err, "report: %s", why.msg) : 0;
+}
+
+void fs_report_portfolio_free(fs_report *r)
+{
+    if (r->pf_sol)
+        fs_pf_solution_free(r->pf_sol);
+    if (r->pf_in)
+        fs_commit_inputs_free(r->pf_in);
+    free(r->pf_sol);
+    free(r->pf_in);
+    r->pf_sol = NULL;
+    r->pf_in = NULL;
 }
