@@ -62,6 +62,9 @@ typedef struct fs_pf_problem {
     int horizon_months;
     double discount_rate;
     const double *growth;           /* [run], or NULL */
+    const double *pool_growth;      /* [run * npools + pool]: each pool's
+                                       own rate, in place of growth[run];
+                                       NULL: growth[run] for every pool */
     size_t segments;                /* 0: FS_PF_SEGMENTS */
 } fs_pf_problem;
 

@@ -29,6 +29,9 @@ typedef struct fs_commit_inputs {
     double *on_demand_cost;           /* [run]: all on demand */
     double *growth;                   /* [run]: the rate it drew, a month
                                          (store: fs_store_run_growth) */
+    double *pool_growth;              /* [run * npools + pool]: the pool's
+                                         own growth = drawn, else the
+                                         run's (fs_store_pool_growth) */
     fs_pf_problem problem;
 } fs_commit_inputs;
 

@@ -130,6 +130,11 @@ typedef struct fs_pool_conf {
     fs_pool_role role;
     double network_gbps;          /* between instances: network_gbps = or
                                      the catalog's; NaN: unknown */
+    double growth;                /* growth = G ± S: the pool's demand over
+                                     the long view (commit --horizon,
+                                     forecast), a month; 0: the workloads' */
+    double growth_spread;
+    const fs_config_entry *growth_entry;   /* NULL when not set */
 } fs_pool_conf;
 
 typedef enum fs_workload_kind {
