@@ -89,8 +89,9 @@ typedef struct fs_report {
      * not asked for, so no section, no chart and no program solved.  Its
      * one solve, which the portfolio-cost chart draws too. */
     const fs_commit_opts *portfolio;
-    fs_commit_inputs *pf_in;
-    fs_pf_solution *pf_sol;
+    fs_commit_inputs pf_in;
+    fs_pf_solution pf_sol;
+    int pf_solved;             /* pf_sol holds the answer */
 } fs_report;
 
 /* Reads everything about runs ids[0..n) (base: the baseline's id) from s

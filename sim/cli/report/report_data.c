@@ -375,9 +375,10 @@ static int gather_charts(fs_store *s, const long *ids, long base,
         c->summary = fs_plot_chart_summary(i);
         snprintf(path, sizeof path, "%s/%s.svg", dir, c->name);
         fs_plot_request rq = {c->name, ids, r->nruns, base, NULL, 1, path,
-                              .portfolio_in = r->pf_in,
-                              .portfolio_sol = r->pf_sol,
-                              .portfolio_off = !r->pf_sol};
+                              .portfolio_in = &r->pf_in,
+                              .portfolio_sol = r->pf_solved ? &r->pf_sol
+                                                            : NULL,
+                              .portfolio_off = !r->pf_solved};
         if (fs_plot_render_request(s, &rq, &why)) {
             if (fs_plot_chart_optional(i)) {   /* left out, no note */
                 unlink(path);

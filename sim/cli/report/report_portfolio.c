@@ -144,30 +144,21 @@ int fs_report_gather_portfolio(fs_store *s, const long *ids, size_t n,
 {
     if (!r->portfolio)
         return 0;   /* not asked for: no program solved */
-    r->pf_in = calloc(1, sizeof *r->pf_in);
-    r->pf_sol = calloc(1, sizeof *r->pf_sol);
-    if (!r->pf_in || !r->pf_sol)
-        return fs_error_set(err, "out of memory");
     fs_error why = {0};
-    int rc = fs_commit_solve_ids(s, ids, n, r->portfolio, r->pf_in,
-                                 r->pf_sol, &why);
-    if (rc == 0) {
-        setup_tables(r, r->portfolio->horizon_months > 0);
-        return fill(r, r->pf_in, r->pf_sol, err);
-    }
-    free(r->pf_sol);   /* freed by the solve; nothing to draw */
-    r->pf_sol = NULL;
-    return rc < 0 ? fs_error_set(err, "report: %s", why.msg) : 0;
+    int rc = fs_commit_solve_ids(s, ids, n, r->portfolio, &r->pf_in,
+                                 &r->pf_sol, &why);
+    if (rc < 0)
+        return fs_error_set(err, "report: %s", why.msg);
+    if (rc > 0)
+        return 0;   /* nothing to commit: no section, no chart */
+    r->pf_solved = 1;
+    setup_tables(r, r->portfolio->horizon_months > 0);
+    return fill(r, &r->pf_in, &r->pf_sol, err);
 }
 
 void fs_report_portfolio_free(fs_report *r)
 {
-    if (r->pf_sol)
-        fs_pf_solution_free(r->pf_sol);
-    if (r->pf_in)
-        fs_commit_inputs_free(r->pf_in);
-    free(r->pf_sol);
-    free(r->pf_in);
-    r->pf_sol = NULL;
-    r->pf_in = NULL;
+    if (r->pf_solved)   /* a failed solve frees its own answer */
+        fs_pf_solution_free(&r->pf_sol);
+    fs_commit_inputs_free(&r->pf_in);
 }
