@@ -45,15 +45,9 @@ static int bad_input(const char *fmt, ...)
 
 const fs_option fs_options_commit[] = {
     OPT__DB_READ(commit_opts, db),
-    OPT_STRING(0, "risk", commit_opts, risk, "unused<=B@pN",
-               "at most a share B of the commitment unused in N% of runs"),
+    OPT_COMMIT_ARGS(commit_opts),
     OPT_STRING(0, "lp", commit_opts, lp, "FILE",
                "also write the model in CPLEX LP format"),
-    OPT_STRING(0, "horizon", commit_opts, horizon, "1y|3y|Nm",
-               "weigh commitments against the demand of this term, grown"),
-    OPT_STRING(0, "discount-rate", commit_opts, discount, "R",
-               "with --horizon: a year, for the NPV and the cost (default "
-               "0%)"),
     OPT__FORMAT_AND(commit_opts, format, "focus", "focus: the buys as FOCUS "
                     "1.2 Purchase rows; the others as for every command"),
     OPT_END(),

@@ -45,15 +45,9 @@ const fs_option fs_options_report[] = {
                  FS_OPTION_REQUIRED),
     OPT_BOOL(0, "portfolio", report_args, portfolio,
              "add the commitment portfolio (what `fleetsim commit` on the "
-             "runs buys) and its chart; solves its program"),
-    OPT_STRING(0, "risk", report_args, risk, "unused<=B@pN",
-               "the portfolio under commit's risk bound (implies "
-               "--portfolio)"),
-    OPT_STRING(0, "horizon", report_args, horizon, "1y|3y|Nm",
-               "the portfolio over commit's horizon, grown (implies "
-               "--portfolio)"),
-    OPT_STRING(0, "discount-rate", report_args, discount, "R",
-               "with --horizon, commit's rate a year"),
+             "runs buys) and its chart, solving its program; commit's "
+             "options below imply it"),
+    OPT_COMMIT_ARGS(report_args),
     OPT_END(),
 };
 

@@ -26,35 +26,47 @@ static const char *const head_buys[] = {
 
 static const char *const head_costs[] = {"Cost", "Amount ($)"};
 
-/* The cost lines the section shows: commit's name, the reader's label,
- * and how the amount reads (NULL: money; else a printf format).  Those
+/* The cost lines the section shows: commit's name, the reader's label
+ * (money, but for the shares, rates and months: plain_format).  Those
  * commit leaves out (roi's with a horizon, the bound's without one) are
  * left out here too. */
 static const struct {
-    const char *name, *label, *fmt;
+    const char *name, *label;
 } shown[] = {
-    {"expected_total", "Expected total (mean over the runs)", NULL},
-    {"reservations", "Reservations (upfront amortized)", NULL},
-    {"savings_plans", "Savings plans", NULL},
-    {"on_demand", "On demand (the rest)", NULL},
-    {"p10", "p10 across the runs", NULL},
-    {"p50", "p50 across the runs", NULL},
-    {"p90", "p90 across the runs", NULL},
-    {"all_on_demand", "All on demand", NULL},
-    {"roi_per_pool_sum", "roi's per-pool answers, summed", NULL},
-    {"saving_vs_on_demand", "Saving against all on demand", NULL},
-    {"saving_vs_roi", "Saving against roi's per-pool answers", NULL},
-    {"unused_share_p90", "Unused share of the commitment, p90", "%.4f"},
-    {"risk_bound", "Risk bound (unused share)", "%.4f"},
+    {"expected_total", "Expected total (mean over the runs)"},
+    {"reservations", "Reservations (upfront amortized)"},
+    {"savings_plans", "Savings plans"},
+    {"on_demand", "On demand (the rest)"},
+    {"p10", "p10 across the runs"},
+    {"p50", "p50 across the runs"},
+    {"p90", "p90 across the runs"},
+    {"all_on_demand", "All on demand"},
+    {"roi_per_pool_sum", "roi's per-pool answers, summed"},
+    {"saving_vs_on_demand", "Saving against all on demand"},
+    {"saving_vs_roi", "Saving against roi's per-pool answers"},
+    {"unused_share_p90", "Unused share of the commitment, p90"},
+    {"risk_bound", "Risk bound (unused share)"},
     {"unused_share_at_risk_quantile",
-     "Unused share at the bound's percentile", "%.4f"},
-    {"horizon_months", "Horizon (months of 730 h)", "%.0f"},
-    {"discount_rate", "Discount rate a year", "%.4f"},
-    {"npv_1y", "NPV of the 1-year commitments", NULL},
-    {"npv_3y", "NPV of the 3-year commitments", NULL},
-    {"breakeven_month_1y", "Break-even month, 1-year", "%.0f"},
-    {"breakeven_month_3y", "Break-even month, 3-year", "%.0f"},
+     "Unused share at the bound's percentile"},
+    {"horizon_months", "Horizon (months of 730 h)"},
+    {"discount_rate", "Discount rate a year"},
+    {"npv_1y", "NPV of the 1-year commitments"},
+    {"npv_3y", "NPV of the 3-year commitments"},
+    {"breakeven_month_1y", "Break-even month, 1-year"},
+    {"breakeven_month_3y", "Break-even month, 3-year"},
 };
+
+/* How a line that is not money reads: a month as a whole number, a
+ * share or a rate to 4 decimals (as commit's csv); NULL: money. */
+static const char *plain_format(const char *name)
+{
+    if (strstr(name, "month"))
+        return "%.0f";
+    if (strstr(name, "share") || strstr(name, "rate") ||
+        strstr(name, "bound"))
+        return "%.4f";
+    return NULL;
+}
 
 /* A number as commit's table prints it ("" where it does not apply). */
 static int add_num(fs_rtable *t, double v, const char *fmt, fs_error *err)
@@ -90,8 +102,8 @@ static int add_costs(fs_rtable *t, const fs_commit_cost *c, size_t nc,
         for (size_t i = 0; i < nc; i++)
             if (!strcmp(c[i].name, shown[k].name) &&
                 (fs_rtable_addf(t, err, "%s", shown[k].label) ||
-                 (shown[k].fmt
-                  ? add_num(t, c[i].usd, shown[k].fmt, err)
+                 (plain_format(c[i].name)
+                  ? add_num(t, c[i].usd, plain_format(c[i].name), err)
                   : fs_rtable_addf(t, err, "%s", fs_report_money(
                         c[i].usd, 0, m, sizeof m)))))
                 return -1;

@@ -8,6 +8,20 @@
 #include <stddef.h>
 
 #include "sim/app/commit_inputs.h"
+#include "sim/cli/shared/parse_options.h"
+
+/* The three options' entries of an option table whose struct T has
+ * const char * members risk, horizon and discount: one text for both
+ * commands. */
+#define OPT_COMMIT_ARGS(T)                                                   \
+    OPT_STRING(0, "risk", T, risk, "unused<=B@pN",                           \
+               "at most a share B of the commitment unused in N% of runs"), \
+    OPT_STRING(0, "horizon", T, horizon, "1y|3y|Nm",                         \
+               "weigh commitments against the demand of this term, "        \
+               "grown"),                                                    \
+    OPT_STRING(0, "discount-rate", T, discount, "R",                         \
+               "with --horizon: a year, for the NPV and the cost (default " \
+               "0%)")
 
 /* The options' texts (each NULL when not given) into *o.  0, or -1 with
  * why: one line naming the option and the value. */
