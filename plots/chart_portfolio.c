@@ -37,11 +37,17 @@ static int write_runs(fs_plot_ctx *ctx, const fs_commit_inputs *in,
         if (rc == 0 && fs_plot_strs_push(&labels, name) != 0)
             rc = fs_error_set(ctx->err, "out of memory");
         fprintf(ctx->data, "%zu\t", r + 1);
+        /* over a horizon: all on demand over it; roi answers for the
+         * run's hours only, so no bar */
+        int long_view = in->problem.horizon_months > 0;
+        double od = long_view ? sol->run_all_on_demand[r]
+                              : in->on_demand_cost[r];
+        double roi = long_view ? NAN : in->roi_cost[r];
         fs_plot_num(ctx->data, sol->run_cost[r], "\t");
-        fs_plot_num(ctx->data, in->on_demand_cost[r], "\t");
-        fs_plot_num(ctx->data, in->roi_cost[r], "\n");
-        max = fmax(max, fmax(sol->run_cost[r], fmax(in->on_demand_cost[r],
-                                                    in->roi_cost[r])));
+        fs_plot_num(ctx->data, od, "\t");
+        fs_plot_num(ctx->data, roi, "\n");
+        max = fmax(max, fmax(sol->run_cost[r], fmax(od, long_view ? 0
+                                                                  : roi)));
     }
     double *shares = calloc(in->nruns, sizeof *shares);
     fs_commit_cost c[FS_COMMIT_COSTS_MAX];
@@ -54,6 +60,7 @@ static int write_runs(fs_plot_ctx *ctx, const fs_commit_inputs *in,
         fs_plot_var(ctx, "p10", cost_line(c, nc, "p10"));
         fs_plot_var(ctx, "p50", cost_line(c, nc, "p50"));
         fs_plot_var(ctx, "p90", cost_line(c, nc, "p90"));
+        fs_plot_var(ctx, "horizon_months", in->problem.horizon_months);
         fs_plot_money_axis(ctx, max);
     }
     free(shares);
@@ -65,8 +72,13 @@ int fs_chart_portfolio(fs_plot_ctx *ctx)
 {
     fs_commit_inputs in;
     fs_pf_solution sol;
+    if (ctx->rq->portfolio_off)
+        return fs_error_set(ctx->err, "portfolio-cost: not asked for "
+                            "(report --portfolio)");
+    if (ctx->rq->portfolio_sol)   /* the report's own solve */
+        return write_runs(ctx, ctx->rq->portfolio_in, ctx->rq->portfolio_sol);
     int rc = fs_commit_solve_ids(ctx->store, ctx->rq->run_ids,
-                                 ctx->rq->nruns, &in, &sol, ctx->err);
+                                 ctx->rq->nruns, NULL, &in, &sol, ctx->err);
     if (rc == 1) {
         char why[sizeof ctx->err->msg];
         snprintf(why, sizeof why, "%s", ctx->err->msg);

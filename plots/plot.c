@@ -396,6 +396,7 @@ int fs_plot_render(fs_store *s, const char *chart, const long *run_ids,
                    size_t n, long baseline, const char *out_path,
                    fs_error *err)
 {
-    fs_plot_request rq = {chart, run_ids, n, baseline, NULL, 1, out_path};
+    fs_plot_request rq = {chart, run_ids, n, baseline, NULL, 1, out_path,
+                          NULL, NULL, 0};
     return fs_plot_render_request(s, &rq, err);
 }

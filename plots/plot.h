@@ -15,6 +15,7 @@
 #define FS_PLOT_H
 
 #include <stddef.h>
+#include "sim/app/commit_inputs.h"
 #include "sim/base/error.h"
 #include "sim/store/store.h"
 
@@ -38,6 +39,13 @@ typedef struct fs_plot_request {
     const char *pool;
     int term_years;
     const char *out_path;
+    /* portfolio-cost: the portfolio already solved (the report's, with
+     * its options), drawn as it is; NULL: solved here, the runs alone
+     * (`plot`).  portfolio_off: not asked for (a report without
+     * --portfolio): the chart is not drawn and no program solved. */
+    const fs_commit_inputs *portfolio_in;
+    const fs_pf_solution *portfolio_sol;
+    int portfolio_off;
 } fs_plot_request;
 
 /* Draws the chart into out_path.  Returns FS_PLOT_OK or one of the codes

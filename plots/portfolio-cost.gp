@@ -1,10 +1,12 @@
 # portfolio-cost.gp -- each run's cost under the commitment portfolio
 # (`fleetsim commit` on the runs) beside all on demand and the sum of
 # roi's one-pool answers.  Preamble from fleetsim: datafile (x, portfolio,
-# all on demand, roi), label[], nruns, p10, p50, p90, money_div,
-# money_fmt.
-set title "Cost of the commitment portfolio against the alternatives\neach run's hours; lines: the portfolio's p10, p50 and p90 across the runs" noenhanced
-set ylabel 'cost over the run (USD)'
+# all on demand, roi), label[], nruns, p10, p50, p90, horizon_months (0:
+# the runs' hours; else the costs are over that horizon, roi's left out),
+# money_div, money_fmt.
+span = horizon_months > 0 ? sprintf("%d months of 730 h, each run grown", horizon_months) : "each run's hours"
+set title "Cost of the commitment portfolio against the alternatives\n".span."; lines: the portfolio's p10, p50 and p90 across the runs" noenhanced
+set ylabel (horizon_months > 0 ? 'cost over the horizon (USD)' : 'cost over the run (USD)')
 set format y money_fmt
 set xrange [0.4:nruns + 0.6]
 set yrange [0:*]

@@ -45,7 +45,7 @@ expect_eq "$(sql "$DB" "SELECT count(*) FROM run")" 1 "one run stored"
 expect_eq "$(sql "$DB" "SELECT total_cost_usd > 0 AND requests > 0 FROM run_summary")" 1 "costed run"
 expect_eq "$(sql "$DB" "SELECT count(*) > 0 FROM utilization")" 1 "utilization series"
 expect_eq "$(sql "$DB" "PRAGMA journal_mode")" wal "WAL mode"
-expect_eq "$(sql "$DB" "PRAGMA user_version")" 23 "schema version"
+expect_eq "$(sql "$DB" "PRAGMA user_version")" 24 "schema version"
 
 # A small M/M/2 scenario for determinism and --set.
 cat >"$TMP/mm2.ini" <<'INI'

@@ -36,14 +36,15 @@ expect_exit 0 "second run" -- "$FLEETSIM" run r.ini --db "$DB" --quiet \
     --set pool.od.count=2 --name 'two<b>&od'
 
 # ---- HTML -----------------------------------------------------------------
-expect_exit 0 "report html" -- "$FLEETSIM" report --db "$DB" \
+expect_exit 0 "report html" -- "$FLEETSIM" report --db "$DB" --portfolio \
     --out review.html base 2
 checks=$((checks + 1))
 [ -s review.html ] && [ ! -e review.html.tmp ] || fail "html: not written"
 checks=$((checks + 1))
 ! grep -qiE 'https?:' review.html || fail "html: references a URL"
 checks=$((checks + 1))
-# six charts and portfolio-cost: these runs' pools can be committed
+# six charts and portfolio-cost (--portfolio): these runs' pools can be
+# committed
 [ "$(grep -c '<svg' review.html)" -eq 7 ] || fail "html: not seven <svg>"
 expect_in review.html 'two&lt;b&gt;&amp;od' "html: the name escaped"
 checks=$((checks + 1))
@@ -277,7 +278,7 @@ INI
 expect_exit 0 "overloaded run" -- "$FLEETSIM" run over.ini --db "$DB" \
     --quiet --name "'x"
 expect_exit 0 "report of 'x" -- "$FLEETSIM" report --db "$DB" \
-    --out quote.html base "'x"
+    --portfolio --out quote.html base "'x"
 checks=$((checks + 1))
 [ "$(grep -c '<svg' quote.html)" -eq 7 ] ||
     fail "'x: not seven charts ($(grep -c '<svg' quote.html))"

@@ -210,10 +210,10 @@ sql "$MIG" "DROP TABLE run_growth; DROP TABLE tenancy; DROP TABLE adapter; DROP 
 expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "1" "v1 fixture"
 # a reading command never writes: it says how to upgrade
 expect_exit 1 "runs on a v1 database" -- "$FLEETSIM" runs --db "$MIG"
-expect_in "$TMP/err" "database schema version 1 is older than this fleetsim (version 23); \`fleetsim run\` with this --db upgrades it" "runs: v1 message"
+expect_in "$TMP/err" "database schema version 1 is older than this fleetsim (version 24); \`fleetsim run\` with this --db upgrades it" "runs: v1 message"
 expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "1" "runs left the v1 database alone"
 expect_exit 0 "run into a v1 database migrates it" -- "$FLEETSIM" run "$TMP/mig.ini" --db "$MIG" --quiet
-expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "23" "migrated to version 23"
+expect_eq "$(sql "$MIG" 'PRAGMA user_version')" "24" "migrated to version 24"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('pool') WHERE name IN ('list_price_usd_h', 'contracted_price_usd_h', 'commitment_usd_h', 'gpus_per_instance')")" "4" "pool columns added by the v7 migration (FOCUS prices)"
 expect_eq "$(sql "$MIG" "SELECT uid LIKE 'legacy:1:%' FROM run WHERE run_id = 1")" 1 "v11: the v1 run's identity made of its id, name, times"
 expect_eq "$(sql "$MIG" "SELECT length(uid) || ' ' || (uid GLOB '[0-9a-f]*' AND uid NOT GLOB '*[^0-9a-f]*') FROM run WHERE run_id = 2")" "32 1" "v11: a new run's identity: 32 hex digits"
@@ -233,7 +233,7 @@ expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('kv_transfer')")
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('tenancy') UNION ALL SELECT count(*) FROM pragma_table_info('adapter')" | tr '\n' ' ')" "10 13 " "tenancy and adapter added by the v23 migration"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('pool') WHERE name IN ('cold_starts', 'load_s')")" "2" "pool columns added by the v19 migration (cold starts)"
 expect_eq "$(sql "$MIG" "SELECT group_concat(coalesce(energy_kwh > 0, 'NULL')) FROM (SELECT * FROM pool ORDER BY run_id)")" "NULL,1" "v20: pool.energy_kwh, NULL for the run stored before"
-expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('run_growth')")" "5" "run_growth added by the v21 migration (growth with its uncertainty)"
+expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('run_growth')")" "6" "run_growth added by the v21 migration (growth with its uncertainty), its pool by v24"
 expect_eq "$(sql "$MIG" "SELECT count(*) FROM pragma_table_info('cost_extra')") $(sql "$MIG" "SELECT count(*) FROM pragma_table_info('budget')")" "12 6" "cost_extra and budget added by the v22 migration"
 expect_eq "$(sql "$MIG" 'SELECT count(*) FROM run_summary')" "2" "the v1 run kept"
 # 1 hour at $0.80: a run rate of 0.80 x 730 = 584.00 for both runs

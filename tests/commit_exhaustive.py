@@ -204,4 +204,5 @@ def main():
                      f"quantile is over the bound {bound}")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -28,7 +28,14 @@ double fs_fc_growth(const fs_fc_run *r, int month, double g)
 
 double fs_fc_bill(const fs_fc_run *r, int month, double g)
 {
-    return r->bill_month * fs_fc_growth(r, month, g);
+    if (r->nparts == 0)
+        return r->bill_month * fs_fc_growth(r, month, g);
+    double rest = r->bill_month, own = 0;
+    for (size_t i = 0; i < r->nparts; i++) {
+        rest -= r->part_bill[i];
+        own += r->part_bill[i] * fs_fc_growth(r, month, r->part_growth[i]);
+    }
+    return rest * fs_fc_growth(r, month, g) + own;
 }
 
 /* The rate at quantile p of a normal (mean, sd) truncated to 0..1. */

@@ -24,12 +24,18 @@ double fs_fc_mean_factor(double g, double from_h, double to_h);
 typedef struct fs_fc_run {
     double horizon_h, bill_month;
     double growth, growth_mean, growth_spread;
+    /* The pools with their own growth = (nparts of them; 0: none): each
+     * one's part of bill_month, grown by its own drawn rate; the rest of
+     * the bill grows by the run's rate. */
+    size_t nparts;
+    double *part_bill, *part_growth;
 } fs_fc_run;
 
 /* Month m (1 = the 730 hours after the run's horizon) of run r at rate g:
  * its growth over the run (the mean factor over the month over its mean
  * over the run; a budget's run rate is grown by it), and its bill (the
- * run rate times that). */
+ * run rate times that; the parts of pools with their own growth each by
+ * its own rate, the rest at g). */
 double fs_fc_growth(const fs_fc_run *r, int month, double g);
 double fs_fc_bill(const fs_fc_run *r, int month, double g);
 

@@ -14,7 +14,10 @@
  * does.  The risk bound: in at least the stated share of runs, the unused
  * commitment (reserved hours not used at their amortized rate, plan
  * dollars not used) is at most `bound` of the commitment; a binary per
- * run marks the runs allowed to exceed it (none at p100). */
+ * run marks the runs allowed to exceed it (none at p100).  With a
+ * horizon both are measured over the whole horizon (the run's grown
+ * future months, every term paid in full), as run_unused and
+ * run_committed report them. */
 #ifndef FS_PORTFOLIO_H
 #define FS_PORTFOLIO_H
 
@@ -59,6 +62,9 @@ typedef struct fs_pf_problem {
     int horizon_months;
     double discount_rate;
     const double *growth;           /* [run], or NULL */
+    const double *pool_growth;      /* [run * npools + pool]: each pool's
+                                       own rate, in place of growth[run];
+                                       NULL: growth[run] for every pool */
     size_t segments;                /* 0: FS_PF_SEGMENTS */
 } fs_pf_problem;
 

@@ -9,7 +9,8 @@
  * after it up to M) the run's demand duration curve: its hours sorted by
  * total demand and cut into at most `segments` steps of equal length (or
  * its distinct hours, when fewer: exact then), each step's mean demand
- * scaled by the run's growth over the stretch (forecast.h:
+ * of each pool scaled by that pool's growth (its own growth =, else the
+ * run's) over the stretch (forecast.h:
  * fs_fc_mean_factor, over its mean over the run) and standing for its
  * share of the stretch's hours.  The program so grows with the months by
  * `segments` slots each, not 730: a 3-year hourly portfolio stays small.
@@ -157,7 +158,20 @@ static void fill_run(fs_pf_model *m, size_t s)
     m->count[s] = p->hours[s];
 }
 
-/* Run s's future stretches, each a scaled copy of its duration curve. */
+/* Pool q of run s's growth over hours [from, to) against the run: the
+ * mean factor over the stretch over its mean over the run's hours, at the
+ * pool's own rate where it has one, else the run's. */
+static double pool_factor(const fs_pf_problem *p, size_t s, size_t q,
+                          double from, double to)
+{
+    double g = p->pool_growth ? p->pool_growth[s * p->npools + q]
+             : p->growth ? p->growth[s] : 0;
+    return fs_fc_mean_factor(g, from, to) /
+           fs_fc_mean_factor(g, 0, (double)p->hours[s]);
+}
+
+/* Run s's future stretches, each a scaled copy of its duration curve,
+ * each pool grown by its own rate. */
 static int fill_future(fs_pf_model *m, size_t s, size_t steps)
 {
     const fs_pf_problem *p = m->p;
@@ -172,16 +186,14 @@ static int fill_future(fs_pf_model *m, size_t s, size_t steps)
             row[h * np + q] = p->demand[s * np + q][h];
     if (rc == 0)
         rc = curve_build(m, s, steps, row, &c);
-    double g = p->growth ? p->growth[s] : 0;
-    double base = fs_fc_mean_factor(g, 0, (double)H);
     size_t n = rc == 0 ? stretches(p, s, from, to) : 0;
     for (size_t j = 0; j < n; j++) {
-        double f = fs_fc_mean_factor(g, from[j], to[j]) / base;
         int month = (int)floor(from[j] / FS_FC_MONTH_H + 1e-9);
         for (size_t i = 0; i < c.n; i++) {
             size_t slot = m->base[s] + m->count[s]++;
             for (size_t q = 0; q < np; q++)
-                m->dem[slot * np + q] = c.dem[i * np + q] * f;
+                m->dem[slot * np + q] = c.dem[i * np + q] *
+                    pool_factor(p, s, q, from[j], to[j]);
             m->wt[slot] = c.share[i] * (to[j] - from[j]);
             m->month[slot] = month;
             m->disc[slot] = fs_pf_discount(p->discount_rate, month);
@@ -268,10 +280,9 @@ double fs_pf_slot_use(const fs_pf_model *m, const fs_pf_solution *sol,
 {
     const fs_pf_problem *p = m->p;
     size_t slot = m->base[run] + h;
-    if (h < p->hours[run]) {
-        int u = m->u[slot * p->noptions + o];
+    int u = m->u[slot * p->noptions + o];
+    if (h < p->hours[run] || u)   /* u: a future slot under a risk bound */
         return u ? glp_mip_col_val(m->lp, u) : 0;
-    }
     /* a future slot: the group's reserved-covered instances, given to its
      * options dearest first (amortized), as the reward does in the run's
      * hours: what leaves least unused */

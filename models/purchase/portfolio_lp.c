@@ -15,9 +15,20 @@
  *   sharing   sum_{p in g} r - sum_{o of g} u = 0   each run, hour, group
  *   reserved  u - k[o] <= 0                      each run, hour, option
  *   plan      sum_p rate_tp y[t] - c[t] <= 0     each run, hour, plan
- *   risk      (1-b) H_s (sum a k + sum c) - sum a u - sum rate y
+ *   risk      (1-b) (sum C_so k + sum C_st c) - sum w a u - sum w rate y
  *             - M_s z <= 0                       each run
  *   exempt    sum z <= exempt runs
+ *
+ * In the risk row C_so is one instance of option o's cost over run s's
+ * slots (H_s a[o] without a horizon; with one, each term paid in full
+ * over the horizon, discounted: portfolio_horizon.c) and C_st $1 an
+ * hour's of plan t; w a slot's hours times its discount factor, so that
+ * unused / committed is measured over the whole horizon, the run's grown
+ * future months included, exactly as the answer reports it
+ * (run_unused, run_committed).  With a horizon and a risk bound the
+ * future slots get a u column per option as the run's hours do (else a
+ * future slot has one row per group, add_group_future), since the value
+ * of the reserved hours used depends on which option covers them.
  *
  * The eps term (1e-9 per dollar) rewards using the commitment: among
  * allocations of equal cost it picks the one that leaves least unused,
@@ -205,7 +216,7 @@ static void add_group_hour(fs_pf_model *m, size_t s, size_t h, size_t g,
         }
     if (n == 0)
         return;   /* no demand in the group this hour */
-    if (h >= p->hours[s]) {
+    if (h >= p->hours[s] && !p->risk) {
         add_group_future(m, s, h, g, n, ind, val);
         return;
     }
@@ -253,38 +264,51 @@ static void add_plan_hour(fs_pf_model *m, size_t s, size_t h, int *ind,
     }
 }
 
+/* What a slot's use of a commitment weighs in the risk row: the hours it
+ * stands for, discounted (1 for each of the run's hours without a
+ * horizon, so that row is as it was). */
+static double risk_weight(const fs_pf_model *m, size_t s, size_t h)
+{
+    size_t i = m->base[s] + h;
+    return m->wt[i] * m->disc[i];
+}
+
 /* Run s's risk row: unused - bound x committed <= M z (z only when some
- * run may exceed the bound), over the run's own hours (with a horizon
- * too: its future slots have no column per option to measure by). */
+ * run may exceed the bound), over all the run's slots: its own hours
+ * and, with a horizon, its future months (each slot weighed by the hours
+ * it stands for and discounted, as the objective). */
 static void add_risk_row(fs_pf_model *m, size_t s, const double *kmax,
                          const double *cmax, int *ind, double *val)
 {
     const fs_pf_problem *p = m->p;
     double hs = (double)p->hours[s], b = p->risk_bound, big = 0;
+    int horizon = p->horizon_months > 0;
     char name[64];
     int n = 0;
     for (size_t o = 0; o < p->noptions; o++) {
         double a = fs_pf_amortized(&p->options[o]);
         ind[++n] = m->k[o];
-        val[n] = (1 - b) * hs * a;
-        big += (1 - b) * hs * a * kmax[o];
-        for (size_t h = 0; h < p->hours[s]; h++)
+        val[n] = horizon ? (1 - b) * m->opt_cost[s * p->noptions + o]
+                         : (1 - b) * hs * a;
+        big += val[n] * kmax[o];
+        for (size_t h = 0; h < m->count[s]; h++)
             if (m->u[(m->base[s] + h) * p->noptions + o]) {
                 ind[++n] = m->u[(m->base[s] + h) * p->noptions + o];
-                val[n] = -a;
+                val[n] = -a * risk_weight(m, s, h);
             }
     }
     for (int t = 0; t < FS_PF_PLANS; t++) {
         ind[++n] = m->c[t];
-        val[n] = (1 - b) * hs;
-        big += (1 - b) * hs * cmax[t];
-        for (size_t h = 0; h < p->hours[s]; h++)
+        val[n] = horizon ? (1 - b) * m->plan_cost[s * FS_PF_PLANS + t]
+                         : (1 - b) * hs;
+        big += val[n] * cmax[t];
+        for (size_t h = 0; h < m->count[s]; h++)
             for (size_t q = 0; q < p->npools; q++) {
                 int y = m->y[((m->base[s] + h) * p->npools + q) *
                              FS_PF_PLANS + t];
                 if (y) {
                     ind[++n] = y;
-                    val[n] = -p->pools[q].plan_rate[t];
+                    val[n] = -p->pools[q].plan_rate[t] * risk_weight(m, s, h);
                 }
             }
     }

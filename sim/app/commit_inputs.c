@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/purchase/forecast.h"
 #include "models/purchase/roi.h"
 #include "sim/app/roi_run.h"
 #include "sim/store/store_query.h"
@@ -183,6 +184,24 @@ static int read_run(fs_store *s, fs_commit_inputs *in, size_t r,
     return rc;
 }
 
+/* Each run's pools' growth: a pool's own (growth = in its section), else
+ * the run's, which its workloads drew. */
+static int fill_pool_growth(fs_store *s, fs_commit_inputs *in, fs_error *err)
+{
+    in->pool_growth = calloc(in->nruns * in->npools + 1,
+                             sizeof *in->pool_growth);
+    if (!in->pool_growth)
+        return fs_error_set(err, "out of memory");
+    for (size_t r = 0; r < in->nruns; r++)
+        for (size_t q = 0; q < in->npools; q++)
+            if (fs_store_pool_growth(s, in->run_ids[r], in->pool_names[q],
+                                     in->growth[r],
+                                     &in->pool_growth[r * in->npools + q],
+                                     err))
+                return -1;
+    return 0;
+}
+
 /* The demand of every run and pool (zero where a run lacks the pool). */
 static int fill_demand(fs_commit_inputs *in, fs_pool_demand **pd,
                        const size_t *pn)
@@ -259,6 +278,8 @@ int fs_commit_inputs_read(fs_store *s, char *const *runs, size_t n,
     }
     if (rc == 0 && fill_demand(in, pd, pn))
         rc = fs_error_set(err, "out of memory");
+    if (rc == 0)
+        rc = fill_pool_growth(s, in, err);
     for (size_t r = 0; pd && r < n; r++)
         fs_pool_demands_free(pd[r], pn[r]);
     free(pd);
@@ -266,7 +287,8 @@ int fs_commit_inputs_read(fs_store *s, char *const *runs, size_t n,
     free(ids);
     in->problem = (fs_pf_problem){in->npools, in->noptions, in->nruns,
         in->pools, in->options, in->hours,
-        (const double *const *)in->demand, 0, 0, 1, .growth = in->growth};
+        (const double *const *)in->demand, 0, 0, 1, .growth = in->growth,
+        .pool_growth = in->pool_growth};
     return rc ? -1 : 0;
 }
 
@@ -280,6 +302,7 @@ void fs_commit_inputs_free(fs_commit_inputs *in)
     free(in->roi_cost);
     free(in->on_demand_cost);
     free(in->growth);
+    free(in->pool_growth);
     free(in->pool_names);
     free(in->group_names);
     free(in->pools);
@@ -287,9 +310,29 @@ void fs_commit_inputs_free(fs_commit_inputs *in)
     memset(in, 0, sizeof *in);
 }
 
+int fs_commit_inputs_apply(fs_commit_inputs *in, const fs_commit_opts *o,
+                           fs_error *err)
+{
+    static const fs_commit_opts none = {0};
+    if (!o)
+        o = &none;
+    in->problem.risk = o->risk;
+    in->problem.risk_bound = o->risk_bound;
+    in->problem.risk_quantile = o->risk_quantile;
+    in->problem.horizon_months = o->horizon_months;
+    in->problem.discount_rate = o->discount_rate;
+    for (size_t r = 0; o->horizon_months && r < in->nruns; r++)
+        if ((double)in->hours[r] > FS_FC_MONTH_H * o->horizon_months)
+            return fs_error_set(err, "commit: --horizon of %d months is "
+                                "shorter than run %ld (%zu hours)",
+                                o->horizon_months, in->run_ids[r],
+                                in->hours[r]);
+    return 0;
+}
+
 int fs_commit_solve_ids(fs_store *s, const long *ids, size_t n,
-                        fs_commit_inputs *in, fs_pf_solution *sol,
-                        fs_error *err)
+                        const fs_commit_opts *o, fs_commit_inputs *in,
+                        fs_pf_solution *sol, fs_error *err)
 {
     memset(in, 0, sizeof *in);
     char **names = calloc(n + 1, sizeof *names);
@@ -312,6 +355,8 @@ int fs_commit_solve_ids(fs_store *s, const long *ids, size_t n,
         char why[256];
         if (!eligible)
             rc = 1;
+        else if (fs_commit_inputs_apply(in, o, err))
+            rc = -1;
         else if (fs_pf_solve(&in->problem, NULL, sol, why, sizeof why))
             rc = fs_error_set(err, "commit: %s", why);
     }

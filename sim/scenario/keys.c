@@ -152,6 +152,11 @@ static const fs_key_doc pool_keys[] = {
      "autoscale nor on a spot pool"},
     {"drain", "yes|no", "no",
      "with schedule: stay up past a close until no request waits"},
+    {"growth", "G%/month [± S%], 0 to 100", "the workloads'",
+     "the pool's demand over the long view (commit --horizon, forecast), "
+     "overriding its workloads' growth there; ± S: each replication draws "
+     "its own; stored in run_growth (pool); the simulated traffic is the "
+     "workloads'"},
     {"mig", "PROFILE[*N]+...|balanced", NULL,
      "MIG layout of every GPU, e.g. 3g.40gb+2g.20gb*2: each instance a "
      "server running at its SM share, counted busy at its compute share "

@@ -137,6 +137,11 @@ typedef struct fs_pool_conf {
     char share_with[FS_NAME_MAX];
     int share_pool;
     int kv_nvlink;
+    double growth;                /* growth = G ± S: the pool's demand over
+                                     the long view (commit --horizon,
+                                     forecast), a month; 0: the workloads' */
+    double growth_spread;
+    const fs_config_entry *growth_entry;   /* NULL when not set */
 } fs_pool_conf;
 
 typedef enum fs_workload_kind {

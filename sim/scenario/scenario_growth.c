@@ -2,7 +2,9 @@
  * `growth = 5%/month ± 3%` (also `+-`): the mean rate a month and the
  * standard deviation of the rate each replication draws (traces/growth.c,
  * fs_growth_draw: a normal truncated to 0..FS_GROWTH_MAX).  The spread
- * takes the rate's units: `3%`, `3%/month` or `0.03`. */
+ * takes the rate's units: `3%`, `3%/month` or `0.03`.  A workload's grows
+ * its traffic; a pool's (the same grammar) its demand over the long view
+ * only (`commit --horizon`, `forecast`), overriding the workloads'. */
 #include "sim/scenario/scenario_impl.h"
 #include "traces/arrivals.h"
 
@@ -48,12 +50,12 @@ static const char *spread_mark(const char *v, size_t *mark_len)
     return pm ? pm : ascii;
 }
 
-int fs_scenario_parse_growth(fs_reader *rd, fs_workload_conf *w)
+/* The section's growth = into *g (the mean a month) and *sd (the
+ * spread): 0 both when not set; 0, or -1 with file:line:key. */
+static int parse_growth(fs_reader *rd, fs_config_entry *e, double *g_out,
+                        double *sd_out)
 {
-    fs_config_entry *e = fs_rd_entry(rd, "growth");
-    w->growth = 0;
-    w->growth_spread = 0;
-    w->growth_entry = e;
+    *g_out = *sd_out = 0;
     if (!e)
         return 0;
     char why[256];
@@ -75,7 +77,24 @@ int fs_scenario_parse_growth(fs_reader *rd, fs_workload_conf *w)
                  "%g%%, got '%s'", FS_GROWTH_MAX * 100, v);
         return fs_rd_bad(rd, e, "%s", why);
     }
-    w->growth = g;
-    w->growth_spread = sd;
+    *g_out = g;
+    *sd_out = sd;
     return 0;
+}
+
+int fs_scenario_parse_growth(fs_reader *rd, fs_workload_conf *w)
+{
+    w->growth_entry = fs_rd_entry(rd, "growth");
+    return parse_growth(rd, (fs_config_entry *)w->growth_entry, &w->growth,
+                        &w->growth_spread);
+}
+
+/* A pool's growth = (the same grammar): its demand's over the long view
+ * only, overriding the workloads' there; the simulated traffic is the
+ * workloads'. */
+int fs_scenario_parse_pool_growth(fs_reader *rd, fs_pool_conf *p)
+{
+    p->growth_entry = fs_rd_entry(rd, "growth");
+    return parse_growth(rd, (fs_config_entry *)p->growth_entry, &p->growth,
+                        &p->growth_spread);
 }

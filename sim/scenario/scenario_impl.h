@@ -92,6 +92,7 @@ int fs_scenario_parse_window(fs_scenario *sc, const char *section,
 int fs_scenario_parse_timezone(fs_reader *rd, fs_scenario *sc);
 /* growth = G%/month [± S%] (scenario_growth.c). */
 int fs_scenario_parse_growth(fs_reader *rd, fs_workload_conf *w);
+int fs_scenario_parse_pool_growth(fs_reader *rd, fs_pool_conf *p);
 int fs_scenario_resolve_windows(fs_scenario *sc, fs_error *err);
 /* scenario_spot.c: a spot pool's interruption, notice, replacement and
  * spot_extra (read after its size); then, once every pool is read, each

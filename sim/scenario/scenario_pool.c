@@ -445,7 +445,8 @@ int fs_scenario_parse_pool(fs_scenario *sc, const char *section,
         fs_scenario_parse_disagg_pool(&rd, p, it) ||
         fs_scenario_parse_pd_shared(&rd, p) ||
         fs_scenario_parse_load_pool(&rd, sc, p, it) ||
-        fs_scenario_parse_sharing(&rd, sc, p))
+        fs_scenario_parse_sharing(&rd, sc, p) ||
+        fs_scenario_parse_pool_growth(&rd, p))
         return -1;
     return fs_scenario_parse_spot(&rd, sc, p);
 }

@@ -14,7 +14,7 @@
 #include "sim/fleet/run/results.h"
 #include "sim/store/columns.h"
 
-#define FS_SCHEMA_VERSION 23
+#define FS_SCHEMA_VERSION 24
 
 typedef struct fs_store fs_store;
 

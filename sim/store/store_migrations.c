@@ -436,6 +436,13 @@ static const char schema_v23[] =
     " cost_usd REAL, cost_per_mtok_usd REAL);\n"
     "CREATE INDEX adapter_run ON adapter(run_id);\n";
 
+/* Version 24: growth per pool.  run_growth gains `pool`: a pool's own
+ * growth = (its demand's over the long view, overriding its workloads'
+ * in `commit --horizon` and `forecast`) is one row with the pool set and
+ * the workload NULL; a workload's rows keep the pool NULL. */
+static const char schema_v24[] =
+    "ALTER TABLE run_growth ADD COLUMN pool TEXT;\n";
+
 /* fs_schema_migrations[v]: user_version v -> v + 1. */
 const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v1,
@@ -461,4 +468,5 @@ const char *const fs_schema_migrations[FS_SCHEMA_VERSION] = {
     schema_v21,
     schema_v22,
     schema_v23,
+    schema_v24,
 };

@@ -135,6 +135,14 @@ static const struct {
         " coalesce(l.arrivals, 0) FROM latency l LEFT JOIN run_growth g"
         " ON g.run_id = l.run_id AND g.workload = l.workload"
         " WHERE l.run_id = ?1 ORDER BY l.workload"},
+    [FS_Q_POOL_GROWTH] = {"a pool's growth",
+        "SELECT pool, growth FROM run_growth"
+        " WHERE run_id = ?1 AND pool = ?2"},
+    [FS_Q_POOL_GROWTH_BILLS] = {"the pools' growth",
+        "SELECT g.pool, g.growth, coalesce((SELECT sum(c.cost_usd)"
+        " FROM cost_monthly c WHERE c.run_id = g.run_id"
+        " AND c.pool = g.pool), 0) FROM run_growth g"
+        " WHERE g.run_id = ?1 AND g.pool IS NOT NULL ORDER BY g.pool"},
     [FS_Q_EXTRAS] = {"the storage and transfer costs",
         "SELECT month, pool, workload, category, item, count, quantity,"
         " unit, unit_price_usd, cost_usd, tags,"

@@ -69,6 +69,10 @@ typedef enum fs_query {
     FS_Q_GROWTH,            /* every workload: workload, growth_mean,
                              * growth_spread, growth (0 without growth =),
                              * arrivals */
+    FS_Q_POOL_GROWTH,       /* pools with their own growth =: pool,
+                             * growth (drawn); text: the pool */
+    FS_Q_POOL_GROWTH_BILLS, /* every pool with its own growth =: pool,
+                             * growth (drawn), its cost over the run */
     FS_Q_EXTRAS,            /* cost_extra rows: month, pool, workload,
                              * category, item, count, quantity, unit,
                              * unit_price_usd, cost_usd, tags, the pool's
@@ -142,6 +146,15 @@ typedef struct fs_run_growth {
 } fs_run_growth;
 int fs_store_run_growth(fs_store *s, long id, fs_run_growth *out,
                         fs_error *err);
+/* Pool `pool` of run id's own growth = (schema 24), the rate it drew,
+ * into *rate, or fallback when the pool has none.  0, or -1 with err. */
+int fs_store_pool_growth(fs_store *s, long id, const char *pool,
+                         double fallback, double *rate, fs_error *err);
+/* The pools of run id with their own growth =: each one's cost over the
+ * run into bill[i] and its drawn rate into rate[i], i < *n (both
+ * allocated, free them; NULL when none).  0, or -1 with err. */
+int fs_store_pool_growth_bills(fs_store *s, long id, double **bill,
+                               double **rate, size_t *n, fs_error *err);
 
 /* For tests: a read-only store over an open SQLite handle (a table made
  * by hand in memory), named path in messages; fs_store_close closes the

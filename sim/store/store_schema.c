@@ -86,7 +86,7 @@ static const struct required {
     { "table", "kv_transfer", "run_id, workload, link_gbps, transfers,"
       " kv_bytes, transfer_mean_s, wait_mean_s" },
     { "table", "run_growth", "run_id, workload, growth_mean, growth_spread,"
-      " growth" },
+      " growth, pool" },
     { "table", "tenancy", "run_id, workload, replicas, adapters,"
       " adapter_rank, max_adapters, zipf_s, load_s, loads, load_wait_s" },
     { "table", "adapter", "run_id, workload, adapter, requests,"

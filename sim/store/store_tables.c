@@ -212,6 +212,19 @@ static const fs_store_col growth_cols[] = {
     LAT(COL_REAL, growth_spread), LAT(COL_REAL, growth),
 };
 
+/* run_growth's pool rows (version 24): a pool with its own growth =. */
+static int pool_grown(const void *row)
+{
+    const fs_pool_row *p = row;
+    return p->growth_mean > 0 || p->growth_spread > 0;
+}
+
+#define POOLG(kind, f) COL(fs_pool_row, kind, #f, f)
+static const fs_store_col pool_growth_cols[] = {
+    POOLG(COL_TEXT, pool), POOLG(COL_REAL, growth_mean),
+    POOLG(COL_REAL, growth_spread), POOLG(COL_REAL, growth),
+};
+
 /* cost_extra and budget (version 22). */
 #define EXTRA(kind, f) COL(fs_extra_row, kind, #f, f)
 static const fs_store_col extra_cols[] = {
@@ -294,6 +307,8 @@ const fs_store_table fs_store_tables[] = {
      ROWS(latency, nlatency, fs_latency_row), NULL, latency_disagg},
     {"run_growth", growth_cols, NCOLS(growth_cols),
      ROWS(latency, nlatency, fs_latency_row), NULL, latency_grown},
+    {"run_growth", pool_growth_cols, NCOLS(pool_growth_cols),
+     ROWS(pools, npools, fs_pool_row), NULL, pool_grown},
     {"cost_extra", extra_cols, NCOLS(extra_cols),
      ROWS(extras, nextras, fs_extra_row), NULL, NULL},
     {"budget", budget_cols, NCOLS(budget_cols),

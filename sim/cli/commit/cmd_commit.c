@@ -16,65 +16,17 @@
 
 #include "sim/base/grammar.h"
 #include "sim/cli/commit/commit.h"
+#include "sim/cli/shared/commit_args.h"
 #include "sim/cli/shared/help.h"
 #include "sim/cli/shared/parse_options.h"
 #include "sim/store/store_query.h"
 
 typedef struct commit_opts {
     const char *db, *risk, *lp, *format, *horizon, *discount;
-    int months;
-    double rate;
+    fs_commit_opts opts;   /* what the three above say */
     char **runs;
     int nruns, fmt;
-    int has_risk;
-    double bound, quantile;
 } commit_opts;
-
-/* "unused<=10%@p90": the bound (a fraction) and the percentile of runs
- * (p1..p100).  0, or -1 with why. */
-static int parse_risk(const char *v, double *bound, double *quantile,
-                      char *why, size_t len)
-{
-    char frac[64];
-    const char *at = strchr(v, '@');
-    int pct = 0, used = 0;
-    if (strncmp(v, "unused<=", 8) || !at || (size_t)(at - v - 8) >=
-        sizeof frac) {
-        snprintf(why, len, "'%s' is not unused<=BOUND@pN "
-                 "(e.g. unused<=10%%@p90)", v);
-        return -1;
-    }
-    snprintf(frac, sizeof frac, "%.*s", (int)(at - v - 8), v + 8);
-    if (fs_parse_fraction(frac, bound, why, len) || *bound < 0 ||
-        *bound > 1) {
-        snprintf(why, len, "'%s': the bound '%s' is not a share between 0 "
-                 "and 100%% (e.g. 10%%)", v, frac);
-        return -1;
-    }
-    if (sscanf(at + 1, "p%d%n", &pct, &used) != 1 || at[1 + used] ||
-        pct < 1 || pct > 100) {
-        snprintf(why, len, "'%s': the percentile '%s' is not p1..p100 "
-                 "(e.g. p90)", v, at + 1);
-        return -1;
-    }
-    *quantile = pct / 100.0;
-    return 0;
-}
-
-/* "1y", "3y", "18m": months, 1 to 120.  0, or -1 with why. */
-static int parse_horizon(const char *v, int *months, char *why, size_t len)
-{
-    int n = 0, used = 0;
-    char unit = 0;
-    if (sscanf(v, "%d%c%n", &n, &unit, &used) != 2 || v[used] ||
-        (unit != 'y' && unit != 'm') || n < 1 ||
-        (*months = unit == 'y' ? 12 * n : n) > 120) {
-        snprintf(why, len, "'%s' is not 1y, 3y or Nm (N months, at most "
-                 "120)", v);
-        return -1;
-    }
-    return 0;
-}
 
 /* A bad value or a missing operand: one line naming the option, exit
  * status 1 (the work cannot be done), as for an unknown run. */
@@ -93,15 +45,9 @@ static int bad_input(const char *fmt, ...)
 
 const fs_option fs_options_commit[] = {
     OPT__DB_READ(commit_opts, db),
-    OPT_STRING(0, "risk", commit_opts, risk, "unused<=B@pN",
-               "at most a share B of the commitment unused in N% of runs"),
+    OPT_COMMIT_ARGS(commit_opts),
     OPT_STRING(0, "lp", commit_opts, lp, "FILE",
                "also write the model in CPLEX LP format"),
-    OPT_STRING(0, "horizon", commit_opts, horizon, "1y|3y|Nm",
-               "weigh commitments against the demand of this term, grown"),
-    OPT_STRING(0, "discount-rate", commit_opts, discount, "R",
-               "with --horizon: a year, for the NPV and the cost (default "
-               "0%)"),
     OPT__FORMAT_AND(commit_opts, format, "focus", "focus: the buys as FOCUS "
                     "1.2 Purchase rows; the others as for every command"),
     OPT_END(),
@@ -129,17 +75,9 @@ static int parse_opts(int argc, char **argv, commit_opts *o)
         return bad_input("--format: '%s' is not one of table, csv, json, "
                          "markdown, focus", o->format);
     char why[256];
-    o->has_risk = o->risk != NULL;
-    if (o->risk && parse_risk(o->risk, &o->bound, &o->quantile, why,
-                              sizeof why))
-        return bad_input("--risk: %s", why);
-    if (o->horizon && parse_horizon(o->horizon, &o->months, why, sizeof why))
-        return bad_input("--horizon: %s", why);
-    if (o->discount && (fs_parse_fraction(o->discount, &o->rate, why,
-                                          sizeof why) ||
-                        !(o->rate >= 0 && o->rate < 1)))
-        return bad_input("--discount-rate: '%s' is not a rate a year from "
-                         "0%% to 100%% (e.g. 8%%)", o->discount);
+    if (fs_commit_args_read(o->risk, o->horizon, o->discount, &o->opts, why,
+                            sizeof why))
+        return bad_input("%s", why);
     return -1;
 }
 
@@ -170,19 +108,10 @@ static int commit_solve(fs_store *s, const commit_opts *o, fs_error *err)
         fs_commit_inputs_free(&in);
         return FS_EXIT_FAIL;
     }
-    in.problem.risk = o->has_risk;
-    in.problem.risk_bound = o->bound;
-    in.problem.risk_quantile = o->quantile;
-    in.problem.horizon_months = o->months;
-    in.problem.discount_rate = o->rate;
-    for (size_t r = 0; o->months && r < in.nruns; r++)
-        if ((double)in.hours[r] > 730.0 * o->months) {
-            fs_error_set(err, "commit: --horizon %s is shorter than run "
-                         "%ld (%zu hours)", o->horizon, in.run_ids[r],
-                         in.hours[r]);
-            fs_commit_inputs_free(&in);
-            return FS_EXIT_FAIL;
-        }
+    if (fs_commit_inputs_apply(&in, &o->opts, err)) {
+        fs_commit_inputs_free(&in);
+        return FS_EXIT_FAIL;
+    }
     fs_commit_blocks_list bl = {0};
     int rc = fs_pf_solve(&in.problem, o->lp, &sol, why, sizeof why);
     if (rc)

@@ -68,6 +68,11 @@ static int read_run(fs_store *s, const char *name, long *id, fs_fc_run *r,
     if (!(r->horizon_h > 0) || r->bill_month != r->bill_month)
         return fs_error_set(err, "forecast: run %ld has no horizon or no "
                             "bill to grow", *id), -1;
+    if (fs_store_pool_growth_bills(s, *id, &r->part_bill, &r->part_growth,
+                                   &r->nparts, err))
+        return -1;
+    for (size_t i = 0; i < r->nparts; i++)   /* per 730 h, as bill_month */
+        r->part_bill[i] *= 730.0 / r->horizon_h;
     return 0;
 }
 
@@ -91,6 +96,10 @@ static int forecast_runs(fs_store *s, char **names, int n,
         fs_fc_answer a = {(size_t)n, ids, runs, o->months, level, m, bs};
         fs_forecast_print(stdout, fmt, &a);
         rc = bs->over ? 1 : 0;
+    }
+    for (int i = 0; runs && i < n; i++) {
+        free(runs[i].part_bill);
+        free(runs[i].part_growth);
     }
     free(runs);
     free(ids);

@@ -88,7 +88,7 @@ static int draw(plot_args *a, int term_years)
         rc = fs_store_find_run(s, a->baseline, &base, &err);
     if (rc == 0) {
         fs_plot_request rq = {a->chart, a->r.ids, (size_t)a->r.n, base,
-                              a->pool, term_years, a->out};
+                              a->pool, term_years, a->out, NULL, NULL, 0};
         rc = fs_plot_render_request(s, &rq, &err);
     }
     fs_store_close(s);

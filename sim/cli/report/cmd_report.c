@@ -1,5 +1,6 @@
 /* cmd_report.c -- `fleetsim report [--db FILE] [--baseline RUN]
- * [--levers] --out review.html|review.md RUN...`: one budget review of the
+ * [--levers] [--portfolio] [--risk B] [--horizon H] [--discount-rate R]
+ * --out review.html|review.md RUN...`: one budget review of the
  * runs (tables of sim/cli/report/report_data.c, written by report_html.c
  * or report_md.c); --levers first makes the runs that isolate each change
  * of the run the top savings attribute (report_levers.c).  The
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/cli/shared/commit_args.h"
 #include "sim/cli/shared/help.h"
 #include "sim/cli/report/report.h"
 #include "sim/cli/shared/run_args.h"
@@ -23,8 +25,10 @@
 
 typedef struct report_args {
     const char *db, *out, *baseline;
+    const char *risk, *horizon, *discount;   /* commit's, for the portfolio */
     fs_run_args r;
-    int md, levers;
+    int md, levers, portfolio;
+    fs_commit_opts pf;
 } report_args;
 
 const fs_option fs_options_report[] = {
@@ -39,6 +43,11 @@ const fs_option fs_options_report[] = {
     OPT_STRING_F(0, "out", report_args, out, "FILE.html|FILE.md",
                  "the report; its extension gives the format",
                  FS_OPTION_REQUIRED),
+    OPT_BOOL(0, "portfolio", report_args, portfolio,
+             "add the commitment portfolio (what `fleetsim commit` on the "
+             "runs buys) and its chart, solving its program; commit's "
+             "options below imply it"),
+    OPT_COMMIT_ARGS(report_args),
     OPT_END(),
 };
 
@@ -58,6 +67,13 @@ static int parse(int argc, char **argv, report_args *a)
     a->md = strcmp(dot, ".md") == 0;
     if (a->r.n == 0)
         return fs_run_args_none("report");
+    char why[256];
+    if (fs_commit_args_read(a->risk, a->horizon, a->discount, &a->pf, why,
+                            sizeof why)) {
+        fs_print_line("fleetsim report: ", why);
+        return FS_EXIT_FAIL;
+    }
+    a->portfolio |= a->risk || a->horizon || a->discount;
     return -1;
 }
 
@@ -157,6 +173,7 @@ static int report(report_args *a)
     const long *ids = a->r.ids;
     long base = ids[0];
     r.nruns = (size_t)a->r.n;
+    r.portfolio = a->portfolio ? &a->pf : NULL;
     r.run_names = calloc(r.nruns, sizeof *r.run_names);
     int rc = r.run_names ? 0 : fs_error_set(&err, "out of memory");
     if (rc == 0 && a->baseline)

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stddef.h>
+#include "sim/app/commit_inputs.h"
 #include "sim/base/error.h"
 #include "sim/store/store.h"
 
@@ -83,6 +84,14 @@ typedef struct fs_report {
     fs_rtable tables[FS_REPORT_TABLES];
     fs_rchart *charts;
     size_t ncharts;
+    /* The commitment portfolio (report_portfolio.c): commit's options
+     * (`report --portfolio`, --risk, --horizon, --discount-rate); NULL:
+     * not asked for, so no section, no chart and no program solved.  Its
+     * one solve, which the portfolio-cost chart draws too. */
+    const fs_commit_opts *portfolio;
+    fs_commit_inputs pf_in;
+    fs_pf_solution pf_sol;
+    int pf_solved;             /* pf_sol holds the answer */
 } fs_report;
 
 /* Reads everything about runs ids[0..n) (base: the baseline's id) from s
@@ -157,11 +166,14 @@ int fs_report_gather_further(fs_store *s, long id, const char *name,
  * budget exceeded (report_extra.c).  0, or -1 with err. */
 int fs_report_gather_extra(fs_store *s, const long *ids, size_t n,
                            fs_report *r, fs_error *err);
-/* Tables 8 and 9, where the runs hold a pool a commitment could cover:
- * `commit`'s portfolio of the runs and its cost lines
- * (report_portfolio.c).  0, or -1 with err. */
+/* Tables 8 and 9, when r->portfolio asks for them and the runs hold a
+ * pool a commitment could cover: `commit`'s portfolio of the runs with
+ * those options and its cost lines (report_portfolio.c), the solve kept
+ * in r->pf_in and r->pf_sol.  0, or -1 with err (the solver failed, or
+ * the options do not fit the runs). */
 int fs_report_gather_portfolio(fs_store *s, const long *ids, size_t n,
                                fs_report *r, fs_error *err);
+void fs_report_portfolio_free(fs_report *r);
 /* Table 6, where runs have it: what served their LLM requests (prefix
  * cache hits, P/D KV transfers, cold starts, speculative decoding's
  * tokens a step) per workload and pool (report_serving.c). */

@@ -374,7 +374,12 @@ static int gather_charts(fs_store *s, const long *ids, long base,
         c->name = fs_plot_chart_name(i);
         c->summary = fs_plot_chart_summary(i);
         snprintf(path, sizeof path, "%s/%s.svg", dir, c->name);
-        if (fs_plot_render(s, c->name, ids, r->nruns, base, path, &why)) {
+        fs_plot_request rq = {c->name, ids, r->nruns, base, NULL, 1, path,
+                              .portfolio_in = &r->pf_in,
+                              .portfolio_sol = r->pf_solved ? &r->pf_sol
+                                                            : NULL,
+                              .portfolio_off = !r->pf_solved};
+        if (fs_plot_render_request(s, &rq, &why)) {
             if (fs_plot_chart_optional(i)) {   /* left out, no note */
                 unlink(path);
                 continue;
@@ -476,5 +481,6 @@ void fs_report_free(fs_report *r)
         free(r->run_names[i]);
     free(r->run_names);
     free(r->baseline_name);
+    fs_report_portfolio_free(r);
     memset(r, 0, sizeof *r);
 }

@@ -155,6 +155,9 @@ typedef struct fs_pool_row {
     double work_lost_s;         /* service seconds lost to interruptions */
     double fallback_hours;      /* instance-hours of on-demand fallback */
     double fallback_cost_usd;   /* those hours at the fallback's price */
+    double growth_mean, growth_spread;  /* the pool's growth = G ± S; 0:
+                                           none (its workloads' apply) */
+    double growth;              /* the rate this replication drew */
     /* FOCUS prices, set by the cli from the scenario
      * (sim/cli/shared/run_prices.c); 0 = unknown, stored as NULL */
     double list_price_usd_h;        /* on-demand list price, per instance */

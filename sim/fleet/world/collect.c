@@ -7,6 +7,8 @@
 #include "sim/fleet/world/world.h"
 #include "sim/fleet/run/notes.h"
 #include "sim/fleet/world/slices.h"
+#include "sim/base/rng.h"
+#include "traces/arrivals.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -163,6 +165,28 @@ static double pool_energy_kwh(const fs_pool *p)
                          p->usage.area_busy / 3600);
 }
 
+/* A pool's growth = G ± S (its demand's over the long view): the rate
+ * this replication draws, from its own stream ("pool-growth:NAME", so
+ * every other stream is as before), only when a spread is given.  -1
+ * out of memory. */
+static int pool_growth(const fs_world *w, const fs_pool *p, fs_pool_row *row)
+{
+    const fs_pool_conf *c = p->conf;
+    row->growth_mean = c->growth;
+    row->growth_spread = c->growth_spread;
+    row->growth = c->growth;
+    if (!(c->growth_spread > 0))
+        return 0;
+    char source[FS_NAME_MAX + 16];
+    snprintf(source, sizeof source, "pool-growth:%s", c->name);
+    gsl_rng *r = fs_rng_new(w->sim.sc->seed, w->replication, source);
+    if (!r)
+        return -1;
+    row->growth = fs_growth_draw(c->growth, c->growth_spread, r);
+    gsl_rng_free(r);
+    return 0;
+}
+
 int fs_collect_costs(fs_world *w)
 {
     fs_sim *sim = &w->sim;
@@ -231,6 +255,8 @@ int fs_collect_costs(fs_world *w)
         row->renew = row->term_months > 0
             ? fs_reserved_renews(&p->conf->terms) : -1;
         row->count = p->conf->count;
+        if (pool_growth(w, p, row))
+            return fs_error_set(sim->err, "out of memory");
     }
     return 0;
 }
