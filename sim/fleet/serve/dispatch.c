@@ -452,25 +452,6 @@ void fs_dispatch_done(fs_server *s)
         seek_work(s);
 }
 
-long fs_workload_unfinished(const fs_workload *w)
-{
-    long n = (long)w->queue.len + w->late + (long)w->kv_queue.len +
-             fs_llm_disagg_in_flight(w);
-    for (int k = 0; k < w->npools; k++) {
-        const fs_servers *p = w->pools[k];
-        for (size_t i = 0; i < p->nservers; i++)
-            if (p->servers[i].wl == w)
-                n += p->servers[i].nbatch;
-    }
-    return n;
-}
-
-long fs_workload_waiting(const fs_workload *w, double t)
-{
-    return (long)w->queue.len + (long)w->kv_queue.len +
-           (long)fs_fifo_waiting(&w->fifo, t);
-}
-
 /* Capacity events of a pool, ctx = its fs_servers. */
 
 static void on_instance_up(void *ctx, fs_capacity *cap, int inst)
