@@ -430,7 +430,7 @@ static void on_batch_done(fs_engine *e, void *obj, long arg)
     fs_workload *w = s->wl;
     double now = fs_engine_now(e), start = s->busy_since;
     double slo = w->conf->slo_s, warmup = w->sim->sc->warmup_s;
-    double lone = s->nbatch == 1 ? s->batch[0].arrival : -1;
+    double lone = s->nbatch == 1 ? s->batch[0].arrival : -1;   /* t >= 0 */
     s->timer = 0;
     for (int i = 0; i < s->nbatch; i++) {
         double a = s->batch[i].arrival, latency = now - a;
