@@ -13,19 +13,16 @@
 #include "sim/fleet/serve/llm_disagg.h"
 #include "sim/fleet/serve/dispatch.h"
 
-/* A request's latencies beyond its tokens' times on the GPU: the
+/* A request's latencies beyond its tokens' times on the GPU, for a
+ * request whose time per output token is tpot (0 for one token): the
  * profile's time off the GPU (API server) before the first token, and
  * where the engine hands a step's tokens out only once the next step runs
  * (output_lag: vLLM's asynchronous output processing) that step, for the
  * first and last token alike, at the request's own mean time per output
- * token as the predictor charges it (llm_predict.c); none for one token. */
-static double handout_delay(const fs_llm_perf *p, const llm_seq *q,
-                            double now)
+ * token as the predictor charges it (llm_predict.c). */
+static double handout_delay(const fs_llm_perf *p, double tpot)
 {
-    double lag = q->out > 1 ? p->output_lag * (now - q->first_t) /
-                                  (q->out - 1)
-                            : 0;
-    return p->request_s + lag;
+    return p->request_s + p->output_lag * tpot;
 }
 
 /* Request q has its last token at now: its measures go to the workload's
@@ -36,11 +33,13 @@ void fs_llm_retire(fs_server *s, llm_seq *q, double now)
     fs_workload *w = s->wl;
     fs_llm_stats *st = &w->llm;
     const fs_workload_conf *c = w->conf;
-    if (q->r.arrival >= w->sim->sc->warmup_s) {
-        /* delays the request, not the replica */
-        double api = handout_delay(s->llm->perf, q, now);
-        double e2e = now - q->r.arrival + api;
-        double ttft = q->first_t - q->r.arrival + api;
+    int measured = q->r.arrival >= w->sim->sc->warmup_s;
+    double tpot = q->out > 1 ? (now - q->first_t) / (q->out - 1) : 0;
+    /* delays the request, not the replica */
+    double api = handout_delay(s->llm->perf, tpot);
+    double e2e = now - q->r.arrival + api;
+    double ttft = q->first_t - q->r.arrival + api;
+    if (measured) {
         fs_hist_add(&w->latency, e2e);
         if (fs_llm_disagg_counts_wait(s->pool))   /* else at hand_off */
             fs_hist_add(&w->wait, q->admitted - q->r.arrival);
@@ -52,7 +51,6 @@ void fs_llm_retire(fs_server *s, llm_seq *q, double now)
         fs_hist_add(&ps->ttft, ttft);
         st->ttft_met += ttft <= c->slo_ttft_s;
         if (q->out > 1) {
-            double tpot = (now - q->first_t) / (q->out - 1);
             fs_hist_add(&st->tpot, tpot);
             fs_hist_add(&ps->tpot, tpot);
             st->tpot_met += tpot <= c->slo_tpot_s;
@@ -67,10 +65,7 @@ void fs_llm_retire(fs_server *s, llm_seq *q, double now)
     s->pool->tokens_out += out;
     w->completed++;
     s->llm->free_blocks += q->blocks;
-    double api = handout_delay(s->llm->perf, q, now);
-    fs_lora_retire(s, &q->r, q->first_t - q->r.arrival + api,
-                   now - q->r.arrival + api,
-                   q->r.arrival >= w->sim->sc->warmup_s);
+    fs_lora_retire(s, &q->r, ttft, e2e, measured);
     if (q->r.prefix >= 0) {
         double cached = q->r.cached > 0 ? q->r.cached : 0;
         st->tokens_cached += cached;
