@@ -2,25 +2,33 @@
  * those on which one request alone already misses a TTFT or TPOT bound.
  *
  * Every request's TTFT is at least its prompt's prefill alone on the
- * replica (fs_llm_prefill_time: queueing, batching beside others, chunks
- * and the API server's time only add), and every TPOT at least one
- * decode step at batch 1 (a speculative step over the k + 1 tokens it
- * may emit at most).  So a percentile of TTFT over the finished requests
- * is at least the same rank's prefill among the prompts a run may
- * finish: with up to --max-unfinished of them left out (a run leaving
- * more fails anyway), the finished set's rank-K request is at least the
- * rank-K prompt of all (a subset's order statistics are not below the
- * whole's).  When that bound is over the SLO by more than the latency
- * histogram's error (FS_PLAN_PRUNE_MARGIN), no count can pass: the
- * simulations that would prove it (doubling until the metrics stop
- * moving) are not run, and the plan is the same.
+ * replica (fs_llm_prefill_time, with the profile's fixed time per step
+ * and per prefill: queueing, batching beside others, chunks only add),
+ * plus what llm_server_retire.c adds to every request: the profile's time
+ * off the GPU before the first token (request_s) and, where the engine
+ * hands a step's tokens out only after the next step (output_lag, vLLM's)
+ * and the request has more than one output token, its own time per
+ * output token, at least one decode step at batch 1 holding its prompt's
+ * KV cache.  Every TPOT is at least one decode step at batch 1 (a
+ * speculative step over the k + 1 tokens it may emit at most).  So a
+ * percentile of TTFT over the finished requests is at least the same
+ * rank's bound among the requests a run may finish: with up to
+ * --max-unfinished of them left out (a run leaving more fails anyway),
+ * the finished set's rank-K request is at least the rank-K bound of all
+ * (a subset's order statistics are not below the whole's).  When that
+ * bound is over the SLO by more than the latency histogram's error
+ * (FS_PLAN_PRUNE_MARGIN), no count can pass: the simulations that would
+ * prove it (doubling until the metrics stop moving) are not run, and the
+ * plan is the same.
  *
- * The prompts must be known before the run: a trace's rows (rate_scale a
- * whole number: each row that many times), or tokens_in = const(N).  The
- * bound is not used (the candidate is searched as before) with a prefix
- * cache (a cached prefix is not prefilled), sessions or a shared prefix,
- * several pools (another pool's GPU serves some requests), a prefill or
- * decode role, a warm-up, replications, growth, or drawn prompt lengths;
+ * The requests must be known before the run: a trace's rows (rate_scale
+ * a whole number: each row that many times; their output tokens unless
+ * the workload draws them), or tokens_in = const(N) (the output lag
+ * counted when tokens_out = draws at least 2).  The TTFT bound is not
+ * used (the candidate is searched as before) with a prefix cache (a
+ * cached prefix is not prefilled), sessions or a shared prefix, several
+ * pools (another pool's GPU serves some requests), a prefill or decode
+ * role, a warm-up, replications, growth, or drawn prompt lengths;
  * `--no-prune` turns it off. */
 #include "sim/cli/plan/plan.h"
 #include "sim/scenario/scenario.h"
