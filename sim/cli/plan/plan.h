@@ -104,6 +104,14 @@ typedef struct fs_plan_candidate {
     char cost_note[256];
 } fs_plan_candidate;
 
+/* A request known before the runs (plan_prune.c): its prompt's tokens,
+ * and whether it has more than one output token (it then has a time per
+ * output token, which an engine's output lag adds to its TTFT). */
+typedef struct fs_plan_prompt {
+    int tokens;
+    int lagged;
+} fs_plan_prompt;
+
 typedef struct fs_plan {
     const char *scenario, *db, *workload;
     const char *pool_arg;        /* --pool: the pool sized, or NULL */
@@ -159,7 +167,8 @@ typedef struct fs_plan {
     int no_prune;                /* --no-prune: simulate every candidate */
     int prompt_state;            /* plan_prune.c: 0 unread, 1 known, 2 all
                                     one length, -1 not known */
-    long *prompt, nprompt;       /* the runs' prompts, sorted */
+    fs_plan_prompt *prompt;      /* the runs' requests */
+    long nprompt;
     int prompt_scale;            /* each that many times (rate_scale) */
     fs_plan_candidate *cand;
     int ncand;

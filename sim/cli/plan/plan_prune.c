@@ -2,25 +2,33 @@
  * those on which one request alone already misses a TTFT or TPOT bound.
  *
  * Every request's TTFT is at least its prompt's prefill alone on the
- * replica (fs_llm_prefill_time: queueing, batching beside others, chunks
- * and the API server's time only add), and every TPOT at least one
- * decode step at batch 1 (a speculative step over the k + 1 tokens it
- * may emit at most).  So a percentile of TTFT over the finished requests
- * is at least the same rank's prefill among the prompts a run may
- * finish: with up to --max-unfinished of them left out (a run leaving
- * more fails anyway), the finished set's rank-K request is at least the
- * rank-K prompt of all (a subset's order statistics are not below the
- * whole's).  When that bound is over the SLO by more than the latency
- * histogram's error (FS_PLAN_PRUNE_MARGIN), no count can pass: the
- * simulations that would prove it (doubling until the metrics stop
- * moving) are not run, and the plan is the same.
+ * replica (fs_llm_prefill_time, with the profile's fixed time per step
+ * and per prefill: queueing, batching beside others, chunks only add),
+ * plus what llm_server_retire.c adds to every request: the profile's time
+ * off the GPU before the first token (request_s) and, where the engine
+ * hands a step's tokens out only after the next step (output_lag, vLLM's)
+ * and the request has more than one output token, its own time per
+ * output token, at least one decode step at batch 1 holding its prompt's
+ * KV cache.  Every TPOT is at least one decode step at batch 1 (a
+ * speculative step over the k + 1 tokens it may emit at most).  So a
+ * percentile of TTFT over the finished requests is at least the same
+ * rank's bound among the requests a run may finish: with up to
+ * --max-unfinished of them left out (a run leaving more fails anyway),
+ * the finished set's rank-K request is at least the rank-K bound of all
+ * (a subset's order statistics are not below the whole's).  When that
+ * bound is over the SLO by more than the latency histogram's error
+ * (FS_PLAN_PRUNE_MARGIN), no count can pass: the simulations that would
+ * prove it (doubling until the metrics stop moving) are not run, and the
+ * plan is the same.
  *
- * The prompts must be known before the run: a trace's rows (rate_scale a
- * whole number: each row that many times), or tokens_in = const(N).  The
- * bound is not used (the candidate is searched as before) with a prefix
- * cache (a cached prefix is not prefilled), sessions or a shared prefix,
- * several pools (another pool's GPU serves some requests), a prefill or
- * decode role, a warm-up, replications, growth, or drawn prompt lengths;
+ * The requests must be known before the run: a trace's rows (rate_scale
+ * a whole number: each row that many times; their output tokens unless
+ * the workload draws them), or tokens_in = const(N) (the output lag
+ * counted when tokens_out = draws at least 2).  The TTFT bound is not
+ * used (the candidate is searched as before) with a prefix cache (a
+ * cached prefix is not prefilled), sessions or a shared prefix, several
+ * pools (another pool's GPU serves some requests), a prefill or decode
+ * role, a warm-up, replications, growth, or drawn prompt lengths;
  * `--no-prune` turns it off. */
 #include "sim/cli/plan/plan.h"
 #include "sim/scenario/scenario.h"
@@ -35,15 +43,34 @@
  * a percentile read from it cannot fall under the bound. */
 #define FS_PLAN_PRUNE_MARGIN 0.02
 
-static int by_tokens(const void *a, const void *b)
+/* The fewest output tokens a key's draws give (rounded, as the service
+ * draws them, at least 1); 1 without the key. */
+static double least_out(const fs_llm_service *l)
 {
-    long x = *(const long *)a, y = *(const long *)b;
-    return (x > y) - (x < y);
+    double m = l->has_tokens_out ? floor(fs_dist_min(&l->tokens_out) + 0.5)
+                                 : 1;
+    return m < 1 ? 1 : m;
 }
 
-/* The trace's prompts (rate_scale 1: the rows before the horizon), into
+/* Appends a request to p->prompt: 0, or -1 out of memory. */
+static int prompt_add(fs_plan *p, size_t *cap, int tokens, int lagged)
+{
+    if ((size_t)p->nprompt == *cap) {
+        size_t n = *cap ? 2 * *cap : 4096;
+        fs_plan_prompt *g = realloc(p->prompt, n * sizeof *g);
+        if (!g)
+            return -1;
+        p->prompt = g;
+        *cap = n;
+    }
+    p->prompt[p->nprompt++] = (fs_plan_prompt){tokens, lagged};
+    return 0;
+}
+
+/* The trace's requests (rate_scale 1: the rows before the horizon), into
  * p->prompt: 0, or -1 when a row has no prompt length or it cannot be
- * read (the runs will say why). */
+ * read (the runs will say why).  A row's output tokens count only where
+ * the workload does not draw them (tokens_out =). */
 static int trace_prompts(fs_plan *p, const fs_scenario *sc,
                          const fs_workload_conf *wc)
 {
@@ -62,45 +89,37 @@ static int trace_prompts(fs_plan *p, const fs_scenario *sc,
     fs_arrivals *a = fs_arrivals_open(&spec, &err);
     if (!a)
         return -1;
+    int own_out = !wc->service.llm.has_tokens_out;
     fs_arrival r;
     size_t cap = 0;
     int rc;
-    while ((rc = fs_arrivals_next(a, &r, &err)) == 1 && r.tokens_in >= 0) {
-        if ((size_t)p->nprompt == cap) {
-            long *g = realloc(p->prompt, (cap = cap ? 2 * cap : 4096) *
-                                             sizeof *g);
-            if (!g)
-                break;
-            p->prompt = g;
-        }
-        p->prompt[p->nprompt++] = r.tokens_in;
-    }
+    while ((rc = fs_arrivals_next(a, &r, &err)) == 1 && r.tokens_in >= 0)
+        if (prompt_add(p, &cap, r.tokens_in, own_out && r.tokens_out > 1))
+            break;
     fs_arrivals_free(a);
-    if (rc != 0 || p->nprompt == 0)
-        return -1;
-    qsort(p->prompt, (size_t)p->nprompt, sizeof *p->prompt, by_tokens);
-    return 0;
+    return rc != 0 || p->nprompt == 0 ? -1 : 0;
 }
 
-/* What the runs' prompts are (p->prompt_state 1: p->prompt sorted, each
- * p->prompt_scale times; 2: every prompt p->prompt[0]; -1: unknown), read once from the first
- * candidate's scenario: the prompts do not depend on the candidate. */
+/* What the runs' requests are (p->prompt_state 1: p->prompt, each
+ * p->prompt_scale times; 2: every request p->prompt[0]; -1: unknown),
+ * read once from the first candidate's scenario: the requests do not
+ * depend on the candidate. */
 static void read_prompts(fs_plan *p, const fs_scenario *sc,
                          const fs_workload_conf *wc)
 {
     const fs_llm_service *l = &wc->service.llm;
     double s = wc->rate_scale;
+    size_t cap = 0;
     p->prompt_state = -1;
     if (sc->replications > 1 || sc->warmup_s > 0 || wc->session_turns > 0 ||
         wc->prefix_tokens > 0 || wc->growth != 0)
         return;
     int trace = strcmp(wc->arrivals.name, "trace") == 0;
     if (l->has_tokens_in && !trace && l->tokens_in.kind == FS_DIST_CONST) {
-        p->prompt = malloc(sizeof *p->prompt);
-        if (!p->prompt)
+        if (prompt_add(p, &cap, (int)fs_dist_mean(&l->tokens_in),
+                       least_out(l) > 1))
             return;
-        p->prompt[0] = (long)fs_dist_mean(&l->tokens_in);
-        p->nprompt = p->prompt_scale = 1;
+        p->prompt_scale = 1;
         p->prompt_state = 2;   /* every request's */
         return;
     }
@@ -111,18 +130,65 @@ static void read_prompts(fs_plan *p, const fs_scenario *sc,
         p->prompt_state = 1;
 }
 
-/* The prefill alone of the prompt of rank k (1-based) among the prompts,
- * each p->prompt_scale times. */
-static double rank_prefill(const fs_plan *p, const fs_llm_perf *perf,
-                           double k, long *tokens)
+/* What bounds a lone request on one candidate's replica. */
+typedef struct lone {
+    fs_llm_perf perf;
+    fs_llm_spec_perf sp;
+    int spec;                /* 1: sp ready; -1: spec, not known */
+} lone;
+
+/* A request's least TTFT on the replica, the prompt it had. */
+typedef struct lone_req {
+    double ttft;
+    int tokens, lagged;
+} lone_req;
+
+static int by_ttft(const void *a, const void *b)
 {
-    long i = (long)ceil(k / p->prompt_scale);
-    if (i < 1)
-        i = 1;
-    if (i > p->nprompt)
-        i = p->nprompt;
-    *tokens = p->prompt[i - 1];
-    return fs_llm_prefill_time(perf, *tokens < 1 ? 1 : *tokens);
+    double x = ((const lone_req *)a)->ttft, y = ((const lone_req *)b)->ttft;
+    return (x > y) - (x < y);
+}
+
+/* The least time per output token of a request holding kv tokens of KV
+ * cache (its prompt: every decode step of its own holds at least those):
+ * one decode step at batch 1 (a speculative step over the k + 1 tokens it
+ * may emit); NaN when the speculative step is not known. */
+static double tpot_least(const lone *l, long kv)
+{
+    const fs_llm_spec *s = l->perf.cfg.spec;
+    if (!s)
+        return fs_llm_iteration_time(&l->perf, 0, 0, 1, kv);
+    return l->spec > 0 ? fs_llm_spec_step_time(&l->sp, &l->perf, 0, 0, 1,
+                                               kv) / (s->k + 1)
+                       : NAN;
+}
+
+/* A request's least TTFT: its prefill alone, the engine's time off the
+ * GPU before the first token (request_s) and, where the engine hands a
+ * token out a step late (output_lag) and the request has a time per
+ * output token, that time at its least (llm_server_retire.c adds the
+ * request's own). */
+static double ttft_of(const lone *l, const fs_plan_prompt *q)
+{
+    long n = q->tokens < 1 ? 1 : q->tokens;
+    double lag = q->lagged && l->perf.output_lag ? tpot_least(l, n) : 0;
+    return fs_llm_prefill_time(&l->perf, n) + l->perf.request_s +
+           (isnan(lag) ? 0 : l->perf.output_lag * lag);
+}
+
+/* The requests' least TTFTs on l's replica, sorted: malloc'd, or NULL. */
+static lone_req *least_ttfts(const fs_plan *p, const lone *l)
+{
+    lone_req *r = malloc((size_t)p->nprompt * sizeof *r);
+    for (long i = 0; r && i < p->nprompt; i++) {
+        const fs_plan_prompt *q = &p->prompt[i];
+        r[i] = (lone_req){ttft_of(l, q), q->tokens,
+                          q->lagged && l->perf.output_lag &&
+                              !isnan(tpot_least(l, 1))};
+    }
+    if (r)
+        qsort(r, (size_t)p->nprompt, sizeof *r, by_ttft);
+    return r;
 }
 
 /* The fewest requests a passing run finishes: the rows, scale times,
@@ -133,25 +199,23 @@ static double finished_least(const fs_plan *p)
     return (1 - p->max_unfinished) * (s * (double)p->nprompt - (s - 1));
 }
 
-/* The least TTFT metric m ("ttft_p99", "ttft_mean") a passing run can
- * have, with the prompt that gives it; NaN when none is known. */
-static double ttft_least(const fs_plan *p, const fs_llm_perf *perf,
-                         const char *m, long *tokens)
+/* The least TTFT metric m ("p99", "mean") a passing run can have, r the
+ * requests' least TTFTs sorted; *at the request that gives it, NULL for
+ * a mean; NaN when none is known. */
+static double ttft_least(const fs_plan *p, const lone_req *r, const char *m,
+                         const lone_req **at)
 {
     double f = finished_least(p);
-    if (p->prompt_state == 2) {   /* every prompt the same */
-        *tokens = p->prompt[0];
-        return fs_llm_prefill_time(perf, *tokens < 1 ? 1 : *tokens);
-    }
-    if (strcmp(m, "mean") == 0) {   /* the mean of the f shortest */
+    *at = NULL;
+    if (p->prompt_state == 2)   /* every request the same */
+        return (*at = &r[0])->ttft;
+    if (strcmp(m, "mean") == 0) {   /* the mean of the f least */
         double sum = 0, left = floor(f);
         for (long i = 0; left > 0 && i < p->nprompt; i++) {
             double n = left < p->prompt_scale ? left : p->prompt_scale;
-            sum += n * fs_llm_prefill_time(perf, p->prompt[i] < 1
-                                                     ? 1 : p->prompt[i]);
+            sum += n * r[i].ttft;
             left -= n;
         }
-        *tokens = -1;
         return f >= 1 ? sum / floor(f) : NAN;
     }
     if (m[0] != 'p' || m[1] < '0' || m[1] > '9')
@@ -160,23 +224,33 @@ static double ttft_least(const fs_plan *p, const fs_llm_perf *perf,
     q = q >= 100 ? q / 1000 : q / 100;
     /* one rank lower: a percentile may be read between two samples */
     double k = ceil(q * f) - 1;
-    return k >= 1 ? rank_prefill(p, perf, k, tokens) : NAN;
+    if (k < 1)
+        return NAN;
+    long i = (long)ceil(k / p->prompt_scale);   /* rank k, 1-based */
+    i = i < 1 ? 1 : i > p->nprompt ? p->nprompt : i;
+    return (*at = &r[i - 1])->ttft;
 }
 
-/* The least TPOT of any request: one decode step at batch 1 (a
- * speculative step over the k + 1 tokens it may emit). */
-static double tpot_least(const fs_llm_perf *perf)
+/* Why a request's least TTFT is what it is, into why. */
+static void ttft_why(const lone *l, const lone_req *at, char *why,
+                     size_t len)
 {
-    const fs_llm_spec *s = perf->cfg.spec;
-    if (!s)
-        return fs_llm_iteration_time(perf, 0, 0, 1, 1);
-    fs_llm_spec_perf sp;
-    char why[256];
-    memset(&sp, 0, sizeof sp);
-    double t = fs_llm_spec_perf_init(&sp, perf, why, sizeof why) == 0
-        ? fs_llm_spec_step_time(&sp, perf, 0, 0, 1, 1) / (s->k + 1) : NAN;
-    fs_llm_spec_perf_free(&sp);
-    return t;
+    char rq[64] = "", lag[96] = "";
+    if (l->perf.request_s > 0)
+        snprintf(rq, sizeof rq, ", the engine's %.1fms before the first "
+                 "token", 1e3 * l->perf.request_s);
+    if (!at) {
+        snprintf(why, len, "the shortest prompts' prefills alone%s%s", rq,
+                 l->perf.output_lag ? ", each first token handed out a "
+                 "decode step late (output_lag)" : "");
+        return;
+    }
+    if (at->lagged)
+        snprintf(lag, sizeof lag, ", its first token handed out a %.1fms "
+                 "decode step late (output_lag)",
+                 1e3 * l->perf.output_lag * tpot_least(l, at->tokens));
+    snprintf(why, len, "a %d-token prompt's prefill alone%s%s", at->tokens,
+             rq, lag);
 }
 
 /* The workload w of sc, served by one colocated pool (its *pool). */
@@ -203,27 +277,48 @@ static int caches(const fs_pool_conf *pc, const fs_llm_perf *perf)
                                                             FS_PREFIX_CACHE_NO;
 }
 
-/* SLO k's least value on perf, and why, into *least and why. */
-static double least(const fs_plan *p, const fs_llm_perf *perf, int k,
-                    int cached, char *why, size_t len)
+/* SLO k's least value on l's replica, r the requests' least TTFTs (NULL:
+ * not known), and why, into why; NaN when none is known. */
+static double least(const fs_plan *p, const lone *l, const lone_req *r,
+                    int k, char *why, size_t len)
 {
     const char *m = p->slo[k].metric;
-    long tokens = -1;
     double v = NAN;
     if (p->slo[k].ge)
         return NAN;
-    if (strncmp(m, "ttft_", 5) == 0 && !cached && p->prompt_state > 0) {
-        v = ttft_least(p, perf, m + 5, &tokens);
-        if (tokens >= 0)
-            snprintf(why, len, "a %ld-token prompt's prefill alone", tokens);
-        else
-            snprintf(why, len, "the shortest prompts' prefills alone");
+    if (strncmp(m, "ttft_", 5) == 0 && r) {
+        const lone_req *at;
+        v = ttft_least(p, r, m + 5, &at);
+        ttft_why(l, at, why, len);
     } else if (strncmp(m, "tpot_", 5) == 0) {
-        v = tpot_least(perf);
+        v = tpot_least(l, 1);
         snprintf(why, len, "one decode step at batch 1%s",
-                 perf->cfg.spec ? " over the k + 1 tokens it may emit" : "");
+                 l->perf.cfg.spec ? " over the k + 1 tokens it may emit"
+                                  : "");
     }
     return v;
+}
+
+/* Marks c excluded when an SLO's least value on l's replica is over its
+ * bound by more than the histogram's error. */
+static void judge(const fs_plan *p, fs_plan_candidate *c, const lone *l,
+                  const lone_req *r)
+{
+    char why[256];
+    for (int k = 0; k < p->nslo; k++) {
+        double v = least(p, l, r, k, why, sizeof why);
+        if (isnan(v) || v <= p->slo[k].value * (1 + FS_PLAN_PRUNE_MARGIN))
+            continue;
+        char have[48], bound[48];
+        fs_plan_value_format(&p->slo[k], v, have, sizeof have);
+        fs_plan_value_format(&p->slo[k], p->slo[k].value, bound,
+                             sizeof bound);
+        c->excluded_bound = 1;
+        snprintf(c->reason, sizeof c->reason, "%s at least %s at any count "
+                 "(this GPU's roofline: %s) > %s: excluded before "
+                 "simulating", p->slo[k].metric, have, why, bound);
+        return;
+    }
 }
 
 void fs_plan_prune(fs_plan *p, fs_plan_candidate *c, const fs_scenario *sc)
@@ -236,27 +331,22 @@ void fs_plan_prune(fs_plan *p, fs_plan_candidate *c, const fs_scenario *sc)
         read_prompts(p, sc, wc);
     fs_llm_config cfg;
     fs_llm_hw hw;
-    fs_llm_perf perf;
+    lone l;
     char why[256];
     fs_scenario_llm_config(wc, pc, &cfg);
     fs_llm_hw_default(&hw, &pc->gpu);   /* a MIG slice or sharing: slower */
-    if (fs_llm_perf_init(&perf, &cfg, &hw, why, sizeof why))
+    if (fs_llm_perf_init(&l.perf, &cfg, &hw, why, sizeof why))
         return;
-    int cached = caches(pc, &perf);
-    for (int k = 0; k < p->nslo; k++) {
-        double v = least(p, &perf, k, cached, why, sizeof why);
-        if (isnan(v) || v <= p->slo[k].value * (1 + FS_PLAN_PRUNE_MARGIN))
-            continue;
-        char have[48], bound[48];
-        fs_plan_value_format(&p->slo[k], v, have, sizeof have);
-        fs_plan_value_format(&p->slo[k], p->slo[k].value, bound,
-                             sizeof bound);
-        c->excluded_bound = 1;
-        snprintf(c->reason, sizeof c->reason, "%s at least %s at any count "
-                 "(%s on this GPU, the roofline) > %s: excluded before "
-                 "simulating", p->slo[k].metric, have, why, bound);
-        return;
-    }
+    memset(&l.sp, 0, sizeof l.sp);
+    l.spec = !cfg.spec ? 0
+             : fs_llm_spec_perf_init(&l.sp, &l.perf, why, sizeof why) == 0
+                 ? 1 : -1;
+    /* a prefix cache's prefix is not prefilled: no TTFT bound */
+    lone_req *r = p->prompt_state > 0 && !caches(pc, &l.perf)
+                      ? least_ttfts(p, &l) : NULL;
+    judge(p, c, &l, r);
+    free(r);
+    fs_llm_spec_perf_free(&l.sp);
 }
 
 int fs_plan_searched(const fs_plan_candidate *c)
