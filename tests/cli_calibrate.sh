@@ -117,13 +117,15 @@ expect_exit 2 "bad --tp" -- "$FLEETSIM" calibrate "$D/runs.csv" $M --tp 3
 # `vllm` Hopper row was fitted (tests/data/vllm-h100-load/calibration.csv,
 # the CALIBRATION set of those runs: the 8 "general" stages of four
 # deployments; the validation stages are not read here).  Started from
-# vllm@0.6's row with its decode fraction held, as test_vllm_load fits it,
-# the written row's five fitted figures are the shipped row's (engines.csv
-# rounds them to 3 figures: within 1%).
+# vllm@0.6's figures (--start) with its decode fraction held and the
+# shipped row's other columns (--engine vllm: no growth of the step with
+# TP), as test_vllm_load fits it, the written row's five fitted figures are
+# the shipped row's (engines.csv rounds them to 3 figures: within 1%).
 L="$SRCDIR/tests/data/vllm-h100-load/calibration.csv"
-expect_exit 0 "shared fit" -- "$FLEETSIM" calibrate "$L" --shared --gpu H100-80GB --engine vllm@0.6 \
-    --fit mfu,bw_efficiency,step_ms,prefill_ms,request_ms --out "$TMP/shared.csv"
-expect_in "$TMP/out" "calibrate: one vllm@0.6 row for H100-80GB (hopper), bf16, over 4 deployments: llama-2-70b TP 4 llama-2-7b TP 1 mixtral-8x7b TP 2 codellama-34b TP 2; 8 runs, 24 figures from 1 file" "shared heading"
+expect_exit 0 "shared fit" -- "$FLEETSIM" calibrate "$L" --shared --gpu H100-80GB --engine vllm \
+    --start vllm@0.6 --fit mfu,bw_efficiency,step_ms,prefill_ms,request_ms --out "$TMP/shared.csv"
+expect_in "$TMP/out" "calibrate: one vllm row for H100-80GB (hopper), bf16, over 4 deployments: llama-2-70b TP 4 llama-2-7b TP 1 mixtral-8x7b TP 2 codellama-34b TP 2; 8 runs, 24 figures from 1 file" "shared heading"
+expect_in "$TMP/out" "mfu                   0.5     0.5952" "started from vllm@0.6's figures"
 checks=$((checks + 1))
 grep -q '^vllm,calibrated,yes,hopper,' "$TMP/shared.csv" || fail "shared row: $(sed -n 2p "$TMP/shared.csv")"
 shipped=$(grep '^vllm,2026-02,yes,hopper,' "$SRCDIR/models/catalog/engines.csv")
@@ -135,6 +137,10 @@ for c in 5 7 8 10 26; do
     awk -v w="$w" -v s="$s" 'BEGIN { d = w / s - 1; exit !(d < 0.01 && d > -0.01) }' ||
         fail "shared fit column $c: $w, shipped $s"
 done
+expect_exit 2 "--start without --shared" -- "$FLEETSIM" calibrate "$L" --gpu H100-80GB --model llama-2-7b --start vllm@0.6
+expect_in "$TMP/err" "--start is for --shared fits" "--start refused without --shared"
+expect_exit 2 "unknown --start" -- "$FLEETSIM" calibrate "$L" --shared --gpu H100-80GB --start vlm@0.6
+expect_in "$TMP/err" "--start 'vlm@0.6': no such profile for H100-80GB" "--start named"
 expect_exit 2 "--shared with --model" -- "$FLEETSIM" calibrate "$L" --shared --gpu H100-80GB --model llama-2-7b
 expect_in "$TMP/err" "--shared takes each run's model" "--shared refuses --model"
 grep -v '^model' "$D/l4_published.csv" | head -3 | sed 's/^[^,]*,/,/' | { echo "model,gpu,precision,tp,tokens_in,tokens_out,concurrency_or_rate,ttft_ms,tpot_ms,throughput"; cat; } >"$TMP/nomodel.csv"

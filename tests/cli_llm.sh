@@ -237,7 +237,7 @@ expect_exit 0 "llm-gpu-choice sweep" -- "$FLEETSIM" sweep "$SRCDIR/scenarios/llm
 ch() { sql "$TMP/choice.db" "SELECT $1 FROM run_summary WHERE name = 'llm-gpu-choice[instance=$2,count=$3]'"; }
 expect_eq "$(sql "$TMP/choice.db" "SELECT name, cost_per_month_usd FROM run_summary WHERE name LIKE 'llm-gpu-choice[%' AND ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05 ORDER BY cost_per_month_usd LIMIT 1")" \
     "llm-gpu-choice[instance=aws:p5.4xlarge,count=2]|10044.8" "cheapest meeting TTFT p99 500 ms and TPOT p99 50 ms: two H100s"
-expect_eq "$(ch "printf('%.2f %.0f', ttft_p99_s, tpot_p99_s * 1000)" aws:p5.4xlarge 2)" "0.19 17" "two H100s: TTFT p99 0.19 s, TPOT p99 17 ms"
+expect_eq "$(ch "printf('%.2f %.0f', ttft_p99_s, tpot_p99_s * 1000)" aws:p5.4xlarge 2)" "0.20 18" "two H100s: TTFT p99 0.20 s, TPOT p99 18 ms"
 expect_eq "$(ch "printf('%.1f %.3f', cost_per_month_usd, ttft_p99_s)" azure:Standard_NC24ads_A100_v4 4)" "10725.2 0.510" "four A100s, at more than two H100s, just miss TTFT"
 expect_eq "$(ch "printf('%.1f %d', cost_per_month_usd, ttft_p99_s <= 0.5 AND tpot_p99_s <= 0.05)" azure:Standard_NC24ads_A100_v4 6)" "16087.7 1" "six A100s meet both"
 expect_eq "$(ch "printf('%.1f', tpot_p99_s * 1000)" aws:g6e.xlarge 6)" "53.3" "six L40S miss TPOT"

@@ -350,19 +350,30 @@ int fs_llm_calibrate_profile(const fs_llm_config *cfgs,
                              size_t n, const int *use, int leave_one_out_too,
                              fs_llm_fit *out, char *why, size_t len)
 {
-    memset(out, 0, sizeof *out);
-    fit_ctx f = {.c = cfgs, .hw = hws, .cstep = 1, .ms = ms, .n = n,
-                 .skip = n};
     const fs_llm_engine *e =
         n ? fs_llm_engines_find(cfgs->engines, cfgs->engine,
                                 hws->gpu->generation)
           : NULL;
-    if (!e) {
+    return fs_llm_calibrate_profile_from(cfgs, hws, e, ms, n, use,
+                                         leave_one_out_too, out, why, len);
+}
+
+int fs_llm_calibrate_profile_from(const fs_llm_config *cfgs,
+                                  const fs_llm_hw *hws,
+                                  const fs_llm_engine *start,
+                                  const fs_llm_measure *ms, size_t n,
+                                  const int *use, int leave_one_out_too,
+                                  fs_llm_fit *out, char *why, size_t len)
+{
+    memset(out, 0, sizeof *out);
+    fit_ctx f = {.c = cfgs, .hw = hws, .cstep = 1, .ms = ms, .n = n,
+                 .skip = n};
+    if (!n || !start) {
         if (why)
             snprintf(why, len, "no measurement, or no engine profile");
         return -1;
     }
-    fs_llm_params_of_row(e, f.x);
+    fs_llm_params_of_row(start, f.x);
     return calibrate(&f, use, leave_one_out_too, out, why, len);
 }
 

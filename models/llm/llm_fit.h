@@ -157,6 +157,17 @@ int fs_llm_calibrate_profile(const fs_llm_config *cfgs,
                              const fs_llm_hw *hws, const fs_llm_measure *ms,
                              size_t n, const int *use, int leave_one_out,
                              fs_llm_fit *out, char *why, size_t len);
+/* The same fit started from another row's efficiencies and fixed costs
+ * (start), each run still evaluated with its own configuration's row for
+ * the columns not fitted: a row whose fixed columns differ from the row
+ * the fit is to start from (the current vllm profile, fitted from vLLM
+ * 0.6.0's figures; doc/llm-validation.md). */
+int fs_llm_calibrate_profile_from(const fs_llm_config *cfgs,
+                                  const fs_llm_hw *hws,
+                                  const fs_llm_engine *start,
+                                  const fs_llm_measure *ms, size_t n,
+                                  const int *use, int leave_one_out,
+                                  fs_llm_fit *out, char *why, size_t len);
 void fs_llm_fit_free(fs_llm_fit *f);
 
 #endif

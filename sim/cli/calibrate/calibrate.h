@@ -20,6 +20,8 @@ typedef struct calibration {
     fs_llm_config *cfgs;     /* shared: run i's model and TP */
     fs_llm_hw *hws;
     size_t deployments;      /* shared: distinct (model, TP) */
+    const fs_llm_engine *start;   /* shared: --start's row, or NULL (the
+                                     --engine row's figures) */
 } calibration;
 
 /* The fit, the residual table and the leave-one-out summary on stdout. */

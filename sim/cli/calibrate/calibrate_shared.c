@@ -71,6 +71,10 @@ int calibrate_shared_setup(calibration *c, const fs_llm_catalog *mc,
 int calibrate_shared_fit(calibration *c, const int *use, char *why,
                          size_t len)
 {
+    if (c->start)
+        return fs_llm_calibrate_profile_from(c->cfgs, c->hws, c->start,
+                                             c->ms.v, c->ms.n, use, 1,
+                                             &c->fit, why, len);
     return fs_llm_calibrate_profile(c->cfgs, c->hws, c->ms.v, c->ms.n, use,
                                     1, &c->fit, why, len);
 }

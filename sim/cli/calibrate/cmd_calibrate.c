@@ -23,7 +23,7 @@
 
 typedef struct calib_args {
     const char *model, *gpu, *engine, *precision, *tp, *out, *format, *fit,
-        *models_csv, *dir;
+        *models_csv, *dir, *start;
     char **files;
     int nfiles;
     int shared;
@@ -58,6 +58,9 @@ const fs_option fs_options_calibrate[] = {
              "and TP of the runs (each run's from its row; no --model)"),
     OPT__GPU(calib_args, gpu),
     OPT__ENGINE(calib_args, engine),
+    OPT_STRING(0, "start", calib_args, start, "E",
+               "--shared: start the fit from profile E's figures (default "
+               "--engine's; the columns not fitted stay --engine's)"),
     OPT__PRECISION(calib_args, precision),
     OPT__TP(calib_args, tp),
     OPT_STRING(0, "out", calib_args, out, "PROFILE.csv",
@@ -89,6 +92,8 @@ static int parse(calib_args *a, int argc, char **argv)
     if (a->shared && (a->model || a->tp))
         return fs_usage_error("calibrate", "--shared takes each run's model "
                               "and TP from its row: no --model or --tp");
+    if (a->start && !a->shared)
+        return fs_usage_error("calibrate", "--start is for --shared fits");
     if (!a->nfiles || (!a->model && !a->shared) || !a->gpu)
         return fs_usage_error("calibrate", "which runs, model and GPU? "
                               "fleetsim calibrate FILE... --model M --gpu G "
@@ -141,6 +146,12 @@ static int configure(const calib_args *a, const fs_catalog *cat,
     }
     snprintf(c->cfg.engine, sizeof c->cfg.engine, "%s", a->engine);
     fs_llm_hw_default(&c->hw, g);
+    if (a->start &&
+        !(c->start = fs_llm_engines_find(engines, a->start, g->generation))) {
+        fs_llm_engines_suggest(engines, a->start, hint, sizeof hint);
+        return fs_usage_error("calibrate", "--start '%s': no such profile "
+                              "for %s (%s)", a->start, g->name, hint);
+    }
     return 0;
 }
 

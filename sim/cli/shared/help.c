@@ -400,7 +400,9 @@ static const char calibrate_help[] =
 "each run simulated with the model and tp of its row (as engines.csv's\n"
 "vllm Hopper row was fitted); rows of another GPU or precision are\n"
 "skipped; a run\n"
-"that does not name its model and tp is refused.  A malformed file: exit\n"
+"that does not name its model and tp is refused.  --start E (with\n"
+"--shared) starts the fit from profile E's figures, the columns not\n"
+"fitted staying --engine's.  A malformed file: exit\n"
 "status 1 naming file and key.\n";
 
 static const char plan_help[] =
