@@ -157,6 +157,34 @@ static int read_gpu_power(fs_csv *r, const columns *cols, fs_gpu *g,
     return 0;
 }
 
+/* The driver's columns 21..22: reported_gib above 0 and within 10% of
+ * the datasheet's memory_gb (a GiB figure typed as GB, or the wrong
+ * card's, would be off by more); empty: none found. */
+static int read_gpu_reported(fs_csv *r, const columns *cols, fs_gpu *g,
+                             fs_error *err)
+{
+    if (number_cell(r, cols, 21, &g->reported_gib, 1, err))
+        return -1;
+    copy_cell(g->reported_source, sizeof g->reported_source, r, cols, 22);
+    if (isnan(g->reported_gib)) {
+        g->reported_gib = 0;
+        return 0;
+    }
+    double gb = g->reported_gib * FS_GIB / 1e9;
+    if (!(gb > 0.9 * g->memory_gb && gb < 1.1 * g->memory_gb))
+        return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                           cols->names[21], "expected GiB within 10%% of "
+                           "the row's memory_gb (%g GB = %.2f GiB)",
+                           g->memory_gb, g->memory_gb * 1e9 / FS_GIB);
+    return 0;
+}
+
+double fs_gpu_reported_gb(const fs_gpu *g)
+{
+    return g->reported_gib > 0 ? g->reported_gib * FS_GIB / 1e9
+                               : g->memory_gb;
+}
+
 int fs_catalog_read_rows(fs_csv *r, void **rows, size_t *n, size_t size,
                          fs_catalog_row_fn read, void *ctx, fs_error *err)
 {
@@ -201,9 +229,10 @@ static int read_gpu(fs_csv *r, void *row, void *ctx, fs_error *err)
     copy_cell(g->source, sizeof g->source, r, cols, 8);
     if (read_gpu_llm_columns(r, cols, g, err))
         return -1;
-    if (read_gpu_provenance(r, cols, g, err))
+    if (read_gpu_provenance(r, cols, g, err) ||
+        read_gpu_power(r, cols, g, err))
         return -1;
-    return read_gpu_power(r, cols, g, err);
+    return read_gpu_reported(r, cols, g, err);
 }
 
 int fs_catalog_load_file(const char *path, fs_catalog_header_fn header,
@@ -235,7 +264,9 @@ static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
         /* optional (16..): provenance */
         "boost_mhz", "unsourced", "clock_source",
         /* optional (19..): power */
-        "idle_w", "idle_source", NULL};
+        "idle_w", "idle_source",
+        /* optional (21..): the memory the driver reports */
+        "reported_gib", "reported_source", NULL};
     columns cols = {names, 9, {0}};
     return fs_catalog_load_file(path, find_columns, &cols, (void **)&c->gpus,
                                 &c->ngpus, sizeof *c->gpus, read_gpu, &cols,
