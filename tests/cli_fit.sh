@@ -57,15 +57,24 @@ expect_in "$TMP/out" "tp=1 int4" "nearest: int4"
 expect_exit 0 "70B int4" -- "$FLEETSIM" fit llama-2-70b --gpu A100-80GB --precision int4 --context 4096 --batch 1
 expect_in "$TMP/out" ": fits" "70B int4 fits"
 expect_in "$TMP/out" "int4 weights, fp8 KV cache" "an int4 model keeps an fp8 cache"
-# vLLM's share: (0.9 x 80 - 34.49 weights - 0.1 runtime - 0.5 CUDA graphs
-# - 1.34 activations of a 4,096-token profiling run) / (163,840 B x 4096) = 53.0
-expect_in "$TMP/out" "largest batch at 4096 tokens of context: 53" "largest batch, closed form"
-expect_in "$TMP/out" "kept free               8.0 GB" "vLLM leaves 10% of the memory unused"
-# the KV cache as vLLM sizes it on a 24 GB A10G: (0.9 x 24 - 13.476 weights
-# - 0.1 - 0.5 - 0.626 activations) / 524,288 B a token = 13,157, in whole
-# 16-token blocks 13,152: 18.8 sequences of 700 tokens (vLLM ran about 19)
+# vLLM's share of the driver's 79.15 GiB (84.99 GB): (0.9 x 84.99 - 34.49
+# weights - 0.1 runtime - 1.34 activations of a 4,096-token profiling run) /
+# (163,840 B x 4096) = 60.4 (the 0.5 GB of CUDA graphs come out of the 10%)
+expect_in "$TMP/out" "largest batch at 4096 tokens of context: 60" "largest batch, closed form"
+expect_in "$TMP/out" "kept free               8.0 GB" "vLLM leaves 10% of the driver's total unused, its graphs in it (8.5 - 0.5)"
+# the KV cache as vLLM sizes it on a 24 GB A10G (no total reported by its
+# driver found: the datasheet's 24 GB): (0.9 x 24 - 13.476 weights - 0.1
+# runtime - 0.626 activations) / 524,288 B a token = 14,110, in whole
+# 16-token blocks 14,096: 20.1 sequences of 700 tokens (vLLM ran about 19);
+# the 0.5 GB of CUDA graphs come out of the 10% kept free (2.4 - 0.5)
 expect_exit 0 "A10G KV" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --precision fp16
-expect_in "$TMP/out" "KV cache: 13,152 tokens at 16-token blocks (engine vllm" "KV cache tokens, vLLM's way"
+expect_in "$TMP/out" "KV cache: 14,096 tokens at 16-token blocks (engine vllm" "KV cache tokens, vLLM's way"
+expect_in "$TMP/out" "kept free               1.9 GB" "the graphs inside the 10% kept free"
+expect_in "$TMP/out" "memory                 24.0 GB   (the datasheet's" "no reported total: the datasheet's"
+# an A100 80GB's driver reports 79.15 GiB = 84.99e9 bytes: vLLM sizes from it
+expect_exit 0 "A100 driver total" -- "$FLEETSIM" fit llama-2-70b --gpu A100-80GB --tp 4
+expect_in "$TMP/out" "memory                 85.0 GB   (the driver's total, 79.15 GiB" "the driver's total printed"
+expect_in "$TMP/out" "KV cache: 500,048 tokens at 16-token blocks" "70B at TP 4: (0.9 x 84.99 - 34.49 - 0.63 - 0.4) / 81,920 B, in blocks"
 expect_exit 0 "A10G KV, trt-llm" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --precision fp16 --engine trt-llm
 expect_in "$TMP/out" "(engine trt-llm" "the engine's own way"
 expect_exit 0 "70B tp2" -- "$FLEETSIM" fit llama-2-70b --gpu A100-80GB --tp 2 --context 4096 --batch 1

@@ -272,5 +272,10 @@ for m in 1e300 0; do
     good | sed "s|^horizon = 1h|horizon = 1h\ncatalog_gpus = $TMP/gpus-mem.csv|" >"$TMP/cat_mem.ini"
     bad_run cat_mem "gpus-mem.csv:$(grep -n '^A100-80GB,' "$TMP/gpus-mem.csv" | cut -d: -f1): memory_gb: expected GB above 0, at most 10000"
 done
+# The total the driver reports (reported_gib, GiB) must be within 10% of
+# the datasheet's GB: a MiB figure (79150) or the wrong card's is refused.
+sed 's/^\(A100-80GB,.*\),79\.15,\([^,]*\)$/\1,79150,\2/' "$SRCDIR/models/catalog/gpus.csv" >"$TMP/gpus-drv.csv"
+good | sed "s|^horizon = 1h|horizon = 1h\ncatalog_gpus = $TMP/gpus-drv.csv|" >"$TMP/cat_drv.ini"
+bad_run cat_drv "gpus-drv.csv:$(grep -n '^A100-80GB,' "$TMP/gpus-drv.csv" | cut -d: -f1): reported_gib: expected GiB within 10% of the row's memory_gb (80 GB = 74.51 GiB)"
 
 report

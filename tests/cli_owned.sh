@@ -101,11 +101,11 @@ expect_in "$TMP/out" "energy_kwh_per_gpu_hour" "compare: energy a GPU-hour"
 # TDP is refused at its file, line and column.
 mkdir -p "$TMP/cat"
 cp "$SRCDIR"/models/catalog/*.csv "$TMP/cat/"
-sed 's/^\(H100-80GB,.*\),73,[^,]*$/\1,60,a measurement/' "$SRCDIR/models/catalog/gpus.csv" >"$TMP/cat/gpus.csv"
+sed 's/^\(H100-80GB,.*\),73,[^,]*\(,[^,]*,[^,]*\)$/\1,60,a measurement\2/' "$SRCDIR/models/catalog/gpus.csv" >"$TMP/cat/gpus.csv"
 expect_exit 0 "measured idle" -- sh -c "cd '$SRCDIR' && FLEETSIM_CATALOG='$TMP/cat' '$FLEETSIM' run tests/owned-8gpu.ini --db '$TMP/idle60.db' --quiet --set pool.dgx.host_share=0 --set 'workload.train.jobs=trace($TMP/late.csv, format=generic)'"
 expect_eq "$(per_gh "$TMP/idle60.db")" "$(awk 'BEGIN { printf "%.6f", 60 * 1.3 / 1000 }')" "0% utilization with a measured 60 W idle"
 line=$(grep -n '^H100-80GB,' "$TMP/cat/gpus.csv" | cut -d: -f1)
-sed -i 's/^\(H100-80GB,.*\),60,a measurement$/\1,800,too much/' "$TMP/cat/gpus.csv"
+sed -i 's/^\(H100-80GB,.*\),60,a measurement\(,[^,]*,[^,]*\)$/\1,800,too much\2/' "$TMP/cat/gpus.csv"
 expect_exit 1 "idle above the TDP" -- sh -c "cd '$SRCDIR' && FLEETSIM_CATALOG='$TMP/cat' '$FLEETSIM' run tests/owned-8gpu.ini --db '$TMP/bad-idle.db' --quiet"
 expect_one_line "idle above the TDP"
 expect_in "$TMP/err" "gpus.csv:$line: idle_w: expected watts from 0 to the row's tdp_w (700)" "idle above the TDP: file:line:column"

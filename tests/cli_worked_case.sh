@@ -10,7 +10,7 @@
 #   saving, p10 <= p50 <= p90, the upfront = count x the catalog's
 #   published 3-year all-upfront price of a p5.48xlarge;
 # - owned: capex + power + colocation + maintenance = the day the page
-#   gives ($1,632.89), and its 730-hour month; the reservation's day x
+#   gives ($1,632.94), and its 730-hour month; the reservation's day x
 #   26,280 / 24 = the 4 reservations' upfront (to the cent of a day).
 . "$(dirname "$0")/cli_lib.sh"
 DOC="$SRCDIR/doc/worked-case.md"
@@ -58,9 +58,9 @@ expect_eq "${row%% *}" "4" "the portfolio: 4 three-year reservations"
 ovr=$(ls "$TMP"/block*.got | sed -n 4p)
 cost() { awk -v p="$1" -v k="$2" '$1 ~ /^2026-/ && $2 == p && $3 == k { gsub(/[$,]/, "", $NF); print $NF }' "$ovr"; }
 day=$(awk -v a="$(cost owned owned)" -v b="$(cost owned owned-power)" -v c="$(cost owned owned-colocation)" -v d="$(cost owned owned-maintenance)" 'BEGIN { printf "%.2f", a + b + c + d }')
-expect_eq "$day" "1632.89" "owned: capex + power + colocation + maintenance, the page's day"
-expect_in "$DOC" "A day owned is \$1,632.89" "the page gives that day"
+expect_eq "$day" "1632.94" "owned: capex + power + colocation + maintenance, the page's day"
+expect_in "$DOC" "A day owned is \$1,632.94" "the page gives that day"
 expect_eq "$(awk -v d="$day" 'BEGIN { printf "%.2f", d * 730 / 24 }')|$(awk -v d="$(cost reserved reserved)" 'BEGIN { printf "%.2f", d * 730 / 24 }')" \
-    "49667.07|60429.70" "per 730-hour month, owned and reserved, as the page says"
+    "49668.59|60429.70" "per 730-hour month, owned and reserved, as the page says"
 near "$(awk -v d="$(cost reserved reserved)" 'BEGIN { printf "%.2f", d * 26280 / 24 }')" "$(echo "$row" | awk '{ print $2 }')" 10 "the reservation's day x 3 years = the upfront (to a cent a day)"
 report

@@ -204,9 +204,10 @@ static void tp_scaling(void)
     }
 }
 
-/* KV capacity as vLLM sizes it: 0.9 of the memory less the weights, the
- * profiling run's activation peak, CUDA graphs and the runtime; the parts
- * and the cache fill the GPU.  A 24 GB A10G holds about 19 concurrent
+/* KV capacity as vLLM sizes it: 0.9 of the total the driver reports
+ * less the weights, the profiling run's activation peak and the runtime
+ * (CUDA graphs come out of the 10% left); the parts and the cache fill
+ * the GPU (vLLM's own logs: tests/test_kv_capacity).  A 24 GB A10G holds about 19 concurrent
  * 700-token sequences of a 7B model (the issue's vLLM run), not 34. */
 static void kv_capacity(void)
 {
@@ -226,12 +227,14 @@ static void kv_capacity(void)
            "kept free %.1f + KV %.1f GB\n", b.kv_capacity_tokens,
            b.kv_capacity_tokens / 16, m.weights, m.activations,
            m.cuda_graphs, m.overhead, m.reserved, kv_gb);
-    CHECK_NEAR(m.reserved, 0.1 * 80, 1e-9);
+    /* the driver's 79.15 GiB, the graphs inside the 10% kept free */
+    double total = 79.15 * 1073741824.0 / 1e9;
+    CHECK_NEAR(m.reserved + m.cuda_graphs, 0.1 * total, 1e-9);
     CHECK_NEAR(m.weights, 68.977e9 * 2 / 4 / 1e9, 1e-9);
     CHECK(m.weights + m.activations + m.cuda_graphs + m.overhead +
-          m.reserved + kv_gb <= 80 &&
+          m.reserved + kv_gb <= total &&
           m.weights + m.activations + m.cuda_graphs + m.overhead +
-          m.reserved + kv_gb > 80 - 16 * 81920 / 1e9);
+          m.reserved + kv_gb > total - 16 * 81920 / 1e9);
 }
 
 /* The held-out set covers what the issue's judges run, and the stacks are

@@ -137,14 +137,24 @@ static int read_gpu_provenance(fs_csv *r, const columns *cols, fs_gpu *g,
     return 0;
 }
 
+/* A figure of column k (empty: NaN) and its source in column k + 1. */
+static int figure_and_source(fs_csv *r, const columns *cols, int k,
+                             double *v, char *src, size_t len, fs_error *err)
+{
+    if (number_cell(r, cols, k, v, 1, err))
+        return -1;
+    copy_cell(src, len, r, cols, k + 1);
+    return 0;
+}
+
 /* The power columns 19..20: idle_w from 0 to tdp_w (empty: the rule's
  * FS_GPU_IDLE_SHARE of tdp_w, said so in idle_source). */
 static int read_gpu_power(fs_csv *r, const columns *cols, fs_gpu *g,
                           fs_error *err)
 {
-    if (number_cell(r, cols, 19, &g->idle_w, 1, err))
+    if (figure_and_source(r, cols, 19, &g->idle_w, g->idle_source,
+                          sizeof g->idle_source, err))
         return -1;
-    copy_cell(g->idle_source, sizeof g->idle_source, r, cols, 20);
     if (isnan(g->idle_w)) {
         g->idle_w = FS_GPU_IDLE_SHARE * g->tdp_w;
         if (!g->idle_source[0])
@@ -155,6 +165,31 @@ static int read_gpu_power(fs_csv *r, const columns *cols, fs_gpu *g,
                            cols->names[19], "expected watts from 0 to the "
                            "row's tdp_w (%g)", g->tdp_w);
     return 0;
+}
+
+/* The driver's column 21, read: reported_gib above 0 and within 10% of
+ * the datasheet's memory_gb (a GiB figure typed as GB, or the wrong
+ * card's, would be off by more); NaN (empty): none found, 0. */
+static int check_gpu_reported(fs_csv *r, const columns *cols, fs_gpu *g,
+                              fs_error *err)
+{
+    double gb = g->reported_gib * FS_GIB / 1e9;
+    if (isnan(gb)) {
+        g->reported_gib = 0;
+        return 0;
+    }
+    if (!(gb > 0.9 * g->memory_gb && gb < 1.1 * g->memory_gb))
+        return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
+                           cols->names[21], "expected GiB within 10%% of "
+                           "the row's memory_gb (%g GB = %.2f GiB)",
+                           g->memory_gb, g->memory_gb * 1e9 / FS_GIB);
+    return 0;
+}
+
+double fs_gpu_reported_gb(const fs_gpu *g)
+{
+    return g->reported_gib > 0 ? g->reported_gib * FS_GIB / 1e9
+                               : g->memory_gb;
 }
 
 int fs_catalog_read_rows(fs_csv *r, void **rows, size_t *n, size_t size,
@@ -201,9 +236,12 @@ static int read_gpu(fs_csv *r, void *row, void *ctx, fs_error *err)
     copy_cell(g->source, sizeof g->source, r, cols, 8);
     if (read_gpu_llm_columns(r, cols, g, err))
         return -1;
-    if (read_gpu_provenance(r, cols, g, err))
+    if (read_gpu_provenance(r, cols, g, err) ||
+        read_gpu_power(r, cols, g, err) ||
+        figure_and_source(r, cols, 21, &g->reported_gib, g->reported_source,
+                          sizeof g->reported_source, err))
         return -1;
-    return read_gpu_power(r, cols, g, err);
+    return check_gpu_reported(r, cols, g, err);
 }
 
 int fs_catalog_load_file(const char *path, fs_catalog_header_fn header,
@@ -235,7 +273,9 @@ static int load_gpus(fs_catalog *c, const char *path, fs_error *err)
         /* optional (16..): provenance */
         "boost_mhz", "unsourced", "clock_source",
         /* optional (19..): power */
-        "idle_w", "idle_source", NULL};
+        "idle_w", "idle_source",
+        /* optional (21..): the memory the driver reports */
+        "reported_gib", "reported_source", NULL};
     columns cols = {names, 9, {0}};
     return fs_catalog_load_file(path, find_columns, &cols, (void **)&c->gpus,
                                 &c->ngpus, sizeof *c->gpus, read_gpu, &cols,

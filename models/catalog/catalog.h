@@ -18,6 +18,9 @@
  * a long counts (a double beyond long, undefined behaviour to cast). */
 #define FS_GPU_MEMORY_GB_MAX 10000
 
+/* Bytes in a GiB: the unit drivers, torch and vLLM's log print memory in. */
+#define FS_GIB 1073741824.0
+
 typedef struct fs_gpu {
     char name[32];
     double memory_gb, memory_bw_gbs;
@@ -46,7 +49,18 @@ typedef struct fs_gpu {
      * energy model of doc/energy.md). */
     double idle_w;
     char idle_source[160];
+    /* The memory the driver reports (optional columns): the total
+     * cudaMemGetInfo gives, as torch, nvidia-smi or vLLM's log prints it,
+     * GiB (0: no reported figure found; the datasheet's memory_gb
+     * stands), and where it was printed.  Engines size their KV cache
+     * from it (fs_gpu_reported_gb), not from the datasheet's GB. */
+    double reported_gib;
+    char reported_source[160];
 } fs_gpu;
+
+/* The memory the driver reports, GB (10^9 bytes): reported_gib, or the
+ * datasheet's memory_gb where no reported figure was found. */
+double fs_gpu_reported_gb(const fs_gpu *g);
 
 /* An idle GPU's draw as a share of its TDP where gpus.csv gives no
  * measured idle_w (doc/energy.md, models/catalog/SOURCES.md). */

@@ -9,7 +9,9 @@
  * run, CUDA graphs, runtime, the memory it leaves unused.  Without a
  * profile (or one without those columns): the activations of one prefill
  * chunk (at most 8,192 tokens) and an overhead of 1 GB plus 4% of the
- * GPU's memory.
+ * GPU's memory.  With a profile the memory is the total the driver
+ * reports (gpus.csv reported_gib), as the engines see it; without, and
+ * for training, the datasheet's.
  * Training: weights, gradients (16-bit), optimizer states, fp32 master
  * weights, activations for batch x seq (all of every layer, or with
  * activation checkpointing each layer's input plus one layer recomputed),
@@ -58,6 +60,19 @@ double fs_llm_kv_bytes_per_gpu_token(const fs_llm_config *c)
 static double capacity_gb(const fs_llm_hw *hw)
 {
     return hw->gpu->memory_gb * (hw->memory_frac > 0 ? hw->memory_frac : 1);
+}
+
+/* What a serving engine sizes its cache from: the total the driver
+ * reports (cudaMemGetInfo, vLLM's total_gpu_memory; gpus.csv
+ * reported_gib), not the datasheet's GB: 79.15 GiB = 84.99 GB on an
+ * A100 80GB.  A MIG slice or a time-sliced share keeps its datasheet
+ * memory: no catalog gives a driver's figure per slice (a 1g.10gb
+ * reports its own 9.5 GiB, not a seventh of the card's). */
+static double reported_gb(const fs_llm_hw *hw)
+{
+    if (hw->memory_frac > 0 && hw->memory_frac < 1)
+        return capacity_gb(hw);
+    return fs_gpu_reported_gb(hw->gpu);
 }
 
 static double overhead_gb(double capacity)
@@ -113,7 +128,13 @@ static void as_engine(const fs_llm_config *c, const fs_llm_engine *e,
     out->overhead = e->runtime_gb +
                     (fs_llm_gpus(c) > 1 ? e->tp_runtime_gb : 0);
     out->cuda_graphs = e->cuda_graph_gb;
-    out->reserved = (1.0 - e->memory_utilization) * out->capacity;
+    /* An engine that takes a share of the memory (vLLM 0.6 on, SGLang)
+     * captures its graphs after the cache is allocated, in the share it
+     * leaves: they shrink what is kept free, not the cache (vLLM's
+     * determine_num_available_blocks / determine_available_memory). */
+    double unused = (1.0 - e->memory_utilization) * out->capacity;
+    out->reserved = unused > out->cuda_graphs ? unused - out->cuda_graphs
+                                              : 0;
     out->kv_share = e->kv_free_fraction;
     if (e->replicated_embedding > 0)
         out->weights += (double)m->vocab * m->hidden *
@@ -125,7 +146,10 @@ void fs_llm_fit_inference(const fs_llm_config *c, const fs_llm_hw *hw,
                           long context, int batch, fs_llm_memory *out)
 {
     memset(out, 0, sizeof *out);
-    out->capacity = capacity_gb(hw);
+    const fs_llm_engine *e = fs_llm_engines_find(c->engines, c->engine,
+                                                 hw->gpu->generation);
+    int engine = e && e->memory_utilization > 0;
+    out->capacity = engine ? reported_gb(hw) : capacity_gb(hw);
     out->kv_share = 1;
     out->weights = fs_llm_weight_bytes_per_gpu(c) / GB;
     double tokens = (double)context * (batch > 0 ? batch : 0);
@@ -136,9 +160,7 @@ void fs_llm_fit_inference(const fs_llm_config *c, const fs_llm_hw *hw,
     out->kv_cache = (fs_llm_kv_bytes_per_gpu_token(c) +
                      fs_llm_spec_kv_bytes_gpu_token(c)) * tokens /
                     fs_llm_attention_copies(c) / GB;
-    const fs_llm_engine *e = fs_llm_engines_find(c->engines, c->engine,
-                                                 hw->gpu->generation);
-    if (e && e->memory_utilization > 0)
+    if (engine)
         as_engine(c, e, out);
     else
         estimate(c, tokens, out);

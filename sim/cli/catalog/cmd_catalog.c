@@ -19,16 +19,22 @@ static void print_price(double p)
 
 static void print_gpus(const fs_catalog *c)
 {
-    printf("%-10s %7s %9s %9s %9s %9s %9s %9s %7s %7s %4s %-7s %-5s %6s "
-           "%4s %9s  %-22s %s\n", "gpu", "mem_GB", "bw_GB/s", "bf16_TF",
+    printf("%-10s %7s %8s %9s %9s %9s %9s %9s %9s %7s %7s %4s %-7s %-5s "
+           "%6s %4s %9s  %-22s %s\n", "gpu", "mem_GB", "drv_GiB", "bw_GB/s",
+           "bf16_TF",
            "fp16_TF", "fp8_TF", "int8_TOPS", "int4_TOPS", "nvlink", "pcie",
            "fp8", "gen", "form", "TDP_W", "MIG", "boost_MHz", "unsourced",
            "source");
     for (size_t i = 0; i < c->ngpus; i++) {
         const fs_gpu *g = &c->gpus[i];
-        printf("%-10s %7.0f %9.0f %9.1f %9.1f %9.1f %9.1f %9.1f %7.0f %7.0f "
-               "%4s %-7s %-5s %6.0f %4s ", g->name, g->memory_gb,
-               g->memory_bw_gbs, g->bf16_tflops, g->fp16_tflops,
+        printf("%-10s %7.0f ", g->name, g->memory_gb);
+        if (g->reported_gib > 0)
+            printf("%8.2f", g->reported_gib);
+        else
+            printf("%8s", "-");
+        printf(" %9.0f %9.1f %9.1f %9.1f %9.1f %9.1f %7.0f %7.0f "
+               "%4s %-7s %-5s %6.0f %4s ", g->memory_bw_gbs, g->bf16_tflops,
+               g->fp16_tflops,
                isnan(g->fp8_tflops) ? 0 : g->fp8_tflops,
                isnan(g->int8_tops) ? 0 : g->int8_tops, g->int4_tops,
                g->nvlink_gbs, g->pcie_gbs, g->fp8_native ? "yes" : "no",
@@ -38,17 +44,21 @@ static void print_gpus(const fs_catalog *c)
             printf("%9.0f", g->boost_mhz);
         else
             printf("%9s", "-");
-        printf("  %-22s %s%s%s\n", g->unsourced[0] ? g->unsourced : "-",
+        printf("  %-22s %s%s%s%s%s\n", g->unsourced[0] ? g->unsourced : "-",
                g->source, g->clock_source[0] ? "; clock: " : "",
-               g->clock_source);
+               g->clock_source, g->reported_gib > 0 ? "; driver: " : "",
+               g->reported_gib > 0 ? g->reported_source : "");
     }
     printf("\nTensor peaks dense; nvlink and pcie in GB/s per GPU, both "
            "directions (0 = none); fp8 = fp8 tensor cores; gen sets the LLM "
            "model's default efficiencies; GPUs of an sxm part talk over "
            "NVLink, others over PCIe; boost_MHz = the clock the tensor peaks "
            "are stated at (- = no vendor document gives it); unsourced = "
-           "figures no vendor document gives for this part.  Sources: "
-           "models/catalog/SOURCES.md.\n");
+           "figures no vendor document gives for this part; drv_GiB = the "
+           "total the driver reports (torch, nvidia-smi, vLLM's log), "
+           "which LLM engines size their KV cache from (- = none found: "
+           "the datasheet's mem_GB).  Sources: models/catalog/SOURCES.md."
+           "\n");
 }
 
 /* A Savings Plan discount as a percentage, or '-' when unknown. */

@@ -35,6 +35,21 @@ static void print_verdict(const fs_llm_memory *m)
            m->capacity, m->fits ? "fits" : "does NOT fit");
 }
 
+/* With an engine the memory is what the driver reports, as the engine
+ * sizes its cache from it (gpus.csv reported_gib), not the datasheet's. */
+static void print_reported(const fs_gpu *g, const fs_llm_memory *m)
+{
+    char note[160];
+    if (g->reported_gib > 0)
+        snprintf(note, sizeof note, "(the driver's total, %.2f GiB, that "
+                 "the engine sizes from; datasheet %g GB)", g->reported_gib,
+                 g->memory_gb);
+    else
+        snprintf(note, sizeof note, "(the datasheet's: no total reported "
+                 "by the driver found for %s)", g->name);
+    line("memory", m->capacity, note);
+}
+
 /* The memory for the arguments on one GPU: training or inference. */
 static void fit_on(const fit_args *a, const fs_llm_model *m,
                    const fs_llm_config *cfg, const fs_gpu *g, int batch,
@@ -190,6 +205,8 @@ static void print_inference(const fit_args *a, const fs_llm_model *m,
     snprintf(note, sizeof note, "(the %s engine's share left unused)",
              a->cfg.engine);
     line("kept free", mem->reserved, note);
+    if (stack)
+        print_reported(g, mem);
     print_verdict(mem);
     print_kv_capacity(a, g);
     long ctx = a->context ? a->context : m->max_context;
