@@ -228,6 +228,6 @@ expect_eq "$(lat 'count, ttft_p50_s, tpot_p50_s' 2)" "$(lat 'count, ttft_p50_s, 
 expect_eq "$(sql "$TMP/llm-sh.db" "SELECT abs(b.tpot_p99_s / (a.tpot_p50_s * 2 / 0.9) - 1) < 0.005 FROM latency a, latency b WHERE a.run_id = 1 AND b.run_id = 3")" 1 "two busy replicas: TPOT x 2 / 0.9"
 sed 's/timeslice(3)/timeslice(8)/' "$TMP/llm-ts.ini" >"$TMP/llm-ts8.ini"
 expect_exit 1 "8 replicas of a 7B on one A100-80GB" -- "$FLEETSIM" run "$TMP/llm-ts8.ini" --db "$TMP/llm-ts8.db" --quiet
-expect_in "$TMP/err" "workload.chat.service: llama-2-7b bf16 does not fit pool a's 1 x A100-80GB (tp=1) as one of its 8 time-sliced replicas (each 10.0 GB: the replicas' models must fit the GPU together): weights 13.5 GB + activations 0.6 GB + overhead 0.1 GB + CUDA graphs 0.5 GB + kept free 1.0 GB = 15.7 GB > 10.0 GB; fits with tp=1 fp8, tp=1 int8, tp=1 int4; a larger GPU: H200 (141 GB)" "shared fit refused with the breakdown (no more tp on a shared GPU)"
+expect_in "$TMP/err" "workload.chat.service: llama-2-7b bf16 does not fit pool a's 1 x A100-80GB (tp=1) as one of its 8 time-sliced replicas (each 10.0 GB: the replicas' models must fit the GPU together): weights 13.5 GB + activations 0.6 GB + overhead 0.1 GB + CUDA graphs 0.5 GB + kept free 0.5 GB = 15.2 GB > 10.0 GB; fits with tp=1 fp8, tp=1 int8, tp=1 int4; a larger GPU: H200 (141 GB)" "shared fit refused with the breakdown (no more tp on a shared GPU)"
 
 report

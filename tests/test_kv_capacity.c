@@ -19,31 +19,15 @@
  * one block.  The all-reduce inputs vLLM 0.2.5 held: two a layer of the
  * profiling run's tokens' hidden state, whatever the TP, none at TP 1,
  * checked against vllm-project/vllm#2151's peak of Llama-70B at TP 8. */
-#include "check.h"
-#include "models/llm/llm.h"
+#include "tests/llm_common.h"
 
 #include <math.h>
 #include <stdio.h>
 
+static llm_catalogs all;
 static fs_catalog *cat;
 static fs_llm_catalog *models;
 static fs_llm_engines *engines;
-
-static int load(void)
-{
-    char g[1024], i[1024], m[1024], e[1024];
-    check_path(g, sizeof g, "models/catalog/gpus.csv");
-    check_path(i, sizeof i, "models/catalog/instances.csv");
-    check_path(m, sizeof m, "models/catalog/models.csv");
-    check_path(e, sizeof e, "models/catalog/engines.csv");
-    fs_error err;
-    cat = fs_catalog_load(g, i, &err);
-    models = cat ? fs_llm_catalog_load(m, &err) : NULL;
-    engines = models ? fs_llm_engines_load(e, &err) : NULL;
-    if (!engines)
-        printf("     %s\n", err.msg);
-    return engines != NULL;
-}
 
 static void config(fs_llm_config *c, fs_llm_hw *hw, const char *model,
                    const char *gpu, int tp, const char *engine)
@@ -204,13 +188,14 @@ static void allreduce_held(void)
 
 int main(void)
 {
-    if (!load())
+    if (llm_catalogs_load(&all))
         return 1;
+    cat = all.cat;
+    models = all.models;
+    engines = all.engines;
     published_logs();
     rule();
     allreduce_held();
-    fs_llm_engines_free(engines);
-    fs_llm_catalog_free(models);
-    fs_catalog_free(cat);
+    llm_catalogs_free(&all);
     return check_report("kv_capacity");
 }

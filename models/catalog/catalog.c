@@ -137,14 +137,24 @@ static int read_gpu_provenance(fs_csv *r, const columns *cols, fs_gpu *g,
     return 0;
 }
 
+/* A figure of column k (empty: NaN) and its source in column k + 1. */
+static int figure_and_source(fs_csv *r, const columns *cols, int k,
+                             double *v, char *src, size_t len, fs_error *err)
+{
+    if (number_cell(r, cols, k, v, 1, err))
+        return -1;
+    copy_cell(src, len, r, cols, k + 1);
+    return 0;
+}
+
 /* The power columns 19..20: idle_w from 0 to tdp_w (empty: the rule's
  * FS_GPU_IDLE_SHARE of tdp_w, said so in idle_source). */
 static int read_gpu_power(fs_csv *r, const columns *cols, fs_gpu *g,
                           fs_error *err)
 {
-    if (number_cell(r, cols, 19, &g->idle_w, 1, err))
+    if (figure_and_source(r, cols, 19, &g->idle_w, g->idle_source,
+                          sizeof g->idle_source, err))
         return -1;
-    copy_cell(g->idle_source, sizeof g->idle_source, r, cols, 20);
     if (isnan(g->idle_w)) {
         g->idle_w = FS_GPU_IDLE_SHARE * g->tdp_w;
         if (!g->idle_source[0])
@@ -157,20 +167,17 @@ static int read_gpu_power(fs_csv *r, const columns *cols, fs_gpu *g,
     return 0;
 }
 
-/* The driver's columns 21..22: reported_gib above 0 and within 10% of
+/* The driver's column 21, read: reported_gib above 0 and within 10% of
  * the datasheet's memory_gb (a GiB figure typed as GB, or the wrong
- * card's, would be off by more); empty: none found. */
-static int read_gpu_reported(fs_csv *r, const columns *cols, fs_gpu *g,
-                             fs_error *err)
+ * card's, would be off by more); NaN (empty): none found, 0. */
+static int check_gpu_reported(fs_csv *r, const columns *cols, fs_gpu *g,
+                              fs_error *err)
 {
-    if (number_cell(r, cols, 21, &g->reported_gib, 1, err))
-        return -1;
-    copy_cell(g->reported_source, sizeof g->reported_source, r, cols, 22);
-    if (isnan(g->reported_gib)) {
+    double gb = g->reported_gib * FS_GIB / 1e9;
+    if (isnan(gb)) {
         g->reported_gib = 0;
         return 0;
     }
-    double gb = g->reported_gib * FS_GIB / 1e9;
     if (!(gb > 0.9 * g->memory_gb && gb < 1.1 * g->memory_gb))
         return fs_error_at(err, fs_csv_path(r), (int)fs_csv_line(r),
                            cols->names[21], "expected GiB within 10%% of "
@@ -230,9 +237,11 @@ static int read_gpu(fs_csv *r, void *row, void *ctx, fs_error *err)
     if (read_gpu_llm_columns(r, cols, g, err))
         return -1;
     if (read_gpu_provenance(r, cols, g, err) ||
-        read_gpu_power(r, cols, g, err))
+        read_gpu_power(r, cols, g, err) ||
+        figure_and_source(r, cols, 21, &g->reported_gib, g->reported_source,
+                          sizeof g->reported_source, err))
         return -1;
-    return read_gpu_reported(r, cols, g, err);
+    return check_gpu_reported(r, cols, g, err);
 }
 
 int fs_catalog_load_file(const char *path, fs_catalog_header_fn header,

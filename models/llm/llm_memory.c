@@ -66,11 +66,14 @@ static double capacity_gb(const fs_llm_hw *hw)
 /* What a serving engine sizes its cache from: the total the driver
  * reports (cudaMemGetInfo, vLLM's total_gpu_memory; gpus.csv
  * reported_gib), not the datasheet's GB: 79.15 GiB = 84.99 GB on an
- * A100 80GB. */
+ * A100 80GB.  A MIG slice or a time-sliced share keeps its datasheet
+ * memory: no catalog gives a driver's figure per slice (a 1g.10gb
+ * reports its own 9.5 GiB, not a seventh of the card's). */
 static double reported_gb(const fs_llm_hw *hw)
 {
-    return fs_gpu_reported_gb(hw->gpu) *
-           (hw->memory_frac > 0 ? hw->memory_frac : 1);
+    if (hw->memory_frac > 0 && hw->memory_frac < 1)
+        return capacity_gb(hw);
+    return fs_gpu_reported_gb(hw->gpu);
 }
 
 static double overhead_gb(double capacity)
