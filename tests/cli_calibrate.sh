@@ -28,7 +28,7 @@ expect_in "$TMP/three.out" "profile written to $TMP/profile.csv" "--out reported
 # the profile: engines.csv's header, one row for the L4's generation, whose
 # mfu is the one printed (to its 4 printed digits)
 checks=$((checks + 1))
-head -1 "$TMP/profile.csv" | grep -qx 'engine,version,current,generation,mfu,decode_fraction,bw_efficiency,step_s,layer_s,prefill_s,pad_tokens,tp_step_growth,tp_pad_growth,allreduce_s,memory_utilization,kv_free_fraction,runtime_gb,tp_runtime_gb,cuda_graph_gb,max_num_batched_tokens,max_num_seqs,replicated_embedding,chunked_prefill,block_size,prefix_cache,request_s,output_lag,startup_s,moe_fp8,moe_efficiency,source' ||
+head -1 "$TMP/profile.csv" | grep -qx 'engine,version,current,generation,mfu,decode_fraction,bw_efficiency,step_s,layer_s,prefill_s,pad_tokens,tp_step_growth,tp_pad_growth,allreduce_s,memory_utilization,kv_free_fraction,runtime_gb,tp_runtime_gb,cuda_graph_gb,max_num_batched_tokens,max_num_seqs,replicated_embedding,chunked_prefill,block_size,prefix_cache,request_s,output_lag,startup_s,moe_fp8,moe_efficiency,allreduce_held,source' ||
     fail "profile header: $(head -1 "$TMP/profile.csv")"
 checks=$((checks + 1))
 [ "$(wc -l <"$TMP/profile.csv")" = 2 ] || fail "profile: one row"

@@ -75,6 +75,12 @@ expect_in "$TMP/out" "memory                 24.0 GB   (the datasheet's" "no rep
 expect_exit 0 "A100 driver total" -- "$FLEETSIM" fit llama-2-70b --gpu A100-80GB --tp 4
 expect_in "$TMP/out" "memory                 85.0 GB   (the driver's total, 79.15 GiB" "the driver's total printed"
 expect_in "$TMP/out" "KV cache: 500,048 tokens at 16-token blocks" "70B at TP 4: (0.9 x 84.99 - 34.49 - 0.63 - 0.4) / 81,920 B, in blocks"
+! grep -q "all-reduce inputs" "$TMP/out" || fail "the current vllm holds no all-reduce input"
+# vLLM 0.2.5 (vllm-project/vllm#2031's fix) held each all-reduce input of
+# its profiling pass to its end: 2 x 80 layers x 4,096 tokens x 8,192 x 2 B
+expect_exit 0 "vllm@0.2.5" -- "$FLEETSIM" fit llama-2-70b --gpu A100-80GB --tp 4 --engine vllm@0.2.5
+expect_in "$TMP/out" "all-reduce inputs      10.7 GB   (held: 2 a layer x 80 layers, 4096 tokens'" "the held inputs on a line of their own"
+expect_in "$TMP/out" "KV cache: 368,976 tokens at 16-token blocks" "(0.9 x 84.99 - 34.49 - 0.63 - 10.74 - 0.4) / 81,920 B, in blocks: 23,061"
 expect_exit 0 "A10G KV, trt-llm" -- "$FLEETSIM" fit llama-2-7b --gpu A10G --precision fp16 --engine trt-llm
 expect_in "$TMP/out" "(engine trt-llm" "the engine's own way"
 expect_exit 0 "70B tp2" -- "$FLEETSIM" fit llama-2-70b --gpu A100-80GB --tp 2 --context 4096 --batch 1

@@ -76,6 +76,16 @@ awk -F, -v c="$lagc" 'BEGIN { OFS = "," } NR == 2 { $c = 0.5 } { print }' "$TMP/
 sed 's/profile=mine.csv)/profile=lag2.csv)/' "$TMP/prof.ini" >"$TMP/lag2.ini"
 bad_run lag2 "lag2.csv:2: output_lag: '0.5': expected 0 (off) or 1 (on)"
 
+# allreduce_held: whole all-reduce inputs a layer, 0 to 2 (vllm@0.2.5: 2)
+heldc=$(echo "$hdr" | tr ',' '\n' | grep -n '^allreduce_held$' | cut -d: -f1)
+[ -n "$heldc" ] || fail "engines.csv has an allreduce_held column"
+awk -F, -v c="$heldc" 'BEGIN { OFS = "," } NR == 3 { $c = 1.5 } { print }' "$TMP/mine.csv" >"$TMP/held.csv"
+sed 's/profile=mine.csv)/profile=held.csv)/' "$TMP/prof.ini" >"$TMP/held.ini"
+bad_run held "held.csv:3: allreduce_held: '1.5': expected 0, 1 or 2 all-reduce inputs a layer"
+awk -F, -v c="$heldc" 'BEGIN { OFS = "," } NR == 2 { $c = 3 } { print }' "$TMP/mine.csv" >"$TMP/held3.csv"
+sed 's/profile=mine.csv)/profile=held3.csv)/' "$TMP/prof.ini" >"$TMP/held3.ini"
+bad_run held3 "held3.csv:2: allreduce_held: '3': expected a number from 0 to 2"
+
 # a pool's kv_cache_tokens: a cache of 2 sequences' tokens holds at most 2
 sed 's/^\[pool\.h100\]$/[pool.h100]\nkv_cache_tokens = 1200/' "$TMP/eight.ini" >"$TMP/kv.ini"
 expect_exit 0 "kv_cache_tokens" -- "$FLEETSIM" run "$TMP/kv.ini" --db "$TMP/h.db" --quiet

@@ -166,6 +166,9 @@ typedef struct fs_llm_memory {
     double weights, kv_cache, activations, overhead;   /* inference */
     double cuda_graphs, reserved;   /* the stack's graphs; what it leaves
                                        unused (1 - memory_utilization) */
+    double allreduce_held;  /* all-reduce inputs the stack's profiling
+                               pass keeps to its end (engine
+                               allreduce_held) */
     double kv_share;                /* of the rest, the KV cache's share */
     double gradients, optimizer, master_weights;      /* training */
     double adapters;        /* LoRA: the trainable adapters' weights */

@@ -64,6 +64,7 @@ static const num_col num_cols[] = {
     {"startup_s", offsetof(fs_llm_engine, startup_s), 0, 3600, 0},
     {"moe_fp8", offsetof(fs_llm_engine, moe_fp8), 0, 1, 1},
     {"moe_efficiency", offsetof(fs_llm_engine, moe_efficiency), 0.05, 1, 1},
+    {"allreduce_held", offsetof(fs_llm_engine, allreduce_held), 0, 2, 0},
 };
 #define NNUM (sizeof num_cols / sizeof num_cols[0])
 
@@ -123,6 +124,12 @@ int fs_llm_engine_set(fs_llm_engine *e, const char *column,
             fmod(v, 16) != 0) {   /* whole blocks of the KV memory */
             snprintf(why, len, "'%s': expected a multiple of 16 tokens",
                      value);
+            return -1;
+        }
+        if (c->off == offsetof(fs_llm_engine, allreduce_held) &&
+            v != floor(v)) {   /* whole tensors: a layer has two */
+            snprintf(why, len, "'%s': expected 0, 1 or 2 all-reduce inputs "
+                     "a layer", value);
             return -1;
         }
         if ((c->off == offsetof(fs_llm_engine, prefix_cache) ||

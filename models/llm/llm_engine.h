@@ -85,6 +85,12 @@ typedef struct fs_llm_engine {
      * release's grouped MoE GEMM is slower than its dense one */
     double moe_fp8;
     double moe_efficiency;
+    /* all-reduce inputs a TP forward pass keeps to its end, a layer
+     * (optional, 0): 2 where the release frees none of them before the
+     * pass ends (vLLM 0.2.5: NCCL's record_stream, fixed in 0.2.6), so
+     * the memory its profiling run leaves in use, which that release
+     * sizes its cache against, holds them (llm_memory.c) */
+    double allreduce_held;
     char source[512];
 } fs_llm_engine;
 

@@ -6,7 +6,8 @@
  * head dim, KV heads split over tp, or MLA's latent, whole on each GPU:
  * llm_attention.c), and what the serving stack's profile (models/catalog/engines.csv)
  * sets aside as it sizes its cache: the activation peak of its profiling
- * run, CUDA graphs, runtime, the memory it leaves unused.  Without a
+ * run (and the all-reduce inputs a release keeps to the pass's end), CUDA
+ * graphs, runtime, the memory it leaves unused.  Without a
  * profile (or one without those columns): the activations of one prefill
  * chunk (at most 8,192 tokens) and an overhead of 1 GB plus 4% of the
  * GPU's memory.  With a profile the memory is the total the driver
@@ -83,7 +84,8 @@ static double overhead_gb(double capacity)
 static void total(fs_llm_memory *m)
 {
     m->total = m->weights + m->kv_cache + m->activations + m->overhead +
-               m->cuda_graphs + m->reserved + m->gradients + m->optimizer +
+               m->cuda_graphs + m->reserved + m->allreduce_held +
+               m->gradients + m->optimizer +
                m->master_weights + m->adapters + m->quant_consts + m->spec;
     m->fits = m->total <= m->capacity;
 }
@@ -106,6 +108,25 @@ static void estimate(const fs_llm_config *c, double tokens,
     out->overhead = overhead_gb(out->capacity);
 }
 
+/* The all-reduce inputs a release keeps until its forward pass ends
+ * (engine allreduce_held a layer; vLLM 0.2.5, whose all-reduce went
+ * through torch.distributed with NCCL's record_stream: the caching
+ * allocator cannot reuse an input's block while the collective's stream
+ * may still read it, so with the CPU ahead of the GPU each stays in use
+ * to the pass's end; vllm-project/vllm#2150, #2151): each is the
+ * profiling run's tokens' whole hidden state in 16 bits, not split by TP,
+ * and what the driver reports in use after that run counts them.  TP 1
+ * runs no all-reduce. */
+static double allreduce_held_gb(const fs_llm_config *c,
+                                const fs_llm_engine *e)
+{
+    const fs_llm_model *m = c->model;
+    if ((c->tp > 0 ? c->tp : 1) < 2)
+        return 0;
+    return e->allreduce_held * m->layers * e->max_num_batched_tokens *
+           m->hidden * 2.0 / GB;
+}
+
 /* As the stack sizes its KV cache (vLLM's determine_num_available_blocks:
  * a profiling forward pass of max_num_batched_tokens tokens in
  * max_num_seqs sequences, then gpu_memory_utilization x the GPU's memory
@@ -113,7 +134,7 @@ static void estimate(const fs_llm_config *c, double tokens,
  * 16-bit values a token: residual stream, attention in and out, the FFN's
  * gate, up, activation and product; 16 bytes a vocabulary entry a
  * sequence: fp32 logits, probabilities and the sampler's sort), the
- * captured graphs, the
+ * all-reduce inputs a release holds (above), the captured graphs, the
  * runtime (and its communication buffers under TP), the memory it leaves
  * unused, and an input embedding TP does not split. */
 static void as_engine(const fs_llm_config *c, const fs_llm_engine *e,
@@ -128,6 +149,7 @@ static void as_engine(const fs_llm_config *c, const fs_llm_engine *e,
     out->overhead = e->runtime_gb +
                     (fs_llm_gpus(c) > 1 ? e->tp_runtime_gb : 0);
     out->cuda_graphs = e->cuda_graph_gb;
+    out->allreduce_held = allreduce_held_gb(c, e);
     /* An engine that takes a share of the memory (vLLM 0.6 on, SGLang)
      * captures its graphs after the cache is allocated, in the share it
      * leaves: they shrink what is kept free, not the cache (vLLM's
@@ -263,10 +285,12 @@ void fs_llm_memory_format(const fs_llm_memory *m, char *buf, size_t len)
 {
     static const char *const names[] = {
         "weights", "KV cache", "activations", "overhead", "CUDA graphs",
-        "kept free", "gradients", "optimizer states", "master weights",
-        "adapters", "quantization constants", "draft/MTP weights"};
+        "kept free", "all-reduce inputs held", "gradients",
+        "optimizer states", "master weights", "adapters",
+        "quantization constants", "draft/MTP weights"};
     double v[] = {m->weights, m->kv_cache, m->activations, m->overhead,
-                  m->cuda_graphs, m->reserved, m->gradients, m->optimizer,
+                  m->cuda_graphs, m->reserved, m->allreduce_held,
+                  m->gradients, m->optimizer,
                   m->master_weights, m->adapters, m->quant_consts, m->spec};
     size_t off = 0;
     buf[0] = '\0';

@@ -172,6 +172,21 @@ static void weights_line(const fs_llm_config *c, const fs_llm_memory *mem)
     line("weights", mem->weights, note);
 }
 
+/* A release that keeps its all-reduce inputs to the pass's end: how
+ * many, of how many tokens (llm_memory.c). */
+static void held_line(const fs_llm_config *c, const fs_gpu *g,
+                      const fs_llm_memory *mem)
+{
+    const fs_llm_engine *e = fs_llm_engines_find(c->engines, c->engine,
+                                                 g->generation);
+    char note[200];
+    snprintf(note, sizeof note, "(held: %g a layer x %d layers, %.0f "
+             "tokens' hidden state each; %s keeps each to the profiling "
+             "pass's end)", e->allreduce_held, c->model->layers,
+             e->max_num_batched_tokens, c->engine);
+    line("all-reduce inputs", mem->allreduce_held, note);
+}
+
 static void print_inference(const fit_args *a, const fs_llm_model *m,
                             const fs_gpu *g, const fs_llm_memory *mem)
 {
@@ -198,6 +213,8 @@ static void print_inference(const fit_args *a, const fs_llm_model *m,
     int stack = mem->reserved > 0 || mem->cuda_graphs > 0;
     line("activations", mem->activations, stack ? "(the engine's profiling "
          "run)" : "(one prefill chunk)");
+    if (mem->allreduce_held > 0)
+        held_line(&a->cfg, g, mem);
     line("runtime overhead", mem->overhead, stack ? "(outside the engine's "
          "tensors: context, communication buffers)" : "(CUDA context, "
          "workspaces: 1 GB + 4% of memory)");
