@@ -377,15 +377,11 @@ static fs_request arrive(fs_workload *w)
     return r;
 }
 
-/* The handlers every request runs (this one, on_batch_done) are flattened:
- * the small functions they call directly, each apart for its concern, are
- * compiled into them (3% of the instructions of a lone request). */
-__attribute__((flatten)) static void on_arrival(fs_engine *e, void *obj,
-                                                long arg)
+/* Places the request arriving now: with the batch its workload collects,
+ * on an idle server, or at the back of the queue; dropped when the queue
+ * is full.  -1 when the run failed. */
+static int place(fs_workload *w)
 {
-    (void)e;
-    (void)arg;
-    fs_workload *w = obj;
     const fs_workload_conf *c = w->conf;
     fs_request r = arrive(w);
     fs_server *s = w->collecting;
@@ -408,9 +404,19 @@ __attribute__((flatten)) static void on_arrival(fs_engine *e, void *obj,
     } else if (fs_queue_push(&w->queue, r)) {
         fs_error_set(w->sim->err, "out of memory queueing requests");
         fs_sim_fail(w->sim);
-        return;
+        return -1;
     }
-    fs_workload_schedule_next(w);
+    return 0;
+}
+
+/* The handlers every request runs (this one, on_batch_done) are flattened:
+ * the small functions they call directly, each apart for its concern, are
+ * compiled into them (3% of the instructions of a lone request). */
+__attribute__((flatten)) static void on_arrival(fs_engine *e, void *obj,
+                                                long arg)
+{
+    (void)arg;
+    fs_workload_arrivals(e, obj, place);
 }
 
 static void on_batch_deadline(fs_engine *e, void *obj, long arg)
