@@ -14,7 +14,7 @@
  * demand in it (requests of a batch run in lockstep).
  *
  * Dispatch hears of instances as a subscriber of each pool's capacity
- * (fs_dispatch_listener): an instance up puts its servers to work, one
+ * (fs_dispatch_listener, dispatch_capacity.c): an instance up puts its servers to work, one
  * draining takes its idle servers off, one gone takes them all off.  An
  * instance interrupted (spot) loses the batches still on it: they go back
  * to the head of their queues, oldest first, are counted as retried and
@@ -35,7 +35,6 @@
 static void on_arrival(fs_engine *e, void *obj, long arg);
 static void on_batch_done(fs_engine *e, void *obj, long arg);
 static void on_batch_deadline(fs_engine *e, void *obj, long arg);
-static void seek_work(fs_server *s);
 static const fs_server_discipline batch_discipline;
 
 /* The server disciplines (servers.h), by the name a service model asks
@@ -323,8 +322,7 @@ static void collect_or_start(fs_server *s)
     }
 }
 
-/* Server s (idle, not on the idle stack) takes work or goes idle. */
-static void seek_work(fs_server *s)
+void fs_dispatch_seek_work(fs_server *s)
 {
     fs_servers *p = s->pool;
     assert(s->state == FS_SERVER_IDLE && s->idle_pos < 0);
@@ -486,45 +484,7 @@ void fs_dispatch_done(fs_server *s)
     fs_servers_set_busy(s->pool, s, 0);
     fs_servers_released(s->pool, s);
     if (s->state == FS_SERVER_IDLE)
-        seek_work(s);
-}
-
-/* Capacity events of a pool, ctx = its fs_servers. */
-
-static void on_instance_up(void *ctx, fs_capacity *cap, int inst)
-{
-    (void)cap;
-    fs_servers *p = ctx;
-    fs_server *s = fs_servers_of(p, inst);
-    for (int k = 0; k < p->per_instance; k++) {
-        s[k].state = FS_SERVER_IDLE;
-        seek_work(&s[k]);
-    }
-}
-
-/* Idle servers go off; busy ones finish their batch first. */
-static void on_instance_notice(void *ctx, fs_capacity *cap, int inst)
-{
-    (void)cap;
-    fs_servers *p = ctx;
-    fs_server *s = fs_servers_of(p, inst);
-    for (int k = 0; k < p->per_instance; k++)
-        if (s[k].state == FS_SERVER_IDLE) {
-            fs_servers_idle_remove(p, &s[k]);
-            s[k].state = FS_SERVER_OFF;
-        }
-}
-
-static void on_instance_down(void *ctx, fs_capacity *cap, int inst)
-{
-    (void)cap;
-    fs_servers *p = ctx;
-    fs_server *s = fs_servers_of(p, inst);
-    for (int k = 0; k < p->per_instance; k++) {
-        assert(s[k].state == FS_SERVER_OFF || s[k].state == FS_SERVER_IDLE);
-        fs_servers_idle_remove(p, &s[k]);
-        s[k].state = FS_SERVER_OFF;
-    }
+        fs_dispatch_seek_work(s);
 }
 
 /* Server s's batch is lost: its requests go back to the head of their
@@ -560,48 +520,6 @@ static void requeue_batch(fs_server *s, double now)
     s->wl = NULL;
 }
 
-/* Idle servers anywhere take the requeued work of workload w, pool by
- * pool in its preference order (a decode pool's from its kv_queue). */
-static void wake_idle(fs_workload *w)
-{
-    fs_server *s;
-    for (int k = 0; k < w->npools; k++) {
-        fs_servers *p = w->pools[k];
-        const fs_queue *q = fs_workload_queue_of(w, p);
-        while (q->len && (s = fs_servers_idle_pop_for(
-                              p, w->conf->mig_profile, fs_workload_model(w))))
-            seek_work(s);
-    }
-}
-
-/* The provider took the instance, held work and all (its holds are
- * forgotten by capacity: no unhold). */
-static void on_instance_interrupted(void *ctx, fs_capacity *cap, int inst)
-{
-    fs_servers *p = ctx;
-    fs_server *s = fs_servers_of(p, inst);
-    fs_workload *touched[FS_MAX_WORKLOADS_PER_POOL];
-    int nt = 0;
-    double now = fs_capacity_now(cap);
-    p->lost_last = 0;
-    for (int k = 0; k < p->per_instance; k++) {
-        if (s[k].state == FS_SERVER_BUSY ||
-            s[k].state == FS_SERVER_COLLECTING) {
-            int seen = 0;
-            for (int j = 0; j < nt; j++)
-                seen |= touched[j] == s[k].wl;
-            if (!seen)
-                touched[nt++] = s[k].wl;
-            disc(p)->lose(&s[k], now);
-        }
-        fs_servers_idle_remove(p, &s[k]);
-        s[k].state = FS_SERVER_OFF;
-    }
-    p->lost_s += p->lost_last;
-    for (int j = 0; j < nt; j++)
-        wake_idle(touched[j]);
-}
-
 static int batch_take(const fs_server *s, const fs_workload *w)
 {
     (void)s;
@@ -613,14 +531,4 @@ static const fs_server_discipline batch_discipline = {
     .take = batch_take,
     .start = collect_or_start,
     .lose = requeue_batch,
-};
-
-const fs_capacity_listener fs_dispatch_listener = {
-    .name = "dispatch",
-    .on = {
-        [FS_CAPACITY_UP] = on_instance_up,
-        [FS_CAPACITY_NOTICE] = on_instance_notice,
-        [FS_CAPACITY_DOWN] = on_instance_down,
-        [FS_CAPACITY_INTERRUPTED] = on_instance_interrupted,
-    },
 };

@@ -157,6 +157,10 @@ static inline void fs_workload_arrivals(fs_engine *e, fs_workload *w,
  * waiting request, goes idle, or goes off with a draining instance (for
  * disciplines whose servers finish work on their own). */
 void fs_dispatch_done(fs_server *s);
+/* Server s (idle, not on the idle stack) takes the oldest waiting request
+ * among its pool's workloads (a batch of them), or goes on the idle
+ * stack. */
+void fs_dispatch_seek_work(fs_server *s);
 /* Requests waiting or in service at the horizon. */
 long fs_workload_unfinished(const fs_workload *w);
 /* Requests waiting at time t (now, or the horizon). */
