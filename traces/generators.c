@@ -135,6 +135,7 @@ typedef struct poisson {
     fs_arrivals base;
     gsl_rng *rng;
     double rate, t, horizon;
+    double mean;   /* 1 / rate, divided once: the interarrival's mean */
 } poisson;
 
 static int poisson_next(fs_arrivals *a, fs_arrival *out, fs_error *err)
@@ -143,7 +144,7 @@ static int poisson_next(fs_arrivals *a, fs_arrival *out, fs_error *err)
     poisson *g = (poisson *)a;
     if (!(g->rate > 0) || !(g->t < g->horizon))
         return 0;
-    g->t += fs_rng_exponential(g->rng, 1 / g->rate);
+    g->t += fs_rng_exponential(g->rng, g->mean);
     if (!(g->t < g->horizon))
         return 0;
     fill(out, g->t);
@@ -180,7 +181,7 @@ fs_arrivals *fs_poisson_open(const fs_arrivals_spec *spec, fs_error *err)
     poisson *g = generator_new(spec, &poisson_ops, sizeof *g, err);
     if (!g)
         return NULL;
-    *g = (poisson){{&poisson_ops}, spec->rng, rate, 0, spec->horizon_s};
+    *g = (poisson){{&poisson_ops}, spec->rng, rate, 0, spec->horizon_s, 1 / rate};
     return &g->base;
 }
 

@@ -201,7 +201,7 @@ int fs_dist_parse_in(const fs_call *c, const char *base_dir,
                "weibull, empirical)", n);
 }
 
-double fs_dist_draw(const fs_dist *d, gsl_rng *r)
+double fs_dist_draw_other(const fs_dist *d, gsl_rng *r)
 {
     switch (d->kind) {
     case FS_DIST_CONST: return d->a;

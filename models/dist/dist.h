@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <gsl/gsl_rng.h>
 #include "sim/base/grammar.h"
+#include "sim/base/rng.h"
 #include "sim/base/error.h"
 #include "models/dist/dist_empirical.h"
 
@@ -60,8 +61,16 @@ int fs_dist_parse(const fs_call *c, fs_dist *d, char *why, size_t whylen);
 /* Frees an empirical sample (a no-op for the other kinds). */
 void fs_dist_free(fs_dist *d);
 
-/* One draw, in seconds. */
-double fs_dist_draw(const fs_dist *d, gsl_rng *r);
+/* One draw, in seconds: the exponential inline (a service demand or an
+ * interarrival on every request of the event path), the others in
+ * dist.c. */
+double fs_dist_draw_other(const fs_dist *d, gsl_rng *r);
+static inline double fs_dist_draw(const fs_dist *d, gsl_rng *r)
+{
+    if (d->kind == FS_DIST_EXPONENTIAL)
+        return fs_rng_exponential(r, d->a);
+    return fs_dist_draw_other(d, r);
+}
 
 /* The mean of a draw. */
 double fs_dist_mean(const fs_dist *d);

@@ -115,7 +115,8 @@ struct fs_service_model {
                          double speed);
     /* Set when arrive is one draw from s->dist and batch_time the longest
      * demand (the distributions): a request alone on a server then runs
-     * for that draw x speed, which fs_service_lone_time takes directly. */
+     * for that draw x speed, which fs_service_lone_time takes directly
+     * (and fs_service_request and fs_service_batch_time, inline). */
     int lone_is_draw;
 };
 
@@ -150,7 +151,13 @@ static inline fs_request fs_service_request(const fs_service *s,
                                             int tokens_out)
 {
     fs_request r = {arrival, 0, tokens_in, tokens_out, 0, 0, -1, -1, -1};
-    s->model->arrive(s, rng, recorded_s, &r);
+    /* A distribution's draw is taken here, as its arrive would: through
+     * the call the request went to memory and came back in halves, which
+     * stalled the copy into its server or queue. */
+    if (s->model->lone_is_draw)
+        r.demand = fs_dist_draw(&s->dist, rng);
+    else
+        s->model->arrive(s, rng, recorded_s, &r);
     return r;
 }
 
@@ -158,6 +165,8 @@ static inline double fs_service_batch_time(const fs_service *s,
                                            const fs_request *batch, int n,
                                            double speed)
 {
+    if (n == 1 && s->model->lone_is_draw)   /* as fs_service_longest */
+        return (batch->demand > 0 ? batch->demand : 0) * speed;
     return s->model->batch_time(s, batch, n, speed);
 }
 

@@ -165,10 +165,9 @@ int fs_heap_push(fs_heap *h, double t, uint32_t id)
     return 0;
 }
 
-void fs_heap_settle(fs_heap *h)
+void fs_heap_fill_hole(fs_heap *h)
 {
-    if (!h->hole)
-        return;
+    assert(h->hole);
     h->hole = 0;
     if (--h->n > 0) {
         const fs_heap_entry *last = &h->a[h->n];

@@ -61,8 +61,14 @@ int fs_heap_pop(fs_heap *h, fs_heap_entry *out);
 /* Like fs_heap_pop, but leaves a hole at the root for the next push to
  * fill (or fs_heap_settle).  Call it with no hole. */
 int fs_heap_take(fs_heap *h, fs_heap_entry *out);
-/* Fills the hole fs_heap_take left, if no push has. */
-void fs_heap_settle(fs_heap *h);
+/* Fills the hole fs_heap_take left, if no push has: the test inline, as
+ * the event loop makes it before every event. */
+void fs_heap_fill_hole(fs_heap *h);
+static inline void fs_heap_settle(fs_heap *h)
+{
+    if (h->hole)
+        fs_heap_fill_hole(h);
+}
 static inline size_t fs_heap_size(const fs_heap *h)
 {
     return h->n - (size_t)h->hole;

@@ -220,6 +220,7 @@ int fs_engine_run_ahead(fs_engine *e, double t)
     if (!(t < e->ahead) || e->stopped)
         return 0;
     e->now = t;
+    e->ran_ahead++;
     count_event(e);
     return 1;
 }

@@ -54,6 +54,8 @@ struct fs_engine {
     uint32_t nev, cap, free_head;
     double now;
     uint64_t events;          /* handlers run */
+    uint64_t ran_ahead;       /* of them, run by fs_engine_run_ahead,
+                                 never scheduled */
     int stopped;
     fs_progress_fn progress;
     void *progress_ctx;

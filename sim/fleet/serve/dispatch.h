@@ -137,10 +137,30 @@ int fs_workload_pull(fs_workload *w);
 void fs_workload_schedule(fs_workload *w);
 /* Both: pulls w's next arrival and schedules it. */
 void fs_workload_schedule_next(fs_workload *w);
+/* Runs w's arrival due now, its handler's work, through serve (-1 when
+ * the run failed), then pulls the next.  Nothing but w's own events reads
+ * w until the next pending event (a completion, a metrics sample), so an
+ * arrival before it runs at once, counted as an event
+ * (fs_engine_run_ahead); the first at or after it is scheduled.  The
+ * order of events, and so every result, is the loop's: only the trips
+ * through it are saved.  Inline, so that serve is compiled in. */
+static inline void fs_workload_arrivals(fs_engine *e, fs_workload *w,
+                                        int (*serve)(fs_workload *w))
+{
+    do {
+        if (serve(w) || fs_workload_pull(w) <= 0)
+            return;
+    } while (fs_engine_run_ahead(e, w->next.t));
+    fs_workload_schedule(w);
+}
 /* Server s has no work left: it stops being busy and takes the next
  * waiting request, goes idle, or goes off with a draining instance (for
  * disciplines whose servers finish work on their own). */
 void fs_dispatch_done(fs_server *s);
+/* Server s (idle, not on the idle stack) takes the oldest waiting request
+ * among its pool's workloads (a batch of them), or goes on the idle
+ * stack. */
+void fs_dispatch_seek_work(fs_server *s);
 /* Requests waiting or in service at the horizon. */
 long fs_workload_unfinished(const fs_workload *w);
 /* Requests waiting at time t (now, or the horizon). */

@@ -66,19 +66,12 @@ static int serve(fs_workload *w)
 }
 
 /* An arrival of a workload the recursion serves: its start and end are
- * known at once (fifo_recursion.h).  Nothing else reads the workload until
- * the next pending event (a metrics sample, say), so the arrivals before
- * it are served here one after another, each counted as an event
- * (fs_engine_run_ahead); the first at or after it is scheduled. */
+ * known at once (fifo_recursion.h), and the arrivals before the next
+ * pending event are served one after another (fs_workload_arrivals). */
 static void on_arrival_fifo(fs_engine *e, void *obj, long arg)
 {
     (void)arg;
-    fs_workload *w = obj;
-    do {
-        if (serve(w) || fs_workload_pull(w) <= 0)
-            return;
-    } while (fs_engine_run_ahead(e, w->next.t));
-    fs_workload_schedule(w);
+    fs_workload_arrivals(e, obj, serve);
 }
 
 int fs_workload_use_fifo(fs_workload *w)

@@ -61,13 +61,6 @@ void fs_servers_free(fs_servers *p)
     p->batch_store = NULL;
 }
 
-void fs_servers_idle_push(fs_servers *p, fs_server *s)
-{
-    assert(s->idle_pos < 0 && s->state == FS_SERVER_IDLE);
-    s->idle_pos = p->nidle;
-    p->idle[p->nidle++] = (int)(s - p->servers);
-}
-
 /* Swaps with the top: O(1), and the stack's order is what it always was. */
 void fs_servers_idle_remove(fs_servers *p, fs_server *s)
 {
@@ -79,16 +72,6 @@ void fs_servers_idle_remove(fs_servers *p, fs_server *s)
     s->idle_pos = -1;
 }
 
-fs_server *fs_servers_idle_pop(fs_servers *p)
-{
-    if (p->nidle == 0)
-        return NULL;
-    fs_server *s = &p->servers[p->idle[--p->nidle]];
-    assert(s->state == FS_SERVER_IDLE);
-    s->idle_pos = -1;
-    return s;
-}
-
 int fs_server_takes(const fs_server *s, const char *profile,
                     const void *model)
 {
@@ -98,11 +81,9 @@ int fs_server_takes(const fs_server *s, const char *profile,
            (s->shape->profile && strcmp(s->shape->profile, profile) == 0);
 }
 
-fs_server *fs_servers_idle_pop_for(fs_servers *p, const char *profile,
-                                   const void *model)
+fs_server *fs_servers_idle_find(fs_servers *p, const char *profile,
+                                const void *model)
 {
-    if (!profile[0] && !p->placed)
-        return fs_servers_idle_pop(p);
     for (int i = p->nidle - 1; i >= 0; i--) {
         fs_server *s = &p->servers[p->idle[i]];
         if (fs_server_takes(s, profile, model)) {
@@ -136,7 +117,7 @@ static void account_busy(fs_servers *p, const fs_server *s, double t)
                            fs_shape_busy_gpus(s->shape));
 }
 
-void fs_servers_set_busy(fs_servers *p, fs_server *s, int busy)
+void fs_servers_set_busy_any(fs_servers *p, fs_server *s, int busy)
 {
     int was = s->state == FS_SERVER_BUSY;
     if (was == busy)
@@ -167,18 +148,4 @@ void fs_servers_finish(fs_servers *p, double horizon)
             account_busy(p, &p->servers[i], horizon);
     if (p->sharing)
         fs_sharing_finish(p->sharing, horizon);
-}
-
-void fs_servers_taken(fs_servers *p, fs_server *s)
-{
-    assert(s->state == FS_SERVER_IDLE && s->idle_pos < 0);
-    fs_capacity_hold(p->cap, s->instance);
-}
-
-void fs_servers_released(fs_servers *p, fs_server *s)
-{
-    /* Off before the hold goes: a draining instance may terminate on it. */
-    s->state = fs_capacity_takes_work(p->cap, s->instance) ? FS_SERVER_IDLE
-                                                           : FS_SERVER_OFF;
-    fs_capacity_unhold(p->cap, s->instance);
 }

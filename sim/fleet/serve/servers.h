@@ -17,6 +17,7 @@
 #ifndef FS_SERVERS_H
 #define FS_SERVERS_H
 
+#include <assert.h>
 #include "sim/fleet/capacity/capacity.h"
 #include "sim/fleet/serve/queue.h"
 #include "sim/fleet/serve/shape.h"
@@ -151,12 +152,33 @@ static inline fs_server *fs_servers_of(fs_servers *p, int inst)
     return &p->servers[(size_t)inst * (size_t)p->per_instance];
 }
 
-void fs_servers_idle_push(fs_servers *p, fs_server *s);
-fs_server *fs_servers_idle_pop(fs_servers *p);
+/* The idle stack's push, and the hold taken and let go with every request
+ * (fs_servers_taken, fs_servers_released), are inline: the event path
+ * runs them once per request. */
+static inline void fs_servers_idle_push(fs_servers *p, fs_server *s)
+{
+    assert(s->idle_pos < 0 && s->state == FS_SERVER_IDLE);
+    s->idle_pos = p->nidle;
+    p->idle[p->nidle++] = (int)(s - p->servers);
+}
 /* The most recently idle server of MIG profile profile ("": any) that
- * hosts model (llm_placement.c; NULL: a workload of no LLM). */
-fs_server *fs_servers_idle_pop_for(fs_servers *p, const char *profile,
-                                   const void *model);
+ * hosts model (llm_placement.c; NULL: a workload of no LLM): the top of
+ * the stack inline when any will do (every arrival asks). */
+fs_server *fs_servers_idle_find(fs_servers *p, const char *profile,
+                                const void *model);
+static inline fs_server *fs_servers_idle_pop_for(fs_servers *p,
+                                                 const char *profile,
+                                                 const void *model)
+{
+    if (profile[0] || p->placed)
+        return fs_servers_idle_find(p, profile, model);
+    if (p->nidle == 0)
+        return NULL;
+    fs_server *s = &p->servers[p->idle[--p->nidle]];
+    assert(s->state == FS_SERVER_IDLE);
+    s->idle_pos = -1;
+    return s;
+}
 /* s may run work of a workload with this mig_profile ("": any) and
  * model. */
 int fs_server_takes(const fs_server *s, const char *profile,
@@ -166,19 +188,68 @@ int fs_server_takes(const fs_server *s, const char *profile,
 fs_event_handle fs_servers_run(fs_servers *p, fs_server *s, double t,
                                fs_handler done);
 /* Adds gpus x (t1 - t0) busy GPU-seconds to workload p->wls[k], split at
- * month boundaries (the sharing's accounting uses it too). */
-void fs_servers_account(fs_servers *p, int k, double t0, double t1,
-                        double gpus);
+ * month boundaries (the sharing's accounting uses it too).  A stretch
+ * inside the month last found, nearly every one (a batch is seconds, a
+ * month 2.6 million), is added inline: the sum fs_servers_account_any
+ * would make (servers_account.c), without its calls, once per request. */
+void fs_servers_account_any(fs_servers *p, int k, double t0, double t1,
+                            double gpus);
+static inline void fs_servers_account(fs_servers *p, int k, double t0,
+                                      double t1, double gpus)
+{
+    const fs_calendar *cal = &p->sim->cal;
+    size_t m = p->month_hint;
+    if (k >= 0 && t1 > t0 && m < cal->nmonths && t0 >= cal->bound[m] &&
+        t1 < cal->bound[m + 1]) {
+        p->wl_busy[(size_t)k * p->nmonths + m] += (t1 - t0) * gpus;
+        return;
+    }
+    fs_servers_account_any(p, k, t0, t1, gpus);
+}
 /* Takes s off the idle stack, wherever it is (no-op when not on it). */
 void fs_servers_idle_remove(fs_servers *p, fs_server *s);
 
 /* s (idle, off the stack) takes a batch: it holds its instance. */
-void fs_servers_taken(fs_servers *p, fs_server *s);
+static inline void fs_servers_taken(fs_servers *p, fs_server *s)
+{
+    assert(s->state == FS_SERVER_IDLE && s->idle_pos < 0);
+    fs_capacity_hold(p->cap, s->instance);
+}
 /* s is done with its batch: idle again, or off when its instance drains
  * (which may terminate the instance). */
-void fs_servers_released(fs_servers *p, fs_server *s);
-/* s starts (busy = 1) or stops running a batch: busy GPU accounting. */
-void fs_servers_set_busy(fs_servers *p, fs_server *s, int busy);
+static inline void fs_servers_released(fs_servers *p, fs_server *s)
+{
+    /* Off before the hold goes: a draining instance may terminate on it. */
+    s->state = fs_capacity_takes_work(p->cap, s->instance) ? FS_SERVER_IDLE
+                                                           : FS_SERVER_OFF;
+    fs_capacity_unhold(p->cap, s->instance);
+}
+/* s starts (busy = 1) or stops running a batch: busy GPU accounting.
+ * Inline for a pool of whole, unshared servers (twice per request);
+ * fs_servers_set_busy_any for every pool (servers.c). */
+void fs_servers_set_busy_any(fs_servers *p, fs_server *s, int busy);
+static inline void fs_servers_set_busy(fs_servers *p, fs_server *s,
+                                       int busy)
+{
+    if ((s->state == FS_SERVER_BUSY) == busy)
+        return;
+    if (p->sharing || p->nshapes) {
+        fs_servers_set_busy_any(p, s, busy);
+        return;
+    }
+    double now = fs_engine_now(p->sim->engine);
+    fs_usage_busy(p->usage, now, s->shape, busy);
+    if (!busy) {
+        fs_servers_account(p, s->busy_k, s->busy_since, now,
+                           fs_shape_busy_gpus(s->shape));
+        return;
+    }
+    s->busy_since = now;
+    s->busy_k = -1;
+    for (int k = 0; k < p->nwls; k++)
+        if (p->wls[k] == s->wl)
+            s->busy_k = k;
+}
 /* The batches still running at the horizon: their busy time to it. */
 void fs_servers_finish(fs_servers *p, double horizon);
 /* Busy GPU-seconds of workload p->wls[k] in month m. */

@@ -19,8 +19,8 @@ static size_t month_of(fs_servers *p, double t0)
     return m;
 }
 
-void fs_servers_account(fs_servers *p, int k, double t0, double t,
-                        double gpus)
+void fs_servers_account_any(fs_servers *p, int k, double t0, double t,
+                            double gpus)
 {
     const fs_calendar *cal = &p->sim->cal;
     double *row = &p->wl_busy[(size_t)k * p->nmonths];

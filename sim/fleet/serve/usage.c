@@ -11,33 +11,6 @@ void fs_usage_init(fs_usage *u, long gpus_per_instance)
     u->gpus_per_instance = (double)gpus_per_instance;
 }
 
-void fs_usage_advance(fs_usage *u, double now)
-{
-    if (u->fifo)
-        u->area_busy = u->fifo_gpus * fs_fifo_busy_to(u->fifo, now);
-    double dt = now - u->last_t;
-    if (dt <= 0)
-        return;
-    double gpi = u->gpus_per_instance;
-    u->area_up += u->up * dt;
-    u->area_gpus += u->launched * gpi * dt;
-    u->area_gpus_up += u->up * gpi * dt;
-    u->area_busy += u->busy_gpus * dt;
-    u->last_t = now;
-}
-
-void fs_usage_busy(fs_usage *u, double now, const fs_server_shape *shape,
-                   int busy)
-{
-    fs_usage_advance(u, now);
-    u->busy_servers += busy ? 1 : -1;
-    assert(u->busy_servers >= 0);
-    /* Whole numbers of GPUs add up exactly; fractions of them might leave a
-     * residue, which the last server going idle clears. */
-    u->busy_gpus = u->busy_servers == 0 ? 0
-        : u->busy_gpus + (busy ? 1 : -1) * fs_shape_busy_gpus(shape);
-}
-
 int fs_usage_sample(fs_usage *u, double now, fs_util_row *row)
 {
     fs_usage_advance(u, now);

@@ -13,6 +13,7 @@
 #ifndef FS_USAGE_H
 #define FS_USAGE_H
 
+#include <assert.h>
 #include "sim/fleet/capacity/capacity.h"
 #include "sim/fleet/serve/fifo_recursion.h"
 #include "sim/fleet/run/results.h"
@@ -42,12 +43,35 @@ extern const fs_capacity_listener fs_usage_listener;
 
 void fs_usage_init(fs_usage *u, long gpus_per_instance);
 
-/* Runs the integrals to now with the counts as they are. */
-void fs_usage_advance(fs_usage *u, double now);
+/* Runs the integrals to now with the counts as they are.  Inline, as
+ * fs_usage_busy: twice for every request served. */
+static inline void fs_usage_advance(fs_usage *u, double now)
+{
+    if (u->fifo)
+        u->area_busy = u->fifo_gpus * fs_fifo_busy_to(u->fifo, now);
+    double dt = now - u->last_t;
+    if (dt <= 0)
+        return;
+    double gpi = u->gpus_per_instance;
+    u->area_up += u->up * dt;
+    u->area_gpus += u->launched * gpi * dt;
+    u->area_gpus_up += u->up * gpi * dt;
+    u->area_busy += u->busy_gpus * dt;
+    u->last_t = now;
+}
 
 /* A server of this shape becomes busy (busy = 1) or stops being busy. */
-void fs_usage_busy(fs_usage *u, double now, const fs_server_shape *shape,
-                   int busy);
+static inline void fs_usage_busy(fs_usage *u, double now,
+                                 const fs_server_shape *shape, int busy)
+{
+    fs_usage_advance(u, now);
+    u->busy_servers += busy ? 1 : -1;
+    assert(u->busy_servers >= 0);
+    /* Whole numbers of GPUs add up exactly; fractions of them might leave a
+     * residue, which the last server going idle clears. */
+    u->busy_gpus = u->busy_servers == 0 ? 0
+        : u->busy_gpus + (busy ? 1 : -1) * fs_shape_busy_gpus(shape);
+}
 
 /* The time averages since the last sample into row (instances_up,
  * gpus_provisioned, gpus_busy, t_s); 0 when no time has passed since it,
