@@ -343,7 +343,7 @@ static void seek_work(fs_server *s)
 static fs_server *find_idle_server(fs_workload *w)
 {
     for (int k = 0; k < w->npools; k++) {
-        if (w->pools[k]->conf->role == FS_ROLE_DECODE)
+        if (w->pools[k]->role == FS_ROLE_DECODE)
             continue;   /* it takes KV caches, not arrivals */
         fs_server *s = fs_servers_idle_pop_for(w->pools[k],
                                                w->conf->mig_profile,
