@@ -90,14 +90,27 @@ extern double fs_hist_edges[FS_HIST_BINS + 1];
 extern uint16_t fs_hist_cell_bins[FS_HIST_CELLS];   /* each cell's low
                                                        edge's bin */
 
+/* A sample above bin 0 waits in its histogram's header with up to
+ * FS_HIST_PENDING - 1 others, and they reach their bins together
+ * (fs_hist_flush): each bin is found and fetched first, then counted, so
+ * that with many workloads, whose bins are cold, the misses overlap
+ * instead of one waiting for the next.  A bin's count, smallest and
+ * largest do not depend on the order of its samples, and count and sum
+ * are added at once, in order: every figure is the same.  Whatever reads
+ * the bins (fs_hist_quantile, fs_hist_bin_count, fs_hist_merge,
+ * fs_hist_failed) flushes them first. */
+#define FS_HIST_PENDING 16
+
 typedef struct fs_hist {
-    /* what every add reads or writes sits in the first 56 bytes: a zero
-     * (bin 0) touches no other line, an inner sample one line of bins */
+    /* what every add reads or writes comes first: a zero (bin 0) touches
+     * one line, a later sample that line or the next two */
+    double count, sum;
+    fs_hist_bin first;          /* bin 0 */
+    uint32_t npend;
+    double pend[FS_HIST_PENDING];   /* samples not yet in their bins */
     fs_hist_slot *bins;         /* inner bin i at bins[i - base], for
                                    base <= i < end; NULL while none */
     uint32_t base, end;
-    double count, sum;
-    fs_hist_bin first;          /* bin 0 */
     fs_hist_bin last;           /* bin n - 1 */
     const double *range;        /* fs_hist_edges */
     size_t n;                   /* bins: FS_HIST_BINS once made, else 0 */
@@ -110,14 +123,12 @@ typedef struct fs_hist {
 int fs_hist_init(fs_hist *h);
 /* The samples in bin i (0 <= i < n), as gsl_histogram_get reads one. */
 double fs_hist_bin_count(const fs_hist *h, size_t i);
-/* Widens h's bins to hold inner bin i (fs_hist_add, on the first sample
- * outside them); 0 when memory ran out (h->failed says so). */
-int fs_hist_grow(fs_hist *h, size_t i);
-/* Inner bin i's count just passed a multiple of 2^32 (fs_hist_add). */
-void fs_hist_wrap(fs_hist *h, size_t i);
+/* Puts h's pending samples in their bins (fs_hist_add, when they fill
+ * pend). */
+void fs_hist_flush(fs_hist *h);
 /* Whether memory ran out for a sample's bin: the figures are then
  * incomplete and the run must say so (out of memory). */
-static inline int fs_hist_failed(const fs_hist *h) { return h->failed; }
+int fs_hist_failed(const fs_hist *h);
 void fs_hist_free(fs_hist *h);
 /* Adds sample x >= 0 (inline: every completed request adds two). */
 static inline void fs_hist_add(fs_hist *h, double x);
@@ -174,18 +185,16 @@ static inline void fs_hist_slot_widen(fs_hist_slot *b, uint64_t lo,
     }
 }
 
-/* A hint, changing nothing: brings into cache the bin that
- * fs_hist_add(h, x) will touch, so that a caller with other work to do
- * first overlaps the miss.  With many workloads the bins are cold (a
- * 64-pool run spent a third of its time waiting on them).  Always
- * inlined: GCC deems a function whose only effect is a prefetch pure, and
- * drops the call. */
+/* A hint, changing nothing: brings into cache the line of h's header
+ * that fs_hist_add(h, x) will write, so that a caller with other work to
+ * do first overlaps the miss (with many workloads the headers are cold
+ * too).  Always inlined: GCC deems a function whose only effect is a
+ * prefetch pure, and drops the call. */
 static inline __attribute__((always_inline)) void
 fs_hist_prefetch(const fs_hist *h, double x)
 {
-    size_t i = fs_hist_cell_bins[fs_hist_cell(x)];
-    if (i - h->base < (size_t)(h->end - h->base))
-        __builtin_prefetch(&h->bins[i - h->base], 1);
+    (void)x;
+    __builtin_prefetch(&h->pend[h->npend], 1);
 }
 
 static inline void fs_hist_add(fs_hist *h, double x)
@@ -193,36 +202,19 @@ static inline void fs_hist_add(fs_hist *h, double x)
     assert(x >= 0 && !isnan(x));
     h->count += 1;
     h->sum += x;
-    /* The bin is read from the cell table (above) instead of GSL's binary
-     * search over its 3,273 ranges (a fifth of an M/M/c run's time), then
-     * nudged so that range[i] <= x < range[i + 1] holds exactly as
-     * gsl_histogram_increment would decide it: the bins, and so every
-     * figure read from them, are the same as by search.  Out-of-range
-     * samples land in the end bins rather than vanish. */
-    const double *range = fs_hist_edges;
-    size_t n = FS_HIST_BINS, i = fs_hist_cell_bins[fs_hist_cell(x)];
-    while (i + 1 < n && x >= range[i + 1])
-        i++;
-    while (i > 0 && x < range[i])
-        i--;
-    /* range[i] <= x < range[i + 1], or x is past an end: the loops'
-     * conditions say so */
-    if (i == 0 || i + 1 == n) {
-        fs_hist_bin *b = i == 0 ? &h->first : &h->last;
-        b->count += 1;
-        if (x < b->lo)
-            b->lo = x;
-        if (x > b->hi)
-            b->hi = x;
+    /* bin 0 (a request that did not wait: common) at once, in the
+     * header; the rest wait for their bins (above) */
+    if (x < fs_hist_edges[1]) {
+        h->first.count += 1;
+        if (x < h->first.lo)
+            h->first.lo = x;
+        if (x > h->first.hi)
+            h->first.hi = x;
         return;
     }
-    if (i - h->base >= (size_t)(h->end - h->base) && !fs_hist_grow(h, i))
-        return;   /* h->failed says so */
-    fs_hist_slot *b = &h->bins[i - h->base];
-    uint64_t q = fs_hist_place(x, range[i]);
-    if (++b->count == 0)
-        fs_hist_wrap(h, i);
-    fs_hist_slot_widen(b, q, q);
+    h->pend[h->npend++] = x;
+    if (h->npend == FS_HIST_PENDING)
+        fs_hist_flush(h);
 }
 
 #endif
