@@ -37,7 +37,7 @@ static void fill_cells(void)
 }
 
 /* Every inner bin's width in units in the last place fits a place
- * (fs_hist_place) of 48 bits. */
+ * (place_of) of 48 bits. */
 static int places_fit(void)
 {
     for (size_t i = 1; i + 1 < FS_HIST_BINS; i++) {
@@ -87,6 +87,38 @@ void fs_hist_free(fs_hist *h)
     h->spill = NULL;
     h->nspill = 0;
     h->n = 0;
+}
+
+/* Sample x's place in the inner bin whose low edge is edge (x >= edge). */
+static uint64_t place_of(double x, double edge)
+{
+    uint64_t bx, be;
+    memcpy(&bx, &x, sizeof bx);
+    memcpy(&be, &edge, sizeof be);
+    return bx - be;
+}
+
+static uint64_t slot_lo(const fs_hist_slot *b)
+{
+    return (uint64_t)b->lo_high << 32 | b->lo_low;
+}
+
+static uint64_t slot_hi(const fs_hist_slot *b)
+{
+    return (uint64_t)b->hi_high << 32 | b->hi_low;
+}
+
+/* Bin b takes in the places lo and hi: its smallest and largest sample. */
+static void slot_widen(fs_hist_slot *b, uint64_t lo, uint64_t hi)
+{
+    if (lo < slot_lo(b)) {
+        b->lo_low = (uint32_t)lo;
+        b->lo_high = (uint16_t)(lo >> 32);
+    }
+    if (hi > slot_hi(b)) {
+        b->hi_low = (uint32_t)hi;
+        b->hi_high = (uint16_t)(hi >> 32);
+    }
 }
 
 static const fs_hist_slot empty_slot = {0, (uint32_t)FS_HIST_NO_LO, 0,
@@ -172,10 +204,10 @@ static size_t bin_of(double x)
 /* Sample x of inner bin i, whose slot b is (cache fetched). */
 static void slot_add(fs_hist *h, fs_hist_slot *b, size_t i, double x)
 {
-    uint64_t q = fs_hist_place(x, fs_hist_edges[i]);
+    uint64_t q = place_of(x, fs_hist_edges[i]);
     if (++b->count == 0)
         spill_add(h, i, 1);   /* it just passed a multiple of 2^32 */
-    fs_hist_slot_widen(b, q, q);
+    slot_widen(b, q, q);
 }
 
 static void end_add(fs_hist_bin *b, double x)
@@ -250,8 +282,8 @@ static int bin_at(const fs_hist *h, size_t i, fs_hist_bin *out)
         return 0;
     const fs_hist_slot *b = &h->bins[i - h->base];
     out->count = (double)b->count + (h->nspill ? spilled(h, i) : 0);
-    out->lo = at_place(h, i, fs_hist_slot_lo(b));
-    out->hi = at_place(h, i, fs_hist_slot_hi(b));
+    out->lo = at_place(h, i, slot_lo(b));
+    out->hi = at_place(h, i, slot_hi(b));
     return 1;
 }
 
@@ -282,7 +314,7 @@ static void merge_inner(fs_hist *dst, const fs_hist *src, size_t i)
     double more = src->nspill ? spilled(src, i) / 4294967296.0 : 0;
     if (more > 0)
         spill_add(dst, i, more);
-    fs_hist_slot_widen(d, fs_hist_slot_lo(s), fs_hist_slot_hi(s));
+    slot_widen(d, slot_lo(s), slot_hi(s));
 }
 
 void fs_hist_merge(fs_hist *dst, const fs_hist *src)

@@ -152,39 +152,6 @@ static inline size_t fs_hist_cell(double x)
     return (size_t)c;
 }
 
-/* Sample x's place in the inner bin whose low edge is edge (x >= edge). */
-static inline uint64_t fs_hist_place(double x, double edge)
-{
-    uint64_t bx, be;
-    memcpy(&bx, &x, sizeof bx);
-    memcpy(&be, &edge, sizeof be);
-    return bx - be;
-}
-
-static inline uint64_t fs_hist_slot_lo(const fs_hist_slot *b)
-{
-    return (uint64_t)b->lo_high << 32 | b->lo_low;
-}
-
-static inline uint64_t fs_hist_slot_hi(const fs_hist_slot *b)
-{
-    return (uint64_t)b->hi_high << 32 | b->hi_low;
-}
-
-/* Bin b takes in the places lo and hi: its smallest and largest sample. */
-static inline void fs_hist_slot_widen(fs_hist_slot *b, uint64_t lo,
-                                      uint64_t hi)
-{
-    if (lo < fs_hist_slot_lo(b)) {
-        b->lo_low = (uint32_t)lo;
-        b->lo_high = (uint16_t)(lo >> 32);
-    }
-    if (hi > fs_hist_slot_hi(b)) {
-        b->hi_low = (uint32_t)hi;
-        b->hi_high = (uint16_t)(hi >> 32);
-    }
-}
-
 /* A hint, changing nothing: brings into cache the line of h's header
  * that fs_hist_add(h, x) will write, so that a caller with other work to
  * do first overlaps the miss (with many workloads the headers are cold

@@ -67,6 +67,11 @@ struct fs_workload {
     /* adapters = (LoRA, llm_adapter.h): its adapters' stream, popularity
      * and counters; NULL otherwise */
     fs_lora_run *lora;
+    /* conf's, read on every arrival or completion (the conf's lines are
+     * cold with many workloads); mig_profile a shared "" when it has none */
+    const char *mig_profile;
+    double slo_s;
+    long batch_max, queue_max;
     fs_queue queue;
     long arrived, completed, slo_met;
     /* warmup > 0: requests that arrived after it, which alone count in
