@@ -97,8 +97,7 @@ static void check_spill(void)
     while (i + 1 < a.n && fs_hist_bin_count(&a, i) == 0)
         i++;
     CHECK(i > 0 && i + 1 < a.n);
-    a.chunk[i >> FS_HIST_CHUNK_BITS][i & (FS_HIST_CHUNK - 1)].count =
-        UINT32_MAX - 1;
+    a.bins[i - a.base].count = UINT32_MAX - 1;
     for (int k = 0; k < 3; k++)
         fs_hist_add(&a, 1.0);
     CHECK(fs_hist_bin_count(&a, i) == 4294967297.0);

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double shared_range[FS_HIST_BINS + 1];
-static uint16_t shared_cells[FS_HIST_CELLS];
+double fs_hist_edges[FS_HIST_BINS + 1];
+uint16_t fs_hist_cell_bins[FS_HIST_CELLS];
 static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
 
 /* The bin of each cell's low edge: the last range at or below it (0 below
@@ -30,21 +30,21 @@ static void fill_cells(void)
         double edge;
         memcpy(&edge, &bits, sizeof edge);
         assert(fs_hist_cell(edge) == c);
-        while (i + 1 < FS_HIST_BINS && edge >= shared_range[i + 1])
+        while (i + 1 < FS_HIST_BINS && edge >= fs_hist_edges[i + 1])
             i++;
-        shared_cells[c] = (uint16_t)i;
+        fs_hist_cell_bins[c] = (uint16_t)i;
     }
 }
 
 /* Every inner bin's width in units in the last place fits a place
- * (fs_hist_place): 16 bits after FS_HIST_PLACE_SHIFT. */
+ * (place_of) of 48 bits. */
 static int places_fit(void)
 {
     for (size_t i = 1; i + 1 < FS_HIST_BINS; i++) {
         uint64_t a, b;
-        memcpy(&a, &shared_range[i], sizeof a);
-        memcpy(&b, &shared_range[i + 1], sizeof b);
-        if (b - a > (UINT64_C(1) << (FS_HIST_PLACE_SHIFT + 16)))
+        memcpy(&a, &fs_hist_edges[i], sizeof a);
+        memcpy(&b, &fs_hist_edges[i + 1], sizeof b);
+        if (b - a > FS_HIST_NO_LO)
             return 0;
     }
     return 1;
@@ -55,7 +55,7 @@ static void fill_shared(void)
     assert((size_t)ceil(log(FS_HIST_MAX / FS_HIST_MIN) /
                         log(FS_HIST_RATIO)) == FS_HIST_BINS);
     for (size_t i = 0; i <= FS_HIST_BINS; i++)
-        shared_range[i] = FS_HIST_MIN * pow(FS_HIST_RATIO, (double)i);
+        fs_hist_edges[i] = FS_HIST_MIN * pow(FS_HIST_RATIO, (double)i);
     fill_cells();
     assert(places_fit());
 }
@@ -65,50 +65,101 @@ static const fs_hist_bin empty_bin = {0, INFINITY, -INFINITY};
 int fs_hist_init(fs_hist *h)
 {
     pthread_once(&shared_once, fill_shared);
-    h->range = shared_range;
-    h->cell_bin = shared_cells;
+    h->bins = NULL;
+    h->base = h->end = 0;
+    h->npend = 0;
+    h->range = fs_hist_edges;
     h->n = FS_HIST_BINS;
     h->failed = 0;
     h->count = h->sum = 0;
     h->first = h->last = empty_bin;
     h->nspill = 0;
     h->spill = NULL;
-    for (size_t k = 0; k < FS_HIST_CHUNKS; k++)
-        h->chunk[k] = NULL;
     return 0;
 }
 
 void fs_hist_free(fs_hist *h)
 {
-    for (size_t k = 0; k < FS_HIST_CHUNKS; k++) {
-        free(h->chunk[k]);
-        h->chunk[k] = NULL;
-    }
+    free(h->bins);
+    h->bins = NULL;
+    h->base = h->end = 0;
     free(h->spill);
     h->spill = NULL;
     h->nspill = 0;
     h->n = 0;
 }
 
-fs_hist_tally *fs_hist_chunk_new(fs_hist *h, size_t k)
+/* Sample x's place in the inner bin whose low edge is edge (x >= edge). */
+static uint64_t place_of(double x, double edge)
 {
-    assert(k < FS_HIST_CHUNKS && !h->chunk[k]);
-    fs_hist_tally *c = malloc(FS_HIST_CHUNK * (sizeof *c +
-                                               sizeof(fs_hist_span)));
-    if (!c) {
-        h->failed = 1;
-        return NULL;
-    }
-    fs_hist_span *s = fs_hist_spans(c);
-    for (size_t i = 0; i < FS_HIST_CHUNK; i++) {
-        c[i] = (fs_hist_tally){0, 0xffff, 0};
-        s[i] = (fs_hist_span){INFINITY, -INFINITY};
-    }
-    h->chunk[k] = c;
-    return c;
+    uint64_t bx, be;
+    memcpy(&bx, &x, sizeof bx);
+    memcpy(&be, &edge, sizeof be);
+    return bx - be;
 }
 
-/* Inner bin i holds another n x 2^32 samples than its tally says. */
+static uint64_t slot_lo(const fs_hist_slot *b)
+{
+    return (uint64_t)b->lo_high << 32 | b->lo_low;
+}
+
+static uint64_t slot_hi(const fs_hist_slot *b)
+{
+    return (uint64_t)b->hi_high << 32 | b->hi_low;
+}
+
+/* Bin b takes in the places lo and hi: its smallest and largest sample. */
+static void slot_widen(fs_hist_slot *b, uint64_t lo, uint64_t hi)
+{
+    if (lo < slot_lo(b)) {
+        b->lo_low = (uint32_t)lo;
+        b->lo_high = (uint16_t)(lo >> 32);
+    }
+    if (hi > slot_hi(b)) {
+        b->hi_low = (uint32_t)hi;
+        b->hi_high = (uint16_t)(hi >> 32);
+    }
+}
+
+static const fs_hist_slot empty_slot = {0, (uint32_t)FS_HIST_NO_LO, 0,
+                                        (uint16_t)(FS_HIST_NO_LO >> 32), 0};
+
+/* The bins [lo, hi) of h, holding its bins so far: a new array, the old
+ * one copied in place (rare: a histogram grows a few times). */
+static int bins_cover(fs_hist *h, size_t lo, size_t hi)
+{
+    fs_hist_slot *b = malloc((hi - lo) * sizeof *b);
+    if (!b) {
+        h->failed = 1;
+        return 0;
+    }
+    for (size_t i = 0; i < hi - lo; i++)
+        b[i] = empty_slot;
+    if (h->bins)
+        memcpy(b + (h->base - lo), h->bins,
+               (h->end - h->base) * sizeof *b);
+    free(h->bins);
+    h->bins = b;
+    h->base = (uint32_t)lo;
+    h->end = (uint32_t)hi;
+    return 1;
+}
+
+/* Widens h's bins to hold inner bin i; 0 when memory ran out (h->failed
+ * says so). */
+static int grow(fs_hist *h, size_t i)
+{
+    assert(i > 0 && i + 1 < FS_HIST_BINS);
+    size_t lo = i & ~(size_t)(FS_HIST_BLOCK - 1);
+    size_t hi = (i | (FS_HIST_BLOCK - 1)) + 1;
+    if (h->bins) {
+        lo = lo < h->base ? lo : h->base;
+        hi = hi > h->end ? hi : h->end;
+    }
+    return bins_cover(h, lo, hi);
+}
+
+/* Inner bin i holds another n x 2^32 samples than its count says. */
 static void spill_add(fs_hist *h, size_t i, double n)
 {
     for (size_t j = 0; j < h->nspill; j++)
@@ -133,51 +184,113 @@ static double spilled(const fs_hist *h, size_t i)
     return 0;
 }
 
-/* Inner bin i's span takes in [lo, hi], and its tally their places. */
-static void span_widen(fs_hist *h, fs_hist_tally *t, size_t i, double lo,
-                       double hi)
+/* The bin of sample x, read from the cell table instead of GSL's binary
+ * search over its 3,273 ranges (a fifth of an M/M/c run's time), then
+ * nudged so that range[i] <= x < range[i + 1] holds exactly as
+ * gsl_histogram_increment would decide it: the bins, and so every figure
+ * read from them, are the same as by search.  Out-of-range samples land
+ * in the end bins rather than vanish. */
+static size_t bin_of(double x)
 {
-    fs_hist_span *s = &fs_hist_spans(h->chunk[i >> FS_HIST_CHUNK_BITS])
-                          [i & (FS_HIST_CHUNK - 1)];
-    if (lo < s->lo) {
-        s->lo = lo;
-        t->lo_q = (uint16_t)fs_hist_place(lo, h->range[i]);
-    }
-    if (hi > s->hi) {
-        s->hi = hi;
-        t->hi_q = (uint16_t)fs_hist_place(hi, h->range[i]);
-    }
+    const double *range = fs_hist_edges;
+    size_t n = FS_HIST_BINS, i = fs_hist_cell_bins[fs_hist_cell(x)];
+    while (i + 1 < n && x >= range[i + 1])
+        i++;
+    while (i > 0 && x < range[i])
+        i--;
+    return i;
 }
 
-void fs_hist_note(fs_hist *h, fs_hist_tally *t, size_t i, double x)
+/* Sample x of inner bin i, whose slot b is (cache fetched). */
+static void slot_add(fs_hist *h, fs_hist_slot *b, size_t i, double x)
 {
-    if (t->count == 0)
+    uint64_t q = place_of(x, fs_hist_edges[i]);
+    if (++b->count == 0)
         spill_add(h, i, 1);   /* it just passed a multiple of 2^32 */
-    span_widen(h, t, i, x, x);
+    slot_widen(b, q, q);
 }
 
-/* Bin i of h: its count, smallest and largest sample; 0 while its chunk
- * holds no sample. */
+static void end_add(fs_hist_bin *b, double x)
+{
+    b->count += 1;
+    if (x < b->lo)
+        b->lo = x;
+    if (x > b->hi)
+        b->hi = x;
+}
+
+void fs_hist_flush(fs_hist *h)
+{
+    size_t np = h->npend, at[FS_HIST_PENDING];
+    h->npend = 0;
+    /* every bin found and fetched (widening the bins first where one
+     * falls outside them), then every sample counted */
+    for (size_t k = 0; k < np; k++) {
+        size_t i = at[k] = bin_of(h->pend[k]);
+        if (i == 0 || i + 1 == FS_HIST_BINS)
+            continue;
+        if (i - h->base >= (size_t)(h->end - h->base) && !grow(h, i))
+            at[k] = SIZE_MAX;   /* lost: h->failed says so */
+        else
+            __builtin_prefetch(&h->bins[i - h->base], 1);
+    }
+    for (size_t k = 0; k < np; k++) {
+        size_t i = at[k];
+        if (i == 0 || i + 1 == FS_HIST_BINS)
+            end_add(i == 0 ? &h->first : &h->last, h->pend[k]);
+        else if (i != SIZE_MAX)
+            slot_add(h, &h->bins[i - h->base], i, h->pend[k]);
+    }
+}
+
+/* h's pending samples in their bins before its bins are read.  The
+ * readers take the histogram as const: what they read is the same before
+ * and after, and no histogram is defined const (each is a field of a run's
+ * state, or a local being merged into), so the cast is sound. */
+static void settle(const fs_hist *h)
+{
+    if (h->npend)
+        fs_hist_flush((fs_hist *)h);
+}
+
+int fs_hist_failed(const fs_hist *h)
+{
+    settle(h);
+    return h->failed;
+}
+
+/* The sample at place q of inner bin i. */
+static double at_place(const fs_hist *h, size_t i, uint64_t q)
+{
+    uint64_t bits;
+    memcpy(&bits, &h->range[i], sizeof bits);
+    bits += q;
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* Bin i of h: its count, smallest and largest sample; 0 while it lies
+ * outside the bins made (it holds no sample). */
 static int bin_at(const fs_hist *h, size_t i, fs_hist_bin *out)
 {
     if (i == 0 || i + 1 == h->n) {
         *out = i == 0 ? h->first : h->last;
         return 1;
     }
-    fs_hist_tally *c = h->chunk[i >> FS_HIST_CHUNK_BITS];
-    if (!c)
+    if (i < h->base || i >= h->end)
         return 0;
-    size_t j = i & (FS_HIST_CHUNK - 1);
-    const fs_hist_span *s = &fs_hist_spans(c)[j];
-    out->count = (double)c[j].count + (h->nspill ? spilled(h, i) : 0);
-    out->lo = s->lo;
-    out->hi = s->hi;
+    const fs_hist_slot *b = &h->bins[i - h->base];
+    out->count = (double)b->count + (h->nspill ? spilled(h, i) : 0);
+    out->lo = at_place(h, i, slot_lo(b));
+    out->hi = at_place(h, i, slot_hi(b));
     return 1;
 }
 
 double fs_hist_bin_count(const fs_hist *h, size_t i)
 {
     assert(i < h->n);
+    settle(h);
     fs_hist_bin b;
     return bin_at(h, i, &b) ? b.count : 0;
 }
@@ -189,15 +302,11 @@ static void merge_end(fs_hist_bin *d, const fs_hist_bin *s)
     d->hi = fmax(d->hi, s->hi);
 }
 
-/* Adds src's inner bin i (of chunk s, not empty) to dst's. */
+/* Adds src's inner bin i (not empty) to dst's, which dst holds. */
 static void merge_inner(fs_hist *dst, const fs_hist *src, size_t i)
 {
-    fs_hist_tally *d = &dst->chunk[i >> FS_HIST_CHUNK_BITS]
-                           [i & (FS_HIST_CHUNK - 1)];
-    fs_hist_tally *s = &src->chunk[i >> FS_HIST_CHUNK_BITS]
-                           [i & (FS_HIST_CHUNK - 1)];
-    const fs_hist_span *ss = &fs_hist_spans(src->chunk[i >> FS_HIST_CHUNK_BITS])
-                                 [i & (FS_HIST_CHUNK - 1)];
+    fs_hist_slot *d = &dst->bins[i - dst->base];
+    const fs_hist_slot *s = &src->bins[i - src->base];
     uint32_t was = d->count;
     d->count += s->count;
     if (d->count < was)
@@ -205,26 +314,31 @@ static void merge_inner(fs_hist *dst, const fs_hist *src, size_t i)
     double more = src->nspill ? spilled(src, i) / 4294967296.0 : 0;
     if (more > 0)
         spill_add(dst, i, more);
-    span_widen(dst, d, i, ss->lo, ss->hi);
+    slot_widen(d, slot_lo(s), slot_hi(s));
 }
 
 void fs_hist_merge(fs_hist *dst, const fs_hist *src)
 {
     assert(dst->n == src->n);
+    settle(src);
     dst->failed |= src->failed;
     merge_end(&dst->first, &src->first);
     merge_end(&dst->last, &src->last);
-    for (size_t k = 0; k < FS_HIST_CHUNKS; k++) {
-        const fs_hist_tally *s = src->chunk[k];
-        if (!s || (!dst->chunk[k] && !fs_hist_chunk_new(dst, k)))
-            continue;
-        for (size_t j = 0; j < FS_HIST_CHUNK; j++) {
-            size_t i = k * FS_HIST_CHUNK + j;
-            if (i > 0 && i + 1 < src->n &&
-                (s[j].count > 0 || (src->nspill && spilled(src, i) > 0)))
-                merge_inner(dst, src, i);
+    if (src->bins && (!dst->bins || src->base < dst->base ||
+                      src->end > dst->end)) {
+        size_t lo = src->base, hi = src->end;
+        if (dst->bins) {
+            lo = lo < dst->base ? lo : dst->base;
+            hi = hi > dst->end ? hi : dst->end;
         }
+        bins_cover(dst, lo, hi);
     }
+    if (src->bins && dst->bins)
+        for (size_t i = src->base; i < src->end; i++)
+            if (i > 0 && i + 1 < src->n &&
+                (src->bins[i - src->base].count > 0 ||
+                 (src->nspill && spilled(src, i) > 0)))
+                merge_inner(dst, src, i);
     dst->count += src->count;
     dst->sum += src->sum;
 }
@@ -243,6 +357,7 @@ double fs_hist_quantile(const fs_hist *h, double q)
 {
     if (h->count <= 0)
         return NAN;
+    settle(h);
     double rank = ceil(q * h->count);
     if (rank < 1)
         rank = 1;
@@ -250,11 +365,9 @@ double fs_hist_quantile(const fs_hist *h, double q)
     fs_hist_bin b;
     for (size_t i = 0; i < h->n; i++) {
         if (!bin_at(h, i, &b)) {
-            /* the chunk is empty: on to the next, or to the last bin,
-             * which is kept apart (it may sit in an empty chunk) */
-            i |= FS_HIST_CHUNK - 1;
-            if (i > h->n - 2)
-                i = h->n - 2;
+            /* outside the bins made: on to them, or past them to the
+             * last bin, which is kept apart */
+            i = i < h->base ? h->base - 1 : h->n - 2;
             continue;
         }
         if (seen + b.count >= rank)

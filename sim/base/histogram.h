@@ -9,8 +9,8 @@
  * percentile, exact when the bin holds one distinct value, and not
  * quantized to one value per bin (replications of a run differ as their
  * samples do, so intervals across them are never a false "± 0").  Memory
- * is bounded (at most 24 bytes for each of 3,273 bins a histogram, made
- * in chunks as samples reach them, and the bin edges and a 24 KB table of
+ * is bounded (at most 16 bytes for each of 3,273 bins a histogram, made
+ * in blocks as samples reach them, and the bin edges and a 24 KB table of
  * cells shared by all) however many samples arrive.  Mean and
  * count are kept exactly on the side.  The bins are those
  * gsl_histogram_increment picks over the same edges (tests/test_histogram
@@ -42,27 +42,24 @@
  * ceil(log(MAX / MIN) / log(RATIO)) (fs_hist_init asserts it). */
 #define FS_HIST_BINS 3273
 
-/* An inner bin (neither end) is kept in two parts.  What every add reads
- * is its tally, 8 bytes: the count, and the places of the bin's smallest
- * and largest sample within the bin, rounded down to a 65,536th of its
- * width.  A sample whose place lies strictly between those two is neither
- * a new smallest nor a new largest, and the add is done: the bin's exact
- * smallest and largest sample (its span, 16 bytes beside the chunk's
- * tallies) are read only when it may be either, which the bin's first
- * samples are and later ones seldom.  Many pools' histograms then keep a
- * third of the memory hot that 24-byte bins did (the adds missing the
- * cache were most of a 64-pool run), and the figures read from them are
- * the same: count, smallest and largest are exact. */
-typedef struct fs_hist_tally {
+/* An inner bin (neither end) is 16 bytes, one aligned quarter of a cache
+ * line, so an add touches one line of bins: its count, and the exact
+ * places of its smallest and largest sample.  A sample's place is the
+ * distance of its bits from those of the bin's low edge (positive doubles
+ * order like their bits): a bin is less than 2^47 units in the last place
+ * wide (fs_hist_init asserts it), so 48 bits hold it, and the edge's bits
+ * plus the place give the sample back exactly.  (The bins were an 8-byte
+ * tally and a 16-byte span of the exact samples read on a third of adds:
+ * many pools missed the cache on both.) */
+typedef struct fs_hist_slot {
     uint32_t count;           /* samples, modulo 2^32 (fs_hist.spill holds
                                  the 2^32s of a bin that passed it) */
-    uint16_t lo_q, hi_q;      /* fs_hist_place of its smallest and largest
-                                 sample; 0xffff and 0 while empty */
-} fs_hist_tally;
+    uint32_t lo_low, hi_low;  /* the low 32 bits of the places of its */
+    uint16_t lo_high, hi_high;/* smallest and largest sample, the high 16
+                                 here; FS_HIST_NO_LO and 0 while empty */
+} fs_hist_slot;
 
-typedef struct fs_hist_span {
-    double lo, hi;            /* its smallest and largest sample */
-} fs_hist_span;
+#define FS_HIST_NO_LO ((UINT64_C(1) << 48) - 1)
 
 /* An end bin (the first, which holds every sample below range[1], the
  * zeros of requests that did not wait among them, and the last): count,
@@ -71,59 +68,67 @@ typedef struct fs_hist_bin {
     double count, lo, hi;
 } fs_hist_bin;
 
-/* The bins are held in chunks of FS_HIST_CHUNK, each made the first time
- * a sample falls in it (the tallies, then the spans): a workload's
- * latencies span a few decades of the histogram's fourteen, so a run
- * with many workloads holds a few KB a histogram instead of 78 KB. */
-#define FS_HIST_CHUNK_BITS 6
-#define FS_HIST_CHUNK (1 << FS_HIST_CHUNK_BITS)
-#define FS_HIST_CHUNKS ((FS_HIST_BINS + FS_HIST_CHUNK - 1) / FS_HIST_CHUNK)
+/* The inner bins are one array from the lowest to the highest block of
+ * FS_HIST_BLOCK bins a sample has reached, grown when one falls outside
+ * (a workload's latencies span a few decades of the histogram's
+ * fourteen: a run with many workloads holds a few KB a histogram instead
+ * of 52 KB), and a bin is found by subtraction, without a table of
+ * chunks to read first. */
+#define FS_HIST_BLOCK 64
 
-/* A sample's place in inner bin i: the distance of its bits from those of
- * the bin's low edge (positive doubles order like their bits), shifted
- * so that a bin's width (< 2^47 units in the last place, fs_hist_init
- * asserts it) fits 16 bits. */
-#define FS_HIST_PLACE_SHIFT 31
-
-/* A bin whose count passed 2^32: the 2^32s it holds beyond its tally. */
+/* A bin whose count passed 2^32: the 2^32s it holds beyond its count. */
 typedef struct fs_hist_spill {
     size_t bin;
     double n;
 } fs_hist_spill;
 
+/* The bin edges (n + 1) and the cell table (FS_HIST_CELLS) are the same
+ * in every histogram: one read-only copy per process, made the first time
+ * a histogram is (histogram.c), so a run with many pools keeps one in
+ * cache instead of one per histogram. */
+extern double fs_hist_edges[FS_HIST_BINS + 1];
+extern uint16_t fs_hist_cell_bins[FS_HIST_CELLS];   /* each cell's low
+                                                       edge's bin */
+
+/* A sample above bin 0 waits in its histogram's header with up to
+ * FS_HIST_PENDING - 1 others, and they reach their bins together
+ * (fs_hist_flush): each bin is found and fetched first, then counted, so
+ * that with many workloads, whose bins are cold, the misses overlap
+ * instead of one waiting for the next.  A bin's count, smallest and
+ * largest do not depend on the order of its samples, and count and sum
+ * are added at once, in order: every figure is the same.  Whatever reads
+ * the bins (fs_hist_quantile, fs_hist_bin_count, fs_hist_merge,
+ * fs_hist_failed) flushes them first. */
+#define FS_HIST_PENDING 16
+
 typedef struct fs_hist {
-    /* The bin edges (n + 1) and the cell table (FS_HIST_CELLS) are the
-     * same in every histogram: one read-only copy per process, made the
-     * first time a histogram is (histogram.c), so a run with many pools
-     * keeps one in cache instead of one per histogram. */
-    const double *range;
-    const uint16_t *cell_bin;   /* each cell's low edge's bin */
-    /* what every add reads or writes sits in the first cache line, beside
-     * the two pointers: a zero (bin 0) touches no other line */
+    /* what every add reads or writes comes first: a zero (bin 0) touches
+     * one line, a later sample that line or the next two */
     double count, sum;
     fs_hist_bin first;          /* bin 0 */
-    size_t n;                   /* bins: FS_HIST_BINS once made, else 0 */
+    uint32_t npend;
+    double pend[FS_HIST_PENDING];   /* samples not yet in their bins */
+    fs_hist_slot *bins;         /* inner bin i at bins[i - base], for
+                                   base <= i < end; NULL while none */
+    uint32_t base, end;
     fs_hist_bin last;           /* bin n - 1 */
-    int failed;                 /* memory ran out for a chunk or a spill:
-                                   a sample's bin was lost
-                                   (fs_hist_failed) */
+    const double *range;        /* fs_hist_edges */
+    size_t n;                   /* bins: FS_HIST_BINS once made, else 0 */
+    int failed;                 /* memory ran out for bins or a spill: a
+                                   sample's bin was lost (fs_hist_failed) */
     size_t nspill;
     fs_hist_spill *spill;
-    fs_hist_tally *chunk[FS_HIST_CHUNKS];   /* NULL: no sample there yet */
 } fs_hist;
 
 int fs_hist_init(fs_hist *h);
 /* The samples in bin i (0 <= i < n), as gsl_histogram_get reads one. */
 double fs_hist_bin_count(const fs_hist *h, size_t i);
-/* Makes chunk k of h's bins (fs_hist_add, on the first sample there). */
-fs_hist_tally *fs_hist_chunk_new(fs_hist *h, size_t k);
-/* fs_hist_add's rare part for inner bin i, whose tally t was just
- * counted: x may be the bin's new smallest or largest sample, or the
- * count passed 2^32. */
-void fs_hist_note(fs_hist *h, fs_hist_tally *t, size_t i, double x);
+/* Puts h's pending samples in their bins (fs_hist_add, when they fill
+ * pend). */
+void fs_hist_flush(fs_hist *h);
 /* Whether memory ran out for a sample's bin: the figures are then
  * incomplete and the run must say so (out of memory). */
-static inline int fs_hist_failed(const fs_hist *h) { return h->failed; }
+int fs_hist_failed(const fs_hist *h);
 void fs_hist_free(fs_hist *h);
 /* Adds sample x >= 0 (inline: every completed request adds two). */
 static inline void fs_hist_add(fs_hist *h, double x);
@@ -147,36 +152,16 @@ static inline size_t fs_hist_cell(double x)
     return (size_t)c;
 }
 
-/* The spans of a chunk's bins, after its tallies. */
-static inline fs_hist_span *fs_hist_spans(fs_hist_tally *chunk)
-{
-    return (fs_hist_span *)(chunk + FS_HIST_CHUNK);
-}
-
-/* Sample x's place in the inner bin whose low edge is edge (x >= edge). */
-static inline uint32_t fs_hist_place(double x, double edge)
-{
-    uint64_t bx, be;
-    memcpy(&bx, &x, sizeof bx);
-    memcpy(&be, &edge, sizeof be);
-    return (uint32_t)((bx - be) >> FS_HIST_PLACE_SHIFT);
-}
-
-/* A hint, changing nothing: brings into cache the tally (and span) that
- * fs_hist_add(h, x) will touch, so that a caller with other work to do
- * first overlaps the misses.  With many workloads the bins are cold (a
- * 64-pool run spent a third of its time waiting on them).  Always
- * inlined: GCC deems a function whose only effect is a prefetch pure, and
- * drops the call. */
+/* A hint, changing nothing: brings into cache the line of h's header
+ * that fs_hist_add(h, x) will write, so that a caller with other work to
+ * do first overlaps the miss (with many workloads the headers are cold
+ * too).  Always inlined: GCC deems a function whose only effect is a
+ * prefetch pure, and drops the call. */
 static inline __attribute__((always_inline)) void
 fs_hist_prefetch(const fs_hist *h, double x)
 {
-    size_t i = h->cell_bin[fs_hist_cell(x)];
-    fs_hist_tally *c = h->chunk[i >> FS_HIST_CHUNK_BITS];
-    if (c) {
-        __builtin_prefetch(&c[i & (FS_HIST_CHUNK - 1)], 1);
-        __builtin_prefetch(&fs_hist_spans(c)[i & (FS_HIST_CHUNK - 1)], 1);
-    }
+    (void)x;
+    __builtin_prefetch(&h->pend[h->npend], 1);
 }
 
 static inline void fs_hist_add(fs_hist *h, double x)
@@ -184,36 +169,19 @@ static inline void fs_hist_add(fs_hist *h, double x)
     assert(x >= 0 && !isnan(x));
     h->count += 1;
     h->sum += x;
-    /* The bin is read from the cell table (above) instead of GSL's binary
-     * search over its 3,273 ranges (a fifth of an M/M/c run's time), then
-     * nudged so that range[i] <= x < range[i + 1] holds exactly as
-     * gsl_histogram_increment would decide it: the bins, and so every
-     * figure read from them, are the same as by search.  Out-of-range
-     * samples land in the end bins rather than vanish. */
-    const double *range = h->range;
-    size_t n = h->n, i = h->cell_bin[fs_hist_cell(x)];
-    while (i + 1 < n && x >= range[i + 1])
-        i++;
-    while (i > 0 && x < range[i])
-        i--;
-    /* range[i] <= x < range[i + 1], or x is past an end: the loops'
-     * conditions say so */
-    if (i == 0 || i + 1 == n) {
-        fs_hist_bin *b = i == 0 ? &h->first : &h->last;
-        b->count += 1;
-        if (x < b->lo)
-            b->lo = x;
-        if (x > b->hi)
-            b->hi = x;
+    /* bin 0 (a request that did not wait: common) at once, in the
+     * header; the rest wait for their bins (above) */
+    if (x < fs_hist_edges[1]) {
+        h->first.count += 1;
+        if (x < h->first.lo)
+            h->first.lo = x;
+        if (x > h->first.hi)
+            h->first.hi = x;
         return;
     }
-    fs_hist_tally *c = h->chunk[i >> FS_HIST_CHUNK_BITS];
-    if (!c && !(c = fs_hist_chunk_new(h, i >> FS_HIST_CHUNK_BITS)))
-        return;   /* h->failed says so */
-    fs_hist_tally *t = &c[i & (FS_HIST_CHUNK - 1)];
-    uint32_t q = fs_hist_place(x, range[i]);
-    if (++t->count == 0 || !(t->lo_q < q && q < t->hi_q))
-        fs_hist_note(h, t, i, x);
+    h->pend[h->npend++] = x;
+    if (h->npend == FS_HIST_PENDING)
+        fs_hist_flush(h);
 }
 
 #endif

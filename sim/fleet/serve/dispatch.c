@@ -133,6 +133,10 @@ int fs_workload_init(fs_workload *w, fs_sim *sim, const fs_workload_conf *c,
 {
     memset(w, 0, sizeof *w);
     w->conf = c;
+    w->mig_profile = c->mig_profile[0] ? c->mig_profile : "";
+    w->slo_s = c->slo_s;
+    w->batch_max = c->batch_max;
+    w->queue_max = c->queue_max;
     w->sim = sim;
     w->lane = fs_engine_lane_new(sim->engine);
     w->on_arrive = on_arrival;
@@ -331,7 +335,7 @@ void fs_dispatch_seek_work(fs_server *s)
     for (int k = 0; k < p->nwls; k++) {
         fs_queue *q = fs_workload_queue_of(p->wls[k], p);
         const fs_request *head = fs_queue_peek(q);
-        if (head && fs_server_takes(s, p->wls[k]->conf->mig_profile,
+        if (head && fs_server_takes(s, p->wls[k]->mig_profile,
                                     fs_workload_model(p->wls[k])) &&
             (!best || head->arrival < fs_queue_peek(bq)->arrival)) {
             best = p->wls[k];
@@ -354,10 +358,10 @@ void fs_dispatch_seek_work(fs_server *s)
 static fs_server *find_idle_server(fs_workload *w)
 {
     for (int k = 0; k < w->npools; k++) {
-        if (w->pools[k]->conf->role == FS_ROLE_DECODE)
+        if (w->pools[k]->role == FS_ROLE_DECODE)
             continue;   /* it takes KV caches, not arrivals */
         fs_server *s = fs_servers_idle_pop_for(w->pools[k],
-                                               w->conf->mig_profile,
+                                               w->mig_profile,
                                                fs_workload_model(w));
         if (s)
             return s;
@@ -393,13 +397,12 @@ static fs_request arrive(fs_workload *w)
  * is full.  -1 when the run failed. */
 static int place(fs_workload *w)
 {
-    const fs_workload_conf *c = w->conf;
     fs_request r = arrive(w);
     fs_server *s = w->collecting;
     if (s) {
-        assert(w->queue.len == 0 && s->nbatch < c->batch_max);
+        assert(w->queue.len == 0 && s->nbatch < w->batch_max);
         s->batch[s->nbatch++] = r;
-        if (s->nbatch == c->batch_max)
+        if (s->nbatch == w->batch_max)
             start_batch(s);
     } else if ((s = find_idle_server(w))) {
         fs_servers_taken(s->pool, s);
@@ -407,7 +410,7 @@ static int place(fs_workload *w)
         s->nbatch = 1;
         s->batch[0] = r;
         start_work(s);
-    } else if (w->queue.len >= (size_t)c->queue_max) {
+    } else if (w->queue.len >= (size_t)w->queue_max) {
         w->dropped++;   /* the queue is full (queue_max, FS_QUEUE_MAX) */
         w->dropped_full++;
         if (r.prefix >= 0)
@@ -451,7 +454,7 @@ __attribute__((flatten)) static void on_batch_done(fs_engine *e, void *obj,
     fs_server *s = obj;
     fs_workload *w = s->wl;
     double now = fs_engine_now(e), start = s->busy_since;
-    double slo = w->conf->slo_s, warmup = w->sim->sc->warmup_s;
+    double slo = w->slo_s, warmup = w->sim->sc->warmup_s;
     double lone = s->nbatch == 1 ? s->batch[0].arrival : -1;   /* t >= 0 */
     s->timer = 0;
     for (int i = 0; i < s->nbatch; i++) {
@@ -523,7 +526,7 @@ static void requeue_batch(fs_server *s, double now)
 static int batch_take(const fs_server *s, const fs_workload *w)
 {
     (void)s;
-    return (int)w->conf->batch_max;
+    return (int)w->batch_max;
 }
 
 static const fs_server_discipline batch_discipline = {

@@ -44,62 +44,71 @@ typedef struct fs_llm_stats {
 typedef struct fs_spec_run fs_spec_run;
 typedef struct fs_lora_run fs_lora_run;
 
+/* The fields every arrival and completion reads come first, side by side
+ * (a few cache lines, not one per field: with a thousand workloads each
+ * is cold), the set-up and LLM state after them. */
 struct fs_workload {
     const fs_workload_conf *conf;
     fs_sim *sim;
     fs_arrivals *arrivals;
     gsl_rng *arrival_rng, *service_rng;
-    double growth;          /* this replication's growth a month: the
-                               rate drawn for `growth = G ± S`, else G */
     fs_arrival next;
     int lane;               /* the engine lane of its next arrival, or -1 */
+    int npools;
     fs_handler on_arrive;   /* its arrivals' handler: through the queue and
                                the servers, or by the recursion */
+    fs_server *collecting;
+    /* prefix caching on one of its pools: its requests' prefixes
+     * (llm_prefix.h), drawn from their own stream; NULL otherwise */
+    fs_prefix_store *prefix;
+    /* sessions = turns(...): its open sessions (llm_session.h), drawn
+     * from their own stream; NULL otherwise */
+    fs_session_set *sessions;
+    /* adapters = (LoRA, llm_adapter.h): its adapters' stream, popularity
+     * and counters; NULL otherwise */
+    fs_lora_run *lora;
+    /* conf's, read on every arrival or completion (the conf's lines are
+     * cold with many workloads); mig_profile a shared "" when it has none */
+    const char *mig_profile;
+    double slo_s;
+    long batch_max, queue_max;
+    fs_queue queue;
+    long arrived, completed, slo_met;
+    /* warmup > 0: requests that arrived after it, which alone count in
+     * latency, wait and SLO figures (latency and slo_met hold only them) */
+    long measured, measured_started;
+    long batches;              /* batches completed (mean batch size) */
+    double wait_sum;
+    long dropped;
+    long dropped_full;         /* of dropped: arrived to a full queue */
+    fs_servers *pools[FS_MAX_POOLS_PER_WORKLOAD];   /* preference order */
+    double speed[FS_MAX_POOLS_PER_WORKLOAD];   /* demand multiplier per pool */
+    fs_hist latency;
+    fs_hist wait;              /* arrival to start of service, of the
+                                  requests that finished */
+    long retried;              /* requests requeued by interruptions */
+    double growth;          /* this replication's growth a month: the
+                               rate drawn for `growth = G ± S`, else G */
     int fifo_applies;       /* fs_fifo_applies, decided once per world
                                (world.c) */
     fs_fifo fifo;           /* the recursion, when it serves the workload
                                (fs_workload_use_fifo); n = 0 otherwise */
     long late;              /* served by the recursion: requests that end
                                at or after the horizon */
-    fs_queue queue;
-    fs_servers *pools[FS_MAX_POOLS_PER_WORKLOAD];   /* preference order */
-    double speed[FS_MAX_POOLS_PER_WORKLOAD];   /* demand multiplier per pool */
-    int npools;
-    fs_server *collecting;
-    fs_hist latency;
-    fs_hist wait;              /* arrival to start of service, of the
-                                  requests that finished */
-    double wait_sum;
-    long arrived, completed, dropped, slo_met;
-    long dropped_full;         /* of dropped: arrived to a full queue */
-    long batches;              /* batches completed (mean batch size) */
-    long retried;              /* requests requeued by interruptions */
-    /* warmup > 0: requests that arrived after it, which alone count in
-     * latency, wait and SLO figures (latency and slo_met hold only them) */
-    long measured, measured_started;
     /* service = llm(...): its replica on each pool (pools[k]), and what it
      * measures; llm.ttft.h is NULL for other workloads */
     fs_llm_perf perf[FS_MAX_POOLS_PER_WORKLOAD];
     fs_llm_stats llm;
-    /* prefix caching on one of its pools: its requests' prefixes
-     * (llm_prefix.h), drawn from their own stream; NULL otherwise */
-    fs_prefix_store *prefix;
     gsl_rng *prefix_rng;
     /* spec = (speculative decoding): its stream and proposers
      * (llm_spec.h); NULL otherwise */
     fs_spec_run *spec;
-    /* sessions = turns(...): its open sessions (llm_session.h), drawn
-     * from their own stream; NULL otherwise */
-    fs_session_set *sessions;
     gsl_rng *session_rng;
     /* disaggregated prefill and decode (llm_disagg.h): the requests whose
      * KV cache reached the decode pool, waiting for a decode replica, and
      * the transfers' state; empty and NULL otherwise */
     fs_queue kv_queue;
     fs_llm_disagg *disagg;
-    /* adapters = (LoRA, llm_adapter.h): its adapters' stream, popularity
-     * and counters; NULL otherwise */
-    fs_lora_run *lora;
 };
 
 /* The LLM model w serves (a server hosting it may take its requests:
@@ -115,7 +124,7 @@ static inline const void *fs_workload_model(const fs_workload *w)
 static inline fs_queue *fs_workload_queue_of(fs_workload *w,
                                              const fs_servers *p)
 {
-    return p->conf->role == FS_ROLE_DECODE ? &w->kv_queue : &w->queue;
+    return p->role == FS_ROLE_DECODE ? &w->kv_queue : &w->queue;
 }
 
 /* Subscribe it to a pool's capacity with ctx = the pool's fs_servers. */

@@ -11,6 +11,7 @@ int fs_servers_init(fs_servers *p, fs_sim *sim, const fs_pool_conf *conf,
 {
     memset(p, 0, sizeof *p);
     p->conf = conf;
+    p->role = conf->role;
     p->sim = sim;
     p->cap = cap;
     p->usage = usage;

@@ -87,29 +87,26 @@ struct fs_server {
                               several (llm_placement.c); NULL: any */
 };
 
+/* The fields a request's dispatch and completion read come first, side
+ * by side (with a thousand pools each line is cold), the shapes of a cut
+ * or shared GPU and the tallies read at the end after them. */
 struct fs_servers {
     const fs_pool_conf *conf;
     fs_sim *sim;
     fs_capacity *cap;          /* the instances they run on */
     fs_usage *usage;           /* told when a server is busy */
-    fs_server_shape shape;     /* every server's, unless shapes[] is used */
-    /* A pool whose GPUs are cut (mig) or shared: the shapes of each GPU's
-     * servers (fs_shape_of_gpu), their busy seconds, and the processor
-     * sharing of a shared GPU's replicas (sharing.c); nshapes 0 and
-     * sharing NULL otherwise. */
-    fs_server_shape shapes[FS_SHAPES_PER_GPU];
-    double slot_busy_s[FS_SHAPES_PER_GPU];
-    int nshapes;
-    fs_sharing *sharing;
-    int per_instance;
-    size_t nservers;           /* cap->max * per_instance */
     fs_server *servers;
-    fs_request *batch_store;
-    int batch_cap;             /* the largest batch_max of its workloads */
     int *idle;                 /* stack of idle server indices */
     int nidle;
-    fs_workload *wls[FS_MAX_WORKLOADS_PER_POOL];   /* workloads it serves */
     int nwls;
+    int per_instance;
+    fs_pool_role role;         /* conf->role, read on every dispatch */
+    const fs_server_discipline *disc;   /* set by the first workload that
+                                           binds to the pool (dispatch.c) */
+    /* A server of a discipline that finishes on its own (continuous) ran
+     * dry: dispatch's fs_dispatch_done, set with disc, so that the
+     * discipline calls down, never up into dispatch. */
+    void (*done)(fs_server *s);
     /* Busy GPU-seconds per workload served and calendar month, for
      * cost_allocation: wl_busy[k * nmonths + m], made at build so that
      * accounting a batch allocates nothing; then, from row
@@ -118,16 +115,19 @@ struct fs_servers {
     double *wl_busy;
     size_t nmonths;
     size_t month_hint;         /* the month fs_servers_account last found */
+    long placed;               /* several models (llm_placement.c): the
+                                  replicas placed at the start; 0: none */
+    fs_workload *wls[FS_MAX_WORKLOADS_PER_POOL];   /* workloads it serves */
+    fs_server_shape shape;     /* every server's, unless shapes[] is used */
+    int nshapes;
+    fs_sharing *sharing;
+    size_t nservers;           /* cap->max * per_instance */
+    fs_request *batch_store;
+    int batch_cap;             /* the largest batch_max of its workloads */
     /* Spot interruptions (dispatch.c): requests requeued, and the service
      * seconds lost, in all and at the last interruption. */
     long retried;
     double lost_s, lost_last;
-    const fs_server_discipline *disc;   /* set by the first workload that
-                                           binds to the pool (dispatch.c) */
-    /* A server of a discipline that finishes on its own (continuous) ran
-     * dry: dispatch's fs_dispatch_done, set with disc, so that the
-     * discipline calls down, never up into dispatch. */
-    void (*done)(fs_server *s);
     void *llm_store;           /* continuous batching: every server's
                                   running requests, made once */
     /* Tokens served on the pool (continuous batching): prompt tokens of
@@ -135,8 +135,12 @@ struct fs_servers {
      * to the decode pool, llm_disagg.h), and their output tokens. */
     double tokens_in, tokens_out;
     double tokens_cached;      /* of tokens_in, found in prefix caches */
-    long placed;               /* several models (llm_placement.c): the
-                                  replicas placed at the start; 0: none */
+    /* A pool whose GPUs are cut (mig) or shared: the shapes of each GPU's
+     * servers (fs_shape_of_gpu), their busy seconds, and the processor
+     * sharing of a shared GPU's replicas (sharing.c); nshapes 0 and
+     * sharing NULL otherwise. */
+    fs_server_shape shapes[FS_SHAPES_PER_GPU];
+    double slot_busy_s[FS_SHAPES_PER_GPU];
 };
 
 /* Servers for every slot of cap, shaped as conf says, with batches of up
