@@ -92,9 +92,11 @@ static int resolve(const char *name, const char *const *kv, double catalog,
                    fs_purchase_terms *t, keys *k)
 {
     *k = (keys){.kv = kv, .catalog = catalog, .column = -1};
-    const fs_purchase_reader rd = {k, kv_value, kv_bad, kv_missing, kv_price,
-                                   kv_catalog, kv_reserved, kv_plan_discount,
-                                   10000};
+    const fs_purchase_reader rd = {
+        .ctx = k, .value = kv_value, .bad = kv_bad, .missing = kv_missing,
+        .price = kv_price, .catalog_price = kv_catalog,
+        .catalog_reserved = kv_reserved,
+        .catalog_plan_discount = kv_plan_discount, .max_price = 10000};
     memset(t, 0, sizeof *t);
     return fs_purchase_find(name)->resolve(&rd, t);
 }
@@ -220,9 +222,11 @@ static void test_resolve(void)
     {
         keys kp;
         fs_purchase_terms tp;
-        const fs_purchase_reader rdp = {&kp, kv_value, kv_bad, kv_missing,
-                                        kv_price, kv_catalog, kv_reserved,
-                                        kv_plan_discount, 10000};
+        const fs_purchase_reader rdp = {
+            .ctx = &kp, .value = kv_value, .bad = kv_bad,
+            .missing = kv_missing, .price = kv_price,
+            .catalog_price = kv_catalog, .catalog_reserved = kv_reserved,
+            .catalog_plan_discount = kv_plan_discount, .max_price = 10000};
         static const char *const p1[] = {"upfront", "partial", NULL};
         static const char *const p2[] = {"upfront", "all", NULL};
         static const char *const p3[] = {NULL};
@@ -309,7 +313,7 @@ static void test_bills(void)
     /* January + February 2026 (744 h + 672 h). */
     CHECK(fs_calendar_init(&cal, jan1_2026(), 59 * day) == 0);
     CHECK(fs_meter_init(&m, &cal) == 0);
-    fs_purchase_bill b = {&m, &cal, 8, NULL, NULL};
+    fs_purchase_bill b = {.meter = &m, .cal = &cal, .gpus = 8};
 
     /* On-demand, $36/h for 8 GPUs: a 20 s launch that terminates pays the
      * 60 s minimum ($0.60); one that the horizon cuts after 20 s pays its
@@ -392,7 +396,7 @@ static void test_renew(void)
         CHECK(fs_reserved_renews(&t) == r);
         CHECK(fs_calendar_init(&cal, jan1_2026(), 730 * 86400.0) == 0);
         CHECK(fs_meter_init(&m, &cal) == 0);
-        fs_purchase_bill b = {&m, &cal, 1, NULL, NULL};
+        fs_purchase_bill b = {.meter = &m, .cal = &cal, .gpus = 1};
         fs_purchase_finish(fs_purchase_find("reserved"), &t, &b, 1);
         double y2 = 0;
         for (size_t i = 12; i < m.nmonths; i++)
@@ -417,7 +421,7 @@ static void test_resolved_bill(void)
     CHECK(resolve("reserved", kv, 2.088, &t, &k) == 0);
     CHECK(fs_calendar_init(&cal, jan1_2026(), 31 * 86400) == 0);
     CHECK(fs_meter_init(&m, &cal) == 0);
-    fs_purchase_bill b = {&m, &cal, 1, NULL, NULL};
+    fs_purchase_bill b = {.meter = &m, .cal = &cal, .gpus = 1};
     fs_purchase_finish(fs_purchase_find("reserved"), &t, &b, 1);
     CHECK(cal.nmonths == 1 && fs_round_cents(m.usd[0]) == 1553.47);
     fs_meter_free(&m);
@@ -444,7 +448,8 @@ static void plan_case(const char *commit, double paid, double unused)
     CHECK(fs_meter_init(&m, &cal) == 0 && fs_meter_init(&u, &cal) == 0);
     void *state = sp->open(&t, &cal);
     CHECK(state != NULL);
-    fs_purchase_bill b = {&m, &cal, 2, state, &u};
+    fs_purchase_bill b = {.meter = &m, .cal = &cal, .gpus = 2, .state = state,
+                          .unused = &u};
     sp->terminate(&t, &b, 0, 5400);
     fs_purchase_cut(sp, &t, &b, 0);
     fs_purchase_finish(sp, &t, &b, 2);
@@ -505,7 +510,7 @@ static void test_capacity_block(void)
     fs_meter m;
     CHECK(fs_calendar_init(&cal, jan1_2026(), 59 * day) == 0);
     CHECK(fs_meter_init(&m, &cal) == 0);
-    fs_purchase_bill b = {&m, &cal, 8, NULL, NULL, NULL};
+    fs_purchase_bill b = {.meter = &m, .cal = &cal, .gpus = 8};
     cb->terminate(&t, &b, 30.5 * day, 30.6 * day);   /* nothing per launch */
     fs_purchase_finish(cb, &t, &b, 2);
     CHECK(fs_round_cents(m.usd[0]) == 943.92);

@@ -106,7 +106,7 @@ static int parse_line(mooncake *m, size_t n, mc_row *row, char *why,
     json_error_t je;
     json_t *o = json_loadb(m->line, n, JSON_REJECT_DUPLICATES, &je);
     if (!o)
-        return snprintf(why, len, "not JSON: %s", je.text), -1;
+        return snprintf(why, len, "not JSON: %.120s", je.text), -1;
     long long t, in, out;
     int rc = -1;
     if (!json_is_object(o))
@@ -166,9 +166,11 @@ static int next_row(mooncake *m, mc_row *row, int validating, fs_error *err)
                                 "it was opened)");
         if (validating && m->st.skipped++ == 0) {
             m->st.first_skipped_line = m->st.first_malformed_line = m->lineno;
-            snprintf(m->st.skip_reason, sizeof m->st.skip_reason, "%s", why);
+            /* The first skipped row's reason, cut to the field's size. */
+            snprintf(m->st.skip_reason, sizeof m->st.skip_reason, "%.*s",
+                     (int)sizeof m->st.skip_reason - 1, why);
             snprintf(m->st.malformed_reason, sizeof m->st.malformed_reason,
-                     "%s", why);
+                     "%.*s", (int)sizeof m->st.malformed_reason - 1, why);
         }
         if (validating) {
             m->st.malformed++;

@@ -123,7 +123,7 @@ static void add_commitments(fs_pf_model *m, double *w, double *kmax,
                             double *cmax)
 {
     const fs_pf_problem *p = m->p;
-    char name[64];
+    char name[96];   /* a prefix and three 20-digit indices */
     for (size_t o = 0; o < p->noptions; o++) {
         const fs_pf_option *op = &p->options[o];
         for (size_t q = 0; q < p->npools; q++)
@@ -156,7 +156,7 @@ static void add_pool_hour(fs_pf_model *m, size_t s, size_t h, size_t q)
     if (d <= 0)
         return;   /* nothing to cover: no columns */
     const fs_pf_pool *pl = &p->pools[q];
-    char name[64];
+    char name[96];   /* a prefix and three 20-digit indices */
     int ind[5], n = 0;
     double val[5];
     snprintf(name, sizeof name, "r_%zu_%zu_%zu", s, h, q);
@@ -185,7 +185,7 @@ static void add_group_future(fs_pf_model *m, size_t s, size_t h, size_t g,
 {
     const fs_pf_problem *p = m->p;
     double a_max = 0, w = slot_weight(m, s, h);
-    char name[64];
+    char name[96];   /* a prefix and three 20-digit indices */
     for (size_t o = 0; o < p->noptions; o++)
         if (p->options[o].group == g) {
             a_max = fmax(a_max, fs_pf_amortized(&p->options[o]));
@@ -207,7 +207,7 @@ static void add_group_hour(fs_pf_model *m, size_t s, size_t h, size_t g,
     const fs_pf_problem *p = m->p;
     size_t slot = m->base[s] + h;
     double w = slot_weight(m, s, h);
-    char name[64];
+    char name[96];   /* a prefix and three 20-digit indices */
     int n = 0;
     for (size_t q = 0; q < p->npools; q++)
         if (p->pools[q].group == g && m->r[slot * p->npools + q]) {
@@ -245,7 +245,7 @@ static void add_plan_hour(fs_pf_model *m, size_t s, size_t h, int *ind,
 {
     const fs_pf_problem *p = m->p;
     size_t slot = m->base[s] + h;
-    char name[64];
+    char name[96];   /* a prefix and three 20-digit indices */
     for (int t = 0; t < FS_PF_PLANS; t++) {
         int n = 0;
         for (size_t q = 0; q < p->npools; q++) {
@@ -283,7 +283,7 @@ static void add_risk_row(fs_pf_model *m, size_t s, const double *kmax,
     const fs_pf_problem *p = m->p;
     double hs = (double)p->hours[s], b = p->risk_bound, big = 0;
     int horizon = p->horizon_months > 0;
-    char name[64];
+    char name[96];   /* a prefix and three 20-digit indices */
     int n = 0;
     for (size_t o = 0; o < p->noptions; o++) {
         double a = fs_pf_amortized(&p->options[o]);

@@ -13,7 +13,7 @@
 /* One line of the portfolio. */
 typedef struct fs_commit_row {
     const char *kind;     /* the option's name (a count, a spend), "plan-pool" */
-    char item[200];       /* the instance type, or the pool */
+    char item[288];       /* the instance type, or the pool (a block: pool, instance, run, hours) */
     const char *term, *upfront;
     double count;         /* instances (reserved), NaN otherwise */
     double usd_h;         /* the commitment: hourly $ (reserved: count x

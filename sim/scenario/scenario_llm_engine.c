@@ -91,7 +91,7 @@ int fs_scenario_llm_engine(fs_reader *rd, fs_scenario *sc,
         scheduler_defaults(l, row);
         return 0;
     }
-    char hint[1200], why[1400];
+    char hint[1200], why[2600];   /* the engine, the profile path and the hint whole */
     fs_llm_engines_suggest(l->engines, l->engine, hint, sizeof hint);
     snprintf(why, sizeof why, "llm(): unknown engine '%s' in %s (%s)",
              l->engine, l->profile[0] ? l->profile : "engines.csv", hint);

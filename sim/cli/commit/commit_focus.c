@@ -38,7 +38,7 @@ typedef struct buy {
     const char *frequency;      /* One-Time, Recurring */
     int spend;                  /* a savings plan (else a reservation) */
     const char *pricing;        /* the option's name */
-    char id[240], name[200], desc[300], sku[200];
+    char id[240], name[256], desc[320], sku[200];
     long long cents;
     double qty, unit_price;     /* PricingQuantity and its price */
     const char *unit;           /* Hours, Units */

@@ -83,7 +83,7 @@ typedef struct fs_plan_candidate {
     /* the outcome */
     int feasible;
     int failed;            /* a simulation could not be done */
-    char reason[384];
+    char reason[640];
     long count, min;       /* min: the autoscaling floor, or -1 */
     long estimate;         /* the closed-form bracket */
     int sims;

@@ -9,6 +9,7 @@
  * report costs nothing.  The file must still read as the baseline's run
  * read it (the same text), else the runs would not isolate anything: that
  * is refused with one message. */
+#include <assert.h>
 #include "sim/cli/report/report.h"
 
 #include <stdio.h>
@@ -54,7 +55,9 @@ static void lever_name(const lever_ctx *c, size_t lever, char *buf,
              fs_change_kind_name(first->kind));
     size_t room = size - 1 < FS_NAME_MAX - 1 ? size - 1 : FS_NAME_MAX - 1;
     size_t keep = strlen(tail) < room ? room - strlen(tail) : 0;
-    snprintf(buf, size, "%.*s%s", (int)keep, c->base.name, tail);
+    int n = snprintf(buf, size, "%.*s%s", (int)keep, c->base.name, tail);
+    assert(n >= 0 && (size_t)n <= keep + strlen(tail));   /* fits: keep + tail <= room */
+    (void)n;
     buf[room] = '\0';
 }
 

@@ -294,7 +294,7 @@ static int add_line(fs_rbrief *b, double v, const char *text, fs_error *err)
 static int block_line(const sv_ctx *c, const sv_run *r, fs_rbrief *b,
                       fs_error *err)
 {
-    char what[900], got[96], own[96], text[1200];
+    char what[900], got[96], own[96], text[1600];   /* the longer sentence whole */
     size_t count;
     describe(c->target, r->covers, what, sizeof what, &count);
     saves(r->given, got, sizeof got);
