@@ -359,7 +359,7 @@ static void test_bills(void)
      * $1,019.18 and February's 336 $460.27; no hourly rate. */
     CHECK(fs_calendar_init(&cal, jan1_2026(), 45 * day) == 0);
     CHECK(fs_meter_init(&m, &cal) == 0);
-    b = (fs_purchase_bill){&m, &cal, 1, NULL, NULL};
+    b = (fs_purchase_bill){.meter = &m, .cal = &cal, .gpus = 1};
     t = terms(0, 0, 36, 36000);
     fs_purchase_finish(ri, &t, &b, 1);
     CHECK(fs_round_cents(m.usd[0]) == 1019.18);
