@@ -180,11 +180,12 @@ static double ttft_of(const lone *l, const fs_plan_prompt *q)
 static lone_req *least_ttfts(const fs_plan *p, const lone *l)
 {
     lone_req *r = malloc((size_t)p->nprompt * sizeof *r);
+    /* the lag is known for every request or none (NaN: a speculative
+     * step not known, whatever the KV cache) */
+    int lag = l->perf.output_lag && !isnan(tpot_least(l, 1));
     for (long i = 0; r && i < p->nprompt; i++) {
         const fs_plan_prompt *q = &p->prompt[i];
-        r[i] = (lone_req){ttft_of(l, q), q->tokens,
-                          q->lagged && l->perf.output_lag &&
-                              !isnan(tpot_least(l, 1))};
+        r[i] = (lone_req){ttft_of(l, q), q->tokens, q->lagged && lag};
     }
     if (r)
         qsort(r, (size_t)p->nprompt, sizeof *r, by_ttft);
