@@ -210,15 +210,6 @@ static void slot_add(fs_hist *h, fs_hist_slot *b, size_t i, double x)
     slot_widen(b, q, q);
 }
 
-static void end_add(fs_hist_bin *b, double x)
-{
-    b->count += 1;
-    if (x < b->lo)
-        b->lo = x;
-    if (x > b->hi)
-        b->hi = x;
-}
-
 void fs_hist_flush(fs_hist *h)
 {
     size_t np = h->npend, at[FS_HIST_PENDING];
@@ -237,7 +228,7 @@ void fs_hist_flush(fs_hist *h)
     for (size_t k = 0; k < np; k++) {
         size_t i = at[k];
         if (i == 0 || i + 1 == FS_HIST_BINS)
-            end_add(i == 0 ? &h->first : &h->last, h->pend[k]);
+            fs_hist_bin_take(i == 0 ? &h->first : &h->last, h->pend[k]);
         else if (i != SIZE_MAX)
             slot_add(h, &h->bins[i - h->base], i, h->pend[k]);
     }

@@ -153,15 +153,24 @@ static inline size_t fs_hist_cell(double x)
 }
 
 /* A hint, changing nothing: brings into cache the line of h's header
- * that fs_hist_add(h, x) will write, so that a caller with other work to
+ * that the next fs_hist_add(h, x) writes, so that a caller with other work to
  * do first overlaps the miss (with many workloads the headers are cold
  * too).  Always inlined: GCC deems a function whose only effect is a
  * prefetch pure, and drops the call. */
 static inline __attribute__((always_inline)) void
-fs_hist_prefetch(const fs_hist *h, double x)
+fs_hist_prefetch(const fs_hist *h)
 {
-    (void)x;
     __builtin_prefetch(&h->pend[h->npend], 1);
+}
+
+/* End bin b takes sample x. */
+static inline void fs_hist_bin_take(fs_hist_bin *b, double x)
+{
+    b->count += 1;
+    if (x < b->lo)
+        b->lo = x;
+    if (x > b->hi)
+        b->hi = x;
 }
 
 static inline void fs_hist_add(fs_hist *h, double x)
@@ -172,11 +181,7 @@ static inline void fs_hist_add(fs_hist *h, double x)
     /* bin 0 (a request that did not wait: common) at once, in the
      * header; the rest wait for their bins (above) */
     if (x < fs_hist_edges[1]) {
-        h->first.count += 1;
-        if (x < h->first.lo)
-            h->first.lo = x;
-        if (x > h->first.hi)
-            h->first.hi = x;
+        fs_hist_bin_take(&h->first, x);
         return;
     }
     h->pend[h->npend++] = x;

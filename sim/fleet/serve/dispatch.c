@@ -444,8 +444,8 @@ static void on_batch_deadline(fs_engine *e, void *obj, long arg)
 }
 
 /* A lone request (most batches) is added to the histograms after the
- * server is released, its bins prefetched before: with many workloads
- * they are cold, and the release's work then overlaps the misses.  Each
+ * server is released, the line of each histogram's header the add writes
+ * prefetched before: with many workloads it is cold, and the release's work then overlaps the misses.  Each
  * histogram takes its samples in the same order as before. */
 __attribute__((flatten)) static void on_batch_done(fs_engine *e, void *obj,
                                                    long arg)
@@ -462,8 +462,8 @@ __attribute__((flatten)) static void on_batch_done(fs_engine *e, void *obj,
         if (a < warmup)
             continue;
         if (lone >= 0) {
-            fs_hist_prefetch(&w->latency, latency);
-            fs_hist_prefetch(&w->wait, start - a);
+            fs_hist_prefetch(&w->latency);
+            fs_hist_prefetch(&w->wait);
         } else {
             fs_hist_add(&w->latency, latency);
             fs_hist_add(&w->wait, start - a);
