@@ -129,11 +129,7 @@ void fs_servers_set_busy_any(fs_servers *p, fs_server *s, int busy)
     else if (!busy)
         fs_sharing_stop(p->sharing, s, now);
     if (busy) {
-        s->busy_since = now;
-        s->busy_k = -1;
-        for (int k = 0; k < p->nwls; k++)
-            if (p->wls[k] == s->wl)
-                s->busy_k = k;
+        fs_servers_busy_from(p, s, now);
         /* an LLM replica on a shared GPU times its own iterations */
         if (p->sharing && s->llm)
             fs_sharing_join(p->sharing, s, now);

@@ -232,6 +232,17 @@ static inline void fs_servers_released(fs_servers *p, fs_server *s)
  * Inline for a pool of whole, unshared servers (twice per request);
  * fs_servers_set_busy_any for every pool (servers.c). */
 void fs_servers_set_busy_any(fs_servers *p, fs_server *s, int busy);
+/* s starts a batch of its workload now: from when, and which of p's
+ * workloads its busy time goes to (-1: none of them). */
+static inline void fs_servers_busy_from(fs_servers *p, fs_server *s,
+                                        double now)
+{
+    s->busy_since = now;
+    s->busy_k = -1;
+    for (int k = 0; k < p->nwls; k++)
+        if (p->wls[k] == s->wl)
+            s->busy_k = k;
+}
 static inline void fs_servers_set_busy(fs_servers *p, fs_server *s,
                                        int busy)
 {
@@ -248,11 +259,7 @@ static inline void fs_servers_set_busy(fs_servers *p, fs_server *s,
                            fs_shape_busy_gpus(s->shape));
         return;
     }
-    s->busy_since = now;
-    s->busy_k = -1;
-    for (int k = 0; k < p->nwls; k++)
-        if (p->wls[k] == s->wl)
-            s->busy_k = k;
+    fs_servers_busy_from(p, s, now);
 }
 /* The batches still running at the horizon: their busy time to it. */
 void fs_servers_finish(fs_servers *p, double horizon);
