@@ -121,7 +121,7 @@ static double allreduce_held_gb(const fs_llm_config *c,
                                 const fs_llm_engine *e)
 {
     const fs_llm_model *m = c->model;
-    if ((c->tp > 0 ? c->tp : 1) < 2)
+    if (c->tp < 2)
         return 0;
     return e->allreduce_held * m->layers * e->max_num_batched_tokens *
            m->hidden * 2.0 / GB;
